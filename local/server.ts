@@ -1,0 +1,139 @@
+/**
+ * The local HTTP server: turns each request into the API Gateway v2 event the deployed functions receive
+ * and calls the same handler API Gateway would (DESIGN.md decision 8). Unknown routes go where API
+ * Gateway's `$default` route sends them: the public function.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { BASE_PATH, matchRoute, routeKey } from '../shared/routes.js';
+import { log } from '../shared/log.js';
+import { GROUP_HANDLERS } from './handlers.js';
+
+const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_LOCAL_BODY) throw new Error('payload too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function isUtf8(buffer: Buffer): boolean {
+  return Buffer.from(buffer.toString('utf8'), 'utf8').equals(buffer);
+}
+
+export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  const rawQueryString = q < 0 ? '' : url.slice(q + 1);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(rawQueryString)) {
+    query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
+  }
+  const found = matchRoute(method, rawPath);
+  const matched = found.kind === 'match' ? found.match : undefined;
+  const now = new Date();
+  const text = isUtf8(body);
+  return {
+    version: '2.0',
+    routeKey: matched ? routeKey(matched.route) : '$default',
+    rawPath,
+    rawQueryString,
+    headers,
+    ...(rawQueryString ? { queryStringParameters: query } : {}),
+    ...(matched && Object.keys(matched.pathParameters).length ? { pathParameters: matched.pathParameters } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: matched ? routeKey(matched.route) : '$default',
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: text ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !text,
+  };
+}
+
+function lambdaContext(requestId: string, functionName: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export interface LocalApi {
+  server: Server;
+  port: number;
+  /** `http://127.0.0.1:PORT/v1/auth` */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalApi(port = 0, host = '127.0.0.1'): Promise<LocalApi> {
+  const server = createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      const event = toApiGatewayEvent(req, body);
+      const found = matchRoute(event.requestContext.http.method, event.rawPath);
+      const group = found.kind === 'match' ? found.match.route.group : 'public';
+      const result = await GROUP_HANDLERS[group](event, lambdaContext(event.requestContext.requestId, group));
+      const payload = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+      res.writeHead(result.statusCode ?? 200, { ...result.headers, 'content-length': String(payload.length) });
+      res.end(payload);
+    } catch (error) {
+      log.error('local server failed to answer', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'internal_server_error', message: 'Internal server error', data: {} }));
+    }
+  });
+  // Keep-alive sockets would hold close() open for seconds.
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: actual,
+    baseUrl: `http://${host}:${actual}${BASE_PATH}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The only reader of process.env (DESIGN.md layout). Read once per cold start and checked, so a missing
+ * setting fails at start-up with a clear message rather than deep inside a request.
+ */
+
+export interface ServiceConfig {
+  tableName: string;
+  region: string;
+  /** Set in local mode: DynamoDB Local's URL. */
+  dynamoEndpoint: string | undefined;
+  /** Set in local mode: the SES v2 stand-in's URL. */
+  sesEndpoint: string | undefined;
+  /** On AWS: the KMS key that wraps the data keys of stored secrets. */
+  kmsKeyId: string | undefined;
+  /** In local mode: a 32-byte key (base64) that stands in for KMS. */
+  localMasterKey: string | undefined;
+  defaultDomainName: string;
+  /** Minutes either side of now that a SAASUSSIGV1 time may differ by (clock skew). */
+  signatureWindowMinutes: number;
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+}
+
+function stringFromEnv(name: string, fallback?: string): string {
+  const value = process.env[name];
+  if (value !== undefined && value !== '') return value;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`environment variable ${name} is required`);
+}
+
+function optionalFromEnv(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integerFromEnv(name: string, fallback: number): number {
+  const raw = optionalFromEnv(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`environment variable ${name} must be a whole number`);
+  return value;
+}
+
+let cached: ServiceConfig | undefined;
+
+export function config(): ServiceConfig {
+  cached ??= {
+    tableName: stringFromEnv('TABLE_NAME'),
+    region: stringFromEnv('AWS_REGION', 'us-east-1'),
+    dynamoEndpoint: optionalFromEnv('DYNAMODB_ENDPOINT'),
+    sesEndpoint: optionalFromEnv('SES_ENDPOINT'),
+    kmsKeyId: optionalFromEnv('KMS_KEY_ID'),
+    localMasterKey: optionalFromEnv('LOCAL_MASTER_KEY'),
+    defaultDomainName: stringFromEnv('DEFAULT_DOMAIN_NAME', 'auth.localhost'),
+    signatureWindowMinutes: integerFromEnv('SIGNATURE_WINDOW_MINUTES', 3),
+    maxBodyBytes: integerFromEnv('MAX_BODY_BYTES', 256 * 1024),
+  };
+  return cached;
+}
+
+export interface LocalRunnerConfig {
+  apiPort: number;
+  dynamoPort: number;
+  sesPort: number;
+  dataDir: string;
+}
+
+/** Settings of `npm start` (bin/local.ts), not of the functions. */
+export function localRunnerConfig(): LocalRunnerConfig {
+  return {
+    apiPort: integerFromEnv('PORT', 8080),
+    dynamoPort: integerFromEnv('DYNAMODB_PORT', 8000),
+    sesPort: integerFromEnv('SES_PORT', 8005),
+    dataDir: stringFromEnv('DATA_DIR', '.data'),
+  };
+}
+
+export function logLevelFromEnv(): string {
+  return stringFromEnv('LOG_LEVEL', 'info');
+}
+
+/** Tests and the local runner change the environment between runs of the same process. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

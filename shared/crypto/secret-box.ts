@@ -1,0 +1,100 @@
+/**
+ * Envelope encryption of stored secrets (DESIGN.md decision 4). On AWS a KMS data key per secret wraps the
+ * plaintext with AES-256-GCM; locally a key file stands in for KMS. Either way the stored form is
+ * `v1.<mode>.<wrapped key>.<iv>.<tag>.<ciphertext>` (base64url parts) and the encryption context (the
+ * owner of the secret) is bound in, so a sealed value copied onto another record does not open.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+
+export interface SecretBox {
+  seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  open(sealed: string, context: Record<string, string>): Promise<string>;
+}
+
+function aad(context: Record<string, string>): Buffer {
+  const ordered = Object.keys(context)
+    .sort()
+    .map((k) => [k, context[k]]);
+  return Buffer.from(JSON.stringify(ordered));
+}
+
+function encrypt(dataKey: Uint8Array, plaintext: string, context: Record<string, string>) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', dataKey, iv);
+  cipher.setAAD(aad(context));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return { iv, tag: cipher.getAuthTag(), ciphertext };
+}
+
+function decrypt(dataKey: Uint8Array, parts: Buffer[], context: Record<string, string>): string {
+  const [iv, tag, ciphertext] = parts as [Buffer, Buffer, Buffer];
+  const decipher = createDecipheriv('aes-256-gcm', dataKey, iv);
+  decipher.setAAD(aad(context));
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+}
+
+function pack(mode: string, wrappedKey: Uint8Array, sealed: ReturnType<typeof encrypt>): string {
+  const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
+  return ['v1', mode, b64(wrappedKey), b64(sealed.iv), b64(sealed.tag), b64(sealed.ciphertext)].join('.');
+}
+
+function unpack(sealed: string, mode: string): { wrappedKey: Buffer; parts: Buffer[] } {
+  const fields = sealed.split('.');
+  if (fields.length !== 6 || fields[0] !== 'v1' || fields[1] !== mode) {
+    throw new Error(`sealed secret is not a v1.${mode} value`);
+  }
+  const [wrappedKey, ...parts] = fields.slice(2).map((f) => Buffer.from(f, 'base64url'));
+  return { wrappedKey: wrappedKey as Buffer, parts };
+}
+
+/** Local mode: one 32-byte master key (kept in `.data/`) wraps a random data key per secret. */
+export class LocalSecretBox implements SecretBox {
+  private readonly masterKey: Buffer;
+
+  constructor(masterKeyBase64: string) {
+    this.masterKey = Buffer.from(masterKeyBase64, 'base64');
+    if (this.masterKey.length !== 32) throw new Error('the local master key must be 32 bytes (base64)');
+  }
+
+  async seal(plaintext: string, context: Record<string, string>): Promise<string> {
+    const dataKey = randomBytes(32);
+    const wrapped = encrypt(this.masterKey, dataKey.toString('base64'), context);
+    const wrappedKey = Buffer.concat([wrapped.iv, wrapped.tag, wrapped.ciphertext]);
+    return pack('local', wrappedKey, encrypt(dataKey, plaintext, context));
+  }
+
+  async open(sealed: string, context: Record<string, string>): Promise<string> {
+    const { wrappedKey, parts } = unpack(sealed, 'local');
+    const dataKey = decrypt(
+      this.masterKey,
+      [wrappedKey.subarray(0, 12), wrappedKey.subarray(12, 28), wrappedKey.subarray(28)],
+      context,
+    );
+    return decrypt(Buffer.from(dataKey, 'base64'), parts, context);
+  }
+}
+
+/** AWS: KMS GenerateDataKey per secret; the wrapped data key is stored beside the ciphertext. */
+export class KmsSecretBox implements SecretBox {
+  constructor(
+    private readonly kms: KMSClient,
+    private readonly keyId: string,
+  ) {}
+
+  async seal(plaintext: string, context: Record<string, string>): Promise<string> {
+    const out = await this.kms.send(
+      new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: context }),
+    );
+    if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
+    return pack('kms', out.CiphertextBlob, encrypt(out.Plaintext, plaintext, context));
+  }
+
+  async open(sealed: string, context: Record<string, string>): Promise<string> {
+    const { wrappedKey, parts } = unpack(sealed, 'kms');
+    const out = await this.kms.send(new DecryptCommand({ CiphertextBlob: wrappedKey, EncryptionContext: context }));
+    if (!out.Plaintext) throw new Error('KMS returned no plaintext');
+    return decrypt(out.Plaintext, parts, context);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Typed domain errors: a stable snake_case code and a message, no HTTP status. The one place that maps
+ * them to statuses is shared/http/errors.ts.
+ */
+
+export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'forbidden';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    /** Stable, snake_case: the `type` of the error body. */
+    readonly code: string,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalid = (code: string, message: string, data?: Record<string, unknown>): DomainError =>
+  new DomainError('invalid', code, message, data);
+
+export const notFound = (code: string, message: string): DomainError => new DomainError('not_found', code, message);
+
+/** A uniqueness rule that a request would break: answered 400 with its own type (SaaSus answers 400). */
+export const alreadyExists = (code: string, message: string): DomainError => new DomainError('conflict', code, message);
+
+export const unauthenticated = (code: string, message: string): DomainError =>
+  new DomainError('unauthenticated', code, message);
+
+export const forbidden = (code: string, message: string): DomainError => new DomainError('forbidden', code, message);

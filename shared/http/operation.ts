@@ -1,0 +1,42 @@
+/**
+ * An operation is its schema plus one function. The schema types the function's input and output, so a
+ * handler cannot drift from what validation checks and what the OpenAPI document promises.
+ */
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+
+export interface OperationSchema {
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  response?: TSchema;
+}
+
+export interface RequestContext {
+  requestId: string;
+  /** The SaaS the signed request belongs to; '' on public routes. */
+  saasId: string;
+  apiKey: string;
+  operationId: string;
+}
+
+type Part<S, K extends keyof OperationSchema> = S extends { [P in K]: infer T extends TSchema } ? Static<T> : undefined;
+
+export interface OperationInput<S extends OperationSchema> {
+  params: Part<S, 'params'>;
+  query: Part<S, 'query'>;
+  body: Part<S, 'body'>;
+}
+
+export type OperationOutput<S extends OperationSchema> = S extends { response: infer R extends TSchema } ? Static<R> : void;
+
+export interface BoundOperation {
+  schema: OperationSchema;
+  run(input: { params: unknown; query: unknown; body: unknown }, ctx: RequestContext): Promise<unknown>;
+}
+
+export function operation<S extends OperationSchema>(
+  schema: S,
+  run: (input: OperationInput<S>, ctx: RequestContext) => Promise<OperationOutput<S>>,
+): BoundOperation {
+  return { schema, run: run as BoundOperation['run'] };
+}

@@ -1,0 +1,203 @@
+/**
+ * The one middleware stack every function runs (DESIGN.md decision 7): route, signature and permission,
+ * body and schema, then the operation; errors are shaped last, in one place. Handlers hold only wiring.
+ */
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { config } from '../config.js';
+import { findActiveApiKey } from '../domain/accounts.js';
+import { forbidden, unauthenticated } from '../errors.js';
+import { log } from '../log.js';
+import { hasPermission, matchRoute, ROUTES, type Group, type Route } from '../routes.js';
+import { DynamoAccountRepository } from '../store/account-repository.js';
+import { dynamo, secrets, tableName } from '../store/client.js';
+import { errorAnswer, HttpProblem } from './errors.js';
+import type { BoundOperation, RequestContext } from './operation.js';
+import { parseAuthorizationHeader, verifySignature } from './signature.js';
+import { coerceStrings, validate } from './validation.js';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+interface PipelineState {
+  route?: Route;
+  pathParameters: Record<string, string>;
+  ctx: RequestContext;
+  rawBody: Buffer;
+  input?: { params: unknown; query: unknown; body: unknown };
+}
+
+/** The pipeline's per-request state rides on the Lambda context, where the handler can reach it. */
+type PipelineContext = Context & { pipeline?: PipelineState };
+type Middleware = MiddlewareObj<Event, Result, Error, Context>;
+
+function stateOf(context: Context): PipelineState {
+  const state = (context as PipelineContext).pipeline;
+  if (!state) throw new Error('pipeline state missing: requestState() must run first');
+  return state;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+function header(event: Event, name: string): string | undefined {
+  return event.headers?.[name] ?? Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+}
+
+/** Request id and raw body first: every later step and every answer uses them. */
+const requestState = (): Middleware => ({
+  before: (request) => {
+    const { event, context } = request;
+    const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+    (context as PipelineContext).pipeline = {
+      pathParameters: {},
+      rawBody,
+      ctx: { requestId: event.requestContext?.requestId || randomUUID(), saasId: '', apiKey: '', operationId: '' },
+    };
+  },
+});
+
+/**
+ * API Gateway has already matched a route (routeKey) for every route of the table; the `$default` route
+ * and the local server's unmatched requests are matched here, so unknown paths get 404 and wrong methods
+ * 405 in the service's error shape.
+ */
+const routing = (group: Group): Middleware => ({
+  before: ({ event, context }) => {
+    const state = stateOf(context);
+    const method = event.requestContext.http.method;
+    const found = matchRoute(method, event.rawPath);
+    if (found.kind === 'not-found') throw new HttpProblem(404, 'not_found', `no route for ${event.rawPath}`);
+    if (found.kind === 'method-not-allowed') {
+      throw new HttpProblem(405, 'method_not_allowed', `${method} is not allowed on ${event.rawPath}`, {
+        allow: found.allowed.join(', '),
+      });
+    }
+    const { route, pathParameters } = found.match;
+    // A misrouted event would run an operation under the wrong function's grants: refuse it.
+    if (route.group !== group) throw new Error(`route ${route.operationId} of ${route.group} reached the ${group} function`);
+    state.route = route;
+    state.pathParameters = pathParameters;
+    state.ctx.operationId = route.operationId;
+  },
+});
+
+const accounts = () => new DynamoAccountRepository(dynamo(), tableName());
+
+/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
+const signatureCheck = (): Middleware => ({
+  before: async ({ event, context }) => {
+    const state = stateOf(context);
+    const route = state.route as Route;
+    if (route.permission === null) return;
+    const parsed = parseAuthorizationHeader(header(event, 'authorization'));
+    if (!parsed) throw unauthenticated('invalid_signature', 'Authorization: a SAASUSSIGV1 signature is required');
+    const key = await findActiveApiKey(accounts(), secrets(), parsed.saasId, parsed.apiKey);
+    const signed = {
+      method: event.requestContext.http.method,
+      host: header(event, 'host') ?? event.requestContext.domainName,
+      path: event.rawPath,
+      query: event.rawQueryString ?? '',
+      body: state.rawBody,
+    };
+    if (!key || !verifySignature(key.secret, parsed, signed, new Date(), config().signatureWindowMinutes)) {
+      // One answer for unknown key, revoked key, wrong SaaS and bad signature: nothing to probe.
+      throw unauthenticated('invalid_signature', 'the request signature is not valid');
+    }
+    state.ctx.saasId = key.saasId;
+    state.ctx.apiKey = key.apiKey;
+    if (!hasPermission(key.permissions, route.permission)) {
+      throw forbidden('permission_denied', `this API key may not call ${route.operationId} (needs ${route.permission})`);
+    }
+  },
+});
+
+function parseJsonBody(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpProblem(400, 'invalid_json', `body: malformed JSON (${(error as Error).message})`);
+  }
+}
+
+/** Size limit, JSON parsing and the operation's schema for path, query and body. */
+const inputCheck = (operations: Record<string, BoundOperation>): Middleware => ({
+  before: ({ event, context }) => {
+    const state = stateOf(context);
+    const op = operations[(state.route as Route).operationId];
+    if (!op) return;
+    const { maxBodyBytes } = config();
+    if (state.rawBody.length > maxBodyBytes) {
+      throw new HttpProblem(400, 'request_too_large', `body: larger than the ${maxBodyBytes} bytes allowed`);
+    }
+    const { schema } = op;
+    const params = schema.params ? validate(schema.params, coerceStrings(schema.params, state.pathParameters), 'path') : undefined;
+    const query = schema.query
+      ? validate(schema.query, coerceStrings(schema.query, event.queryStringParameters ?? {}), 'query')
+      : undefined;
+    let body: unknown;
+    if (schema.body) {
+      body = parseJsonBody(state.rawBody);
+      if (body === undefined) throw new HttpProblem(400, 'invalid_parameter', 'body: a JSON body is required');
+      body = validate(schema.body, body, 'body');
+    }
+    state.input = { params, query, body };
+  },
+});
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** Registered first so that its onError runs last, after every other middleware had its say. */
+const errorResponder = (): Middleware => ({
+  after: ({ context, response }) => {
+    if (response) response.headers = { ...response.headers, [REQUEST_ID_HEADER]: stateOf(context).ctx.requestId };
+  },
+  onError: (request) => {
+    const state = (request.context as PipelineContext).pipeline;
+    const requestId = state?.ctx.requestId ?? randomUUID();
+    const answer = errorAnswer(request.error);
+    if (answer.unexpected) {
+      log.error('unexpected error', request.error, {
+        requestId,
+        saasId: state?.ctx.saasId,
+        operation: state?.ctx.operationId,
+      });
+    }
+    request.response = {
+      statusCode: answer.status,
+      headers: { ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId },
+      body: JSON.stringify(answer.body),
+    };
+  },
+});
+
+export type GroupHandler = ReturnType<typeof createGroupHandler>;
+
+export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>) {
+  for (const operationId of Object.keys(operations)) {
+    const route = ROUTES.find((r) => r.operationId === operationId);
+    if (route?.group !== group) throw new Error(`operation ${operationId} is not a route of the ${group} group`);
+  }
+  return middy<Event, Result, Error, Context>()
+    .use(errorResponder())
+    .use(requestState())
+    .use(routing(group))
+    .use(signatureCheck())
+    .use(inputCheck(operations))
+    .handler(async (_event, context) => {
+      const state = stateOf(context);
+      const route = state.route as Route;
+      const op = operations[route.operationId];
+      if (!op || !state.input) {
+        throw new HttpProblem(501, 'not_implemented', `${route.operationId} is not available in this version`);
+      }
+      const output = await op.run(state.input, state.ctx);
+      return {
+        statusCode: route.status,
+        headers: route.noBody ? {} : JSON_HEADERS,
+        body: route.noBody || output === undefined ? '' : JSON.stringify(output),
+      };
+    });
+}

@@ -1,0 +1,84 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts.js';
+import { ENTITY, keys, withoutKeys } from './keys.js';
+import { queryAll } from './query.js';
+
+export class DynamoAccountRepository implements AccountRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async createSaas(account: SaasAccount): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.saas(account.id), entity: ENTITY.saas, v: 1, ...account },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async getSaas(saasId: string): Promise<SaasAccount | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.saas(saasId) }));
+    return out.Item ? (withoutKeys(out.Item) as SaasAccount) : undefined;
+  }
+
+  /** An operator's command, not a request path: a filtered scan over the few SaaS records is fine here. */
+  async listSaas(): Promise<SaasAccount[]> {
+    const accounts: SaasAccount[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: 'entity = :e',
+          ExpressionAttributeValues: { ':e': ENTITY.saas },
+          ExclusiveStartKey: start,
+        }),
+      );
+      accounts.push(...(out.Items ?? []).map((i) => withoutKeys<SaasAccount>(i)));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return accounts.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async putApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.apiKey(record.saasId, record.apiKey), entity: ENTITY.apiKey, v: 1, ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async getApiKey(saasId: string, apiKey: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.apiKey(saasId, apiKey) }));
+    return out.Item ? (withoutKeys(out.Item) as ApiKeyRecord) : undefined;
+  }
+
+  async listApiKeys(saasId: string): Promise<ApiKeyRecord[]> {
+    const items = await queryAll(this.db, this.table, keys.apiKeys(saasId));
+    return items.map((i) => withoutKeys<ApiKeyRecord>(i));
+  }
+
+  async revokeApiKey(saasId: string, apiKey: string, at: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.apiKey(saasId, apiKey),
+          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}
