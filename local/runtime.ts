@@ -37,6 +37,8 @@ export function useLocalEngines(endpoints: LocalEndpoints): void {
     AWS_ACCESS_KEY_ID: endpoints.accessKeyId ?? 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     LOCAL_MASTER_KEY: endpoints.masterKey,
+    // Local mode runs on the developer's Node; the SDK's notice about Node 20 support says nothing about us.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     ...(endpoints.sesUrl ? { SES_ENDPOINT: endpoints.sesUrl } : {}),
   });
   delete process.env.KMS_KEY_ID;

@@ -12,7 +12,7 @@ function thresholdOf(level: string): number {
   return ORDER[level as Level] ?? (level === 'silent' ? Infinity : ORDER.info);
 }
 
-let threshold = thresholdOf(logLevelFromEnv());
+const threshold = thresholdOf(logLevelFromEnv());
 
 function write(level: Level, message: string, fields: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;

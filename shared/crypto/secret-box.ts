@@ -5,7 +5,8 @@
  * owner of the secret) is bound in, so a sealed value copied onto another record does not open.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, GenerateDataKeyCommand } from '@aws-sdk/client-kms';
 
 export interface SecretBox {
   seal(plaintext: string, context: Record<string, string>): Promise<string>;

@@ -83,10 +83,11 @@ export class DefinitionService {
   }
 
   async createEnv(saasId: string, env: Env): Promise<Env> {
-    if ((await this.repo.createEnv(saasId, env)) === 'exists') {
+    const stored = { ...env, display_name: env.display_name ?? '' };
+    if ((await this.repo.createEnv(saasId, stored)) === 'exists') {
       throw alreadyExists('env_already_exists', `an env with id ${env.id} already exists`);
     }
-    return env;
+    return stored;
   }
 
   async updateEnv(saasId: string, env: Env): Promise<void> {

@@ -100,7 +100,7 @@ export class DynamoDefinitionRepository implements DefinitionRepository {
       v: 1,
       id: env.id,
       name: env.name,
-      display_name: env.display_name ?? '',
+      display_name: env.display_name,
       createdAt: now(),
     });
   }

@@ -1,0 +1,81 @@
+/** `npm run admin`: SaaS accounts and API keys made by the command work against the API at once. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SignedClient } from '../../client/signed-fetch.js';
+import { masterKey } from '../../local/runtime.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const exec = promisify(execFile);
+let h: Harness;
+const dataDir = mkdtempSync(join(tmpdir(), 'admin-test-'));
+const table = `admin-${process.pid}`;
+
+// The command opens DynamoDB Local with the local access key; this file's table name keeps it apart.
+before(async () => {
+  h = await startHarness({ accessKeyId: 'local', tableName: table, masterKey: masterKey(dataDir) });
+});
+after(async () => {
+  await h.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function admin(...args: string[]): Promise<unknown> {
+  const { stdout } = await exec(
+    process.execPath,
+    ['--import', 'tsx', 'bin/admin.ts', ...args, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
+    { env: { ...process.env, LOG_LEVEL: 'silent' } },
+  );
+  return JSON.parse(stdout);
+}
+
+async function adminFails(...args: string[]): Promise<string> {
+  try {
+    await admin(...args);
+  } catch (error) {
+    return (error as { stderr: string }).stderr;
+  }
+  assert.fail(`admin ${args.join(' ')} should have failed`);
+}
+
+describe('admin command', () => {
+  it('creates a SaaS and a key that signs requests, lists keys without secrets, and revokes them', async () => {
+    const saas = (await admin('saas', 'create', '--name', 'Acme')) as { id: string; name: string; poolName: string };
+    assert.equal(saas.name, 'Acme');
+    assert.match(saas.poolName, /^[0-9A-Za-z]+$/);
+    const listed = (await admin('saas', 'list')) as { id: string }[];
+    assert.ok(listed.some((s) => s.id === saas.id));
+
+    const key = (await admin('key', 'create', '--saas', saas.id, '--permissions', 'definition:read,tenant:*')) as {
+      apiKey: string;
+      secret: string;
+      permissions: string[];
+    };
+    assert.deepEqual(key.permissions, ['definition:read', 'tenant:*']);
+    const client = new SignedClient(h.api.baseUrl, { saasId: saas.id, apiKey: key.apiKey, secret: key.secret });
+    assert.equal((await client.get('/roles')).status, 200);
+    assert.equal((await client.post('/roles', { role_name: 'x', display_name: 'x' })).status, 403);
+
+    const keys = (await admin('key', 'list', '--saas', saas.id)) as Record<string, unknown>[];
+    assert.equal(keys.length, 1);
+    assert.equal(keys[0]!.status, 'active');
+    assert.ok(!JSON.stringify(keys).includes(key.secret), 'no secret in the listing');
+    assert.ok(!('sealedSecret' in keys[0]!));
+
+    await admin('key', 'revoke', '--saas', saas.id, '--key', key.apiKey);
+    assert.equal((await client.get('/roles')).status, 401);
+    assert.equal(((await admin('key', 'list', '--saas', saas.id)) as { status: string }[])[0]!.status, 'revoked');
+  });
+
+  it('refuses unknown permissions, unknown SaaS ids and unknown keys', async () => {
+    const saas = (await admin('saas', 'create', '--name', 'Beta')) as { id: string };
+    assert.match(await adminFails('key', 'create', '--saas', saas.id, '--permissions', 'root'), /unknown permission 'root'/);
+    assert.match(await adminFails('key', 'create', '--saas', 'no-such-saas', '--permissions', '*'), /no SaaS/);
+    assert.match(await adminFails('key', 'revoke', '--saas', saas.id, '--key', 'nokey'), /no API key/);
+    assert.match(await adminFails('saas', 'create', '--name', '  '), /name/);
+  });
+});

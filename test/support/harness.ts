@@ -1,0 +1,82 @@
+/**
+ * A test file's own world: its own database inside the shared DynamoDB Local (an access key of its own),
+ * the local API on a free port, running the same handlers as the Lambdas, and helpers to make SaaS
+ * accounts and signed clients. Run alone (`node --import tsx --test FILE`), it starts its own engines.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignedClient } from '../../client/signed-fetch.js';
+import { startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
+import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
+import { startLocalApi, type LocalApi } from '../../local/server.js';
+import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts.js';
+import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
+import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+
+export interface Harness {
+  api: LocalApi;
+  dynamoUrl: string;
+  accounts: DynamoAccountRepository;
+  /** A new SaaS with one API key holding `permissions`, and a client signing with it. */
+  newSaas(permissions?: string[]): Promise<{ saasId: string; apiKey: string; secret: string; client: SignedClient }>;
+  /** Another key of an existing SaaS. */
+  newKey(saasId: string, permissions: string[]): Promise<SignedClient>;
+  close(): Promise<void>;
+}
+
+export async function startEnginesIfNeeded(): Promise<{ dynamoUrl: string; sesUrl: string; engines: Engine[] }> {
+  const dynamoUrl = process.env.TEST_DYNAMODB_URL;
+  const sesUrl = process.env.TEST_SES_URL;
+  if (dynamoUrl && sesUrl) return { dynamoUrl, sesUrl, engines: [] };
+  const port = () => 20000 + Math.floor(Math.random() * 20000);
+  const engines = await Promise.all([startDynamoLocal({ port: port(), sharedDb: false }), startSesLocal(port())]);
+  return { dynamoUrl: engines[0].url, sesUrl: engines[1].url, engines };
+}
+
+export interface HarnessOptions {
+  /** Without -sharedDb, DynamoDB Local keeps one database per access key: by default this file's own. */
+  accessKeyId?: string;
+  tableName?: string;
+  masterKey?: string;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const { dynamoUrl, sesUrl, engines } = await startEnginesIfNeeded();
+  const accessKeyId = options.accessKeyId ?? `test${randomUUID().replaceAll('-', '')}`;
+  useLocalEngines({
+    dynamoUrl,
+    sesUrl,
+    accessKeyId,
+    masterKey: options.masterKey ?? randomBytes(32).toString('base64'),
+    ...(options.tableName ? { tableName: options.tableName } : {}),
+  });
+  await createLocalTable(dynamoUrl, tableName(), accessKeyId);
+  const api = await startLocalApi(0);
+  const accounts = new DynamoAccountRepository(dynamo(), tableName());
+
+  const newKey = async (saasId: string, permissions: string[]) => {
+    const key = await issueApiKey(accounts, secrets(), saasId, permissions);
+    return new SignedClient(api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
+  };
+
+  return {
+    api,
+    dynamoUrl,
+    accounts,
+    newKey,
+    async newSaas(permissions = ['*']) {
+      const saas = await createSaasAccount(accounts, `test ${randomUUID()}`);
+      const key = await issueApiKey(accounts, secrets(), saas.id, permissions);
+      return {
+        saasId: saas.id,
+        apiKey: key.apiKey,
+        secret: key.secret,
+        client: new SignedClient(api.baseUrl, { saasId: saas.id, apiKey: key.apiKey, secret: key.secret }),
+      };
+    },
+    async close() {
+      await api.close();
+      dynamo().destroy();
+      await Promise.all(engines.map((e) => e.stop()));
+    },
+  };
+}
