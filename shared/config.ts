@@ -4,7 +4,8 @@
  */
 
 export interface ServiceConfig {
-  tableName: string;
+  /** Required by the store only (shared/store/client.ts), so table-less code paths run without it. */
+  tableName: string | undefined;
   region: string;
   /** Set in local mode: DynamoDB Local's URL. */
   dynamoEndpoint: string | undefined;
@@ -45,7 +46,7 @@ let cached: ServiceConfig | undefined;
 
 export function config(): ServiceConfig {
   cached ??= {
-    tableName: stringFromEnv('TABLE_NAME'),
+    tableName: optionalFromEnv('TABLE_NAME'),
     region: stringFromEnv('AWS_REGION', 'us-east-1'),
     dynamoEndpoint: optionalFromEnv('DYNAMODB_ENDPOINT'),
     sesEndpoint: optionalFromEnv('SES_ENDPOINT'),

@@ -35,7 +35,9 @@ export function secrets(): SecretBox {
 }
 
 export function tableName(): string {
-  return config().tableName;
+  const name = config().tableName;
+  if (!name) throw new Error('environment variable TABLE_NAME is required');
+  return name;
 }
 
 /** The local runner and tests point the same process at another table or engine. */

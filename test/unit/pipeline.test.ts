@@ -1,0 +1,84 @@
+/** The pipeline's own rules, on public routes so no store is involved. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { Type } from '@sinclair/typebox';
+import { operation } from '../../shared/http/operation.js';
+import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { notFound } from '../../shared/errors.js';
+
+function event(method: string, rawPath: string): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath,
+    rawQueryString: '',
+    headers: { host: 'localhost' },
+    requestContext: {
+      accountId: 'a',
+      apiId: 'a',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+      requestId: 'req-123',
+      routeKey: '$default',
+      stage: '$default',
+      time: '',
+      timeEpoch: 0,
+    },
+    isBase64Encoded: false,
+  };
+}
+
+const context = {} as Context;
+
+describe('pipeline', () => {
+  it('turns an unexpected error into a 500 that says nothing internal', async () => {
+    let ran = 0;
+    const handler = createGroupHandler('public', {
+      getJwks: operation({}, async () => {
+        ran++;
+        throw new Error('connection string postgres://admin:hunter2@db');
+      }),
+    });
+    const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
+    assert.equal(ran, 1, 'the operation itself threw');
+    assert.equal(res.statusCode, 500);
+    assert.deepEqual(JSON.parse(res.body!), { type: 'internal_server_error', message: 'Internal server error', data: {} });
+    assert.equal(res.headers?.['x-request-id'], 'req-123');
+  });
+
+  it('maps a domain error by its kind and keeps its code', async () => {
+    const handler = createGroupHandler('public', {
+      getJwks: operation({}, async () => {
+        throw notFound('key_not_found', 'no signing key yet');
+      }),
+    });
+    const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
+    assert.equal(res.statusCode, 404);
+    assert.deepEqual(JSON.parse(res.body!), { type: 'key_not_found', message: 'no signing key yet', data: {} });
+  });
+
+  it('answers a route without an operation with 501, and shapes the success answer', async () => {
+    const handler = createGroupHandler('public', {
+      getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys: [] })),
+    });
+    const ok = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
+    assert.equal(ok.statusCode, 200);
+    assert.deepEqual(JSON.parse(ok.body!), { keys: [] });
+    assert.equal(ok.headers?.['content-type'], 'application/json; charset=utf-8');
+    const missing = await handler(event('GET', '/v1/auth/.well-known/openid-configuration'), context);
+    assert.equal(missing.statusCode, 501);
+    assert.equal(JSON.parse(missing.body!).type, 'not_implemented');
+  });
+
+  it('refuses to run a route of another group', async () => {
+    const handler = createGroupHandler('public', {});
+    const res = await handler(event('GET', '/v1/auth/roles'), context);
+    assert.equal(res.statusCode, 500);
+  });
+
+  it('refuses, at start-up, an operation that is not a route of its group', () => {
+    assert.throws(() => createGroupHandler('public', { getRoles: operation({}, async () => undefined) }), /not a route of the public group/);
+  });
+});
