@@ -6,8 +6,8 @@ import { definitionSchemas as s } from '../../shared/schemas/definitions.js';
 import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 
-let service: DefinitionService | undefined;
-const definitions = () => (service ??= new DefinitionService(new DynamoDefinitionRepository(dynamo(), tableName())));
+/** Thin wrappers over the one document client, which store/client.ts builds once per cold start. */
+const definitions = () => new DefinitionService(new DynamoDefinitionRepository(dynamo(), tableName()));
 
 export const handler = createGroupHandler('definitions', {
   getUserAttributes: operation(s.getUserAttributes, async (_, ctx) => ({

@@ -82,6 +82,7 @@ const routing = (group: Group): Middleware => ({
   },
 });
 
+/** A thin wrapper over the one document client (built once per cold start); cheap to make per request. */
 const accounts = () => new DynamoAccountRepository(dynamo(), tableName());
 
 /** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
