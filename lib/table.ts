@@ -1,0 +1,33 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import { TTL_ATTRIBUTE } from '../shared/store/keys.js';
+
+/**
+ * The one table (DESIGN.md decision 5). Same shape as shared/store/table.ts creates locally: generic keys,
+ * one index named gsi1, TTL on. Retained when the stack goes: users' data outlives a mistaken delete.
+ */
+export class ServiceTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: { encryptionKey: IKey }) {
+    super(scope, id);
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      encryption: TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: props.encryptionKey,
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: 'gsi1',
+      partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
+      sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
+    });
+  }
+}
