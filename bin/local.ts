@@ -10,6 +10,8 @@ import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
+import { handler as scheduledWork } from '../functions/scheduled/handler.js';
+import { log } from '../shared/log.js';
 import {
   createLocalTable,
   masterKey,
@@ -28,10 +30,14 @@ mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
 const engines: Engine[] = [];
 let api: LocalApi | undefined;
 let stopping = false;
+/** What EventBridge does every minute on AWS, a little more often here. */
+const SCHEDULED_WORK_INTERVAL_MS = 15_000;
+let scheduler: NodeJS.Timeout | undefined;
 
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
+    clearInterval(scheduler);
     await api?.close();
     await Promise.all(engines.map((e) => e.stop()));
     rmSync(runtimeFile(dataDir), { force: true });
@@ -62,6 +68,9 @@ async function main(): Promise<void> {
     credentials = { SAASUS_SAAS_ID: saas.id, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, SAASUS_API_URL_BASE: origin };
   }
   credentials.SAASUS_API_URL_BASE = origin;
+  scheduler = setInterval(() => {
+    scheduledWork().catch((error: unknown) => log.error('scheduled work failed', error));
+  }, SCHEDULED_WORK_INTERVAL_MS);
   writeCredentials(dataDir, credentials);
 
   const lines = [

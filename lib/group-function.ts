@@ -1,5 +1,4 @@
-import type { Duration} from 'aws-cdk-lib';
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, type Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -51,6 +50,7 @@ export class GroupFunction extends Construct {
         KMS_KEY_ID: props.secretsKey.keyArn,
         SERVICE_GROUP: props.group,
         DEFAULT_DOMAIN_NAME: props.defaultDomainName,
+        SERVICE_ACCOUNT_ID: Stack.of(this).account,
         POWERTOOLS_SERVICE_NAME: 'tenant-identity',
         NODE_OPTIONS: '--enable-source-maps',
       },

@@ -16,6 +16,8 @@ export interface ServiceConfig {
   /** In local mode: a 32-byte key (base64) that stands in for KMS. */
   localMasterKey: string | undefined;
   defaultDomainName: string;
+  /** The AWS account the service runs in (the cross-account role trusts it). */
+  serviceAccountId: string;
   /** Minutes either side of now that a SAASUSSIGV1 time may differ by (clock skew). */
   signatureWindowMinutes: number;
   /** Largest accepted request body, in bytes. */
@@ -53,6 +55,7 @@ export function config(): ServiceConfig {
     kmsKeyId: optionalFromEnv('KMS_KEY_ID'),
     localMasterKey: optionalFromEnv('LOCAL_MASTER_KEY'),
     defaultDomainName: stringFromEnv('DEFAULT_DOMAIN_NAME', 'auth.localhost'),
+    serviceAccountId: stringFromEnv('SERVICE_ACCOUNT_ID', '000000000000'),
     signatureWindowMinutes: integerFromEnv('SIGNATURE_WINDOW_MINUTES', 3),
     maxBodyBytes: integerFromEnv('MAX_BODY_BYTES', 256 * 1024),
   };

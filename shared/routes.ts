@@ -165,6 +165,8 @@ export const ROUTES: readonly Route[] = [
     ['PUT', '/tenants/{tenant_id}/identity-providers', 'updateTenantIdentityProvider', 'Update identity provider per tenant', 'tenant:write', 200, 'no body'],
     ['PUT', '/plans/reset', 'resetPlan', 'Delete all information related to rate plans', 'tenant:write', 200, 'no body'],
     ['GET', '/tenants/{tenant_id}/stripe-customer', 'getStripeCustomer', 'Get payment-provider customer', 'tenant:read'],
+    // Extension: the SaaSus API links a payment provider from its console; here an operation does it.
+    ['PUT', '/tenants/{tenant_id}/stripe-customer', 'updateStripeCustomer', 'Link a payment-provider customer (extension)', 'tenant:write', 200, 'no body'],
   ]),
   ...rows('invitations', [
     ['GET', '/tenants/{tenant_id}/invitations', 'getTenantInvitations', 'Get Tenant Invitations', 'user:read'],
@@ -182,6 +184,7 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/.well-known/jwks.json', 'getJwks', 'JSON Web Key Set of the token signing keys', null],
     ['GET', '/.well-known/openid-configuration', 'getOpenIdConfiguration', 'OpenID Provider metadata', null],
     ['GET', '/openapi.json', 'getOpenApiDocument', 'This OpenAPI document', null],
+    ['GET', '/single-tenant/role-template', 'getRoleTemplate', 'CloudFormation template of the cross-account role (signed URL)', null],
   ]),
 ];
 

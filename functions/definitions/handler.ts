@@ -1,13 +1,8 @@
 /** The definitions group: attributes, roles and envs. Wiring only: parse, call one domain function, shape. */
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { operation } from '../../shared/http/operation.js';
-import { DefinitionService } from '../../shared/domain/definitions.js';
 import { definitionSchemas as s } from '../../shared/schemas/definitions.js';
-import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
-
-/** Thin wrappers over the one document client, which store/client.ts builds once per cold start. */
-const definitions = () => new DefinitionService(new DynamoDefinitionRepository(dynamo(), tableName()));
+import { definitionService as definitions } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('definitions', {
   getUserAttributes: operation(s.getUserAttributes, async (_, ctx) => ({

@@ -1,4 +1,10 @@
-/** The infrastructure group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The infrastructure group: single-tenant infrastructure settings. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { infrastructureSchemas as s } from '../../shared/schemas/infrastructure.js';
+import { infrastructureService } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('infrastructure', {});
+export const handler = createGroupHandler('infrastructure', {
+  getSingleTenantSettings: operation(s.getSingleTenantSettings, (_, ctx) => infrastructureService().read(ctx.saasId, ctx.origin)),
+  updateSingleTenantSettings: operation(s.updateSingleTenantSettings, ({ body }, ctx) => infrastructureService().update(ctx.saasId, body)),
+});

@@ -1,9 +1,21 @@
 /**
- * Scheduled work (mail delivery, plan reservations) runs here once those issues land. The function and its
- * schedule exist now so the stack's shape does not change under operators later.
+ * Scheduled work, every minute on AWS (an EventBridge rule) and every 15 s under `npm start`: applies the
+ * plan reservations that have come due. Each is applied only while still pending, so this racing a read
+ * that applies it too gives one application.
  */
 import { log } from '../../shared/log.js';
+import { accountRepository, tenantService } from '../../shared/wiring.js';
 
-export const handler = async (): Promise<void> => {
-  log.debug('scheduled tick: nothing to do yet');
+export interface ScheduledWorkResult {
+  saasCount: number;
+  reservationsApplied: number;
+}
+
+export const handler = async (): Promise<ScheduledWorkResult> => {
+  const accounts = await accountRepository().listSaas();
+  const tenants = tenantService();
+  let reservationsApplied = 0;
+  for (const saas of accounts) reservationsApplied += await tenants.applyDueReservations(saas.id);
+  if (reservationsApplied > 0) log.info('plan reservations applied', { reservationsApplied, saasCount: accounts.length });
+  return { saasCount: accounts.length, reservationsApplied };
 };

@@ -1,4 +1,32 @@
-/** The tenants group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The tenants group: tenants, plans, billing, payment-provider linkage, tenant identity providers. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
+import { tenantService } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('tenants', {});
+export const handler = createGroupHandler('tenants', {
+  getTenants: operation(s.getTenants, async (_, ctx) => ({ tenants: await tenantService().list(ctx.saasId) })),
+  createTenant: operation(s.createTenant, ({ body }, ctx) => tenantService().create(ctx.saasId, body)),
+  getTenant: operation(s.getTenant, ({ params }, ctx) => tenantService().details(ctx.saasId, params.tenant_id)),
+  updateTenant: operation(s.updateTenant, ({ params, body }, ctx) => tenantService().update(ctx.saasId, params.tenant_id, body)),
+  deleteTenant: operation(s.deleteTenant, ({ params }, ctx) => tenantService().delete(ctx.saasId, params.tenant_id)),
+  updateTenantPlan: operation(s.updateTenantPlan, ({ params, body }, ctx) =>
+    tenantService().updatePlan(ctx.saasId, params.tenant_id, body),
+  ),
+  updateTenantBillingInfo: operation(s.updateTenantBillingInfo, ({ params, body }, ctx) =>
+    tenantService().updateBillingInfo(ctx.saasId, params.tenant_id, body),
+  ),
+  getTenantIdentityProviders: operation(s.getTenantIdentityProviders, ({ params }, ctx) =>
+    tenantService().identityProvider(ctx.saasId, params.tenant_id),
+  ),
+  updateTenantIdentityProvider: operation(s.updateTenantIdentityProvider, ({ params, body }, ctx) =>
+    tenantService().setIdentityProvider(ctx.saasId, params.tenant_id, body.identity_provider_props ?? null),
+  ),
+  resetPlan: operation(s.resetPlan, async (_, ctx) => {
+    await tenantService().resetPlans(ctx.saasId);
+  }),
+  getStripeCustomer: operation(s.getStripeCustomer, ({ params }, ctx) => tenantService().paymentCustomer(ctx.saasId, params.tenant_id)),
+  updateStripeCustomer: operation(s.updateStripeCustomer, ({ params, body }, ctx) =>
+    tenantService().linkPaymentCustomer(ctx.saasId, params.tenant_id, body),
+  ),
+});

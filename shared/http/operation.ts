@@ -17,6 +17,8 @@ export interface RequestContext {
   saasId: string;
   apiKey: string;
   operationId: string;
+  /** `https://host` as the client reached us: for URLs the service hands out. */
+  origin: string;
 }
 
 type Part<S, K extends keyof OperationSchema> = S extends { [P in K]: infer T extends TSchema } ? Static<T> : undefined;

@@ -10,8 +10,8 @@ import { findActiveApiKey } from '../domain/accounts.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import { log } from '../log.js';
 import { hasPermission, matchRoute, ROUTES, type Group, type Route } from '../routes.js';
-import { DynamoAccountRepository } from '../store/account-repository.js';
-import { dynamo, secrets, tableName } from '../store/client.js';
+import { secrets } from '../store/client.js';
+import { accountRepository } from '../wiring.js';
 import { errorAnswer, HttpProblem } from './errors.js';
 import type { BoundOperation, RequestContext } from './operation.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
@@ -52,7 +52,14 @@ const requestState = (): Middleware => ({
     (context as PipelineContext).pipeline = {
       pathParameters: {},
       rawBody,
-      ctx: { requestId: event.requestContext?.requestId || randomUUID(), saasId: '', apiKey: '', operationId: '' },
+      ctx: {
+        requestId: event.requestContext?.requestId || randomUUID(),
+        saasId: '',
+        apiKey: '',
+        operationId: '',
+        // API Gateway sets X-Forwarded-Proto; the local server speaks plain HTTP.
+        origin: `${header(event, 'x-forwarded-proto') ?? 'http'}://${header(event, 'host') ?? event.requestContext.domainName}`,
+      },
     };
   },
 });
@@ -82,9 +89,6 @@ const routing = (group: Group): Middleware => ({
   },
 });
 
-/** A thin wrapper over the one document client (built once per cold start); cheap to make per request. */
-const accounts = () => new DynamoAccountRepository(dynamo(), tableName());
-
 /** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
 const signatureCheck = (): Middleware => ({
   before: async ({ event, context }) => {
@@ -93,7 +97,7 @@ const signatureCheck = (): Middleware => ({
     if (route.permission === null) return;
     const parsed = parseAuthorizationHeader(header(event, 'authorization'));
     if (!parsed) throw unauthenticated('invalid_signature', 'Authorization: a SAASUSSIGV1 signature is required');
-    const key = await findActiveApiKey(accounts(), secrets(), parsed.saasId, parsed.apiKey);
+    const key = await findActiveApiKey(accountRepository(), secrets(), parsed.saasId, parsed.apiKey);
     const signed = {
       method: event.requestContext.http.method,
       host: header(event, 'host') ?? event.requestContext.domainName,

@@ -24,6 +24,7 @@ function fieldName(where: string, path: string): string {
 }
 
 interface SchemaLimits {
+  const?: unknown;
   anyOf?: { const?: unknown }[];
   minLength?: number;
   maxLength?: number;
@@ -44,7 +45,7 @@ function describe(error: ValueError): string {
       if (schema.anyOf?.every((s) => s.const !== undefined)) {
         return `must be one of ${schema.anyOf.map((s) => String(s.const)).join(', ')}`;
       }
-      return 'has the wrong type';
+      return schema.description ? `must be ${schema.description}` : 'has the wrong type';
     case ValueErrorType.StringMinLength:
       return schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`;
     case ValueErrorType.StringMaxLength:
@@ -53,6 +54,8 @@ function describe(error: ValueError): string {
       return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
     case ValueErrorType.String:
       return 'must be a string';
+    case ValueErrorType.Literal:
+      return `must be ${JSON.stringify(schema.const)}`;
     case ValueErrorType.Integer:
       return 'must be an integer';
     case ValueErrorType.Number:

@@ -15,3 +15,25 @@ export const DefinitionName = (description: string) =>
 export const DisplayName = Type.String({ maxLength: 200 });
 
 export const EnvId = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'an integer of at least 1' });
+
+export const Uuid = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  description: 'a UUID',
+});
+
+export const Email = Type.String({
+  maxLength: 254,
+  pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+  description: 'an e-mail address',
+});
+
+/** Attribute values by name; each value is checked against its definition by the domain. */
+export const AttributeValues = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+  description: 'attribute name to value (string, number, bool, or a YYYY-MM-DD date string)',
+});
+
+export const HttpsUrl = Type.String({
+  maxLength: 2048,
+  pattern: '^https://[^\\s/?#]+[^\\s]*$',
+  description: 'an absolute https URL',
+});

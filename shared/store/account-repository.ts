@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts.js';
-import { ENTITY, keys, withoutKeys } from './keys.js';
+import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
 import { queryAll } from './query.js';
 
 export class DynamoAccountRepository implements AccountRepository {
@@ -14,7 +14,7 @@ export class DynamoAccountRepository implements AccountRepository {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...keys.saas(account.id), entity: ENTITY.saas, v: 1, ...account },
+        Item: { ...keys.saas(account.id), ...keys.saasRegistryEntry(account.id), entity: ENTITY.saas, v: 1, ...account },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -25,16 +25,17 @@ export class DynamoAccountRepository implements AccountRepository {
     return out.Item ? (withoutKeys(out.Item) as SaasAccount) : undefined;
   }
 
-  /** An operator's command, not a request path: a filtered scan over the few SaaS records is fine here. */
+  /** Through gsi1's registry partition: no scan, however large the table grows. */
   async listSaas(): Promise<SaasAccount[]> {
     const accounts: SaasAccount[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.db.send(
-        new ScanCommand({
+        new QueryCommand({
           TableName: this.table,
-          FilterExpression: 'entity = :e',
-          ExpressionAttributeValues: { ':e': ENTITY.saas },
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :registry',
+          ExpressionAttributeValues: { ':registry': SAAS_REGISTRY },
           ExclusiveStartKey: start,
         }),
       );

@@ -3,7 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ItemKey } from './keys.js';
 
-async function unlessConditionFails(write: () => Promise<unknown>): Promise<boolean> {
+/** Runs a conditional write; false when its condition failed. */
+export async function unlessConditionFails(write: () => Promise<unknown>): Promise<boolean> {
   try {
     await write();
     return true;

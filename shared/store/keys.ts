@@ -12,6 +12,8 @@ export const ENTITY = {
   attributeDefinition: 'AttributeDefinition',
   role: 'Role',
   env: 'Env',
+  tenant: 'Tenant',
+  setting: 'Setting',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -25,11 +27,22 @@ const definitionsPartition = (saasId: string) => `SAAS#${saasId}#DEF`;
 
 /** Env ids sort numerically when zero-padded; 10 digits hold every 31-bit id. */
 const padEnvId = (id: number) => String(id).padStart(10, '0');
+/** Unix seconds, zero-padded so they sort as numbers until the year 33658. */
+const padSeconds = (seconds: number) => String(seconds).padStart(12, '0');
+
+/**
+ * The one partition that does not start with a SaaS id: gsi1's registry of SaaS accounts, which holds SaaS
+ * records only, so the scheduled worker and the admin command can find every SaaS without a scan.
+ */
+export const SAAS_REGISTRY = 'REGISTRY#SAAS';
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
+  saasRegistryEntry: (saasId: string) => ({ gsi1pk: SAAS_REGISTRY, gsi1sk: `SAAS#${saasId}` }),
   apiKey: (saasId: string, apiKey: string): ItemKey => ({ pk: saasPartition(saasId), sk: `APIKEY#${apiKey}` }),
   apiKeys: (saasId: string) => ({ pk: saasPartition(saasId), skPrefix: 'APIKEY#' }),
+  /** One item per settings document of a SaaS (infrastructure, and the configuration documents). */
+  setting: (saasId: string, name: string): ItemKey => ({ pk: saasPartition(saasId), sk: `SETTING#${name}` }),
 
   /** User and SaaS-user attributes share one namespace: a name means one thing on a user. */
   userAttribute: (saasId: string, name: string): ItemKey => ({ pk: definitionsPartition(saasId), sk: `UATTR#${name}` }),
@@ -40,10 +53,26 @@ export const keys = {
   roles: (saasId: string) => ({ pk: definitionsPartition(saasId), skPrefix: 'ROLE#' }),
   env: (saasId: string, id: number): ItemKey => ({ pk: definitionsPartition(saasId), sk: `ENV#${padEnvId(id)}` }),
   envs: (saasId: string) => ({ pk: definitionsPartition(saasId), skPrefix: 'ENV#' }),
+
+  /** Tenants of a SaaS share one partition, so listing them is one strongly consistent query. */
+  tenant: (saasId: string, tenantId: string): ItemKey => ({ pk: `SAAS#${saasId}#TENANTS`, sk: `TENANT#${tenantId}` }),
+  tenants: (saasId: string) => ({ pk: `SAAS#${saasId}#TENANTS`, skPrefix: 'TENANT#' }),
+  /**
+   * Everything that belongs to one tenant (memberships, role assignments, invitations) lives in the
+   * tenant's own partition, so deleting a tenant is one query and batch deletes. An item there may name a
+   * `mirror` {pk, sk} elsewhere (a user's view of the membership) that is deleted with it.
+   */
+  tenantContents: (saasId: string, tenantId: string) => ({ pk: `SAAS#${saasId}#TENANT#${tenantId}`, skPrefix: '' }),
+  /** gsi1: pending plan reservations of a SaaS by due time. */
+  planReservation: (saasId: string, tenantId: string, due: number) => ({
+    gsi1pk: `SAAS#${saasId}#PLANRES`,
+    gsi1sk: `${padSeconds(due)}#${tenantId}`,
+  }),
+  dueReservations: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#PLANRES`, gsi1skUpTo: `${padSeconds(now)}#~` }),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, entity: _entity, v: _v, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, entity: _entity, v: _v, ...rest } = item;
   return rest as T;
 }

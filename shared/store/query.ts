@@ -1,6 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/** Every item of one partition whose sort key starts with a prefix, across pages. */
+/** Every item of one partition whose sort key starts with a prefix ('' for all of it), across pages. */
 export async function queryAll(
   db: DynamoDBDocumentClient,
   table: string,
@@ -12,8 +12,12 @@ export async function queryAll(
     const out = await db.send(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': where.pk, ':prefix': where.skPrefix },
+        ...(where.skPrefix
+          ? {
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: { ':pk': where.pk, ':prefix': where.skPrefix },
+            }
+          : { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': where.pk } }),
         ExclusiveStartKey: start,
       }),
     );

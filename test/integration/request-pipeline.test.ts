@@ -151,7 +151,7 @@ describe('routing and error shape', () => {
   });
 
   it('answers routes of later issues with 501 in the error shape', async () => {
-    const res = await saas.client.get('/tenants');
+    const res = await saas.client.get('/users');
     assert.equal(res.status, 501);
     assertErrorShape(res.body, 'not_implemented');
   });

@@ -1,0 +1,220 @@
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants.js';
+import type { PlanHistory } from '../schemas/tenants.js';
+import { batchDelete } from './batch.js';
+import { putIfAbsent, unlessConditionFails } from './conditional.js';
+import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
+import { queryAll } from './query.js';
+
+/** Attribute names the conditions use, as placeholders so no reserved word can bite. */
+const CONDITION_NAMES = { '#pk': 'pk', '#deleting': 'deleting', '#rev': 'rev', '#reservation': 'reservation' };
+/** A tenant being deleted is invisible and takes no writes. */
+const LIVE = 'attribute_exists(#pk) AND attribute_not_exists(#deleting)';
+const RESET_PAGE = 50;
+
+function toRecord(item: Record<string, unknown>): TenantRecord {
+  const { deleting: _deleting, ...record } = withoutKeys<TenantRecord & { deleting?: boolean }>(item);
+  return record;
+}
+
+/** One UpdateExpression from named SET and REMOVE parts. */
+class Update {
+  private readonly sets: string[] = [];
+  private readonly removes: string[] = [];
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, unknown> = {};
+
+  /** `expression` may say `#self` (the attribute), `:v` (the value) and `:empty` (an empty list). */
+  set(attribute: string, value: unknown, expression = ':v'): this {
+    const i = Object.keys(this.names).length;
+    this.names[`#n${i}`] = attribute;
+    this.values[`:v${i}`] = value;
+    if (expression.includes(':empty')) this.values[':empty'] = [];
+    this.sets.push(`#n${i} = ${expression.replaceAll(':v', `:v${i}`).replaceAll('#self', `#n${i}`)}`);
+    return this;
+  }
+
+  remove(attribute: string): this {
+    const i = Object.keys(this.names).length;
+    this.names[`#n${i}`] = attribute;
+    this.removes.push(`#n${i}`);
+    return this;
+  }
+
+  expression(): string {
+    return [this.sets.length ? `SET ${this.sets.join(', ')}` : '', this.removes.length ? `REMOVE ${this.removes.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' ');
+  }
+}
+
+export class DynamoTenantRepository implements TenantRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(saasId: string, tenant: TenantRecord): Promise<void> {
+    const outcome = await putIfAbsent(this.db, this.table, { ...keys.tenant(saasId, tenant.id), entity: ENTITY.tenant, v: 1, ...tenant });
+    if (outcome === 'exists') throw new Error(`tenant id ${tenant.id} collided`);
+  }
+
+  async get(saasId: string, tenantId: string): Promise<TenantRecord | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.tenant(saasId, tenantId), ConsistentRead: true }));
+    return out.Item && !out.Item.deleting ? toRecord(out.Item) : undefined;
+  }
+
+  async list(saasId: string): Promise<TenantRecord[]> {
+    const items = await queryAll(this.db, this.table, keys.tenants(saasId));
+    return items
+      .filter((item) => !item.deleting)
+      .map(toRecord)
+      .sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+  }
+
+  private update(key: ItemKey, update: Update, condition: string, values: Record<string, unknown> = {}): Promise<boolean> {
+    const allValues = { ...update.values, ...values };
+    return unlessConditionFails(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key,
+          UpdateExpression: update.expression(),
+          ConditionExpression: condition,
+          ExpressionAttributeNames: {
+            ...update.names,
+            ...Object.fromEntries(Object.entries(CONDITION_NAMES).filter(([placeholder]) => condition.includes(placeholder))),
+          },
+          ...(Object.keys(allValues).length ? { ExpressionAttributeValues: allValues } : {}),
+        }),
+      ),
+    );
+  }
+
+  patch(saasId: string, tenantId: string, patch: TenantPatch): Promise<boolean> {
+    const update = new Update();
+    for (const [field, value] of Object.entries(patch)) {
+      if (value === null) update.remove(field);
+      else if (value !== undefined) update.set(field, value);
+    }
+    return this.update(keys.tenant(saasId, tenantId), update, LIVE);
+  }
+
+  private withPlan(update: Update, plan_id: string, history: PlanHistory): Update {
+    return update
+      .set('plan_id', plan_id)
+      .set('plan_histories', [history], 'list_append(if_not_exists(#self, :empty), :v)')
+      .set('rev', 1, '#self + :v');
+  }
+
+  changePlan(saasId: string, tenantId: string, expectedRev: number, change: PlanChange): Promise<boolean> {
+    const update = new Update();
+    if (change.plan_id && change.history) this.withPlan(update, change.plan_id, change.history);
+    else update.set('rev', 1, '#self + :v');
+    if (change.reservation) {
+      const index = keys.planReservation(saasId, tenantId, change.reservation.using_next_plan_from);
+      update.set('reservation', change.reservation).set('gsi1pk', index.gsi1pk).set('gsi1sk', index.gsi1sk);
+    } else {
+      update.remove('reservation').remove('gsi1pk').remove('gsi1sk');
+    }
+    return this.update(keys.tenant(saasId, tenantId), update, `${LIVE} AND #rev = :expectedRev`, { ':expectedRev': expectedRev });
+  }
+
+  applyReservation(saasId: string, tenantId: string, reservation: Reservation, history: PlanHistory): Promise<boolean> {
+    const update = this.withPlan(new Update(), reservation.next_plan_id, history)
+      .remove('reservation')
+      .remove('gsi1pk')
+      .remove('gsi1sk');
+    return this.update(
+      keys.tenant(saasId, tenantId),
+      update,
+      `${LIVE} AND #reservation.next_plan_id = :pendingPlan AND #reservation.using_next_plan_from = :pendingFrom`,
+      { ':pendingPlan': reservation.next_plan_id, ':pendingFrom': reservation.using_next_plan_from },
+    );
+  }
+
+  async dueReservations(saasId: string, now: number): Promise<{ tenantId: string; reservation: Reservation }[]> {
+    const where = keys.dueReservations(saasId, now);
+    const due: { tenantId: string; reservation: Reservation }[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :upTo',
+          ExpressionAttributeValues: { ':pk': where.gsi1pk, ':upTo': where.gsi1skUpTo },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        if (item.reservation && !item.deleting) due.push({ tenantId: item.id as string, reservation: item.reservation as Reservation });
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return due;
+  }
+
+  /**
+   * Hide first, so nothing new joins a tenant that is going; then empty its partition (and the mirrors its
+   * items name); the tenant item goes last, so an interrupted delete is finished by the next one.
+   */
+  async delete(saasId: string, tenantId: string): Promise<boolean> {
+    const key = keys.tenant(saasId, tenantId);
+    const hidden = await this.update(key, new Update().set('deleting', true).remove('gsi1pk').remove('gsi1sk'), 'attribute_exists(#pk)');
+    if (!hidden) return false;
+    const contents = await queryAll(this.db, this.table, keys.tenantContents(saasId, tenantId));
+    const doomed: ItemKey[] = [];
+    for (const item of contents) {
+      doomed.push({ pk: item.pk as string, sk: item.sk as string });
+      if (item.mirror) doomed.push(item.mirror as ItemKey);
+    }
+    await batchDelete(this.db, this.table, doomed);
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: key }));
+    return true;
+  }
+
+  /** A page at a time, each tenant one idempotent update: an interrupted reset is finished by running it again. */
+  async resetPlans(saasId: string): Promise<number> {
+    const where = keys.tenants(saasId);
+    let cleared = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': where.pk, ':prefix': where.skPrefix },
+          Limit: RESET_PAGE,
+          ExclusiveStartKey: start,
+        }),
+      );
+      const withPlans = (out.Items ?? []).filter(
+        (item) =>
+          item.plan_id !== undefined ||
+          item.reservation !== undefined ||
+          item.payment_customer !== undefined ||
+          ((item.plan_histories as unknown[] | undefined)?.length ?? 0) > 0,
+      );
+      const results = await Promise.all(
+        withPlans.map((item) =>
+          this.update(
+            { pk: item.pk as string, sk: item.sk as string },
+            new Update()
+              .set('plan_histories', [])
+              .set('rev', 1, '#self + :v')
+              .remove('plan_id')
+              .remove('reservation')
+              .remove('payment_customer')
+              .remove('gsi1pk')
+              .remove('gsi1sk'),
+            'attribute_exists(#pk)',
+          ),
+        ),
+      );
+      cleared += results.filter(Boolean).length;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return cleared;
+  }
+}
