@@ -10,7 +10,7 @@ import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
-import { handler as scheduledWork } from '../functions/scheduled/handler.js';
+import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { log } from '../shared/log.js';
 import {
   createLocalTable,
@@ -30,8 +30,8 @@ mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
 const engines: Engine[] = [];
 let api: LocalApi | undefined;
 let stopping = false;
-/** What EventBridge does every minute on AWS, a little more often here. */
-const SCHEDULED_WORK_INTERVAL_MS = 15_000;
+/** What EventBridge and the table's stream do on AWS: here a tick every few seconds delivers mail too. */
+const SCHEDULED_WORK_INTERVAL_MS = 3_000;
 let scheduler: NodeJS.Timeout | undefined;
 
 async function stop(code: number): Promise<never> {
@@ -68,8 +68,15 @@ async function main(): Promise<void> {
     credentials = { SAASUS_SAAS_ID: saas.id, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, SAASUS_API_URL_BASE: origin };
   }
   credentials.SAASUS_API_URL_BASE = origin;
+  let working = false;
   scheduler = setInterval(() => {
-    scheduledWork().catch((error: unknown) => log.error('scheduled work failed', error));
+    if (working) return;
+    working = true;
+    runScheduledWork()
+      .catch((error: unknown) => log.error('scheduled work failed', error))
+      .finally(() => {
+        working = false;
+      });
   }, SCHEDULED_WORK_INTERVAL_MS);
   writeCredentials(dataDir, credentials);
 

@@ -18,6 +18,8 @@ export interface GroupFunctionProps {
   writes: boolean;
   /** May send mail through SES (only the courier). */
   sendsMail: boolean;
+  /** Manages SES identities and reads the account's sending status (the configuration group). */
+  managesMailIdentities?: boolean;
   timeout: Duration;
   logRetention: RetentionDays;
   defaultDomainName: string;
@@ -72,6 +74,11 @@ export class GroupFunction extends Construct {
     props.secretsKey.grantDecrypt(this.fn);
     if (props.sendsMail) {
       this.fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: ['*'] }));
+    }
+    if (props.managesMailIdentities) {
+      this.fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:GetAccount'], resources: ['*'] }),
+      );
     }
   }
 }

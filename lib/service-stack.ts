@@ -4,9 +4,13 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BASE_PATH, GROUPS, ROUTES, type Group } from '../shared/routes.js';
+import { ENTITY } from '../shared/store/keys.js';
 import { GroupFunction } from './group-function.js';
 import { ServiceTable } from './table.js';
 
@@ -51,6 +55,7 @@ export class ServiceStack extends Stack {
           group,
           writes: !READ_ONLY_GROUPS.has(group),
           sendsMail: false,
+          managesMailIdentities: group === 'configuration',
           timeout: Duration.seconds(10),
         }),
       );
@@ -67,6 +72,23 @@ export class ServiceStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(scheduled.fn)],
     });
+    // New outbox items reach the courier through the stream; what keeps failing lands in a dead-letter queue.
+    const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.KMS_MANAGED,
+      enforceSSL: true,
+    });
+    scheduled.fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 10,
+        retryAttempts: 5,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(mailDeadLetters),
+        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.outbox) } } } })],
+      }),
+    );
 
     const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
     const api = new HttpApi(this, 'Api', {
@@ -100,6 +122,7 @@ export class ServiceStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${stage.url.replace(/\/$/, '')}${BASE_PATH}`, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'MailDeadLetterQueueUrl', { value: mailDeadLetters.queueUrl });
     new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });
   }
 }

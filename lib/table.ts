@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TTL_ATTRIBUTE } from '../shared/store/keys.js';
@@ -23,6 +23,8 @@ export class ServiceTable extends Construct {
       encryptionKey: props.encryptionKey,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
+      // The courier reads new outbox items from here (DESIGN.md decision 6).
+      stream: StreamViewType.NEW_IMAGE,
     });
     this.table.addGlobalSecondaryIndex({
       indexName: 'gsi1',

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resetClientsForTests } from '../shared/store/client.js';
+import { resetSesClientsForTests } from '../shared/mail/clients.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { ensureTable } from '../shared/store/table.js';
 
@@ -44,6 +45,7 @@ export function useLocalEngines(endpoints: LocalEndpoints): void {
   delete process.env.KMS_KEY_ID;
   resetConfigForTests();
   resetClientsForTests();
+  resetSesClientsForTests();
 }
 
 export async function createLocalTable(dynamoUrl: string, tableName = LOCAL_TABLE, accessKeyId = 'local') {

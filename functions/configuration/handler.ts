@@ -1,4 +1,26 @@
-/** The configuration group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The configuration group: basic configuration, templates, pages, callback, external provider, sign-in settings. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
+import { configurationService as configuration } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('configuration', {});
+export const handler = createGroupHandler('configuration', {
+  getBasicInfo: operation(s.getBasicInfo, (_, ctx) => configuration().basicInfo(ctx.saasId)),
+  updateBasicInfo: operation(s.updateBasicInfo, ({ body }, ctx) => configuration().updateBasicInfo(ctx.saasId, body)),
+  getNotificationMessages: operation(s.getNotificationMessages, (_, ctx) => configuration().templates(ctx.saasId)),
+  updateNotificationMessages: operation(s.updateNotificationMessages, ({ body }, ctx) => configuration().updateTemplates(ctx.saasId, body)),
+  getCustomizePages: operation(s.getCustomizePages, (_, ctx) => configuration().customizePages(ctx.saasId)),
+  updateCustomizePages: operation(s.updateCustomizePages, ({ body }, ctx) => configuration().updateCustomizePages(ctx.saasId, body)),
+  getCustomizePageSettings: operation(s.getCustomizePageSettings, (_, ctx) => configuration().customizePageSettings(ctx.saasId)),
+  updateCustomizePageSettings: operation(s.updateCustomizePageSettings, ({ body }, ctx) =>
+    configuration().updateCustomizePageSettings(ctx.saasId, body),
+  ),
+  getAuthInfo: operation(s.getAuthInfo, (_, ctx) => configuration().authInfo(ctx.saasId)),
+  updateAuthInfo: operation(s.updateAuthInfo, ({ body }, ctx) => configuration().updateAuthInfo(ctx.saasId, body)),
+  getIdentityProviders: operation(s.getIdentityProviders, (_, ctx) => configuration().identityProviders(ctx.saasId)),
+  updateIdentityProvider: operation(s.updateIdentityProvider, ({ body }, ctx) =>
+    configuration().updateIdentityProvider(ctx.saasId, body.identity_provider_props ?? null),
+  ),
+  getSignInSettings: operation(s.getSignInSettings, (_, ctx) => configuration().signInSettings(ctx.saasId)),
+  updateSignInSettings: operation(s.updateSignInSettings, ({ body }, ctx) => configuration().updateSignInSettings(ctx.saasId, body)),
+});

@@ -1,10 +1,12 @@
 /** Every operation's schema by operation id: validation in the handlers, and the OpenAPI document. */
 import type { OperationSchema } from '../http/operation.js';
+import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { tenantSchemas } from './tenants.js';
 
 export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
+  ...configurationSchemas,
   ...definitionSchemas,
   ...tenantSchemas,
   ...infrastructureSchemas,

@@ -14,6 +14,7 @@ export const ENTITY = {
   env: 'Env',
   tenant: 'Tenant',
   setting: 'Setting',
+  outbox: 'OutboxMail',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -69,6 +70,11 @@ export const keys = {
     gsi1sk: `${padSeconds(due)}#${tenantId}`,
   }),
   dueReservations: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#PLANRES`, gsi1skUpTo: `${padSeconds(now)}#~` }),
+
+  outboxMail: (saasId: string, mailId: string): ItemKey => ({ pk: `SAAS#${saasId}#OUTBOX`, sk: `MAIL#${mailId}` }),
+  /** gsi1, while a mail is not final: by the time it is next due (its next attempt, or its claim lapsing). */
+  outboxDue: (saasId: string, mailId: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX`, gsi1sk: `${padSeconds(at)}#${mailId}` }),
+  outboxDueBy: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX`, gsi1skUpTo: `${padSeconds(now)}#~` }),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

@@ -59,6 +59,7 @@ describe('service stack', () => {
           }),
         ],
         SSESpecification: Match.objectLike({ SSEEnabled: true, SSEType: 'KMS' }),
+        StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       }),
     });
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
@@ -107,10 +108,26 @@ describe('service stack', () => {
       const actions = policyActionsOf(functionOf(group));
       assert.ok(actions.includes('kms:Decrypt'), `${group} opens API-key secrets`);
       assert.equal(actions.includes('ses:SendEmail'), group === 'scheduled', `${group} and mail`);
+      assert.equal(actions.includes('ses:CreateEmailIdentity'), group === 'configuration', `${group} and SES identities`);
       for (const action of actions) {
         assert.ok(action !== '*' && !action.endsWith(':*'), `${group} has a wildcard action ${action}`);
         assert.ok(!['dynamodb:DeleteTable', 'dynamodb:CreateTable', 'kms:ScheduleKeyDeletion'].includes(action));
       }
     }
+  });
+});
+
+describe('mail delivery', () => {
+  it('feeds new outbox items from the stream to the scheduled worker, with a dead-letter queue', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    assert.equal(mappings.length, 1);
+    const mapping = mappings[0]![1].Properties;
+    assert.deepEqual(mapping.FunctionName, { Ref: functionOf('scheduled') });
+    assert.deepEqual(mapping.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    assert.equal(mapping.BisectBatchOnFunctionError, true);
+    const filter = JSON.stringify(mapping.FilterCriteria);
+    assert.ok(filter.includes('OutboxMail') && filter.includes('INSERT'), filter);
+    const destination = (mapping.DestinationConfig as { OnFailure: { Destination: { 'Fn::GetAtt': [string, string] } } }).OnFailure.Destination;
+    assert.equal(resources[destination['Fn::GetAtt'][0]]!.Type, 'AWS::SQS::Queue');
   });
 });

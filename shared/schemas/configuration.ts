@@ -1,0 +1,200 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { OperationSchema } from '../http/operation.js';
+import { Email } from './common.js';
+
+export const DnsRecord = Type.Object(
+  { type: Type.Literal('CNAME'), name: Type.String(), value: Type.String() },
+  { $id: 'DnsRecord' },
+);
+export type DnsRecord = Static<typeof DnsRecord>;
+
+/** A DNS name: labels of letters, digits and hyphens, at least one dot, no scheme or path. */
+export const DomainName = Type.String({
+  maxLength: 253,
+  pattern: '^(?=.{1,253}$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\\.[A-Za-z]{2,63}$',
+  description: 'a domain name such as auth.example.com (no scheme, no path)',
+});
+
+export const BasicInfo = Type.Object(
+  {
+    domain_name: Type.String(),
+    is_dns_validated: Type.Boolean(),
+    certificate_dns_record: DnsRecord,
+    cdn_dns_record: DnsRecord,
+    dkim_dns_records: Type.Array(DnsRecord),
+    default_domain_name: Type.String(),
+    from_email_address: Type.String(),
+    reply_email_address: Type.String(),
+    is_mail_sandbox_granted: Type.Boolean(),
+  },
+  { $id: 'BasicInfo' },
+);
+export type BasicInfo = Static<typeof BasicInfo>;
+
+export const MessageTemplate = Type.Object(
+  {
+    subject: Type.String({ minLength: 1, maxLength: 300, pattern: '\\S', description: 'not blank' }),
+    message: Type.String({ minLength: 1, maxLength: 20000 }),
+  },
+  { $id: 'MessageTemplate' },
+);
+export type MessageTemplate = Static<typeof MessageTemplate>;
+
+export const TEMPLATE_NAMES = [
+  'sign_up',
+  'create_user',
+  'resend_code',
+  'forgot_password',
+  'update_user_attribute',
+  'verify_user_attribute',
+  'authentication_mfa',
+  'invite_tenant_user',
+  'verify_external_user',
+] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
+
+const templateMembers = (optional: boolean) =>
+  Object.fromEntries(TEMPLATE_NAMES.map((name) => [name, optional ? Type.Optional(MessageTemplate) : MessageTemplate])) as Record<
+    TemplateName,
+    typeof MessageTemplate
+  >;
+
+export const TemplateSet = Type.Object(templateMembers(false), { $id: 'MessageTemplates' });
+export type TemplateSet = Static<typeof TemplateSet>;
+export const TemplateUpdate = Type.Partial(Type.Object(templateMembers(true)));
+export type TemplateUpdate = Partial<TemplateSet>;
+
+export const CustomizePageProps = Type.Object(
+  {
+    html_contents: Type.String({ maxLength: 100_000 }),
+    is_terms_of_service: Type.Boolean(),
+    is_privacy_policy: Type.Boolean(),
+  },
+  { $id: 'CustomizePageProps' },
+);
+export const CustomizePages = Type.Object(
+  { sign_up_page: CustomizePageProps, sign_in_page: CustomizePageProps, password_reset_page: CustomizePageProps },
+  { $id: 'CustomizePages' },
+);
+export type CustomizePages = Static<typeof CustomizePages>;
+
+const HttpUrlOrEmpty = Type.String({
+  maxLength: 2048,
+  pattern: '^(|https?://[^\\s/?#]+[^\\s]*)$',
+  description: "an absolute http(s) URL, or '' for none",
+});
+
+/** data:image/...;base64,... at most about 75 KB of image, so two fit in one request. */
+const ImageDataUrl = Type.String({
+  maxLength: 100_000,
+  pattern: '^(|data:image/(png|jpeg|gif|webp|svg\\+xml|x-icon|vnd\\.microsoft\\.icon);base64,[A-Za-z0-9+/]+={0,2})$',
+  description: "a base64 data URL of a png, jpeg, gif, webp, svg or ico image of at most 100000 characters, or ''",
+});
+
+export const CustomizePageSettings = Type.Object(
+  {
+    icon: ImageDataUrl,
+    favicon: ImageDataUrl,
+    title: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'not blank' }),
+    terms_of_service_url: HttpUrlOrEmpty,
+    privacy_policy_url: HttpUrlOrEmpty,
+    tag_manager_container_id: Type.String({ maxLength: 50, pattern: '^(|GTM-[A-Z0-9]+)$', description: "a GTM-XXXX id, or ''" }),
+    is_sign_in_id_enabled: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'CustomizePageSettings' },
+);
+export type CustomizePageSettings = Static<typeof CustomizePageSettings>;
+
+export const HttpUrl = Type.String({
+  maxLength: 2048,
+  pattern: '^https?://[^\\s/?#]+[^\\s]*$',
+  description: 'an absolute http(s) URL',
+});
+
+/** Google client ids are strings; the spec types the field as an integer: both are taken and kept as given. */
+export const IdentityProviderProps = Type.Object(
+  {
+    application_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Integer({ minimum: 0 })], {
+      description: 'the OAuth client id (string or integer)',
+    }),
+    application_secret: Type.String({ minLength: 1, maxLength: 512 }),
+    approval_scope: Type.String({ maxLength: 1024, pattern: '^[\\x21-\\x7e]*( [\\x21-\\x7e]+)*$', description: 'space-separated scopes' }),
+    is_button_hidden: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'IdentityProviderProps' },
+);
+export type IdentityProviderProps = Static<typeof IdentityProviderProps>;
+
+export const PasswordPolicy = Type.Object(
+  {
+    minimum_length: Type.Integer({ minimum: 6, maximum: 99 }),
+    is_require_lowercase: Type.Boolean(),
+    is_require_numbers: Type.Boolean(),
+    is_require_symbols: Type.Boolean(),
+    is_require_uppercase: Type.Boolean(),
+    temporary_password_validity_days: Type.Integer({ minimum: 1, maximum: 365 }),
+  },
+  { $id: 'PasswordPolicy' },
+);
+export type PasswordPolicy = Static<typeof PasswordPolicy>;
+
+const DeviceRemembering = Type.Union([Type.Literal('always'), Type.Literal('userOptIn'), Type.Literal('no')]);
+
+/** Read with every member; the ones SPEC.md fixes are accepted on write only with their fixed values. */
+export const SignInSettings = Type.Object(
+  {
+    password_policy: PasswordPolicy,
+    device_configuration: Type.Object({ device_remembering: DeviceRemembering }),
+    mfa_configuration: Type.Object({ mfa_configuration: Type.String() }),
+    recaptcha_props: Type.Object({ site_key: Type.String(), secret_key: Type.String() }),
+    account_verification: Type.Object({ verification_method: Type.String(), sending_to: Type.String() }),
+    self_regist: Type.Object({ enable: Type.Boolean() }),
+    identity_provider_configuration: Type.Object({
+      domain: Type.String(),
+      redirect_url: Type.String(),
+      entity_id: Type.String(),
+      reply_url: Type.String(),
+    }),
+  },
+  { $id: 'SignInSettings' },
+);
+export type SignInSettings = Static<typeof SignInSettings>;
+
+export const SignInSettingsUpdate = Type.Object({
+  password_policy: Type.Optional(PasswordPolicy),
+  device_configuration: Type.Optional(Type.Object({ device_remembering: DeviceRemembering })),
+  mfa_configuration: Type.Optional(Type.Object({ mfa_configuration: Type.String() })),
+  recaptcha_props: Type.Optional(Type.Object({ site_key: Type.String(), secret_key: Type.String() })),
+  account_verification: Type.Optional(Type.Object({ verification_method: Type.String(), sending_to: Type.String() })),
+  self_regist: Type.Optional(Type.Object({ enable: Type.Boolean() })),
+  identity_provider_configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;
+
+export const configurationSchemas = {
+  getBasicInfo: { response: BasicInfo },
+  updateBasicInfo: {
+    body: Type.Object({
+      domain_name: DomainName,
+      from_email_address: Email,
+      reply_email_address: Type.Optional(Type.Union([Email, Type.Literal('')], { description: "an e-mail address, or ''" })),
+    }),
+  },
+  getNotificationMessages: { response: TemplateSet },
+  updateNotificationMessages: { body: TemplateUpdate },
+  getCustomizePages: { response: CustomizePages },
+  updateCustomizePages: { body: Type.Partial(CustomizePages) },
+  getCustomizePageSettings: { response: CustomizePageSettings },
+  updateCustomizePageSettings: { body: CustomizePageSettings },
+  getAuthInfo: { response: Type.Object({ callback_url: Type.String() }) },
+  updateAuthInfo: { body: Type.Object({ callback_url: HttpUrl }) },
+  getIdentityProviders: { response: Type.Object({ google: Type.Optional(IdentityProviderProps) }) },
+  updateIdentityProvider: {
+    body: Type.Object({
+      provider: Type.Literal('Google'),
+      identity_provider_props: Type.Optional(Type.Union([IdentityProviderProps, Type.Null()], { description: 'null, or the provider properties' })),
+    }),
+  },
+  getSignInSettings: { response: SignInSettings },
+  updateSignInSettings: { body: SignInSettingsUpdate },
+} satisfies Record<string, OperationSchema>;

@@ -1,0 +1,134 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { OutboxMail, OutboxRepository } from '../domain/mail.js';
+import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
+
+/** Final mails (sent or failed) stay this long for support questions, then TTL removes them. */
+const KEEP_FINAL_SECONDS = 30 * 86400;
+
+/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
+export function outboxItem(table: string, mail: OutboxMail) {
+  return {
+    Put: {
+      TableName: table,
+      Item: {
+        ...keys.outboxMail(mail.saasId, mail.id),
+        ...keys.outboxDue(mail.saasId, mail.id, mail.nextAttemptAt),
+        entity: ENTITY.outbox,
+        v: 1,
+        ...mail,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export class DynamoOutboxRepository implements OutboxRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async enqueue(mail: OutboxMail): Promise<void> {
+    await this.db.send(new PutCommand(outboxItem(this.table, mail).Put));
+  }
+
+  async get(saasId: string, mailId: string): Promise<OutboxMail | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.outboxMail(saasId, mailId), ConsistentRead: true }));
+    return out.Item ? withoutKeys<OutboxMail>(out.Item) : undefined;
+  }
+
+  async claim(saasId: string, mailId: string, claim: string, now: number, leaseSeconds: number): Promise<OutboxMail | undefined> {
+    const until = now + leaseSeconds;
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.outboxMail(saasId, mailId),
+          UpdateExpression: 'SET #status = :sending, claimedUntil = :until, #claim = :claim, attempts = attempts + :one, gsi1sk = :due',
+          ConditionExpression:
+            '(#status = :pending AND nextAttemptAt <= :now) OR (#status = :sending AND claimedUntil < :now)',
+          ExpressionAttributeNames: { '#status': 'status', '#claim': 'claim' },
+          ExpressionAttributeValues: {
+            ':sending': 'sending',
+            ':pending': 'pending',
+            ':now': now,
+            ':until': until,
+            ':claim': claim,
+            ':one': 1,
+            ':due': keys.outboxDue(saasId, mailId, until).gsi1sk,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutKeys<OutboxMail>(out.Attributes as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
+  /** Only the holder of the claim records the result; a courier whose claim lapsed changes nothing. */
+  private async settle(mail: OutboxMail, update: string, values: Record<string, unknown>): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.outboxMail(mail.saasId, mail.id),
+          UpdateExpression: update,
+          ConditionExpression: '#status = :sending AND #claim = :claim',
+          ExpressionAttributeNames: { '#status': 'status', '#claim': 'claim', ...(update.includes('#ttl') ? { '#ttl': TTL_ATTRIBUTE } : {}) },
+          ExpressionAttributeValues: { ':sending': 'sending', ':claim': mail.claim, ...values },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  markSent(mail: OutboxMail, messageId: string, at: number): Promise<void> {
+    return this.settle(
+      mail,
+      'SET #status = :sent, sentAt = :at, messageId = :messageId, #ttl = :ttl REMOVE sealedValue, claimedUntil, #claim, gsi1pk, gsi1sk',
+      { ':sent': 'sent', ':at': at, ':messageId': messageId, ':ttl': at + KEEP_FINAL_SECONDS },
+    );
+  }
+
+  markRetry(mail: OutboxMail, nextAttemptAt: number, error: string): Promise<void> {
+    return this.settle(mail, 'SET #status = :pending, nextAttemptAt = :next, lastError = :error, gsi1sk = :due REMOVE claimedUntil, #claim', {
+      ':pending': 'pending',
+      ':next': nextAttemptAt,
+      ':error': error.slice(0, 500),
+      ':due': keys.outboxDue(mail.saasId, mail.id, nextAttemptAt).gsi1sk,
+    });
+  }
+
+  markFailed(mail: OutboxMail, error: string, at: number): Promise<void> {
+    return this.settle(
+      mail,
+      'SET #status = :failed, lastError = :error, failedAt = :at, #ttl = :ttl REMOVE sealedValue, claimedUntil, #claim, gsi1pk, gsi1sk',
+      { ':failed': 'failed', ':error': error.slice(0, 500), ':at': at, ':ttl': at + KEEP_FINAL_SECONDS },
+    );
+  }
+
+  async due(saasId: string, now: number): Promise<string[]> {
+    const where = keys.outboxDueBy(saasId, now);
+    const ids: string[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :upTo',
+          ExpressionAttributeValues: { ':pk': where.gsi1pk, ':upTo': where.gsi1skUpTo },
+          ProjectionExpression: 'id',
+          ExclusiveStartKey: start,
+        }),
+      );
+      ids.push(...(out.Items ?? []).map((item) => item.id as string));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return ids;
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * The courier against the local SES stand-in, with a proxy in front of it that can fail on purpose. Mail is
+ * read back from the stand-in's store.
+ */
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { deliverFromStream, runScheduledWork } from '../../functions/scheduled/handler.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { newOutboxMail } from '../../shared/domain/mail.js';
+import { Courier } from '../../shared/mail/courier.js';
+import { SesMailSender } from '../../shared/mail/ses-sender.js';
+import type { TemplateName } from '../../shared/schemas/configuration.js';
+import { secrets } from '../../shared/store/client.js';
+import { configurationService, outboxRepository } from '../../shared/wiring.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+let saasId: string;
+let sesUrl: string;
+
+/** Fails the next `failures` requests with `status`, then passes everything through to the SES stand-in. */
+class FlakySes {
+  failures = 0;
+  status = 500;
+  requests = 0;
+  private server!: Server;
+  url = '';
+
+  async start(target: string): Promise<void> {
+    this.server = createServer(async (req, res) => {
+      this.requests++;
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (this.failures > 0) {
+        this.failures--;
+        const type = this.status === 429 ? 'TooManyRequestsException' : this.status >= 500 ? 'InternalFailure' : 'MessageRejected';
+        res.writeHead(this.status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
+        res.end(JSON.stringify({ message: `injected ${type}` }));
+        return;
+      }
+      const upstream = await fetch(target + req.url, {
+        method: req.method,
+        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const flaky = new FlakySes();
+let clockOffset = 0;
+
+function courierThroughProxy(): Courier {
+  const ses = new SESv2Client({ region: 'us-east-1', endpoint: flaky.url, maxAttempts: 1 });
+  return new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(ses), {
+    immediateRetryDelaysMs: [10, 10],
+    maxAttempts: 3,
+    leaseSeconds: 60,
+  });
+}
+
+interface StoredMail {
+  from: string;
+  replyTo: string[];
+  destination: { to: string[] };
+  subject: string;
+  body: { html?: string; text?: string };
+}
+
+async function mailsTo(address: string): Promise<StoredMail[]> {
+  const store = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: StoredMail[] };
+  return store.emails.filter((m) => m.destination.to.includes(address));
+}
+
+async function enqueue(template: TemplateName, value: string): Promise<{ id: string; to: string }> {
+  const to = `user-${randomUUID()}@example.test`;
+  const mail = await newOutboxMail(secrets(), saasId, template, to, value);
+  await outboxRepository().enqueue(mail);
+  return { id: mail.id, to };
+}
+
+before(async () => {
+  h = await startHarness();
+  saasId = (await h.newSaas()).saasId;
+  sesUrl = process.env.TEST_SES_URL ?? '';
+  if (!sesUrl) throw new Error('run through npm test (TEST_SES_URL)');
+  await flaky.start(sesUrl);
+  setClockForTests(() => Date.now() + clockOffset);
+});
+after(async () => {
+  resetClockForTests();
+  await flaky.close();
+  await h.close();
+});
+beforeEach(() => {
+  flaky.failures = 0;
+  flaky.status = 500;
+});
+
+describe('courier', () => {
+  it('sends the default template with the value in it, from the default sender, and drops the value', async () => {
+    const { id, to } = await enqueue('create_user', 'Temp#Pass1');
+    assert.equal(await courierThroughProxy().deliver(saasId, id), 'sent');
+    const [mail, ...others] = await mailsTo(to);
+    assert.equal(others.length, 0);
+    assert.equal(mail!.from, 'no-reply@auth.localhost');
+    assert.equal(mail!.subject, 'Your account has been created');
+    assert.ok(mail!.body.text?.includes('Temp#Pass1'));
+    const stored = await outboxRepository().get(saasId, id);
+    assert.equal(stored?.status, 'sent');
+    assert.equal(stored?.sealedValue, undefined, 'the code is not kept after sending');
+    assert.ok(stored?.messageId);
+    assert.equal(await courierThroughProxy().deliver(saasId, id), 'skipped', 'never sent twice');
+    assert.equal((await mailsTo(to)).length, 1);
+  });
+
+  it("uses the SaaS's own template and addresses, and escapes the value in HTML", async () => {
+    await configurationService().updateTemplates(saasId, { forgot_password: { subject: 'Code {####}', message: '<p>Your code is <b>{####}</b></p>' } });
+    await configurationService().updateBasicInfo(saasId, {
+      domain_name: 'auth.acme.test',
+      from_email_address: 'hello@acme.test',
+      reply_email_address: 'help@acme.test',
+    });
+    const { id, to } = await enqueue('forgot_password', '<1&2>');
+    assert.equal(await courierThroughProxy().deliver(saasId, id), 'sent');
+    const [mail] = await mailsTo(to);
+    assert.equal(mail!.from, 'hello@acme.test');
+    assert.deepEqual(mail!.replyTo, ['help@acme.test']);
+    assert.equal(mail!.subject, 'Code <1&2>');
+    assert.equal(mail!.body.html, '<p>Your code is <b>&lt;1&amp;2&gt;</b></p>');
+  });
+
+  it('SES failing twice, then working: exactly one mail arrives', async () => {
+    const { id, to } = await enqueue('authentication_mfa', '123456');
+    flaky.failures = 2;
+    const before = flaky.requests;
+    assert.equal(await courierThroughProxy().deliver(saasId, id), 'sent');
+    assert.equal(flaky.requests - before, 3);
+    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await outboxRepository().get(saasId, id))?.attempts, 1);
+  });
+
+  it('a longer outage (throttling) defers the mail with backoff; a later run sends it once', async () => {
+    const { id, to } = await enqueue('resend_code', 'Temp#2');
+    flaky.failures = 3;
+    flaky.status = 429;
+    const courier = courierThroughProxy();
+    assert.equal(await courier.deliver(saasId, id), 'retry');
+    const deferred = await outboxRepository().get(saasId, id);
+    assert.equal(deferred?.status, 'pending');
+    assert.match(deferred?.lastError ?? '', /TooManyRequests|injected/);
+    assert.equal((await mailsTo(to)).length, 0);
+    assert.deepEqual(await courier.deliverDue(saasId), { sent: 0, retry: 0, failed: 0, skipped: 0 }, 'not due before its backoff');
+    clockOffset += 31_000;
+    const counts = await courier.deliverDue(saasId);
+    assert.equal(counts.sent, 1);
+    assert.equal((await mailsTo(to)).length, 1);
+    clockOffset = 0;
+  });
+
+  it('a rejected mail is marked failed at once and never retried; endless failure stops at the attempt limit', async () => {
+    const rejected = await enqueue('sign_up', 'x');
+    flaky.failures = 1;
+    flaky.status = 400;
+    assert.equal(await courierThroughProxy().deliver(saasId, rejected.id), 'failed');
+    const failed = await outboxRepository().get(saasId, rejected.id);
+    assert.equal(failed?.status, 'failed');
+    assert.equal(failed?.sealedValue, undefined);
+
+    const doomed = await enqueue('sign_up', 'y');
+    flaky.failures = 1000;
+    flaky.status = 503;
+    const courier = courierThroughProxy();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      outcomes.push(await courier.deliver(saasId, doomed.id));
+      clockOffset += 3600_000;
+    }
+    clockOffset = 0;
+    assert.deepEqual(outcomes, ['retry', 'retry', 'failed', 'skipped']);
+    assert.equal((await mailsTo(doomed.to)).length, 0);
+  });
+
+  it('two couriers racing for one mail send it once', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { id, to } = await enqueue('verify_user_attribute', `code-${round}`);
+      const outcomes = await Promise.all([courierThroughProxy().deliver(saasId, id), courierThroughProxy().deliver(saasId, id)]);
+      assert.deepEqual(outcomes.sort(), ['sent', 'skipped']);
+      assert.equal((await mailsTo(to)).length, 1);
+    }
+  });
+
+  it('the stream handler delivers new outbox items and ignores everything else', async () => {
+    const { id, to } = await enqueue('verify_external_user', '999000');
+    const item = await outboxRepository().get(saasId, id);
+    const event = {
+      Records: [
+        { eventName: 'INSERT', dynamodb: { SequenceNumber: '1', NewImage: { entity: { S: 'Role' }, saasId: { S: saasId }, id: { S: 'x' } } } },
+        { eventName: 'MODIFY', dynamodb: { SequenceNumber: '2', NewImage: { entity: { S: 'OutboxMail' }, saasId: { S: saasId }, id: { S: id } } } },
+        { eventName: 'INSERT', dynamodb: { SequenceNumber: '3', NewImage: { entity: { S: 'OutboxMail' }, saasId: { S: item!.saasId }, id: { S: id } } } },
+      ],
+    } as unknown as DynamoDBStreamEvent;
+    assert.deepEqual(await deliverFromStream(event), { batchItemFailures: [] });
+    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
+  });
+
+  it('the scheduled run delivers what is due, for every SaaS', async () => {
+    const { id, to } = await enqueue('invite_tenant_user', 'https://app.test/invite/1');
+    const result = await runScheduledWork();
+    assert.ok(result.mailsSent >= 1);
+    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkPassword, DEFAULT_PASSWORD_POLICY, generatePassword } from '../../shared/domain/password-policy.js';
+import { DomainError } from '../../shared/errors.js';
+import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
+
+function ruleOf(password: string, policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY): string | undefined {
+  try {
+    checkPassword(password, policy);
+    return undefined;
+  } catch (error) {
+    assert.ok(error instanceof DomainError);
+    assert.equal(error.code, 'password_policy_violation');
+    assert.match(error.message, /^password: /);
+    return (error.data as { rule: string }).rule;
+  }
+}
+
+describe('password policy', () => {
+  it('names the rule that failed', () => {
+    assert.equal(ruleOf('Aa1!'), 'minimum_length');
+    assert.equal(ruleOf('AAAAAAA1!'), 'is_require_lowercase');
+    assert.equal(ruleOf('aaaaaaa1!'), 'is_require_uppercase');
+    assert.equal(ruleOf('Aaaaaaaa!'), 'is_require_numbers');
+    assert.equal(ruleOf('Aaaaaaaa1'), 'is_require_symbols');
+    assert.equal(ruleOf(' Aaaaaa1!'), 'whitespace');
+    assert.equal(ruleOf(`Aa1!${'x'.repeat(300)}`), 'maximum_length');
+    assert.equal(ruleOf('Aaaaaaa1!'), undefined);
+  });
+
+  it('only asks for what the policy requires', () => {
+    const lax: PasswordPolicy = {
+      minimum_length: 6,
+      is_require_lowercase: false,
+      is_require_numbers: false,
+      is_require_symbols: false,
+      is_require_uppercase: false,
+      temporary_password_validity_days: 1,
+    };
+    assert.equal(ruleOf('zzzzzz', lax), undefined);
+    assert.equal(ruleOf('zzzzz', lax), 'minimum_length');
+    assert.equal(ruleOf('パスワードです', lax), undefined, 'length counts characters, not bytes');
+  });
+
+  it('generates passwords that pass every policy', () => {
+    for (let i = 0; i < 200; i++) {
+      const policy: PasswordPolicy = {
+        minimum_length: 6 + (i % 94),
+        is_require_lowercase: i % 2 === 0,
+        is_require_numbers: i % 3 === 0,
+        is_require_symbols: i % 5 !== 0,
+        is_require_uppercase: true,
+        temporary_password_validity_days: 7,
+      };
+      const password = generatePassword(policy);
+      assert.equal(ruleOf(password, policy), undefined, password);
+      assert.ok(password.length >= Math.max(policy.minimum_length, 16));
+    }
+    assert.notEqual(generatePassword(DEFAULT_PASSWORD_POLICY), generatePassword(DEFAULT_PASSWORD_POLICY));
+  });
+});
