@@ -15,7 +15,9 @@ import { newOutboxMail } from '../../shared/domain/mail.js';
 import { Courier } from '../../shared/mail/courier.js';
 import { SesMailSender } from '../../shared/mail/ses-sender.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
-import { secrets } from '../../shared/store/client.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -216,6 +218,36 @@ describe('courier', () => {
     assert.deepEqual(await deliverFromStream(event), { batchItemFailures: [] });
     assert.equal((await mailsTo(to)).length, 1);
     assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
+  });
+
+  it('an outbox item written in a transaction exists only if the change it belongs to does', async () => {
+    const db = dynamo();
+    const mail = await newOutboxMail(secrets(), saasId, 'sign_up', `tx-${randomUUID()}@example.test`, 'Temp#1');
+    const change = { pk: `SAAS#${saasId}#TEST`, sk: 'CHANGE' };
+    const write = () =>
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: { ...change, entity: 'Test', v: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            outboxItem(tableName(), mail),
+          ],
+        }),
+      );
+    await write();
+    assert.equal((await outboxRepository().get(saasId, mail.id))?.status, 'pending');
+    const second = await newOutboxMail(secrets(), saasId, 'sign_up', 'other@example.test', 'Temp#2');
+    await assert.rejects(
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: { ...change, entity: 'Test', v: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            outboxItem(tableName(), second),
+          ],
+        }),
+      ),
+      /TransactionCanceled/,
+    );
+    assert.equal(await outboxRepository().get(saasId, second.id), undefined, 'no mail for a change that did not happen');
   });
 
   it('the scheduled run delivers what is due, for every SaaS', async () => {
