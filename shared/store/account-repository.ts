@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts.js';
 import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
-import { queryAll } from './query.js';
+import { queryAll, queryIndexAll } from './query.js';
 
 export class DynamoAccountRepository implements AccountRepository {
   constructor(
@@ -27,22 +27,8 @@ export class DynamoAccountRepository implements AccountRepository {
 
   /** Through gsi1's registry partition: no scan, however large the table grows. */
   async listSaas(): Promise<SaasAccount[]> {
-    const accounts: SaasAccount[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :registry',
-          ExpressionAttributeValues: { ':registry': SAAS_REGISTRY },
-          ExclusiveStartKey: start,
-        }),
-      );
-      accounts.push(...(out.Items ?? []).map((i) => withoutKeys<SaasAccount>(i)));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return accounts.sort((a, b) => a.createdAt - b.createdAt);
+    const items = await queryIndexAll(this.db, this.table, { gsi1pk: SAAS_REGISTRY });
+    return items.map((i) => withoutKeys<SaasAccount>(i)).sort((a, b) => a.createdAt - b.createdAt);
   }
 
   async putApiKey(record: ApiKeyRecord): Promise<void> {

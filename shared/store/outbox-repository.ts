@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OutboxMail, OutboxRepository } from '../domain/mail.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
+import { queryIndexAll } from './query.js';
 
 /** Final mails (sent or failed) stay this long for support questions, then TTL removes them. */
 const KEEP_FINAL_SECONDS = 30 * 86400;
@@ -112,23 +113,7 @@ export class DynamoOutboxRepository implements OutboxRepository {
   }
 
   async due(saasId: string, now: number): Promise<string[]> {
-    const where = keys.outboxDueBy(saasId, now);
-    const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :upTo',
-          ExpressionAttributeValues: { ':pk': where.gsi1pk, ':upTo': where.gsi1skUpTo },
-          ProjectionExpression: 'id',
-          ExclusiveStartKey: start,
-        }),
-      );
-      ids.push(...(out.Items ?? []).map((item) => item.id as string));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return ids;
+    const items = await queryIndexAll(this.db, this.table, keys.outboxDueBy(saasId, now));
+    return items.map((item) => item.id as string);
   }
 }

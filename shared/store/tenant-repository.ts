@@ -4,7 +4,7 @@ import type { PlanHistory } from '../schemas/tenants.js';
 import { batchDelete } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
-import { queryAll } from './query.js';
+import { queryAll, queryIndexAll } from './query.js';
 
 /** Attribute names the conditions use, as placeholders so no reserved word can bite. */
 const CONDITION_NAMES = { '#pk': 'pk', '#deleting': 'deleting', '#rev': 'rev', '#reservation': 'reservation' };
@@ -134,25 +134,10 @@ export class DynamoTenantRepository implements TenantRepository {
   }
 
   async dueReservations(saasId: string, now: number): Promise<{ tenantId: string; reservation: Reservation }[]> {
-    const where = keys.dueReservations(saasId, now);
-    const due: { tenantId: string; reservation: Reservation }[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :upTo',
-          ExpressionAttributeValues: { ':pk': where.gsi1pk, ':upTo': where.gsi1skUpTo },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) {
-        if (item.reservation && !item.deleting) due.push({ tenantId: item.id as string, reservation: item.reservation as Reservation });
-      }
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return due;
+    const items = await queryIndexAll(this.db, this.table, keys.dueReservations(saasId, now));
+    return items
+      .filter((item) => item.reservation && !item.deleting)
+      .map((item) => ({ tenantId: item.id as string, reservation: item.reservation as Reservation }));
   }
 
   /**

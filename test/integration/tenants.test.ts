@@ -210,14 +210,15 @@ describe('plans', () => {
       'invalid_parameter',
       'using_next_plan_from',
     );
-    const from = now() + 300;
+    // A few seconds of margin: the server reads the clock a moment after the test does.
+    const from = now() + 305;
     assert.equal((await api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_B, using_next_plan_from: from })).status, 200);
     const pending = await details(tenant.id);
     assert.equal(pending.next_plan_id, PLAN_B);
     assert.equal(pending.using_next_plan_from, from);
     assert.equal(pending.plan_id, undefined);
 
-    advance(301);
+    advance(306);
     const applied = await details(tenant.id);
     assert.equal(applied.plan_id, PLAN_B);
     assert.equal(applied.next_plan_id, undefined);
@@ -277,11 +278,11 @@ describe('plans', () => {
 
   it('the scheduled worker applies due reservations without any read', async () => {
     const tenant = await createTenant();
-    const from = now() + 300;
-    await api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, using_next_plan_from: from });
+    const from = now() + 305;
+    assert.equal((await api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, using_next_plan_from: from })).status, 200);
     const repo = new DynamoTenantRepository(dynamo(), tableName());
     assert.equal((await scheduledWork()).reservationsApplied, 0, 'not due yet');
-    advance(300);
+    advance(305);
     assert.ok((await scheduledWork()).reservationsApplied >= 1);
     const stored = await repo.get(saasId, tenant.id);
     assert.equal(stored?.plan_id, PLAN_A);
@@ -292,8 +293,9 @@ describe('plans', () => {
   it('applies a reservation once when the worker and reads race', async () => {
     for (let round = 0; round < 5; round++) {
       const tenant = await createTenant();
-      await api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_B, using_next_plan_from: now() + 300 });
-      advance(301);
+      const reserved = await api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_B, using_next_plan_from: now() + 305 });
+      assert.equal(reserved.status, 200);
+      advance(306);
       const results = await Promise.all([
         scheduledWork(),
         api.get(`/tenants/${tenant.id}`),
