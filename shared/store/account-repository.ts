@@ -1,6 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts.js';
+import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
 import { queryAll, queryIndexAll } from './query.js';
 
@@ -51,9 +51,9 @@ export class DynamoAccountRepository implements AccountRepository {
     return items.map((i) => withoutKeys<ApiKeyRecord>(i));
   }
 
-  async revokeApiKey(saasId: string, apiKey: string, at: number): Promise<boolean> {
-    try {
-      await this.db.send(
+  revokeApiKey(saasId: string, apiKey: string, at: number): Promise<boolean> {
+    return unlessConditionFails(() =>
+      this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: keys.apiKey(saasId, apiKey),
@@ -61,11 +61,8 @@ export class DynamoAccountRepository implements AccountRepository {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':at': at },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
+
 }
