@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
 import { batchDelete } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
-import { queryAll, queryIndexAll } from './query.js';
+import { partitionQuery, queryAll, queryIndexAll, queryPages } from './query.js';
 
 /** Attribute names the conditions use, as placeholders so no reserved word can bite. */
 const CONDITION_NAMES = { '#pk': 'pk', '#deleting': 'deleting', '#rev': 'rev', '#reservation': 'reservation' };
@@ -161,20 +161,9 @@ export class DynamoTenantRepository implements TenantRepository {
 
   /** A page at a time, each tenant one idempotent update: an interrupted reset is finished by running it again. */
   async resetPlans(saasId: string): Promise<number> {
-    const where = keys.tenants(saasId);
     let cleared = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': where.pk, ':prefix': where.skPrefix },
-          Limit: RESET_PAGE,
-          ExclusiveStartKey: start,
-        }),
-      );
-      const withPlans = (out.Items ?? []).filter(
+    for await (const page of queryPages(this.db, { ...partitionQuery(this.table, keys.tenants(saasId)), Limit: RESET_PAGE })) {
+      const withPlans = page.filter(
         (item) =>
           item.plan_id !== undefined ||
           item.reservation !== undefined ||
@@ -198,8 +187,7 @@ export class DynamoTenantRepository implements TenantRepository {
         ),
       );
       cleared += results.filter(Boolean).length;
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return cleared;
   }
 }
