@@ -4,6 +4,9 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TTL_ATTRIBUTE } from '../shared/store/keys.js';
 
+/** The table's one index (shared/store/query.ts queries it by this name). */
+export const TABLE_INDEX = 'gsi1';
+
 /**
  * The one table (DESIGN.md decision 5). Same shape as shared/store/table.ts creates locally: generic keys,
  * one index named gsi1, TTL on. Retained when the stack goes: users' data outlives a mistaken delete.
@@ -27,7 +30,7 @@ export class ServiceTable extends Construct {
       stream: StreamViewType.NEW_IMAGE,
     });
     this.table.addGlobalSecondaryIndex({
-      indexName: 'gsi1',
+      indexName: TABLE_INDEX,
       partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
       sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
     });
