@@ -8,7 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/log.js';
 import { TABLE_INDEX } from './table.js';
-import { BUNDLE, entryOf, PROJECT_ROOT } from './bundling.js';
+import { BUNDLE, entryOf, externalModules, PROJECT_ROOT } from './bundling.js';
 import { acceptNagFindings } from './nag.js';
 
 export type FunctionGroup = string;
@@ -83,8 +83,9 @@ export class GroupFunction extends Construct {
         target: BUNDLE.target,
         mainFields: [...BUNDLE.mainFields],
         // The AWS SDK is bundled too: a pinned, tree-shaken copy starts faster than the runtime's.
-        externalModules: [],
+        externalModules: externalModules(props.tracing),
         banner: BUNDLE.banner,
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
         forceDockerBundling: false,
       },
     });
