@@ -205,5 +205,10 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
         body: route.noBody || output === undefined ? '' : JSON.stringify(output),
       };
     });
-  return observed<Event, Result>((event, context) => pipeline(event, context));
+  return observed<Event, Result>(async (event, context) => {
+    const answer = await pipeline(event, context);
+    // Debug only: API Gateway's access log already has a line per request.
+    log.debug('request answered', { method: event.requestContext.http.method, status: answer.statusCode });
+    return answer;
+  });
 }
