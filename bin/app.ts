@@ -5,6 +5,7 @@
  *   throttleRate=100 throttleBurst=200    API Gateway's default stage throttling
  *   domainName=... certificateArn=...     serve the API on your own domain
  *   defaultDomainName=auth.example.com    the default sign-in domain shown to every SaaS
+ *   tableName=... tableStreamArn=...      use a table restored from a backup instead of the stack's own
  * The alarm e-mail is a CloudFormation parameter: `--parameters AlarmEmail=ops@example.com`.
  */
 import { App } from 'aws-cdk-lib';
@@ -33,6 +34,11 @@ if ((domainName === undefined) !== (certificateArn === undefined)) {
   throw new Error('-c domainName and -c certificateArn go together: a custom domain needs its certificate');
 }
 const defaultDomainName = context('defaultDomainName');
+const tableName = context('tableName');
+const tableStreamArn = context('tableStreamArn');
+if ((tableName === undefined) !== (tableStreamArn === undefined)) {
+  throw new Error('-c tableName and -c tableStreamArn go together: the courier reads the restored table\'s stream');
+}
 
 new ServiceStack(app, 'TenantIdentityService', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
@@ -41,4 +47,5 @@ new ServiceStack(app, 'TenantIdentityService', {
   ...(rateLimit || burstLimit ? { throttle: { rateLimit: rateLimit ?? 100, burstLimit: burstLimit ?? 200 } } : {}),
   ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
   ...(defaultDomainName ? { defaultDomainName } : {}),
+  ...(tableName && tableStreamArn ? { existingTable: { tableName, tableStreamArn } } : {}),
 });

@@ -1,5 +1,5 @@
 import { Aws, RemovalPolicy, Stack, type Duration } from 'aws-cdk-lib';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -15,7 +15,7 @@ export type FunctionGroup = string;
 
 export interface GroupFunctionProps {
   group: FunctionGroup;
-  table: Table;
+  table: ITable;
   secretsKey: IKey;
   /** Writes items (every group but the read-only public one). */
   writes: boolean;

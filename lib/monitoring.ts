@@ -19,7 +19,7 @@ import {
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -48,7 +48,7 @@ export interface MonitoringProps {
   apiFunctions: ReadonlyMap<string, IFunction>;
   /** Background functions (scheduled worker, mail events), by name. */
   workerFunctions: ReadonlyMap<string, IFunction>;
-  table: Table;
+  table: ITable;
   mailDeadLetters: Queue;
   mailConfigurationSet: string;
   thresholds?: Partial<AlarmThresholds>;

@@ -27,7 +27,7 @@ import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
 import { acceptNagFindings } from './nag.js';
-import { ServiceTable } from './table.js';
+import { ServiceTable, type ExistingTable } from './table.js';
 
 export interface ServiceStackProps extends StackProps {
   /** Shown as the default domain of every SaaS until it configures its own. */
@@ -40,6 +40,8 @@ export interface ServiceStackProps extends StackProps {
   /** Serve the API on your own domain: an ACM certificate for it in the stack's region. */
   customDomain?: { domainName: string; certificateArn: string };
   alarmThresholds?: Partial<AlarmThresholds>;
+  /** Use this table (restored from a backup) instead of creating one. */
+  existingTable?: ExistingTable;
 }
 
 /** Groups that only read: everything else writes. */
@@ -65,7 +67,7 @@ export class ServiceStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const { table } = new ServiceTable(this, 'Store', { encryptionKey: secretsKey });
+    const { table } = new ServiceTable(this, 'Store', { encryptionKey: secretsKey, ...(props.existingTable ? { existing: props.existingTable } : {}) });
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
     const common = {

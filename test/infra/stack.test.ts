@@ -30,6 +30,7 @@ function synthesize(props: ServiceStackProps = {}): Synthesized {
   return { template, resources: json.Resources, outputs: json.Outputs };
 }
 
+const RESTORED_STREAM = 'arn:aws:dynamodb:eu-west-1:123456789012:table/restored-2026-01-05/stream/2026-01-05T10:00:00.000';
 let template: Template;
 let resources: Record<string, Resource>;
 let outputs: Record<string, { Value: unknown }>;
@@ -42,8 +43,10 @@ before(() => {
     tracing: true,
     throttle: { rateLimit: 50, burstLimit: 75 },
     customDomain: { domainName: 'auth-api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0000-1111' },
+    existingTable: { tableName: 'restored-2026-01-05', tableStreamArn: RESTORED_STREAM },
   });
 });
+
 
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, ...WORKERS];
@@ -219,6 +222,20 @@ describe('API stage', () => {
     custom.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
     assert.deepEqual(custom.outputs.CustomDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
     assert.equal(custom.outputs.ApiUrl!.Value, `https://auth-api.example.com${BASE_PATH}`);
+  });
+});
+
+describe('a restored table', () => {
+  it("is used instead of a new one: the functions, the grants and the courier's stream all point at it", () => {
+    assert.equal(ofType('AWS::DynamoDB::Table', custom.resources).length, 0);
+    for (const group of ALL_FUNCTIONS) {
+      const fnId = functionOf(group, custom.resources);
+      assert.equal(environmentOf(custom.resources[fnId]!).TABLE_NAME, 'restored-2026-01-05');
+      const tableStatement = statementsOf(fnId, custom.resources).find((s) => actionsOf(s).includes('dynamodb:GetItem'));
+      assert.match(JSON.stringify(tableStatement?.Resource), /table\/restored-2026-01-05/);
+    }
+    const mapping = ofType('AWS::Lambda::EventSourceMapping', custom.resources)[0]![1];
+    assert.equal(mapping.Properties.EventSourceArn, RESTORED_STREAM);
   });
 });
 
