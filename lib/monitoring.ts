@@ -129,26 +129,25 @@ export class Monitoring extends Construct {
   }
 
   private createAlarms(t: AlarmThresholds): void {
-    const { api, table, mailDeadLetters } = this.props;
+    const { api, table, mailDeadLetters, apiFunctions, workerFunctions } = this.props;
+    const once = { evaluate: 1, toAlarm: 1 };
+    const throttles = (functions: ReadonlyMap<string, IFunction>) =>
+      this.sumOf('throttles', [...functions.values()].map((fn) => fn.metricThrottles({ period: FIVE_MINUTES })));
     this.alarm('ServerErrorRate', `More than ${t.serverErrorPercent} % of API requests answered 5xx`, this.serverErrorRate(), t.serverErrorPercent);
-    this.alarm(
-      'LatencyP99',
-      `API p99 latency above ${t.latencyP99Ms} ms`,
-      api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES }),
-      t.latencyP99Ms,
-    );
-    this.alarm('ApiFunctionThrottles', 'Lambda throttled an API function: raise the account concurrency or lower API throttling', this.sumOf('throttles', [...this.props.apiFunctions.values()].map((fn) => fn.metricThrottles({ period: FIVE_MINUTES }))), 0, { evaluate: 1, toAlarm: 1 });
-    this.alarm('WorkerThrottles', 'Lambda throttled the scheduled worker or the mail-event handler', this.sumOf('throttles', [...this.props.workerFunctions.values()].map((fn) => fn.metricThrottles({ period: FIVE_MINUTES }))), 0, { evaluate: 1, toAlarm: 1 });
-    this.alarm('TableThrottles', 'DynamoDB throttled requests of the table', table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }), 0, { evaluate: 1, toAlarm: 1 });
+    this.alarm('LatencyP99', `API p99 latency above ${t.latencyP99Ms} ms`, api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES }), t.latencyP99Ms);
+    this.alarm('ApiFunctionThrottles', 'Lambda throttled an API function: raise the account concurrency or lower API throttling', throttles(apiFunctions), 0, once);
+    this.alarm('WorkerThrottles', 'Lambda throttled the scheduled worker or the mail-event handler', throttles(workerFunctions), 0, once);
+    const tableThrottles = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES });
+    this.alarm('TableThrottles', 'DynamoDB throttled requests of the table', tableThrottles, 0, once);
     this.alarm(
       'MailDeadLetters',
       'Mail stream records that could not be processed: see docs/deployment.md, "Dead letters"',
       mailDeadLetters.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: FIVE_MINUTES }),
       0,
-      { evaluate: 1, toAlarm: 1 },
+      once,
     );
-    this.alarm('SesBounceRate', `SES bounce rate above ${t.bounceRate * 100} %`, this.sesReputation('Reputation.BounceRate'), t.bounceRate, { evaluate: 1, toAlarm: 1 });
-    this.alarm('SesComplaintRate', `SES complaint rate above ${t.complaintRate * 100} %`, this.sesReputation('Reputation.ComplaintRate'), t.complaintRate, { evaluate: 1, toAlarm: 1 });
+    this.alarm('SesBounceRate', `SES bounce rate above ${t.bounceRate * 100} %`, this.sesReputation('Reputation.BounceRate'), t.bounceRate, once);
+    this.alarm('SesComplaintRate', `SES complaint rate above ${t.complaintRate * 100} %`, this.sesReputation('Reputation.ComplaintRate'), t.complaintRate, once);
   }
 
   private sumOf(label: string, metrics: IMetric[]): MathExpression {
@@ -201,53 +200,45 @@ export class Monitoring extends Construct {
     return new TextWidget({ markdown, width: 24, height: 1 });
   }
 
+  private graph(title: string, left: IMetric[], options: { width?: number; height?: number; right?: IMetric[] } = {}): GraphWidget {
+    return new GraphWidget({ title, left, width: options.width ?? 8, height: options.height ?? 6, ...(options.right ? { right: options.right } : {}) });
+  }
+
   private apiRow(): IWidget[] {
     const { api } = this.props;
+    const apiMetric = (statistic: string, label: string) => ({ statistic, label, period: FIVE_MINUTES });
     return [
       this.header('## API (all routes)'),
-      new GraphWidget({
-        title: 'Requests, 4xx and 5xx',
-        left: [
-          api.metricCount({ statistic: Stats.SUM, period: FIVE_MINUTES, label: 'requests' }),
-          api.metricClientError({ statistic: Stats.SUM, period: FIVE_MINUTES, label: '4xx' }),
-          api.metricServerError({ statistic: Stats.SUM, period: FIVE_MINUTES, label: '5xx' }),
-        ],
-        width: 8,
-      }),
-      new GraphWidget({
-        title: 'Latency p50 / p99 (ms)',
-        left: [
-          api.metricLatency({ statistic: Stats.p(50), period: FIVE_MINUTES, label: 'p50' }),
-          api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES, label: 'p99' }),
-        ],
-        width: 8,
-      }),
-      new GraphWidget({ title: '5xx rate (%)', left: [this.serverErrorRate()], width: 8 }),
+      this.graph('Requests, 4xx and 5xx', [
+        api.metricCount(apiMetric(Stats.SUM, 'requests')),
+        api.metricClientError(apiMetric(Stats.SUM, '4xx')),
+        api.metricServerError(apiMetric(Stats.SUM, '5xx')),
+      ]),
+      this.graph('Latency p50 / p99 (ms)', [api.metricLatency(apiMetric(Stats.p(50), 'p50')), api.metricLatency(apiMetric(Stats.p(99), 'p99'))]),
+      this.graph('5xx rate (%)', [this.serverErrorRate()]),
     ];
   }
 
   private routeRows(): IWidget[] {
+    const tall = { height: 8 };
     return [
       this.header('## Per route (routes with traffic appear)'),
-      new GraphWidget({ title: 'Requests per route', left: [this.perRoute('Count', 'Sum', 'requests')], width: 8, height: 8 }),
-      new GraphWidget({ title: '4xx per route', left: [this.perRoute('4xx', 'Sum', '4xx')], width: 8, height: 8 }),
-      new GraphWidget({ title: '5xx per route', left: [this.perRoute('5xx', 'Sum', '5xx')], width: 8, height: 8 }),
-      new GraphWidget({ title: 'p50 latency per route (ms)', left: [this.perRoute('Latency', 'p50', 'p50')], width: 12, height: 8 }),
-      new GraphWidget({ title: 'p99 latency per route (ms)', left: [this.perRoute('Latency', 'p99', 'p99')], width: 12, height: 8 }),
+      this.graph('Requests per route', [this.perRoute('Count', 'Sum', 'requests')], tall),
+      this.graph('4xx per route', [this.perRoute('4xx', 'Sum', '4xx')], tall),
+      this.graph('5xx per route', [this.perRoute('5xx', 'Sum', '5xx')], tall),
+      this.graph('p50 latency per route (ms)', [this.perRoute('Latency', 'p50', 'p50')], { ...tall, width: 12 }),
+      this.graph('p99 latency per route (ms)', [this.perRoute('Latency', 'p99', 'p99')], { ...tall, width: 12 }),
     ];
   }
 
   private functionRow(): IWidget[] {
+    const quarter = { width: 6 };
     return [
       this.header('## Functions'),
-      new GraphWidget({ title: 'Errors', left: this.perFunction((fn) => fn.metricErrors({ statistic: Stats.SUM })), width: 6 }),
-      new GraphWidget({ title: 'Throttles', left: this.perFunction((fn) => fn.metricThrottles({ statistic: Stats.SUM })), width: 6 }),
-      new GraphWidget({ title: 'Duration p99 (ms)', left: this.perFunction((fn) => fn.metricDuration({ statistic: Stats.p(99) })), width: 6 }),
-      new GraphWidget({
-        title: 'Concurrent executions (max)',
-        left: this.perFunction((fn) => fn.metric('ConcurrentExecutions', { statistic: Stats.MAXIMUM })),
-        width: 6,
-      }),
+      this.graph('Errors', this.perFunction((fn) => fn.metricErrors({ statistic: Stats.SUM })), quarter),
+      this.graph('Throttles', this.perFunction((fn) => fn.metricThrottles({ statistic: Stats.SUM })), quarter),
+      this.graph('Duration p99 (ms)', this.perFunction((fn) => fn.metricDuration({ statistic: Stats.p(99) })), quarter),
+      this.graph('Concurrent executions (max)', this.perFunction((fn) => fn.metric('ConcurrentExecutions', { statistic: Stats.MAXIMUM })), quarter),
     ];
   }
 
@@ -255,46 +246,37 @@ export class Monitoring extends Construct {
     const { table } = this.props;
     return [
       this.header('## DynamoDB table'),
-      new GraphWidget({
-        title: 'Consumed capacity units',
-        left: [
-          table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'read' }),
-          table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'write' }),
-        ],
-        width: 8,
-      }),
-      new GraphWidget({
-        title: 'Throttled requests',
-        left: [table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'throttled' })],
-        width: 8,
-      }),
-      new GraphWidget({
-        title: 'Latency per operation (ms, average)',
-        left: TABLE_OPERATIONS.map((operation) =>
+      this.graph('Consumed capacity units', [
+        table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'read' }),
+        table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'write' }),
+      ]),
+      this.graph('Throttled requests', [table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'throttled' })]),
+      this.graph(
+        'Latency per operation (ms, average)',
+        TABLE_OPERATIONS.map((operation) =>
           table.metricSuccessfulRequestLatency({ dimensionsMap: { Operation: operation }, period: FIVE_MINUTES, label: operation }),
         ),
-        width: 8,
-      }),
+      ),
     ];
   }
 
   private mailRow(): IWidget[] {
-    const { mailDeadLetters } = this.props;
+    const deadLetters = this.props.mailDeadLetters.metricApproximateNumberOfMessagesVisible({
+      statistic: Stats.MAXIMUM,
+      period: FIVE_MINUTES,
+      label: 'dead letters',
+    });
     return [
       this.header('## Mail'),
-      new GraphWidget({
-        title: 'Backlog and dead letters',
-        left: [businessMetric('MailBacklog', Stats.MAXIMUM).with({ label: 'mails not final (backlog)' })],
-        right: [mailDeadLetters.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: FIVE_MINUTES, label: 'dead letters' })],
-        width: 8,
+      this.graph('Backlog and dead letters', [businessMetric('MailBacklog', Stats.MAXIMUM).with({ label: 'mails not final (backlog)' })], {
+        right: [deadLetters],
       }),
-      new GraphWidget({ title: 'Mails sent, failed, retried, suppressed', left: MAIL_METRICS.map((name) => businessMetric(name)), width: 8 }),
-      new GraphWidget({
-        title: 'SES bounce and complaint rates',
-        left: [this.sesReputation('Reputation.BounceRate').with({ label: 'bounce rate' }), this.sesReputation('Reputation.ComplaintRate').with({ label: 'complaint rate' })],
-        right: [businessMetric('MailBounced'), businessMetric('MailComplained')],
-        width: 8,
-      }),
+      this.graph('Mails sent, failed, retried, suppressed', MAIL_METRICS.map((name) => businessMetric(name))),
+      this.graph(
+        'SES bounce and complaint rates',
+        [this.sesReputation('Reputation.BounceRate').with({ label: 'bounce rate' }), this.sesReputation('Reputation.ComplaintRate').with({ label: 'complaint rate' })],
+        { right: [businessMetric('MailBounced'), businessMetric('MailComplained')] },
+      ),
     ];
   }
 
@@ -302,8 +284,8 @@ export class Monitoring extends Construct {
     const described = (Object.entries(BUSINESS_METRICS) as [MetricName, string][]).map(([name, meaning]) => `**${name}**: ${meaning}`);
     return [
       this.header('## Sign-in and plans'),
-      new GraphWidget({ title: 'Sign-ins and MFA challenges', left: SIGN_IN_METRICS.map((name) => businessMetric(name)), width: 8 }),
-      new GraphWidget({ title: 'Plan reservations applied', left: [businessMetric('PlanReservationsApplied')], width: 8 }),
+      this.graph('Sign-ins and MFA challenges', SIGN_IN_METRICS.map((name) => businessMetric(name))),
+      this.graph('Plan reservations applied', [businessMetric('PlanReservationsApplied')]),
       new TextWidget({ markdown: `### What the business metrics count\n${described.join('  \n')}`, width: 8, height: 6 }),
     ];
   }
