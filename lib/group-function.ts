@@ -1,31 +1,47 @@
-import { RemovalPolicy, Stack, type Duration } from 'aws-cdk-lib';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Aws, RemovalPolicy, Stack, type Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Grant, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { fileURLToPath } from 'node:url';
+import { SERVICE_NAME } from '../shared/log.js';
+import { TABLE_INDEX } from './table.js';
+import { BUNDLE, entryOf, externalModules, PROJECT_ROOT } from './bundling.js';
+import { acceptNagFindings } from './nag.js';
 
 export type FunctionGroup = string;
 
 export interface GroupFunctionProps {
   group: FunctionGroup;
-  table: Table;
+  table: ITable;
   secretsKey: IKey;
   /** Writes items (every group but the read-only public one). */
   writes: boolean;
-  /** May send mail through SES (only the courier). */
-  sendsMail: boolean;
+  /**
+   * Seals new secrets through the secret box (kms:GenerateDataKey): provider secrets, signing keys, and
+   * the codes and temporary passwords it puts in the mail outbox. Every other function may only open them.
+   */
+  seals: boolean;
+  /** Opens sealed secrets (kms:Decrypt): API-key secrets on every signed request, mail values in the courier. */
+  opens?: boolean;
+  /** May send mail through SES (only the courier), always through this configuration set. */
+  sendsMailWith?: string;
   /** Manages SES identities and reads the account's sending status (the configuration group). */
   managesMailIdentities?: boolean;
   timeout: Duration;
   logRetention: RetentionDays;
   defaultDomainName: string;
+  /** X-Ray: active tracing, and the handlers capture their AWS SDK calls. */
+  tracing: boolean;
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** What DynamoDB itself needs of a table's customer-managed key when it reads or writes for the caller. */
+const TABLE_KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
+const TABLE_KEY_WRITE = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
 
 /**
  * One Lambda per operation group (DESIGN.md decision 7): the environment it reads and the grants it needs
@@ -38,41 +54,50 @@ export class GroupFunction extends Construct {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.fn = new NodejsFunction(this, 'Function', {
-      entry: `${root}functions/${props.group}/handler.ts`,
+      entry: entryOf(props.group),
       handler: 'handler',
-      projectRoot: root,
-      depsLockFilePath: `${root}package-lock.json`,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 1024,
       timeout: props.timeout,
       logGroup,
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: {
         TABLE_NAME: props.table.tableName,
         KMS_KEY_ID: props.secretsKey.keyArn,
         SERVICE_GROUP: props.group,
         DEFAULT_DOMAIN_NAME: props.defaultDomainName,
         SERVICE_ACCOUNT_ID: Stack.of(this).account,
-        POWERTOOLS_SERVICE_NAME: 'tenant-identity',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        METRICS_ENABLED: 'true',
+        TRACING_ENABLED: String(props.tracing),
+        ...(props.sendsMailWith ? { MAIL_CONFIGURATION_SET: props.sendsMailWith } : {}),
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
-        minify: true,
-        sourceMap: true,
+        minify: BUNDLE.minify,
+        sourceMap: BUNDLE.sourceMap,
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
+        target: BUNDLE.target,
+        mainFields: [...BUNDLE.mainFields],
         // The AWS SDK is bundled too: a pinned, tree-shaken copy starts faster than the runtime's.
-        externalModules: [],
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        externalModules: externalModules(props.tracing),
+        banner: BUNDLE.banner,
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
         forceDockerBundling: false,
       },
     });
-    if (props.writes) props.table.grantReadWriteData(this.fn);
-    else props.table.grantReadData(this.fn);
-    // API-key secrets are opened on each cold start; nobody else may use the key.
-    props.secretsKey.grantDecrypt(this.fn);
-    if (props.sendsMail) {
+    this.grantTable(props);
+    this.grantSecrets(props);
+    const unscoped = [
+      ...(props.sendsMailWith || props.managesMailIdentities
+        ? ['SES identities are created per SaaS at run time (PUT /basic-info), so their ARNs are unknown at deploy time; ses:GetAccount has no resource']
+        : []),
+      ...(props.tracing ? ['X-Ray PutTraceSegments and PutTelemetryRecords have no resource to scope to'] : []),
+    ];
+    if (props.sendsMailWith) {
       this.fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: ['*'] }));
     }
     if (props.managesMailIdentities) {
@@ -80,5 +105,42 @@ export class GroupFunction extends Construct {
         new PolicyStatement({ actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:GetAccount'], resources: ['*'] }),
       );
     }
+    acceptNagFindings(this, {
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
+        'AWSLambdaBasicExecutionRole allows writing to CloudWatch Logs and nothing else',
+      'AwsSolutions-L1': 'DESIGN.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
+      ...(props.writes
+        ? {
+            'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]': 'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
+            'AwsSolutions-IAM5[Action::kms:ReEncrypt*]': 'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
+          }
+        : {}),
+      ...(unscoped.length ? { 'AwsSolutions-IAM5[Resource::*]': unscoped.join('; ') } : {}),
+    });
+  }
+
+  /**
+   * The table is encrypted with the secrets key, so DynamoDB needs the key on the function's behalf. That
+   * use is granted only through DynamoDB (kms:ViaService): it must not let a function seal secrets itself.
+   */
+  private grantTable({ table, secretsKey, writes }: GroupFunctionProps): void {
+    Grant.addToPrincipal({
+      grantee: this.fn,
+      actions: [...TABLE_READ, ...(writes ? TABLE_WRITE : [])],
+      resourceArns: [table.tableArn, `${table.tableArn}/index/${TABLE_INDEX}`],
+    });
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [...TABLE_KEY_READ, ...(writes ? TABLE_KEY_WRITE : [])],
+        resources: [secretsKey.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Aws.REGION}.amazonaws.com` } },
+      }),
+    );
+  }
+
+  /** The secret box calls KMS directly: GenerateDataKey to seal, Decrypt to open (shared/crypto/secret-box.ts). */
+  private grantSecrets({ secretsKey, seals, opens = true }: GroupFunctionProps): void {
+    if (opens) secretsKey.grantDecrypt(this.fn);
+    if (seals) secretsKey.grant(this.fn, 'kms:GenerateDataKey');
   }
 }

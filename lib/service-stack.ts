@@ -1,18 +1,33 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  ApiMapping,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  type HttpRouteIntegration,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BASE_PATH, GROUPS, ROUTES, type Group } from '../shared/routes.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { GroupFunction } from './group-function.js';
-import { ServiceTable } from './table.js';
+import { MailEvents } from './mail.js';
+import { Monitoring, type AlarmThresholds } from './monitoring.js';
+import { acceptNagFindings } from './nag.js';
+import { ServiceTable, type ExistingTable } from './table.js';
 
 export interface ServiceStackProps extends StackProps {
   /** Shown as the default domain of every SaaS until it configures its own. */
@@ -20,14 +35,28 @@ export interface ServiceStackProps extends StackProps {
   logRetention?: RetentionDays;
   /** API Gateway's default stage throttling. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** X-Ray tracing of every function and its AWS SDK calls (off by default: it costs per trace). */
+  tracing?: boolean;
+  /** Serve the API on your own domain: an ACM certificate for it in the stack's region. */
+  customDomain?: { domainName: string; certificateArn: string };
+  alarmThresholds?: Partial<AlarmThresholds>;
+  /** Use this table (restored from a backup) instead of creating one. */
+  existingTable?: ExistingTable;
 }
 
 /** Groups that only read: everything else writes. */
 const READ_ONLY_GROUPS: ReadonlySet<string> = new Set<Group>(['public']);
 
 /**
+ * Groups whose code seals new secrets (kms:GenerateDataKey): configuration (the Google application
+ * secret), saas-users and tenant-users (temporary passwords and codes in the mail outbox, TOTP secrets),
+ * invitations (invitation mails), sign-in (signing keys, MFA and sign-up codes). The rest only open.
+ */
+const SEALING_GROUPS: ReadonlySet<string> = new Set<Group>(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in']);
+
+/**
  * The whole service: one table, one KMS key for secrets, one HTTP API whose routes come from the route
- * table, one function per operation group, and the scheduled worker.
+ * table, one function per operation group, the scheduled worker, mail events, and the monitoring.
  */
 export class ServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
@@ -38,46 +67,63 @@ export class ServiceStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const { table } = new ServiceTable(this, 'Store', { encryptionKey: secretsKey });
+    const { table } = new ServiceTable(this, 'Store', { encryptionKey: secretsKey, ...(props.existingTable ? { existing: props.existingTable } : {}) });
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
     const common = {
       table,
       secretsKey,
-      logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      logRetention,
       defaultDomainName: props.defaultDomainName ?? 'auth.example.com',
+      tracing: props.tracing ?? false,
     };
-    const functions = new Map<string, GroupFunction>();
+    const functions = new Map<string, IFunction>();
     for (const group of GROUPS) {
-      functions.set(
+      const { fn } = new GroupFunction(this, `Group-${group}`, {
+        ...common,
         group,
-        new GroupFunction(this, `Group-${group}`, {
-          ...common,
-          group,
-          writes: !READ_ONLY_GROUPS.has(group),
-          sendsMail: false,
-          managesMailIdentities: group === 'configuration',
-          timeout: Duration.seconds(10),
-        }),
-      );
+        writes: !READ_ONLY_GROUPS.has(group),
+        seals: SEALING_GROUPS.has(group),
+        managesMailIdentities: group === 'configuration',
+        timeout: Duration.seconds(10),
+      });
+      functions.set(group, fn);
     }
+
+    // Stream records and mail events the functions kept failing on.
+    const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      // SQS-managed encryption: EventBridge cannot deliver to a queue under the AWS-managed KMS key.
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acceptNagFindings(mailDeadLetters, { 'AwsSolutions-SQS3': 'this queue is the dead-letter queue' });
+    const mailEventHandler = new GroupFunction(this, 'Group-mail-events', {
+      ...common,
+      group: 'mail-events',
+      writes: true,
+      seals: false,
+      opens: false,
+      timeout: Duration.seconds(30),
+    });
+    const mail = new MailEvents(this, 'Mail', { eventHandler: mailEventHandler.fn, deadLetters: mailDeadLetters });
+    const configurationSetName = mail.configurationSet.configurationSetName;
+
     // Mail delivery and plan reservations: no route, a one-minute schedule, the only sender of mail.
     const scheduled = new GroupFunction(this, 'Group-scheduled', {
       ...common,
       group: 'scheduled',
       writes: true,
-      sendsMail: true,
+      seals: false,
+      sendsMailWith: configurationSetName,
       timeout: Duration.seconds(60),
     });
     new Rule(this, 'EveryMinute', {
+      description: 'Plan reservations that came due, and mails due again',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(scheduled.fn)],
     });
-    // New outbox items reach the courier through the stream; what keeps failing lands in a dead-letter queue.
-    const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.KMS_MANAGED,
-      enforceSSL: true,
-    });
+    // New outbox items reach the courier through the stream; what keeps failing lands in the dead letters.
     scheduled.fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.LATEST,
@@ -90,7 +136,6 @@ export class ServiceStack extends Stack {
       }),
     );
 
-    const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
     const api = new HttpApi(this, 'Api', {
       description: 'Identity and tenant management API',
       createDefaultStage: false,
@@ -99,13 +144,60 @@ export class ServiceStack extends Stack {
       httpApi: api,
       stageName: '$default',
       autoDeploy: true,
-      throttle,
+      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
+      // Per-route requests, errors and latency on the dashboard.
+      detailedMetricsEnabled: true,
+      accessLogSettings: { destination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: logRetention })), format: ACCESS_LOG_FORMAT },
     });
+    this.addRoutes(api, functions);
+
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      api,
+      stageName: stage.stageName,
+      apiFunctions: functions,
+      workerFunctions: new Map([
+        ['scheduled', scheduled.fn],
+        ['mail-events', mailEventHandler.fn],
+      ]),
+      table,
+      mailDeadLetters,
+      mailConfigurationSet: configurationSetName,
+      thresholds: props.alarmThresholds ?? {},
+    });
+
+    let apiOrigin = stage.url.replace(/\/$/, '');
+    if (props.customDomain) {
+      const domain = new DomainName(this, 'CustomDomain', {
+        domainName: props.customDomain.domainName,
+        certificate: Certificate.fromCertificateArn(this, 'CustomDomainCertificate', props.customDomain.certificateArn),
+      });
+      new ApiMapping(this, 'CustomDomainMapping', { api, domainName: domain, stage });
+      apiOrigin = `https://${props.customDomain.domainName}`;
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: domain.regionalDomainName,
+        description: `DNS: a CNAME (or alias A record) from ${props.customDomain.domainName} to this name`,
+      });
+      new CfnOutput(this, 'CustomDomainHostedZoneId', { value: domain.regionalHostedZoneId, description: 'For a Route 53 alias record' });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: `${apiOrigin}${BASE_PATH}`, description: 'Base URL of the API' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });
+    new CfnOutput(this, 'MailDeadLetterQueueUrl', { value: mailDeadLetters.queueUrl });
+    new CfnOutput(this, 'MailConfigurationSet', { value: configurationSetName, description: 'SES configuration set of every mail' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.alarmTopic.topicArn, description: 'Subscribe more endpoints here' });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards:name=${monitoring.dashboard.dashboardName}`,
+    });
+  }
+
+  /** One API route per row of the route table; every other path and method goes to the public function. */
+  private addRoutes(api: HttpApi, functions: ReadonlyMap<string, IFunction>): void {
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationOf = (group: string) => {
       let integration = integrations.get(group);
       if (!integration) {
-        integration = new HttpLambdaIntegration(`Integration-${group}`, (functions.get(group) as GroupFunction).fn);
+        integration = new HttpLambdaIntegration(`Integration-${group}`, functions.get(group) as IFunction);
         integrations.set(group, integration);
       }
       return integration;
@@ -117,12 +209,30 @@ export class ServiceStack extends Stack {
         integration: integrationOf(route.group),
       });
     }
-    // Every other path and method: the public function answers 404 or 405 in the service's error shape.
-    new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
-
-    new CfnOutput(this, 'ApiUrl', { value: `${stage.url.replace(/\/$/, '')}${BASE_PATH}`, description: 'Base URL of the API' });
-    new CfnOutput(this, 'TableName', { value: table.tableName });
-    new CfnOutput(this, 'MailDeadLetterQueueUrl', { value: mailDeadLetters.queueUrl });
-    new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });
+    // The public function answers 404 or 405 in the service's error shape.
+    const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
+    for (const scope of [api, fallback]) {
+      acceptNagFindings(scope, {
+        'AwsSolutions-APIG4':
+          'signed routes check the SAASUSSIGV1 request signature in the function (DESIGN.md decision 1: the SDKs sign requests, and no API Gateway authorizer speaks that scheme); public routes serve public documents only',
+      });
+    }
   }
 }
+
+/** One JSON line per request. The path only, never the query string: it may carry a code or refresh token. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    ip: '$context.identity.sourceIp',
+    method: '$context.httpMethod',
+    route: '$context.routeKey',
+    path: '$context.path',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);

@@ -1,19 +1,36 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TTL_ATTRIBUTE } from '../shared/store/keys.js';
+
+/** The table's one index (shared/store/query.ts queries it by this name). */
+export const TABLE_INDEX = 'gsi1';
+
+/**
+ * A table made outside the stack, typically restored from a backup (a restore always makes a new table):
+ * the stack then uses it instead of creating its own. See docs/deployment.md, "Restore".
+ */
+export interface ExistingTable {
+  tableName: string;
+  /** The restored table's stream (NEW_IMAGE), enabled by hand: a restore does not carry streams over. */
+  tableStreamArn: string;
+}
 
 /**
  * The one table (DESIGN.md decision 5). Same shape as shared/store/table.ts creates locally: generic keys,
  * one index named gsi1, TTL on. Retained when the stack goes: users' data outlives a mistaken delete.
  */
 export class ServiceTable extends Construct {
-  readonly table: Table;
+  readonly table: ITable;
 
-  constructor(scope: Construct, id: string, props: { encryptionKey: IKey }) {
+  constructor(scope: Construct, id: string, props: { encryptionKey: IKey; existing?: ExistingTable }) {
     super(scope, id);
-    this.table = new Table(this, 'Table', {
+    if (props.existing) {
+      this.table = Table.fromTableAttributes(this, 'Table', { ...props.existing, encryptionKey: props.encryptionKey });
+      return;
+    }
+    const table = new Table(this, 'Table', {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
@@ -26,8 +43,9 @@ export class ServiceTable extends Construct {
       // The courier reads new outbox items from here (DESIGN.md decision 6).
       stream: StreamViewType.NEW_IMAGE,
     });
-    this.table.addGlobalSecondaryIndex({
-      indexName: 'gsi1',
+    this.table = table;
+    table.addGlobalSecondaryIndex({
+      indexName: TABLE_INDEX,
       partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
       sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
     });

@@ -22,6 +22,12 @@ export interface ServiceConfig {
   signatureWindowMinutes: number;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
+  /** On AWS: the SES configuration set every mail is sent with (bounce and complaint events, reputation). */
+  mailConfigurationSet: string | undefined;
+  /** CloudWatch embedded metrics on stdout: on in the deployed functions, off locally and in tests. */
+  metricsEnabled: boolean;
+  /** X-Ray tracing of the handlers and AWS SDK calls: off unless the stack turns it on. */
+  tracingEnabled: boolean;
 }
 
 function stringFromEnv(name: string, fallback?: string): string {
@@ -34,6 +40,13 @@ function stringFromEnv(name: string, fallback?: string): string {
 function optionalFromEnv(name: string): string | undefined {
   const value = process.env[name];
   return value === undefined || value === '' ? undefined : value;
+}
+
+function booleanFromEnv(name: string): boolean {
+  const raw = optionalFromEnv(name);
+  if (raw === undefined) return false;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new Error(`environment variable ${name} must be true or false`);
 }
 
 function integerFromEnv(name: string, fallback: number): number {
@@ -58,6 +71,9 @@ export function config(): ServiceConfig {
     serviceAccountId: stringFromEnv('SERVICE_ACCOUNT_ID', '000000000000'),
     signatureWindowMinutes: integerFromEnv('SIGNATURE_WINDOW_MINUTES', 3),
     maxBodyBytes: integerFromEnv('MAX_BODY_BYTES', 256 * 1024),
+    mailConfigurationSet: optionalFromEnv('MAIL_CONFIGURATION_SET'),
+    metricsEnabled: booleanFromEnv('METRICS_ENABLED'),
+    tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
   };
   return cached;
 }

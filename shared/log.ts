@@ -1,34 +1,80 @@
 /**
- * JSON lines with the request id, SaaS id and operation. Never pass a password, token, secret or code:
- * nothing here redacts, so callers log identifiers only.
+ * JSON lines through Powertools Logger, with the request id, SaaS id and operation of the request being
+ * served (the pipeline adds them to the log scope). Callers log identifiers only; as a second line of
+ * defence every field whose name says it holds a password, token, secret or code is redacted here.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { logLevelFromEnv } from './config.js';
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export const SERVICE_NAME = 'tenant-identity';
 
-/** LOG_LEVEL: debug, info, warn, error or silent. */
-function thresholdOf(level: string): number {
-  return ORDER[level as Level] ?? (level === 'silent' ? Infinity : ORDER.info);
+const POWERTOOLS_LEVELS = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', silent: 'SILENT' } as const;
+type LevelName = keyof typeof POWERTOOLS_LEVELS;
+
+/** LOG_LEVEL: debug, info, warn, error or silent; anything else means info. */
+function powertoolsLevel(level: string) {
+  return POWERTOOLS_LEVELS[level.toLowerCase() as LevelName] ?? POWERTOOLS_LEVELS.info;
 }
 
-const threshold = thresholdOf(logLevelFromEnv());
+const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: powertoolsLevel(logLevelFromEnv()) });
 
-function write(level: Level, message: string, fields: Record<string, unknown>): void {
-  if (ORDER[level] < threshold) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
-  if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
-  else process.stdout.write(`${line}\n`);
+/** Tests turn logging on in a process whose environment said `silent`. */
+export function setLogLevel(level: string): void {
+  logger.setLogLevel(powertoolsLevel(level));
 }
 
-function errorFields(error: unknown): Record<string, unknown> {
-  return error instanceof Error ? { error: { name: error.name, message: error.message, stack: error.stack } } : { error: String(error) };
+export const REDACTED = '[redacted]';
+
+/** Names compared without case, `_` or `-`: `access_token`, `AccessToken` and `access-token` are one name. */
+const SENSITIVE_NAMES = new Set(['srpa', 'srpb', 'session', 'salt', 'otp', 'authorization', 'cookie', 'setcookie']);
+const SENSITIVE_PARTS = ['password', 'secret', 'token', 'verifier', 'signature', 'privatekey', 'credential', 'claim', 'sealed'];
+/** `code`, `mfa_code`, `confirmationCode` are codes; these names only sound like one. */
+const NOT_CODES = new Set(['statuscode', 'httpstatuscode', 'errorcode', 'countrycode']);
+
+export function isSensitiveName(name: string): boolean {
+  const normalized = name.toLowerCase().replace(/[-_]/g, '');
+  if (normalized.endsWith('code')) return !NOT_CODES.has(normalized);
+  return SENSITIVE_NAMES.has(normalized) || SENSITIVE_PARTS.some((part) => normalized.includes(part));
+}
+
+/** A copy of `value` with sensitive fields replaced, however deep (errors are left to the formatter). */
+export function redact(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Error || value instanceof Date) return value;
+  if (depth > 8) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) copy[key] = isSensitiveName(key) ? REDACTED : redact(field, depth + 1);
+  return copy;
+}
+
+/**
+ * Fields every line of one invocation carries. Scoped per invocation (not global), so concurrent requests
+ * of the local server never borrow each other's ids.
+ */
+const scope = new AsyncLocalStorage<Record<string, unknown>>();
+
+export function inLogScope<T>(fields: Record<string, unknown>, run: () => T): T {
+  return scope.run({ ...fields }, run);
+}
+
+export function addToLogScope(fields: Record<string, unknown>): void {
+  const current = scope.getStore();
+  if (current) Object.assign(current, fields);
+}
+
+function fieldsOf(fields: Record<string, unknown>): Record<string, unknown> {
+  return redact({ ...scope.getStore(), ...fields }) as Record<string, unknown>;
+}
+
+function errorOf(error: unknown): unknown {
+  return error instanceof Error ? error : String(error);
 }
 
 export const log = {
-  debug: (message: string, fields: Record<string, unknown> = {}) => write('debug', message, fields),
-  info: (message: string, fields: Record<string, unknown> = {}) => write('info', message, fields),
-  warn: (message: string, fields: Record<string, unknown> = {}) => write('warn', message, fields),
+  debug: (message: string, fields: Record<string, unknown> = {}) => logger.debug(message, fieldsOf(fields)),
+  info: (message: string, fields: Record<string, unknown> = {}) => logger.info(message, fieldsOf(fields)),
+  warn: (message: string, fields: Record<string, unknown> = {}) => logger.warn(message, fieldsOf(fields)),
   error: (message: string, error: unknown, fields: Record<string, unknown> = {}) =>
-    write('error', message, { ...fields, ...errorFields(error) }),
+    logger.error(message, { ...fieldsOf(fields), error: errorOf(error) }),
 };

@@ -16,6 +16,7 @@ import { DynamoAccountRepository } from './store/account-repository.js';
 import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
+import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
@@ -40,4 +41,13 @@ export const configurationService = () =>
 
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 
-export const courier = () => new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(sesSendingClient()));
+export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
+
+export const courier = () =>
+  new Courier(
+    outboxRepository(),
+    configurationService(),
+    secrets(),
+    new SesMailSender(sesSendingClient(), config().mailConfigurationSet),
+    suppressionRepository(),
+  );

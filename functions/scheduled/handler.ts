@@ -9,6 +9,8 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { log } from '../../shared/log.js';
+import { metrics } from '../../shared/metrics.js';
+import { observed } from '../../shared/observability.js';
 import { ENTITY } from '../../shared/store/keys.js';
 import { accountRepository, courier, tenantService } from '../../shared/wiring.js';
 
@@ -16,6 +18,8 @@ export interface ScheduledWorkResult {
   saasCount: number;
   reservationsApplied: number;
   mailsSent: number;
+  /** Mails still not final after this run, over every SaaS. */
+  mailBacklog: number;
 }
 
 export async function runScheduledWork(): Promise<ScheduledWorkResult> {
@@ -24,12 +28,17 @@ export async function runScheduledWork(): Promise<ScheduledWorkResult> {
   const mail = courier();
   let reservationsApplied = 0;
   let mailsSent = 0;
+  let mailBacklog = 0;
   for (const saas of accounts) {
     reservationsApplied += await tenants.applyDueReservations(saas.id);
     mailsSent += (await mail.deliverDue(saas.id)).sent;
+    mailBacklog += await mail.backlog(saas.id);
   }
   if (reservationsApplied > 0) log.info('plan reservations applied', { reservationsApplied, saasCount: accounts.length });
-  return { saasCount: accounts.length, reservationsApplied, mailsSent };
+  metrics.count('PlanReservationsApplied', reservationsApplied);
+  // A level, sent every run (zero too), so the dashboard shows a line rather than gaps.
+  metrics.count('MailBacklog', mailBacklog);
+  return { saasCount: accounts.length, reservationsApplied, mailsSent, mailBacklog };
 }
 
 /** New outbox items from the table's stream; a record whose delivery hit an error is handed back for retry. */
@@ -51,7 +60,7 @@ export async function deliverFromStream(event: DynamoDBStreamEvent): Promise<Dyn
   return { batchItemFailures: failures };
 }
 
-export const handler = async (event: unknown): Promise<unknown> => {
+export const handler = observed(async (event: unknown): Promise<unknown> => {
   if (event && typeof event === 'object' && 'Records' in event) return deliverFromStream(event as DynamoDBStreamEvent);
   return runScheduledWork();
-};
+});

@@ -42,6 +42,8 @@ export interface OutboxRepository {
   markFailed(mail: OutboxMail, error: string, at: number): Promise<void>;
   /** Ids of mails that are pending and due, or whose claim has lapsed. */
   due(saasId: string, now: number): Promise<string[]>;
+  /** How many mails are not final yet (pending, deferred or being sent), due or not. */
+  countNotFinal(saasId: string): Promise<number>;
 }
 
 export async function newOutboxMail(

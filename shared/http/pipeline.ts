@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { findActiveApiKey } from '../domain/accounts.js';
 import { forbidden, unauthenticated } from '../errors.js';
-import { log } from '../log.js';
+import { addToLogScope, log } from '../log.js';
+import { observed } from '../observability.js';
 import { hasPermission, matchRoute, ROUTES, type Group, type Route } from '../routes.js';
 import { secrets } from '../store/client.js';
 import { accountRepository } from '../wiring.js';
@@ -49,11 +50,13 @@ const requestState = (): Middleware => ({
   before: (request) => {
     const { event, context } = request;
     const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+    const requestId = event.requestContext?.requestId || randomUUID();
+    addToLogScope({ requestId });
     (context as PipelineContext).pipeline = {
       pathParameters: {},
       rawBody,
       ctx: {
-        requestId: event.requestContext?.requestId || randomUUID(),
+        requestId,
         saasId: '',
         apiKey: '',
         operationId: '',
@@ -86,6 +89,7 @@ const routing = (group: Group): Middleware => ({
     state.route = route;
     state.pathParameters = pathParameters;
     state.ctx.operationId = route.operationId;
+    addToLogScope({ operation: route.operationId });
   },
 });
 
@@ -111,6 +115,7 @@ const signatureCheck = (): Middleware => ({
     }
     state.ctx.saasId = key.saasId;
     state.ctx.apiKey = key.apiKey;
+    addToLogScope({ saasId: key.saasId });
     if (!hasPermission(key.permissions, route.permission)) {
       throw forbidden('permission_denied', `this API key may not call ${route.operationId} (needs ${route.permission})`);
     }
@@ -163,13 +168,8 @@ const errorResponder = (): Middleware => ({
     const state = (request.context as PipelineContext).pipeline;
     const requestId = state?.ctx.requestId ?? randomUUID();
     const answer = errorAnswer(request.error);
-    if (answer.unexpected) {
-      log.error('unexpected error', request.error, {
-        requestId,
-        saasId: state?.ctx.saasId,
-        operation: state?.ctx.operationId,
-      });
-    }
+    // The log scope already carries the request id, SaaS and operation.
+    if (answer.unexpected) log.error('unexpected error', request.error);
     request.response = {
       statusCode: answer.status,
       headers: { ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId },
@@ -185,7 +185,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
     const route = ROUTES.find((r) => r.operationId === operationId);
     if (route?.group !== group) throw new Error(`operation ${operationId} is not a route of the ${group} group`);
   }
-  return middy<Event, Result, Error, Context>()
+  const pipeline = middy<Event, Result, Error, Context>()
     .use(errorResponder())
     .use(requestState())
     .use(routing(group))
@@ -205,4 +205,10 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
         body: route.noBody || output === undefined ? '' : JSON.stringify(output),
       };
     });
+  return observed<Event, Result>(async (event, context) => {
+    const answer = await pipeline(event, context);
+    // Debug only: API Gateway's access log already has a line per request.
+    log.debug('request answered', { method: event.requestContext.http.method, status: answer.statusCode });
+    return answer;
+  });
 }

@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OutboxMail, OutboxRepository } from '../domain/mail.js';
+import { MAIL_TAGS, suppressionMessage, type SuppressionRepository } from '../domain/mail-suppression.js';
 import { log } from '../log.js';
+import { metrics } from '../metrics.js';
 import type { TemplateSet } from '../schemas/configuration.js';
 import { renderMail } from './render.js';
 import { RetryableSendError, type MailSender } from './ses-sender.js';
@@ -48,6 +50,7 @@ export class Courier {
     private readonly saasSettings: SaasMailSettings,
     private readonly box: SecretBox,
     private readonly sender: MailSender,
+    private readonly suppressions: SuppressionRepository,
     private readonly settings: CourierSettings = DEFAULT_COURIER_SETTINGS,
   ) {}
 
@@ -55,6 +58,14 @@ export class Courier {
     const mail = await this.outbox.claim(saasId, mailId, randomUUID(), nowSeconds(), this.settings.leaseSeconds);
     if (!mail) return 'skipped';
     const context = { saasId, mailId, template: mail.template, attempt: mail.attempts };
+    const suppressed = await this.suppressions.find(saasId, mail.to);
+    if (suppressed) {
+      await this.outbox.markFailed(mail, suppressionMessage(suppressed), nowSeconds());
+      metrics.count('MailSuppressed');
+      metrics.count('MailFailed');
+      log.warn('mail not sent: the address is suppressed', { ...context, reason: suppressed.reason });
+      return 'failed';
+    }
     let failure: unknown;
     let permanent = false;
     let sent: { messageId: string } | undefined;
@@ -80,16 +91,19 @@ export class Courier {
     if (sent) {
       // If this write fails the claim lapses and the mail is tried again: the one window for a duplicate.
       await this.outbox.markSent(mail, sent.messageId, nowSeconds());
+      metrics.count('MailSent');
       log.info('mail sent', context);
       return 'sent';
     }
     const reason = (failure as Error).message;
     if (permanent || mail.attempts >= this.settings.maxAttempts) {
       await this.outbox.markFailed(mail, reason, nowSeconds());
+      metrics.count('MailFailed');
       log.error(permanent ? 'mail rejected; not retried' : 'mail failed after every attempt', failure, context);
       return 'failed';
     }
     await this.outbox.markRetry(mail, nowSeconds() + retryDelaySeconds(mail.attempts), reason);
+    metrics.count('MailRetried');
     log.warn('mail deferred', { ...context, reason });
     return 'retry';
   }
@@ -101,6 +115,11 @@ export class Courier {
     return counts;
   }
 
+  /** Mails of one SaaS that are not final yet: the backlog the scheduled worker reports. */
+  backlog(saasId: string): Promise<number> {
+    return this.outbox.countNotFinal(saasId);
+  }
+
   private async compose(mail: OutboxMail) {
     if (!mail.sealedValue) throw new Error('the mail has no value to send');
     const [templates, addresses, value] = await Promise.all([
@@ -108,6 +127,7 @@ export class Courier {
       this.saasSettings.senderAddresses(mail.saasId),
       this.box.open(mail.sealedValue, { saasId: mail.saasId, mailId: mail.id }),
     ]);
-    return { ...renderMail(templates[mail.template], value), ...addresses, to: mail.to };
+    const tags = { [MAIL_TAGS.saasId]: mail.saasId, [MAIL_TAGS.mailId]: mail.id };
+    return { ...renderMail(templates[mail.template], value), ...addresses, to: mail.to, tags };
   }
 }

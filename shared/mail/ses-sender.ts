@@ -6,6 +6,8 @@ export interface OutgoingMail extends RenderedMail {
   from: string;
   replyTo?: string;
   to: string;
+  /** SES EmailTags: they come back in bounce and complaint events, naming the SaaS and the mail. */
+  tags?: Record<string, string>;
 }
 
 export interface MailSender {
@@ -32,8 +34,14 @@ export function isRetryable(error: unknown): boolean {
 }
 
 export class SesMailSender implements MailSender {
-  /** The client must have maxAttempts 1: the courier owns retries, so each attempt is counted and logged. */
-  constructor(private readonly ses: SESv2Client) {}
+  /**
+   * The client must have maxAttempts 1: the courier owns retries, so each attempt is counted and logged.
+   * On AWS every mail goes through the stack's configuration set, whose events report bounces.
+   */
+  constructor(
+    private readonly ses: SESv2Client,
+    private readonly configurationSet?: string,
+  ) {}
 
   async send(mail: OutgoingMail): Promise<{ messageId: string }> {
     try {
@@ -42,6 +50,8 @@ export class SesMailSender implements MailSender {
           FromEmailAddress: mail.from,
           ...(mail.replyTo ? { ReplyToAddresses: [mail.replyTo] } : {}),
           Destination: { ToAddresses: [mail.to] },
+          ...(this.configurationSet ? { ConfigurationSetName: this.configurationSet } : {}),
+          ...(mail.tags ? { EmailTags: Object.entries(mail.tags).map(([Name, Value]) => ({ Name, Value })) } : {}),
           Content: {
             Simple: {
               Subject: { Data: mail.subject, Charset: 'UTF-8' },

@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../crypto/secret-box.js';
+import { traced } from '../observability.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let secretBox: SecretBox | undefined;
@@ -11,12 +12,14 @@ let secretBox: SecretBox | undefined;
 export function dynamo(): DynamoDBDocumentClient {
   if (!documentClient) {
     const { region, dynamoEndpoint } = config();
-    const client = new DynamoDBClient({
-      region,
-      ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
-      // Fail fast enough for an API answer; the SDK's standard retry still covers throttling.
-      maxAttempts: 3,
-    });
+    const client = traced(
+      new DynamoDBClient({
+        region,
+        ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
+        // Fail fast enough for an API answer; the SDK's standard retry still covers throttling.
+        maxAttempts: 3,
+      }),
+    );
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true },
     });
@@ -27,7 +30,7 @@ export function dynamo(): DynamoDBDocumentClient {
 export function secrets(): SecretBox {
   if (!secretBox) {
     const { kmsKeyId, localMasterKey, region } = config();
-    if (kmsKeyId) secretBox = new KmsSecretBox(new KMSClient({ region }), kmsKeyId);
+    if (kmsKeyId) secretBox = new KmsSecretBox(traced(new KMSClient({ region })), kmsKeyId);
     else if (localMasterKey) secretBox = new LocalSecretBox(localMasterKey);
     else throw new Error('set KMS_KEY_ID (AWS) or LOCAL_MASTER_KEY (local mode) to store secrets');
   }

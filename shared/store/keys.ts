@@ -15,6 +15,7 @@ export const ENTITY = {
   tenant: 'Tenant',
   setting: 'Setting',
   outbox: 'OutboxMail',
+  mailSuppression: 'MailSuppression',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -75,6 +76,14 @@ export const keys = {
   /** gsi1, while a mail is not final: by the time it is next due (its next attempt, or its claim lapsing). */
   outboxDue: (saasId: string, mailId: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX`, gsi1sk: `${padSeconds(at)}#${mailId}` }),
   outboxDueBy: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX`, gsi1skUpTo: `${padSeconds(now)}#~` }),
+  /** gsi1: every mail that is not final yet, whenever it is due (the backlog the scheduled worker reports). */
+  outboxNotFinal: (saasId: string) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX` }),
+
+  /**
+   * An address that bounced for good or complained, in the SaaS's own partition (one GetItem before each
+   * send). Addresses compare without case, as mail providers treat them.
+   */
+  mailSuppression: (saasId: string, address: string): ItemKey => ({ pk: saasPartition(saasId), sk: `SUPPRESSED#${address.toLowerCase()}` }),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

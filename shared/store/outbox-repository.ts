@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OutboxMail, OutboxRepository } from '../domain/mail.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
-import { queryIndexAll } from './query.js';
+import { countIndex, queryIndexAll } from './query.js';
 
 /** Final mails (sent or failed) stay this long for support questions, then TTL removes them. */
 const KEEP_FINAL_SECONDS = 30 * 86400;
@@ -115,5 +115,9 @@ export class DynamoOutboxRepository implements OutboxRepository {
   async due(saasId: string, now: number): Promise<string[]> {
     const items = await queryIndexAll(this.db, this.table, keys.outboxDueBy(saasId, now));
     return items.map((item) => item.id as string);
+  }
+
+  countNotFinal(saasId: string): Promise<number> {
+    return countIndex(this.db, this.table, keys.outboxNotFinal(saasId));
   }
 }

@@ -1,16 +1,21 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 
-/** The pages of one query, in order, following LastEvaluatedKey: every paged read of the store goes here. */
+/** The raw answers of one query, following LastEvaluatedKey. */
+async function* queryOutputs(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    yield out;
+    start = out.LastEvaluatedKey;
+  } while (start);
+}
+
+/** The pages of one query, in order: every paged read of the store goes here. */
 export async function* queryPages(
   db: DynamoDBDocumentClient,
   input: QueryCommandInput,
 ): AsyncGenerator<Record<string, unknown>[]> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    yield out.Items ?? [];
-    start = out.LastEvaluatedKey;
-  } while (start);
+  for await (const out of queryOutputs(db, input)) yield out.Items ?? [];
 }
 
 async function collect(pages: AsyncGenerator<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
@@ -35,19 +40,28 @@ export function queryAll(db: DynamoDBDocumentClient, table: string, where: { pk:
   return collect(queryPages(db, partitionQuery(table, where)));
 }
 
+function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: string }): QueryCommandInput {
+  const upTo = where.gsi1skUpTo;
+  return {
+    TableName: table,
+    IndexName: 'gsi1',
+    KeyConditionExpression: upTo === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk <= :upTo',
+    ExpressionAttributeValues: { ':pk': where.gsi1pk, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
+  };
+}
+
 /** Every item of one gsi1 partition, optionally only up to a sort key (inclusive). */
 export function queryIndexAll(
   db: DynamoDBDocumentClient,
   table: string,
   where: { gsi1pk: string; gsi1skUpTo?: string },
 ): Promise<Record<string, unknown>[]> {
-  const upTo = where.gsi1skUpTo;
-  return collect(
-    queryPages(db, {
-      TableName: table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: upTo === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk <= :upTo',
-      ExpressionAttributeValues: { ':pk': where.gsi1pk, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
-    }),
-  );
+  return collect(queryPages(db, indexQuery(table, where)));
+}
+
+/** How many items one gsi1 partition holds, counted by DynamoDB without returning them. */
+export async function countIndex(db: DynamoDBDocumentClient, table: string, where: { gsi1pk: string }): Promise<number> {
+  let count = 0;
+  for await (const out of queryOutputs(db, { ...indexQuery(table, where), Select: 'COUNT' })) count += out.Count ?? 0;
+  return count;
 }

@@ -1,39 +1,85 @@
-/** The synthesized CloudFormation template: table shape, one route per route-table row, least privilege. */
+/**
+ * The synthesized CloudFormation template: table shape, one route per route-table row, least privilege,
+ * KMS grants per function, mail events, monitoring, and the optional custom domain and tracing.
+ */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { ServiceStack } from '../../lib/service-stack.js';
+import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
+import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
 
-type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+}
+interface Synthesized {
+  template: Template;
+  resources: Record<string, Resource>;
+  outputs: Record<string, { Value: unknown }>;
+}
+
+/** Bundling skipped: these tests are about the template, and one full synth runs in CI. */
+function synthesize(props: ServiceStackProps = {}): Synthesized {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const template = Template.fromStack(new ServiceStack(app, 'Test', props));
+  const json = template.toJSON() as { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
+  return { template, resources: json.Resources, outputs: json.Outputs };
+}
+
+const RESTORED_STREAM = 'arn:aws:dynamodb:eu-west-1:123456789012:table/restored-2026-01-05/stream/2026-01-05T10:00:00.000';
 let template: Template;
 let resources: Record<string, Resource>;
+let outputs: Record<string, { Value: unknown }>;
+/** Everything optional turned on. */
+let custom: Synthesized;
 
 before(() => {
-  // Bundling skipped: this test is about the template, and one full synth runs in CI.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new ServiceStack(app, 'Test'));
-  resources = template.toJSON().Resources as Record<string, Resource>;
+  ({ template, resources, outputs } = synthesize());
+  custom = synthesize({
+    tracing: true,
+    throttle: { rateLimit: 50, burstLimit: 75 },
+    customDomain: { domainName: 'auth-api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0000-1111' },
+    existingTable: { tableName: 'restored-2026-01-05', tableStreamArn: RESTORED_STREAM },
+  });
 });
 
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+const WORKERS = ['scheduled', 'mail-events'];
+const ALL_FUNCTIONS = [...GROUPS, ...WORKERS];
+const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in']);
+
+const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
 
 /** The function (logical id) whose environment says it serves `group`. */
-function functionOf(group: string): string {
-  const found = ofType('AWS::Lambda::Function').find(
-    ([, r]) => (r.Properties.Environment as { Variables: Record<string, unknown> }).Variables.SERVICE_GROUP === group,
-  );
+function functionOf(group: string, from = resources): string {
+  const found = ofType('AWS::Lambda::Function', from).find(([, r]) => environmentOf(r).SERVICE_GROUP === group);
   assert.ok(found, `a function for ${group}`);
   return found[0];
 }
 
-function policyActionsOf(functionId: string): string[] {
-  const roleRef = (resources[functionId]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return ofType('AWS::IAM::Policy')
+function environmentOf(fn: Resource): Record<string, unknown> {
+  return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+
+function statementsOf(functionId: string, from = resources): Statement[] {
+  const roleRef = (from[functionId]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy', from)
     .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleRef))
-    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement)
-    .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const policyActionsOf = (functionId: string) => statementsOf(functionId).flatMap(actionsOf);
+
+/** A CloudFormation string with its tokens replaced by `<ref>`, for reading the dashboard body. */
+function flatten(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  return join ? join[1].map(flatten).join(join[0]) : '<ref>';
 }
 
 describe('service stack', () => {
@@ -62,7 +108,17 @@ describe('service stack', () => {
         StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
       }),
     });
-    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  it('encrypts the table with the secrets key, a retained customer-managed key with rotation on', () => {
+    const table = ofType('AWS::DynamoDB::Table')[0]![1];
+    const keyId = ((table.Properties.SSESpecification as { KMSMasterKeyId: { 'Fn::GetAtt': [string] } }).KMSMasterKeyId)['Fn::GetAtt'][0];
+    const key = resources[keyId]!;
+    assert.equal(key.Type, 'AWS::KMS::Key');
+    assert.equal(key.Properties.EnableKeyRotation, true);
+    assert.equal(key.DeletionPolicy, 'Retain');
+    for (const [, k] of ofType('AWS::KMS::Key')) assert.equal(k.Properties.EnableKeyRotation, true);
+    assert.deepEqual(outputs.KmsKeyArn!.Value, { 'Fn::GetAtt': [keyId, 'Arn'] });
   });
 
   it('has exactly one API route per route-table row, plus $default', () => {
@@ -86,14 +142,18 @@ describe('service stack', () => {
     }
   });
 
-  it('has one Node.js 22 ARM64 function per group and the scheduled worker on a schedule', () => {
-    for (const group of [...GROUPS, 'scheduled']) {
+  it('has one Node.js 22 ARM64 function per group, the scheduled worker and the mail-event handler', () => {
+    for (const group of ALL_FUNCTIONS) {
       const fn = resources[functionOf(group)]!;
       assert.equal(fn.Properties.Runtime, 'nodejs22.x');
       assert.deepEqual(fn.Properties.Architectures, ['arm64']);
+      assert.equal(environmentOf(fn).METRICS_ENABLED, 'true', `${group} emits its metrics`);
     }
-    assert.equal(ofType('AWS::Lambda::Function').length, GROUPS.length + 1);
-    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    assert.equal(ofType('AWS::Lambda::Function').length, ALL_FUNCTIONS.length);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionOf('scheduled'), 'Arn'] } })],
+    });
     for (const [, logGroup] of ofType('AWS::Logs::LogGroup')) assert.equal(logGroup.Properties.RetentionInDays, 30);
   });
 
@@ -104,15 +164,92 @@ describe('service stack', () => {
     for (const action of writes) assert.ok(!publicActions.includes(action), `public may not ${action}`);
     assert.ok(policyActionsOf(functionOf('definitions')).includes('dynamodb:PutItem'));
 
-    for (const group of [...GROUPS, 'scheduled']) {
+    for (const group of ALL_FUNCTIONS) {
       const actions = policyActionsOf(functionOf(group));
-      assert.ok(actions.includes('kms:Decrypt'), `${group} opens API-key secrets`);
       assert.equal(actions.includes('ses:SendEmail'), group === 'scheduled', `${group} and mail`);
       assert.equal(actions.includes('ses:CreateEmailIdentity'), group === 'configuration', `${group} and SES identities`);
       for (const action of actions) {
         assert.ok(action !== '*' && !action.endsWith(':*'), `${group} has a wildcard action ${action}`);
-        assert.ok(!['dynamodb:DeleteTable', 'dynamodb:CreateTable', 'kms:ScheduleKeyDeletion'].includes(action));
+        assert.ok(!['dynamodb:DeleteTable', 'dynamodb:CreateTable', 'dynamodb:Scan', 'kms:ScheduleKeyDeletion'].includes(action));
       }
+      for (const statement of statementsOf(functionOf(group)).filter((s) => actionsOf(s)[0]!.startsWith('dynamodb:'))) {
+        assert.ok(!JSON.stringify(statement.Resource).includes('index/*'), `${group} reaches gsi1 only, not every index`);
+      }
+    }
+  });
+
+  it('grants kms:GenerateDataKey (sealing) only to the groups that seal, kms:Decrypt to those that open', () => {
+    for (const group of ALL_FUNCTIONS) {
+      const statements = statementsOf(functionOf(group));
+      // DescribeKey (key metadata, from the stream grant of the scheduled worker) neither seals nor opens.
+      const direct = new Set(statements.filter((s) => !s.Condition).flatMap(actionsOf).filter((a) => a.startsWith('kms:') && a !== 'kms:DescribeKey'));
+      const expected = group === 'mail-events' ? [] : SEALERS.has(group) ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
+      assert.deepEqual([...direct].sort(), expected, `${group}: the secret box's own KMS calls`);
+
+      // The table's encryption uses the same key, but only through DynamoDB.
+      const viaTable = statements.filter((s) => s.Condition?.StringEquals?.['kms:ViaService']);
+      assert.equal(viaTable.length, 1, `${group}: one statement for the table's key`);
+      assert.match(flatten(viaTable[0]!.Condition!.StringEquals!['kms:ViaService']), /^dynamodb\..+\.amazonaws\.com$/);
+      assert.equal(actionsOf(viaTable[0]!).includes('kms:GenerateDataKey*'), group !== 'public', `${group}: writes through DynamoDB`);
+    }
+  });
+});
+
+describe('API stage', () => {
+  it('has throttling defaults, detailed per-route metrics and JSON access logs without query strings', () => {
+    const stage = ofType('AWS::ApiGatewayV2::Stage')[0]![1].Properties;
+    assert.deepEqual(stage.DefaultRouteSettings, { DetailedMetricsEnabled: true, ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 });
+    const format = JSON.parse((stage.AccessLogSettings as { Format: string }).Format) as Record<string, string>;
+    assert.equal(format.requestId, '$context.requestId');
+    assert.equal(format.route, '$context.routeKey');
+    assert.ok(!Object.values(format).some((v) => /querystring|authorizer|header/i.test(v)), 'no query string or headers in access logs');
+  });
+
+  it('takes throttling from the stack props', () => {
+    const stage = ofType('AWS::ApiGatewayV2::Stage', custom.resources)[0]![1].Properties;
+    assert.deepEqual(stage.DefaultRouteSettings, { DetailedMetricsEnabled: true, ThrottlingBurstLimit: 75, ThrottlingRateLimit: 50 });
+  });
+
+  it('has no custom domain unless asked; with one, a regional domain, its mapping and the DNS target as output', () => {
+    assert.equal(ofType('AWS::ApiGatewayV2::DomainName').length, 0);
+    assert.equal(outputs.CustomDomainTarget, undefined);
+
+    const [domainId, domain] = ofType('AWS::ApiGatewayV2::DomainName', custom.resources)[0]!;
+    assert.equal(domain.Properties.DomainName, 'auth-api.example.com');
+    custom.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0000-1111', EndpointType: 'REGIONAL' })],
+    });
+    custom.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
+    assert.deepEqual(custom.outputs.CustomDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+    assert.equal(custom.outputs.ApiUrl!.Value, `https://auth-api.example.com${BASE_PATH}`);
+  });
+});
+
+describe('a restored table', () => {
+  it("is used instead of a new one: the functions, the grants and the courier's stream all point at it", () => {
+    assert.equal(ofType('AWS::DynamoDB::Table', custom.resources).length, 0);
+    for (const group of ALL_FUNCTIONS) {
+      const fnId = functionOf(group, custom.resources);
+      assert.equal(environmentOf(custom.resources[fnId]!).TABLE_NAME, 'restored-2026-01-05');
+      const tableStatement = statementsOf(fnId, custom.resources).find((s) => actionsOf(s).includes('dynamodb:GetItem'));
+      assert.match(JSON.stringify(tableStatement?.Resource), /table\/restored-2026-01-05/);
+    }
+    const mapping = ofType('AWS::Lambda::EventSourceMapping', custom.resources)[0]![1];
+    assert.equal(mapping.Properties.EventSourceArn, RESTORED_STREAM);
+  });
+});
+
+describe('tracing', () => {
+  it('is off by default and on with the tracing prop, for every function', () => {
+    for (const group of ALL_FUNCTIONS) {
+      const off = resources[functionOf(group)]!;
+      assert.equal(environmentOf(off).TRACING_ENABLED, 'false');
+      assert.notDeepEqual(off.Properties.TracingConfig, { Mode: 'Active' });
+      const on = custom.resources[functionOf(group, custom.resources)]!;
+      assert.equal(environmentOf(on).TRACING_ENABLED, 'true');
+      assert.deepEqual(on.Properties.TracingConfig, { Mode: 'Active' });
+      const xray = statementsOf(functionOf(group, custom.resources), custom.resources).flatMap(actionsOf);
+      assert.ok(xray.includes('xray:PutTraceSegments'), `${group} may send traces`);
     }
   });
 });
@@ -129,5 +266,97 @@ describe('mail delivery', () => {
     assert.ok(filter.includes('OutboxMail') && filter.includes('INSERT'), filter);
     const destination = (mapping.DestinationConfig as { OnFailure: { Destination: { 'Fn::GetAtt': [string, string] } } }).OnFailure.Destination;
     assert.equal(resources[destination['Fn::GetAtt'][0]]!.Type, 'AWS::SQS::Queue');
+  });
+
+  it('sends every mail through a configuration set with reputation metrics, whose bounces and complaints reach the mail-event handler', () => {
+    const [setId, set] = ofType('AWS::SES::ConfigurationSet')[0]!;
+    assert.deepEqual(set.Properties.ReputationOptions, { ReputationMetricsEnabled: true });
+    assert.deepEqual(environmentOf(resources[functionOf('scheduled')]!).MAIL_CONFIGURATION_SET, { Ref: setId });
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: setId },
+      EventDestination: Match.objectLike({ Enabled: true, MatchingEventTypes: ['bounce', 'complaint'], EventBridgeDestination: Match.anyValue() }),
+    });
+    const queueId = ofType('AWS::SQS::Queue')[0]![0];
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['aws.ses'],
+        detail: { eventType: ['Bounce', 'Complaint'], mail: { tags: { 'ses:configuration-set': [{ Ref: setId }] } } },
+      },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [functionOf('mail-events'), 'Arn'] },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+        }),
+      ],
+    });
+    assert.ok(policyActionsOf(functionOf('mail-events')).includes('dynamodb:PutItem'), 'it writes suppressions');
+  });
+});
+
+describe('monitoring', () => {
+  function alarmWith(description: RegExp): Resource['Properties'] {
+    const found = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => description.test(a.Properties.AlarmDescription as string));
+    assert.equal(found.length, 1, `one alarm matching ${description}`);
+    return found[0]![1].Properties;
+  }
+
+  const metricNamesOf = (alarm: Resource['Properties']) =>
+    alarm.MetricName
+      ? [alarm.MetricName as string]
+      : (alarm.Metrics as { MetricStat?: { Metric: { MetricName: string } } }[]).flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : []));
+
+  it('has an alarm topic, encrypted, with an e-mail subscription only when the AlarmEmail parameter is set', () => {
+    const topics = ofType('AWS::SNS::Topic');
+    assert.equal(topics.length, 1);
+    assert.ok(topics[0]![1].Properties.KmsMasterKeyId, 'encrypted');
+    template.hasParameter('AlarmEmail', { Type: 'String', Default: '' });
+    const [, subscription] = ofType('AWS::SNS::Subscription')[0]!;
+    assert.equal(subscription.Properties.Protocol, 'email');
+    assert.deepEqual(subscription.Properties.Endpoint, { Ref: 'AlarmEmail' });
+    assert.deepEqual(template.toJSON().Conditions[subscription.Condition!], { 'Fn::Not': [{ 'Fn::Equals': [{ Ref: 'AlarmEmail' }, ''] }] });
+  });
+
+  it('alarms on 5xx rate, p99 latency, throttles, dead letters and SES bounce and complaint rates, all to the topic', () => {
+    const serverErrors = alarmWith(/5xx/);
+    assert.deepEqual(metricNamesOf(serverErrors).sort(), ['5xx', 'Count']);
+    const latency = alarmWith(/p99 latency/);
+    assert.equal(latency.MetricName, 'Latency');
+    assert.equal(latency.ExtendedStatistic, 'p99');
+    assert.deepEqual(metricNamesOf(alarmWith(/throttled an API function/)), GROUPS.map(() => 'Throttles'));
+    assert.deepEqual(metricNamesOf(alarmWith(/scheduled worker/)), WORKERS.map(() => 'Throttles'));
+    assert.ok(metricNamesOf(alarmWith(/DynamoDB throttled/)).every((name) => name === 'ThrottledRequests'));
+    const deadLetters = alarmWith(/could not be processed/);
+    assert.equal(deadLetters.MetricName, 'ApproximateNumberOfMessagesVisible');
+    assert.equal(deadLetters.Threshold, 0);
+    assert.equal(deadLetters.ComparisonOperator, 'GreaterThanThreshold');
+    assert.equal(alarmWith(/bounce rate/).MetricName, 'Reputation.BounceRate');
+    assert.equal(alarmWith(/complaint rate/).MetricName, 'Reputation.ComplaintRate');
+
+    const topicId = ofType('AWS::SNS::Topic')[0]![0];
+    for (const [id, alarm] of ofType('AWS::CloudWatch::Alarm')) {
+      assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }], `${id} notifies the topic`);
+    }
+  });
+
+  it('has one dashboard covering API per route, functions, table, mail, business metrics and SES reputation', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    assert.equal(dashboards.length, 1);
+    const body = flatten(dashboards[0]![1].Properties.DashboardBody);
+    const widgets = (JSON.parse(body) as { widgets: { properties: { metrics?: unknown[] } }[] }).widgets;
+    const text = JSON.stringify(widgets);
+    for (const metric of ['Count', '4xx', '5xx', 'Latency']) {
+      assert.ok(text.includes(`SEARCH('{AWS/ApiGateway,ApiId,Route,Stage} MetricName=\\"${metric}\\"`), `${metric} per route`);
+    }
+    for (const metric of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
+      const lines = widgets.flatMap((w) => w.properties.metrics ?? []).filter((m) => Array.isArray(m) && m[0] === 'AWS/Lambda' && m[1] === metric);
+      assert.equal(lines.length, ALL_FUNCTIONS.length, `${metric} for every function`);
+    }
+    for (const needle of ['ConsumedReadCapacityUnits', 'ConsumedWriteCapacityUnits', 'ThrottledRequests', 'SuccessfulRequestLatency']) {
+      assert.ok(text.includes(`"${needle}"`), needle);
+    }
+    assert.ok(text.includes('"ApproximateNumberOfMessagesVisible"'), 'dead-letter depth');
+    for (const name of Object.keys(BUSINESS_METRICS)) assert.ok(text.includes(`"TenantIdentity","${name}"`), `business metric ${name}`);
+    assert.ok(text.includes('"Reputation.BounceRate"') && text.includes('"Reputation.ComplaintRate"'), 'SES reputation');
+    assert.ok(flatten(outputs.DashboardUrl!.Value).includes('#dashboards:name='));
   });
 });

@@ -18,7 +18,7 @@ import type { TemplateName } from '../../shared/schemas/configuration.js';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
-import { configurationService, outboxRepository } from '../../shared/wiring.js';
+import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -67,7 +67,7 @@ let clockOffset = 0;
 
 function courierThroughProxy(): Courier {
   const ses = new SESv2Client({ region: 'us-east-1', endpoint: flaky.url, maxAttempts: 1 });
-  return new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(ses), {
+  return new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(ses), suppressionRepository(), {
     immediateRetryDelaysMs: [10, 10],
     maxAttempts: 3,
     leaseSeconds: 60,

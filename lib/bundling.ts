@@ -1,0 +1,53 @@
+/**
+ * How every function is bundled: one list of esbuild settings that both the stack (NodejsFunction) and the
+ * bundle benchmark (bench/bundles.bench.ts) use, so the figures are those of what gets deployed.
+ */
+import type { BuildOptions } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Lambda entries beside the route groups: the scheduled worker and the SES event handler. */
+export const WORKER_FUNCTIONS = ['scheduled', 'mail-events'] as const;
+
+export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/handler.ts`;
+
+export const BUNDLE = {
+  minify: true,
+  sourceMap: true,
+  format: 'esm',
+  target: 'node22',
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  // ESM output still meets CommonJS dependencies that call require().
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  alias: { '@aws-sdk/credential-provider-node': `${PROJECT_ROOT}lib/lambda-credentials.ts` },
+} as const;
+
+/**
+ * Modules left out of the bundle. Without tracing the tracer (and the X-Ray SDK behind it) is never
+ * loaded (shared/observability.ts imports it only when tracing is on), so it is not shipped either.
+ */
+export function externalModules(tracing: boolean): string[] {
+  return tracing ? [] : ['@aws-lambda-powertools/tracer'];
+}
+
+/** The same bundle as the stack builds, for the benchmark and the bundle test (tracing off, as deployed by default). */
+export function esbuildOptions(name: string, outfile: string): BuildOptions & { metafile: true } {
+  return {
+    entryPoints: [entryOf(name)],
+    outfile,
+    bundle: true,
+    minify: BUNDLE.minify,
+    sourcemap: BUNDLE.sourceMap,
+    format: BUNDLE.format,
+    target: BUNDLE.target,
+    platform: BUNDLE.platform,
+    mainFields: [...BUNDLE.mainFields],
+    banner: { js: BUNDLE.banner },
+    alias: { ...BUNDLE.alias },
+    external: externalModules(false),
+    metafile: true,
+    logLevel: 'error',
+  };
+}

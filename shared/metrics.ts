@@ -1,0 +1,58 @@
+/**
+ * Business metrics as CloudWatch embedded metrics (Powertools Metrics): counted during an invocation and
+ * written as one EMF line when it ends (shared/observability.ts flushes). Off locally and in tests, where
+ * nobody reads them, so stdout stays quiet. `metrics.count('SignInSucceeded')` is the whole API.
+ */
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { config } from './config.js';
+import { SERVICE_NAME } from './log.js';
+
+export const METRICS_NAMESPACE = 'TenantIdentity';
+/** The one dimension every business metric carries (Powertools adds it from the service name). */
+export const METRICS_DIMENSIONS = { service: SERVICE_NAME } as const;
+
+/** Every business metric, with the line that explains it on the dashboard. */
+export const BUSINESS_METRICS = {
+  SignInSucceeded: 'sign-ins that ended with tokens',
+  SignInFailed: 'sign-ins refused: wrong password, bad proof, unknown user',
+  SignInLockedOut: 'sign-ins refused because the user is locked out',
+  MfaChallengeIssued: 'MFA challenges sent (software token or e-mail code)',
+  MailSent: 'mails SES accepted',
+  MailFailed: 'mails given up: rejected, suppressed or out of attempts',
+  MailRetried: 'mails deferred for a later attempt (throttling, SES 5xx)',
+  MailSuppressed: 'mails not sent because the address bounced or complained before',
+  MailBounced: 'permanent bounces reported by SES (the address is suppressed)',
+  MailComplained: 'complaints reported by SES (the address is suppressed)',
+  MailBacklog: 'mails not yet final when the scheduled worker ran (pending, deferred or being sent)',
+  PlanReservationsApplied: 'reserved plan changes applied when due',
+} as const;
+export type MetricName = keyof typeof BUSINESS_METRICS;
+
+let sink: Metrics | undefined;
+let counted = 0;
+
+function sinkOf(): Metrics | undefined {
+  if (!sink && config().metricsEnabled) sink = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  return sink;
+}
+
+export const metrics = {
+  count(name: MetricName, value = 1): void {
+    const target = sinkOf();
+    if (!target) return;
+    target.addMetric(name, MetricUnit.Count, value);
+    counted++;
+  },
+  /** One EMF line with everything counted since the last flush; nothing at all when nothing was counted. */
+  flush(): void {
+    if (!sink || counted === 0) return;
+    counted = 0;
+    sink.publishStoredMetrics();
+  },
+};
+
+/** Tests that read the EMF output start a fresh sink after turning METRICS_ENABLED on. */
+export function resetMetricsForTests(): void {
+  sink = undefined;
+  counted = 0;
+}

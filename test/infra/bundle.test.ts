@@ -1,0 +1,127 @@
+/**
+ * The deployed artefact, not the source: functions bundled exactly as the stack bundles them (lib/bundling.ts)
+ * run in a fresh Node process with a Lambda-like environment. This proves the bundle loads (top-level await,
+ * the tracer left out, the credential shim in place of the SDK's chain), answers, and writes its metrics
+ * as one CloudWatch EMF line per invocation.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../../lib/bundling.js';
+import { tableName } from '../../shared/store/client.js';
+import { suppressionRepository } from '../../shared/wiring.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const INVOKE = `const [url, event] = process.argv.slice(1);
+const { handler } = await import(url);
+const answer = await handler(JSON.parse(event), { awsRequestId: 'bundle-test' });
+process.stdout.write('ANSWER ' + JSON.stringify(answer) + '\\n');`;
+
+let h: Harness;
+let dir: string;
+const accessKeyId = `bundle${randomUUID().replaceAll('-', '')}`;
+
+before(async () => {
+  h = await startHarness({ accessKeyId });
+  dir = mkdtempSync(join(tmpdir(), 'bundle-test-'));
+});
+after(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await h.close();
+});
+
+async function bundle(name: string): Promise<string> {
+  const outfile = join(dir, name, 'index.mjs');
+  await build(esbuildOptions(name, outfile));
+  return outfile;
+}
+
+/** Runs the bundled handler once in a new process; its output lines (stdout and stderr), parsed where they are JSON. */
+function invoke(file: string, event: unknown, env: Record<string, string> = {}): { answer: unknown; lines: Record<string, unknown>[] } {
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', INVOKE, pathToFileURL(file).href, JSON.stringify(event)], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: 'local',
+      TABLE_NAME: tableName(),
+      DYNAMODB_ENDPOINT: h.dynamoUrl,
+      METRICS_ENABLED: 'true',
+      TRACING_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
+    },
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const stdout = run.stdout.split('\n').filter(Boolean);
+  const answerLine = stdout.find((line) => line.startsWith('ANSWER '));
+  assert.ok(answerLine, run.stdout);
+  const lines = [...stdout, ...run.stderr.split('\n')].filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { answer: JSON.parse(answerLine.slice('ANSWER '.length)), lines };
+}
+
+interface Emf {
+  _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+  [metric: string]: unknown;
+}
+const isEmf = (line: Record<string, unknown>): line is Emf & Record<string, unknown> => '_aws' in line;
+
+describe('bundled functions', () => {
+  it('the public function answers from its bundle, with no metrics line when it counted nothing', async () => {
+    const file = await bundle('public');
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /v1/auth/openapi.json',
+      rawPath: '/v1/auth/openapi.json',
+      rawQueryString: '',
+      headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' },
+      requestContext: { domainName: 'api.example.com', http: { method: 'GET', path: '/v1/auth/openapi.json' }, requestId: 'req-1' },
+      isBase64Encoded: false,
+    };
+    const { answer, lines } = invoke(file, event);
+    const result = answer as { statusCode: number; body: string; headers: Record<string, string> };
+    assert.equal(result.statusCode, 200);
+    assert.equal((JSON.parse(result.body) as { openapi: string }).openapi, '3.1.0');
+    assert.equal(result.headers['x-request-id'], 'req-1');
+    assert.equal(lines.filter(isEmf).length, 0);
+  });
+
+  it('the mail-event handler stores a suppression through the credential shim and writes one EMF line', async () => {
+    const file = await bundle('mail-events');
+    const saasId = randomUUID();
+    const address = `bounced-${randomUUID()}@example.test`;
+    const event = {
+      source: 'aws.ses',
+      'detail-type': 'Email Bounced',
+      detail: {
+        eventType: 'Bounce',
+        bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: address }] },
+        mail: { tags: { saasId: [saasId], mailId: ['m-1'] } },
+      },
+    };
+    const { answer, lines } = invoke(file, event);
+    assert.deepEqual(answer, { suppressed: 1 });
+    assert.equal((await suppressionRepository().find(saasId, address))?.reason, 'bounce');
+
+    const emf = lines.filter(isEmf);
+    assert.equal(emf.length, 1, 'one metrics line per invocation');
+    const [directive] = emf[0]!._aws.CloudWatchMetrics;
+    assert.equal(directive!.Namespace, 'TenantIdentity');
+    assert.deepEqual(directive!.Dimensions, [['service']]);
+    assert.deepEqual(directive!.Metrics.map((m) => m.Name), ['MailBounced']);
+    assert.equal(emf[0]!.MailBounced, 1);
+    assert.equal(emf[0]!.service, 'tenant-identity');
+
+    const warning = lines.find((line) => line.message === 'address suppressed');
+    assert.equal(warning?.saasId, saasId);
+    assert.equal(warning?.invocationId, 'bundle-test');
+  });
+});

@@ -1,0 +1,73 @@
+/** Redaction by field name, the per-invocation log scope, and metrics staying silent unless enabled. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Context } from 'aws-lambda';
+import { addToLogScope, isSensitiveName, log, redact, REDACTED, setLogLevel } from '../../shared/log.js';
+import { metrics } from '../../shared/metrics.js';
+import { observed } from '../../shared/observability.js';
+
+describe('redaction', () => {
+  it('hides fields named like passwords, tokens, secrets, codes and SRP values, at any depth', () => {
+    const sensitive = ['password', 'NEW_PASSWORD', 'secret', 'secretKey', 'application_secret', 'token', 'access_token', 'refreshToken', 'id-token',
+      'code', 'mfa_code', 'confirmationCode', 'verifier', 'SRP_A', 'srpB', 'PASSWORD_CLAIM_SIGNATURE', 'SECRET_BLOCK', 'session', 'authorization',
+      'sealedSecret', 'privateKey', 'credentials'];
+    for (const name of sensitive) assert.ok(isSensitiveName(name), name);
+    for (const name of ['saasId', 'mailId', 'statusCode', 'errorCode', 'operation', 'attempt', 'email']) assert.ok(!isSensitiveName(name), name);
+  });
+
+  it('copies without changing the original, through arrays and nested objects', () => {
+    const error = new Error('kept for the formatter');
+    const input = { saasId: 's', list: [{ code: '123456', ok: 1 }], deep: { a: { b: { refresh_token: 'r' } } }, error };
+    const output = redact(input) as typeof input;
+    assert.deepEqual(output.list, [{ code: REDACTED, ok: 1 }]);
+    assert.equal(output.deep.a.b.refresh_token, REDACTED);
+    assert.equal(output.error, error);
+    assert.equal(input.list[0]!.code, '123456', 'the caller\'s object is untouched');
+  });
+});
+
+/** The JSON lines `run` writes to stdout, kept instead of printed (the test runner's own messages pass on). */
+async function stdoutOf(run: () => Promise<unknown> | unknown): Promise<string[]> {
+  const writes: string[] = [];
+  const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+    typeof chunk === 'string' && chunk.startsWith('{') ? writes.push(chunk) > 0 : write(chunk, ...rest)) as typeof process.stdout.write;
+  try {
+    await run();
+  } finally {
+    process.stdout.write = write as typeof process.stdout.write;
+  }
+  return writes;
+}
+
+describe('log scope', () => {
+  it("is one per invocation: concurrent invocations never see each other's ids", async () => {
+    const handler = observed(async (event: { id: string }) => {
+      addToLogScope({ requestId: `request-${event.id}` });
+      await new Promise((resolve) => setTimeout(resolve, event.id === 'a' ? 20 : 1));
+      log.info(`done ${event.id}`);
+    });
+    setLogLevel('info');
+    const lines = await stdoutOf(() => Promise.all([handler({ id: 'a' }, { awsRequestId: 'inv-a' } as Context), handler({ id: 'b' }, { awsRequestId: 'inv-b' } as Context)]));
+    setLogLevel('silent');
+    const parsed = lines.map((line) => JSON.parse(line) as { message: string; requestId: string; invocationId: string });
+    assert.deepEqual(
+      parsed.map((l) => [l.message, l.requestId, l.invocationId]).sort(),
+      [
+        ['done a', 'request-a', 'inv-a'],
+        ['done b', 'request-b', 'inv-b'],
+      ],
+    );
+  });
+});
+
+describe('metrics', () => {
+  it('write nothing when METRICS_ENABLED is off (local mode and tests)', async () => {
+    const writes = await stdoutOf(() => {
+      metrics.count('MailSent');
+      metrics.count('SignInSucceeded', 3);
+      metrics.flush();
+    });
+    assert.deepEqual(writes, []);
+  });
+});
