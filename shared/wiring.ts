@@ -17,6 +17,11 @@ import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
+import { TenantUserService } from './domain/tenant-users.js';
+import { UserService } from './domain/users.js';
+import { DynamoMembershipRepository } from './store/membership-repository.js';
+import { DynamoCommitter } from './store/transact.js';
+import { DynamoUserRepository } from './store/user-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -41,3 +46,32 @@ export const configurationService = () =>
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 
 export const courier = () => new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(sesSendingClient()));
+
+export const tenantUserService = () => {
+  const users = new DynamoUserRepository(dynamo(), tableName());
+  return new TenantUserService(
+    new DynamoMembershipRepository(dynamo(), tableName(), users),
+    users,
+    new DynamoTenantRepository(dynamo(), tableName()),
+    new DynamoDefinitionRepository(dynamo(), tableName()),
+    new DynamoCommitter(dynamo()),
+  );
+};
+
+export const userService = () => {
+  const tenantUsers = tenantUserService();
+  return new UserService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    committer: new DynamoCommitter(dynamo()),
+    definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
+    settings: new DynamoSettingsRepository(dynamo(), tableName()),
+    box: secrets(),
+    passwordPolicy: (saasId) => configurationService().passwordPolicy(saasId),
+    poolName: async (saasId) => {
+      const saas = await accountRepository().getSaas(saasId);
+      if (!saas) throw new Error(`no SaaS account ${saasId}`);
+      return saas.poolName;
+    },
+    userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
+  });
+};

@@ -1,11 +1,14 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
-/** The pages of one query, in order, following LastEvaluatedKey: every paged read of the store goes here. */
+/**
+ * The pages of one query, in order, following LastEvaluatedKey (from the input's ExclusiveStartKey when it
+ * has one): every paged read of the store goes here.
+ */
 export async function* queryPages(
   db: DynamoDBDocumentClient,
   input: QueryCommandInput,
 ): AsyncGenerator<Record<string, unknown>[]> {
-  let start: Record<string, unknown> | undefined;
+  let start: Record<string, unknown> | undefined = input.ExclusiveStartKey;
   do {
     const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     yield out.Items ?? [];
