@@ -202,8 +202,24 @@ export class TenantUserService {
     return new Map((await this.tenants.list(saasId)).map((t) => [t.id, t]));
   }
 
+  /** The live tenants of these members, read one by one: a page names few, a SaaS may have many. */
+  private async tenantsOf(saasId: string, members: readonly Member[]): Promise<Map<string, TenantRecord>> {
+    const ids = [...new Set(members.map((m) => m.membership.tenant_id))];
+    const found = await Promise.all(ids.map((id) => this.tenants.get(saasId, id)));
+    return new Map(found.flatMap((tenant) => (tenant ? [[tenant.id, tenant] as const] : [])));
+  }
+
+  /** Tenant users of the members whose tenant is live. */
+  private render(members: readonly Member[], tenants: Map<string, TenantRecord>, catalog: Catalog): TenantUser[] {
+    return members.flatMap((m) => {
+      const tenant = tenants.get(m.membership.tenant_id);
+      return tenant ? [toTenantUser(m, tenant, catalog)] : [];
+    });
+  }
+
   /** Checks the values against both kinds of user attribute and splits them: membership, user. */
   private async splitAttributes(saasId: string, changes: AttributeChanges): Promise<{ membership: AttributeChanges; user: AttributeChanges }> {
+    if (Object.keys(changes).length === 0) return { membership: {}, user: {} };
     const [userKind, saasUserKind] = await Promise.all([
       this.definitions.listAttributes(saasId, 'user'),
       this.definitions.listAttributes(saasId, 'saas_user'),
@@ -250,15 +266,14 @@ export class TenantUserService {
   /** Adds an existing SaaS user, named by e-mail address or sign-in ID, to the tenant. */
   async create(saasId: string, tenantId: string, input: { email?: string | null; sign_in_id?: string; attributes: AttributeValues }): Promise<TenantUser> {
     const login = loginFromRequest(input);
-    const tenant = await this.tenant(saasId, tenantId);
-    const user = await this.users.findByLogin(saasId, login);
+    const [tenant, user, catalog] = await Promise.all([this.tenant(saasId, tenantId), this.users.findByLogin(saasId, login), this.catalog(saasId)]);
     if (!user) {
       throw notFound('user_not_found', `no user with ${login.kind === 'email' ? 'e-mail address' : 'sign-in ID'} ${login.value}`);
     }
     const prepared = await this.prepareMembership(saasId, { tenantId, userId: user.id, attributes: input.attributes });
     await this.commit({ tenantId, userId: user.id }, prepared.writes);
     const member = { membership: prepared.membership, user: { ...user, attributes: applyChanges(user.attributes, prepared.userAttributeChanges) } };
-    return toTenantUser(member, tenant, await this.catalog(saasId));
+    return toTenantUser(member, tenant, catalog);
   }
 
   async get(saasId: string, tenantId: string, userId: string): Promise<TenantUser> {
@@ -278,10 +293,7 @@ export class TenantUserService {
       this.liveTenants(saasId),
       this.catalog(saasId),
     ]);
-    return members.flatMap((m) => {
-      const tenant = tenants.get(m.membership.tenant_id);
-      return tenant ? [toTenantUser(m, tenant, catalog)] : [];
-    });
+    return this.render(members, tenants, catalog);
   }
 
   async listTenant(saasId: string, tenantId: string): Promise<TenantUser[]> {
@@ -297,10 +309,13 @@ export class TenantUserService {
   private async membershipsOf(saasId: string, userId: string): Promise<{ user: UserRecord; members: { member: Member; tenant: TenantRecord }[] } | undefined> {
     const [user, members] = await Promise.all([this.users.get(saasId, userId), collect(this.memberships.directory(saasId, { id: userId }))]);
     if (!user) return undefined;
-    const tenants = await Promise.all(members.map((m) => this.tenants.get(saasId, m.membership.tenant_id)));
+    const tenants = await this.tenantsOf(saasId, members);
     return {
       user,
-      members: members.flatMap((member, i) => (tenants[i] ? [{ member, tenant: tenants[i] as TenantRecord }] : [])),
+      members: members.flatMap((member) => {
+        const tenant = tenants.get(member.membership.tenant_id);
+        return tenant ? [{ member, tenant }] : [];
+      }),
     };
   }
 
@@ -338,17 +353,15 @@ export class TenantUserService {
   async search(saasId: string, query: TenantUserSearch): Promise<{ users: TenantUser[]; cursor?: string }> {
     const filter: MemberFilter = { ...userFilter(query), ...(query.tenant_id ? { tenantId: query.tenant_id } : {}) };
     const roleName = query.role_name || undefined;
-    const [tenants, catalog] = await Promise.all([this.liveTenants(saasId), this.catalog(saasId)]);
+    const catalog = await this.catalog(saasId);
     const wanted = (m: Member) =>
-      tenants.has(m.membership.tenant_id) &&
       (filter.tenantId === undefined || m.membership.tenant_id === filter.tenantId) &&
       matchesUserFilter(m.user, filter) &&
       holdsRole(m, catalog, query.env_id, roleName);
     const page = await readPage(this.memberships.directory(saasId, filter), query.cursor || undefined, query.limit ?? MAX_PAGE_SIZE, wanted);
-    return {
-      users: page.items.map((m) => toTenantUser(m, tenants.get(m.membership.tenant_id) as TenantRecord, catalog)),
-      ...(page.cursor ? { cursor: page.cursor } : {}),
-    };
+    // A tenant being deleted still has memberships until its deletion ends; its members are left out.
+    const users = this.render(page.items, await this.tenantsOf(saasId, page.items), catalog);
+    return { users, ...(page.cursor ? { cursor: page.cursor } : {}) };
   }
 
   async updateAttributes(saasId: string, tenantId: string, userId: string, changes: AttributeChanges): Promise<void> {

@@ -211,6 +211,17 @@ export function checkAttributeChanges(changes: AttributeChanges, definitions: re
   checkAttributeValues(sets, definitions, kindLabel);
 }
 
+/** The SRP salt and verifier of a password; a temporary one expires after the policy's validity days. */
+function credentialFor(poolName: string, userId: string, password: string, temporary: boolean, policy: PasswordPolicy): PasswordCredential {
+  const { salt, verifier } = createPasswordVerifier(poolName, userId, password);
+  return {
+    salt,
+    verifier,
+    temporary,
+    ...(temporary ? { expires_at: nowSeconds() + policy.temporary_password_validity_days * DAY } : {}),
+  };
+}
+
 export interface NewUser {
   email?: string | null;
   sign_in_id?: string;
@@ -230,11 +241,9 @@ export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
   private async credential(saasId: string, userId: string, password: string, temporary: boolean, policy: PasswordPolicy) {
-    const { salt, verifier } = createPasswordVerifier(await this.deps.poolName(saasId), userId, password);
-    const credential: PasswordCredential = { salt, verifier, temporary };
-    if (temporary) credential.expires_at = nowSeconds() + policy.temporary_password_validity_days * DAY;
-    return credential;
+    return credentialFor(await this.deps.poolName(saasId), userId, password, temporary, policy);
   }
+
 
   /**
    * A new user, not yet stored. A given password must pass the policy and is the user's own; without one the
@@ -243,7 +252,7 @@ export class UserService {
    */
   async prepareUser(saasId: string, input: NewUser, mailTemplate: TemplateName = 'create_user'): Promise<PreparedUser> {
     const login = loginFromRequest(input);
-    const policy = await this.deps.passwordPolicy(saasId);
+    const [policy, poolName] = await Promise.all([this.deps.passwordPolicy(saasId), this.deps.poolName(saasId)]);
     const givenPassword = given(input.password);
     if (givenPassword !== undefined) checkPassword(givenPassword, policy);
     const password = givenPassword ?? generatePassword(policy);
@@ -254,7 +263,7 @@ export class UserService {
       email: login.kind === 'email' ? (input.email as string).trim() : '',
       sign_in_id: login.kind === 'sign_in_id' ? (input.sign_in_id as string) : '',
       attributes: {},
-      password: await this.credential(saasId, id, password, generated, policy),
+      password: credentialFor(poolName, id, password, generated, policy),
       session_version: 0,
       mfa: { enabled: false, software_token_registered: false },
       providers: {},

@@ -32,16 +32,22 @@ function toMembership(item: Record<string, unknown>): MembershipRecord {
 /** A membership position in name order: the user's directory position, a space, the tenant id. */
 const LOGIN_ORDER_POSITION = /^(.+) ([0-9a-f-]{36})$/;
 const DIRECTORY_POSITION = /^([0-9a-f-]{36}) ([0-9a-f-]{36})$/;
-/** Members' memberships are read for this many users at once when the search goes by name. */
-const USERS_AT_ONCE = 25;
+/**
+ * When the search goes by name, the memberships of a few users are read at once, more as the reading goes
+ * on: a short page reads little, a long one waits less.
+ */
+const FIRST_GROUP = 4;
+const LARGEST_GROUP = 32;
 
-async function* inGroups<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+async function* inGrowingGroups<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  let size = FIRST_GROUP;
   let group: T[] = [];
   for await (const item of items) {
     group.push(item);
     if (group.length === size) {
       yield group;
       group = [];
+      size = Math.min(size * 2, LARGEST_GROUP);
     }
   }
   if (group.length > 0) yield group;
@@ -196,7 +202,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
         for await (const member of this.ofUser(saasId, item, tenantId)) yield { position: `${position} ${member.position}`, item: member.item };
       }
     }
-    for await (const group of inGroups(this.users.directory(saasId, names).read(userAfter), USERS_AT_ONCE)) {
+    for await (const group of inGrowingGroups(this.users.directory(saasId, names).read(userAfter))) {
       const memberships = await Promise.all(
         group.map(async ({ item }) => {
           const list: Positioned<Member>[] = [];
