@@ -351,7 +351,7 @@ export class TenantUserService {
   }
 
   async search(saasId: string, query: TenantUserSearch): Promise<{ users: TenantUser[]; cursor?: string }> {
-    const filter: MemberFilter = { ...userFilter(query), ...(query.tenant_id ? { tenantId: query.tenant_id } : {}) };
+    const filter: MemberFilter = { ...userFilter(query), ...(query.tenant_id ? { tenantId: query.tenant_id.toLowerCase() } : {}) };
     const roleName = query.role_name || undefined;
     const catalog = await this.catalog(saasId);
     const wanted = (m: Member) =>

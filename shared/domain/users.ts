@@ -184,7 +184,7 @@ export function userFilter(query: Pick<SaasUserSearch | TenantUserSearch, 'id' |
   const email = given(query.email);
   const signInId = given(query.sign_in_id);
   return {
-    ...(id ? { id } : {}),
+    ...(id ? { id: id.toLowerCase() } : {}),
     ...(email ? { emailPrefix: email.toLowerCase() } : {}),
     ...(signInId ? { signInIdPrefix: signInId.toLowerCase() } : {}),
   };

@@ -9,7 +9,7 @@ import { ENTITY, keys } from './keys.js';
 import { partitionQuery, queryIndexAll, queryPages } from './query.js';
 import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
 import { Update } from './update.js';
-import { READ_PAGE, UUID_POSITION, type DynamoUserRepository } from './user-repository.js';
+import { READ_PAGE, UUID, UUID_POSITION, type DynamoUserRepository } from './user-repository.js';
 
 /** A role held in an env, as a member of the membership's string set: `<env id>#<role name>`. */
 const roleMember = (role: EnvRole) => `${role.env_id}#${role.role_name}`;
@@ -24,14 +24,17 @@ function toMembership(item: Record<string, unknown>): MembershipRecord {
     tenant_id: item.tenant_id as string,
     user_id: item.user_id as string,
     attributes: (item.attributes ?? {}) as MembershipRecord['attributes'],
-    roles: [...((item.roles as Set<string> | undefined) ?? [])].map(toRole).sort((a, b) => a.env_id - b.env_id || a.role_name.localeCompare(b.role_name)),
+    roles: [...((item.roles as Set<string> | undefined) ?? [])]
+      .map(toRole)
+      .sort((a, b) => a.env_id - b.env_id || a.role_name.localeCompare(b.role_name)),
     created_at: item.created_at as number,
   };
 }
 
 /** A membership position in name order: the user's directory position, a space, the tenant id. */
-const LOGIN_ORDER_POSITION = /^(.+) ([0-9a-f-]{36})$/;
-const DIRECTORY_POSITION = /^([0-9a-f-]{36}) ([0-9a-f-]{36})$/;
+const LOGIN_ORDER_POSITION = new RegExp(`^(.+) (${UUID})$`);
+/** A position in gsi1's every-membership partition: user id, a space, tenant id. */
+const MEMBERSHIP_DIRECTORY_POSITION = new RegExp(`^(${UUID}) (${UUID})$`);
 /**
  * When the search goes by name, the memberships of a few users are read at once, more as the reading goes
  * on: a short page reads little, a long one waits less.
@@ -167,8 +170,8 @@ export class DynamoMembershipRepository implements MembershipRepository {
 
   private everyMembership(saasId: string): OrderedSource<Member> {
     const gsi1pk = keys.membershipDirectory(saasId);
-    return source(DIRECTORY_POSITION, (after) => {
-      const [, userId, tenantId] = after ? (DIRECTORY_POSITION.exec(after) as RegExpExecArray) : [];
+    return source(MEMBERSHIP_DIRECTORY_POSITION, (after) => {
+      const [, userId, tenantId] = after ? (MEMBERSHIP_DIRECTORY_POSITION.exec(after) as RegExpExecArray) : [];
       return this.joined(
         saasId,
         {

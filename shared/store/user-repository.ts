@@ -22,7 +22,8 @@ import { Update } from './update.js';
 /** Reads of an ordered source go a page of this many items at a time. */
 export const READ_PAGE = 100;
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** Ids the service makes (users, tenants): lower-case UUIDs, the pattern positions are checked against. */
+export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 export const UUID_POSITION = new RegExp(`^${UUID}$`);
 /** A user directory position: the index sort key, `E#<name> <id>` or `S#<name> <id>`. */
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);

@@ -145,6 +145,7 @@ describe('Search SaaS Users', () => {
     assert.deepEqual(await search({ email: 'alpha', sign_in_id: 'user' }), []);
     const someone = users[42]!;
     assert.deepEqual(ids(await search({ id: someone.id })), [someone.id]);
+    assert.deepEqual(ids(await search({ id: someone.id.toUpperCase() })), [someone.id]);
     assert.deepEqual(ids(await search({ id: someone.id, email: 'alpha-04' })), [someone.id]);
     assert.deepEqual(await search({ id: someone.id, email: 'beta' }), []);
     assert.deepEqual(await search({ id: randomUUID() }), []);
