@@ -80,6 +80,11 @@ export interface MembershipRepository {
   userCounts(saasId: string): Promise<StoredUserCount[]>;
 }
 
+interface UserMemberships {
+  user: UserRecord;
+  members: { member: Member; tenant: TenantRecord }[];
+}
+
 interface Catalog {
   envs: Map<number, Env>;
   roles: Map<string, Role>;
@@ -159,6 +164,13 @@ function holdsRole(member: Member, catalog: Catalog, envId: number | undefined, 
   return envsWithRoles(member.membership.roles, catalog).some(
     (env) => (envId === undefined || env.id === envId) && (roleName === undefined || env.roles.some((r) => r.role_name === roleName)),
   );
+}
+
+/** Create Tenant User's input: the user by one of their sign-in names, and the membership's attributes. */
+export interface NewTenantUser {
+  email?: string | null;
+  sign_in_id?: string;
+  attributes: AttributeValues;
 }
 
 export interface NewMembership {
@@ -264,15 +276,20 @@ export class TenantUserService {
   }
 
   /** Adds an existing SaaS user, named by e-mail address or sign-in ID, to the tenant. */
-  async create(saasId: string, tenantId: string, input: { email?: string | null; sign_in_id?: string; attributes: AttributeValues }): Promise<TenantUser> {
+  async create(saasId: string, tenantId: string, input: NewTenantUser): Promise<TenantUser> {
     const login = loginFromRequest(input);
-    const [tenant, user, catalog] = await Promise.all([this.tenant(saasId, tenantId), this.users.findByLogin(saasId, login), this.catalog(saasId)]);
+    const [tenant, user, catalog] = await Promise.all([
+      this.tenant(saasId, tenantId),
+      this.users.findByLogin(saasId, login),
+      this.catalog(saasId),
+    ]);
     if (!user) {
       throw notFound('user_not_found', `no user with ${login.kind === 'email' ? 'e-mail address' : 'sign-in ID'} ${login.value}`);
     }
     const prepared = await this.prepareMembership(saasId, { tenantId, userId: user.id, attributes: input.attributes });
     await this.commit({ tenantId, userId: user.id }, prepared.writes);
-    const member = { membership: prepared.membership, user: { ...user, attributes: applyChanges(user.attributes, prepared.userAttributeChanges) } };
+    const updatedUser = { ...user, attributes: applyChanges(user.attributes, prepared.userAttributeChanges) };
+    const member = { membership: prepared.membership, user: updatedUser };
     return toTenantUser(member, tenant, catalog);
   }
 
@@ -306,8 +323,11 @@ export class TenantUserService {
   }
 
   /** The user's memberships with their tenants, or undefined when there is no such user. */
-  private async membershipsOf(saasId: string, userId: string): Promise<{ user: UserRecord; members: { member: Member; tenant: TenantRecord }[] } | undefined> {
-    const [user, members] = await Promise.all([this.users.get(saasId, userId), collect(this.memberships.directory(saasId, { id: userId }))]);
+  private async membershipsOf(saasId: string, userId: string): Promise<UserMemberships | undefined> {
+    const [user, members] = await Promise.all([
+      this.users.get(saasId, userId),
+      collect(this.memberships.directory(saasId, { id: userId })),
+    ]);
     if (!user) return undefined;
     const tenants = await this.tenantsOf(saasId, members);
     return {
@@ -358,7 +378,8 @@ export class TenantUserService {
       (filter.tenantId === undefined || m.membership.tenant_id === filter.tenantId) &&
       matchesUserFilter(m.user, filter) &&
       holdsRole(m, catalog, query.env_id, roleName);
-    const page = await readPage(this.memberships.directory(saasId, filter), query.cursor || undefined, query.limit ?? MAX_PAGE_SIZE, wanted);
+    const source = this.memberships.directory(saasId, filter);
+    const page = await readPage(source, query.cursor || undefined, query.limit ?? MAX_PAGE_SIZE, wanted);
     // A tenant being deleted still has memberships until its deletion ends; its members are left out.
     const users = this.render(page.items, await this.tenantsOf(saasId, page.items), catalog);
     return { users, ...(page.cursor ? { cursor: page.cursor } : {}) };
@@ -382,7 +403,8 @@ export class TenantUserService {
   }
 
   async removeRole(saasId: string, tenantId: string, userId: string, envId: number, roleName: string): Promise<void> {
-    await this.commit({ tenantId, userId }, [this.memberships.removeRoleWrite(saasId, tenantId, userId, { env_id: envId, role_name: roleName })]);
+    const role = { env_id: envId, role_name: roleName };
+    await this.commit({ tenantId, userId }, [this.memberships.removeRoleWrite(saasId, tenantId, userId, role)]);
   }
 
   /** The user counts the SaaS reports per tenant; every tenant must exist, or nothing is stored. */

@@ -244,7 +244,6 @@ export class UserService {
     return credentialFor(await this.deps.poolName(saasId), userId, password, temporary, policy);
   }
 
-
   /**
    * A new user, not yet stored. A given password must pass the policy and is the user's own; without one the
    * service generates a temporary one, mailed to an e-mail user with `mailTemplate` (Sign Up passes

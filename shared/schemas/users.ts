@@ -48,7 +48,9 @@ export const userSchemas = {
       Type.Object({ password: Type.Optional(Type.String({ description: 'only when the service generated it for a sign-in-ID user' })) }),
     ]),
   },
-  getSaasUsersCount: { response: Type.Object({ count: Type.Integer(), updated_at: Type.Integer({ description: 'Unix seconds; 0 before the first save' }) }) },
+  getSaasUsersCount: {
+    response: Type.Object({ count: Type.Integer(), updated_at: Type.Integer({ description: 'Unix seconds; 0 before the first save' }) }),
+  },
   saveSaasUsersCount: { body: Type.Object({ count: Type.Integer({ minimum: 0 }) }) },
   searchSaasUsers: { query: SaasUserSearch, response: Type.Object({ users: Type.Array(SaasUser), cursor: Type.Optional(Type.String()) }) },
   getSaasUser: { params: UserIdParam, response: SaasUser },

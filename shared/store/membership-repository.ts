@@ -57,7 +57,11 @@ async function* inGrowingGroups<T>(items: AsyncIterable<T>): AsyncGenerator<T[]>
 }
 
 /** A source that accepts positions matching `pattern` and reads with `read`. */
-function source<T>(pattern: RegExp, read: (after: string | undefined) => AsyncIterable<Positioned<T>>, accepts?: (m: RegExpExecArray) => boolean): OrderedSource<T> {
+function source<T>(
+  pattern: RegExp,
+  read: (after: string | undefined) => AsyncIterable<Positioned<T>>,
+  accepts?: (m: RegExpExecArray) => boolean,
+): OrderedSource<T> {
   return {
     accepts: (position) => {
       const m = pattern.exec(position);
@@ -162,7 +166,11 @@ export class DynamoMembershipRepository implements MembershipRepository {
     return source(UUID_POSITION, (after) =>
       this.joined(
         saasId,
-        { ...partitionQuery(this.table, where), ConsistentRead: true, ...(after ? { ExclusiveStartKey: keys.membership(saasId, tenantId, after) } : {}) },
+        {
+          ...partitionQuery(this.table, where),
+          ConsistentRead: true,
+          ...(after ? { ExclusiveStartKey: keys.membership(saasId, tenantId, after) } : {}),
+        },
         (item) => item.user_id as string,
       ),
     );

@@ -117,15 +117,14 @@ export class DynamoUserRepository implements UserRepository {
           if (item && position?.startsWith(prefix) && (after === undefined || sortsAfter(position, after))) yield { position, item: toUser(item) };
           return;
         }
+        const userId = after ? ((DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) : undefined;
         const pages = queryPages(db, {
           TableName: table,
           IndexName: 'gsi1',
           KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
           ExpressionAttributeValues: { ':pk': gsi1pk, ...(prefix ? { ':prefix': prefix } : {}) },
           Limit: READ_PAGE,
-          ...(after
-            ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, (DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) } }
-            : {}),
+          ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
         });
         for await (const page of pages) {
           for (const item of page) if (!item.deleting) yield { position: item.gsi1sk as string, item: toUser(item) };
