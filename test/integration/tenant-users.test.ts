@@ -6,6 +6,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
+import { DynamoMembershipRepository } from '../../shared/store/membership-repository.js';
+import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -370,6 +372,18 @@ describe('tenant user counts', () => {
     // Deleting a tenant takes its count with it.
     assert.equal((await counts.delete(`/tenants/${b}`)).status, 200);
     assert.deepEqual((await counts.get<Counts>('/tenants/all/users/count')).body.tenant_user_counts.map((c) => c.tenant_id), [a]);
+  });
+
+  it('the store writes a long list of counts in batches, every one of them', async () => {
+    const repository = new DynamoMembershipRepository(dynamo(), tableName(), new DynamoUserRepository(dynamo(), tableName()));
+    const owner = randomUUID();
+    const counts = Array.from({ length: 260 }, (_, i) => ({ tenant_id: randomUUID(), count: i }));
+    await repository.saveUserCounts(owner, counts, 1234);
+    const stored = await repository.userCounts(owner);
+    assert.deepEqual(
+      stored.sort((a, b) => a.count - b.count),
+      counts.map((c) => ({ ...c, updated_at: 1234 })),
+    );
   });
 
   it('takes up to 10 000 counts in one request, and no more', async () => {
