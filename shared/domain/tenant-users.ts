@@ -275,6 +275,13 @@ export class TenantUserService {
     };
   }
 
+  /** Adds a user to a tenant with roles, in a commit of its own. */
+  async addMember(saasId: string, input: NewMembership): Promise<MembershipRecord> {
+    const prepared = await this.prepareMembership(saasId, input);
+    await this.commit({ tenantId: input.tenantId, userId: input.userId }, prepared.writes);
+    return prepared.membership;
+  }
+
   /** Adds an existing SaaS user, named by e-mail address or sign-in ID, to the tenant. */
   async create(saasId: string, tenantId: string, input: NewTenantUser): Promise<TenantUser> {
     const login = loginFromRequest(input);

@@ -278,8 +278,9 @@ export class UserService {
     };
   }
 
-  async create(saasId: string, input: NewUser): Promise<SaasUser & { password?: string }> {
-    const prepared = await this.prepareUser(saasId, input);
+  /** Create SaaS User; Sign Up passes `sign_up` for the mail of a generated password. */
+  async create(saasId: string, input: NewUser, mailTemplate: TemplateName = 'create_user'): Promise<SaasUser & { password?: string }> {
+    const prepared = await this.prepareUser(saasId, input, mailTemplate);
     const outcome = await this.deps.committer.commit(prepared.write);
     if (!outcome.committed) {
       if (outcome.refusedBy === RULE.loginFree) throw loginTaken(prepared.login);

@@ -7,7 +7,9 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoMembershipRepository } from '../../shared/store/membership-repository.js';
+import { DynamoCommitter } from '../../shared/store/transact.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
+import { tenantUserService, userService } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -396,6 +398,49 @@ describe('tenant user counts', () => {
       'invalid_parameter',
       'tenant_user_counts',
     );
+  });
+});
+
+describe('the domain functions other flows reuse', () => {
+  it('a new user and their membership with roles commit together, or not at all', async () => {
+    const tenantId = await createTenant('Invited');
+    const users = userService();
+    const tenantUsers = tenantUserService();
+    const committer = new DynamoCommitter(dynamo());
+
+    const refused = await users.prepareUser(saasId, { email: address('ghost'), password: PASSWORD });
+    const badRoles = await tenantUsers.prepareMembership(saasId, {
+      tenantId,
+      userId: refused.user.id,
+      envs: [{ id: 1, role_names: ['admin', 'nobody'] }],
+      userIsNew: true,
+    });
+    assert.deepEqual(await committer.commit(refused.write, ...badRoles.writes), { committed: false, refusedBy: 'role_exists:nobody' });
+    assert.equal(await users.findByUsername(saasId, refused.user.email), undefined, 'no user without the membership');
+
+    const invited = await users.prepareUser(saasId, { email: address('invitee') }, 'sign_up');
+    const membership = await tenantUsers.prepareMembership(saasId, {
+      tenantId,
+      userId: invited.user.id,
+      envs: [{ id: 2, role_names: ['viewer', 'admin'] }],
+      userIsNew: true,
+    });
+    assert.deepEqual(await committer.commit(invited.write, ...membership.writes), { committed: true });
+    assert.deepEqual(
+      (await member(tenantId, invited.user.id)).envs.map((e) => [e.id, e.roles.map((r) => r.role_name)]),
+      [[2, ['admin', 'viewer']]],
+    );
+
+    const later = await createUser({ sign_in_id: `later-${randomUUID().slice(0, 6)}` });
+    await tenantUsers.addMember(saasId, { tenantId, userId: later.id, envs: [{ id: 1, role_names: ['viewer'] }] });
+    assert.deepEqual((await member(tenantId, later.id)).envs.map((e) => e.id), [1]);
+    await assert.rejects(tenantUsers.addMember(saasId, { tenantId, userId: later.id }), { code: 'user_already_member' });
+    await assert.rejects(tenantUsers.addMember(saasId, { tenantId, userId: randomUUID() }), { code: 'user_not_found' });
+    const another = await createUser({ email: address('another') });
+    await assert.rejects(tenantUsers.addMember(saasId, { tenantId, userId: another.id, envs: [{ id: 9, role_names: ['admin'] }] }), {
+      code: 'env_not_found',
+    });
+    await expectError(api.get(`/tenants/${tenantId}/users/${another.id}`), 404, 'user_not_found');
   });
 });
 
