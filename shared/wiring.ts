@@ -18,6 +18,11 @@ import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
 import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
+import { TenantUserService } from './domain/tenant-users.js';
+import { UserService } from './domain/users.js';
+import { DynamoMembershipRepository } from './store/membership-repository.js';
+import { DynamoCommitter } from './store/transact.js';
+import { DynamoUserRepository } from './store/user-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -51,3 +56,32 @@ export const courier = () =>
     new SesMailSender(sesSendingClient(), config().mailConfigurationSet),
     suppressionRepository(),
   );
+
+export const tenantUserService = () => {
+  const users = new DynamoUserRepository(dynamo(), tableName());
+  return new TenantUserService(
+    new DynamoMembershipRepository(dynamo(), tableName(), users),
+    users,
+    new DynamoTenantRepository(dynamo(), tableName()),
+    new DynamoDefinitionRepository(dynamo(), tableName()),
+    new DynamoCommitter(dynamo()),
+  );
+};
+
+export const userService = () => {
+  const tenantUsers = tenantUserService();
+  return new UserService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    committer: new DynamoCommitter(dynamo()),
+    definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
+    settings: new DynamoSettingsRepository(dynamo(), tableName()),
+    box: secrets(),
+    passwordPolicy: (saasId) => configurationService().passwordPolicy(saasId),
+    poolName: async (saasId) => {
+      const saas = await accountRepository().getSaas(saasId);
+      if (!saas) throw new Error(`no SaaS account ${saasId}`);
+      return saas.poolName;
+    },
+    userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
+  });
+};

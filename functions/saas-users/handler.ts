@@ -1,4 +1,31 @@
-/** The saas-users group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The saas-users group: SaaS users, their passwords, sign-in names, attributes, MFA preference and counts. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { userSchemas as s } from '../../shared/schemas/users.js';
+import { userService as users } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('saas-users', {});
+export const handler = createGroupHandler('saas-users', {
+  getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
+  createSaasUser: operation(s.createSaasUser, ({ body }, ctx) => users().create(ctx.saasId, body)),
+  getSaasUsersCount: operation(s.getSaasUsersCount, (_, ctx) => users().count(ctx.saasId)),
+  saveSaasUsersCount: operation(s.saveSaasUsersCount, ({ body }, ctx) => users().saveCount(ctx.saasId, body.count)),
+  searchSaasUsers: operation(s.searchSaasUsers, ({ query }, ctx) => users().search(ctx.saasId, query)),
+  getSaasUser: operation(s.getSaasUser, ({ params }, ctx) => users().get(ctx.saasId, params.user_id)),
+  deleteSaasUser: operation(s.deleteSaasUser, ({ params }, ctx) => users().delete(ctx.saasId, params.user_id)),
+  updateSaasUserPassword: operation(s.updateSaasUserPassword, ({ params, body }, ctx) =>
+    users().changePassword(ctx.saasId, params.user_id, body.password, body.temporary),
+  ),
+  resetSaasUserPassword: operation(s.resetSaasUserPassword, ({ params }, ctx) => users().resetPassword(ctx.saasId, params.user_id)),
+  updateSaasUserEmail: operation(s.updateSaasUserEmail, ({ params, body }, ctx) => users().changeEmail(ctx.saasId, params.user_id, body.email)),
+  updateSaasUserSignInId: operation(s.updateSaasUserSignInId, ({ params, body }, ctx) =>
+    users().changeSignInId(ctx.saasId, params.user_id, body.sign_in_id),
+  ),
+  updateSaasUserAttributes: operation(s.updateSaasUserAttributes, ({ params, body }, ctx) =>
+    users().updateAttributes(ctx.saasId, params.user_id, body.attributes),
+  ),
+  getUserMfaPreference: operation(s.getUserMfaPreference, ({ params }, ctx) => users().mfaPreference(ctx.saasId, params.user_id)),
+  updateUserMfaPreference: operation(s.updateUserMfaPreference, ({ params, body }, ctx) =>
+    users().updateMfaPreference(ctx.saasId, params.user_id, body),
+  ),
+  unlinkProvider: operation(s.unlinkProvider, ({ params }, ctx) => users().unlinkProvider(ctx.saasId, params.user_id, params.provider_name)),
+});

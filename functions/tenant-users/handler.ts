@@ -1,4 +1,32 @@
-/** The tenant-users group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The tenant-users group: memberships of SaaS users in tenants, their attributes and roles, and counts. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { tenantUserSchemas as s } from '../../shared/schemas/tenant-users.js';
+import { tenantUserService as tenantUsers } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('tenant-users', {});
+export const handler = createGroupHandler('tenant-users', {
+  getAllTenantUsers: operation(s.getAllTenantUsers, async (_, ctx) => ({ users: await tenantUsers().list(ctx.saasId) })),
+  getTenantUsersCount: operation(s.getTenantUsersCount, async (_, ctx) => ({
+    tenant_user_counts: await tenantUsers().userCounts(ctx.saasId),
+  })),
+  saveTenantUsersCount: operation(s.saveTenantUsersCount, ({ body }, ctx) => tenantUsers().saveUserCounts(ctx.saasId, body.tenant_user_counts)),
+  searchTenantUsers: operation(s.searchTenantUsers, ({ query }, ctx) => tenantUsers().search(ctx.saasId, query)),
+  getAllTenantUser: operation(s.getAllTenantUser, async ({ params }, ctx) => ({
+    users: await tenantUsers().userTenants(ctx.saasId, params.user_id),
+  })),
+  getTenantUsers: operation(s.getTenantUsers, async ({ params }, ctx) => ({
+    users: await tenantUsers().listTenant(ctx.saasId, params.tenant_id),
+  })),
+  createTenantUser: operation(s.createTenantUser, ({ params, body }, ctx) => tenantUsers().create(ctx.saasId, params.tenant_id, body)),
+  getTenantUser: operation(s.getTenantUser, ({ params }, ctx) => tenantUsers().get(ctx.saasId, params.tenant_id, params.user_id)),
+  updateTenantUser: operation(s.updateTenantUser, ({ params, body }, ctx) =>
+    tenantUsers().updateAttributes(ctx.saasId, params.tenant_id, params.user_id, body.attributes),
+  ),
+  deleteTenantUser: operation(s.deleteTenantUser, ({ params }, ctx) => tenantUsers().remove(ctx.saasId, params.tenant_id, params.user_id)),
+  createTenantUserRoles: operation(s.createTenantUserRoles, ({ params, body }, ctx) =>
+    tenantUsers().addRoles(ctx.saasId, params.tenant_id, params.user_id, params.env_id, body.role_names),
+  ),
+  deleteTenantUserRole: operation(s.deleteTenantUserRole, ({ params }, ctx) =>
+    tenantUsers().removeRole(ctx.saasId, params.tenant_id, params.user_id, params.env_id, params.role_name),
+  ),
+});

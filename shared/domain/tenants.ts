@@ -85,7 +85,7 @@ function historyOf(reservation: Reservation): PlanHistory {
   };
 }
 
-const tenantNotFound = (tenantId: string) => notFound('tenant_not_found', `no tenant with id ${tenantId}`);
+export const tenantNotFound = (tenantId: string) => notFound('tenant_not_found', `no tenant with id ${tenantId}`);
 
 export function toTenant(record: TenantRecord): Tenant {
   const { reservation } = record;

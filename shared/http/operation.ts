@@ -9,6 +9,8 @@ export interface OperationSchema {
   query?: TObject;
   body?: TSchema;
   response?: TSchema;
+  /** A larger body limit than the service-wide MAX_BODY_BYTES, for an operation whose input is a long list. */
+  maxBodyBytes?: number;
 }
 
 export interface RequestContext {

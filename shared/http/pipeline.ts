@@ -138,11 +138,11 @@ const inputCheck = (operations: Record<string, BoundOperation>): Middleware => (
     const state = stateOf(context);
     const op = operations[(state.route as Route).operationId];
     if (!op) return;
-    const { maxBodyBytes } = config();
+    const { schema } = op;
+    const maxBodyBytes = schema.maxBodyBytes ?? config().maxBodyBytes;
     if (state.rawBody.length > maxBodyBytes) {
       throw new HttpProblem(400, 'request_too_large', `body: larger than the ${maxBodyBytes} bytes allowed`);
     }
-    const { schema } = op;
     const params = schema.params ? validate(schema.params, coerceStrings(schema.params, state.pathParameters), 'path') : undefined;
     const query = schema.query
       ? validate(schema.query, coerceStrings(schema.query, event.queryStringParameters ?? {}), 'query')

@@ -15,8 +15,9 @@ export const DEFAULT_TEMPLATES: TemplateSet = {
     message: 'Your temporary password is {####}\n\nSign in with it and choose a password of your own.',
   },
   forgot_password: {
-    subject: 'Reset your password',
-    message: 'Your password reset code is {####}\n\nIf you did not ask to reset your password, ignore this e-mail.',
+    subject: 'Your password has been reset',
+    message:
+      'Your password has been reset. Your temporary password is {####}\n\nSign in with it and choose a new password. If you did not ask for this, tell your administrator.',
   },
   update_user_attribute: {
     subject: 'Confirm your new e-mail address',

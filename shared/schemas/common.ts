@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TString } from '@sinclair/typebox';
 
 /**
  * A name that identifies a definition and may appear in a URL path: not blank, no surrounding
@@ -37,3 +37,15 @@ export const HttpsUrl = Type.String({
   pattern: '^https://[^\\s/?#]+[^\\s]*$',
   description: 'an absolute https URL',
 });
+
+/** Changes to attribute values: a value sets the attribute, null removes it, names not given keep theirs. */
+export const AttributeChanges = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+  description: 'attribute name to its new value (string, number, bool, a YYYY-MM-DD date string), or null to remove it',
+});
+
+/** Empty strings count as "not given": SDKs in languages without optional fields send them so. */
+export const OptionalOrEmpty = (schema: TString) =>
+  Type.Optional(Type.Union([schema, Type.Literal('')], { description: schema.description }));
+
+export const Limit = Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' });
+export const SearchPrefix = Type.String({ maxLength: 254, pattern: '^\\S*$', description: 'the start of a name, without spaces' });

@@ -4,11 +4,15 @@ import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { tenantSchemas } from './tenants.js';
+import { tenantUserSchemas } from './tenant-users.js';
+import { userSchemas } from './users.js';
 
 export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...configurationSchemas,
   ...definitionSchemas,
   ...tenantSchemas,
+  ...userSchemas,
+  ...tenantUserSchemas,
   ...infrastructureSchemas,
   getRoleTemplate: roleTemplateSchema,
 };

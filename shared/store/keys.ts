@@ -3,6 +3,7 @@
  * attributes, an entity tag and a version on every item, and every partition key starting with the SaaS
  * id, so no query can wander into another SaaS's items.
  */
+import type { Login } from '../domain/users.js';
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 
@@ -16,6 +17,11 @@ export const ENTITY = {
   setting: 'Setting',
   outbox: 'OutboxMail',
   mailSuppression: 'MailSuppression',
+  user: 'User',
+  loginOwner: 'LoginOwner',
+  membership: 'Membership',
+  userMembership: 'UserMembership',
+  tenantUserCount: 'TenantUserCount',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -26,6 +32,15 @@ export interface ItemKey {
 
 const saasPartition = (saasId: string) => `SAAS#${saasId}`;
 const definitionsPartition = (saasId: string) => `SAAS#${saasId}#DEF`;
+const tenantPartition = (saasId: string, tenantId: string) => `SAAS#${saasId}#TENANT#${tenantId}`;
+const userPartition = (saasId: string, userId: string) => `SAAS#${saasId}#USER#${userId}`;
+
+/** `E#alice@example.com` or `S#alice`: e-mail users sort before sign-in-ID users, each by name. */
+export const loginKey = (login: Login) => `${login.kind === 'email' ? 'E' : 'S'}#${login.value}`;
+
+export function loginFromKey(key: string): Login {
+  return { kind: key.startsWith('E#') ? 'email' : 'sign_in_id', value: key.slice(2) };
+}
 
 /** Env ids sort numerically when zero-padded; 10 digits hold every 31-bit id. */
 const padEnvId = (id: number) => String(id).padStart(10, '0');
@@ -64,7 +79,46 @@ export const keys = {
    * tenant's own partition, so deleting a tenant is one query and batch deletes. An item there may name a
    * `mirror` {pk, sk} elsewhere (a user's view of the membership) that is deleted with it.
    */
-  tenantContents: (saasId: string, tenantId: string) => ({ pk: `SAAS#${saasId}#TENANT#${tenantId}`, skPrefix: '' }),
+  tenantContents: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: '' }),
+  /** A user's membership of a tenant, in the tenant's partition; its `mirror` is the user's side. */
+  membership: (saasId: string, tenantId: string, userId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: `MEMBER#${userId}` }),
+  tenantMemberships: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'MEMBER#' }),
+  /** gsi1: every membership of a SaaS, by user id then tenant id (Get Users, and searches without a narrower key). */
+  membershipDirectory: (saasId: string) => `SAAS#${saasId}#MEMBERS`,
+  membershipDirectoryEntry: (saasId: string, userId: string, tenantId: string) => ({
+    gsi1pk: `SAAS#${saasId}#MEMBERS`,
+    gsi1sk: `${userId} ${tenantId}`,
+  }),
+  /** The user count a SaaS reported for a tenant; in the tenant's partition, so it goes with the tenant. */
+  tenantUserCount: (saasId: string, tenantId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: 'USER_COUNT' }),
+  /** gsi1: every tenant's reported user count, read in one query. */
+  tenantUserCountEntry: (saasId: string, tenantId: string) => ({ gsi1pk: `SAAS#${saasId}#TENANT_USER_COUNTS`, gsi1sk: tenantId }),
+  tenantUserCounts: (saasId: string) => ({ gsi1pk: `SAAS#${saasId}#TENANT_USER_COUNTS` }),
+
+  /**
+   * Everything of one user lives in the user's own partition: the profile, the user's side of each
+   * membership, and what sign-in keeps (devices, refresh tokens, codes). Delete User empties the partition
+   * and the items its items name as `mirror`.
+   */
+  userProfile: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'PROFILE' }),
+  userContents: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: '' }),
+  userMembership: (saasId: string, userId: string, tenantId: string): ItemKey => ({
+    pk: userPartition(saasId, userId),
+    sk: `TENANT#${tenantId}`,
+  }),
+  userMemberships: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: 'TENANT#' }),
+  /**
+   * gsi1: the SaaS's users by sign-in name (`E#<e-mail> <id>`, `S#<sign-in id> <id>`, lower-case), so a name
+   * prefix is a key condition. Names hold no spaces, so the space ends the name and the id makes the entry
+   * unique and names its item.
+   */
+  userDirectory: (saasId: string) => `SAAS#${saasId}#USERS`,
+  userDirectoryEntry: (saasId: string, login: Login, userId: string) => ({
+    gsi1pk: `SAAS#${saasId}#USERS`,
+    gsi1sk: `${loginKey(login)} ${userId}`,
+  }),
+  /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */
+  loginOwner: (saasId: string, login: Login): ItemKey => ({ pk: `SAAS#${saasId}#LOGIN#${loginKey(login)}`, sk: 'OWNER' }),
   /** gsi1: pending plan reservations of a SaaS by due time. */
   planReservation: (saasId: string, tenantId: string, due: number) => ({
     gsi1pk: `SAAS#${saasId}#PLANRES`,

@@ -1,8 +1,8 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 
-/** The raw answers of one query, following LastEvaluatedKey. */
+/** The raw answers of one query, following LastEvaluatedKey (from the input's ExclusiveStartKey when it has one). */
 async function* queryOutputs(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
-  let start: Record<string, unknown> | undefined;
+  let start: Record<string, unknown> | undefined = input.ExclusiveStartKey;
   do {
     const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     yield out;

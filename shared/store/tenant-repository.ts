@@ -5,6 +5,7 @@ import { batchDelete } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
 import { partitionQuery, queryAll, queryIndexAll, queryPages } from './query.js';
+import { Update } from './update.js';
 
 /** Attribute names the conditions use, as placeholders so no reserved word can bite. */
 const CONDITION_NAMES = { '#pk': 'pk', '#deleting': 'deleting', '#rev': 'rev', '#reservation': 'reservation' };
@@ -15,37 +16,6 @@ const RESET_PAGE = 50;
 function toRecord(item: Record<string, unknown>): TenantRecord {
   const { deleting: _deleting, ...record } = withoutKeys<TenantRecord & { deleting?: boolean }>(item);
   return record;
-}
-
-/** One UpdateExpression from named SET and REMOVE parts. */
-class Update {
-  private readonly sets: string[] = [];
-  private readonly removes: string[] = [];
-  readonly names: Record<string, string> = {};
-  readonly values: Record<string, unknown> = {};
-
-  /** `expression` may say `#self` (the attribute), `:v` (the value) and `:empty` (an empty list). */
-  set(attribute: string, value: unknown, expression = ':v'): this {
-    const i = Object.keys(this.names).length;
-    this.names[`#n${i}`] = attribute;
-    this.values[`:v${i}`] = value;
-    if (expression.includes(':empty')) this.values[':empty'] = [];
-    this.sets.push(`#n${i} = ${expression.replaceAll(':v', `:v${i}`).replaceAll('#self', `#n${i}`)}`);
-    return this;
-  }
-
-  remove(attribute: string): this {
-    const i = Object.keys(this.names).length;
-    this.names[`#n${i}`] = attribute;
-    this.removes.push(`#n${i}`);
-    return this;
-  }
-
-  expression(): string {
-    return [this.sets.length ? `SET ${this.sets.join(', ')}` : '', this.removes.length ? `REMOVE ${this.removes.join(', ')}` : '']
-      .filter(Boolean)
-      .join(' ');
-  }
 }
 
 export class DynamoTenantRepository implements TenantRepository {

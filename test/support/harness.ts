@@ -15,6 +15,8 @@ import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 export interface Harness {
   api: LocalApi;
   dynamoUrl: string;
+  /** The SES stand-in: sent mail at GET /store. */
+  sesUrl: string;
   accounts: DynamoAccountRepository;
   /** A new SaaS with one API key holding `permissions`, and a client signing with it. */
   newSaas(permissions?: string[]): Promise<{ saasId: string; apiKey: string; secret: string; client: SignedClient }>;
@@ -61,6 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     api,
     dynamoUrl,
+    sesUrl,
     accounts,
     newKey,
     async newSaas(permissions = ['*']) {

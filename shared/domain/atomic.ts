@@ -1,0 +1,49 @@
+/**
+ * Writes that happen together or not at all (one store transaction). Repositories build them, the domain
+ * combines them (a new user with the mail that tells them their password; a user, a membership and an
+ * accepted invitation) and commits them through a Committer. Each part names the rule its condition holds,
+ * so a refused commit says which rule stopped it and the domain can answer with the right error.
+ */
+
+export interface WritePart {
+  /** The rule this part's condition holds, e.g. `login_free`, `tenant_live`; reported when it refuses. */
+  readonly rule: string;
+  /** What the store will write; opaque to the domain. */
+  readonly op: unknown;
+}
+
+export interface AtomicWrite {
+  readonly parts: readonly WritePart[];
+}
+
+export type CommitOutcome = { committed: true } | { committed: false; refusedBy: string };
+
+export interface Committer {
+  /** All parts of all writes in one transaction; when conditions fail, the first failing part in order is named. */
+  commit(...writes: AtomicWrite[]): Promise<CommitOutcome>;
+}
+
+export const atomicWrite = (...parts: WritePart[]): AtomicWrite => ({ parts });
+
+/** The rules that writes of users and memberships hold, as their refusals name them. */
+export const RULE = {
+  /** An item with a fresh id (a new user, a new mail) does not exist yet. */
+  newItem: 'new_item',
+  /** The user exists and is not being deleted. */
+  userLive: 'user_live',
+  /** The sign-in name is held by no other user. */
+  loginFree: 'login_free',
+  /** The user still has the sign-in name the change was made from. */
+  loginUnchanged: 'login_unchanged',
+  /** The tenant exists and is not being deleted. */
+  tenantLive: 'tenant_live',
+  /** The user is not a member of the tenant yet. */
+  notMember: 'not_member',
+  /** The user is a member of the tenant. */
+  member: 'member',
+  /** The member holds the role in the env. */
+  roleAssigned: 'role_assigned',
+  envExists: 'env_exists',
+  /** Followed by `:<role name>`. */
+  roleExists: 'role_exists',
+} as const;

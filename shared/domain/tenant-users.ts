@@ -1,0 +1,434 @@
+/**
+ * Tenant users: a SaaS user's membership of a tenant, holding per-tenant user attributes and roles per env.
+ * A membership lives in the tenant's partition with a copy in the user's partition (each names the other as
+ * its `mirror`), so deleting either the tenant or the user takes it away; every write of one conditions on
+ * the tenant being live, in the same transaction.
+ *
+ * Attributes: a tenant user's `attributes` show the membership's user-attribute values together with the
+ * user's SaaS-user attribute values (one value across all tenants; the two kinds share one namespace of
+ * names, so they never clash). Writes through a tenant user route each value by its kind: user attributes
+ * to the membership, SaaS-user attributes to the user, in one transaction.
+ */
+import { nowSeconds } from '../clock.js';
+import { alreadyExists, DomainError, invalid, notFound } from '../errors.js';
+import type { Env, Role } from '../schemas/definitions.js';
+import type { EnvWithRoles, TenantUser, TenantUserCount, TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
+import { RULE, type AtomicWrite, type Committer } from './atomic.js';
+import type { DefinitionRepository } from './definitions.js';
+import { collect, MAX_PAGE_SIZE, readPage, type OrderedSource } from './paging.js';
+import { tenantNotFound, type TenantRecord, type TenantRepository } from './tenants.js';
+import {
+  checkAttributeChanges,
+  loginFromRequest,
+  matchesUserFilter,
+  userFilter,
+  userNotFound,
+  type AttributeChanges,
+  type AttributeValues,
+  type UserFilter,
+  type UserRecord,
+  type UserRepository,
+} from './users.js';
+
+export interface EnvRole {
+  env_id: number;
+  role_name: string;
+}
+
+export interface MembershipRecord {
+  tenant_id: string;
+  user_id: string;
+  /** Values of user attributes (the per-tenant kind). */
+  attributes: AttributeValues;
+  roles: EnvRole[];
+  created_at: number;
+}
+
+/** A membership with its user, as reads hand them out. */
+export interface Member {
+  membership: MembershipRecord;
+  user: UserRecord;
+}
+
+export interface MemberFilter extends UserFilter {
+  tenantId?: string;
+}
+
+export interface StoredUserCount extends TenantUserCount {
+  updated_at: number;
+}
+
+export interface MembershipRepository {
+  /**
+   * The membership and its mirror, with its roles. Rules, in order: `tenant_live`, `user_live` (left out when
+   * the same commit writes the user, which holds that rule itself), `not_member`, `env_exists:<id>`,
+   * `role_exists:<name>`.
+   */
+  addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean }): AtomicWrite;
+  get(saasId: string, tenantId: string, userId: string): Promise<Member | undefined>;
+  /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all). */
+  directory(saasId: string, filter: MemberFilter): OrderedSource<Member>;
+  /** Rules: `tenant_live`, `member`. */
+  attributesWrite(saasId: string, tenantId: string, userId: string, changes: AttributeChanges): AtomicWrite;
+  /** Rules: `tenant_live`, `member`, `env_exists:<id>`, `role_exists:<name>`. */
+  addRolesWrite(saasId: string, tenantId: string, userId: string, envId: number, roleNames: readonly string[]): AtomicWrite;
+  /** Rules: `tenant_live`, `member`, `role_assigned`. */
+  removeRoleWrite(saasId: string, tenantId: string, userId: string, role: EnvRole): AtomicWrite;
+  /** Rules: `tenant_live`, `member`. */
+  removeWrite(saasId: string, tenantId: string, userId: string): AtomicWrite;
+  saveUserCounts(saasId: string, counts: readonly TenantUserCount[], at: number): Promise<void>;
+  userCounts(saasId: string): Promise<StoredUserCount[]>;
+}
+
+interface UserMemberships {
+  user: UserRecord;
+  members: { member: Member; tenant: TenantRecord }[];
+}
+
+interface Catalog {
+  envs: Map<number, Env>;
+  roles: Map<string, Role>;
+}
+
+/** The error for a membership write refused by `rule`. */
+export function membershipRefusal(rule: string, ids: { tenantId: string; userId: string }): DomainError {
+  const [name, detail] = rule.split(/:(.*)/s) as [string, string | undefined];
+  switch (name) {
+    case RULE.tenantLive:
+      return tenantNotFound(ids.tenantId);
+    case RULE.userLive:
+      return userNotFound(ids.userId);
+    case RULE.notMember:
+      return alreadyExists('user_already_member', `user ${ids.userId} already belongs to tenant ${ids.tenantId}`);
+    case RULE.member:
+      return notFound('user_not_found', `user ${ids.userId} is not a member of tenant ${ids.tenantId}`);
+    case RULE.roleAssigned:
+      return notFound('role_not_assigned', `user ${ids.userId} does not hold that role in that env of tenant ${ids.tenantId}`);
+    case RULE.envExists:
+      return notFound('env_not_found', `no env with id ${detail}`);
+    case RULE.roleExists:
+      return invalid('role_not_found', `role_names: no role named '${detail}'`, { field: 'role_names' });
+    default:
+      return new DomainError('conflict', 'concurrent_update', 'the membership changed at the same time; try again');
+  }
+}
+
+/** The roles of a membership, by env, as far as their definitions still exist. */
+function envsWithRoles(roles: readonly EnvRole[], catalog: Catalog): EnvWithRoles[] {
+  const byEnv = new Map<number, Role[]>();
+  for (const { env_id, role_name } of roles) {
+    const role = catalog.roles.get(role_name);
+    if (!catalog.envs.has(env_id) || !role) continue;
+    byEnv.set(env_id, [...(byEnv.get(env_id) ?? []), role]);
+  }
+  return [...byEnv.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([id, envRoles]) => {
+      const env = catalog.envs.get(id) as Env;
+      return {
+        id,
+        name: env.name,
+        display_name: env.display_name ?? '',
+        roles: envRoles
+          .sort((a, b) => a.role_name.localeCompare(b.role_name))
+          .map((r) => ({ role_name: r.role_name, display_name: r.display_name })),
+      };
+    });
+}
+
+const memberAttributes = ({ user, membership }: Member): AttributeValues => ({ ...user.attributes, ...membership.attributes });
+
+function toTenantUser(member: Member, tenant: TenantRecord, catalog: Catalog): TenantUser {
+  return {
+    id: member.user.id,
+    tenant_id: tenant.id,
+    tenant_name: tenant.name,
+    email: member.user.email,
+    sign_in_id: member.user.sign_in_id,
+    attributes: memberAttributes(member),
+    envs: envsWithRoles(member.membership.roles, catalog),
+  };
+}
+
+function applyChanges(values: AttributeValues, changes: AttributeChanges): AttributeValues {
+  const next = { ...values };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) delete next[name];
+    else next[name] = value;
+  }
+  return next;
+}
+
+function holdsRole(member: Member, catalog: Catalog, envId: number | undefined, roleName: string | undefined): boolean {
+  if (envId === undefined && roleName === undefined) return true;
+  return envsWithRoles(member.membership.roles, catalog).some(
+    (env) => (envId === undefined || env.id === envId) && (roleName === undefined || env.roles.some((r) => r.role_name === roleName)),
+  );
+}
+
+/** Create Tenant User's input: the user by one of their sign-in names, and the membership's attributes. */
+export interface NewTenantUser {
+  email?: string | null;
+  sign_in_id?: string;
+  attributes: AttributeValues;
+}
+
+export interface NewMembership {
+  tenantId: string;
+  userId: string;
+  attributes?: AttributeValues;
+  envs?: { id: number; role_names: readonly string[] }[];
+  /** The same commit creates the user: SaaS-user attribute values then belong in the new user, not here. */
+  userIsNew?: boolean;
+}
+
+export interface PreparedMembership {
+  membership: MembershipRecord;
+  /** The SaaS-user attribute values the membership's attributes carried, written to the user. */
+  userAttributeChanges: AttributeChanges;
+  /** Commit them together, alone (Create Tenant User) or with other writes (invitations, marketplace). */
+  writes: AtomicWrite[];
+}
+
+export class TenantUserService {
+  constructor(
+    private readonly memberships: MembershipRepository,
+    private readonly users: UserRepository,
+    private readonly tenants: TenantRepository,
+    private readonly definitions: DefinitionRepository,
+    private readonly committer: Committer,
+  ) {}
+
+  private async catalog(saasId: string): Promise<Catalog> {
+    const [envs, roles] = await Promise.all([this.definitions.listEnvs(saasId), this.definitions.listRoles(saasId)]);
+    return { envs: new Map(envs.map((e) => [e.id, e])), roles: new Map(roles.map((r) => [r.role_name, r])) };
+  }
+
+  private async tenant(saasId: string, tenantId: string): Promise<TenantRecord> {
+    const tenant = await this.tenants.get(saasId, tenantId);
+    if (!tenant) throw tenantNotFound(tenantId);
+    return tenant;
+  }
+
+  private async liveTenants(saasId: string): Promise<Map<string, TenantRecord>> {
+    return new Map((await this.tenants.list(saasId)).map((t) => [t.id, t]));
+  }
+
+  /** The live tenants of these members, read one by one: a page names few, a SaaS may have many. */
+  private async tenantsOf(saasId: string, members: readonly Member[]): Promise<Map<string, TenantRecord>> {
+    const ids = [...new Set(members.map((m) => m.membership.tenant_id))];
+    const found = await Promise.all(ids.map((id) => this.tenants.get(saasId, id)));
+    return new Map(found.flatMap((tenant) => (tenant ? [[tenant.id, tenant] as const] : [])));
+  }
+
+  /** Tenant users of the members whose tenant is live. */
+  private render(members: readonly Member[], tenants: Map<string, TenantRecord>, catalog: Catalog): TenantUser[] {
+    return members.flatMap((m) => {
+      const tenant = tenants.get(m.membership.tenant_id);
+      return tenant ? [toTenantUser(m, tenant, catalog)] : [];
+    });
+  }
+
+  /** Checks the values against both kinds of user attribute and splits them: membership, user. */
+  private async splitAttributes(saasId: string, changes: AttributeChanges): Promise<{ membership: AttributeChanges; user: AttributeChanges }> {
+    if (Object.keys(changes).length === 0) return { membership: {}, user: {} };
+    const [userKind, saasUserKind] = await Promise.all([
+      this.definitions.listAttributes(saasId, 'user'),
+      this.definitions.listAttributes(saasId, 'saas_user'),
+    ]);
+    checkAttributeChanges(changes, [...userKind, ...saasUserKind], 'user attribute');
+    const saasUserNames = new Set(saasUserKind.map((d) => d.attribute_name));
+    const entries = Object.entries(changes);
+    return {
+      membership: Object.fromEntries(entries.filter(([name]) => !saasUserNames.has(name))),
+      user: Object.fromEntries(entries.filter(([name]) => saasUserNames.has(name))),
+    };
+  }
+
+  private async commit(ids: { tenantId: string; userId: string }, writes: AtomicWrite[]): Promise<void> {
+    const outcome = await this.committer.commit(...writes);
+    if (!outcome.committed) throw membershipRefusal(outcome.refusedBy, ids);
+  }
+
+  /** A membership ready to commit, for Create Tenant User and for the flows that add members in their own commits. */
+  async prepareMembership(saasId: string, input: NewMembership): Promise<PreparedMembership> {
+    const split = await this.splitAttributes(saasId, input.attributes ?? {});
+    const userChanges = Object.keys(split.user).length > 0;
+    if (userChanges && input.userIsNew) {
+      throw invalid('invalid_attribute', 'attributes: SaaS user attributes of a new user are set on the user, not the membership', {
+        field: 'attributes',
+      });
+    }
+    const roles = (input.envs ?? []).flatMap((env) => [...new Set(env.role_names)].map((role_name) => ({ env_id: env.id, role_name })));
+    const membership: MembershipRecord = {
+      tenant_id: input.tenantId,
+      user_id: input.userId,
+      attributes: split.membership as AttributeValues,
+      roles,
+      created_at: nowSeconds(),
+    };
+    const add = this.memberships.addWrite(saasId, membership, { userWrittenAlongside: Boolean(input.userIsNew) || userChanges });
+    return {
+      membership,
+      userAttributeChanges: split.user,
+      writes: userChanges ? [add, this.users.attributesWrite(saasId, input.userId, split.user)] : [add],
+    };
+  }
+
+  /** Adds a user to a tenant with roles, in a commit of its own. */
+  async addMember(saasId: string, input: NewMembership): Promise<MembershipRecord> {
+    const prepared = await this.prepareMembership(saasId, input);
+    await this.commit({ tenantId: input.tenantId, userId: input.userId }, prepared.writes);
+    return prepared.membership;
+  }
+
+  /** Adds an existing SaaS user, named by e-mail address or sign-in ID, to the tenant. */
+  async create(saasId: string, tenantId: string, input: NewTenantUser): Promise<TenantUser> {
+    const login = loginFromRequest(input);
+    const [tenant, user, catalog] = await Promise.all([
+      this.tenant(saasId, tenantId),
+      this.users.findByLogin(saasId, login),
+      this.catalog(saasId),
+    ]);
+    if (!user) {
+      throw notFound('user_not_found', `no user with ${login.kind === 'email' ? 'e-mail address' : 'sign-in ID'} ${login.value}`);
+    }
+    const prepared = await this.prepareMembership(saasId, { tenantId, userId: user.id, attributes: input.attributes });
+    await this.commit({ tenantId, userId: user.id }, prepared.writes);
+    const updatedUser = { ...user, attributes: applyChanges(user.attributes, prepared.userAttributeChanges) };
+    const member = { membership: prepared.membership, user: updatedUser };
+    return toTenantUser(member, tenant, catalog);
+  }
+
+  async get(saasId: string, tenantId: string, userId: string): Promise<TenantUser> {
+    const [tenant, member, catalog] = await Promise.all([
+      this.tenant(saasId, tenantId),
+      this.memberships.get(saasId, tenantId, userId),
+      this.catalog(saasId),
+    ]);
+    if (!member) throw membershipRefusal(RULE.member, { tenantId, userId });
+    return toTenantUser(member, tenant, catalog);
+  }
+
+  /** Every membership of the SaaS: a user in two tenants appears twice. */
+  async list(saasId: string): Promise<TenantUser[]> {
+    const [members, tenants, catalog] = await Promise.all([
+      collect(this.memberships.directory(saasId, {})),
+      this.liveTenants(saasId),
+      this.catalog(saasId),
+    ]);
+    return this.render(members, tenants, catalog);
+  }
+
+  async listTenant(saasId: string, tenantId: string): Promise<TenantUser[]> {
+    const [tenant, members, catalog] = await Promise.all([
+      this.tenant(saasId, tenantId),
+      collect(this.memberships.directory(saasId, { tenantId })),
+      this.catalog(saasId),
+    ]);
+    return members.map((m) => toTenantUser(m, tenant, catalog));
+  }
+
+  /** The user's memberships with their tenants, or undefined when there is no such user. */
+  private async membershipsOf(saasId: string, userId: string): Promise<UserMemberships | undefined> {
+    const [user, members] = await Promise.all([
+      this.users.get(saasId, userId),
+      collect(this.memberships.directory(saasId, { id: userId })),
+    ]);
+    if (!user) return undefined;
+    const tenants = await this.tenantsOf(saasId, members);
+    return {
+      user,
+      members: members.flatMap((member) => {
+        const tenant = tenants.get(member.membership.tenant_id);
+        return tenant ? [{ member, tenant }] : [];
+      }),
+    };
+  }
+
+  /** Get User Info: every membership of one user. */
+  async userTenants(saasId: string, userId: string): Promise<TenantUser[]> {
+    const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
+    if (!found) throw userNotFound(userId);
+    return found.members.map(({ member, tenant }) => toTenantUser(member, tenant, catalog));
+  }
+
+  /** The user with every tenant they belong to (Delete User's answer; sign-in's `/userinfo`). */
+  async userInfo(saasId: string, userId: string): Promise<UserInfo | undefined> {
+    const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
+    if (!found) return undefined;
+    const { user } = found;
+    return {
+      id: user.id,
+      email: user.email,
+      sign_in_id: user.sign_in_id,
+      user_attribute: user.attributes,
+      tenants: found.members.map(({ member, tenant }) => ({
+        id: tenant.id,
+        name: tenant.name,
+        // Tenants are created through the API, complete from the start.
+        completed_sign_up: true,
+        envs: envsWithRoles(member.membership.roles, catalog),
+        user_attribute: memberAttributes(member),
+        back_office_staff_email: tenant.back_office_staff_email,
+        plan_id: tenant.plan_id ?? '',
+        is_paid: Boolean(tenant.plan_id && tenant.payment_customer),
+      })),
+    };
+  }
+
+  async search(saasId: string, query: TenantUserSearch): Promise<{ users: TenantUser[]; cursor?: string }> {
+    const filter: MemberFilter = { ...userFilter(query), ...(query.tenant_id ? { tenantId: query.tenant_id.toLowerCase() } : {}) };
+    const roleName = query.role_name || undefined;
+    const catalog = await this.catalog(saasId);
+    const wanted = (m: Member) =>
+      (filter.tenantId === undefined || m.membership.tenant_id === filter.tenantId) &&
+      matchesUserFilter(m.user, filter) &&
+      holdsRole(m, catalog, query.env_id, roleName);
+    const source = this.memberships.directory(saasId, filter);
+    const page = await readPage(source, query.cursor || undefined, query.limit ?? MAX_PAGE_SIZE, wanted);
+    // A tenant being deleted still has memberships until its deletion ends; its members are left out.
+    const users = this.render(page.items, await this.tenantsOf(saasId, page.items), catalog);
+    return { users, ...(page.cursor ? { cursor: page.cursor } : {}) };
+  }
+
+  async updateAttributes(saasId: string, tenantId: string, userId: string, changes: AttributeChanges): Promise<void> {
+    const split = await this.splitAttributes(saasId, changes);
+    const writes = [this.memberships.attributesWrite(saasId, tenantId, userId, split.membership)];
+    if (Object.keys(split.user).length > 0) writes.push(this.users.attributesWrite(saasId, userId, split.user));
+    await this.commit({ tenantId, userId }, writes);
+  }
+
+  /** Ends the membership, and with it every role the user held in the tenant. */
+  async remove(saasId: string, tenantId: string, userId: string): Promise<void> {
+    await this.commit({ tenantId, userId }, [this.memberships.removeWrite(saasId, tenantId, userId)]);
+  }
+
+  /** Assigning a role the member already holds changes nothing. */
+  async addRoles(saasId: string, tenantId: string, userId: string, envId: number, roleNames: readonly string[]): Promise<void> {
+    await this.commit({ tenantId, userId }, [this.memberships.addRolesWrite(saasId, tenantId, userId, envId, [...new Set(roleNames)])]);
+  }
+
+  async removeRole(saasId: string, tenantId: string, userId: string, envId: number, roleName: string): Promise<void> {
+    const role = { env_id: envId, role_name: roleName };
+    await this.commit({ tenantId, userId }, [this.memberships.removeRoleWrite(saasId, tenantId, userId, role)]);
+  }
+
+  /** The user counts the SaaS reports per tenant; every tenant must exist, or nothing is stored. */
+  async saveUserCounts(saasId: string, counts: readonly TenantUserCount[]): Promise<void> {
+    const tenants = await this.liveTenants(saasId);
+    const seen = new Set<string>();
+    counts.forEach(({ tenant_id }, i) => {
+      const field = `tenant_user_counts.${i}.tenant_id`;
+      if (seen.has(tenant_id)) throw invalid('invalid_parameter', `${field}: ${tenant_id} appears more than once`, { field });
+      if (!tenants.has(tenant_id)) throw invalid('tenant_not_found', `${field}: no tenant with id ${tenant_id}`, { field });
+      seen.add(tenant_id);
+    });
+    await this.memberships.saveUserCounts(saasId, counts, nowSeconds());
+  }
+
+  async userCounts(saasId: string): Promise<StoredUserCount[]> {
+    const [counts, tenants] = await Promise.all([this.memberships.userCounts(saasId), this.liveTenants(saasId)]);
+    return counts.filter((c) => tenants.has(c.tenant_id));
+  }
+}

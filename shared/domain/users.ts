@@ -1,0 +1,426 @@
+/**
+ * SaaS users: the people who sign in to a SaaS, by e-mail address or by sign-in ID (exactly one of them).
+ * A sign-in name is unique per SaaS, compared in lower case: the store keeps one owner item per name and
+ * writes it in the same transaction as the user, so racing creates give one user. Passwords are turned into
+ * an SRP salt and verifier at once (DESIGN.md decision 3) and never kept.
+ *
+ * Attributes: a SaaS user's `attributes` hold the values of SaaS-user attributes, one value across every
+ * tenant. Per-tenant user attributes live on the memberships (tenant-users.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { nowSeconds } from '../clock.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { createPasswordVerifier } from '../crypto/srp.js';
+import { alreadyExists, DomainError, invalid, notFound } from '../errors.js';
+import { Email } from '../schemas/common.js';
+import type { PasswordPolicy, TemplateName } from '../schemas/configuration.js';
+import type { Attribute } from '../schemas/definitions.js';
+import type { TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
+import type { MfaMethod, MfaPreference, SaasUser, SaasUserSearch } from '../schemas/users.js';
+import { RULE, type AtomicWrite, type Committer } from './atomic.js';
+import { checkAttributeValues } from './attributes.js';
+import type { DefinitionRepository } from './definitions.js';
+import { newOutboxMail, type OutboxMail } from './mail.js';
+import { MAX_PAGE_SIZE, readPage, type OrderedSource } from './paging.js';
+import { checkPassword, generatePassword } from './password-policy.js';
+import type { SettingsRepository } from './settings.js';
+
+export type AttributeValue = string | number | boolean;
+export type AttributeValues = Record<string, AttributeValue>;
+/** A value sets the attribute, null removes it; names not given keep their values. */
+export type AttributeChanges = Record<string, AttributeValue | null>;
+
+export interface PasswordCredential {
+  /** SRP salt and verifier, hex (shared/crypto/srp.ts). */
+  salt: string;
+  verifier: string;
+  /** The user must choose a new password at the next sign-in (NEW_PASSWORD_REQUIRED). */
+  temporary: boolean;
+  /** Unix seconds after which a temporary password no longer signs in. */
+  expires_at?: number;
+}
+
+export interface MfaSettings {
+  enabled: boolean;
+  method?: MfaMethod;
+  /** Set once an authenticator app is registered; enabling softwareToken needs it. */
+  software_token_registered: boolean;
+  /** The TOTP secret, sealed by the secret box, once one is issued. */
+  sealed_totp_secret?: string;
+}
+
+/** A linked external identity, keyed by provider name (`Google`). */
+export interface LinkedProvider {
+  /** The provider's id for the user. */
+  subject: string;
+  linked_at: number;
+}
+
+export interface UserRecord {
+  id: string;
+  /** As given, trimmed; '' for a sign-in-ID user. */
+  email: string;
+  /** As given; '' for an e-mail user. */
+  sign_in_id: string;
+  /** Values of SaaS-user attributes. */
+  attributes: AttributeValues;
+  password: PasswordCredential;
+  /** Raised by every change that must end existing sessions (password change and reset). */
+  session_version: number;
+  mfa: MfaSettings;
+  providers: Record<string, LinkedProvider>;
+  /** Unix seconds; 0 until the first sign-in. */
+  last_login_at: number;
+  created_at: number;
+}
+
+/** A sign-in name, normalised: e-mail addresses trimmed, both kinds in lower case. */
+export interface Login {
+  kind: 'email' | 'sign_in_id';
+  value: string;
+}
+
+/** Prefix filters are normalised like names; `id` is exact. */
+export interface UserFilter {
+  id?: string;
+  emailPrefix?: string;
+  signInIdPrefix?: string;
+}
+
+export interface UserRepository {
+  /** The user, its sign-in name (rule `login_free`), and the mail that tells them their password if any. */
+  createWrite(saasId: string, user: UserRecord, login: Login, mail?: OutboxMail): AtomicWrite;
+  /** undefined when missing or being deleted. Strongly consistent. */
+  get(saasId: string, userId: string): Promise<UserRecord | undefined>;
+  getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>>;
+  /** Through the name's owner item: one consistent read path for sign-in and lookups. */
+  findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined>;
+  list(saasId: string): Promise<UserRecord[]>;
+  /** The SaaS's users in sign-in name order, narrowed by the filter's key (an id, or a name prefix). */
+  directory(saasId: string, filter: UserFilter): OrderedSource<UserRecord>;
+  /** Moves the user from `from` to `to` (rules `login_unchanged`, then `login_free`). */
+  changeLoginWrite(saasId: string, userId: string, from: Login, to: Login, names: { email: string; sign_in_id: string }): AtomicWrite;
+  /** A new credential; raises session_version (rule `user_live`). */
+  passwordWrite(saasId: string, userId: string, credential: PasswordCredential, mail?: OutboxMail): AtomicWrite;
+  /** Sets and removes SaaS-user attribute values (rule `user_live`). */
+  attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite;
+  /** false when the user is gone, or softwareToken is asked for without a registered app. */
+  setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean>;
+  /** false when the user is gone or the provider is not linked. */
+  unlinkProvider(saasId: string, userId: string, provider: string): Promise<boolean>;
+  /** Hides the user, then removes every item of theirs and the items they name; false when missing. */
+  delete(saasId: string, userId: string): Promise<boolean>;
+}
+
+/** What the users domain needs of the rest of the service. */
+export interface UserServiceDeps {
+  users: UserRepository;
+  committer: Committer;
+  definitions: DefinitionRepository;
+  settings: SettingsRepository;
+  box: SecretBox;
+  passwordPolicy(saasId: string): Promise<PasswordPolicy>;
+  /** The SaaS's SRP pool name (SaasAccount.poolName). */
+  poolName(saasId: string): Promise<string>;
+  /** The user with every tenant they belong to (tenant-users.ts); undefined when missing. */
+  userInfo(saasId: string, userId: string): Promise<UserInfo | undefined>;
+}
+
+export const KNOWN_PROVIDERS = ['Google'] as const;
+const SIGN_IN_ID = /^[A-Za-z0-9_-]{1,50}$/;
+const EMAIL = new RegExp(Email.pattern as string);
+const SAAS_USER_COUNT = 'saas-user-count';
+const DAY = 86_400;
+
+export const userNotFound = (userId: string) => notFound('user_not_found', `no user with id ${userId}`);
+
+const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
+
+/** '' and null mean "not given", as SDKs without optional fields send them. */
+const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
+
+export function emailLogin(email: string): Login {
+  const trimmed = email.trim();
+  if (!EMAIL.test(trimmed)) throw invalid('invalid_parameter', 'email: must be an e-mail address', { field: 'email' });
+  return { kind: 'email', value: trimmed.toLowerCase() };
+}
+
+/** Sign-in IDs are unique without regard to case: `Alice` and `alice` would be the same name to a person. */
+export function signInIdLogin(signInId: string): Login {
+  if (!SIGN_IN_ID.test(signInId)) {
+    throw invalid('invalid_parameter', 'sign_in_id: must be 1 to 50 letters, digits, - or _', { field: 'sign_in_id' });
+  }
+  return { kind: 'sign_in_id', value: signInId.toLowerCase() };
+}
+
+export function loginOf(user: Pick<UserRecord, 'email' | 'sign_in_id'>): Login {
+  return user.email ? { kind: 'email', value: user.email.trim().toLowerCase() } : { kind: 'sign_in_id', value: user.sign_in_id.toLowerCase() };
+}
+
+/** The one sign-in name in a request that must name exactly one: an e-mail address or a sign-in ID. */
+export function loginFromRequest(input: { email?: string | null; sign_in_id?: string }): Login {
+  const email = given(input.email);
+  const signInId = given(input.sign_in_id);
+  if ((email === undefined) === (signInId === undefined)) {
+    throw invalid('invalid_parameter', 'email: give either email or sign_in_id, not both and not neither', { field: 'email' });
+  }
+  return email !== undefined ? emailLogin(email) : signInIdLogin(signInId as string);
+}
+
+/** A USERNAME at sign-in: an e-mail address (it has an `@`) or a sign-in ID; undefined when it is neither. */
+export function loginFromUsername(username: string): Login | undefined {
+  const trimmed = username.trim();
+  if (trimmed.includes('@')) return EMAIL.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
+  return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
+}
+
+export function toSaasUser(user: UserRecord): SaasUser {
+  return { id: user.id, email: user.email, sign_in_id: user.sign_in_id, attributes: user.attributes, last_login_at: user.last_login_at };
+}
+
+/** Normalised search filters: empty strings are "not given"; name prefixes compare in lower case. */
+export function userFilter(query: Pick<SaasUserSearch | TenantUserSearch, 'id' | 'email' | 'sign_in_id'>): UserFilter {
+  const id = given(query.id);
+  const email = given(query.email);
+  const signInId = given(query.sign_in_id);
+  return {
+    ...(id ? { id: id.toLowerCase() } : {}),
+    ...(email ? { emailPrefix: email.toLowerCase() } : {}),
+    ...(signInId ? { signInIdPrefix: signInId.toLowerCase() } : {}),
+  };
+}
+
+export function matchesUserFilter(user: UserRecord, filter: UserFilter): boolean {
+  const login = loginOf(user);
+  return (
+    (filter.id === undefined || user.id === filter.id) &&
+    (filter.emailPrefix === undefined || (login.kind === 'email' && login.value.startsWith(filter.emailPrefix))) &&
+    (filter.signInIdPrefix === undefined || (login.kind === 'sign_in_id' && login.value.startsWith(filter.signInIdPrefix)))
+  );
+}
+
+export function loginTaken(login: Login): DomainError {
+  return login.kind === 'email'
+    ? alreadyExists('email_already_exists', `email: ${login.value} is already used by another user`)
+    : alreadyExists('sign_in_id_already_exists', `sign_in_id: ${login.value} is already used by another user`);
+}
+
+/** The values a change sets must match their definitions; removing needs no definition (it may be gone). */
+export function checkAttributeChanges(changes: AttributeChanges, definitions: readonly Attribute[], kindLabel: string): void {
+  const sets = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== null));
+  checkAttributeValues(sets, definitions, kindLabel);
+}
+
+/** The SRP salt and verifier of a password; a temporary one expires after the policy's validity days. */
+function credentialFor(poolName: string, userId: string, password: string, temporary: boolean, policy: PasswordPolicy): PasswordCredential {
+  const { salt, verifier } = createPasswordVerifier(poolName, userId, password);
+  return {
+    salt,
+    verifier,
+    temporary,
+    ...(temporary ? { expires_at: nowSeconds() + policy.temporary_password_validity_days * DAY } : {}),
+  };
+}
+
+export interface NewUser {
+  email?: string | null;
+  sign_in_id?: string;
+  password?: string;
+}
+
+export interface PreparedUser {
+  user: UserRecord;
+  login: Login;
+  /** Commit it alone (createUser) or with other writes (an invitation's membership). */
+  write: AtomicWrite;
+  /** Only for a sign-in-ID user whose password the service generated: nobody else can tell them. */
+  generatedPassword?: string;
+}
+
+export class UserService {
+  constructor(private readonly deps: UserServiceDeps) {}
+
+  private async credential(saasId: string, userId: string, password: string, temporary: boolean, policy: PasswordPolicy) {
+    return credentialFor(await this.deps.poolName(saasId), userId, password, temporary, policy);
+  }
+
+  /**
+   * A new user, not yet stored. A given password must pass the policy and is the user's own; without one the
+   * service generates a temporary one, mailed to an e-mail user with `mailTemplate` (Sign Up passes
+   * `sign_up`), handed back for a sign-in-ID user.
+   */
+  async prepareUser(saasId: string, input: NewUser, mailTemplate: TemplateName = 'create_user'): Promise<PreparedUser> {
+    const login = loginFromRequest(input);
+    const [policy, poolName] = await Promise.all([this.deps.passwordPolicy(saasId), this.deps.poolName(saasId)]);
+    const givenPassword = given(input.password);
+    if (givenPassword !== undefined) checkPassword(givenPassword, policy);
+    const password = givenPassword ?? generatePassword(policy);
+    const generated = givenPassword === undefined;
+    const id = randomUUID();
+    const user: UserRecord = {
+      id,
+      email: login.kind === 'email' ? (input.email as string).trim() : '',
+      sign_in_id: login.kind === 'sign_in_id' ? (input.sign_in_id as string) : '',
+      attributes: {},
+      password: credentialFor(poolName, id, password, generated, policy),
+      session_version: 0,
+      mfa: { enabled: false, software_token_registered: false },
+      providers: {},
+      last_login_at: 0,
+      created_at: nowSeconds(),
+    };
+    const mail = generated && login.kind === 'email' ? await newOutboxMail(this.deps.box, saasId, mailTemplate, user.email, password) : undefined;
+    return {
+      user,
+      login,
+      write: this.deps.users.createWrite(saasId, user, login, mail),
+      ...(generated && login.kind === 'sign_in_id' ? { generatedPassword: password } : {}),
+    };
+  }
+
+  /** Create SaaS User; Sign Up passes `sign_up` for the mail of a generated password. */
+  async create(saasId: string, input: NewUser, mailTemplate: TemplateName = 'create_user'): Promise<SaasUser & { password?: string }> {
+    const prepared = await this.prepareUser(saasId, input, mailTemplate);
+    const outcome = await this.deps.committer.commit(prepared.write);
+    if (!outcome.committed) {
+      if (outcome.refusedBy === RULE.loginFree) throw loginTaken(prepared.login);
+      throw new Error(`creating a user was refused by ${outcome.refusedBy}`);
+    }
+    return { ...toSaasUser(prepared.user), ...(prepared.generatedPassword ? { password: prepared.generatedPassword } : {}) };
+  }
+
+  /** The stored user, for sign-in and the other flows; 404 when missing. */
+  async record(saasId: string, userId: string): Promise<UserRecord> {
+    const user = await this.deps.users.get(saasId, userId);
+    if (!user) throw userNotFound(userId);
+    return user;
+  }
+
+  /** The user a sign-in USERNAME names (e-mail address or sign-in ID, any case), if any. */
+  async findByUsername(saasId: string, username: string): Promise<UserRecord | undefined> {
+    const login = loginFromUsername(username);
+    return login ? this.deps.users.findByLogin(saasId, login) : undefined;
+  }
+
+  async get(saasId: string, userId: string): Promise<SaasUser> {
+    return toSaasUser(await this.record(saasId, userId));
+  }
+
+  async list(saasId: string): Promise<SaasUser[]> {
+    return (await this.deps.users.list(saasId)).map(toSaasUser);
+  }
+
+  async search(saasId: string, query: SaasUserSearch): Promise<{ users: SaasUser[]; cursor?: string }> {
+    const filter = userFilter(query);
+    const page = await readPage(this.deps.users.directory(saasId, filter), given(query.cursor), query.limit ?? MAX_PAGE_SIZE, (user) =>
+      matchesUserFilter(user, filter),
+    );
+    return { users: page.items.map(toSaasUser), ...(page.cursor ? { cursor: page.cursor } : {}) };
+  }
+
+  /** Removes the user from every tenant and the SaaS; answers the user as they were. */
+  async delete(saasId: string, userId: string): Promise<UserInfo> {
+    const before = await this.deps.userInfo(saasId, userId);
+    if (!before || !(await this.deps.users.delete(saasId, userId))) throw userNotFound(userId);
+    return before;
+  }
+
+  private async commitToUser(userId: string, ...writes: AtomicWrite[]): Promise<void> {
+    const outcome = await this.deps.committer.commit(...writes);
+    if (outcome.committed) return;
+    if (outcome.refusedBy === RULE.userLive) throw userNotFound(userId);
+    throw new Error(`a change to user ${userId} was refused by ${outcome.refusedBy}`);
+  }
+
+  async changePassword(saasId: string, userId: string, password: string, temporary = false): Promise<void> {
+    const policy = await this.deps.passwordPolicy(saasId);
+    checkPassword(password, policy);
+    const credential = await this.credential(saasId, userId, password, temporary, policy);
+    await this.commitToUser(userId, this.deps.users.passwordWrite(saasId, userId, credential));
+  }
+
+  /** A new temporary password: returned, and mailed (forgot_password) to an e-mail user. */
+  async resetPassword(saasId: string, userId: string): Promise<{ password: string }> {
+    const user = await this.record(saasId, userId);
+    const policy = await this.deps.passwordPolicy(saasId);
+    const password = generatePassword(policy);
+    const credential = await this.credential(saasId, userId, password, true, policy);
+    const mail = user.email ? await newOutboxMail(this.deps.box, saasId, 'forgot_password', user.email, password) : undefined;
+    await this.commitToUser(userId, this.deps.users.passwordWrite(saasId, userId, credential, mail));
+    return { password };
+  }
+
+  async changeEmail(saasId: string, userId: string, email: string): Promise<void> {
+    const user = await this.record(saasId, userId);
+    if (!user.email) {
+      throw invalid('not_an_email_user', 'email: this user signs in with a sign-in ID; change it with PATCH /users/{user_id}/sign-in-id', {
+        field: 'email',
+      });
+    }
+    await this.changeLogin(saasId, user, emailLogin(email), { email: email.trim(), sign_in_id: '' });
+  }
+
+  async changeSignInId(saasId: string, userId: string, signInId: string): Promise<void> {
+    const user = await this.record(saasId, userId);
+    if (!user.sign_in_id) {
+      throw invalid('not_a_sign_in_id_user', 'sign_in_id: this user signs in with an e-mail address; change it with PATCH /users/{user_id}/email', {
+        field: 'sign_in_id',
+      });
+    }
+    await this.changeLogin(saasId, user, signInIdLogin(signInId), { email: '', sign_in_id: signInId });
+  }
+
+  private async changeLogin(saasId: string, user: UserRecord, to: Login, names: { email: string; sign_in_id: string }): Promise<void> {
+    const outcome = await this.deps.committer.commit(this.deps.users.changeLoginWrite(saasId, user.id, loginOf(user), to, names));
+    if (outcome.committed) return;
+    if (outcome.refusedBy === RULE.loginFree) throw loginTaken(to);
+    if (!(await this.deps.users.get(saasId, user.id))) throw userNotFound(user.id);
+    throw concurrentUpdate();
+  }
+
+  async updateAttributes(saasId: string, userId: string, changes: AttributeChanges): Promise<void> {
+    checkAttributeChanges(changes, await this.deps.definitions.listAttributes(saasId, 'saas_user'), 'SaaS user attribute');
+    await this.commitToUser(userId, this.deps.users.attributesWrite(saasId, userId, changes));
+  }
+
+  async mfaPreference(saasId: string, userId: string): Promise<MfaPreference> {
+    const { mfa } = await this.record(saasId, userId);
+    return { enabled: mfa.enabled, ...(mfa.enabled && mfa.method ? { method: mfa.method } : {}) };
+  }
+
+  async updateMfaPreference(saasId: string, userId: string, preference: MfaPreference): Promise<void> {
+    const { enabled, method } = preference;
+    if (enabled && !method) throw invalid('invalid_parameter', 'method: is required when enabled is true', { field: 'method' });
+    const user = await this.record(saasId, userId);
+    const softwareTokenMissing = () =>
+      invalid('software_token_not_registered', 'method: softwareToken needs an authenticator app registered first', { field: 'method' });
+    if (enabled && method === 'softwareToken' && !user.mfa.software_token_registered) throw softwareTokenMissing();
+    if (enabled && method === 'email' && !user.email) {
+      throw invalid('invalid_parameter', 'method: email needs a user who signs in with an e-mail address', { field: 'method' });
+    }
+    if (await this.deps.users.setMfa(saasId, userId, enabled ? { enabled, method } : { enabled })) return;
+    if (!(await this.deps.users.get(saasId, userId))) throw userNotFound(userId);
+    throw softwareTokenMissing();
+  }
+
+  async unlinkProvider(saasId: string, userId: string, providerName: string): Promise<void> {
+    const provider = KNOWN_PROVIDERS.find((known) => known.toLowerCase() === providerName.toLowerCase());
+    if (!provider) {
+      throw invalid('unknown_provider', `provider_name: must be one of ${KNOWN_PROVIDERS.join(', ')}`, { field: 'provider_name' });
+    }
+    await this.record(saasId, userId);
+    if (!(await this.deps.users.unlinkProvider(saasId, userId, provider))) {
+      if (!(await this.deps.users.get(saasId, userId))) throw userNotFound(userId);
+      throw notFound('provider_not_linked', `user ${userId} has no linked ${provider} account`);
+    }
+  }
+
+  /** The user count the SaaS reports (for billing), with when it was saved. */
+  async saveCount(saasId: string, count: number): Promise<void> {
+    await this.deps.settings.put(saasId, SAAS_USER_COUNT, { count, updated_at: nowSeconds() });
+  }
+
+  async count(saasId: string): Promise<{ count: number; updated_at: number }> {
+    return (await this.deps.settings.get<{ count: number; updated_at: number }>(saasId, SAAS_USER_COUNT)) ?? { count: 0, updated_at: 0 };
+  }
+}

@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { OperationSchema } from '../http/operation.js';
+import { AttributeChanges, AttributeValues, EnvId, Limit, OptionalOrEmpty, SearchPrefix, Uuid } from './common.js';
+
+export const EnvWithRoles = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    display_name: Type.String(),
+    roles: Type.Array(Type.Object({ role_name: Type.String(), display_name: Type.String() })),
+  },
+  { $id: 'EnvWithRoles' },
+);
+export type EnvWithRoles = Static<typeof EnvWithRoles>;
+
+export const TenantUser = Type.Object(
+  {
+    id: Type.String(),
+    tenant_id: Type.String(),
+    tenant_name: Type.String(),
+    email: Type.String(),
+    sign_in_id: Type.String(),
+    attributes: AttributeValues,
+    envs: Type.Array(EnvWithRoles),
+  },
+  { $id: 'TenantUser' },
+);
+export type TenantUser = Static<typeof TenantUser>;
+
+/** A user with every tenant they belong to: Delete User's answer, and what sign-in's `/userinfo` shows. */
+export const UserInfo = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    sign_in_id: Type.String(),
+    user_attribute: AttributeValues,
+    tenants: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          completed_sign_up: Type.Boolean(),
+          envs: Type.Array(EnvWithRoles),
+          user_attribute: AttributeValues,
+          back_office_staff_email: Type.String(),
+          plan_id: Type.String({ description: "the tenant's current plan; empty without one" }),
+          is_paid: Type.Boolean({ description: 'the tenant has a plan and is linked to a payment-provider customer' }),
+        },
+        { $id: 'UserTenant' },
+      ),
+    ),
+  },
+  { $id: 'UserInfo' },
+);
+export type UserInfo = Static<typeof UserInfo>;
+
+export const TenantUserSearch = Type.Object({
+  tenant_id: OptionalOrEmpty(Uuid),
+  id: OptionalOrEmpty(Uuid),
+  email: Type.Optional(SearchPrefix),
+  sign_in_id: Type.Optional(SearchPrefix),
+  env_id: Type.Optional(EnvId),
+  role_name: Type.Optional(Type.String({ maxLength: 100 })),
+  limit: Type.Optional(Limit),
+  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type TenantUserSearch = Static<typeof TenantUserSearch>;
+
+export const TenantUserCount = Type.Object({ tenant_id: Uuid, count: Type.Integer({ minimum: 0 }) });
+export type TenantUserCount = Static<typeof TenantUserCount>;
+
+/** SPEC.md: at most 10 000 counts in one request. */
+export const MAX_TENANT_USER_COUNTS = 10_000;
+
+const TenantIdParam = Type.Object({ tenant_id: Type.String() });
+const MemberParams = Type.Object({ tenant_id: Type.String(), user_id: Type.String() });
+const Users = Type.Object({ users: Type.Array(TenantUser) });
+
+export const tenantUserSchemas = {
+  getAllTenantUsers: { response: Users },
+  getTenantUsersCount: {
+    response: Type.Object({
+      tenant_user_counts: Type.Array(
+        Type.Object({ tenant_id: Type.String(), count: Type.Integer(), updated_at: Type.Integer({ description: 'Unix seconds' }) }),
+      ),
+    }),
+  },
+  saveTenantUsersCount: {
+    body: Type.Object({ tenant_user_counts: Type.Array(TenantUserCount, { maxItems: MAX_TENANT_USER_COUNTS }) }),
+    // 10 000 counts are about 700 KB of JSON: more than the default body limit allows.
+    maxBodyBytes: 2 * 1024 * 1024,
+  },
+  searchTenantUsers: { query: TenantUserSearch, response: Type.Object({ users: Type.Array(TenantUser), cursor: Type.Optional(Type.String()) }) },
+  getAllTenantUser: { params: Type.Object({ user_id: Type.String() }), response: Users },
+  getTenantUsers: { params: TenantIdParam, response: Users },
+  createTenantUser: {
+    params: TenantIdParam,
+    body: Type.Object({
+      email: Type.Optional(Type.Union([Type.String({ maxLength: 254 }), Type.Null()], { description: 'an e-mail address or null' })),
+      sign_in_id: Type.Optional(Type.String({ maxLength: 50 })),
+      attributes: AttributeValues,
+    }),
+    response: TenantUser,
+  },
+  getTenantUser: { params: MemberParams, response: TenantUser },
+  updateTenantUser: { params: MemberParams, body: Type.Object({ attributes: AttributeChanges }) },
+  deleteTenantUser: { params: MemberParams },
+  createTenantUserRoles: {
+    params: Type.Object({ tenant_id: Type.String(), user_id: Type.String(), env_id: EnvId }),
+    // A role assignment is one transaction, with a check per role: 50 stays well inside DynamoDB's 100 items.
+    body: Type.Object({ role_names: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }) }),
+  },
+  deleteTenantUserRole: {
+    params: Type.Object({ tenant_id: Type.String(), user_id: Type.String(), env_id: EnvId, role_name: Type.String() }),
+  },
+} satisfies Record<string, OperationSchema>;

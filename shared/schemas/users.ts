@@ -1,0 +1,66 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { OperationSchema } from '../http/operation.js';
+import { AttributeChanges, AttributeValues, Limit, OptionalOrEmpty, SearchPrefix, Uuid } from './common.js';
+import { UserInfo } from './tenant-users.js';
+
+export const SaasUser = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String({ description: 'empty for a user who signs in with a sign-in ID' }),
+    sign_in_id: Type.String({ description: 'empty for a user who signs in with an e-mail address' }),
+    attributes: AttributeValues,
+    last_login_at: Type.Integer({ description: 'Unix seconds of the last sign-in; 0 before the first' }),
+  },
+  { $id: 'SaasUser' },
+);
+export type SaasUser = Static<typeof SaasUser>;
+
+export const MfaMethod = Type.Union([Type.Literal('softwareToken'), Type.Literal('email')], { description: 'softwareToken or email' });
+export type MfaMethod = Static<typeof MfaMethod>;
+
+export const MfaPreference = Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }, { $id: 'MfaPreference' });
+export type MfaPreference = Static<typeof MfaPreference>;
+
+export const NewSaasUser = Type.Object({
+  email: Type.Optional(Type.Union([Type.String({ maxLength: 254 }), Type.Null()], { description: 'an e-mail address or null' })),
+  sign_in_id: Type.Optional(Type.String({ maxLength: 50 })),
+  password: Type.Optional(Type.String()),
+});
+export type NewSaasUser = Static<typeof NewSaasUser>;
+
+export const SaasUserSearch = Type.Object({
+  id: OptionalOrEmpty(Uuid),
+  email: Type.Optional(SearchPrefix),
+  sign_in_id: Type.Optional(SearchPrefix),
+  limit: Type.Optional(Limit),
+  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type SaasUserSearch = Static<typeof SaasUserSearch>;
+
+const UserIdParam = Type.Object({ user_id: Type.String() });
+
+export const userSchemas = {
+  getSaasUsers: { response: Type.Object({ users: Type.Array(SaasUser) }) },
+  createSaasUser: {
+    body: NewSaasUser,
+    response: Type.Composite([
+      SaasUser,
+      Type.Object({ password: Type.Optional(Type.String({ description: 'only when the service generated it for a sign-in-ID user' })) }),
+    ]),
+  },
+  getSaasUsersCount: {
+    response: Type.Object({ count: Type.Integer(), updated_at: Type.Integer({ description: 'Unix seconds; 0 before the first save' }) }),
+  },
+  saveSaasUsersCount: { body: Type.Object({ count: Type.Integer({ minimum: 0 }) }) },
+  searchSaasUsers: { query: SaasUserSearch, response: Type.Object({ users: Type.Array(SaasUser), cursor: Type.Optional(Type.String()) }) },
+  getSaasUser: { params: UserIdParam, response: SaasUser },
+  deleteSaasUser: { params: UserIdParam, response: UserInfo },
+  updateSaasUserPassword: { params: UserIdParam, body: Type.Object({ password: Type.String(), temporary: Type.Optional(Type.Boolean()) }) },
+  resetSaasUserPassword: { params: UserIdParam, response: Type.Object({ password: Type.String() }) },
+  updateSaasUserEmail: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }) }) },
+  updateSaasUserSignInId: { params: UserIdParam, body: Type.Object({ sign_in_id: Type.String({ maxLength: 50 }) }) },
+  updateSaasUserAttributes: { params: UserIdParam, body: Type.Object({ attributes: AttributeChanges }) },
+  getUserMfaPreference: { params: UserIdParam, response: MfaPreference },
+  updateUserMfaPreference: { params: UserIdParam, body: Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }) },
+  unlinkProvider: { params: Type.Object({ user_id: Type.String(), provider_name: Type.String() }) },
+} satisfies Record<string, OperationSchema>;

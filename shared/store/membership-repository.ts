@@ -1,0 +1,298 @@
+import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
+import type { OrderedSource, Positioned } from '../domain/paging.js';
+import type { EnvRole, Member, MemberFilter, MembershipRecord, MembershipRepository, StoredUserCount } from '../domain/tenant-users.js';
+import type { AttributeChanges, UserFilter, UserRecord } from '../domain/users.js';
+import type { TenantUserCount } from '../schemas/tenant-users.js';
+import { batchPut } from './batch.js';
+import { ENTITY, keys } from './keys.js';
+import { partitionQuery, queryIndexAll, queryPages } from './query.js';
+import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
+import { Update } from './update.js';
+import { READ_PAGE, UUID, UUID_POSITION, type DynamoUserRepository } from './user-repository.js';
+
+/** A role held in an env, as a member of the membership's string set: `<env id>#<role name>`. */
+const roleMember = (role: EnvRole) => `${role.env_id}#${role.role_name}`;
+
+function toRole(member: string): EnvRole {
+  const split = member.indexOf('#');
+  return { env_id: Number(member.slice(0, split)), role_name: member.slice(split + 1) };
+}
+
+function toMembership(item: Record<string, unknown>): MembershipRecord {
+  return {
+    tenant_id: item.tenant_id as string,
+    user_id: item.user_id as string,
+    attributes: (item.attributes ?? {}) as MembershipRecord['attributes'],
+    roles: [...((item.roles as Set<string> | undefined) ?? [])]
+      .map(toRole)
+      .sort((a, b) => a.env_id - b.env_id || a.role_name.localeCompare(b.role_name)),
+    created_at: item.created_at as number,
+  };
+}
+
+/** A membership position in name order: the user's directory position, a space, the tenant id. */
+const LOGIN_ORDER_POSITION = new RegExp(`^(.+) (${UUID})$`);
+/** A position in gsi1's every-membership partition: user id, a space, tenant id. */
+const MEMBERSHIP_DIRECTORY_POSITION = new RegExp(`^(${UUID}) (${UUID})$`);
+/**
+ * When the search goes by name, the memberships of a few users are read at once, more as the reading goes
+ * on: a short page reads little, a long one waits less.
+ */
+const FIRST_GROUP = 4;
+const LARGEST_GROUP = 32;
+
+async function* inGrowingGroups<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  let size = FIRST_GROUP;
+  let group: T[] = [];
+  for await (const item of items) {
+    group.push(item);
+    if (group.length === size) {
+      yield group;
+      group = [];
+      size = Math.min(size * 2, LARGEST_GROUP);
+    }
+  }
+  if (group.length > 0) yield group;
+}
+
+/** A source that accepts positions matching `pattern` and reads with `read`. */
+function source<T>(
+  pattern: RegExp,
+  read: (after: string | undefined) => AsyncIterable<Positioned<T>>,
+  accepts?: (m: RegExpExecArray) => boolean,
+): OrderedSource<T> {
+  return {
+    accepts: (position) => {
+      const m = pattern.exec(position);
+      return m !== null && (accepts?.(m) ?? true);
+    },
+    read,
+  };
+}
+
+export class DynamoMembershipRepository implements MembershipRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly users: DynamoUserRepository,
+  ) {}
+
+  addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean }): AtomicWrite {
+    const { tenant_id: tenantId, user_id: userId } = membership;
+    const tenantSide = keys.membership(saasId, tenantId, userId);
+    const userSide = keys.userMembership(saasId, userId, tenantId);
+    const data = {
+      tenant_id: tenantId,
+      user_id: userId,
+      attributes: membership.attributes,
+      created_at: membership.created_at,
+      // DynamoDB stores no empty sets: a membership without roles has no attribute.
+      ...(membership.roles.length > 0 ? { roles: new Set(membership.roles.map(roleMember)) } : {}),
+    };
+    const envIds = [...new Set(membership.roles.map((r) => r.env_id))];
+    const roleNames = [...new Set(membership.roles.map((r) => r.role_name))];
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      ...(options.userWrittenAlongside ? [] : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
+      putNew(
+        this.table,
+        { ...tenantSide, ...keys.membershipDirectoryEntry(saasId, userId, tenantId), entity: ENTITY.membership, v: 1, ...data, mirror: userSide },
+        RULE.notMember,
+      ),
+      putNew(this.table, { ...userSide, entity: ENTITY.userMembership, v: 1, ...data, mirror: tenantSide }, RULE.notMember),
+      ...envIds.map((id) => check(this.table, keys.env(saasId, id), EXISTS, `${RULE.envExists}:${id}`)),
+      ...roleNames.map((name) => check(this.table, keys.role(saasId, name), EXISTS, `${RULE.roleExists}:${name}`)),
+    );
+  }
+
+  async get(saasId: string, tenantId: string, userId: string): Promise<Member | undefined> {
+    const [out, user] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.table, Key: keys.membership(saasId, tenantId, userId), ConsistentRead: true })),
+      this.users.get(saasId, userId),
+    ]);
+    return out.Item && user ? { membership: toMembership(out.Item), user } : undefined;
+  }
+
+  /** The memberships of one query's pages, each joined with its user; those whose user is gone are left out. */
+  private async *joined(saasId: string, input: QueryCommandInput, position: (item: Record<string, unknown>) => string) {
+    for await (const page of queryPages(this.db, { ...input, Limit: READ_PAGE })) {
+      const users = await this.users.getMany(
+        saasId,
+        page.map((item) => item.user_id as string),
+      );
+      for (const item of page) {
+        const user = users.get(item.user_id as string);
+        if (user) yield { position: position(item), item: { membership: toMembership(item), user } };
+      }
+    }
+  }
+
+  /** One user's memberships, after a tenant id. */
+  private async *ofUser(saasId: string, user: UserRecord, afterTenant?: string): AsyncGenerator<Positioned<Member>> {
+    const pages = queryPages(this.db, {
+      ...partitionQuery(this.table, keys.userMemberships(saasId, user.id)),
+      ConsistentRead: true,
+      ...(afterTenant ? { ExclusiveStartKey: keys.userMembership(saasId, user.id, afterTenant) } : {}),
+    });
+    for await (const page of pages) {
+      for (const item of page) yield { position: item.tenant_id as string, item: { membership: toMembership(item), user } };
+    }
+  }
+
+  /**
+   * The narrowest key the filter has decides the order: a user's partition (by tenant id), a tenant's
+   * partition (by user id), the user directory for a name prefix (by name, then tenant id), or else every
+   * membership of the SaaS (gsi1, by user id then tenant id).
+   */
+  directory(saasId: string, filter: MemberFilter): OrderedSource<Member> {
+    if (filter.id !== undefined) return this.byUser(saasId, filter.id);
+    if (filter.tenantId !== undefined) return this.byTenant(saasId, filter.tenantId);
+    if (filter.emailPrefix !== undefined || filter.signInIdPrefix !== undefined) return this.byName(saasId, filter);
+    return this.everyMembership(saasId);
+  }
+
+  private byUser(saasId: string, userId: string): OrderedSource<Member> {
+    return source(UUID_POSITION, (after) => this.readByUser(saasId, userId, after));
+  }
+
+  private async *readByUser(saasId: string, userId: string, after: string | undefined): AsyncGenerator<Positioned<Member>> {
+    const user = await this.users.get(saasId, userId);
+    if (user) yield* this.ofUser(saasId, user, after);
+  }
+
+  private byTenant(saasId: string, tenantId: string): OrderedSource<Member> {
+    const where = keys.tenantMemberships(saasId, tenantId);
+    return source(UUID_POSITION, (after) =>
+      this.joined(
+        saasId,
+        {
+          ...partitionQuery(this.table, where),
+          ConsistentRead: true,
+          ...(after ? { ExclusiveStartKey: keys.membership(saasId, tenantId, after) } : {}),
+        },
+        (item) => item.user_id as string,
+      ),
+    );
+  }
+
+  private everyMembership(saasId: string): OrderedSource<Member> {
+    const gsi1pk = keys.membershipDirectory(saasId);
+    return source(MEMBERSHIP_DIRECTORY_POSITION, (after) => {
+      const [, userId, tenantId] = after ? (MEMBERSHIP_DIRECTORY_POSITION.exec(after) as RegExpExecArray) : [];
+      return this.joined(
+        saasId,
+        {
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': gsi1pk },
+          ...(after ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.membership(saasId, tenantId as string, userId as string) } } : {}),
+        },
+        (item) => item.gsi1sk as string,
+      );
+    });
+  }
+
+  /** By the user directory's name order; each user's memberships follow, by tenant id. */
+  private byName(saasId: string, filter: MemberFilter): OrderedSource<Member> {
+    const names: UserFilter = { emailPrefix: filter.emailPrefix, signInIdPrefix: filter.signInIdPrefix };
+    const users = this.users.directory(saasId, names);
+    return source(LOGIN_ORDER_POSITION, (after) => this.readByName(saasId, names, after), (m) => users.accepts(m[1] as string));
+  }
+
+  private async *readByName(saasId: string, names: UserFilter, after: string | undefined): AsyncGenerator<Positioned<Member>> {
+    let userAfter: string | undefined;
+    if (after) {
+      const [, userPosition, tenantId] = LOGIN_ORDER_POSITION.exec(after) as RegExpExecArray;
+      userAfter = userPosition as string;
+      // Finish the user the last page ended in, if they still hold the name they had then.
+      const sameUser = this.users.directory(saasId, { ...names, id: userAfter.slice(-36) });
+      for await (const { position, item } of sameUser.read(undefined)) {
+        if (position !== userAfter) continue;
+        for await (const member of this.ofUser(saasId, item, tenantId)) yield { position: `${position} ${member.position}`, item: member.item };
+      }
+    }
+    for await (const group of inGrowingGroups(this.users.directory(saasId, names).read(userAfter))) {
+      const memberships = await Promise.all(
+        group.map(async ({ item }) => {
+          const list: Positioned<Member>[] = [];
+          for await (const member of this.ofUser(saasId, item)) list.push(member);
+          return list;
+        }),
+      );
+      for (const [i, { position }] of group.entries()) {
+        for (const member of memberships[i] ?? []) yield { position: `${position} ${member.position}`, item: member.item };
+      }
+    }
+  }
+
+  /** The membership and its mirror, guarded by the tenant being live and the membership `condition`. */
+  private bothSides(saasId: string, tenantId: string, userId: string, change: Update, tenantSide: Condition, rule: string): AtomicWrite {
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      update(this.table, keys.userMembership(saasId, userId, tenantId), change, EXISTS, RULE.member),
+      update(this.table, keys.membership(saasId, tenantId, userId), change, tenantSide, rule),
+    );
+  }
+
+  attributesWrite(saasId: string, tenantId: string, userId: string, changes: AttributeChanges): AtomicWrite {
+    const change = new Update().changeEntries('attributes', changes);
+    if (change.isEmpty()) {
+      return atomicWrite(
+        check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+        check(this.table, keys.membership(saasId, tenantId, userId), EXISTS, RULE.member),
+      );
+    }
+    return this.bothSides(saasId, tenantId, userId, change, EXISTS, RULE.member);
+  }
+
+  addRolesWrite(saasId: string, tenantId: string, userId: string, envId: number, roleNames: readonly string[]): AtomicWrite {
+    const change = new Update().add('roles', new Set(roleNames.map((role_name) => roleMember({ env_id: envId, role_name }))));
+    const write = this.bothSides(saasId, tenantId, userId, change, EXISTS, RULE.member);
+    return atomicWrite(
+      ...write.parts,
+      check(this.table, keys.env(saasId, envId), EXISTS, `${RULE.envExists}:${envId}`),
+      ...roleNames.map((name) => check(this.table, keys.role(saasId, name), EXISTS, `${RULE.roleExists}:${name}`)),
+    );
+  }
+
+  removeRoleWrite(saasId: string, tenantId: string, userId: string, role: EnvRole): AtomicWrite {
+    const held = new Set([roleMember(role)]);
+    const assigned: Condition = { expression: 'contains(#roles, :role)', names: { '#roles': 'roles' }, values: { ':role': roleMember(role) } };
+    return this.bothSides(saasId, tenantId, userId, new Update().delete('roles', held), both(EXISTS, assigned), RULE.roleAssigned);
+  }
+
+  removeWrite(saasId: string, tenantId: string, userId: string): AtomicWrite {
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      remove(this.table, keys.userMembership(saasId, userId, tenantId), EXISTS, RULE.member),
+      remove(this.table, keys.membership(saasId, tenantId, userId), EXISTS, RULE.member),
+    );
+  }
+
+  /**
+   * One item per tenant, in the tenant's partition (so it goes with the tenant), indexed so that one query
+   * reads them all. A save racing a tenant's deletion may leave one behind; reads skip tenants that are gone.
+   */
+  saveUserCounts(saasId: string, counts: readonly TenantUserCount[], at: number): Promise<void> {
+    return batchPut(
+      this.db,
+      this.table,
+      counts.map(({ tenant_id, count }) => ({
+        ...keys.tenantUserCount(saasId, tenant_id),
+        ...keys.tenantUserCountEntry(saasId, tenant_id),
+        entity: ENTITY.tenantUserCount,
+        v: 1,
+        tenant_id,
+        count,
+        updated_at: at,
+      })),
+    );
+  }
+
+  async userCounts(saasId: string): Promise<StoredUserCount[]> {
+    const items = await queryIndexAll(this.db, this.table, keys.tenantUserCounts(saasId));
+    return items.map((item) => ({ tenant_id: item.tenant_id as string, count: item.count as number, updated_at: item.updated_at as number }));
+  }
+}

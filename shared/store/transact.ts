@@ -1,0 +1,83 @@
+/** The one place that runs transactions: writes built by the repositories, refusals named by rule. */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain/atomic.js';
+import type { ItemKey } from './keys.js';
+import type { Update } from './update.js';
+
+export type TransactOp = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's limit of items in one transaction. */
+export const TRANSACTION_LIMIT = 100;
+const CONFLICT_ATTEMPTS = 6;
+
+export const part = (rule: string, op: TransactOp): WritePart => ({ rule, op });
+
+export interface Condition {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+export const EXISTS: Condition = { expression: 'attribute_exists(#pk)', names: { '#pk': 'pk' } };
+/** The item exists and is not being deleted (tenants and users hide before they go). */
+export const LIVE: Condition = {
+  expression: 'attribute_exists(#pk) AND attribute_not_exists(#deleting)',
+  names: { '#pk': 'pk', '#deleting': 'deleting' },
+};
+
+/** Both conditions must hold. */
+export function both(a: Condition, b: Condition): Condition {
+  return {
+    expression: `${a.expression} AND ${b.expression}`,
+    names: { ...a.names, ...b.names },
+    values: { ...a.values, ...b.values },
+  };
+}
+
+/** The condition's parts of a request, merged with those of the update it guards. */
+export function conditionInput(condition: Condition, update?: Update) {
+  const names = { ...update?.names, ...condition.names };
+  const values = { ...update?.values, ...condition.values };
+  return {
+    ConditionExpression: condition.expression,
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  };
+}
+
+export const check = (table: string, key: ItemKey, condition: Condition, rule: string): WritePart =>
+  part(rule, { ConditionCheck: { TableName: table, Key: key, ...conditionInput(condition) } });
+
+/** A new item: refused when one with its key exists. */
+export const putNew = (table: string, item: ItemKey & Record<string, unknown>, rule: string): WritePart =>
+  part(rule, { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+
+export const update = (table: string, key: ItemKey, change: Update, condition: Condition, rule: string): WritePart =>
+  part(rule, { Update: { TableName: table, Key: key, UpdateExpression: change.expression(), ...conditionInput(condition, change) } });
+
+export const remove = (table: string, key: ItemKey, condition: Condition, rule: string): WritePart =>
+  part(rule, { Delete: { TableName: table, Key: key, ...conditionInput(condition) } });
+
+export class DynamoCommitter implements Committer {
+  constructor(private readonly db: DynamoDBDocumentClient) {}
+
+  async commit(...writes: AtomicWrite[]): Promise<CommitOutcome> {
+    const parts = writes.flatMap((w) => w.parts);
+    if (parts.length > TRANSACTION_LIMIT) throw new Error(`a transaction of ${parts.length} items is over DynamoDB's ${TRANSACTION_LIMIT}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: parts.map((p) => p.op as TransactOp) }));
+        return { committed: true };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const refused = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+        if (refused >= 0) return { committed: false, refusedBy: (parts[refused] as WritePart).rule };
+        // Another transaction held one of our items: nothing was decided, so try again after a short, random wait.
+        if (!reasons.some((r) => r.Code === 'TransactionConflict') || attempt === CONFLICT_ATTEMPTS) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+      }
+    }
+  }
+}

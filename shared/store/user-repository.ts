@@ -1,0 +1,236 @@
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
+import type { OutboxMail } from '../domain/mail.js';
+import type { Positioned } from '../domain/paging.js';
+import type {
+  AttributeChanges,
+  Login,
+  PasswordCredential,
+  UserFilter,
+  UserRecord,
+  UserRepository,
+} from '../domain/users.js';
+import type { MfaPreference } from '../schemas/users.js';
+import { batchDelete, batchGet } from './batch.js';
+import { deleteIfPresent, unlessConditionFails } from './conditional.js';
+import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
+import { outboxItem } from './outbox-repository.js';
+import { queryAll, queryIndexAll, queryPages } from './query.js';
+import { both, check, conditionInput, LIVE, part, putNew, remove, update, type Condition } from './transact.js';
+import { Update } from './update.js';
+
+/** Reads of an ordered source go a page of this many items at a time. */
+export const READ_PAGE = 100;
+
+/** Ids the service makes (users, tenants): lower-case UUIDs, the pattern positions are checked against. */
+export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+export const UUID_POSITION = new RegExp(`^${UUID}$`);
+/** A user directory position: the index sort key, `E#<name> <id>` or `S#<name> <id>`. */
+const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
+
+type StoredUser = UserRecord & { loginKey: string; deleting?: boolean };
+
+export function toUser(item: Record<string, unknown>): UserRecord {
+  const { loginKey: _loginKey, deleting: _deleting, ...user } = withoutKeys<StoredUser>(item);
+  return user;
+}
+
+/** DynamoDB orders sort keys by their UTF-8 bytes. */
+export const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
+
+/** Names the user's profile, not being deleted and still holding `login`. */
+const holdsLogin = (login: Login): Condition =>
+  both(LIVE, { expression: '#loginKey = :loginKey', names: { '#loginKey': 'loginKey' }, values: { ':loginKey': loginKey(login) } });
+
+export class DynamoUserRepository implements UserRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  createWrite(saasId: string, user: UserRecord, login: Login, mail?: OutboxMail): AtomicWrite {
+    return atomicWrite(
+      putNew(this.table, { ...keys.loginOwner(saasId, login), entity: ENTITY.loginOwner, v: 1, user_id: user.id }, RULE.loginFree),
+      putNew(
+        this.table,
+        {
+          ...keys.userProfile(saasId, user.id),
+          ...keys.userDirectoryEntry(saasId, login, user.id),
+          entity: ENTITY.user,
+          v: 1,
+          loginKey: loginKey(login),
+          ...user,
+        },
+        RULE.newItem,
+      ),
+      ...(mail ? [part(RULE.newItem, outboxItem(this.table, mail))] : []),
+    );
+  }
+
+  /** The profile item as stored, unless missing or being deleted. */
+  private async liveProfile(saasId: string, userId: string): Promise<Record<string, unknown> | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.userProfile(saasId, userId), ConsistentRead: true }));
+    return out.Item && !out.Item.deleting ? out.Item : undefined;
+  }
+
+  async get(saasId: string, userId: string): Promise<UserRecord | undefined> {
+    const item = await this.liveProfile(saasId, userId);
+    return item ? toUser(item) : undefined;
+  }
+
+  async getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {
+    const items = await batchGet(this.db, this.table, [...new Set(userIds)].map((id) => keys.userProfile(saasId, id)));
+    return new Map(items.filter((item) => !item.deleting).map((item) => [item.id as string, toUser(item)]));
+  }
+
+  async findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined> {
+    const owner = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.loginOwner(saasId, login), ConsistentRead: true }));
+    if (!owner.Item) return undefined;
+    const item = await this.liveProfile(saasId, owner.Item.user_id as string);
+    return item && item.loginKey === loginKey(login) ? toUser(item) : undefined;
+  }
+
+  async list(saasId: string): Promise<UserRecord[]> {
+    const items = await queryIndexAll(this.db, this.table, { gsi1pk: keys.userDirectory(saasId) });
+    return items.filter((item) => !item.deleting).map(toUser);
+  }
+
+  directory(saasId: string, filter: UserFilter) {
+    const prefix =
+      filter.emailPrefix !== undefined
+        ? loginKey({ kind: 'email', value: filter.emailPrefix })
+        : filter.signInIdPrefix !== undefined
+          ? loginKey({ kind: 'sign_in_id', value: filter.signInIdPrefix })
+          : '';
+    const gsi1pk = keys.userDirectory(saasId);
+    const { db, table } = this;
+    const liveProfile = (id: string) => this.liveProfile(saasId, id);
+    return {
+      accepts(position: string): boolean {
+        const m = DIRECTORY_POSITION.exec(position);
+        return m !== null && position.startsWith(prefix) && (filter.id === undefined || m[1] === filter.id);
+      },
+      async *read(after: string | undefined): AsyncGenerator<Positioned<UserRecord>> {
+        if (filter.id !== undefined) {
+          const item = await liveProfile(filter.id);
+          const position = item?.gsi1sk as string | undefined;
+          if (item && position?.startsWith(prefix) && (after === undefined || sortsAfter(position, after))) yield { position, item: toUser(item) };
+          return;
+        }
+        const userId = after ? ((DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) : undefined;
+        const pages = queryPages(db, {
+          TableName: table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': gsi1pk, ...(prefix ? { ':prefix': prefix } : {}) },
+          Limit: READ_PAGE,
+          ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
+        });
+        for await (const page of pages) {
+          for (const item of page) if (!item.deleting) yield { position: item.gsi1sk as string, item: toUser(item) };
+        }
+      },
+    };
+  }
+
+  changeLoginWrite(saasId: string, userId: string, from: Login, to: Login, names: { email: string; sign_in_id: string }): AtomicWrite {
+    const change = new Update()
+      .set('email', names.email)
+      .set('sign_in_id', names.sign_in_id)
+      .set('loginKey', loginKey(to))
+      .set('gsi1sk', keys.userDirectoryEntry(saasId, to, userId).gsi1sk);
+    const profile = update(this.table, keys.userProfile(saasId, userId), change, holdsLogin(from), RULE.loginUnchanged);
+    // Only the spelling changes (a letter's case): the name, and so its owner item, stays.
+    if (loginKey(from) === loginKey(to)) return atomicWrite(profile);
+    const ownedByUser: Condition = { expression: '#user = :user', names: { '#user': 'user_id' }, values: { ':user': userId } };
+    return atomicWrite(
+      profile,
+      remove(this.table, keys.loginOwner(saasId, from), ownedByUser, RULE.loginUnchanged),
+      putNew(this.table, { ...keys.loginOwner(saasId, to), entity: ENTITY.loginOwner, v: 1, user_id: userId }, RULE.loginFree),
+    );
+  }
+
+  passwordWrite(saasId: string, userId: string, credential: PasswordCredential, mail?: OutboxMail): AtomicWrite {
+    const change = new Update().set('password', credential).add('session_version', 1);
+    return atomicWrite(
+      update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive),
+      ...(mail ? [part(RULE.newItem, outboxItem(this.table, mail))] : []),
+    );
+  }
+
+  attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite {
+    const key = keys.userProfile(saasId, userId);
+    const change = new Update().changeEntries('attributes', changes);
+    return atomicWrite(change.isEmpty() ? check(this.table, key, LIVE, RULE.userLive) : update(this.table, key, change, LIVE, RULE.userLive));
+  }
+
+  private conditionalUpdate(key: ItemKey, change: Update, condition: Condition): Promise<boolean> {
+    return unlessConditionFails(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key,
+          UpdateExpression: change.expression(),
+          ...conditionInput(condition, change),
+        }),
+      ),
+    );
+  }
+
+  setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean> {
+    const change = new Update().set(['mfa', 'enabled'], preference.enabled);
+    if (preference.method) change.set(['mfa', 'method'], preference.method);
+    else change.remove(['mfa', 'method']);
+    const registered: Condition = {
+      expression: '#mfa.#registered = :registered',
+      names: { '#mfa': 'mfa', '#registered': 'software_token_registered' },
+      values: { ':registered': true },
+    };
+    return this.conditionalUpdate(keys.userProfile(saasId, userId), change, preference.method === 'softwareToken' ? both(LIVE, registered) : LIVE);
+  }
+
+  unlinkProvider(saasId: string, userId: string, provider: string): Promise<boolean> {
+    const linked: Condition = {
+      expression: 'attribute_exists(#providers.#provider)',
+      names: { '#providers': 'providers', '#provider': provider },
+    };
+    return this.conditionalUpdate(keys.userProfile(saasId, userId), new Update().remove(['providers', provider]), both(LIVE, linked));
+  }
+
+  /**
+   * Hide first (out of the directory, and no write conditioned on a live user passes any more, so no new
+   * membership can join); then everything in the user's partition and the items those name as `mirror`
+   * (the tenant side of memberships, and whatever sign-in keeps elsewhere); then the sign-in name; the
+   * profile goes last, so an interrupted delete is finished by the next one.
+   */
+  async delete(saasId: string, userId: string): Promise<boolean> {
+    const profile = keys.userProfile(saasId, userId);
+    let hidden: Record<string, unknown> | undefined;
+    const found = await unlessConditionFails(async () => {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: profile,
+          UpdateExpression: 'SET #deleting = :true REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: 'attribute_exists(#pk)',
+          ExpressionAttributeNames: { '#deleting': 'deleting', '#pk': 'pk' },
+          ExpressionAttributeValues: { ':true': true },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      hidden = out.Attributes;
+    });
+    if (!found || !hidden) return false;
+    const contents = await queryAll(this.db, this.table, keys.userContents(saasId, userId));
+    const doomed = contents
+      .filter((item) => item.sk !== profile.sk)
+      .flatMap((item) => [{ pk: item.pk as string, sk: item.sk as string }, ...(item.mirror ? [item.mirror as ItemKey] : [])]);
+    await batchDelete(this.db, this.table, doomed);
+    await deleteIfPresent(this.db, this.table, keys.loginOwner(saasId, loginFromKey(hidden.loginKey as string)), {
+      attribute: 'user_id',
+      value: userId,
+    });
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: profile }));
+    return true;
+  }
+}
