@@ -17,6 +17,11 @@ import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
+import { KeyStore } from './domain/key-store.js';
+import { SrpSignIn } from './domain/srp-sign-in.js';
+import { TokenService, TokenVerifier } from './domain/tokens.js';
+import { DynamoKeyRepository } from './store/key-repository.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -41,3 +46,42 @@ export const configurationService = () =>
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 
 export const courier = () => new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(sesSendingClient()));
+
+/**
+ * The deployment's keys and what is built on them hold caches (keys, the opened signing key, the SRP secret,
+ * the verifier's JWKS) that must live for the whole cold start, not one request. They are rebuilt only when
+ * the store itself is (tests and the local runner point the process at another table).
+ */
+interface KeyServices {
+  db: DynamoDBDocumentClient;
+  keyStore: KeyStore;
+  tokenVerifier: TokenVerifier;
+  srpSignIn: SrpSignIn;
+}
+let keyServices: KeyServices | undefined;
+
+function keyServicesOfThisStore(): KeyServices {
+  const db = dynamo();
+  if (keyServices?.db !== db) {
+    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
+    const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
+    keyServices = {
+      db,
+      keyStore,
+      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationService().signInPageUrl(saasId)),
+      srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
+    };
+  }
+  return keyServices;
+}
+
+/** Signing keys, the JWKS and the SRP secret. The public function only calls its read-only publishedKeys(). */
+export const keyStore = () => keyServicesOfThisStore().keyStore;
+
+export const tokenService = () =>
+  new TokenService(keyStore(), { issuer: config().tokenIssuer, lifetimeSeconds: config().tokenLifetimeSeconds });
+
+/** verifyAccessToken / verifyIdToken for every operation that takes a user's token. */
+export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;
+
+export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;

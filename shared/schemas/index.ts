@@ -3,6 +3,7 @@ import type { OperationSchema } from '../http/operation.js';
 import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
+import { publicSchemas } from './public.js';
 import { tenantSchemas } from './tenants.js';
 
 export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
@@ -11,4 +12,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...tenantSchemas,
   ...infrastructureSchemas,
   getRoleTemplate: roleTemplateSchema,
+  ...publicSchemas,
 };
