@@ -17,8 +17,16 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import { constantTimeEqual } from '../crypto/compare.js';
-import { powG } from '../crypto/srp.js';
-import { expectedClaimSignature, parseSrpA, parseSrpTimestamp, serverExchange, type ServerExchange } from '../crypto/srp-server.js';
+import { N, powG } from '../crypto/srp.js';
+import {
+  expectedClaimSignature,
+  parseSrpA,
+  parseSrpTimestamp,
+  serverExchange,
+  toBig,
+  toBytes,
+  type ServerExchange,
+} from '../crypto/srp-server.js';
 import { DomainError, invalid } from '../errors.js';
 
 /** The deployment secret the engine derives its keys from (the key store holds it, sealed). */
@@ -82,8 +90,8 @@ export interface DeviceClaimAnswer extends PasswordClaimAnswer {
 
 type ChallengeKind = 'password' | 'device';
 
-/** What the secret block seals. */
-interface SealedExchange {
+/** Who a secret block was issued to, and for how long: sealed beside the exchange. */
+interface SealedFacts {
   kind: ChallengeKind;
   username: string;
   userId: string;
@@ -93,13 +101,12 @@ interface SealedExchange {
   deviceKey?: string;
   /** No such user: the proof fails like a wrong password. */
   fake?: true;
-  b: string;
-  A: string;
-  B: string;
   sessionId: string;
   issuedAt: number;
   expiresAt: number;
 }
+
+type SealedExchange = Pick<ServerExchange, 'b' | 'A' | 'u'>;
 
 export interface SrpSettings {
   /** How long a challenge may be answered, in seconds. */
@@ -110,6 +117,10 @@ export interface SrpSettings {
 export const TIMESTAMP_SKEW_SECONDS = 5 * 60;
 const MAX_SECRET_BLOCK_CHARS = 8192;
 const BLOCK_VERSION = 1;
+/** The secret block's plaintext: b, u and A at fixed widths (no text encoding of big numbers), then the facts as JSON. */
+const B_BYTES = 32;
+const U_BYTES = 32;
+const A_BYTES = N.length;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 function requiredField(answer: PasswordClaimAnswer, field: keyof PasswordClaimAnswer): string {
@@ -143,29 +154,25 @@ export class SrpClaim {
 
   constructor(
     saasId: string,
-    private readonly sealed: SealedExchange,
+    private readonly facts: SealedFacts,
+    private readonly exchange: SealedExchange,
     private readonly proof: { secretBlock: Buffer; timestamp: string; signature: string },
   ) {
-    this.kind = sealed.kind;
+    this.kind = facts.kind;
     this.saasId = saasId;
-    this.username = sealed.username;
-    this.userId = sealed.userId;
-    this.deviceKey = sealed.deviceKey;
-    this.sessionId = sealed.sessionId;
-    this.expiresAt = sealed.expiresAt;
+    this.username = facts.username;
+    this.userId = facts.userId;
+    this.deviceKey = facts.deviceKey;
+    this.sessionId = facts.sessionId;
+    this.expiresAt = facts.expiresAt;
   }
 
   /** True when the signature proves knowledge of the password (or device secret) behind `verifier` (hex). */
   verify(verifier: string | undefined): boolean {
-    const exchange: ServerExchange = {
-      b: Buffer.from(this.sealed.b, 'base64'),
-      A: BigInt(`0x${Buffer.from(this.sealed.A, 'base64').toString('hex')}`),
-      B: BigInt(`0x${Buffer.from(this.sealed.B, 'base64').toString('hex')}`),
-    };
-    const real = verifier !== undefined && !this.sealed.fake;
-    const expected = expectedClaimSignature(exchange, real ? verifier : verifierForNobody(), {
-      poolName: this.sealed.poolName,
-      userIdForSrp: this.sealed.userIdForSrp,
+    const real = verifier !== undefined && !this.facts.fake;
+    const expected = expectedClaimSignature(this.exchange, real ? verifier : verifierForNobody(), {
+      poolName: this.facts.poolName,
+      userIdForSrp: this.facts.userIdForSrp,
       secretBlock: this.proof.secretBlock,
       timestamp: this.proof.timestamp,
     });
@@ -173,11 +180,6 @@ export class SrpClaim {
     return real && expected !== undefined && matches;
   }
 }
-
-const bigToBase64 = (value: bigint) => {
-  const hex = value.toString(16);
-  return Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex').toString('base64');
-};
 
 export class SrpSignIn {
   private keys: Promise<{ sealing: Buffer; fakeUsers: Buffer }> | undefined;
@@ -299,42 +301,45 @@ export class SrpSignIn {
   private async seal(
     saasId: string,
     exchange: ServerExchange,
-    who: Pick<SealedExchange, 'kind' | 'username' | 'userId' | 'poolName' | 'userIdForSrp' | 'deviceKey' | 'fake'>,
+    who: Pick<SealedFacts, 'kind' | 'username' | 'userId' | 'poolName' | 'userIdForSrp' | 'deviceKey' | 'fake'>,
   ): Promise<{ secretBlock: string; sessionId: string; expiresAt: number }> {
     const { sealing } = await this.derivedKeys();
     const issuedAt = nowSeconds();
-    const state: SealedExchange = {
+    const facts: SealedFacts = {
       ...who,
-      b: exchange.b.toString('base64'),
-      A: bigToBase64(exchange.A),
-      B: bigToBase64(exchange.B),
       sessionId: randomBytes(24).toString('base64url'),
       issuedAt,
       expiresAt: issuedAt + this.settings.sessionSeconds,
     };
+    const plaintext = Buffer.concat([exchange.b, exchange.u, toBytes(exchange.A), Buffer.from(JSON.stringify(facts), 'utf8')]);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', sealing, iv);
     cipher.setAAD(this.aad(saasId, who.kind));
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(state), 'utf8'), cipher.final()]);
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
     const block = Buffer.concat([Buffer.from([BLOCK_VERSION]), iv, cipher.getAuthTag(), ciphertext]);
-    return { secretBlock: block.toString('base64'), sessionId: state.sessionId, expiresAt: state.expiresAt };
+    return { secretBlock: block.toString('base64'), sessionId: facts.sessionId, expiresAt: facts.expiresAt };
   }
 
-  private async unseal(saasId: string, kind: ChallengeKind, block: Buffer): Promise<SealedExchange> {
+  private async unseal(saasId: string, kind: ChallengeKind, block: Buffer): Promise<{ facts: SealedFacts; exchange: SealedExchange }> {
     const { sealing } = await this.derivedKeys();
-    if (block.length < 1 + 12 + 16 + 1 || block[0] !== BLOCK_VERSION) {
+    if (block.length < 1 + 12 + 16 + B_BYTES + U_BYTES + A_BYTES || block[0] !== BLOCK_VERSION) {
       throw sessionRefused('PASSWORD_CLAIM_SECRET_BLOCK: is not a secret block this service issued');
     }
+    let plaintext: Buffer;
     try {
       const decipher = createDecipheriv('aes-256-gcm', sealing, block.subarray(1, 13));
       decipher.setAAD(this.aad(saasId, kind));
       decipher.setAuthTag(block.subarray(13, 29));
-      const plaintext = Buffer.concat([decipher.update(block.subarray(29)), decipher.final()]);
-      return JSON.parse(plaintext.toString('utf8')) as SealedExchange;
+      plaintext = Buffer.concat([decipher.update(block.subarray(29)), decipher.final()]);
     } catch {
       // Altered, sealed for another SaaS or kind of challenge, or by another deployment.
       throw sessionRefused('PASSWORD_CLAIM_SECRET_BLOCK: is not a secret block this service issued for this challenge');
     }
+    const aStart = B_BYTES + U_BYTES;
+    return {
+      exchange: { b: plaintext.subarray(0, B_BYTES), u: plaintext.subarray(B_BYTES, aStart), A: toBig(plaintext.subarray(aStart, aStart + A_BYTES)) },
+      facts: JSON.parse(plaintext.subarray(aStart + A_BYTES).toString('utf8')) as SealedFacts,
+    };
   }
 
   private async open(saasId: string, kind: ChallengeKind, answer: PasswordClaimAnswer, session: string | undefined): Promise<SrpClaim> {
@@ -363,15 +368,15 @@ export class SrpSignIn {
       });
     }
     const secretBlock = Buffer.from(blockText, 'base64');
-    const sealed = await this.unseal(saasId, kind, secretBlock);
-    if (sealed.expiresAt < now) throw sessionRefused('session: the challenge has expired; sign in again');
-    if (session !== undefined && !constantTimeEqual(session, sealed.sessionId)) {
+    const { facts, exchange } = await this.unseal(saasId, kind, secretBlock);
+    if (facts.expiresAt < now) throw sessionRefused('session: the challenge has expired; sign in again');
+    if (session !== undefined && !constantTimeEqual(session, facts.sessionId)) {
       throw sessionRefused('session: is not the session of this challenge');
     }
     // amazon-cognito-identity-js answers with USER_ID_FOR_SRP, other clients with the name they signed in with.
-    if (username !== sealed.username && username !== sealed.userId) {
+    if (username !== facts.username && username !== facts.userId) {
       throw sessionRefused('USERNAME: is not the user this challenge was issued to');
     }
-    return new SrpClaim(saasId, sealed, { secretBlock, timestamp, signature });
+    return new SrpClaim(saasId, facts, exchange, { secretBlock, timestamp, signature });
   }
 }
