@@ -167,6 +167,13 @@ function cognitoSignIn(adapter: EngineAsCognito, email: string, password: string
   });
 }
 
+/** base64 with one bit of one byte changed. */
+function flipByte(base64: string, index: number): string {
+  const bytes = Buffer.from(base64, 'base64');
+  bytes[index] = (bytes[index] as number) ^ 1;
+  return bytes.toString('base64');
+}
+
 async function refusedWith(promise: Promise<unknown>, code: string, field?: string) {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof DomainError, `a domain error, not ${String(error)}`);
@@ -190,11 +197,7 @@ describe('SRP sign-in with amazon-cognito-identity-js', () => {
   it('refuses a tampered signature', async () => {
     const account = newAccount();
     const adapter = new EngineAsCognito();
-    adapter.alterAnswer = (r) => {
-      const signature = Buffer.from(r.PASSWORD_CLAIM_SIGNATURE as string, 'base64');
-      signature[0] = (signature[0] as number) ^ 1;
-      r.PASSWORD_CLAIM_SIGNATURE = signature.toString('base64');
-    };
+    adapter.alterAnswer = (r) => (r.PASSWORD_CLAIM_SIGNATURE = flipByte(r.PASSWORD_CLAIM_SIGNATURE as string, 0));
     await refusedWith(cognitoSignIn(adapter, account.email, account.password), 'not_authorized');
   });
 
@@ -231,11 +234,7 @@ describe('SRP sign-in with amazon-cognito-identity-js', () => {
   it('refuses an altered secret block, even one the client signed', async () => {
     const account = newAccount();
     const adapter = new EngineAsCognito();
-    adapter.alterChallenge = (p) => {
-      const block = Buffer.from(p.SECRET_BLOCK as string, 'base64');
-      block[40] = (block[40] as number) ^ 1;
-      p.SECRET_BLOCK = block.toString('base64');
-    };
+    adapter.alterChallenge = (p) => (p.SECRET_BLOCK = flipByte(p.SECRET_BLOCK as string, 40));
     await refusedWith(cognitoSignIn(adapter, account.email, account.password), 'invalid_session', 'PASSWORD_CLAIM_SECRET_BLOCK');
   });
 
@@ -388,6 +387,38 @@ describe('SRP sign-in for a username that names nobody', () => {
     const guess = createPasswordVerifier(POOL, claim.userId, 'any', Buffer.from(challenge.parameters.SALT as string, 'hex'));
     assert.equal(claim.verify(undefined), false);
     assert.equal(claim.verify(guess.verifier), false);
+  });
+});
+
+describe('malformed answers', () => {
+  it('are 400s naming the field, and the real answer still passes after them', async () => {
+    const account = newAccount();
+    const client = new SrpTestClient();
+    const challenge = await engine.passwordChallenge({ saasId: SAAS, username: account.email, srpA: client.srpA, poolName: POOL, user: account });
+    const good = client.passwordAnswer(challenge.parameters, account.password);
+    for (const [field, answer] of [
+      ['USERNAME', { ...good, USERNAME: '' }],
+      ['PASSWORD_CLAIM_SECRET_BLOCK', { ...good, PASSWORD_CLAIM_SECRET_BLOCK: undefined }],
+      ['PASSWORD_CLAIM_SECRET_BLOCK', { ...good, PASSWORD_CLAIM_SECRET_BLOCK: 'not base64!' }],
+      ['PASSWORD_CLAIM_SECRET_BLOCK', { ...good, PASSWORD_CLAIM_SECRET_BLOCK: 'A'.repeat(9000) }],
+      ['PASSWORD_CLAIM_SIGNATURE', { ...good, PASSWORD_CLAIM_SIGNATURE: 'AAAA' }],
+      ['TIMESTAMP', { ...good, TIMESTAMP: undefined }],
+    ] as const) {
+      await refusedWith(engine.openPasswordClaim(SAAS, answer), 'invalid_parameter', field);
+    }
+    assert.ok((await engine.openPasswordClaim(SAAS, good, challenge.session)).verify(account.verifier));
+  });
+
+  it('refuses a secret block that is cut short or of another version', async () => {
+    const account = newAccount();
+    const client = new SrpTestClient();
+    const challenge = await engine.passwordChallenge({ saasId: SAAS, username: account.email, srpA: client.srpA, poolName: POOL, user: account });
+    const good = client.passwordAnswer(challenge.parameters, account.password);
+    const block = Buffer.from(good.PASSWORD_CLAIM_SECRET_BLOCK, 'base64');
+    for (const altered of [block.subarray(0, 100), Buffer.concat([Buffer.from([2]), block.subarray(1)])]) {
+      const answer = { ...good, PASSWORD_CLAIM_SECRET_BLOCK: altered.toString('base64') };
+      await refusedWith(engine.openPasswordClaim(SAAS, answer), 'invalid_session', 'PASSWORD_CLAIM_SECRET_BLOCK');
+    }
   });
 });
 
