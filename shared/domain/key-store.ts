@@ -135,6 +135,8 @@ export class KeyStore implements SrpSecretSource {
    * the new key's id; when two rotations race, one wins and the other makes none and answers the winner's.
    */
   async rotate(): Promise<string> {
+    // Rotate what is current now, not what this cold start read minutes ago.
+    await this.keySet(true);
     const { kid: previousKid } = await this.signingKey();
     const next = await this.newKey();
     const retiredAt = nowSeconds();
