@@ -27,7 +27,7 @@ import {
   toBytes,
   type ServerExchange,
 } from '../crypto/srp-server.js';
-import { DomainError, invalid } from '../errors.js';
+import { invalid, unauthenticated } from '../errors.js';
 
 /** The deployment secret the engine derives its keys from (the key store holds it, sealed). */
 export interface SrpSecretSource {
@@ -129,7 +129,7 @@ function requiredField(answer: PasswordClaimAnswer, field: keyof PasswordClaimAn
   return value;
 }
 
-const sessionRefused = (message: string) => new DomainError('unauthenticated', 'invalid_session', message);
+const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
 
 /** The verifier a proof for nobody is checked against, so it costs what a real check costs. */
 let dummyVerifier: string | undefined;
