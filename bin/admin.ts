@@ -7,6 +7,9 @@
  *                                      prints the API key and its secret, once
  *   key list --saas ID                 never shows secrets
  *   key revoke --saas ID --key KEY
+ *   signing-key list                   the token signing keys: current, published (the JWKS), retired
+ *   signing-key rotate                 a new key signs from now on; the old one verifies until its tokens
+ *                                      expired (run with the deployment's TOKEN_LIFETIME_SECONDS if set)
  *
  * Where: local by default (the DynamoDB Local of a running `npm start`, or one started for the command on
  * `.data/`); `--endpoint URL [--table NAME]` for another DynamoDB endpoint; `--aws --table NAME
@@ -22,6 +25,8 @@ import { createSaasAccount, issueApiKey, revokeApiKey } from '../shared/domain/a
 import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
+import { DynamoKeyRepository } from '../shared/store/key-repository.js';
+import { keyStore } from '../shared/wiring.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useLocalEngines } from '../local/runtime.js';
 
@@ -124,6 +129,22 @@ async function run(): Promise<void> {
       case 'key revoke':
         await revokeApiKey(repo, required('saas'), required('key'));
         print({ revoked: values.key });
+        break;
+      case 'signing-key list': {
+        const { currentKid, keys } = await new DynamoKeyRepository(dynamo(), tableName()).signingKeys();
+        const published = new Set((await keyStore().publishedKeys({ refresh: true })).map((k) => k.kid));
+        print(
+          keys.map(({ kid, createdAt, retiredAt, expiresAt }) => ({
+            kid,
+            createdAt,
+            ...(retiredAt !== undefined ? { retiredAt, publishedUntil: expiresAt } : {}),
+            status: kid === currentKid ? 'current' : published.has(kid) ? 'retired, still published' : 'retired',
+          })),
+        );
+        break;
+      }
+      case 'signing-key rotate':
+        print({ current: await keyStore().rotate() });
         break;
       default:
         process.stderr.write(`unknown command: ${command}\n`);

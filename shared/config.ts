@@ -28,6 +28,18 @@ export interface ServiceConfig {
   metricsEnabled: boolean;
   /** X-Ray tracing of the handlers and AWS SDK calls: off unless the stack turns it on. */
   tracingEnabled: boolean;
+  /**
+   * The `iss` of every token. Fixed by configuration (TOKEN_ISSUER), not taken from the request, so a token
+   * verifies however the API was reached; by default `https://<DEFAULT_DOMAIN_NAME>/v1/auth`, where OpenID
+   * discovery finds `/.well-known/openid-configuration`.
+   */
+  tokenIssuer: string;
+  /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */
+  tokenLifetimeSeconds: number;
+  /** Lifetime of refresh tokens, in seconds (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days). */
+  refreshTokenLifetimeSeconds: number;
+  /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
+  signInSessionSeconds: number;
 }
 
 function stringFromEnv(name: string, fallback?: string): string {
@@ -57,24 +69,48 @@ function integerFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+function positiveIntegerFromEnv(name: string, fallback: number): number {
+  const value = integerFromEnv(name, fallback);
+  if (value === 0) throw new Error(`environment variable ${name} must be at least 1`);
+  return value;
+}
+
+/** An absolute http(s) URL without a trailing slash, as a token's `iss` is compared byte for byte. */
+function issuerFromEnv(name: string, fallback: string): string {
+  const value = stringFromEnv(name, fallback);
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value) || value.endsWith('/')) {
+    throw new Error(`environment variable ${name} must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth`);
+  }
+  return value;
+}
+
 let cached: ServiceConfig | undefined;
 
-export function config(): ServiceConfig {
-  cached ??= {
+function readConfig(): ServiceConfig {
+  const defaultDomainName = stringFromEnv('DEFAULT_DOMAIN_NAME', 'auth.localhost');
+  return {
     tableName: optionalFromEnv('TABLE_NAME'),
     region: stringFromEnv('AWS_REGION', 'us-east-1'),
     dynamoEndpoint: optionalFromEnv('DYNAMODB_ENDPOINT'),
     sesEndpoint: optionalFromEnv('SES_ENDPOINT'),
     kmsKeyId: optionalFromEnv('KMS_KEY_ID'),
     localMasterKey: optionalFromEnv('LOCAL_MASTER_KEY'),
-    defaultDomainName: stringFromEnv('DEFAULT_DOMAIN_NAME', 'auth.localhost'),
+    defaultDomainName,
     serviceAccountId: stringFromEnv('SERVICE_ACCOUNT_ID', '000000000000'),
     signatureWindowMinutes: integerFromEnv('SIGNATURE_WINDOW_MINUTES', 3),
     maxBodyBytes: integerFromEnv('MAX_BODY_BYTES', 256 * 1024),
     mailConfigurationSet: optionalFromEnv('MAIL_CONFIGURATION_SET'),
     metricsEnabled: booleanFromEnv('METRICS_ENABLED'),
     tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
+    tokenIssuer: issuerFromEnv('TOKEN_ISSUER', `https://${defaultDomainName}/v1/auth`),
+    tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
+    refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
+    signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
   };
+}
+
+export function config(): ServiceConfig {
+  cached ??= readConfig();
   return cached;
 }
 

@@ -27,7 +27,8 @@ export const notFound = (code: string, message: string): DomainError => new Doma
 /** A uniqueness rule that a request would break: answered 400 with its own type (SaaSus answers 400). */
 export const alreadyExists = (code: string, message: string): DomainError => new DomainError('conflict', code, message);
 
-export const unauthenticated = (code: string, message: string): DomainError =>
-  new DomainError('unauthenticated', code, message);
+/** `data` carries what the caller needs to recover, e.g. `sign_in_page_url` for a bad user token (decision 1). */
+export const unauthenticated = (code: string, message: string, data?: Record<string, unknown>): DomainError =>
+  new DomainError('unauthenticated', code, message, data);
 
 export const forbidden = (code: string, message: string): DomainError => new DomainError('forbidden', code, message);

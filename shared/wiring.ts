@@ -23,6 +23,11 @@ import { UserService } from './domain/users.js';
 import { DynamoMembershipRepository } from './store/membership-repository.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserRepository } from './store/user-repository.js';
+import { KeyStore } from './domain/key-store.js';
+import { SrpSignIn } from './domain/srp-sign-in.js';
+import { TokenService, TokenVerifier } from './domain/tokens.js';
+import { DynamoKeyRepository } from './store/key-repository.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -85,3 +90,42 @@ export const userService = () => {
     userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
   });
 };
+
+/**
+ * The deployment's keys and what is built on them hold caches (keys, the opened signing key, the SRP secret,
+ * the verifier's JWKS) that must live for the whole cold start, not one request. They are rebuilt only when
+ * the store itself is (tests and the local runner point the process at another table).
+ */
+interface KeyServices {
+  db: DynamoDBDocumentClient;
+  keyStore: KeyStore;
+  tokenVerifier: TokenVerifier;
+  srpSignIn: SrpSignIn;
+}
+let keyServices: KeyServices | undefined;
+
+function keyServicesOfThisStore(): KeyServices {
+  const db = dynamo();
+  if (keyServices?.db !== db) {
+    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
+    const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
+    keyServices = {
+      db,
+      keyStore,
+      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationService().signInPageUrl(saasId)),
+      srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
+    };
+  }
+  return keyServices;
+}
+
+/** Signing keys, the JWKS and the SRP secret. The public function only calls its read-only publishedKeys(). */
+export const keyStore = () => keyServicesOfThisStore().keyStore;
+
+export const tokenService = () =>
+  new TokenService(keyStore(), { issuer: config().tokenIssuer, lifetimeSeconds: config().tokenLifetimeSeconds });
+
+/** verifyAccessToken / verifyIdToken for every operation that takes a user's token. */
+export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;
+
+export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;

@@ -1,16 +1,26 @@
 /**
  * Public, unsigned routes, and API Gateway's `$default` route: every path the route table does not know
- * ends here and gets a 404 or 405 in the service's error shape.
+ * ends here and gets a 404 or 405 in the service's error shape. This function only reads the table: the
+ * JWKS is served from the keys that exist (an empty set before the first token is signed).
  */
 import { Type } from '@sinclair/typebox';
+import { config } from '../../shared/config.js';
+import { openIdConfiguration } from '../../shared/domain/tokens.js';
 import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { openApiDocument } from '../../shared/openapi.js';
+import { BASE_PATH } from '../../shared/routes.js';
 import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';
-import { infrastructureService } from '../../shared/wiring.js';
+import { publicSchemas } from '../../shared/schemas/public.js';
+import { infrastructureService, keyStore } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('public', {
   getOpenApiDocument: operation({ response: Type.Object({}, { additionalProperties: true }) }, async () => openApiDocument()),
+  // Read afresh: a key made or retired a moment ago by another function is published at once.
+  getJwks: operation(publicSchemas.getJwks, async () => ({ keys: await keyStore().publishedKeys({ refresh: true }) })),
+  getOpenIdConfiguration: operation(publicSchemas.getOpenIdConfiguration, async (_, ctx) =>
+    openIdConfiguration(config().tokenIssuer, `${ctx.origin}${BASE_PATH}`),
+  ),
   getRoleTemplate: operation(roleTemplateSchema, ({ query }) =>
     infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature),
   ),

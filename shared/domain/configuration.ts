@@ -169,6 +169,15 @@ export class ConfigurationService {
     return { from: doc.from_email_address, ...(doc.reply_email_address ? { replyTo: doc.reply_email_address } : {}) };
   }
 
+  /**
+   * The SaaS's sign-in page, on its configured domain or else the deployment's: where a 401 for a missing
+   * or bad user token sends the user (DESIGN.md decision 1). Reads no SES state, so any function may ask.
+   */
+  async signInPageUrl(saasId: string): Promise<string> {
+    const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    return `https://${doc?.domain_name || this.defaultDomainName}/sign-in`;
+  }
+
   // Notification templates
 
   async templates(saasId: string): Promise<TemplateSet> {

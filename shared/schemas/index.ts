@@ -3,6 +3,7 @@ import type { OperationSchema } from '../http/operation.js';
 import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
+import { publicSchemas } from './public.js';
 import { tenantSchemas } from './tenants.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
@@ -15,4 +16,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...tenantUserSchemas,
   ...infrastructureSchemas,
   getRoleTemplate: roleTemplateSchema,
+  ...publicSchemas,
 };

@@ -1,7 +1,8 @@
 /**
  * Every key shape of the single table lives here and nowhere else (DESIGN.md decision 5). Generic key
  * attributes, an entity tag and a version on every item, and every partition key starting with the SaaS
- * id, so no query can wander into another SaaS's items.
+ * id, so no query can wander into another SaaS's items. The one exception is DEPLOYMENT_KEYS below: the
+ * deployment's own keys, which no SaaS owns.
  */
 import type { Login } from '../domain/users.js';
 
@@ -22,6 +23,9 @@ export const ENTITY = {
   membership: 'Membership',
   userMembership: 'UserMembership',
   tenantUserCount: 'TenantUserCount',
+  signingKey: 'SigningKey',
+  currentSigningKey: 'CurrentSigningKey',
+  deploymentSecret: 'DeploymentSecret',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -52,6 +56,13 @@ const padSeconds = (seconds: number) => String(seconds).padStart(12, '0');
  * records only, so the scheduled worker and the admin command can find every SaaS without a scan.
  */
 export const SAAS_REGISTRY = 'REGISTRY#SAAS';
+
+/**
+ * The one table partition that belongs to no SaaS: the deployment's own keys. Token signing keys (one
+ * JWKS for the whole deployment), the pointer to the current one, and deployment secrets (the SRP sealing
+ * secret). A handful of items, read in one query and cached per cold start.
+ */
+export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
@@ -125,6 +136,12 @@ export const keys = {
     gsi1sk: `${padSeconds(due)}#${tenantId}`,
   }),
   dueReservations: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#PLANRES`, gsi1skUpTo: `${padSeconds(now)}#~` }),
+
+  /** Token signing keys: `SIGNING#KEY#<kid>`, and `SIGNING#CURRENT` naming the one that signs. */
+  signingKey: (kid: string): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: `SIGNING#KEY#${kid}` }),
+  currentSigningKey: (): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: 'SIGNING#CURRENT' }),
+  signing: () => ({ pk: DEPLOYMENT_KEYS, skPrefix: 'SIGNING#' }),
+  deploymentSecret: (name: string): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: `SECRET#${name}` }),
 
   outboxMail: (saasId: string, mailId: string): ItemKey => ({ pk: `SAAS#${saasId}#OUTBOX`, sk: `MAIL#${mailId}` }),
   /** gsi1, while a mail is not final: by the time it is next due (its next attempt, or its claim lapsing). */

@@ -78,4 +78,19 @@ describe('admin command', () => {
     assert.match(await adminFails('key', 'revoke', '--saas', saas.id, '--key', 'nokey'), /no API key/);
     assert.match(await adminFails('saas', 'create', '--name', '  '), /name/);
   });
+
+  it('rotates the token signing key: a new one is current, the old one stays published', async () => {
+    const first = (await admin('signing-key', 'rotate')) as { current: string };
+    const second = (await admin('signing-key', 'rotate')) as { current: string };
+    assert.notEqual(second.current, first.current);
+    const listed = (await admin('signing-key', 'list')) as { kid: string; status: string; publishedUntil?: number }[];
+    assert.equal(listed.find((k) => k.kid === second.current)?.status, 'current');
+    const previous = listed.find((k) => k.kid === first.current);
+    assert.equal(previous?.status, 'retired, still published');
+    assert.ok((previous?.publishedUntil ?? 0) > Date.now() / 1000 + 3600);
+    const jwks = (await (await fetch(`${h.api.baseUrl}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+    const published = jwks.keys.map((k) => k.kid);
+    assert.ok(published.includes(first.current) && published.includes(second.current));
+    assert.equal(published.length, listed.length, 'the first key, made by the first rotation, is retired and published too');
+  });
 });

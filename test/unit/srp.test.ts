@@ -2,19 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createPasswordVerifier, encode, G, K, N, powG } from '../../shared/crypto/srp.js';
+import { bigIntModPow } from '../support/srp-client.js';
 
 const big = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
 
-function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  let result = 1n;
-  base %= modulus;
-  while (exponent > 0n) {
-    if (exponent & 1n) result = (result * base) % modulus;
-    base = (base * base) % modulus;
-    exponent >>= 1n;
-  }
-  return result;
-}
 
 const sha256 = (...parts: Uint8Array[]) => {
   const h = createHash('sha256');
@@ -45,7 +36,7 @@ describe('SRP numbers', () => {
   it('computes g^x mod N through OpenSSL, matching a BigInt computation', () => {
     for (const hex of ['01', '02', 'ff', 'deadbeef'.repeat(8)]) {
       const exponent = Buffer.from(hex, 'hex');
-      assert.equal(big(powG(exponent)), modPow(2n, big(exponent), big(N)), hex);
+      assert.equal(big(powG(exponent)), bigIntModPow(2n, big(exponent), big(N)), hex);
     }
   });
 
@@ -54,7 +45,7 @@ describe('SRP numbers', () => {
     const { salt: saltHex, verifier } = createPasswordVerifier('PoolAbc', 'user-1', 'Secret#1', salt);
     assert.equal(saltHex, salt.toString('hex'));
     const x = sha256(encode(salt), sha256(Buffer.from('PoolAbcuser-1:Secret#1')));
-    assert.equal(BigInt(`0x${verifier}`), modPow(2n, big(x), big(N)));
+    assert.equal(BigInt(`0x${verifier}`), bigIntModPow(2n, big(x), big(N)));
     assert.notEqual(createPasswordVerifier('PoolAbc', 'user-1', 'Secret#2', salt).verifier, verifier);
     assert.notEqual(createPasswordVerifier('PoolAbc', 'user-2', 'Secret#1', salt).verifier, verifier);
     assert.notEqual(createPasswordVerifier('PoolAbc', 'user-1', 'Secret#1').salt, saltHex, 'a fresh salt each time');

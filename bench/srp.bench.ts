@@ -1,0 +1,112 @@
+/**
+ * Server-side cost of one SRP sign-in (the USER_SRP_AUTH challenge plus the PASSWORD_VERIFIER check, with
+ * the secret block sealed and opened), beside, in the same run: the same work with a BigInt loop for the
+ * exponentiations, and OpenSSL's floor (the three 3072-bit exponentiations alone: g^b, v^u, (A·v^u)^b with
+ * 256-bit exponents). Target: within 1.2× of the floor. The client's share is computed between the two
+ * timed steps by the fast test client and is not counted.
+ *   npm run bench -- srp
+ */
+import { createDiffieHellman, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createPasswordVerifier, encode, G, hash, N } from '../shared/crypto/srp.js';
+import { K_BIG, N_BIG, toBig } from '../shared/crypto/srp-server.js';
+import { SrpSignIn } from '../shared/domain/srp-sign-in.js';
+import { bigIntModPow, SrpTestClient } from '../test/support/srp-client.js';
+import { ms, summarize, writeResults } from './support.js';
+
+const ROUNDS = 300;
+const WARMUP = 30;
+const BIGINT_ROUNDS = 200;
+
+const POOL = 'PoolBench';
+const SAAS = 'bench-saas';
+const password = 'Bench#Password1';
+const user = { userId: 'bench-user', ...createPasswordVerifier(POOL, 'bench-user', password) };
+const engine = new SrpSignIn({ srpSecret: async () => randomBytes(32) }, { sessionSeconds: 180 });
+
+const elapsed = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+type Challenge = Awaited<ReturnType<typeof engine.passwordChallenge>>;
+
+/**
+ * Sign-ins as the server sees them, in three passes so the client's work (and its garbage) never falls
+ * inside a timed step: every challenge (timed), every client answer (not timed), every proof check (timed).
+ * `beside` runs after each timed step, so what it measures shares the same conditions.
+ */
+async function serverSignIns(count: number, beside: () => void): Promise<number[]> {
+  const clients = Array.from({ length: count }, () => new SrpTestClient());
+  const challenges: Challenge[] = [];
+  const spent: number[] = [];
+  for (const client of clients) {
+    const start = process.hrtime.bigint();
+    challenges.push(await engine.passwordChallenge({ saasId: SAAS, username: 'ann@example.test', srpA: client.srpA, poolName: POOL, user }));
+    spent.push(elapsed(start));
+    beside();
+  }
+  const answers = clients.map((client, i) => client.passwordAnswer((challenges[i] as Challenge).parameters, password));
+  for (const [i, answer] of answers.entries()) {
+    const start = process.hrtime.bigint();
+    const claim = await engine.openPasswordClaim(SAAS, answer, (challenges[i] as Challenge).session);
+    const ok = claim.verify(user.verifier);
+    spent[i] = (spent[i] as number) + elapsed(start);
+    if (!ok) throw new Error('the benchmark sign-in was refused');
+    beside();
+  }
+  return spent;
+}
+
+const floorContext = createDiffieHellman(N, G);
+const A = new SrpTestClient().A;
+const toBytes = (value: bigint) => Buffer.from(value.toString(16).padStart(N.length * 2, '0'), 'hex');
+
+/** OpenSSL's floor: the three exponentiations of a sign-in and nothing else. */
+function floor(): number {
+  const [b, u] = [randomBytes(32), randomBytes(32)];
+  const start = process.hrtime.bigint();
+  floorContext.setPrivateKey(b);
+  floorContext.generateKeys();
+  floorContext.setPrivateKey(u);
+  const vToU = floorContext.computeSecret(Buffer.from(user.verifier, 'hex'));
+  floorContext.setPrivateKey(b);
+  floorContext.computeSecret(toBytes((A * toBig(vToU)) % N_BIG));
+  return elapsed(start);
+}
+
+/** The server's work with BigInt exponentiation: what the engine would cost without OpenSSL. */
+function bigIntSignIn(): number {
+  const start = process.hrtime.bigint();
+  const v = BigInt(`0x${user.verifier}`);
+  const b = toBig(randomBytes(32));
+  const B = (K_BIG * v + bigIntModPow(2n, b)) % N_BIG;
+  const u = hash(encode(toBytes(A)), encode(toBytes(B)));
+  const S = bigIntModPow((A * bigIntModPow(v, toBig(u))) % N_BIG, b);
+  const key = hkdfSync('sha256', encode(toBytes(S)), encode(u), 'Caldera Derived Key', 16);
+  createHmac('sha256', Buffer.from(key)).update(`${POOL}${user.userId}`).digest('base64');
+  return elapsed(start);
+}
+
+await serverSignIns(WARMUP, floor);
+// The floor is measured between the timed steps of the sign-ins, so a busy moment weighs on both alike.
+const floors: number[] = [];
+const server = await serverSignIns(ROUNDS, () => void floors.push(floor()));
+const floorSamples = floors.filter((_, i) => i % 2 === 0);
+const bigInt = Array.from({ length: BIGINT_ROUNDS }, bigIntSignIn);
+
+const figures = {
+  serverSignIn: summarize(server),
+  openSslFloor: summarize(floorSamples),
+  bigIntBaseline: summarize(bigInt),
+  ratioToFloor: summarize(server).median / summarize(floorSamples).median,
+  bigIntRatioToFloor: summarize(bigInt).median / summarize(floorSamples).median,
+  target: 1.2,
+};
+
+const line = (label: string, s: { median: number; p99: number; n: number }) =>
+  `  ${label.padEnd(44)} median ${ms(s.median)}   p99 ${ms(s.p99)}   (n = ${s.n})\n`;
+process.stdout.write(
+  'SRP sign-in, server side (challenge + proof check)\n' +
+    line('engine (OpenSSL exponentiation)', figures.serverSignIn) +
+    line("OpenSSL's floor (three exponentiations)", figures.openSslFloor) +
+    line('BigInt loop, same work', figures.bigIntBaseline) +
+    `  engine / floor: ${figures.ratioToFloor.toFixed(2)}× (target ≤ ${figures.target}×)   BigInt / floor: ${figures.bigIntRatioToFloor.toFixed(1)}×\n`,
+);
+writeResults('srp', figures);

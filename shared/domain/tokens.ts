@@ -1,0 +1,237 @@
+/**
+ * ID and access tokens (DESIGN.md decision 4): RS256 JWTs signed with `jose` under the deployment's current
+ * key (its `kid` in the header), verified with `aws-jwt-verify` against the deployment's own published keys
+ * (never fetched over HTTP), and the helpers for opaque refresh tokens.
+ *
+ * Claims, on both tokens: iss (the deployment's issuer), sub (the user id), aud and client_id (the SaaS id:
+ * a token of one SaaS is refused by every other), saas_id, token_use ('id' or 'access'), auth_time, iat,
+ * exp, jti, and the user's sign-in name: `email` for e-mail users, `sign_in_id` for sign-in-ID users. As
+ * Cognito does, the ID token carries the user id as `cognito:username` and the access token as `username`.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { JwtVerifier } from 'aws-jwt-verify';
+import {
+  JwtExpiredError,
+  JwtInvalidAudienceError,
+  JwtInvalidIssuerError,
+  JwtParseError,
+  KidNotFoundInJwksError,
+} from 'aws-jwt-verify/error';
+import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { nowSeconds } from '../clock.js';
+import { constantTimeEqual } from '../crypto/compare.js';
+import { unauthenticated } from '../errors.js';
+import type { ActiveSigningKey, PublicJwk } from './key-store.js';
+
+export type TokenUse = 'id' | 'access';
+
+interface CommonClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  client_id: string;
+  saas_id: string;
+  token_use: TokenUse;
+  auth_time: number;
+  iat: number;
+  exp: number;
+  jti: string;
+  email?: string;
+  sign_in_id?: string;
+  /** The user's session version when the token was issued, if the caller gave one. */
+  session_version?: number;
+}
+
+export interface IdTokenClaims extends CommonClaims {
+  token_use: 'id';
+  'cognito:username': string;
+}
+
+export interface AccessTokenClaims extends CommonClaims {
+  token_use: 'access';
+  username: string;
+}
+
+/** Whom the tokens are for. */
+export interface TokenSubject {
+  saasId: string;
+  userId: string;
+  /** E-mail users. */
+  email?: string;
+  /** Sign-in-ID users. */
+  signInId?: string;
+  /** When the user proved who they are (Unix seconds): kept across refreshes. Defaults to now. */
+  authTime?: number;
+  sessionVersion?: number;
+}
+
+export interface IssuedTokens {
+  idToken: string;
+  accessToken: string;
+  /** Seconds until both expire. */
+  expiresIn: number;
+}
+
+export interface TokenSettings {
+  /** The `iss` of every token: configured, the same however the API is reached. */
+  issuer: string;
+  lifetimeSeconds: number;
+}
+
+/** What signs: the key store's current key. */
+export interface SigningKeySource {
+  signingKey(): Promise<ActiveSigningKey>;
+}
+
+/** What verifies: the key store's published keys; `refresh` reads the store again. */
+export interface VerificationKeySource {
+  publishedKeys(options?: { refresh?: boolean }): Promise<PublicJwk[]>;
+}
+
+export class TokenService {
+  constructor(
+    private readonly keys: SigningKeySource,
+    private readonly settings: TokenSettings,
+  ) {}
+
+  async issue(subject: TokenSubject): Promise<IssuedTokens> {
+    const key = await this.keys.signingKey();
+    const iat = nowSeconds();
+    const common = {
+      saas_id: subject.saasId,
+      client_id: subject.saasId,
+      auth_time: subject.authTime ?? iat,
+      ...(subject.email !== undefined ? { email: subject.email } : {}),
+      ...(subject.signInId !== undefined ? { sign_in_id: subject.signInId } : {}),
+      ...(subject.sessionVersion !== undefined ? { session_version: subject.sessionVersion } : {}),
+    };
+    const sign = (claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+        .setIssuer(this.settings.issuer)
+        .setSubject(subject.userId)
+        .setAudience(subject.saasId)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + this.settings.lifetimeSeconds)
+        .setJti(randomUUID())
+        .sign(key.privateKey);
+    const [idToken, accessToken] = await Promise.all([
+      sign({ ...common, token_use: 'id', 'cognito:username': subject.userId }),
+      sign({ ...common, token_use: 'access', username: subject.userId }),
+    ]);
+    return { idToken, accessToken, expiresIn: this.settings.lifetimeSeconds };
+  }
+}
+
+export interface VerifyOptions {
+  /** The request field the token came in, named by the error message. */
+  field?: string;
+  /** The user the operation concerns: a token of anyone else is refused. */
+  userId?: string;
+}
+
+/** Why a token is refused, for the message; the type is always `invalid_token`. */
+class Refusal extends Error {}
+
+/** Verifier-level settings: an issuer, no audience (given per SaaS at each call), JWKS never fetched. */
+const newJwtVerifier = (issuer: string) =>
+  JwtVerifier.create({ issuer, audience: null, jwksUri: 'https://jwks.invalid/never-fetched.json' });
+
+export class TokenVerifier {
+  private readonly verifier: ReturnType<typeof newJwtVerifier>;
+  private cachedKids = '';
+
+  constructor(
+    private readonly keys: VerificationKeySource,
+    private readonly issuer: string,
+    /** Where a refused user is sent to sign in again (DESIGN.md decision 1). */
+    private readonly signInPageUrl: (saasId: string) => Promise<string>,
+  ) {
+    this.verifier = newJwtVerifier(issuer);
+  }
+
+  verifyAccessToken(saasId: string, token: string, options: VerifyOptions = {}): Promise<AccessTokenClaims> {
+    return this.verify(saasId, token, 'access', options.field ?? 'access_token', options.userId) as Promise<AccessTokenClaims>;
+  }
+
+  verifyIdToken(saasId: string, token: string, options: VerifyOptions = {}): Promise<IdTokenClaims> {
+    return this.verify(saasId, token, 'id', options.field ?? 'id_token', options.userId) as Promise<IdTokenClaims>;
+  }
+
+  private async verify(saasId: string, token: string, use: TokenUse, field: string, userId: string | undefined): Promise<CommonClaims> {
+    try {
+      let payload: JwtPayload;
+      try {
+        payload = await this.verifyWith(saasId, token, use, false);
+      } catch (error) {
+        // A key made since this cold start last read the store: read it again, once.
+        if (!(error instanceof KidNotFoundInJwksError)) throw error;
+        payload = await this.verifyWith(saasId, token, use, true);
+      }
+      if (userId !== undefined && payload.sub !== userId) throw new Refusal('belongs to another user');
+      return payload as unknown as CommonClaims;
+    } catch (error) {
+      throw unauthenticated('invalid_token', `${field}: ${reasonOf(error)}`, { sign_in_page_url: await this.signInPageUrl(saasId) });
+    }
+  }
+
+  private async verifyWith(saasId: string, token: string, use: TokenUse, refresh: boolean): Promise<JwtPayload> {
+    const jwks = await this.keys.publishedKeys({ refresh });
+    const kids = jwks.map((k) => k.kid).join(' ');
+    if (kids !== this.cachedKids || refresh) {
+      this.verifier.cacheJwks({ keys: jwks.map((jwk) => ({ ...jwk })) });
+      this.cachedKids = kids;
+    }
+    // verifySync uses the cached keys only: an unknown kid is an error here, never a fetch.
+    return this.verifier.verifySync(token, {
+      audience: saasId,
+      customJwtCheck: ({ payload }) => {
+        if (payload.token_use !== use) throw new Refusal(`is not ${use === 'id' ? 'an ID' : 'an access'} token`);
+        if (payload.saas_id !== saasId || payload.client_id !== saasId) throw new Refusal('was not issued for this SaaS');
+        // The domain clock as well as the library's: the same in production, movable in tests.
+        if (typeof payload.exp !== 'number' || payload.exp <= nowSeconds()) throw new Refusal('has expired');
+      },
+    });
+  }
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Refusal) return error.message;
+  if (error instanceof JwtExpiredError) return 'has expired';
+  if (error instanceof JwtInvalidAudienceError) return 'was not issued for this SaaS';
+  if (error instanceof JwtInvalidIssuerError) return 'was issued by someone else';
+  if (error instanceof KidNotFoundInJwksError) return 'is signed with a key this service does not know';
+  if (error instanceof JwtParseError) return 'is not a JWT';
+  return 'is not a valid token';
+}
+
+/** The OpenID Provider metadata (GET /.well-known/openid-configuration); `baseUrl` is how the caller reached us. */
+export function openIdConfiguration(issuer: string, baseUrl: string) {
+  return {
+    issuer,
+    jwks_uri: `${baseUrl}/.well-known/jwks.json`,
+    userinfo_endpoint: `${baseUrl}/userinfo`,
+    response_types_supported: ['id_token', 'token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    claims_supported: ['iss', 'sub', 'aud', 'client_id', 'saas_id', 'token_use', 'auth_time', 'iat', 'exp', 'jti', 'email', 'sign_in_id'],
+  };
+}
+
+// Refresh tokens: opaque to the client, stored only as their hash (the flows belong to the sign-in issue).
+
+/** A new refresh token and the hash to store in its place. */
+export function newRefreshToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: refreshTokenHash(token) };
+}
+
+/** The stored form of a refresh token; also its lookup key. */
+export function refreshTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function refreshTokenMatches(token: string, storedHash: string): boolean {
+  return constantTimeEqual(refreshTokenHash(token), storedHash);
+}

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import type { OperationSchema } from '../http/operation.js';
+
+export const Jwks = Type.Object(
+  {
+    keys: Type.Array(
+      Type.Object({
+        kty: Type.Literal('RSA'),
+        n: Type.String(),
+        e: Type.String(),
+        kid: Type.String(),
+        alg: Type.Literal('RS256'),
+        use: Type.Literal('sig'),
+      }),
+    ),
+  },
+  { $id: 'Jwks', description: 'The public keys that verify ID and access tokens (RFC 7517)' },
+);
+
+export const OpenIdConfiguration = Type.Object(
+  {
+    issuer: Type.String(),
+    jwks_uri: Type.String(),
+    userinfo_endpoint: Type.String(),
+    response_types_supported: Type.Array(Type.String()),
+    subject_types_supported: Type.Array(Type.String()),
+    id_token_signing_alg_values_supported: Type.Array(Type.String()),
+    claims_supported: Type.Array(Type.String()),
+  },
+  { $id: 'OpenIdConfiguration', description: 'OpenID Provider metadata: where the keys are, which algorithm signs' },
+);
+
+export const publicSchemas = {
+  getJwks: { response: Jwks },
+  getOpenIdConfiguration: { response: OpenIdConfiguration },
+} satisfies Record<string, OperationSchema>;
