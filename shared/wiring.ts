@@ -28,6 +28,8 @@ import { SrpSignIn } from './domain/srp-sign-in.js';
 import { TokenService, TokenVerifier } from './domain/tokens.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UserFlowService } from './domain/user-flows.js';
+import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -129,3 +131,13 @@ export const tokenService = () =>
 export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;
 
 export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
+
+/** E-mail update, authenticator-app registration and account links: the flows a user proves with a token. */
+export const userFlowService = () =>
+  new UserFlowService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    flows: new DynamoUserFlowRepository(dynamo(), tableName()),
+    committer: new DynamoCommitter(dynamo()),
+    tokens: tokenVerifier(),
+    box: secrets(),
+  });
