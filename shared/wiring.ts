@@ -30,6 +30,8 @@ import { DynamoKeyRepository } from './store/key-repository.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UserFlowService } from './domain/user-flows.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
+import { InvitationService } from './domain/invitations.js';
+import { DynamoInvitationRepository } from './store/invitation-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -140,4 +142,20 @@ export const userFlowService = () =>
     committer: new DynamoCommitter(dynamo()),
     tokens: tokenVerifier(),
     box: secrets(),
+  });
+
+/** Tenant invitations: create, read, delete, and accept (as an existing user or a new one). */
+export const invitationService = () =>
+  new InvitationService({
+    invitations: new DynamoInvitationRepository(dynamo(), tableName()),
+    tenants: new DynamoTenantRepository(dynamo(), tableName()),
+    definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    userService: userService(),
+    tenantUsers: tenantUserService(),
+    tokens: tokenVerifier(),
+    committer: new DynamoCommitter(dynamo()),
+    box: secrets(),
+    siteDomain: (saasId) => configurationService().siteDomain(saasId),
+    lifetimeSeconds: config().invitationLifetimeSeconds,
   });
