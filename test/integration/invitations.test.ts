@@ -14,10 +14,12 @@ import { KEEP_EXPIRED_SECONDS } from '../../shared/domain/invitations.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { courier, userService } from '../../shared/wiring.js';
-import { expectError, mailsTo } from '../support/expect.js';
+import { userService } from '../../shared/wiring.js';
+import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
-import { mintAccessToken } from '../support/tokens.js';
+import { defineEnvsAndRoles } from '../support/definitions.js';
+import { deliveredMail } from '../support/mail.js';
+import { accessTokenOf } from '../support/tokens.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -59,8 +61,7 @@ async function createTenant(name: string, client = api): Promise<string> {
   return res.body.id;
 }
 
-const tokenOf = (user: User, saas = saasId) =>
-  mintAccessToken({ saasId: saas, userId: user.id, ...(user.email ? { email: user.email } : { signInId: user.sign_in_id }) });
+const tokenOf = (user: User, saas = saasId) => accessTokenOf(saas, user);
 
 const ADMIN_IN_PROD = [{ id: 1, role_names: ['admin'] }];
 
@@ -77,28 +78,14 @@ const statusOf = async (invitation: InvitationBody, tenantId = tenantA) =>
 const membersOf = async (tenantId: string) =>
   (await api.get<{ users: { id: string; email: string; envs: InvitationBody['envs'] }[] }>(`/tenants/${tenantId}/users`)).body.users;
 
-async function deliveredTo(to: string) {
-  await courier().deliverDue(saasId);
-  return mailsTo(h.sesUrl, to);
-}
+const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
 before(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
-  for (const env of [
-    { id: 1, name: 'prod', display_name: 'Production' },
-    { id: 2, name: 'dev', display_name: 'Development' },
-  ]) {
-    assert.equal((await api.post('/envs', env)).status, 201);
-  }
-  for (const role of [
-    { role_name: 'admin', display_name: 'Administrator' },
-    { role_name: 'viewer', display_name: 'Viewer' },
-  ]) {
-    assert.equal((await api.post('/roles', role)).status, 201);
-  }
+  await defineEnvsAndRoles(api);
   tenantA = await createTenant('Acme');
   tenantB = await createTenant('Bolt');
   inviter = await createUser({ email: address('inviter') });
@@ -166,8 +153,7 @@ describe('create, read, delete', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.invitation_url, `https://login.acme.test/invitation?invitation_id=${res.body.id}&tenant_id=${tenantId}`);
     assert.deepEqual(res.body.envs, [], 'an env without roles grants nothing to show');
-    await courier().deliverDue(saas.saasId);
-    const [mail] = await mailsTo(h.sesUrl, email);
+    const [mail] = await deliveredMail(h.sesUrl, saas.saasId, email);
     assert.equal(mail!.subject, 'Join Acme');
     assert.equal(mail!.body.html, `<a href="${res.body.invitation_url.replace('&', '&amp;')}">Join</a>`);
   });

@@ -16,10 +16,11 @@ import { MAX_CODE_ATTEMPTS } from '../../shared/domain/verification-codes.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { courier, userService } from '../../shared/wiring.js';
-import { expectError, mailsTo } from '../support/expect.js';
+import { userService } from '../../shared/wiring.js';
+import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
-import { mintAccessToken } from '../support/tokens.js';
+import { deliveredMail } from '../support/mail.js';
+import { accessTokenOf } from '../support/tokens.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -43,14 +44,8 @@ async function createUser(body: Record<string, unknown>, client = api): Promise<
 }
 
 /** A real access token of the user, as a sign-in would hand out. */
-const tokenOf = (user: User, saas = saasId) =>
-  mintAccessToken({ saasId: saas, userId: user.id, ...(user.email ? { email: user.email } : { signInId: user.sign_in_id }) });
-
-/** Runs the courier, then answers every mail sent to `to`, oldest first. */
-async function deliveredTo(to: string) {
-  await courier().deliverDue(saasId);
-  return mailsTo(h.sesUrl, to);
-}
+const tokenOf = (user: User, saas = saasId) => accessTokenOf(saas, user);
+const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
 /** The one code in the last mail to `to`. */
 async function codeMailedTo(to: string): Promise<string> {
@@ -58,6 +53,15 @@ async function codeMailedTo(to: string): Promise<string> {
   const code = /\b(\d{6})\b/.exec(mails.at(-1)?.body.text ?? mails.at(-1)?.body.html ?? '')?.[1];
   assert.ok(code, `a code in ${JSON.stringify(mails.at(-1))}`);
   return code;
+}
+
+/** A new e-mail user who asked to move to a new address, and the code mailed there. */
+async function emailUpdateRequested(name: string) {
+  const user = await createUser({ email: address(name) });
+  const token = await tokenOf(user);
+  const next = address(`${name}-new`);
+  assert.equal((await api.post(`/users/${user.id}/email/request`, { email: next, access_token: token })).status, 200);
+  return { user, token, next, code: await codeMailedTo(next) };
 }
 
 before(async () => {
@@ -152,11 +156,7 @@ describe('e-mail update', () => {
   });
 
   it('a wrong code changes nothing; a code is used up by wrong answers and dead after 24 hours', async () => {
-    const user = await createUser({ email: address('gus') });
-    const token = await tokenOf(user);
-    const next = address('gus-new');
-    await api.post(`/users/${user.id}/email/request`, { email: next, access_token: token });
-    const code = await codeMailedTo(next);
+    const { user, token, next, code } = await emailUpdateRequested('gus');
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) {
       await expectError(api.post(`/users/${user.id}/email/confirm`, { code: wrong, access_token: token }), 400, 'invalid_code', 'code');
@@ -193,22 +193,14 @@ describe('e-mail update', () => {
   });
 
   it('checks again on confirm that the address is still free', async () => {
-    const user = await createUser({ email: address('ivy') });
-    const token = await tokenOf(user);
-    const next = address('ivy-new');
-    await api.post(`/users/${user.id}/email/request`, { email: next, access_token: token });
-    const code = await codeMailedTo(next);
+    const { user, token, next, code } = await emailUpdateRequested('ivy');
     await createUser({ email: next });
     await expectError(api.post(`/users/${user.id}/email/confirm`, { code, access_token: token }), 400, 'email_already_exists', 'email');
     assert.equal((await stored(user.id)).email, user.email);
   });
 
   it('two parallel confirms of one code: one change, one refusal', async () => {
-    const user = await createUser({ email: address('jo') });
-    const token = await tokenOf(user);
-    const next = address('jo-new');
-    await api.post(`/users/${user.id}/email/request`, { email: next, access_token: token });
-    const code = await codeMailedTo(next);
+    const { user, token, next, code } = await emailUpdateRequested('jo');
     const answers = await Promise.all([1, 2].map(() => api.post(`/users/${user.id}/email/confirm`, { code, access_token: token })));
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400]);
     assert.equal((await stored(user.id)).email, next);
