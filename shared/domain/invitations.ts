@@ -287,7 +287,11 @@ export class InvitationService {
   }
 
   /** The accepting user: the holder of the access token, else a new user (its write to commit with the rest). */
-  private async invitee(saasId: string, invitation: InvitationRecord, input: InvitationAcceptance): Promise<{ userId: string; writes: AtomicWrite[] }> {
+  private async invitee(
+    saasId: string,
+    invitation: InvitationRecord,
+    input: InvitationAcceptance,
+  ): Promise<{ userId: string; writes: AtomicWrite[] }> {
     const accessToken = given(input.access_token);
     if (accessToken !== undefined) {
       const claims = await this.deps.tokens.verifyAccessToken(saasId, accessToken);

@@ -77,6 +77,20 @@ export interface UserFlowDeps {
   box: SecretBox;
 }
 
+/** The error for a refusal by a rule, by rule. */
+type Refusals = Record<string, () => DomainError>;
+
+interface CodeRequest {
+  purpose: CodePurpose;
+  /** What the code confirms. */
+  payload: Record<string, string>;
+  template: 'update_user_attribute' | 'verify_external_user';
+  to: string;
+  /** Writes that must hold in the same commit, and the errors for their refusals. */
+  alongside?: AtomicWrite[];
+  refusals?: Refusals;
+}
+
 const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
 
 export class UserFlowService {
@@ -94,26 +108,18 @@ export class UserFlowService {
    * Commits the writes. A refused commit is a 404 when the user has gone meanwhile (whichever rule noticed),
    * else the error `refusals` names for the rule, else a conflict.
    */
-  private async commit(saasId: string, userId: string, writes: AtomicWrite[], refusals: Record<string, () => DomainError> = {}) {
+  private async commit(saasId: string, userId: string, writes: AtomicWrite[], refusals: Refusals = {}) {
     const outcome = await this.deps.committer.commit(...writes);
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.userLive || !(await this.deps.users.get(saasId, userId))) throw userNotFound(userId);
     throw refusals[outcome.refusedBy]?.() ?? concurrentUpdate();
   }
 
-  /** A code of `purpose` for the user, mailed with `template` to `to` in the same commit as `writes`. */
-  private async mailCode(
-    saasId: string,
-    userId: string,
-    purpose: CodePurpose,
-    payload: Record<string, string>,
-    mail: { template: 'update_user_attribute' | 'verify_external_user'; to: string },
-    writes: AtomicWrite[] = [],
-    refusals: Record<string, () => DomainError> = {},
-  ): Promise<void> {
-    const { code, record } = issueVerificationCode(purpose, payload, nowSeconds());
-    const outbox = await newOutboxMail(this.deps.box, saasId, mail.template, mail.to, code);
-    await this.commit(saasId, userId, [...writes, this.deps.flows.saveCodeWrite(saasId, userId, record, outbox)], refusals);
+  /** A new code for the user, mailed in the same commit as the code and the request's other writes. */
+  private async mailCode(saasId: string, userId: string, request: CodeRequest): Promise<void> {
+    const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds());
+    const mail = await newOutboxMail(this.deps.box, saasId, request.template, request.to, code);
+    await this.commit(saasId, userId, [...(request.alongside ?? []), this.deps.flows.saveCodeWrite(saasId, userId, record, mail)], request.refusals);
   }
 
   /** The stored code if `given` is it; each answer spends one of the code's attempts first. */
@@ -133,15 +139,14 @@ export class UserFlowService {
     const { user } = await this.tokenHolder(saasId, input.access_token, userId);
     if (!user.email) throw notAnEmailUser();
     const address = input.email.trim();
-    await this.mailCode(
-      saasId,
-      userId,
-      'EMAIL_UPDATE',
-      { email: address },
-      { template: 'update_user_attribute', to: address },
-      [this.deps.flows.loginFreeCheck(saasId, login, userId)],
-      { [RULE.loginFree]: () => loginTaken(login) },
-    );
+    await this.mailCode(saasId, userId, {
+      purpose: 'EMAIL_UPDATE',
+      payload: { email: address },
+      template: 'update_user_attribute',
+      to: address,
+      alongside: [this.deps.flows.loginFreeCheck(saasId, login, userId)],
+      refusals: { [RULE.loginFree]: () => loginTaken(login) },
+    });
   }
 
   /** Confirm User Email Update: the code moves the user to the address it was sent to, if still free. */
@@ -195,14 +200,16 @@ export class UserFlowService {
   async requestExternalLink(saasId: string, accessToken: string): Promise<void> {
     const { user, claims } = await this.tokenHolder(saasId, accessToken);
     if (!claims.email) {
-      throw invalid('not_an_email_user', 'access_token: names no e-mail address; only e-mail users link external accounts', { field: 'access_token' });
+      throw invalid('not_an_email_user', 'access_token: names no e-mail address; only e-mail users link external accounts', {
+        field: 'access_token',
+      });
     }
     if (user.providers[LINKED_PROVIDER]) {
       throw alreadyExists('provider_already_linked', `access_token: this user already has a linked ${LINKED_PROVIDER} account`);
     }
     // Until a real Google sign-in exists, the provider's account is known by its e-mail address (docs/architecture.md).
     const link = { provider: LINKED_PROVIDER, subject: claims.email.trim().toLowerCase() };
-    await this.mailCode(saasId, user.id, 'EXTERNAL_LINK', link, { template: 'verify_external_user', to: claims.email });
+    await this.mailCode(saasId, user.id, { purpose: 'EXTERNAL_LINK', payload: link, template: 'verify_external_user', to: claims.email });
   }
 
   /** Confirm External User Account Link: the code records the link on the user. */
@@ -213,7 +220,10 @@ export class UserFlowService {
     await this.commit(
       saasId,
       user.id,
-      [this.deps.flows.linkProviderWrite(saasId, user.id, code.payload.provider as string, link), this.deps.flows.useCodeWrite(saasId, user.id, code)],
+      [
+        this.deps.flows.linkProviderWrite(saasId, user.id, code.payload.provider as string, link),
+        this.deps.flows.useCodeWrite(saasId, user.id, code),
+      ],
       { [FLOW_RULE.codeUnused]: wrongCode },
     );
   }

@@ -30,7 +30,11 @@ export interface VerificationCode {
 const digestOf = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`, 'utf8').digest('hex');
 
 /** A new code to mail and the record that stands for it. */
-export function issueVerificationCode(purpose: CodePurpose, payload: Record<string, string>, now: number): { code: string; record: VerificationCode } {
+export function issueVerificationCode(
+  purpose: CodePurpose,
+  payload: Record<string, string>,
+  now: number,
+): { code: string; record: VerificationCode } {
   const code = newOneTimeCode();
   const salt = randomBytes(16).toString('hex');
   return { code, record: { purpose, digest: digestOf(salt, code), salt, expires_at: now + CODE_LIFETIME_SECONDS, attempts: 0, payload } };

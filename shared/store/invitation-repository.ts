@@ -39,7 +39,11 @@ export class DynamoInvitationRepository implements InvitationRepository {
         { ...keys.invitation(saasId, tenantId, id), entity: ENTITY.invitation, v: 1, ...invitation, mirror: pointer, [TTL_ATTRIBUTE]: removeAt },
         RULE.newItem,
       ),
-      putNew(this.table, { ...pointer, entity: ENTITY.invitationPointer, v: 1, tenant_id: tenantId, remove_at: removeAt, [TTL_ATTRIBUTE]: removeAt }, RULE.newItem),
+      putNew(
+        this.table,
+        { ...pointer, entity: ENTITY.invitationPointer, v: 1, tenant_id: tenantId, remove_at: removeAt, [TTL_ATTRIBUTE]: removeAt },
+        RULE.newItem,
+      ),
       part(RULE.newItem, outboxItem(this.table, mail)),
     );
   }
@@ -75,8 +79,7 @@ export class DynamoInvitationRepository implements InvitationRepository {
       names: { '#status': 'status', '#expiredAt': 'expired_at' },
       values: { ':pending': 'pending', ':now': now },
     };
-    return atomicWrite(
-      update(this.table, keys.invitation(saasId, invitation.tenant_id, invitation.id), change, both(EXISTS, pending), INVITATION_RULE.invitationPending),
-    );
+    const key = keys.invitation(saasId, invitation.tenant_id, invitation.id);
+    return atomicWrite(update(this.table, key, change, both(EXISTS, pending), INVITATION_RULE.invitationPending));
   }
 }

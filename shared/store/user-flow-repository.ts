@@ -16,7 +16,11 @@ import { both, check, conditionInput, LIVE, part, remove, update, type Condition
 import { Update } from './update.js';
 
 /** The code item is still the one read: same digest. */
-const sameCode = (code: VerificationCode): Condition => ({ expression: '#digest = :digest', names: { '#digest': 'digest' }, values: { ':digest': code.digest } });
+const sameCode = (code: VerificationCode): Condition => ({
+  expression: '#digest = :digest',
+  names: { '#digest': 'digest' },
+  values: { ':digest': code.digest },
+});
 
 function toCode(item: Record<string, unknown>): VerificationCode {
   return {
@@ -36,7 +40,8 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
   ) {}
 
   saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
-    const item = { ...keys.verificationCode(saasId, userId, code.purpose), entity: ENTITY.verificationCode, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
+    const key = keys.verificationCode(saasId, userId, code.purpose);
+    const item = { ...key, entity: ENTITY.verificationCode, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
     return atomicWrite(
       check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
       // Replaces an earlier code of the same purpose: only the latest one confirms.
