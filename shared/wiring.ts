@@ -3,7 +3,7 @@
  * document client that store/client.ts builds per cold start, so making them per request costs nothing.
  */
 import { config } from './config.js';
-import { ConfigurationService } from './domain/configuration.js';
+import { ConfigurationService, type EmailIdentityPort } from './domain/configuration.js';
 import { sesClient, sesSendingClient } from './mail/clients.js';
 import { Courier } from './mail/courier.js';
 import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
@@ -53,6 +53,20 @@ const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities()
 export const configurationService = () =>
   new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), emailIdentities(), config().defaultDomainName);
 
+/** Only the configuration function manages SES identities; the others read configuration without them. */
+const noEmailIdentities: EmailIdentityPort = {
+  ensure: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
+  status: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
+  productionAccess: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
+};
+
+/**
+ * Configuration reads (password policy, the SaaS's domain) for the functions outside the configuration
+ * group: with no reference to the SES client, their bundles leave it out (about 75 KB).
+ */
+const configurationReader = () =>
+  new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), noEmailIdentities, config().defaultDomainName);
+
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
@@ -85,7 +99,7 @@ export const userService = () => {
     definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
     settings: new DynamoSettingsRepository(dynamo(), tableName()),
     box: secrets(),
-    passwordPolicy: (saasId) => configurationService().passwordPolicy(saasId),
+    passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
     poolName: async (saasId) => {
       const saas = await accountRepository().getSaas(saasId);
       if (!saas) throw new Error(`no SaaS account ${saasId}`);
@@ -116,7 +130,7 @@ function keyServicesOfThisStore(): KeyServices {
     keyServices = {
       db,
       keyStore,
-      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationService().signInPageUrl(saasId)),
+      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationReader().signInPageUrl(saasId)),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
     };
   }
@@ -156,6 +170,6 @@ export const invitationService = () =>
     tokens: tokenVerifier(),
     committer: new DynamoCommitter(dynamo()),
     box: secrets(),
-    siteDomain: (saasId) => configurationService().siteDomain(saasId),
+    siteDomain: (saasId) => configurationReader().siteDomain(saasId),
     lifetimeSeconds: config().invitationLifetimeSeconds,
   });
