@@ -64,7 +64,7 @@ const noEmailIdentities: EmailIdentityPort = {
  * Configuration reads (password policy, the SaaS's domain) for the functions outside the configuration
  * group: with no reference to the SES client, their bundles leave it out (about 75 KB).
  */
-const configurationReader = () =>
+export const configurationReader = () =>
   new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), noEmailIdentities, config().defaultDomainName);
 
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());

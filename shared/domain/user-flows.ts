@@ -13,13 +13,13 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { alreadyExists, DomainError, invalid } from '../errors.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
-import { openTotpSecret, sealTotpSecret } from './totp-secrets.js';
 import type { AccessTokenClaims, VerifyOptions } from './tokens.js';
 import {
   emailLogin,
   loginOf,
   loginTaken,
   notAnEmailUser,
+  totpSecretContext,
   userNotFound,
   type LinkedProvider,
   type Login,
@@ -170,7 +170,7 @@ export class UserFlowService {
   async createSecretCode(saasId: string, userId: string, accessToken: string): Promise<{ secret_code: string }> {
     await this.tokenHolder(saasId, accessToken, userId);
     const secret = newTotpSecret();
-    const sealed = await sealTotpSecret(this.deps.box, saasId, userId, secret);
+    const sealed = await this.deps.box.seal(secret, totpSecretContext(saasId, userId));
     await this.commit(saasId, userId, [this.deps.flows.pendingTotpSecretWrite(saasId, userId, sealed)]);
     return { secret_code: secret };
   }
@@ -184,7 +184,7 @@ export class UserFlowService {
         field: 'verification_code',
       });
     }
-    const secret = await openTotpSecret(this.deps.box, saasId, userId, pending);
+    const secret = await this.deps.box.open(pending, totpSecretContext(saasId, userId));
     if (matchTotp(secret, input.verification_code.trim()) === undefined) {
       throw invalid('invalid_verification_code', "verification_code: is not the authenticator app's current code", { field: 'verification_code' });
     }

@@ -45,14 +45,18 @@ export interface MfaSettings {
   method?: MfaMethod;
   /** Set once an authenticator app is registered; enabling softwareToken needs it. */
   software_token_registered: boolean;
-  /** The registered authenticator app's TOTP secret, sealed (totp-secrets.ts); present whenever one is registered. */
+  /** The registered authenticator app's TOTP secret, sealed by the secret box (totpSecretContext). */
   sealed_totp_secret?: string;
   /**
-   * A secret handed out by Create secret code and not yet confirmed by a code of the app. It replaces
-   * `sealed_totp_secret` only on registration, so a registered app keeps working until its successor is.
+   * A secret handed out by Create secret code and not yet confirmed by a code of the app (sealed the same
+   * way). It replaces `sealed_totp_secret` only on registration, so a registered app keeps working until
+   * its successor is.
    */
   pending_sealed_totp_secret?: string;
 }
+
+/** The secret box context of a user's TOTP secret (mfa.sealed_totp_secret): it opens for that user of that SaaS only. */
+export const totpSecretContext = (saasId: string, userId: string) => ({ saasId, userId, purpose: 'totp-secret' });
 
 /** A linked external identity, keyed by provider name (`Google`). */
 export interface LinkedProvider {

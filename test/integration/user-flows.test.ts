@@ -10,8 +10,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
-import { openTotpSecret } from '../../shared/domain/totp-secrets.js';
-import type { UserRecord } from '../../shared/domain/users.js';
+import { totpSecretContext, type UserRecord } from '../../shared/domain/users.js';
 import { MAX_CODE_ATTEMPTS } from '../../shared/domain/verification-codes.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
@@ -35,6 +34,8 @@ interface User {
 const PASSWORD = 'Correct-horse-9';
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;
 const stored = (userId: string) => new DynamoUserRepository(dynamo(), tableName()).get(saasId, userId) as Promise<UserRecord>;
+/** A sealed TOTP secret of the user, opened as sign-in opens it. */
+const openedSecret = (userId: string, sealed: string) => secrets().open(sealed, totpSecretContext(saasId, userId));
 const get = async (key: { pk: string; sk: string }) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 async function createUser(body: Record<string, unknown>, client = api): Promise<User> {
@@ -232,7 +233,7 @@ describe('authenticator app', () => {
     assert.equal(pending.mfa.software_token_registered, false);
     assert.equal(pending.mfa.sealed_totp_secret, undefined);
     assert.ok(!JSON.stringify(pending).includes(secret), 'the secret is stored sealed only');
-    assert.equal(await openTotpSecret(secrets(), saasId, user.id, pending.mfa.pending_sealed_totp_secret!), secret);
+    assert.equal(await openedSecret(user.id, pending.mfa.pending_sealed_totp_secret!), secret);
     await expectError(api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' }), 400, 'software_token_not_registered');
 
     const wrong = codeOf(secret, 5);
@@ -252,7 +253,7 @@ describe('authenticator app', () => {
     const after = await stored(user.id);
     assert.equal(after.mfa.software_token_registered, true);
     assert.equal(after.mfa.pending_sealed_totp_secret, undefined);
-    assert.equal(await openTotpSecret(secrets(), saasId, user.id, after.mfa.sealed_totp_secret!), secret);
+    assert.equal(await openedSecret(user.id, after.mfa.sealed_totp_secret!), secret);
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' })).status, 200);
     await expectError(
       api.put(`/users/${user.id}/mfa/software-token`, { access_token: token, verification_code: codeOf(secret) }),
@@ -271,9 +272,9 @@ describe('authenticator app', () => {
     assert.notEqual(second, first);
     const between = await stored(user.id);
     assert.equal(between.mfa.software_token_registered, true);
-    assert.equal(await openTotpSecret(secrets(), saasId, user.id, between.mfa.sealed_totp_secret!), first);
+    assert.equal(await openedSecret(user.id, between.mfa.sealed_totp_secret!), first);
     assert.equal((await api.put(`/users/${user.id}/mfa/software-token`, { access_token: token, verification_code: codeOf(second, 1) })).status, 200);
-    assert.equal(await openTotpSecret(secrets(), saasId, user.id, (await stored(user.id)).mfa.sealed_totp_secret!), second);
+    assert.equal(await openedSecret(user.id, (await stored(user.id)).mfa.sealed_totp_secret!), second);
   });
 
   it('needs that user\'s access token, and answers 404 for an unknown user', async () => {
