@@ -40,6 +40,8 @@ export interface ServiceConfig {
   refreshTokenLifetimeSeconds: number;
   /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
   signInSessionSeconds: number;
+  /** How long a tenant invitation can be accepted, in seconds (INVITATION_LIFETIME_SECONDS, 7 days). */
+  invitationLifetimeSeconds: number;
 }
 
 function stringFromEnv(name: string, fallback?: string): string {
@@ -106,6 +108,7 @@ function readConfig(): ServiceConfig {
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
+    invitationLifetimeSeconds: positiveIntegerFromEnv('INVITATION_LIFETIME_SECONDS', 7 * 86400),
   };
 }
 

@@ -3,7 +3,7 @@
  * document client that store/client.ts builds per cold start, so making them per request costs nothing.
  */
 import { config } from './config.js';
-import { ConfigurationService } from './domain/configuration.js';
+import { ConfigurationService, type EmailIdentityPort } from './domain/configuration.js';
 import { sesClient, sesSendingClient } from './mail/clients.js';
 import { Courier } from './mail/courier.js';
 import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
@@ -28,6 +28,10 @@ import { SrpSignIn } from './domain/srp-sign-in.js';
 import { TokenService, TokenVerifier } from './domain/tokens.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UserFlowService } from './domain/user-flows.js';
+import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
+import { InvitationService } from './domain/invitations.js';
+import { DynamoInvitationRepository } from './store/invitation-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -48,6 +52,20 @@ const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities()
 
 export const configurationService = () =>
   new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), emailIdentities(), config().defaultDomainName);
+
+/** Only the configuration function manages SES identities; the others read configuration without them. */
+const noEmailIdentities: EmailIdentityPort = {
+  ensure: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
+  status: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
+  productionAccess: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
+};
+
+/**
+ * Configuration reads (password policy, the SaaS's domain) for the functions outside the configuration
+ * group: with no reference to the SES client, their bundles leave it out (about 75 KB).
+ */
+export const configurationReader = () =>
+  new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), noEmailIdentities, config().defaultDomainName);
 
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 
@@ -81,7 +99,7 @@ export const userService = () => {
     definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
     settings: new DynamoSettingsRepository(dynamo(), tableName()),
     box: secrets(),
-    passwordPolicy: (saasId) => configurationService().passwordPolicy(saasId),
+    passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
     poolName: async (saasId) => {
       const saas = await accountRepository().getSaas(saasId);
       if (!saas) throw new Error(`no SaaS account ${saasId}`);
@@ -112,7 +130,7 @@ function keyServicesOfThisStore(): KeyServices {
     keyServices = {
       db,
       keyStore,
-      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationService().signInPageUrl(saasId)),
+      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationReader().signInPageUrl(saasId)),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
     };
   }
@@ -129,3 +147,29 @@ export const tokenService = () =>
 export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;
 
 export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
+
+/** E-mail update, authenticator-app registration and account links: the flows a user proves with a token. */
+export const userFlowService = () =>
+  new UserFlowService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    flows: new DynamoUserFlowRepository(dynamo(), tableName()),
+    committer: new DynamoCommitter(dynamo()),
+    tokens: tokenVerifier(),
+    box: secrets(),
+  });
+
+/** Tenant invitations: create, read, delete, and accept (as an existing user or a new one). */
+export const invitationService = () =>
+  new InvitationService({
+    invitations: new DynamoInvitationRepository(dynamo(), tableName()),
+    tenants: new DynamoTenantRepository(dynamo(), tableName()),
+    definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    userService: userService(),
+    tenantUsers: tenantUserService(),
+    tokens: tokenVerifier(),
+    committer: new DynamoCommitter(dynamo()),
+    box: secrets(),
+    siteDomain: (saasId) => configurationReader().siteDomain(saasId),
+    lifetimeSeconds: config().invitationLifetimeSeconds,
+  });

@@ -1,4 +1,18 @@
-/** The invitations group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The invitations group: invitations to a tenant, their validity, and accepting one. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { invitationSchemas as s } from '../../shared/schemas/invitations.js';
+import { invitationService as invitations } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('invitations', {});
+export const handler = createGroupHandler('invitations', {
+  getTenantInvitations: operation(s.getTenantInvitations, async ({ params }, ctx) => ({
+    invitations: await invitations().list(ctx.saasId, params.tenant_id),
+  })),
+  createTenantInvitation: operation(s.createTenantInvitation, ({ params, body }, ctx) => invitations().create(ctx.saasId, params.tenant_id, body)),
+  getTenantInvitation: operation(s.getTenantInvitation, ({ params }, ctx) => invitations().get(ctx.saasId, params.tenant_id, params.invitation_id)),
+  deleteTenantInvitation: operation(s.deleteTenantInvitation, ({ params }, ctx) =>
+    invitations().delete(ctx.saasId, params.tenant_id, params.invitation_id),
+  ),
+  validateInvitation: operation(s.validateInvitation, ({ params, body }, ctx) => invitations().accept(ctx.saasId, params.invitation_id, body)),
+  getInvitationValidity: operation(s.getInvitationValidity, ({ params }, ctx) => invitations().validity(ctx.saasId, params.invitation_id)),
+});

@@ -1,8 +1,11 @@
-/** The saas-users group: SaaS users, their passwords, sign-in names, attributes, MFA preference and counts. */
+/**
+ * The saas-users group: SaaS users, their passwords, sign-in names, attributes, MFA preference and counts,
+ * and the flows a user proves with an access token (e-mail update, authenticator app, account link).
+ */
 import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
-import { userService as users } from '../../shared/wiring.js';
+import { userFlowService as flows, userService as users } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
@@ -28,4 +31,14 @@ export const handler = createGroupHandler('saas-users', {
     users().updateMfaPreference(ctx.saasId, params.user_id, body),
   ),
   unlinkProvider: operation(s.unlinkProvider, ({ params }, ctx) => users().unlinkProvider(ctx.saasId, params.user_id, params.provider_name)),
+  requestEmailUpdate: operation(s.requestEmailUpdate, ({ params, body }, ctx) => flows().requestEmailUpdate(ctx.saasId, params.user_id, body)),
+  confirmEmailUpdate: operation(s.confirmEmailUpdate, ({ params, body }, ctx) => flows().confirmEmailUpdate(ctx.saasId, params.user_id, body)),
+  createSecretCode: operation(s.createSecretCode, ({ params, body }, ctx) =>
+    flows().createSecretCode(ctx.saasId, params.user_id, body.access_token),
+  ),
+  updateSoftwareToken: operation(s.updateSoftwareToken, ({ params, body }, ctx) =>
+    flows().registerSoftwareToken(ctx.saasId, params.user_id, body),
+  ),
+  requestExternalUserLink: operation(s.requestExternalUserLink, ({ body }, ctx) => flows().requestExternalLink(ctx.saasId, body.access_token)),
+  confirmExternalUserLink: operation(s.confirmExternalUserLink, ({ body }, ctx) => flows().confirmExternalLink(ctx.saasId, body)),
 });

@@ -174,8 +174,13 @@ export class ConfigurationService {
    * or bad user token sends the user (DESIGN.md decision 1). Reads no SES state, so any function may ask.
    */
   async signInPageUrl(saasId: string): Promise<string> {
+    return `https://${await this.siteDomain(saasId)}/sign-in`;
+  }
+
+  /** The host of the SaaS's pages (sign-in, invitations): its configured domain, else the deployment's. */
+  async siteDomain(saasId: string): Promise<string> {
     const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
-    return `https://${doc?.domain_name || this.defaultDomainName}/sign-in`;
+    return doc?.domain_name || this.defaultDomainName;
   }
 
   // Notification templates

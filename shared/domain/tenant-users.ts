@@ -85,9 +85,15 @@ interface UserMemberships {
   members: { member: Member; tenant: TenantRecord }[];
 }
 
-interface Catalog {
+/** The SaaS's envs and roles, to name the roles a membership or an invitation holds. */
+export interface Catalog {
   envs: Map<number, Env>;
   roles: Map<string, Role>;
+}
+
+export async function loadCatalog(definitions: DefinitionRepository, saasId: string): Promise<Catalog> {
+  const [envs, roles] = await Promise.all([definitions.listEnvs(saasId), definitions.listRoles(saasId)]);
+  return { envs: new Map(envs.map((e) => [e.id, e])), roles: new Map(roles.map((r) => [r.role_name, r])) };
 }
 
 /** The error for a membership write refused by `rule`. */
@@ -114,7 +120,7 @@ export function membershipRefusal(rule: string, ids: { tenantId: string; userId:
 }
 
 /** The roles of a membership, by env, as far as their definitions still exist. */
-function envsWithRoles(roles: readonly EnvRole[], catalog: Catalog): EnvWithRoles[] {
+export function envsWithRoles(roles: readonly EnvRole[], catalog: Catalog): EnvWithRoles[] {
   const byEnv = new Map<number, Role[]>();
   for (const { env_id, role_name } of roles) {
     const role = catalog.roles.get(role_name);
@@ -199,9 +205,8 @@ export class TenantUserService {
     private readonly committer: Committer,
   ) {}
 
-  private async catalog(saasId: string): Promise<Catalog> {
-    const [envs, roles] = await Promise.all([this.definitions.listEnvs(saasId), this.definitions.listRoles(saasId)]);
-    return { envs: new Map(envs.map((e) => [e.id, e])), roles: new Map(roles.map((r) => [r.role_name, r])) };
+  private catalog(saasId: string): Promise<Catalog> {
+    return loadCatalog(this.definitions, saasId);
   }
 
   private async tenant(saasId: string, tenantId: string): Promise<TenantRecord> {

@@ -45,9 +45,18 @@ export interface MfaSettings {
   method?: MfaMethod;
   /** Set once an authenticator app is registered; enabling softwareToken needs it. */
   software_token_registered: boolean;
-  /** The TOTP secret, sealed by the secret box, once one is issued. */
+  /** The registered authenticator app's TOTP secret, sealed by the secret box (totpSecretContext). */
   sealed_totp_secret?: string;
+  /**
+   * A secret handed out by Create secret code and not yet confirmed by a code of the app (sealed the same
+   * way). It replaces `sealed_totp_secret` only on registration, so a registered app keeps working until
+   * its successor is.
+   */
+  pending_sealed_totp_secret?: string;
 }
+
+/** The secret box context of a user's TOTP secret (mfa.sealed_totp_secret): it opens for that user of that SaaS only. */
+export const totpSecretContext = (saasId: string, userId: string) => ({ saasId, userId, purpose: 'totp-secret' });
 
 /** A linked external identity, keyed by provider name (`Google`). */
 export interface LinkedProvider {
@@ -133,6 +142,11 @@ const SAAS_USER_COUNT = 'saas-user-count';
 const DAY = 86_400;
 
 export const userNotFound = (userId: string) => notFound('user_not_found', `no user with id ${userId}`);
+
+export const notAnEmailUser = () =>
+  invalid('not_an_email_user', 'email: this user signs in with a sign-in ID; change it with PATCH /users/{user_id}/sign-in-id', {
+    field: 'email',
+  });
 
 const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
 
@@ -352,11 +366,7 @@ export class UserService {
 
   async changeEmail(saasId: string, userId: string, email: string): Promise<void> {
     const user = await this.record(saasId, userId);
-    if (!user.email) {
-      throw invalid('not_an_email_user', 'email: this user signs in with a sign-in ID; change it with PATCH /users/{user_id}/sign-in-id', {
-        field: 'email',
-      });
-    }
+    if (!user.email) throw notAnEmailUser();
     await this.changeLogin(saasId, user, emailLogin(email), { email: email.trim(), sign_in_id: '' });
   }
 

@@ -49,3 +49,9 @@ export const OptionalOrEmpty = (schema: TString) =>
 
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' });
 export const SearchPrefix = Type.String({ maxLength: 254, pattern: '^\\S*$', description: 'the start of a name, without spaces' });
+
+/** A user's access token in a request body; checked by the token verifier, which answers 401 for a bad one. */
+export const AccessToken = Type.String({ maxLength: 8192, description: "the user's access token (a JWT)" });
+
+/** A code a person types: the verifying operation answers a wrong one with its own 400. */
+export const TypedCode = Type.String({ maxLength: 32, description: 'the code as the user typed it' });

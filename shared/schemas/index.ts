@@ -3,6 +3,7 @@ import type { OperationSchema } from '../http/operation.js';
 import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
+import { invitationSchemas } from './invitations.js';
 import { publicSchemas } from './public.js';
 import { tenantSchemas } from './tenants.js';
 import { tenantUserSchemas } from './tenant-users.js';
@@ -14,6 +15,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...tenantSchemas,
   ...userSchemas,
   ...tenantUserSchemas,
+  ...invitationSchemas,
   ...infrastructureSchemas,
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { AttributeChanges, AttributeValues, Limit, OptionalOrEmpty, SearchPrefix, Uuid } from './common.js';
+import { AccessToken, AttributeChanges, AttributeValues, Limit, OptionalOrEmpty, SearchPrefix, TypedCode, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';
 
 export const SaasUser = Type.Object(
@@ -63,4 +63,14 @@ export const userSchemas = {
   getUserMfaPreference: { params: UserIdParam, response: MfaPreference },
   updateUserMfaPreference: { params: UserIdParam, body: Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }) },
   unlinkProvider: { params: Type.Object({ user_id: Type.String(), provider_name: Type.String() }) },
+  requestEmailUpdate: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }), access_token: AccessToken }) },
+  confirmEmailUpdate: { params: UserIdParam, body: Type.Object({ code: TypedCode, access_token: AccessToken }) },
+  createSecretCode: {
+    params: UserIdParam,
+    body: Type.Object({ access_token: AccessToken }),
+    response: Type.Object({ secret_code: Type.String({ description: 'the TOTP secret, base32, for the authenticator app' }) }),
+  },
+  updateSoftwareToken: { params: UserIdParam, body: Type.Object({ access_token: AccessToken, verification_code: TypedCode }) },
+  requestExternalUserLink: { body: Type.Object({ access_token: AccessToken }) },
+  confirmExternalUserLink: { body: Type.Object({ access_token: AccessToken, code: TypedCode }) },
 } satisfies Record<string, OperationSchema>;

@@ -26,6 +26,9 @@ export const ENTITY = {
   signingKey: 'SigningKey',
   currentSigningKey: 'CurrentSigningKey',
   deploymentSecret: 'DeploymentSecret',
+  verificationCode: 'VerificationCode',
+  invitation: 'Invitation',
+  invitationPointer: 'InvitationPointer',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -100,6 +103,18 @@ export const keys = {
     gsi1pk: `SAAS#${saasId}#MEMBERS`,
     gsi1sk: `${userId} ${tenantId}`,
   }),
+  /** An invitation to the tenant, in the tenant's partition (it goes with the tenant); its `mirror` is its pointer. */
+  invitation: (saasId: string, tenantId: string, invitationId: string): ItemKey => ({
+    pk: tenantPartition(saasId, tenantId),
+    sk: `INVITATION#${invitationId}`,
+  }),
+  tenantInvitations: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'INVITATION#' }),
+  /**
+   * Validate Invitation names only the invitation: this item names its tenant (strongly consistent, unlike
+   * an index). Deleting the invitation leaves it as a tombstone until the invitation would have expired, so
+   * a deleted invitation is told from one that never was.
+   */
+  invitationPointer: (saasId: string, invitationId: string): ItemKey => ({ pk: `SAAS#${saasId}#INVITATION#${invitationId}`, sk: 'POINTER' }),
   /** The user count a SaaS reported for a tenant; in the tenant's partition, so it goes with the tenant. */
   tenantUserCount: (saasId: string, tenantId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: 'USER_COUNT' }),
   /** gsi1: every tenant's reported user count, read in one query. */
@@ -127,6 +142,14 @@ export const keys = {
   userDirectoryEntry: (saasId: string, login: Login, userId: string) => ({
     gsi1pk: `SAAS#${saasId}#USERS`,
     gsi1sk: `${loginKey(login)} ${userId}`,
+  }),
+  /**
+   * A code mailed to confirm something the user asked for (`EMAIL_UPDATE`, `EXTERNAL_LINK`), hashed, with
+   * what it confirms; in the user's partition, one per purpose (a new request replaces the old code).
+   */
+  verificationCode: (saasId: string, userId: string, purpose: string): ItemKey => ({
+    pk: userPartition(saasId, userId),
+    sk: `VERIFY#${purpose}`,
   }),
   /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */
   loginOwner: (saasId: string, login: Login): ItemKey => ({ pk: `SAAS#${saasId}#LOGIN#${loginKey(login)}`, sk: 'OWNER' }),

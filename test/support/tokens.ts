@@ -14,3 +14,8 @@ export function mintTokens(subject: TokenSubject): Promise<IssuedTokens> {
 export async function mintAccessToken(subject: TokenSubject): Promise<string> {
   return (await mintTokens(subject)).accessToken;
 }
+
+/** The access token a sign-in would give this user (an e-mail user or a sign-in-ID user, as the API answers them). */
+export function accessTokenOf(saasId: string, user: { id: string; email: string; sign_in_id: string }): Promise<string> {
+  return mintAccessToken({ saasId, userId: user.id, ...(user.email ? { email: user.email } : { signInId: user.sign_in_id }) });
+}

@@ -59,7 +59,7 @@ describe('pipeline', () => {
     assert.deepEqual(JSON.parse(res.body!), { type: 'key_not_found', message: 'no signing key yet', data: {} });
   });
 
-  it('answers a route without an operation with 501, and shapes the success answer', async () => {
+  it('answers a route without an operation with 501 in the error shape, and shapes the success answer', async () => {
     const handler = createGroupHandler('public', {
       getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys: [] })),
     });
@@ -69,7 +69,11 @@ describe('pipeline', () => {
     assert.equal(ok.headers?.['content-type'], 'application/json; charset=utf-8');
     const missing = await handler(event('GET', '/v1/auth/.well-known/openid-configuration'), context);
     assert.equal(missing.statusCode, 501);
-    assert.equal(JSON.parse(missing.body!).type, 'not_implemented');
+    const error = JSON.parse(missing.body!) as { type: string; message: string; data: object };
+    assert.equal(error.type, 'not_implemented');
+    assert.match(error.message, /^getOpenIdConfiguration is not available/);
+    assert.deepEqual(error.data, {});
+    assert.equal(missing.headers?.['x-request-id'], 'req-123');
   });
 
   it('refuses to run a route of another group', async () => {

@@ -1,0 +1,230 @@
+/**
+ * What a signed-in user does to their own account, proven by their access token: move to a new e-mail
+ * address (a code mailed to that address confirms it), register an authenticator app (a code of the app
+ * confirms it), and link an external account (a code mailed to the address in the token confirms it).
+ *
+ * Every change commits in one transaction with what it depends on: the confirmed e-mail address moves
+ * together with the code being used up, so a code confirms one change only, and two parallel confirms give
+ * one change and one refusal.
+ */
+import { nowSeconds } from '../clock.js';
+import { matchTotp, newTotpSecret } from '../crypto/totp.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { alreadyExists, DomainError, invalid } from '../errors.js';
+import { RULE, type AtomicWrite, type Committer } from './atomic.js';
+import { newOutboxMail, type OutboxMail } from './mail.js';
+import type { AccessTokenClaims, VerifyOptions } from './tokens.js';
+import {
+  emailLogin,
+  loginOf,
+  loginTaken,
+  notAnEmailUser,
+  totpSecretContext,
+  userNotFound,
+  type LinkedProvider,
+  type Login,
+  type UserRecord,
+  type UserRepository,
+} from './users.js';
+import {
+  issueVerificationCode,
+  MAX_CODE_ATTEMPTS,
+  unusableCode,
+  verificationCodeMatches,
+  wrongCode,
+  type CodePurpose,
+  type VerificationCode,
+} from './verification-codes.js';
+
+/** The rules these flows' writes hold, besides the users store's. */
+export const FLOW_RULE = {
+  /** The code is still the one that was read: not used, not replaced. */
+  codeUnused: 'code_unused',
+  /** The secret being registered is still the pending one. */
+  totpPending: 'totp_pending',
+} as const;
+
+/** The provider an external account is linked as; the only one there is (API-ROUTES.md). */
+export const LINKED_PROVIDER = 'Google';
+
+export interface UserFlowRepository {
+  /** The code and its mail, replacing any earlier code of that purpose. Rule `user_live`. */
+  saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
+  /** Nobody but `userId` holds the sign-in name. Rule `login_free`. */
+  loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite;
+  code(saasId: string, userId: string, purpose: CodePurpose): Promise<VerificationCode | undefined>;
+  /** Spends one answer of the code while it is the one read and has answers left; false otherwise. */
+  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean>;
+  /** Removes the code while it is the one read. Rule `code_unused`. */
+  useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite;
+  /** Rule `user_live`. */
+  pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
+  /** Makes the pending secret the registered one, while it is `sealedSecret`. Rule `totp_pending`. */
+  registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
+  /** Rule `user_live`. */
+  linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite;
+}
+
+export interface AccessTokenVerifier {
+  verifyAccessToken(saasId: string, token: string, options?: VerifyOptions): Promise<AccessTokenClaims>;
+}
+
+export interface UserFlowDeps {
+  users: UserRepository;
+  flows: UserFlowRepository;
+  committer: Committer;
+  tokens: AccessTokenVerifier;
+  box: SecretBox;
+}
+
+/** The error for a refusal by a rule, by rule. */
+type Refusals = Record<string, () => DomainError>;
+
+interface CodeRequest {
+  purpose: CodePurpose;
+  /** What the code confirms. */
+  payload: Record<string, string>;
+  template: 'update_user_attribute' | 'verify_external_user';
+  to: string;
+  /** Writes that must hold in the same commit, and the errors for their refusals. */
+  alongside?: AtomicWrite[];
+  refusals?: Refusals;
+}
+
+const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
+
+export class UserFlowService {
+  constructor(private readonly deps: UserFlowDeps) {}
+
+  /** The user the access token belongs to, and its claims; with `userId`, the token must be that user's (else 401). */
+  private async tokenHolder(saasId: string, accessToken: string, userId?: string): Promise<{ user: UserRecord; claims: AccessTokenClaims }> {
+    const claims = await this.deps.tokens.verifyAccessToken(saasId, accessToken, userId === undefined ? {} : { userId });
+    const user = await this.deps.users.get(saasId, claims.sub);
+    if (!user) throw userNotFound(claims.sub);
+    return { user, claims };
+  }
+
+  /**
+   * Commits the writes. A refused commit is a 404 when the user has gone meanwhile (whichever rule noticed),
+   * else the error `refusals` names for the rule, else a conflict.
+   */
+  private async commit(saasId: string, userId: string, writes: AtomicWrite[], refusals: Refusals = {}) {
+    const outcome = await this.deps.committer.commit(...writes);
+    if (outcome.committed) return;
+    if (outcome.refusedBy === RULE.userLive || !(await this.deps.users.get(saasId, userId))) throw userNotFound(userId);
+    throw refusals[outcome.refusedBy]?.() ?? concurrentUpdate();
+  }
+
+  /** A new code for the user, mailed in the same commit as the code and the request's other writes. */
+  private async mailCode(saasId: string, userId: string, request: CodeRequest): Promise<void> {
+    const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds());
+    const mail = await newOutboxMail(this.deps.box, saasId, request.template, request.to, code);
+    await this.commit(saasId, userId, [...(request.alongside ?? []), this.deps.flows.saveCodeWrite(saasId, userId, record, mail)], request.refusals);
+  }
+
+  /** The stored code if `given` is it; each answer spends one of the code's attempts first. */
+  private async answer(saasId: string, userId: string, purpose: CodePurpose, given: string): Promise<VerificationCode> {
+    const stored = await this.deps.flows.code(saasId, userId, purpose);
+    const unusable = unusableCode(stored, nowSeconds());
+    if (unusable) throw unusable;
+    const code = stored as VerificationCode;
+    const spent = await this.deps.flows.spendAttempt(saasId, userId, code, MAX_CODE_ATTEMPTS);
+    if (!spent || !verificationCodeMatches(code, given)) throw wrongCode();
+    return code;
+  }
+
+  /** Request User Email Update: mails a code to the new address, which must be free. */
+  async requestEmailUpdate(saasId: string, userId: string, input: { email: string; access_token: string }): Promise<void> {
+    const login = emailLogin(input.email);
+    const { user } = await this.tokenHolder(saasId, input.access_token, userId);
+    if (!user.email) throw notAnEmailUser();
+    const address = input.email.trim();
+    await this.mailCode(saasId, userId, {
+      purpose: 'EMAIL_UPDATE',
+      payload: { email: address },
+      template: 'update_user_attribute',
+      to: address,
+      alongside: [this.deps.flows.loginFreeCheck(saasId, login, userId)],
+      refusals: { [RULE.loginFree]: () => loginTaken(login) },
+    });
+  }
+
+  /** Confirm User Email Update: the code moves the user to the address it was sent to, if still free. */
+  async confirmEmailUpdate(saasId: string, userId: string, input: { code: string; access_token: string }): Promise<void> {
+    const { user } = await this.tokenHolder(saasId, input.access_token, userId);
+    const code = await this.answer(saasId, userId, 'EMAIL_UPDATE', input.code);
+    const address = code.payload.email as string;
+    const to = emailLogin(address);
+    await this.commit(
+      saasId,
+      userId,
+      [
+        this.deps.users.changeLoginWrite(saasId, userId, loginOf(user), to, { email: address, sign_in_id: '' }),
+        this.deps.flows.useCodeWrite(saasId, userId, code),
+      ],
+      { [RULE.loginFree]: () => loginTaken(to), [FLOW_RULE.codeUnused]: wrongCode },
+    );
+  }
+
+  /** Create secret code: a new authenticator-app secret, pending until a code of the app registers it. */
+  async createSecretCode(saasId: string, userId: string, accessToken: string): Promise<{ secret_code: string }> {
+    await this.tokenHolder(saasId, accessToken, userId);
+    const secret = newTotpSecret();
+    const sealed = await this.deps.box.seal(secret, totpSecretContext(saasId, userId));
+    await this.commit(saasId, userId, [this.deps.flows.pendingTotpSecretWrite(saasId, userId, sealed)]);
+    return { secret_code: secret };
+  }
+
+  /** Register Authentication Application: a code of the app (now, or one step either side) makes it the user's. */
+  async registerSoftwareToken(saasId: string, userId: string, input: { access_token: string; verification_code: string }): Promise<void> {
+    const { user } = await this.tokenHolder(saasId, input.access_token, userId);
+    const pending = user.mfa.pending_sealed_totp_secret;
+    if (!pending) {
+      throw invalid('secret_code_not_created', 'verification_code: no authenticator app is waiting to be registered; create a secret code first', {
+        field: 'verification_code',
+      });
+    }
+    const secret = await this.deps.box.open(pending, totpSecretContext(saasId, userId));
+    if (matchTotp(secret, input.verification_code.trim()) === undefined) {
+      throw invalid('invalid_verification_code', "verification_code: is not the authenticator app's current code", { field: 'verification_code' });
+    }
+    await this.commit(saasId, userId, [this.deps.flows.registerTotpSecretWrite(saasId, userId, pending)], {
+      [FLOW_RULE.totpPending]: () =>
+        invalid('secret_code_replaced', 'verification_code: a newer secret code was created meanwhile; register the app with that one', {
+          field: 'verification_code',
+        }),
+    });
+  }
+
+  /** Request External User Account Link: mails a code to the e-mail address in the access token. */
+  async requestExternalLink(saasId: string, accessToken: string): Promise<void> {
+    const { user, claims } = await this.tokenHolder(saasId, accessToken);
+    if (!claims.email) {
+      throw invalid('not_an_email_user', 'access_token: names no e-mail address; only e-mail users link external accounts', {
+        field: 'access_token',
+      });
+    }
+    if (user.providers[LINKED_PROVIDER]) {
+      throw alreadyExists('provider_already_linked', `access_token: this user already has a linked ${LINKED_PROVIDER} account`);
+    }
+    // Until a real Google sign-in exists, the provider's account is known by its e-mail address (docs/architecture.md).
+    const link = { provider: LINKED_PROVIDER, subject: claims.email.trim().toLowerCase() };
+    await this.mailCode(saasId, user.id, { purpose: 'EXTERNAL_LINK', payload: link, template: 'verify_external_user', to: claims.email });
+  }
+
+  /** Confirm External User Account Link: the code records the link on the user. */
+  async confirmExternalLink(saasId: string, input: { access_token: string; code: string }): Promise<void> {
+    const { user } = await this.tokenHolder(saasId, input.access_token);
+    const code = await this.answer(saasId, user.id, 'EXTERNAL_LINK', input.code);
+    const link: LinkedProvider = { subject: code.payload.subject as string, linked_at: nowSeconds() };
+    await this.commit(
+      saasId,
+      user.id,
+      [
+        this.deps.flows.linkProviderWrite(saasId, user.id, code.payload.provider as string, link),
+        this.deps.flows.useCodeWrite(saasId, user.id, code),
+      ],
+      { [FLOW_RULE.codeUnused]: wrongCode },
+    );
+  }
+}

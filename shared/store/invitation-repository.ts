@@ -1,0 +1,85 @@
+/**
+ * Invitations in their tenant's partition (Delete Tenant takes them, and their pointers as `mirror`s), and
+ * one pointer item per invitation naming its tenant, for Validate Invitation, whose path has no tenant id.
+ * Both carry the TTL attribute at the invitation's `remove_at`; reads check it too.
+ */
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
+import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/invitations.js';
+import type { OutboxMail } from '../domain/mail.js';
+import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type ItemKey } from './keys.js';
+import { outboxItem } from './outbox-repository.js';
+import { queryAll } from './query.js';
+import { both, check, EXISTS, LIVE, part, putNew, remove, update, type Condition } from './transact.js';
+import { Update } from './update.js';
+
+function toRecord(item: Record<string, unknown>): InvitationRecord {
+  const { mirror: _mirror, [TTL_ATTRIBUTE]: _ttl, ...record } = withoutKeys<InvitationRecord & { mirror: ItemKey; [TTL_ATTRIBUTE]: number }>(item);
+  return record;
+}
+
+export class DynamoInvitationRepository implements InvitationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  private async item(key: ItemKey): Promise<Record<string, unknown> | undefined> {
+    return (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item;
+  }
+
+  createWrite(saasId: string, invitation: InvitationRecord, mail: OutboxMail): AtomicWrite {
+    const { id, tenant_id: tenantId, inviter_id: inviterId, remove_at: removeAt } = invitation;
+    const pointer = keys.invitationPointer(saasId, id);
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      check(this.table, keys.membership(saasId, tenantId, inviterId), EXISTS, INVITATION_RULE.inviterMember),
+      putNew(
+        this.table,
+        { ...keys.invitation(saasId, tenantId, id), entity: ENTITY.invitation, v: 1, ...invitation, mirror: pointer, [TTL_ATTRIBUTE]: removeAt },
+        RULE.newItem,
+      ),
+      putNew(
+        this.table,
+        { ...pointer, entity: ENTITY.invitationPointer, v: 1, tenant_id: tenantId, remove_at: removeAt, [TTL_ATTRIBUTE]: removeAt },
+        RULE.newItem,
+      ),
+      part(RULE.newItem, outboxItem(this.table, mail)),
+    );
+  }
+
+  async get(saasId: string, tenantId: string, invitationId: string): Promise<InvitationRecord | undefined> {
+    const item = await this.item(keys.invitation(saasId, tenantId, invitationId));
+    return item ? toRecord(item) : undefined;
+  }
+
+  async list(saasId: string, tenantId: string): Promise<InvitationRecord[]> {
+    return (await queryAll(this.db, this.table, keys.tenantInvitations(saasId, tenantId))).map(toRecord);
+  }
+
+  async find(saasId: string, invitationId: string, now: number): Promise<InvitationLookup> {
+    const pointer = await this.item(keys.invitationPointer(saasId, invitationId));
+    if (!pointer || (pointer.remove_at as number) <= now) return { state: 'missing' };
+    if (pointer.deleted) return { state: 'deleted' };
+    const invitation = await this.get(saasId, pointer.tenant_id as string, invitationId);
+    return invitation && invitation.remove_at > now ? { state: 'found', invitation } : { state: 'missing' };
+  }
+
+  deleteWrite(saasId: string, tenantId: string, invitationId: string): AtomicWrite {
+    return atomicWrite(
+      remove(this.table, keys.invitation(saasId, tenantId, invitationId), EXISTS, INVITATION_RULE.invitationExists),
+      update(this.table, keys.invitationPointer(saasId, invitationId), new Update().set('deleted', true), EXISTS, INVITATION_RULE.invitationExists),
+    );
+  }
+
+  acceptWrite(saasId: string, invitation: InvitationRecord, userId: string, now: number): AtomicWrite {
+    const change = new Update().set('status', 'accepted').set('accepted_at', now).set('accepted_user_id', userId);
+    const pending: Condition = {
+      expression: '#status = :pending AND #expiredAt > :now',
+      names: { '#status': 'status', '#expiredAt': 'expired_at' },
+      values: { ':pending': 'pending', ':now': now },
+    };
+    const key = keys.invitation(saasId, invitation.tenant_id, invitation.id);
+    return atomicWrite(update(this.table, key, change, both(EXISTS, pending), INVITATION_RULE.invitationPending));
+  }
+}

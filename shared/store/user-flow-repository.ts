@@ -1,0 +1,110 @@
+/**
+ * The store side of the user flows: verification codes in the user's partition (Delete User takes them
+ * with the user), and the profile writes of MFA registration and account links. Every write is a part of
+ * a transaction the domain composes; only spending a code's attempt stands alone.
+ */
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
+import type { OutboxMail } from '../domain/mail.js';
+import { FLOW_RULE, type UserFlowRepository } from '../domain/user-flows.js';
+import type { LinkedProvider, Login } from '../domain/users.js';
+import type { CodePurpose, VerificationCode } from '../domain/verification-codes.js';
+import { unlessConditionFails } from './conditional.js';
+import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
+import { outboxItem } from './outbox-repository.js';
+import { both, check, conditionInput, LIVE, part, remove, update, type Condition } from './transact.js';
+import { Update } from './update.js';
+
+/** The code item is still the one read: same digest. */
+const sameCode = (code: VerificationCode): Condition => ({
+  expression: '#digest = :digest',
+  names: { '#digest': 'digest' },
+  values: { ':digest': code.digest },
+});
+
+function toCode(item: Record<string, unknown>): VerificationCode {
+  return {
+    purpose: item.purpose as CodePurpose,
+    digest: item.digest as string,
+    salt: item.salt as string,
+    expires_at: item.expires_at as number,
+    attempts: item.attempts as number,
+    payload: item.payload as Record<string, string>,
+  };
+}
+
+export class DynamoUserFlowRepository implements UserFlowRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
+    const key = keys.verificationCode(saasId, userId, code.purpose);
+    const item = { ...key, entity: ENTITY.verificationCode, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
+    return atomicWrite(
+      check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
+      // Replaces an earlier code of the same purpose: only the latest one confirms.
+      part(RULE.userLive, { Put: { TableName: this.table, Item: item } }),
+      part(RULE.newItem, outboxItem(this.table, mail)),
+    );
+  }
+
+  loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite {
+    const freeOrOwn: Condition = {
+      expression: 'attribute_not_exists(#pk) OR #user = :user',
+      names: { '#pk': 'pk', '#user': 'user_id' },
+      values: { ':user': userId },
+    };
+    return atomicWrite(check(this.table, keys.loginOwner(saasId, login), freeOrOwn, RULE.loginFree));
+  }
+
+  async code(saasId: string, userId: string, purpose: CodePurpose): Promise<VerificationCode | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: keys.verificationCode(saasId, userId, purpose), ConsistentRead: true }),
+    );
+    return out.Item ? toCode(out.Item) : undefined;
+  }
+
+  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean> {
+    const change = new Update().add('attempts', 1);
+    const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
+    return unlessConditionFails(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.verificationCode(saasId, userId, code.purpose),
+          UpdateExpression: change.expression(),
+          ...conditionInput(both(sameCode(code), left), change),
+        }),
+      ),
+    );
+  }
+
+  useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite {
+    return atomicWrite(remove(this.table, keys.verificationCode(saasId, userId, code.purpose), sameCode(code), FLOW_RULE.codeUnused));
+  }
+
+  pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite {
+    const change = new Update().set(['mfa', 'pending_sealed_totp_secret'], sealedSecret);
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive));
+  }
+
+  registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite {
+    const change = new Update()
+      .set(['mfa', 'sealed_totp_secret'], sealedSecret)
+      .set(['mfa', 'software_token_registered'], true)
+      .remove(['mfa', 'pending_sealed_totp_secret']);
+    const stillPending: Condition = {
+      expression: '#mfa.#pending = :pending',
+      names: { '#mfa': 'mfa', '#pending': 'pending_sealed_totp_secret' },
+      values: { ':pending': sealedSecret },
+    };
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, both(LIVE, stillPending), FLOW_RULE.totpPending));
+  }
+
+  linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite {
+    const change = new Update().set(['providers', provider], link);
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive));
+  }
+}
