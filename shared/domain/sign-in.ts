@@ -88,6 +88,8 @@ interface Progress {
   mayOfferDevice: boolean;
 }
 
+const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
+
 /** One answer for a wrong password, an unknown user, a locked user and a replayed answer. */
 const notAuthorized = (field: string) =>
   unauthenticated('not_authorized', `${field}: incorrect username or password (after repeated failures, wait a moment before trying again)`);
@@ -227,7 +229,15 @@ export class SignInService {
     const session = newUserToken(user.id);
     const now = nowSeconds();
     const seconds = step === 'EMAIL_OTP' ? Math.min(EMAIL_CODE_SECONDS, this.deps.settings.challengeSeconds) : this.deps.settings.challengeSeconds;
-    const challenge: OpenChallenge = { step, sessionHash: session.hash, attempts: 0, expiresAt: now + seconds, ...progress, ...extra };
+    const challenge: OpenChallenge = {
+      step,
+      sessionHash: session.hash,
+      attempts: 0,
+      expiresAt: now + seconds,
+      authTime: progress.authTime,
+      mayOfferDevice: progress.mayOfferDevice,
+      ...extra,
+    };
     const parameters: Record<string, string> = { USER_ID_FOR_SRP: user.id };
     let mail: OutboxMail | undefined;
     if (step === 'EMAIL_OTP') {
@@ -274,7 +284,7 @@ export class SignInService {
     if (!outcome.committed) throw sessionRefused('session: has been answered already, or its user is gone');
     const changed = await this.deps.users.get(saasId, user.id);
     if (!changed) throw sessionRefused('session: its user no longer exists');
-    return this.mfaOrCredentials(saasId, changed, challenge);
+    return this.mfaOrCredentials(saasId, changed, progressOf(challenge));
   }
 
   /** A code answer: charged to the lockout, checked, and on success the challenge closes with the sign-in. */
@@ -294,7 +304,7 @@ export class SignInService {
       if (allowed) metrics.count('SignInFailed');
       throw codeMismatch(field);
     }
-    return this.complete(saasId, user, challenge, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+    return this.complete(saasId, user, progressOf(challenge), this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
   }
 
   private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
