@@ -470,6 +470,17 @@ describe('lockout', () => {
 describe('remembered devices', () => {
   afterEach(() => setDeviceRemembering('userOptIn'));
 
+  /** A user signed in once from a browser that now holds a remembered device (device_remembering: always). */
+  async function userWithRememberedDevice() {
+    await setDeviceRemembering('always');
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const first = asCognito(user.email);
+    const { session } = (await authenticate(first.user, PASSWORD)) as Extract<Outcome, { kind: 'signedIn' }>;
+    const deviceKey = first.storage.getItem(`CognitoIdentityServiceProvider.${saasId}.${user.id}.deviceKey`) as string;
+    assert.ok(deviceKey, 'the browser keeps the device');
+    return { user, first, session, deviceKey };
+  }
+
   it('userOptIn: confirms the device, remembers it on the user’s word, then signs in with it and skips MFA', async () => {
     const user = await createUser({ email: email(), password: PASSWORD });
     const first = asCognito(user.email);
@@ -508,11 +519,7 @@ describe('remembered devices', () => {
   });
 
   it('not_remembered: the device is known but signs in like any other (MFA again)', async () => {
-    await setDeviceRemembering('always');
-    const user = await createUser({ email: email(), password: PASSWORD });
-    const first = asCognito(user.email);
-    const session = ((await authenticate(first.user, PASSWORD)) as Extract<Outcome, { kind: 'signedIn' }>).session;
-    const deviceKey = first.storage.getItem(`CognitoIdentityServiceProvider.${saasId}.${user.id}.deviceKey`) as string;
+    const { user, first, session, deviceKey } = await userWithRememberedDevice();
     const status = { access_token: session.getAccessToken().getJwtToken(), device_key: deviceKey, device_remembered_status: 'not_remembered' };
     assert.equal((await api.post('/device/status', status)).status, 200);
     await enableEmailMfa(user.id);
@@ -522,11 +529,7 @@ describe('remembered devices', () => {
   });
 
   it('an unknown DEVICE_KEY does not spend the session: the client answers again without it and signs in', async () => {
-    await setDeviceRemembering('always');
-    const user = await createUser({ email: email(), password: PASSWORD });
-    const first = asCognito(user.email);
-    await authenticate(first.user, PASSWORD);
-    const deviceKey = first.storage.getItem(`CognitoIdentityServiceProvider.${saasId}.${user.id}.deviceKey`) as string;
+    const { user, first, deviceKey } = await userWithRememberedDevice();
     await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: keys.device(saasId, user.id, deviceKey) }));
 
     const again = asCognito(user.email, first.storage);
@@ -543,11 +546,7 @@ describe('remembered devices', () => {
   });
 
   it('refuses a device proof made with another device secret', async () => {
-    await setDeviceRemembering('always');
-    const user = await createUser({ email: email(), password: PASSWORD });
-    const first = asCognito(user.email);
-    await authenticate(first.user, PASSWORD);
-    const deviceKey = first.storage.getItem(`CognitoIdentityServiceProvider.${saasId}.${user.id}.deviceKey`) as string;
+    const { user, first, deviceKey } = await userWithRememberedDevice();
     // Another verifier in its place: the secret the browser remembers no longer proves anything.
     await dynamo().send(
       new UpdateCommand({
