@@ -217,10 +217,10 @@ export class SignInService {
     return allowed && right;
   }
 
-  private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress, ...writes: AtomicWrite[]): Promise<SignInResult> {
+  private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress): Promise<SignInResult> {
     if (user.mfa.enabled && user.mfa.method === 'softwareToken') return this.challenge(saasId, user, 'SOFTWARE_TOKEN_MFA', progress);
     if (user.mfa.enabled && user.mfa.method === 'email') return this.challenge(saasId, user, 'EMAIL_OTP', progress);
-    return this.complete(saasId, user, progress, ...writes);
+    return this.complete(saasId, user, progress);
   }
 
   /** Opens a follow-up challenge; its session names the user and a secret whose hash is the stored key. */
