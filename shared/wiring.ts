@@ -32,6 +32,10 @@ import { UserFlowService } from './domain/user-flows.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { InvitationService } from './domain/invitations.js';
 import { DynamoInvitationRepository } from './store/invitation-repository.js';
+import { SignInService } from './domain/sign-in.js';
+import { CredentialService } from './domain/sign-in-credentials.js';
+import { DeviceService } from './domain/sign-in-devices.js';
+import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -80,6 +84,13 @@ export const courier = () =>
     suppressionRepository(),
   );
 
+/** The SaaS's SRP POOL_NAME (fixed per SaaS). */
+const poolName = async (saasId: string) => {
+  const saas = await accountRepository().getSaas(saasId);
+  if (!saas) throw new Error(`no SaaS account ${saasId}`);
+  return saas.poolName;
+};
+
 export const tenantUserService = () => {
   const users = new DynamoUserRepository(dynamo(), tableName());
   return new TenantUserService(
@@ -100,11 +111,7 @@ export const userService = () => {
     settings: new DynamoSettingsRepository(dynamo(), tableName()),
     box: secrets(),
     passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
-    poolName: async (saasId) => {
-      const saas = await accountRepository().getSaas(saasId);
-      if (!saas) throw new Error(`no SaaS account ${saasId}`);
-      return saas.poolName;
-    },
+    poolName,
     userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
   });
 };
@@ -172,4 +179,44 @@ export const invitationService = () =>
     box: secrets(),
     siteDomain: (saasId) => configurationReader().siteDomain(saasId),
     lifetimeSeconds: config().invitationLifetimeSeconds,
+  });
+
+const deviceRemembering = async (saasId: string) => (await configurationReader().signInSettings(saasId)).device_configuration.device_remembering;
+
+/** Sign In and Respond to Sign In Challenge. */
+export const signInService = () => {
+  const { signInSessionSeconds, refreshTokenLifetimeSeconds, tokenLifetimeSeconds, region } = config();
+  return new SignInService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
+    store: new DynamoSignInRepository(dynamo(), tableName()),
+    committer: new DynamoCommitter(dynamo()),
+    srp: srpSignIn(),
+    tokens: tokenService(),
+    box: secrets(),
+    poolName,
+    deviceRemembering,
+    settings: {
+      challengeSeconds: signInSessionSeconds,
+      refreshTokenSeconds: refreshTokenLifetimeSeconds,
+      offeredDeviceSeconds: tokenLifetimeSeconds,
+      region,
+    },
+  });
+};
+
+/** Confirm Device and Update Device Status. */
+export const deviceService = () =>
+  new DeviceService({ store: new DynamoSignInRepository(dynamo(), tableName()), verifier: tokenVerifier(), deviceRemembering });
+
+/** Refresh, temporary codes, /userinfo. */
+export const credentialService = () =>
+  new CredentialService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    store: new DynamoSignInRepository(dynamo(), tableName()),
+    tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
+    tokens: tokenService(),
+    verifier: tokenVerifier(),
+    userInfo: (saasId, userId) => tenantUserService().userInfo(saasId, userId),
+    signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
   });

@@ -5,6 +5,7 @@ import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { publicSchemas } from './public.js';
+import { signInSchemas } from './sign-in.js';
 import { tenantSchemas } from './tenants.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
@@ -17,6 +18,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...tenantUserSchemas,
   ...invitationSchemas,
   ...infrastructureSchemas,
+  ...signInSchemas,
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,
 };
