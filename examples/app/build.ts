@@ -1,0 +1,23 @@
+/**
+ * Bundles the login page's script (page/main.ts → public/app.js) with esbuild for the browser: the SRP
+ * maths of amazon-cognito-identity-js and the `buffer` package it imports come along. Run on every start
+ * of the example app, by the tests and by the CDK stack; the output is never committed.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+export const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./page/main.ts', import.meta.url));
+
+export async function buildPage(outfile = `${PUBLIC_DIR}app.js`): Promise<void> {
+  await build({
+    entryPoints: [ENTRY],
+    outfile,
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome120', 'firefox120', 'safari17'],
+    logLevel: 'error',
+  });
+}
