@@ -18,6 +18,8 @@ export async function buildPage(outfile = `${PUBLIC_DIR}app.js`): Promise<void> 
     format: 'iife',
     platform: 'browser',
     target: ['chrome120', 'firefox120', 'safari17'],
+    // The `buffer` package (what the Cognito helper imports for Node's Buffer) reads Node's `global`.
+    define: { global: 'globalThis' },
     logLevel: 'error',
   });
 }

@@ -8,6 +8,7 @@ const PAGE_FILES = [
   ['/', 'index.html', 'text/html; charset=utf-8'],
   ['/styles.css', 'styles.css', 'text/css; charset=utf-8'],
   ['/app.js', 'app.js', 'text/javascript; charset=utf-8'],
+  ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],
 ] as const;
 
 export function loadStaticFiles(publicDir: string): StaticFiles {
