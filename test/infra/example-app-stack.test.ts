@@ -17,7 +17,7 @@ import { esbuildOptions, PROJECT_ROOT } from '../../lib/bundling.js';
 import { buildPage, PUBLIC_DIR } from '../../examples/app/build.js';
 import { ExampleAppStack } from '../../examples/app/infra/stack.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
-import { APP_PERMISSIONS } from '../support/example-app.js';
+import { EXAMPLE_APP_PERMISSIONS } from '../../examples/app/local.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 
@@ -82,7 +82,7 @@ describe('the example app Lambda bundle', () => {
     const { saasId, client } = await h.newSaas();
     setup = new ServiceSetup(client);
     await setup.ensureDefinitions();
-    const key = await h.newKey(saasId, APP_PERMISSIONS);
+    const key = await h.newKey(saasId, EXAMPLE_APP_PERMISSIONS);
     env = {
       PATH: process.env.PATH ?? '',
       LOG_LEVEL: 'silent',

@@ -3,11 +3,10 @@
  * with only tenant:read and sign-in, the tenant attribute login_domain, and the app on a free port.
  */
 import { ServiceSetup } from '../../examples/app/demo.js';
+import { EXAMPLE_APP_PERMISSIONS } from '../../examples/app/local.js';
 import { startExampleApp, type ExampleApp } from '../../examples/app/server/node-server.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { startHarness, type Harness } from './harness.js';
-
-export const APP_PERMISSIONS = ['tenant:read', 'sign-in'];
 
 export interface AppWorld {
   harness: Harness;
@@ -24,7 +23,7 @@ export async function startAppWorld(): Promise<AppWorld> {
   const { saasId, client: admin } = await harness.newSaas();
   const setup = new ServiceSetup(admin);
   await setup.ensureDefinitions();
-  const appKey = await harness.newKey(saasId, APP_PERMISSIONS);
+  const appKey = await harness.newKey(saasId, EXAMPLE_APP_PERMISSIONS);
   const app = await startExampleApp({ serviceBaseUrl: harness.api.baseUrl, credentials: appKey.credentials });
   return {
     harness,
