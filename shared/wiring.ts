@@ -28,6 +28,10 @@ import { SrpSignIn } from './domain/srp-sign-in.js';
 import { TokenService, TokenVerifier } from './domain/tokens.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SignInService } from './domain/sign-in.js';
+import { CredentialService } from './domain/sign-in-credentials.js';
+import { DeviceService } from './domain/sign-in-devices.js';
+import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -62,6 +66,13 @@ export const courier = () =>
     suppressionRepository(),
   );
 
+/** The SaaS's SRP POOL_NAME (fixed per SaaS). */
+const poolName = async (saasId: string) => {
+  const saas = await accountRepository().getSaas(saasId);
+  if (!saas) throw new Error(`no SaaS account ${saasId}`);
+  return saas.poolName;
+};
+
 export const tenantUserService = () => {
   const users = new DynamoUserRepository(dynamo(), tableName());
   return new TenantUserService(
@@ -82,11 +93,7 @@ export const userService = () => {
     settings: new DynamoSettingsRepository(dynamo(), tableName()),
     box: secrets(),
     passwordPolicy: (saasId) => configurationService().passwordPolicy(saasId),
-    poolName: async (saasId) => {
-      const saas = await accountRepository().getSaas(saasId);
-      if (!saas) throw new Error(`no SaaS account ${saasId}`);
-      return saas.poolName;
-    },
+    poolName,
     userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
   });
 };
@@ -129,3 +136,43 @@ export const tokenService = () =>
 export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;
 
 export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
+
+const deviceRemembering = async (saasId: string) => (await configurationService().signInSettings(saasId)).device_configuration.device_remembering;
+
+/** Sign In and Respond to Sign In Challenge. */
+export const signInService = () => {
+  const { signInSessionSeconds, refreshTokenLifetimeSeconds, tokenLifetimeSeconds, region } = config();
+  return new SignInService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
+    store: new DynamoSignInRepository(dynamo(), tableName()),
+    committer: new DynamoCommitter(dynamo()),
+    srp: srpSignIn(),
+    tokens: tokenService(),
+    box: secrets(),
+    poolName,
+    deviceRemembering,
+    settings: {
+      challengeSeconds: signInSessionSeconds,
+      refreshTokenSeconds: refreshTokenLifetimeSeconds,
+      offeredDeviceSeconds: tokenLifetimeSeconds,
+      region,
+    },
+  });
+};
+
+/** Confirm Device and Update Device Status. */
+export const deviceService = () =>
+  new DeviceService({ store: new DynamoSignInRepository(dynamo(), tableName()), verifier: tokenVerifier(), deviceRemembering });
+
+/** Refresh, temporary codes, /userinfo. */
+export const credentialService = () =>
+  new CredentialService({
+    users: new DynamoUserRepository(dynamo(), tableName()),
+    store: new DynamoSignInRepository(dynamo(), tableName()),
+    tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
+    tokens: tokenService(),
+    verifier: tokenVerifier(),
+    userInfo: (saasId, userId) => tenantUserService().userInfo(saasId, userId),
+    signInPageUrl: (saasId) => configurationService().signInPageUrl(saasId),
+  });

@@ -1,4 +1,15 @@
-/** The sign-in group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The sign-in group: sign-in and its challenges, devices, credentials (refresh, temporary codes) and /userinfo. */
+import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { signInSchemas as s } from '../../shared/schemas/sign-in.js';
+import { credentialService as credentials, deviceService as devices, signInService as signIn } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('sign-in', {});
+export const handler = createGroupHandler('sign-in', {
+  signIn: operation(s.signIn, ({ body }, ctx) => signIn().start(ctx.saasId, body.sign_in_parameters)),
+  respondToChallenge: operation(s.respondToChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),
+  confirmDevice: operation(s.confirmDevice, ({ body }, ctx) => devices().confirm(ctx.saasId, body)),
+  updateDeviceStatus: operation(s.updateDeviceStatus, ({ body }, ctx) => devices().updateStatus(ctx.saasId, body)),
+  getAuthCredentials: operation(s.getAuthCredentials, ({ query }, ctx) => credentials().get(ctx.saasId, query)),
+  createAuthCredentials: operation(s.createAuthCredentials, ({ body }, ctx) => credentials().save(ctx.saasId, body)),
+  getUserInfo: operation(s.getUserInfo, ({ query }, ctx) => credentials().userInfo(ctx.saasId, query.token)),
+});

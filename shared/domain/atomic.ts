@@ -44,6 +44,10 @@ export const RULE = {
   /** The member holds the role in the env. */
   roleAssigned: 'role_assigned',
   envExists: 'env_exists',
+  /** A follow-up sign-in challenge is still open (not answered yet, nor expired): its session is single use. */
+  challengeOpen: 'challenge_open',
+  /** The user is live and no password change has raised their session version since it was read. */
+  sessionCurrent: 'session_current',
   /** Followed by `:<role name>`. */
   roleExists: 'role_exists',
 } as const;

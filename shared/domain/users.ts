@@ -49,6 +49,9 @@ export interface MfaSettings {
   sealed_totp_secret?: string;
 }
 
+/** The secret box context of a user's TOTP secret (mfa.sealed_totp_secret): it opens for that user of that SaaS only. */
+export const totpSecretContext = (saasId: string, userId: string) => ({ saasId, userId, purpose: 'totp-secret' });
+
 /** A linked external identity, keyed by provider name (`Google`). */
 export interface LinkedProvider {
   /** The provider's id for the user. */
@@ -102,6 +105,12 @@ export interface UserRepository {
   changeLoginWrite(saasId: string, userId: string, from: Login, to: Login, names: { email: string; sign_in_id: string }): AtomicWrite;
   /** A new credential; raises session_version (rule `user_live`). */
   passwordWrite(saasId: string, userId: string, credential: PasswordCredential, mail?: OutboxMail): AtomicWrite;
+  /**
+   * A completed sign-in: sets last_login_at, on condition that the user is live and still at
+   * `sessionVersion` (rule `session_current`), so tokens bound to that version are never issued after a
+   * password change that ended it.
+   */
+  signedInWrite(saasId: string, userId: string, at: number, sessionVersion: number): AtomicWrite;
   /** Sets and removes SaaS-user attribute values (rule `user_live`). */
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite;
   /** false when the user is gone, or softwareToken is asked for without a registered app. */
@@ -333,10 +342,14 @@ export class UserService {
   }
 
   async changePassword(saasId: string, userId: string, password: string, temporary = false): Promise<void> {
+    await this.commitToUser(userId, await this.passwordChangeWrite(saasId, userId, password, temporary));
+  }
+
+  /** A password change (checked against the policy) to commit with other writes; sign-in's NEW_PASSWORD_REQUIRED uses it. */
+  async passwordChangeWrite(saasId: string, userId: string, password: string, temporary = false): Promise<AtomicWrite> {
     const policy = await this.deps.passwordPolicy(saasId);
     checkPassword(password, policy);
-    const credential = await this.credential(saasId, userId, password, temporary, policy);
-    await this.commitToUser(userId, this.deps.users.passwordWrite(saasId, userId, credential));
+    return this.deps.users.passwordWrite(saasId, userId, await this.credential(saasId, userId, password, temporary, policy));
   }
 
   /** A new temporary password: returned, and mailed (forgot_password) to an e-mail user. */

@@ -4,6 +4,7 @@ import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { publicSchemas } from './public.js';
+import { signInSchemas } from './sign-in.js';
 import { tenantSchemas } from './tenants.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
@@ -15,6 +16,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...userSchemas,
   ...tenantUserSchemas,
   ...infrastructureSchemas,
+  ...signInSchemas,
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,
 };

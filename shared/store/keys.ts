@@ -26,6 +26,13 @@ export const ENTITY = {
   signingKey: 'SigningKey',
   currentSigningKey: 'CurrentSigningKey',
   deploymentSecret: 'DeploymentSecret',
+  signInLockout: 'SignInLockout',
+  usedSignInSession: 'UsedSignInSession',
+  signInChallenge: 'SignInChallenge',
+  usedTotpStep: 'UsedTotpStep',
+  device: 'Device',
+  refreshToken: 'RefreshToken',
+  tempCode: 'TempCode',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -128,6 +135,32 @@ export const keys = {
     gsi1pk: `SAAS#${saasId}#USERS`,
     gsi1sk: `${loginKey(login)} ${userId}`,
   }),
+  /**
+   * What sign-in keeps of a user, in the user's partition so Delete User takes it along: the failed-proof
+   * counter, the SRP sessions already answered (until they expire), the open follow-up challenges
+   * (NEW_PASSWORD_REQUIRED, MFA, DEVICE_SRP_AUTH; by the SHA-256 of their session's secret), the last TOTP
+   * step used, remembered devices, and refresh tokens (by the SHA-256 of their secret).
+   */
+  signInLockout: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#LOCKOUT' }),
+  usedSignInSession: (saasId: string, userId: string, sessionId: string): ItemKey => ({
+    pk: userPartition(saasId, userId),
+    sk: `SIGNIN#USED#${sessionId}`,
+  }),
+  signInChallenge: (saasId: string, userId: string, sessionHash: string): ItemKey => ({
+    pk: userPartition(saasId, userId),
+    sk: `SIGNIN#CHALLENGE#${sessionHash}`,
+  }),
+  usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
+  device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
+  refreshToken: (saasId: string, userId: string, tokenHash: string): ItemKey => ({
+    pk: userPartition(saasId, userId),
+    sk: `REFRESH#${tokenHash}`,
+  }),
+  /**
+   * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
+   * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.
+   */
+  tempCode: (saasId: string, codeHash: string): ItemKey => ({ pk: `SAAS#${saasId}#TEMPCODE#${codeHash}`, sk: 'CODE' }),
   /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */
   loginOwner: (saasId: string, login: Login): ItemKey => ({ pk: `SAAS#${saasId}#LOGIN#${loginKey(login)}`, sk: 'OWNER' }),
   /** gsi1: pending plan reservations of a SaaS by due time. */

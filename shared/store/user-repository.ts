@@ -158,6 +158,12 @@ export class DynamoUserRepository implements UserRepository {
     );
   }
 
+  signedInWrite(saasId: string, userId: string, at: number, sessionVersion: number): AtomicWrite {
+    const atVersion: Condition = { expression: '#version = :version', names: { '#version': 'session_version' }, values: { ':version': sessionVersion } };
+    const change = new Update().set('last_login_at', at);
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, both(LIVE, atVersion), RULE.sessionCurrent));
+  }
+
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite {
     const key = keys.userProfile(saasId, userId);
     const change = new Update().changeEntries('attributes', changes);

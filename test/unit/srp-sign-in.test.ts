@@ -6,7 +6,6 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import {
   createDeviceVerifier,
   createSrpSession,
@@ -20,6 +19,7 @@ import { createPasswordVerifier, N } from '../../shared/crypto/srp.js';
 import { deviceVerifierFromClient, parseSrpTimestamp, srpTimestamp } from '../../shared/crypto/srp-server.js';
 import { SrpSignIn, type SrpUser } from '../../shared/domain/srp-sign-in.js';
 import { DomainError } from '../../shared/errors.js';
+import { authenticate, cognitoUser, newBrowserStorage, signedInSubject, type CognitoParams, type CognitoTransport } from '../support/cognito-client.js';
 import { newDeviceSecret, SrpTestClient } from '../support/srp-client.js';
 
 const SAAS = randomUUID();
@@ -45,14 +45,13 @@ const byId = (userId: string) => [...accounts.values()].find((a) => a.userId ===
 
 afterEach(() => resetClockForTests());
 
-type Callback = (error: unknown, data?: unknown) => void;
 type Params = Record<string, string>;
 
 /**
  * Cognito's side of the three calls the client makes, done with the engine. The hooks alter what goes
  * over the (absent) wire, to show each alteration is refused.
  */
-class EngineAsCognito {
+class EngineAsCognito implements CognitoTransport {
   readonly devices = new Map<string, { userId: string; groupKey: string; salt: string; verifier: string }>();
   private readonly deviceSessions = new Map<string, string>();
   rememberDevices = false;
@@ -61,14 +60,7 @@ class EngineAsCognito {
   alterAnswer?: (responses: Params) => void;
   alterSession?: (session: string) => string;
 
-  request(operation: string, params: Record<string, unknown>, callback: Callback): void {
-    this.handle(operation, params).then(
-      (data) => callback(null, data),
-      (error: unknown) => callback(error),
-    );
-  }
-
-  private async handle(operation: string, params: Record<string, unknown>): Promise<unknown> {
+  async handle(operation: string, params: CognitoParams): Promise<unknown> {
     if (operation === 'InitiateAuth') {
       const parameters = { ...(params.AuthParameters as Params) };
       this.alterSignIn?.(parameters);
@@ -151,20 +143,14 @@ function tokensFor(userId: string) {
   return { IdToken: jwt({ sub: userId, exp }), AccessToken: jwt({ sub: userId, username: userId, exp }), RefreshToken: 'opaque' };
 }
 
-function clientFor(adapter: EngineAsCognito, email: string): CognitoUser {
-  const pool = new CognitoUserPool({ UserPoolId: POOL_ID, ClientId: SAAS });
-  (pool as unknown as { client: EngineAsCognito }).client = adapter;
-  return new CognitoUser({ Username: email, Pool: pool });
-}
+/** One browser per adapter: the device a sign-in remembers is there for the next one. */
+const browsers = new WeakMap<EngineAsCognito, ReturnType<typeof newBrowserStorage>>();
 
 /** authenticateUser of the reference client; resolves with the subject of the session it got. */
-function cognitoSignIn(adapter: EngineAsCognito, email: string, password: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    clientFor(adapter, email).authenticateUser(new AuthenticationDetails({ Username: email, Password: password }), {
-      onSuccess: (session) => resolve(session.getIdToken().payload.sub as string),
-      onFailure: reject,
-    });
-  });
+async function cognitoSignIn(adapter: EngineAsCognito, email: string, password: string): Promise<string> {
+  if (!browsers.has(adapter)) browsers.set(adapter, newBrowserStorage());
+  const user = cognitoUser(adapter, { poolId: POOL_ID, clientId: SAAS, username: email, storage: browsers.get(adapter) });
+  return signedInSubject(await authenticate(user, password));
 }
 
 /** base64 with one bit of one byte changed. */

@@ -1,0 +1,125 @@
+/**
+ * What an application does with credentials after the sign-in: refresh them (Get Authentication/Authorization
+ * Information with auth-flow refreshTokenAuth), hand them over through a temporary code (Save, then Get with
+ * tempCodeAuth), and read who signed in (GET /userinfo).
+ *
+ * Refresh tokens do not rotate: a refresh answers new ID and access tokens and the same refresh token, which
+ * stays valid until its own expiry (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days), a password change or reset
+ * (the user's session version rises past the one it is bound to), or Delete User (its item goes with the
+ * user's partition). Applications that keep the refresh token in a cookie never have to update it.
+ *
+ * A temporary code is a UUID valid 10 seconds and single use. The saved tokens are sealed under a key
+ * derived from the code itself and stored under the code's hash, so the table never holds them readable.
+ */
+import { randomUUID } from 'node:crypto';
+import { nowSeconds } from '../clock.js';
+import { codeHash, openWithCode, sealWithCode } from '../crypto/code-box.js';
+import { readUserToken } from '../crypto/user-token.js';
+import { invalid, notFound, unauthenticated } from '../errors.js';
+import type { Credentials, CredentialsQuery, CredentialsToSave, SignedInUser } from '../schemas/sign-in.js';
+import type { UserInfo } from '../schemas/tenant-users.js';
+import { credentialsOf, tokenSubject, type RefreshTokenRecord, type SignInStore } from './sign-in-state.js';
+import type { TokenService, TokenVerifier } from './tokens.js';
+import type { UserRecord, UserRepository } from './users.js';
+
+/** SPEC.md: a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
+export const TEMP_CODE_SECONDS = 10;
+
+export interface SavedCredentials {
+  /** The credentials as JSON, sealed under the code (code-box.ts). */
+  sealed: string;
+  user_id: string;
+  expiresAt: number;
+}
+
+export interface TempCodeStore {
+  /** Stores saved credentials under a code's hash (a fresh UUID's: a collision is a bug). */
+  save(saasId: string, codeHash: string, saved: SavedCredentials): Promise<void>;
+  /** Takes them out, once: undefined when unknown, taken before, or expired at `now`. */
+  take(saasId: string, codeHash: string, now: number): Promise<SavedCredentials | undefined>;
+}
+
+export interface CredentialDeps {
+  users: Pick<UserRepository, 'get'>;
+  store: Pick<SignInStore, 'refreshToken'>;
+  tempCodes: TempCodeStore;
+  tokens: Pick<TokenService, 'issue'>;
+  verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken'>;
+  userInfo(saasId: string, userId: string): Promise<UserInfo | undefined>;
+  /** Where a refused user is sent to sign in again (DESIGN.md decision 1). */
+  signInPageUrl(saasId: string): Promise<string>;
+}
+
+const sealContext = (saasId: string) => `temporary code credentials\n${saasId}`;
+
+export class CredentialService {
+  constructor(private readonly deps: CredentialDeps) {}
+
+  private async tokenRefused(saasId: string, message: string) {
+    return unauthenticated('invalid_token', message, { sign_in_page_url: await this.deps.signInPageUrl(saasId) });
+  }
+
+  /** The user a refresh token belongs to and its record, while the token is live; else a 401 naming `field`. */
+  private async liveRefreshToken(saasId: string, token: string, field: string): Promise<{ user: UserRecord; record: RefreshTokenRecord }> {
+    const parsed = readUserToken(token);
+    const [user, record] = parsed
+      ? await Promise.all([this.deps.users.get(saasId, parsed.userId), this.deps.store.refreshToken(saasId, parsed.userId, parsed.hash)])
+      : [];
+    if (!user || !record || record.expiresAt <= nowSeconds() || record.session_version !== user.session_version) {
+      throw await this.tokenRefused(saasId, `${field}: is not a live refresh token (unknown, expired, or ended by a password change)`);
+    }
+    return { user, record };
+  }
+
+  /** New ID and access tokens for a live refresh token, which is answered back unchanged (no rotation). */
+  async refresh(saasId: string, refreshToken: string): Promise<Credentials> {
+    const { user, record } = await this.liveRefreshToken(saasId, refreshToken, 'refresh-token');
+    const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, record.auth_time, record.session_version));
+    return credentialsOf(tokens, refreshToken);
+  }
+
+  /** Get Authentication/Authorization Information: by temporary code (the default flow) or by refresh token. */
+  async get(saasId: string, query: CredentialsQuery): Promise<Credentials> {
+    if (query['auth-flow'] === 'refreshTokenAuth') {
+      const token = query['refresh-token'];
+      if (!token) throw invalid('invalid_parameter', 'refresh-token: is required with auth-flow refreshTokenAuth', { field: 'refresh-token' });
+      return this.refresh(saasId, token);
+    }
+    if (!query.code) throw invalid('invalid_parameter', 'code: is required with auth-flow tempCodeAuth', { field: 'code' });
+    return this.redeem(saasId, query.code);
+  }
+
+  /** Save Authentication/Authorization Information: only tokens this service issued, all of one user. */
+  async save(saasId: string, input: CredentialsToSave): Promise<{ code: string }> {
+    const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token);
+    await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub });
+    const refreshToken = input.refresh_token || undefined;
+    if (refreshToken) {
+      const { user } = await this.liveRefreshToken(saasId, refreshToken, 'refresh_token');
+      if (user.id !== idClaims.sub) throw await this.tokenRefused(saasId, 'refresh_token: belongs to another user than id_token');
+    }
+    const code = randomUUID();
+    const credentials: Credentials = { id_token: input.id_token, access_token: input.access_token, ...(refreshToken ? { refresh_token: refreshToken } : {}) };
+    await this.deps.tempCodes.save(saasId, codeHash(code), {
+      sealed: sealWithCode(code, sealContext(saasId), JSON.stringify(credentials)),
+      user_id: idClaims.sub,
+      expiresAt: nowSeconds() + TEMP_CODE_SECONDS,
+    });
+    return { code };
+  }
+
+  private async redeem(saasId: string, code: string): Promise<Credentials> {
+    const saved = await this.deps.tempCodes.take(saasId, codeHash(code.toLowerCase()), nowSeconds());
+    const opened = saved && openWithCode(code.toLowerCase(), sealContext(saasId), saved.sealed);
+    if (!opened) throw notFound('code_not_found', 'code: no saved credentials under this code (unknown, used, or older than 10 seconds)');
+    return JSON.parse(opened) as Credentials;
+  }
+
+  /** GET /userinfo: the user an ID token names, with their tenants, envs and roles. */
+  async userInfo(saasId: string, idToken: string): Promise<SignedInUser> {
+    const claims = await this.deps.verifier.verifyIdToken(saasId, idToken, { field: 'token' });
+    const info = await this.deps.userInfo(saasId, claims.sub);
+    if (!info) throw await this.tokenRefused(saasId, 'token: its user no longer exists');
+    return { ...info, attributes: info.user_attribute };
+  }
+}

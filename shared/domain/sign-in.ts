@@ -1,0 +1,380 @@
+/**
+ * The sign-in flows (Sign In and Respond to Sign In Challenge): Cognito's USER_SRP_AUTH, then whatever
+ * the user's state asks for, and finally the credentials.
+ *
+ *   USER_SRP_AUTH ─▶ PASSWORD_VERIFIER ─┬─▶ NEW_PASSWORD_REQUIRED (temporary password) ─▶ MFA or credentials
+ *                                       ├─▶ DEVICE_SRP_AUTH ─▶ DEVICE_PASSWORD_VERIFIER ─▶ credentials (no MFA)
+ *                                       ├─▶ SOFTWARE_TOKEN_MFA or EMAIL_OTP ─▶ credentials
+ *                                       └─▶ credentials (+ new_device_metadata when devices are remembered)
+ *
+ * The SRP answers carry their own state (the engine's secret block); the follow-up challenges have a
+ * session stored in the user's partition (sign-in-state.ts). Every session is single use. An unknown user
+ * gets the engine's look-alike challenge and then exactly what a wrong password gets, as does a locked user
+ * and a replayed answer: nothing in an answer tells who has an account.
+ */
+import { createHmac } from 'node:crypto';
+import { nowSeconds } from '../clock.js';
+import { constantTimeEqual } from '../crypto/compare.js';
+import { newOneTimeCode } from '../crypto/one-time-code.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { matchTotp } from '../crypto/totp.js';
+import { newUserToken, readUserToken, type UserToken } from '../crypto/user-token.js';
+import { invalid, unauthenticated } from '../errors.js';
+import { metrics } from '../metrics.js';
+import type { ChallengeAnswer, ChallengeName, SignInChallenge, SignInResult } from '../schemas/sign-in.js';
+import { RULE, type AtomicWrite, type Committer } from './atomic.js';
+import { newOutboxMail, type OutboxMail } from './mail.js';
+import { Lockout } from './sign-in-lockout.js';
+import { newOfferedDevice } from './sign-in-devices.js';
+import {
+  credentialsOf,
+  deviceMetadata,
+  deviceNotFound,
+  tokenSubject,
+  type DeviceRecord,
+  type DeviceRemembering,
+  type FollowUpStep,
+  type OpenChallenge,
+  type SignInStore,
+} from './sign-in-state.js';
+import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
+import type { TokenService } from './tokens.js';
+import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from './users.js';
+
+export interface SignInSettingsOfService {
+  /** How long a follow-up challenge may be answered, in seconds (an e-mailed code never longer than 3 minutes). */
+  challengeSeconds: number;
+  refreshTokenSeconds: number;
+  /** How long an offered device waits for confirmation: as long as the access token that confirms it lives. */
+  offeredDeviceSeconds: number;
+  /** Device keys look like Cognito's: `<region>_<uuid>`. */
+  region: string;
+}
+
+export interface SignInDeps {
+  users: Pick<UserRepository, 'get' | 'findByLogin' | 'signedInWrite'>;
+  /** A password change checked against the SaaS's policy (UserService.passwordChangeWrite). */
+  passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
+  store: SignInStore;
+  committer: Committer;
+  srp: SrpSignIn;
+  tokens: Pick<TokenService, 'issue'>;
+  box: SecretBox;
+  poolName(saasId: string): Promise<string>;
+  deviceRemembering(saasId: string): Promise<DeviceRemembering>;
+  settings: SignInSettingsOfService;
+}
+
+/** Challenges the service offers; the others SPEC.md names are refused with `unsupported_challenge`. */
+const OFFERED: readonly ChallengeName[] = [
+  'PASSWORD_VERIFIER',
+  'NEW_PASSWORD_REQUIRED',
+  'SOFTWARE_TOKEN_MFA',
+  'EMAIL_OTP',
+  'DEVICE_SRP_AUTH',
+  'DEVICE_PASSWORD_VERIFIER',
+];
+/** Answers one follow-up session takes, right or wrong, before it is spent. */
+export const CHALLENGE_ATTEMPTS = 3;
+/** An e-mailed code is valid this long at most. */
+export const EMAIL_CODE_SECONDS = 180;
+
+type Responses = Record<string, string>;
+
+/** What the flow carries from the proof to the end of the sign-in. */
+interface Progress {
+  authTime: number;
+  /** No DEVICE_KEY came with the proof: a new device may be offered. */
+  mayOfferDevice: boolean;
+}
+
+/** One answer for a wrong password, an unknown user, a locked user and a replayed answer. */
+const notAuthorized = (field: string) =>
+  unauthenticated('not_authorized', `${field}: incorrect username or password (after repeated failures, wait a moment before trying again)`);
+
+const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
+
+const codeMismatch = (field: string) =>
+  invalid('code_mismatch', `${field}: is not the right code (or too many failed attempts: wait a moment, then sign in again)`, { field });
+
+/** amazon-cognito-identity-js answers again without the device when the message names one. */
+const unknownDevice = () => deviceNotFound('DEVICE_KEY', 'no such device of this user; answer again without it');
+
+function required(responses: Responses, field: string): string {
+  const value = responses[field];
+  if (!value) throw invalid('invalid_parameter', `${field}: is required`, { field });
+  return value;
+}
+
+const codeDigest = (session: UserToken, code: string) => createHmac('sha256', session.secret).update(code.trim()).digest('hex');
+
+/** `a***@e***.com`: enough for the user to recognise, not enough to learn an address. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  const dot = domain.lastIndexOf('.');
+  return `${local.slice(0, 1)}***@${domain.slice(0, 1)}***${dot > 0 ? domain.slice(dot) : ''}`;
+}
+
+/** USERNAME of an answer may be the user id (what amazon-cognito-identity-js sends) or the sign-in name. */
+function namesUser(username: string, user: UserRecord): boolean {
+  if (username === user.id) return true;
+  const login = loginFromUsername(username);
+  const own = loginOf(user);
+  return login !== undefined && login.kind === own.kind && login.value === own.value;
+}
+
+export class SignInService {
+  private readonly lockout: Lockout;
+
+  constructor(private readonly deps: SignInDeps) {
+    this.lockout = new Lockout(deps.store);
+  }
+
+  /** Sign In (USER_SRP_AUTH): the PASSWORD_VERIFIER challenge; a look-alike one when USERNAME names nobody. */
+  async start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInChallenge> {
+    const login = loginFromUsername(parameters.USERNAME);
+    const [user, poolName] = await Promise.all([
+      login ? this.deps.users.findByLogin(saasId, login) : undefined,
+      this.deps.poolName(saasId),
+    ]);
+    const challenge = await this.deps.srp.passwordChallenge({
+      saasId,
+      username: parameters.USERNAME,
+      srpA: parameters.SRP_A,
+      poolName,
+      user: user && { userId: user.id, salt: user.password.salt, verifier: user.password.verifier },
+    });
+    return { challenge_name: 'PASSWORD_VERIFIER', challenge_parameters: challenge.parameters, session: challenge.session };
+  }
+
+  /** Respond to Sign In Challenge. */
+  async respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult> {
+    const responses = answer.challenge_responses ?? {};
+    const session = answer.session || undefined;
+    if (!OFFERED.includes(answer.challenge_name)) {
+      throw invalid('unsupported_challenge', `challenge_name: ${answer.challenge_name} is not offered by this service (it offers ${OFFERED.join(', ')})`, {
+        field: 'challenge_name',
+      });
+    }
+    switch (answer.challenge_name) {
+      case 'PASSWORD_VERIFIER':
+        return this.passwordVerifier(saasId, responses, session);
+      case 'NEW_PASSWORD_REQUIRED':
+        return this.newPassword(saasId, responses, session);
+      case 'SOFTWARE_TOKEN_MFA':
+        return this.softwareTokenMfa(saasId, responses, session);
+      case 'EMAIL_OTP':
+        return this.emailOtp(saasId, responses, session);
+      case 'DEVICE_SRP_AUTH':
+        return this.deviceSrpAuth(saasId, responses, session);
+      default:
+        return this.devicePasswordVerifier(saasId, responses, session);
+    }
+  }
+
+  private async passwordVerifier(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
+    const claim = await this.deps.srp.openPasswordClaim(saasId, responses, session);
+    const user = await this.deps.users.get(saasId, claim.userId);
+    // Checked before the session is spent: amazon-cognito-identity-js answers again without the device.
+    const presented = responses.DEVICE_KEY;
+    const device = presented && user ? await this.deps.store.device(saasId, user.id, presented) : undefined;
+    if (presented && device?.status !== 'confirmed') throw unknownDevice();
+    if (!(await this.proven(saasId, claim, user?.password.verifier, user !== undefined)) || !user) {
+      throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
+    }
+    const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: !presented };
+    if (user.password.temporary) {
+      if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
+        throw invalid(
+          'temporary_password_expired',
+          'PASSWORD_CLAIM_SIGNATURE: the temporary password has expired; ask for a new one (Reset Password) and sign in with it',
+          { field: 'PASSWORD_CLAIM_SIGNATURE' },
+        );
+      }
+      return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress);
+    }
+    if (device?.remembered) return this.challenge(saasId, user, 'DEVICE_SRP_AUTH', progress, { deviceKey: device.device_key });
+    return this.mfaOrCredentials(saasId, user, progress);
+  }
+
+  /**
+   * Checks an SRP proof. For a real user the session is spent first (a replay is refused unchecked) and the
+   * attempt charged to the lockout; the proof is computed in every case, so a refused attempt costs what a
+   * checked one does.
+   */
+  private async proven(saasId: string, claim: SrpClaim, verifier: string | undefined, userExists: boolean): Promise<boolean> {
+    const fresh = !userExists || (await this.deps.store.useSession(saasId, claim.userId, claim.sessionId, claim.expiresAt));
+    const allowed = fresh && (!userExists || (await this.lockout.charge(saasId, claim.userId)) === 'allowed');
+    const right = claim.verify(verifier);
+    if (!allowed || !right) metrics.count(fresh && !allowed ? 'SignInLockedOut' : 'SignInFailed');
+    return allowed && right;
+  }
+
+  private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress, ...writes: AtomicWrite[]): Promise<SignInResult> {
+    if (user.mfa.enabled && user.mfa.method === 'softwareToken') return this.challenge(saasId, user, 'SOFTWARE_TOKEN_MFA', progress);
+    if (user.mfa.enabled && user.mfa.method === 'email') return this.challenge(saasId, user, 'EMAIL_OTP', progress);
+    return this.complete(saasId, user, progress, ...writes);
+  }
+
+  /** Opens a follow-up challenge; its session names the user and a secret whose hash is the stored key. */
+  private async challenge(
+    saasId: string,
+    user: UserRecord,
+    step: FollowUpStep,
+    progress: Progress,
+    extra: { deviceKey?: string } = {},
+  ): Promise<SignInResult> {
+    const session = newUserToken(user.id);
+    const now = nowSeconds();
+    const seconds = step === 'EMAIL_OTP' ? Math.min(EMAIL_CODE_SECONDS, this.deps.settings.challengeSeconds) : this.deps.settings.challengeSeconds;
+    const challenge: OpenChallenge = { step, sessionHash: session.hash, attempts: 0, expiresAt: now + seconds, ...progress, ...extra };
+    const parameters: Record<string, string> = { USER_ID_FOR_SRP: user.id };
+    let mail: OutboxMail | undefined;
+    if (step === 'EMAIL_OTP') {
+      const code = newOneTimeCode();
+      challenge.codeHash = codeDigest(session, code);
+      mail = await newOutboxMail(this.deps.box, saasId, 'authentication_mfa', user.email, code);
+      Object.assign(parameters, { CODE_DELIVERY_DELIVERY_MEDIUM: 'EMAIL', CODE_DELIVERY_DESTINATION: maskEmail(user.email) });
+    }
+    if (step === 'NEW_PASSWORD_REQUIRED') {
+      // amazon-cognito-identity-js parses both; nothing is required beyond the new password.
+      const attributes = user.email ? { email: user.email } : { sign_in_id: user.sign_in_id };
+      Object.assign(parameters, { userAttributes: JSON.stringify(attributes), requiredAttributes: '[]' });
+    }
+    if (extra.deviceKey) parameters.DEVICE_KEY = extra.deviceKey;
+    const outcome = await this.deps.committer.commit(this.deps.store.openChallengeWrite(saasId, user.id, challenge, mail));
+    if (!outcome.committed) throw notAuthorized('session');
+    if (step === 'SOFTWARE_TOKEN_MFA' || step === 'EMAIL_OTP') metrics.count('MfaChallengeIssued');
+    return { challenge_name: step, challenge_parameters: parameters, session: session.token };
+  }
+
+  /**
+   * Takes one answer of a follow-up challenge: the session must be an open one of this step, of a live user
+   * whom USERNAME (when given) names. Malformed answers are refused before, and change nothing.
+   */
+  private async takeAnswer(saasId: string, step: FollowUpStep, responses: Responses, session: string | undefined) {
+    if (!session) throw invalid('invalid_parameter', 'session: is required', { field: 'session' });
+    const token = readUserToken(session);
+    if (!token) throw sessionRefused(`session: is not a ${step} session this service issued`);
+    const user = await this.deps.users.get(saasId, token.userId);
+    if (!user) throw sessionRefused('session: its user no longer exists');
+    if (responses.USERNAME && !namesUser(responses.USERNAME, user)) throw sessionRefused('USERNAME: is not the user this session was issued to');
+    const challenge = await this.deps.store.takeChallengeAttempt(saasId, user.id, token.hash, step, nowSeconds(), CHALLENGE_ATTEMPTS);
+    if (!challenge) throw sessionRefused(`session: is not an open ${step} challenge (answered, expired, out of attempts, or of another step)`);
+    return { user, challenge, token };
+  }
+
+  private async newPassword(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
+    const password = required(responses, 'NEW_PASSWORD');
+    const { user, challenge, token } = await this.takeAnswer(saasId, 'NEW_PASSWORD_REQUIRED', responses, session);
+    const outcome = await this.deps.committer.commit(
+      this.deps.store.closeChallengeWrite(saasId, user.id, token.hash),
+      await this.deps.passwordChange(saasId, user.id, password),
+    );
+    if (!outcome.committed) throw sessionRefused('session: has been answered already, or its user is gone');
+    const changed = await this.deps.users.get(saasId, user.id);
+    if (!changed) throw sessionRefused('session: its user no longer exists');
+    return this.mfaOrCredentials(saasId, changed, challenge);
+  }
+
+  /** A code answer: charged to the lockout, checked, and on success the challenge closes with the sign-in. */
+  private async codeAnswer(
+    saasId: string,
+    step: 'SOFTWARE_TOKEN_MFA' | 'EMAIL_OTP',
+    field: string,
+    code: string,
+    responses: Responses,
+    session: string | undefined,
+    check: (user: UserRecord, challenge: OpenChallenge, token: UserToken) => Promise<boolean>,
+  ): Promise<SignInResult> {
+    const { user, challenge, token } = await this.takeAnswer(saasId, step, responses, session);
+    const allowed = (await this.lockout.charge(saasId, user.id)) === 'allowed';
+    if (!allowed) metrics.count('SignInLockedOut');
+    if (!allowed || !(await check(user, challenge, token))) {
+      if (allowed) metrics.count('SignInFailed');
+      throw codeMismatch(field);
+    }
+    return this.complete(saasId, user, challenge, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+  }
+
+  private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
+    const code = required(responses, 'SOFTWARE_TOKEN_MFA_CODE');
+    return this.codeAnswer(saasId, 'SOFTWARE_TOKEN_MFA', 'SOFTWARE_TOKEN_MFA_CODE', code, responses, session, async (user) => {
+      const sealed = user.mfa.sealed_totp_secret;
+      if (!sealed || !user.mfa.software_token_registered) return false;
+      const step = matchTotp(await this.deps.box.open(sealed, totpSecretContext(saasId, user.id)), code.trim());
+      // A step is good for one sign-in: a code seen over someone's shoulder is spent.
+      return step !== undefined && this.deps.store.useTotpStep(saasId, user.id, step);
+    });
+  }
+
+  private emailOtp(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
+    // Cognito names it EMAIL_OTP_CODE; amazon-cognito-identity-js 6's sendMFACode sends every code as SMS_MFA_CODE.
+    const field = responses.EMAIL_OTP_CODE || !responses.SMS_MFA_CODE ? 'EMAIL_OTP_CODE' : 'SMS_MFA_CODE';
+    const code = required(responses, field);
+    return this.codeAnswer(saasId, 'EMAIL_OTP', field, code, responses, session, async (_user, challenge, token) =>
+      challenge.codeHash !== undefined && constantTimeEqual(codeDigest(token, code), challenge.codeHash),
+    );
+  }
+
+  private async deviceSrpAuth(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
+    const deviceKey = required(responses, 'DEVICE_KEY');
+    const srpA = required(responses, 'SRP_A');
+    const { user, challenge, token } = await this.takeAnswer(saasId, 'DEVICE_SRP_AUTH', responses, session);
+    if (deviceKey !== challenge.deviceKey) throw sessionRefused('DEVICE_KEY: is not the device this session was issued for');
+    const device = await this.deps.store.device(saasId, user.id, deviceKey);
+    if (!device?.remembered || !device.salt || !device.verifier) throw unknownDevice();
+    const srp = await this.deps.srp.deviceChallenge({
+      saasId,
+      username: responses.USERNAME || user.id,
+      userId: user.id,
+      srpA,
+      deviceKey,
+      deviceGroupKey: device.device_group_key,
+      device: { salt: device.salt, verifier: device.verifier },
+    });
+    const outcome = await this.deps.committer.commit(this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+    if (!outcome.committed) throw sessionRefused('session: has been answered already');
+    return { challenge_name: 'DEVICE_PASSWORD_VERIFIER', challenge_parameters: srp.parameters, session: srp.session };
+  }
+
+  private async devicePasswordVerifier(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
+    const claim = await this.deps.srp.openDeviceClaim(saasId, responses, session);
+    const user = await this.deps.users.get(saasId, claim.userId);
+    const device: DeviceRecord | undefined = user && claim.deviceKey ? await this.deps.store.device(saasId, user.id, claim.deviceKey) : undefined;
+    const verifier = device?.remembered ? device.verifier : undefined;
+    if (!(await this.proven(saasId, claim, verifier, user !== undefined)) || !user) throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
+    // A remembered device stands in for the second factor.
+    return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false });
+  }
+
+  /**
+   * The end of a sign-in, in one transaction with what closes its last challenge: the refresh token, the
+   * offered device, the lockout reset and last_login_at, on condition that the user is live and their session
+   * version unchanged. Tokens are signed only once it committed.
+   */
+  private async complete(saasId: string, user: UserRecord, progress: Progress, ...writes: AtomicWrite[]): Promise<SignInResult> {
+    const now = nowSeconds();
+    const { settings } = this.deps;
+    const refresh = newUserToken(user.id);
+    const remembering = progress.mayOfferDevice ? await this.deps.deviceRemembering(saasId) : 'no';
+    const device = remembering === 'no' ? undefined : newOfferedDevice(settings.region, now, settings.offeredDeviceSeconds);
+    const record = { hash: refresh.hash, session_version: user.session_version, auth_time: progress.authTime, created_at: now, expiresAt: now + settings.refreshTokenSeconds };
+    const outcome = await this.deps.committer.commit(
+      ...writes,
+      this.deps.users.signedInWrite(saasId, user.id, now, user.session_version),
+      this.deps.store.signedInWrite(saasId, user.id, record, device),
+    );
+    if (!outcome.committed) {
+      if (outcome.refusedBy === RULE.challengeOpen) throw sessionRefused('session: has been answered already');
+      throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
+    }
+    const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, progress.authTime, user.session_version));
+    metrics.count('SignInSucceeded');
+    return {
+      challenge_parameters: {},
+      credentials: credentialsOf(tokens, refresh.token),
+      ...(device ? { new_device_metadata: deviceMetadata(device) } : {}),
+    };
+  }
+}

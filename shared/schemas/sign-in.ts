@@ -1,0 +1,136 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { OperationSchema } from '../http/operation.js';
+import { AttributeValues, OptionalOrEmpty, Uuid } from './common.js';
+import { UserInfo } from './tenant-users.js';
+
+/** Every challenge name SPEC.md lists; the service offers some of them (CHALLENGES_OFFERED in the domain). */
+export const CHALLENGE_NAMES = [
+  'SMS_MFA',
+  'EMAIL_OTP',
+  'SOFTWARE_TOKEN_MFA',
+  'SELECT_MFA_TYPE',
+  'MFA_SETUP',
+  'PASSWORD_VERIFIER',
+  'CUSTOM_CHALLENGE',
+  'SELECT_CHALLENGE',
+  'DEVICE_SRP_AUTH',
+  'DEVICE_PASSWORD_VERIFIER',
+  'ADMIN_NO_SRP_AUTH',
+  'NEW_PASSWORD_REQUIRED',
+  'SMS_OTP',
+  'PASSWORD',
+  'WEB_AUTHN',
+  'PASSWORD_SRP',
+] as const;
+export type ChallengeName = (typeof CHALLENGE_NAMES)[number];
+
+/** A string map as Cognito's AuthParameters and ChallengeResponses are; values bounded like a secret block. */
+const Parameters = (description: string) => Type.Record(Type.String({ maxLength: 128 }), Type.String({ maxLength: 8192 }), { description });
+
+const Token = (description: string) => Type.String({ minLength: 1, maxLength: 8192, description });
+
+export const Credentials = Type.Object(
+  {
+    id_token: Type.String(),
+    access_token: Type.String(),
+    refresh_token: Type.Optional(Type.String({ description: 'absent only when saved credentials carried none' })),
+  },
+  { $id: 'Credentials' },
+);
+export type Credentials = Static<typeof Credentials>;
+
+export const NewDeviceMetadata = Type.Object({ device_key: Type.String(), device_group_key: Type.String() }, { $id: 'NewDeviceMetadata' });
+export type NewDeviceMetadata = Static<typeof NewDeviceMetadata>;
+
+export const SignInChallenge = Type.Object(
+  {
+    challenge_name: Type.String(),
+    challenge_parameters: Type.Record(Type.String(), Type.String()),
+    session: Type.String(),
+  },
+  { $id: 'SignInChallenge' },
+);
+export type SignInChallenge = Static<typeof SignInChallenge>;
+
+/** A further challenge (challenge_name, challenge_parameters, session), or the end of the sign-in (credentials). */
+export const SignInResult = Type.Object(
+  {
+    challenge_name: Type.Optional(Type.String({ description: 'the next challenge; absent once credentials are issued' })),
+    challenge_parameters: Type.Record(Type.String(), Type.String()),
+    session: Type.Optional(Type.String({ description: 'answer the next challenge with it; absent once credentials are issued' })),
+    credentials: Type.Optional(Credentials),
+    new_device_metadata: Type.Optional(NewDeviceMetadata),
+  },
+  { $id: 'SignInResult' },
+);
+export type SignInResult = Static<typeof SignInResult>;
+
+export const ChallengeAnswer = Type.Object({
+  challenge_name: Type.Union(
+    CHALLENGE_NAMES.map((name) => Type.Literal(name)),
+    { description: 'one of the challenge names of SPEC.md' },
+  ),
+  challenge_responses: Type.Optional(Parameters('the answer: which names depends on challenge_name')),
+  session: Type.Optional(Type.String({ maxLength: 8192 })),
+});
+export type ChallengeAnswer = Static<typeof ChallengeAnswer>;
+
+export const DeviceConfirmation = Type.Object({
+  access_token: Token('the access token of the sign-in that offered the device'),
+  device_key: Type.String({ minLength: 1, maxLength: 128 }),
+  device_name: Type.Optional(Type.String({ maxLength: 256 })),
+  device_secret_verifier_config: Type.Optional(
+    Type.Object({
+      password_verifier: Type.String({ maxLength: 2048, description: 'base64 of the device verifier' }),
+      salt: Type.String({ maxLength: 256, description: 'base64 of the device salt' }),
+    }),
+  ),
+});
+export type DeviceConfirmation = Static<typeof DeviceConfirmation>;
+
+export const DeviceStatusUpdate = Type.Object({
+  access_token: Token("an access token of the device's user"),
+  device_key: Type.String({ minLength: 1, maxLength: 128 }),
+  device_remembered_status: Type.Union([Type.Literal('remembered'), Type.Literal('not_remembered')]),
+});
+export type DeviceStatusUpdate = Static<typeof DeviceStatusUpdate>;
+
+export const CredentialsQuery = Type.Object({
+  code: OptionalOrEmpty(Uuid),
+  'auth-flow': Type.Optional(Type.Union([Type.Literal('tempCodeAuth'), Type.Literal('refreshTokenAuth')])),
+  'refresh-token': Type.Optional(Type.String({ maxLength: 256 })),
+});
+export type CredentialsQuery = Static<typeof CredentialsQuery>;
+
+export const CredentialsToSave = Type.Object({
+  id_token: Token('an ID token this service issued'),
+  access_token: Token('an access token this service issued, of the same user'),
+  refresh_token: Type.Optional(Type.String({ maxLength: 256, description: 'a refresh token of the same user; empty counts as not given' })),
+});
+export type CredentialsToSave = Static<typeof CredentialsToSave>;
+
+/** /userinfo: the UserInfo shape, with the user's SaaS-user attributes also as `attributes` (as SDKs read them). */
+export const SignedInUser = Type.Composite([UserInfo, Type.Object({ attributes: AttributeValues })], { $id: 'SignedInUser' });
+export type SignedInUser = Static<typeof SignedInUser>;
+
+export const signInSchemas = {
+  signIn: {
+    body: Type.Object({
+      sign_in_flow: Type.Literal('USER_SRP_AUTH'),
+      sign_in_parameters: Type.Object(
+        {
+          USERNAME: Type.String({ minLength: 1, maxLength: 256, description: 'an e-mail address or a sign-in ID' }),
+          SRP_A: Type.String({ minLength: 1, maxLength: 1024, description: 'the SRP A value, hex' }),
+        },
+        { additionalProperties: Type.String({ maxLength: 8192 }) },
+      ),
+    }),
+    response: SignInChallenge,
+  },
+  respondToChallenge: { body: ChallengeAnswer, response: SignInResult },
+  confirmDevice: { body: DeviceConfirmation, response: Type.Object({ user_confirmation_necessary: Type.Boolean() }) },
+  updateDeviceStatus: { body: DeviceStatusUpdate },
+  getAuthCredentials: { query: CredentialsQuery, response: Credentials },
+  createAuthCredentials: { body: CredentialsToSave, response: Type.Object({ code: Type.String({ description: 'a UUID, valid 10 seconds, single use' }) }) },
+  getUserInfo: { query: Type.Object({ token: Token('an ID token this service issued') }), response: SignedInUser },
+} satisfies Record<string, OperationSchema>;
