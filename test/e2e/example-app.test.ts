@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startAppWorld, type AppWorld } from '../support/example-app.js';
+import { enableTotp, setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';
 
 const skip = chromiumMissing();
 const SCREENSHOT = '.test-results/example-app-signed-in.png';
@@ -20,6 +21,15 @@ let browser: Browser;
 /** A tenant with login_domain @example.com, one without, one whose login_domain lacks the @. */
 const tenants = { example: '', bare: '', noAt: '' };
 const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
+const NEWCOMER = { email: 'newcomer@example.com', temporary: 'Temp#Pass123', chosen: 'Chosen#Pass456' };
+const HANAKO = { email: 'hanako@example.com', password: 'Hanako#Secret7' };
+let hanakoTotpSecret: string;
+
+/** The authenticator app's current code, or one that is surely not it. */
+function totpCode(secret: string, offByOne = false): string {
+  const code = totpCodeAt(base32Decode(secret) as Buffer, totpStep(Date.now() / 1000));
+  return offByOne ? String((Number(code) + 1) % 1_000_000).padStart(6, '0') : code;
+}
 
 describe('the example app in Chromium', { skip }, () => {
   before(async () => {
@@ -29,6 +39,10 @@ describe('the example app in Chromium', { skip }, () => {
     tenants.noAt = await world.setup.createTenant('Login domain without @', 'example.com');
     const taroId = await world.setup.createUser(TARO.email, TARO.password);
     await world.setup.addMember(tenants.example, taroId, TARO.email);
+    const newcomerId = await world.setup.createUser(NEWCOMER.email, 'Initial#Pass1');
+    await setTemporaryPassword(world.admin, newcomerId, NEWCOMER.temporary);
+    const hanakoId = await world.setup.createUser(HANAKO.email, HANAKO.password);
+    hanakoTotpSecret = await enableTotp(world, hanakoId);
   });
   after(async () => {
     await browser?.close();
@@ -131,6 +145,42 @@ describe('the example app in Chromium', { skip }, () => {
     // USERNAME "taroexample.com" names nobody: the proof fails like a wrong password.
     await expectError(page, 'Incorrect username or password.');
     assert.deepEqual(await tokenCookies(context), []);
+    await context.close();
+  });
+
+  it('asks for a new password after a temporary one, then signs in with it', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, NEWCOMER.email, NEWCOMER.temporary);
+    await page.locator('#new-password-form').waitFor();
+    assert.deepEqual(await tokenCookies(context), []);
+    // The policy's refusal is shown, and the same challenge takes the next try.
+    await page.fill('#new-password', 'short');
+    await page.click('#new-password-form button[type=submit]');
+    await expectError(page, 'The new password must be at least 8 characters');
+    await page.fill('#new-password', NEWCOMER.chosen);
+    await page.click('#new-password-form button[type=submit]');
+    await expectSignedInAs(page, NEWCOMER.email);
+    await context.close();
+
+    const again = await openLogin();
+    await emailLogin(again.page, NEWCOMER.email, NEWCOMER.chosen);
+    await expectSignedInAs(again.page, NEWCOMER.email);
+    await again.context.close();
+  });
+
+  it('asks for the authenticator code when TOTP MFA is on', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, HANAKO.email, HANAKO.password);
+    await page.locator('#code-form').waitFor();
+    assert.equal(await page.textContent('#code-prompt'), 'Enter the code from your authenticator app');
+    assert.deepEqual(await tokenCookies(context), []);
+    await page.fill('#code', totpCode(hanakoTotpSecret, true));
+    await page.click('#code-form button[type=submit]');
+    await expectError(page, 'The code is wrong or has expired.');
+    await page.fill('#code', totpCode(hanakoTotpSecret));
+    await page.click('#code-form button[type=submit]');
+    await expectSignedInAs(page, HANAKO.email);
+    assert.equal(await scriptCookies(page), '');
     await context.close();
   });
 

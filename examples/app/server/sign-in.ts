@@ -138,12 +138,21 @@ async function answer(
   return failure(502, `This application cannot answer the challenge ${String(step.challenge_name)}`);
 }
 
+/** Refusals a person can act on, in their words rather than the service's field-named ones. */
+const PLAIN_REFUSALS: Readonly<Record<string, (error: ServiceError) => string>> = {
+  temporary_password_expired: () => 'Your temporary password has expired. Ask for a new one.',
+  // "password: must contain a symbol (...)" → "The new password must contain a symbol (...)"
+  password_policy_violation: (error) => `The new password ${error.message.replace(/^[^:]*:\s*/, '')}`,
+};
+
 /** What the person at the page reads when the service refuses an answer. */
 function refused(challengeName: string, error: unknown): AppResponse {
   if (!(error instanceof ServiceError) || error.status >= 500) {
     log.error('answering a sign-in challenge failed', error, { challengeName });
     return failure(502, 'The sign-in service is unavailable. Try again later.');
   }
+  const plain = PLAIN_REFUSALS[error.type];
+  if (plain) return failure(error.status, plain(error));
   if (error.status === 401 && challengeName === 'PASSWORD_VERIFIER') return failure(401, 'Incorrect username or password.');
   if (challengeName !== 'PASSWORD_VERIFIER' && challengeName !== 'NEW_PASSWORD_REQUIRED' && (error.status === 400 || error.status === 401)) {
     return failure(error.status, 'The code is wrong or has expired.');
