@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
+import { courier } from '../../shared/wiring.js';
 import { AppSession, type AppAnswer } from '../support/app-session.js';
-import { startAppWorld, type AppWorld } from '../support/example-app.js';
+import { setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';
+import { mailsTo } from '../support/expect.js';
 import { mintTokens } from '../support/tokens.js';
 
 let world: AppWorld;
@@ -221,6 +223,74 @@ describe('the session cookies', () => {
     );
     assert.deepEqual(browser.cookieNames(), ['csrf']);
     assertFailure(await browser.request('GET', '/me'), 401, 'Not signed in');
+  });
+});
+
+describe('POST /verify', () => {
+  const verify = async (body: unknown) => {
+    const browser = session();
+    await browser.fetchCsrfToken();
+    return browser.request('POST', '/verify', { body });
+  };
+
+  it('answers 400 Invalid request format for a challenge it does not answer or an answer without its value', async () => {
+    const base = { session: 's', username: taroId };
+    for (const body of [
+      { ...base, challenge_name: 'SMS_MFA', code: '123456' },
+      { ...base, challenge_name: 'PASSWORD_VERIFIER', code: '123456' },
+      { ...base, challenge_name: 'SOFTWARE_TOKEN_MFA' },
+      { ...base, challenge_name: 'EMAIL_OTP', new_password: 'Abc#12345' },
+      { ...base, challenge_name: 'NEW_PASSWORD_REQUIRED', code: '123456' },
+      { challenge_name: 'SOFTWARE_TOKEN_MFA', username: taroId, code: '123456' },
+      { ...base, challenge_name: 'SOFTWARE_TOKEN_MFA', code: 123456 },
+    ]) {
+      assertFailure(await verify(body), 400, 'Invalid request format');
+    }
+  });
+
+  it('answers a session the service never issued as a wrong or expired code', async () => {
+    assertFailure(await verify({ challenge_name: 'SOFTWARE_TOKEN_MFA', session: 'forged', username: taroId, code: '123456' }), 401, 'The code is wrong or has expired.');
+  });
+
+  it('takes a new password after a temporary one, and sets the cookies only then', async () => {
+    const userId = await world.setup.createUser('temporary@example.com', 'Initial#Pass1');
+    await setTemporaryPassword(world.admin, userId, 'Temp#Pass123');
+    const browser = session();
+    await browser.fetchCsrfToken();
+    const step = await signIn(browser, '/sign-in', { username: 'temporary@example.com' }, 'Temp#Pass123');
+    assert.equal(step.status, 200, step.text);
+    assert.deepEqual(step.setCookies, []);
+    assert.deepEqual(
+      { ...step.body, session: typeof step.body.session },
+      { success: true, message: 'Choose a new password', signed_in: false, challenge_name: 'NEW_PASSWORD_REQUIRED', session: 'string', username: userId },
+    );
+    const pending = { challenge_name: step.body.challenge_name, session: step.body.session, username: step.body.username };
+    assertFailure(await browser.request('POST', '/verify', { body: { ...pending, new_password: 'weak' } }), 400, 'The new password must be at least 8 characters');
+    const done = await browser.request('POST', '/verify', { body: { ...pending, new_password: 'Chosen#Pass456' } });
+    assert.deepEqual(done.body, { success: true, message: 'Signed in', signed_in: true });
+    assert.deepEqual(done.setCookies.map((c) => c.name).sort(), ['access_token', 'id_token', 'refresh_token']);
+    assert.equal((await browser.request('GET', '/me')).status, 200);
+  });
+
+  it('takes the code mailed for EMAIL_OTP', async () => {
+    const email = 'otp@example.com';
+    const userId = await world.setup.createUser(email, 'Otp#Secret42');
+    assert.equal((await world.admin.patch(`/users/${userId}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const browser = session();
+    await browser.fetchCsrfToken();
+    const step = await signIn(browser, '/sign-in', { username: email }, 'Otp#Secret42');
+    assert.equal(step.body.challenge_name, 'EMAIL_OTP', step.text);
+    assert.equal(step.body.message, 'Enter the code we sent to your e-mail address');
+    await courier().deliverDue(world.saasId);
+    const [mail] = await mailsTo(world.harness.sesUrl, email);
+    const code = /\b(\d{6})\b/.exec(`${mail?.body.text ?? ''} ${mail?.body.html ?? ''}`)?.[1];
+    assert.ok(code, 'the mail carries a six-digit code');
+    const pending = { challenge_name: 'EMAIL_OTP', session: step.body.session, username: step.body.username };
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    assertFailure(await browser.request('POST', '/verify', { body: { ...pending, code: wrong } }), 400, 'The code is wrong or has expired.');
+    const done = await browser.request('POST', '/verify', { body: { ...pending, code } });
+    assert.deepEqual(done.body, { success: true, message: 'Signed in', signed_in: true });
+    assert.equal(((await browser.request('GET', '/me')).body.user as { email: string }).email, email);
   });
 });
 

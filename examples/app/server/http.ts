@@ -50,9 +50,8 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
   const cookies: Record<string, string> = {};
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq <= 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (name in cookies) continue;
+    const name = eq < 0 ? '' : part.slice(0, eq).trim();
+    if (!name || name in cookies) continue;
     cookies[name] = decodeOrKeep(part.slice(eq + 1).trim());
   }
   return cookies;
