@@ -64,7 +64,7 @@ describe('CSRF', () => {
 
   it('keeps the browser token, and replaces a missing or malformed one', () => {
     assert.deepEqual(csrfToken(request({ cookies: { csrf: token } }), LOCAL), { token, cookies: [] });
-    for (const cookies of [{}, { csrf: 'short' }]) {
+    for (const cookies of [{}, { csrf: 'short' }] as Record<string, string>[]) {
       const fresh = csrfToken(request({ cookies }), LOCAL);
       assert.match(fresh.token, /^[A-Za-z0-9_-]{43}$/);
       assert.deepEqual(fresh.cookies, [`csrf=${fresh.token}; Path=/; HttpOnly; SameSite=Strict`]);
