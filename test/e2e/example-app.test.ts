@@ -65,6 +65,12 @@ describe('the example app in Chromium', { skip }, () => {
     await page.click('#email-form button[type=submit]');
   }
 
+  async function idLogin(page: Page, userId: string, password: string) {
+    await page.fill('#user-id', userId);
+    await page.fill('#id-password', password);
+    await page.click('#id-form button[type=submit]');
+  }
+
   /** Waits for the sign-in to end either way, so a refusal fails the test at once with its message. */
   async function expectSignedInAs(page: Page, email: string) {
     await page.locator('#signed-in:not([hidden]), #error:not([hidden])').first().waitFor();
@@ -111,9 +117,7 @@ describe('the example app in Chromium', { skip }, () => {
     const { context, page } = await openLogin(`?tenant_id=${tenants.example}`);
     assert.equal(await page.getAttribute('#tab-id', 'aria-selected'), 'true');
     assert.equal(await page.inputValue('#tenant-id'), tenants.example);
-    await page.fill('#user-id', 'taro');
-    await page.fill('#id-password', TARO.password);
-    await page.click('#id-form button[type=submit]');
+    await idLogin(page, 'taro', TARO.password);
     await expectSignedInAs(page, TARO.email);
     assert.equal(await scriptCookies(page), '');
     await context.close();
@@ -130,18 +134,14 @@ describe('the example app in Chromium', { skip }, () => {
 
   it('says so when the tenant has no login_domain', async () => {
     const { context, page } = await openLogin(`?tenant_id=${tenants.bare}`);
-    await page.fill('#user-id', 'taro');
-    await page.fill('#id-password', TARO.password);
-    await page.click('#id-form button[type=submit]');
+    await idLogin(page, 'taro', TARO.password);
     await expectError(page, ID_LOGIN_ERRORS.noLoginDomain);
     await context.close();
   });
 
   it('fails to authenticate when login_domain lacks the @ (SPEC.md, Authentication 5)', async () => {
     const { context, page } = await openLogin(`?tenant_id=${tenants.noAt}`);
-    await page.fill('#user-id', 'taro');
-    await page.fill('#id-password', TARO.password);
-    await page.click('#id-form button[type=submit]');
+    await idLogin(page, 'taro', TARO.password);
     // USERNAME "taroexample.com" names nobody: the proof fails like a wrong password.
     await expectError(page, 'Incorrect username or password.');
     assert.deepEqual(await tokenCookies(context), []);

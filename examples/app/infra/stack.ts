@@ -1,6 +1,6 @@
 /**
  * The example application on AWS, with the service's own patterns (lib/): one Node 22 ARM64 Lambda bundled
- * by esbuild (lib/bundling.ts settings), behind an API Gateway HTTP API whose every route goes to it. The
+ * by esbuild with the service's settings (NODEJS_BUNDLING), behind an API Gateway HTTP API whose every route goes to it. The
  * login page's files are built at synth and copied beside the bundle. Optional: the service does not need
  * it; deploy it to see the sign-in flows against a deployed service.
  */
@@ -8,10 +8,11 @@ import { CfnOutput, Duration, SecretValue, Stack, type StackProps } from 'aws-cd
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { BUNDLE, PROJECT_ROOT } from '../../../lib/bundling.js';
+import { PROJECT_ROOT } from '../../../lib/bundling.js';
+import { NODEJS_BUNDLING } from '../../../lib/group-function.js';
 import { buildPageSync } from '../build.js';
 
 export interface ExampleAppStackProps extends StackProps {
@@ -50,13 +51,7 @@ export class ExampleAppStack extends Stack {
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
-        minify: BUNDLE.minify,
-        sourceMap: BUNDLE.sourceMap,
-        format: OutputFormat.ESM,
-        target: BUNDLE.target,
-        mainFields: [...BUNDLE.mainFields],
-        banner: BUNDLE.banner,
-        forceDockerBundling: false,
+        ...NODEJS_BUNDLING,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
