@@ -20,6 +20,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { matchTotp } from '../crypto/totp.js';
 import { newUserToken, readUserToken, type UserToken } from '../crypto/user-token.js';
 import { invalid, unauthenticated } from '../errors.js';
+import { log } from '../log.js';
 import { metrics } from '../metrics.js';
 import type { ChallengeAnswer, ChallengeName, SignInChallenge, SignInResult } from '../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
@@ -87,6 +88,8 @@ interface Progress {
   /** No DEVICE_KEY came with the proof: a new device may be offered. */
   mayOfferDevice: boolean;
 }
+
+const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
 
 /** One answer for a wrong password, an unknown user, a locked user and a replayed answer. */
 const notAuthorized = (field: string) =>
@@ -206,7 +209,11 @@ export class SignInService {
     const fresh = !userExists || (await this.deps.store.useSession(saasId, claim.userId, claim.sessionId, claim.expiresAt));
     const allowed = fresh && (!userExists || (await this.lockout.charge(saasId, claim.userId)) === 'allowed');
     const right = claim.verify(verifier);
-    if (!allowed || !right) metrics.count(fresh && !allowed ? 'SignInLockedOut' : 'SignInFailed');
+    if (!allowed || !right) {
+      const outcome = !fresh ? 'replayed' : !allowed ? 'locked out' : 'wrong proof';
+      metrics.count(outcome === 'locked out' ? 'SignInLockedOut' : 'SignInFailed');
+      log.info('sign-in proof refused', { userId: claim.userId, kind: claim.kind, outcome, knownUser: userExists });
+    }
     return allowed && right;
   }
 
@@ -227,7 +234,15 @@ export class SignInService {
     const session = newUserToken(user.id);
     const now = nowSeconds();
     const seconds = step === 'EMAIL_OTP' ? Math.min(EMAIL_CODE_SECONDS, this.deps.settings.challengeSeconds) : this.deps.settings.challengeSeconds;
-    const challenge: OpenChallenge = { step, sessionHash: session.hash, attempts: 0, expiresAt: now + seconds, ...progress, ...extra };
+    const challenge: OpenChallenge = {
+      step,
+      sessionHash: session.hash,
+      attempts: 0,
+      expiresAt: now + seconds,
+      authTime: progress.authTime,
+      mayOfferDevice: progress.mayOfferDevice,
+      ...extra,
+    };
     const parameters: Record<string, string> = { USER_ID_FOR_SRP: user.id };
     let mail: OutboxMail | undefined;
     if (step === 'EMAIL_OTP') {
@@ -245,6 +260,7 @@ export class SignInService {
     const outcome = await this.deps.committer.commit(this.deps.store.openChallengeWrite(saasId, user.id, challenge, mail));
     if (!outcome.committed) throw notAuthorized('session');
     if (step === 'SOFTWARE_TOKEN_MFA' || step === 'EMAIL_OTP') metrics.count('MfaChallengeIssued');
+    log.debug('sign-in challenge issued', { userId: user.id, challenge: step });
     return { challenge_name: step, challenge_parameters: parameters, session: session.token };
   }
 
@@ -274,7 +290,7 @@ export class SignInService {
     if (!outcome.committed) throw sessionRefused('session: has been answered already, or its user is gone');
     const changed = await this.deps.users.get(saasId, user.id);
     if (!changed) throw sessionRefused('session: its user no longer exists');
-    return this.mfaOrCredentials(saasId, changed, challenge);
+    return this.mfaOrCredentials(saasId, changed, progressOf(challenge));
   }
 
   /** A code answer: charged to the lockout, checked, and on success the challenge closes with the sign-in. */
@@ -289,12 +305,12 @@ export class SignInService {
   ): Promise<SignInResult> {
     const { user, challenge, token } = await this.takeAnswer(saasId, step, responses, session);
     const allowed = (await this.lockout.charge(saasId, user.id)) === 'allowed';
-    if (!allowed) metrics.count('SignInLockedOut');
     if (!allowed || !(await check(user, challenge, token))) {
-      if (allowed) metrics.count('SignInFailed');
+      metrics.count(allowed ? 'SignInFailed' : 'SignInLockedOut');
+      log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
     }
-    return this.complete(saasId, user, challenge, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+    return this.complete(saasId, user, progressOf(challenge), this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
   }
 
   private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
@@ -371,6 +387,7 @@ export class SignInService {
     }
     const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, progress.authTime, user.session_version));
     metrics.count('SignInSucceeded');
+    log.debug('sign-in completed', { userId: user.id, deviceOffered: device !== undefined });
     return {
       challenge_parameters: {},
       credentials: credentialsOf(tokens, refresh.token),

@@ -2,8 +2,8 @@
  * No secret in any log line. Logging is turned all the way up (debug) and everything this process writes
  * to stdout and stderr is captured while operations that handle secrets run through the same handlers as
  * on AWS: issuing an API key and signing requests with it, storing the Google application secret, a mail
- * carrying a code through the courier (sent, deferred and failed). The sign-in lane extends this with
- * sign-in and password change.
+ * carrying a code through the courier (sent, deferred and failed), a whole sign-in (SRP values, a new
+ * password, an e-mailed MFA code, tokens, a refresh and a temporary code) and a password change.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,11 @@ import { log, REDACTED, setLogLevel } from '../../shared/log.js';
 import { secrets } from '../../shared/store/client.js';
 import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
 import { SignedClient } from '../../client/signed-fetch.js';
+import type { Credentials } from '../../shared/schemas/sign-in.js';
+import { mailsTo } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { answerChallenge, startSignIn } from '../support/sign-in.js';
+import { SrpTestClient } from '../support/srp-client.js';
 
 let h: Harness;
 let saasId: string;
@@ -107,6 +111,57 @@ describe('logs never carry a secret', () => {
     const refused = await newOutboxMail(secrets(), saasId, 'create_user', address, temporaryPassword);
     await outboxRepository().enqueue(refused);
     assert.equal(await courier().deliver(saasId, refused.id), 'failed');
+  });
+
+  it('a sign-in with a new password and an e-mailed code, a refresh, a temporary code, and a password change', async () => {
+    const key = await issueApiKey(h.accounts, secrets(), saasId, ['*']);
+    secretsSeen.push(key.secret);
+    const client = new SignedClient(h.api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
+    const address = `signin-${randomUUID()}@example.test`;
+    const [password, temporary, chosen, changed] = ['Own-pass-1', 'Temporary-pass-2', 'Chosen-pass-3', 'Changed-pass-4'].map((p) => `${p}${randomUUID()}`) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    secretsSeen.push(password, temporary, chosen, changed);
+    const user = (await client.post<{ id: string }>('/users', { email: address, password })).body;
+    assert.equal((await client.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    assert.equal((await client.patch(`/users/${user.id}/password`, { password: temporary, temporary: true })).status, 200);
+
+    // A wrong proof first, then the right one.
+    for (const attempt of [password, temporary]) {
+      const srp = new SrpTestClient();
+      const started = await startSignIn(client, address, srp.srpA);
+      const answer = srp.passwordAnswer(started.body.challenge_parameters, attempt);
+      const { SRP_B, SECRET_BLOCK } = started.body.challenge_parameters as { SRP_B: string; SECRET_BLOCK: string };
+      secretsSeen.push(srp.srpA, SRP_B, SECRET_BLOCK, started.body.session, answer.PASSWORD_CLAIM_SIGNATURE);
+      const res = await answerChallenge(client, 'PASSWORD_VERIFIER', answer, started.body.session);
+      if (attempt === password) {
+        assert.equal(res.status, 401);
+        continue;
+      }
+      assert.equal(res.body.challenge_name, 'NEW_PASSWORD_REQUIRED');
+      secretsSeen.push(res.body.session as string);
+      const otp = await answerChallenge(client, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: chosen }, res.body.session);
+      assert.equal(otp.body.challenge_name, 'EMAIL_OTP');
+      secretsSeen.push(otp.body.session as string);
+      await courier().deliverDue(saasId);
+      const code = /\b(\d{6})\b/.exec((await mailsTo(h.sesUrl, address)).at(-1)?.body.text ?? '')?.[1] as string;
+      secretsSeen.push(code);
+      const done = await answerChallenge(client, 'EMAIL_OTP', { EMAIL_OTP_CODE: code }, otp.body.session);
+      const credentials = done.body.credentials as Credentials;
+      secretsSeen.push(credentials.id_token, credentials.access_token, credentials.refresh_token as string);
+      const refreshed = await client.get<Credentials>(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${credentials.refresh_token}`);
+      secretsSeen.push(refreshed.body.id_token, refreshed.body.access_token);
+      const saved = await client.post<{ code: string }>('/credentials', credentials);
+      secretsSeen.push(saved.body.code);
+      assert.equal((await client.get(`/credentials?code=${saved.body.code}`)).status, 200);
+    }
+    assert.equal((await client.patch(`/users/${user.id}/password`, { password: changed })).status, 200);
+    const lines = logLines();
+    assert.ok(lines.some((l) => l.message === 'sign-in proof refused' && l.userId === user.id), 'the refused proof was logged');
+    assert.ok(lines.some((l) => l.message === 'sign-in completed' && l.userId === user.id), 'the sign-in was logged');
   });
 
   it('what a caller logs by mistake is redacted by field name', () => {
