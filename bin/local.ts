@@ -1,6 +1,6 @@
 /**
- * `npm start`: DynamoDB Local, the SES v2 stand-in, the table, a first SaaS and API key, and the API on
- * 127.0.0.1, all in one command. Ctrl-C stops every child.
+ * `npm start`: DynamoDB Local, the SES v2 stand-in, the table, a first SaaS and API key, the API and the
+ * example application (with its demo) on 127.0.0.1, all in one command. Ctrl-C stops every child.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -11,6 +11,8 @@ import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
+import { SignedClient } from '../client/signed-fetch.js';
+import { startLocalExampleApp, type LocalExampleApp } from '../examples/app/local.js';
 import { log } from '../shared/log.js';
 import {
   createLocalTable,
@@ -29,6 +31,7 @@ mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
 
 const engines: Engine[] = [];
 let api: LocalApi | undefined;
+let exampleApp: LocalExampleApp | undefined;
 let stopping = false;
 /** What EventBridge and the table's stream do on AWS: here a tick every few seconds delivers mail too. */
 const SCHEDULED_WORK_INTERVAL_MS = 3_000;
@@ -38,6 +41,7 @@ async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     clearInterval(scheduler);
+    await exampleApp?.app.close();
     await api?.close();
     await Promise.all(engines.map((e) => e.stop()));
     rmSync(runtimeFile(dataDir), { force: true });
@@ -79,6 +83,13 @@ async function main(): Promise<void> {
       });
   }, SCHEDULED_WORK_INTERVAL_MS);
   writeCredentials(dataDir, credentials);
+  exampleApp = await startLocalExampleApp({
+    dataDir,
+    port: settings.appPort,
+    admin: new SignedClient(api.baseUrl, { saasId: credentials.SAASUS_SAAS_ID, apiKey: credentials.SAASUS_API_KEY, secret: credentials.SAASUS_SECRET_KEY }),
+    accounts,
+    secrets: secrets(),
+  });
 
   const lines = [
     '',
@@ -90,6 +101,7 @@ async function main(): Promise<void> {
     `  OpenAPI          ${api.baseUrl}/openapi.json`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,
     `  Data             ${dataDir} (kept across restarts)`,
+    ...exampleApp.banner,
     '',
     `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.`,
   ];

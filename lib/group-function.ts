@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/log.js';
@@ -36,6 +36,17 @@ export interface GroupFunctionProps {
   /** X-Ray: active tracing, and the handlers capture their AWS SDK calls. */
   tracing: boolean;
 }
+
+/** NodejsFunction's share of lib/bundling.ts: every function of the service, and the example app's, is built so. */
+export const NODEJS_BUNDLING = {
+  minify: BUNDLE.minify,
+  sourceMap: BUNDLE.sourceMap,
+  format: OutputFormat.ESM,
+  target: BUNDLE.target,
+  mainFields: [...BUNDLE.mainFields],
+  banner: BUNDLE.banner,
+  forceDockerBundling: false,
+} satisfies BundlingOptions;
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -77,16 +88,10 @@ export class GroupFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
-        minify: BUNDLE.minify,
-        sourceMap: BUNDLE.sourceMap,
-        format: OutputFormat.ESM,
-        target: BUNDLE.target,
-        mainFields: [...BUNDLE.mainFields],
+        ...NODEJS_BUNDLING,
         // The AWS SDK is bundled too: a pinned, tree-shaken copy starts faster than the runtime's.
         externalModules: externalModules(props.tracing),
-        banner: BUNDLE.banner,
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
-        forceDockerBundling: false,
       },
     });
     this.grantTable(props);

@@ -119,6 +119,8 @@ export function config(): ServiceConfig {
 
 export interface LocalRunnerConfig {
   apiPort: number;
+  /** The example application (examples/app) beside the API. */
+  appPort: number;
   dynamoPort: number;
   sesPort: number;
   dataDir: string;
@@ -128,6 +130,7 @@ export interface LocalRunnerConfig {
 export function localRunnerConfig(): LocalRunnerConfig {
   return {
     apiPort: integerFromEnv('PORT', 8080),
+    appPort: integerFromEnv('APP_PORT', 8081),
     dynamoPort: integerFromEnv('DYNAMODB_PORT', 8000),
     sesPort: integerFromEnv('SES_PORT', 8005),
     dataDir: stringFromEnv('DATA_DIR', '.data'),

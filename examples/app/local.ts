@@ -1,0 +1,69 @@
+/**
+ * The example application under `npm start`: on its own port beside the service, with its own API key
+ * (tenant:read and sign-in only) and, on first start, the demo (demo.ts). What it made is kept in
+ * `.data/example-app.json` (the demo password included: it is a local demo) and reused on later starts.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Credentials, SignedClient } from '../../client/signed-fetch.js';
+import { issueApiKey, type AccountRepository } from '../../shared/domain/accounts.js';
+import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { seedDemo, ServiceSetup, type Demo } from './demo.js';
+import { startExampleApp, type ExampleApp } from './server/node-server.js';
+
+/** Exactly what the backend needs (DESIGN.md decision 9, SPEC.md "Authentication" 5). */
+export const EXAMPLE_APP_PERMISSIONS = ['tenant:read', 'sign-in'];
+
+interface SavedState {
+  apiKey: string;
+  secret: string;
+  demo?: Demo;
+}
+
+export interface LocalExampleApp {
+  app: ExampleApp;
+  /** Lines for the start-up banner. */
+  banner: string[];
+}
+
+export interface LocalExampleAppOptions {
+  dataDir: string;
+  port: number;
+  /** A client with every permission (npm start's own key), to seed the demo. */
+  admin: SignedClient;
+  accounts: AccountRepository;
+  secrets: SecretBox;
+}
+
+const stateFile = (dataDir: string) => join(dataDir, 'example-app.json');
+
+function readState(dataDir: string): SavedState | undefined {
+  const file = stateFile(dataDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SavedState) : undefined;
+}
+
+export async function startLocalExampleApp(options: LocalExampleAppOptions): Promise<LocalExampleApp> {
+  const { saasId } = options.admin.credentials;
+  let state = readState(options.dataDir);
+  const banner: string[] = [];
+  if (!state || !(await options.accounts.getApiKey(saasId, state.apiKey))) {
+    const key = await issueApiKey(options.accounts, options.secrets, saasId, EXAMPLE_APP_PERMISSIONS, 'example app (npm start)');
+    state = { apiKey: key.apiKey, secret: key.secret };
+    try {
+      state.demo = await seedDemo(new ServiceSetup(options.admin));
+    } catch (error) {
+      banner.push(`  Demo             not seeded (${(error as Error).message}); delete ${options.dataDir} to start afresh`);
+    }
+    writeFileSync(stateFile(options.dataDir), JSON.stringify(state, null, 2), { mode: 0o600 });
+  }
+  const credentials: Credentials = { saasId, apiKey: state.apiKey, secret: state.secret };
+  const app = await startExampleApp({ serviceBaseUrl: options.admin.baseUrl, credentials, port: options.port });
+  banner.unshift(`  Example app      ${app.url}  (e-mail login; API key ${state.apiKey}: tenant:read, sign-in)`);
+  if (state.demo) {
+    banner.push(
+      `  ID login         ${app.url}/?tenant_id=${state.demo.tenantId}  (username ${state.demo.username})`,
+      `  Demo user        ${state.demo.email}  password ${state.demo.password}`,
+    );
+  }
+  return { app, banner };
+}

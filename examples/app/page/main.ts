@@ -1,0 +1,193 @@
+/**
+ * The login page: e-mail login and ID login (username + tenant id), the new-password and MFA-code steps,
+ * and who is signed in. It talks only to its own backend; tokens stay in HttpOnly cookies it never sees,
+ * and every call that touches them carries the CSRF token from GET /csrf.
+ */
+import { SrpClient, type PasswordChallenge } from './srp.js';
+
+interface Answer {
+  success: boolean;
+  message: string;
+  [field: string]: unknown;
+}
+
+/** The step the backend asked for after the password, with what answers it. */
+interface PendingChallenge {
+  challenge_name: string;
+  session: string;
+  username: string;
+}
+
+interface SignedInUser {
+  email?: string;
+  sign_in_id?: string;
+  id: string;
+  tenants: { id: string; name: string; envs: { display_name?: string; name: string; roles: { display_name?: string; role_name: string }[] }[] }[];
+}
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const input = (id: string) => element<HTMLInputElement>(id);
+
+const views = ['login', 'new-password-form', 'code-form', 'signed-in'] as const;
+let csrfToken = '';
+let pending: PendingChallenge | undefined;
+
+async function call(method: 'GET' | 'POST', path: string, body?: object): Promise<Answer> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: { 'x-csrf-token': csrfToken, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  try {
+    return (await response.json()) as Answer;
+  } catch {
+    return { success: false, message: `The server answered ${response.status}` };
+  }
+}
+
+function show(view: (typeof views)[number], status = ''): void {
+  for (const id of views) element(id).hidden = id !== view;
+  element('status').textContent = status;
+}
+
+function showError(message: string): void {
+  const box = element('error');
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+/** Runs one step with the form's buttons disabled; any failure is shown, never thrown. */
+async function busy(form: HTMLFormElement, step: () => Promise<void>): Promise<void> {
+  const buttons = [...form.querySelectorAll('button')];
+  buttons.forEach((b) => (b.disabled = true));
+  showError('');
+  try {
+    await step();
+  } catch (error) {
+    showError(error instanceof Error ? error.message : String(error));
+  } finally {
+    buttons.forEach((b) => (b.disabled = false));
+  }
+}
+
+function selectTab(tab: 'email' | 'id'): void {
+  element('tab-email').setAttribute('aria-selected', String(tab === 'email'));
+  element('tab-id').setAttribute('aria-selected', String(tab === 'id'));
+  element('email-form').hidden = tab !== 'email';
+  element('id-form').hidden = tab !== 'id';
+  showError('');
+}
+
+function renderUser(user: SignedInUser): void {
+  element('who').textContent = user.email || user.sign_in_id || user.id;
+  const list = element('tenants');
+  list.replaceChildren(
+    ...user.tenants.map((tenant) => {
+      const item = document.createElement('li');
+      const roles = tenant.envs.flatMap((env) => env.roles.map((role) => `${role.display_name || role.role_name} (${env.display_name || env.name})`));
+      item.textContent = `${tenant.name}${roles.length ? `: ${roles.join(', ')}` : ''}`;
+      item.dataset.tenantId = tenant.id;
+      return item;
+    }),
+  );
+  show('signed-in');
+}
+
+/** The signed-in user, refreshing the tokens once when the ID token has expired; else the login form. */
+async function showSession(): Promise<void> {
+  let me = await call('GET', '/me');
+  if (!me.success && (await call('POST', '/refresh')).success) me = await call('GET', '/me');
+  if (me.success) renderUser(me.user as SignedInUser);
+  else show('login');
+}
+
+async function handleStep(step: Answer): Promise<void> {
+  if (!step.success) throw new Error(step.message);
+  if (step.signed_in) {
+    pending = undefined;
+    return showSession();
+  }
+  pending = { challenge_name: String(step.challenge_name), session: String(step.session), username: String(step.username) };
+  if (pending.challenge_name === 'NEW_PASSWORD_REQUIRED') {
+    show('new-password-form', step.message);
+    input('new-password').focus();
+  } else {
+    element('code-prompt').textContent = step.message;
+    show('code-form', step.message);
+    input('code').focus();
+  }
+}
+
+/** SRP_A out, the challenge back, the proof out: the password itself never leaves this function. */
+async function signInWith(path: '/sign-in' | '/challenge-id', fields: Record<string, string>, password: HTMLInputElement): Promise<void> {
+  const srp = new SrpClient();
+  const challenge = await call('POST', path, { ...fields, srp_a: await srp.srpA() });
+  if (!challenge.success) throw new Error(challenge.message);
+  const claim = await srp.passwordClaim(challenge as unknown as PasswordChallenge, password.value);
+  password.value = '';
+  await handleStep(await call('POST', '/sign-in/challenge', claim));
+}
+
+async function answerPending(fields: Record<string, string>): Promise<void> {
+  if (!pending) return show('login');
+  await handleStep(await call('POST', '/verify', { ...pending, ...fields }));
+}
+
+function startAgain(): void {
+  pending = undefined;
+  showError('');
+  show('login');
+}
+
+function wire(): void {
+  element('tab-email').addEventListener('click', () => selectTab('email'));
+  element('tab-id').addEventListener('click', () => selectTab('id'));
+  const on = (id: string, step: (form: HTMLFormElement) => Promise<void>) => {
+    const form = element<HTMLFormElement>(id);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void busy(form, () => step(form));
+    });
+  };
+  on('email-form', () => signInWith('/sign-in', { username: input('email').value.trim() }, input('email-password')));
+  on('id-form', () =>
+    signInWith('/challenge-id', { user_id: input('user-id').value.trim(), tenant_id: input('tenant-id').value.trim() }, input('id-password')),
+  );
+  on('new-password-form', async () => {
+    const newPassword = input('new-password');
+    const value = newPassword.value;
+    newPassword.value = '';
+    await answerPending({ new_password: value });
+  });
+  on('code-form', async () => {
+    const code = input('code');
+    const value = code.value.trim();
+    code.value = '';
+    await answerPending({ code: value });
+  });
+  for (const button of document.querySelectorAll('.start-again')) button.addEventListener('click', startAgain);
+  element('sign-out').addEventListener('click', async () => {
+    const answer = await call('POST', '/sign-out');
+    if (!answer.success) return showError(answer.message);
+    show('login', 'Signed out.');
+  });
+
+  const tenantId = new URLSearchParams(location.search).get('tenant_id');
+  if (tenantId) {
+    input('tenant-id').value = tenantId;
+    selectTab('id');
+  }
+}
+
+async function start(): Promise<void> {
+  wire();
+  const answer = await call('GET', '/csrf');
+  csrfToken = String(answer.csrf_token ?? '');
+  await showSession();
+}
+
+start().catch((error: unknown) => {
+  show('login');
+  showError(`The page could not start: ${error instanceof Error ? error.message : String(error)}`);
+});

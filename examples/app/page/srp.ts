@@ -1,0 +1,90 @@
+/**
+ * The SRP half of signing in, in the browser (DESIGN.md decisions 3 and 9): amazon-cognito-identity-js's
+ * AuthenticationHelper, unmodified, makes SRP_A and the session key; the proof is the HMAC that its
+ * CognitoUser sends. The password is used here and nowhere else: only SRP_A and the proof leave the page.
+ */
+import helperModule from 'amazon-cognito-identity-js/lib/AuthenticationHelper.js';
+import bigIntegerModule from 'amazon-cognito-identity-js/lib/BigInteger.js';
+import dateHelperModule from 'amazon-cognito-identity-js/lib/DateHelper.js';
+
+const AuthenticationHelper = helperModule.default;
+const BigInteger = bigIntegerModule.default;
+const DateHelper = dateHelperModule.default;
+
+/** What POST /sign-in and POST /challenge-id answer. */
+export interface PasswordChallenge {
+  srp_b: string;
+  salt: string;
+  secret_block: string;
+  pool_name: string;
+  /** USER_ID_FOR_SRP */
+  username: string;
+  session: string;
+}
+
+/** What POST /sign-in/challenge takes: the PASSWORD_VERIFIER answer. */
+export interface PasswordClaim {
+  session: string;
+  username: string;
+  password_claim_secret_block: string;
+  password_claim_signature: string;
+  timestamp: string;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+async function hmacSha256(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {
+  const cryptoKey = await crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, new Uint8Array(message)));
+}
+
+/** One sign-in attempt: a fresh secret a, its SRP_A, and the proof for the challenge that answers it. */
+export class SrpClient {
+  /**
+   * The pool name arrives with the challenge, after A is made; the helper hashes poolName + username, so
+   * it is built with an empty pool name and given both joined as the username (the same bytes).
+   */
+  private readonly helper = new AuthenticationHelper('');
+
+  srpA(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.helper.getLargeAValue((error, a) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(a.toString(16))));
+    });
+  }
+
+  async passwordClaim(challenge: PasswordChallenge, password: string, timestamp = new DateHelper().getNowString()): Promise<PasswordClaim> {
+    const key = await new Promise<Uint8Array>((resolve, reject) => {
+      try {
+        this.helper.getPasswordAuthenticationKey(
+          challenge.pool_name + challenge.username,
+          password,
+          new BigInteger(challenge.srp_b, 16),
+          new BigInteger(challenge.salt, 16),
+          (error, hkdf) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(hkdf)),
+        );
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    const message = concat(utf8(challenge.pool_name), utf8(challenge.username), fromBase64(challenge.secret_block), utf8(timestamp));
+    return {
+      session: challenge.session,
+      username: challenge.username,
+      password_claim_secret_block: challenge.secret_block,
+      password_claim_signature: toBase64(await hmacSha256(key, message)),
+      timestamp,
+    };
+  }
+}

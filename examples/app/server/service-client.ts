@@ -1,0 +1,123 @@
+/**
+ * The one way the example backend talks to the identity service: the few calls it needs, typed, signed
+ * with an API key that holds only `tenant:read` and `sign-in` (client/signed-fetch.ts does the signing).
+ */
+import { SignedClient, type Credentials, type SignedResponse } from '../../../client/signed-fetch.js';
+
+export interface ServiceCredentials {
+  id_token: string;
+  access_token: string;
+  refresh_token?: string;
+}
+
+/** A Sign In or Respond to Sign In Challenge answer: the next challenge, or credentials. */
+export interface SignInStep {
+  challenge_name?: string;
+  challenge_parameters?: Record<string, string>;
+  session?: string;
+  credentials?: ServiceCredentials;
+}
+
+export interface Tenant {
+  id: string;
+  name: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface EnvWithRoles {
+  id: number;
+  name: string;
+  display_name: string;
+  roles: { role_name: string; display_name: string }[];
+}
+
+/** GET /userinfo: the signed-in user with every tenant, env and role. */
+export interface UserInfo {
+  id: string;
+  email: string;
+  tenants: { id: string; name: string; envs: EnvWithRoles[] }[];
+  [field: string]: unknown;
+}
+
+export interface OpenIdConfiguration {
+  issuer: string;
+  jwks_uri: string;
+}
+
+/** The service refused (its status and error type), or could not be reached (status 503). */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export class ServiceClient {
+  private readonly signed: SignedClient;
+
+  /** `baseUrl`: the service's API base, e.g. `http://127.0.0.1:8080/v1/auth`. */
+  constructor(
+    readonly baseUrl: string,
+    credentials: Credentials,
+  ) {
+    this.signed = new SignedClient(baseUrl, credentials);
+  }
+
+  get saasId(): string {
+    return this.signed.credentials.saasId;
+  }
+
+  tenant(tenantId: string): Promise<Tenant> {
+    return this.call<Tenant>('GET', `/tenants/${encodeURIComponent(tenantId)}`);
+  }
+
+  signIn(username: string, srpA: string): Promise<SignInStep> {
+    return this.call<SignInStep>('POST', '/sign-in', {
+      sign_in_flow: 'USER_SRP_AUTH',
+      sign_in_parameters: { USERNAME: username, SRP_A: srpA },
+    });
+  }
+
+  respond(challengeName: string, responses: Record<string, string>, session: string): Promise<SignInStep> {
+    return this.call<SignInStep>('POST', '/sign-in/challenge', { challenge_name: challengeName, challenge_responses: responses, session });
+  }
+
+  refresh(refreshToken: string): Promise<ServiceCredentials> {
+    const query = new URLSearchParams({ 'auth-flow': 'refreshTokenAuth', 'refresh-token': refreshToken });
+    return this.call<ServiceCredentials>('GET', `/credentials?${query}`);
+  }
+
+  userInfo(idToken: string): Promise<UserInfo> {
+    return this.call<UserInfo>('GET', `/userinfo?${new URLSearchParams({ token: idToken })}`);
+  }
+
+  /** Public and unsigned: where the token keys are and which issuer signs. */
+  async openIdConfiguration(): Promise<OpenIdConfiguration> {
+    const response = await reach(() => fetch(`${this.baseUrl}/.well-known/openid-configuration`));
+    if (!response.ok) throw new ServiceError(response.status, 'openid_configuration', 'the service has no OpenID configuration');
+    return (await response.json()) as OpenIdConfiguration;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response: SignedResponse<T> = await reach(() => this.signed.request<T>(method, path, body === undefined ? {} : { body }));
+    if (response.status >= 200 && response.status < 300) return response.body;
+    const error = (response.body ?? {}) as { type?: unknown; message?: unknown };
+    throw new ServiceError(
+      response.status,
+      typeof error.type === 'string' ? error.type : 'unknown',
+      typeof error.message === 'string' ? error.message : `the service answered ${response.status}`,
+    );
+  }
+}
+
+async function reach<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (cause) {
+    throw new ServiceError(503, 'service_unreachable', `the identity service could not be reached: ${(cause as Error).message}`);
+  }
+}

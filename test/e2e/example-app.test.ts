@@ -1,0 +1,199 @@
+/**
+ * The example application in headless Chromium against the real service: e-mail login, ID login,
+ * refused sign-ins with their messages, the temporary-password and TOTP steps, sign-out, and that page
+ * scripts never see a token. One browser for the file, a fresh context (cookie jar) per test.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
+import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { enableTotp, setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';
+
+const skip = chromiumMissing();
+const SCREENSHOT = '.test-results/example-app-signed-in.png';
+const TOKEN_COOKIES = ['access_token', 'id_token', 'refresh_token'];
+
+let world: AppWorld;
+let browser: Browser;
+/** A tenant with login_domain @example.com, one without, one whose login_domain lacks the @. */
+const tenants = { example: '', bare: '', noAt: '' };
+const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
+const NEWCOMER = { email: 'newcomer@example.com', temporary: 'Temp#Pass123', chosen: 'Chosen#Pass456' };
+const HANAKO = { email: 'hanako@example.com', password: 'Hanako#Secret7' };
+let hanakoTotpSecret: string;
+
+/** The authenticator app's current code, or one that is surely not it. */
+function totpCode(secret: string, offByOne = false): string {
+  const code = totpCodeAt(base32Decode(secret) as Buffer, totpStep(Date.now() / 1000));
+  return offByOne ? String((Number(code) + 1) % 1_000_000).padStart(6, '0') : code;
+}
+
+describe('the example app in Chromium', { skip }, () => {
+  before(async () => {
+    [world, browser] = await Promise.all([startAppWorld(), launchChromium()]);
+    tenants.example = await world.setup.createTenant('Example', '@example.com');
+    tenants.bare = await world.setup.createTenant('No login domain');
+    tenants.noAt = await world.setup.createTenant('Login domain without @', 'example.com');
+    const taroId = await world.setup.createUser(TARO.email, TARO.password);
+    await world.setup.addMember(tenants.example, taroId, TARO.email);
+    const newcomerId = await world.setup.createUser(NEWCOMER.email, 'Initial#Pass1');
+    await setTemporaryPassword(world.admin, newcomerId, NEWCOMER.temporary);
+    const hanakoId = await world.setup.createUser(HANAKO.email, HANAKO.password);
+    hanakoTotpSecret = await enableTotp(world, hanakoId);
+  });
+  after(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  /** A fresh browser context (its own cookies) on the login page. */
+  async function openLogin(query = ''): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${world.app.url}/${query}`);
+    await page.locator('#login').waitFor();
+    return { context, page };
+  }
+
+  async function emailLogin(page: Page, email: string, password: string) {
+    await page.fill('#email', email);
+    await page.fill('#email-password', password);
+    await page.click('#email-form button[type=submit]');
+  }
+
+  async function idLogin(page: Page, userId: string, password: string) {
+    await page.fill('#user-id', userId);
+    await page.fill('#id-password', password);
+    await page.click('#id-form button[type=submit]');
+  }
+
+  /** Waits for the sign-in to end either way, so a refusal fails the test at once with its message. */
+  async function expectSignedInAs(page: Page, email: string) {
+    await page.locator('#signed-in:not([hidden]), #error:not([hidden])').first().waitFor();
+    if (await page.isVisible('#error')) assert.fail(`sign-in refused: ${await page.textContent('#error')}`);
+    assert.equal(await page.textContent('#who'), email);
+  }
+
+  async function expectError(page: Page, message: string) {
+    const error = page.locator('#error');
+    await error.waitFor();
+    assert.equal(await error.textContent(), message);
+  }
+
+  /** What the page's own scripts can read (the test runs in Node: the expression runs in the page). */
+  const scriptCookies = (page: Page) => page.evaluate<string>('document.cookie');
+
+  async function tokenCookies(context: BrowserContext) {
+    return (await context.cookies()).filter((c) => TOKEN_COOKIES.includes(c.name));
+  }
+
+  it('signs in by e-mail; the tokens are HttpOnly cookies that document.cookie never shows', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, TARO.email, TARO.password);
+    await expectSignedInAs(page, TARO.email);
+    assert.deepEqual(await page.locator('#tenants li').allTextContents(), ['Example: Administrator (Production)']);
+    mkdirSync('.test-results', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    const cookies = await tokenCookies(context);
+    assert.deepEqual(cookies.map((c) => c.name).sort(), TOKEN_COOKIES);
+    for (const cookie of cookies) {
+      assert.equal(cookie.httpOnly, true, cookie.name);
+      assert.equal(cookie.sameSite, 'Strict', cookie.name);
+    }
+    assert.equal(await scriptCookies(page), '');
+    // Still signed in after a reload: the page asks the backend, which reads the cookies.
+    await page.reload();
+    await expectSignedInAs(page, TARO.email);
+    assert.equal(await scriptCookies(page), '');
+    await context.close();
+  });
+
+  it('signs in by ID login: username taro and the tenant id from ?tenant_id=', async () => {
+    const { context, page } = await openLogin(`?tenant_id=${tenants.example}`);
+    assert.equal(await page.getAttribute('#tab-id', 'aria-selected'), 'true');
+    assert.equal(await page.inputValue('#tenant-id'), tenants.example);
+    await idLogin(page, 'taro', TARO.password);
+    await expectSignedInAs(page, TARO.email);
+    assert.equal(await scriptCookies(page), '');
+    await context.close();
+  });
+
+  it('shows an error for a wrong password and sets no token', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, TARO.email, 'Wrong#Password1');
+    await expectError(page, 'Incorrect username or password.');
+    assert.equal(await page.isVisible('#login'), true);
+    assert.deepEqual(await tokenCookies(context), []);
+    await context.close();
+  });
+
+  it('says so when the tenant has no login_domain', async () => {
+    const { context, page } = await openLogin(`?tenant_id=${tenants.bare}`);
+    await idLogin(page, 'taro', TARO.password);
+    await expectError(page, ID_LOGIN_ERRORS.noLoginDomain);
+    await context.close();
+  });
+
+  it('fails to authenticate when login_domain lacks the @ (SPEC.md, Authentication 5)', async () => {
+    const { context, page } = await openLogin(`?tenant_id=${tenants.noAt}`);
+    await idLogin(page, 'taro', TARO.password);
+    // USERNAME "taroexample.com" names nobody: the proof fails like a wrong password.
+    await expectError(page, 'Incorrect username or password.');
+    assert.deepEqual(await tokenCookies(context), []);
+    await context.close();
+  });
+
+  it('asks for a new password after a temporary one, then signs in with it', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, NEWCOMER.email, NEWCOMER.temporary);
+    await page.locator('#new-password-form').waitFor();
+    assert.deepEqual(await tokenCookies(context), []);
+    // The policy's refusal is shown, and the same challenge takes the next try.
+    await page.fill('#new-password', 'short');
+    await page.click('#new-password-form button[type=submit]');
+    await expectError(page, 'The new password must be at least 8 characters');
+    await page.fill('#new-password', NEWCOMER.chosen);
+    await page.click('#new-password-form button[type=submit]');
+    await expectSignedInAs(page, NEWCOMER.email);
+    await context.close();
+
+    const again = await openLogin();
+    await emailLogin(again.page, NEWCOMER.email, NEWCOMER.chosen);
+    await expectSignedInAs(again.page, NEWCOMER.email);
+    await again.context.close();
+  });
+
+  it('asks for the authenticator code when TOTP MFA is on', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, HANAKO.email, HANAKO.password);
+    await page.locator('#code-form').waitFor();
+    assert.equal(await page.textContent('#code-prompt'), 'Enter the code from your authenticator app');
+    assert.deepEqual(await tokenCookies(context), []);
+    await page.fill('#code', totpCode(hanakoTotpSecret, true));
+    await page.click('#code-form button[type=submit]');
+    await expectError(page, 'The code is wrong or has expired.');
+    await page.fill('#code', totpCode(hanakoTotpSecret));
+    await page.click('#code-form button[type=submit]');
+    await expectSignedInAs(page, HANAKO.email);
+    assert.equal(await scriptCookies(page), '');
+    await context.close();
+  });
+
+  it('signs out: the session cookies are gone and the login form is back', async () => {
+    const { context, page } = await openLogin();
+    await emailLogin(page, TARO.email, TARO.password);
+    await expectSignedInAs(page, TARO.email);
+    await page.click('#sign-out');
+    await page.locator('#login').waitFor();
+    assert.deepEqual(await tokenCookies(context), []);
+    await page.reload();
+    await page.locator('#login').waitFor();
+    assert.equal(await page.isVisible('#signed-in'), false);
+    await context.close();
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * Headless Chromium for the browser tests: Debian's `chromium` (installed by .ci/run), driven by
+ * playwright-core. Without it the tests are skipped with a loud notice, except under CI, where a missing
+ * browser fails the run.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** A closed network: nothing the browser would fetch by itself can be reached, so it must not try. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** undefined when the tests may run; else why they are skipped. */
+export function chromiumMissing(): string | undefined {
+  if (existsSync(CHROMIUM_PATH)) return undefined;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM_PATH} is missing, and CI must run the browser tests (apt-get install -y chromium)`);
+  const reason = `SKIPPED: the browser tests need Chromium at ${CHROMIUM_PATH} (Debian/Ubuntu: sudo apt-get install chromium)`;
+  process.stderr.write(`\n${'!'.repeat(reason.length)}\n${reason}\n${'!'.repeat(reason.length)}\n\n`);
+  return reason;
+}
+
+/** Playwright gives each launch a fresh, temporary profile. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+}
