@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
+import { BASE_PATH } from '../shared/routes.js';
 import { createSaasAccount, issueApiKey } from '../shared/domain/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
     startSesLocal(settings.sesPort),
   ]);
   engines.push(dynamoLocal, sesLocal);
+  // Tokens name the API they came from, so OpenID discovery from a token's `iss` works against this server.
+  process.env.TOKEN_ISSUER ??= `http://127.0.0.1:${settings.apiPort}${BASE_PATH}`;
   useLocalEngines({ dynamoUrl: dynamoLocal.url, sesUrl: sesLocal.url, masterKey: masterKey(dataDir) });
   await createLocalTable(dynamoLocal.url);
 
