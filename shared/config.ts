@@ -40,6 +40,11 @@ export interface ServiceConfig {
   refreshTokenLifetimeSeconds: number;
   /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
   signInSessionSeconds: number;
+  /**
+   * The key that registration tokens of the default marketplace resolver are signed with
+   * (MARKETPLACE_TOKEN_SECRET, at least 32 characters); unset, marketplace sign-up answers 400.
+   */
+  marketplaceTokenSecret: string | undefined;
 }
 
 function stringFromEnv(name: string, fallback?: string): string {
@@ -84,6 +89,15 @@ function issuerFromEnv(name: string, fallback: string): string {
   return value;
 }
 
+/** A signing key must be long enough that guessing it is hopeless. */
+function secretFromEnv(name: string, minimumLength: number): string | undefined {
+  const value = optionalFromEnv(name);
+  if (value !== undefined && value.length < minimumLength) {
+    throw new Error(`environment variable ${name} must be at least ${minimumLength} characters long`);
+  }
+  return value;
+}
+
 let cached: ServiceConfig | undefined;
 
 function readConfig(): ServiceConfig {
@@ -106,6 +120,7 @@ function readConfig(): ServiceConfig {
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
+    marketplaceTokenSecret: secretFromEnv('MARKETPLACE_TOKEN_SECRET', 32),
   };
 }
 

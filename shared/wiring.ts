@@ -28,6 +28,10 @@ import { SrpSignIn } from './domain/srp-sign-in.js';
 import { TokenService, TokenVerifier } from './domain/tokens.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SignUpService } from './domain/sign-up.js';
+import { MarketplaceService } from './domain/marketplace.js';
+import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
+import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -129,3 +133,22 @@ export const tokenService = () =>
 export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;
 
 export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
+
+export const signUpService = () =>
+  new SignUpService({
+    users: userService(),
+    selfSignUpEnabled: async (saasId) => (await configurationService().signInSettings(saasId)).self_regist.enable,
+  });
+
+/** The resolver is the seam for AWS Marketplace's own ResolveCustomer (docs/marketplace.md). */
+export const marketplaceService = () =>
+  new MarketplaceService({
+    resolver: new SignedTokenResolver(config().marketplaceTokenSecret),
+    signUp: signUpService(),
+    users: userService(),
+    tenants: new DynamoTenantRepository(dynamo(), tableName()),
+    tenantUsers: tenantUserService(),
+    accessTokens: tokenVerifier(),
+    marketplace: new DynamoMarketplaceRepository(tableName()),
+    committer: new DynamoCommitter(dynamo()),
+  });

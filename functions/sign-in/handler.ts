@@ -1,4 +1,5 @@
-/** The sign-in group. Its operations come with their issue; until then each route answers 501 not_implemented. */
+/** The sign-in group. Routes without an operation yet answer 501 not_implemented until their issue lands. */
 import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { signUpOperations } from './sign-up-operations.js';
 
-export const handler = createGroupHandler('sign-in', {});
+export const handler = createGroupHandler('sign-in', { ...signUpOperations });

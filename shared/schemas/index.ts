@@ -4,6 +4,7 @@ import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { publicSchemas } from './public.js';
+import { signUpSchemas } from './sign-up.js';
 import { tenantSchemas } from './tenants.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
@@ -17,4 +18,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...infrastructureSchemas,
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,
+  ...signUpSchemas,
 };
