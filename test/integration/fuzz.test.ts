@@ -11,21 +11,30 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { Type, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { OperationSchema } from '../../shared/http/operation.js';
 import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
 import { matchRoute, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
-import { OPERATION_SCHEMAS } from '../../shared/schemas/index.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo } from '../../shared/store/client.js';
 import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/direct-api.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { NOT_BUILT_YET } from '../support/not-built-yet.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';
-import { arbitraryOf, type Pools } from '../support/schema-arbitrary.js';
+import {
+  bodyText,
+  clip,
+  describeRequest,
+  isErrorBody,
+  pathOf,
+  routeRequest,
+  schemaOf,
+  tableDigest,
+  urlOf,
+  type RouteRequest,
+  type Signing,
+} from '../support/route-requests.js';
+import type { Pools } from '../support/schema-arbitrary.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { watchWrites, withWriteLog } from '../support/write-log.js';
 
@@ -39,45 +48,12 @@ const BATCH = 16;
 /** Cases of the sequential property that reads the whole table back before and after each refused request. */
 const READ_BACK_CASES = Math.max(50, Math.round(REQUESTS / 50));
 
-type Signing = 'full' | 'narrow' | 'unsigned' | 'tampered' | 'otherSaas';
-
-interface FuzzRequest {
-  route: Route;
-  method: string;
-  /** Path parameters, already as they go in the URL (encoded, or hostile on purpose). */
-  params: Record<string, string>;
-  /** The raw query, without `?`. */
-  query: string;
-  body?: { json: unknown } | { raw: string | Buffer };
-  headers: Record<string, string>;
-  signing: Signing;
-  /** What was twisted, for the report. */
-  mutation: string;
-}
-
 let h: Harness;
 let saas: PopulatedSaas;
 const apis = {} as Record<'full' | 'narrow', DirectApi>;
 
-const schemaOf = (route: Route): OperationSchema => OPERATION_SCHEMAS[route.operationId] ?? {};
-const pathOf = (req: FuzzRequest) => req.route.path.replace(/\{([^}]+)\}/g, (_, name: string) => req.params[name] ?? '');
-const urlOf = (req: FuzzRequest) => pathOf(req) + (req.query ? `?${req.query}` : '');
-
-function bodyText(req: FuzzRequest): string | Buffer | undefined {
-  if (!req.body) return undefined;
-  return 'json' in req.body ? JSON.stringify(req.body.json) : req.body.raw;
-}
-
-const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
-
-function describeRequest(req: FuzzRequest): string {
-  const body = bodyText(req);
-  const shown = body === undefined ? '' : ` ${clip(Buffer.isBuffer(body) ? `<${body.length} bytes>` : body)}`;
-  return `[${req.mutation}; ${req.signing}] ${req.method} ${clip(urlOf(req))}${shown}`;
-}
-
 /** The request as the chosen key (or no key, or a forged one) sends it. */
-function toDirect(req: FuzzRequest): { api: DirectApi; request: DirectRequest } {
+function toDirect(req: RouteRequest): { api: DirectApi; request: DirectRequest } {
   const body = bodyText(req);
   const request: DirectRequest = { method: req.method, path: urlOf(req), headers: { ...req.headers }, ...(body !== undefined ? { body } : {}) };
   const { saasId, apiKey } = saas.credentials;
@@ -95,44 +71,6 @@ function toDirect(req: FuzzRequest): { api: DirectApi; request: DirectRequest } 
     default:
       return { api: apis.full, request };
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Valid-looking requests
-
-function toQuery(value: unknown): string {
-  return Object.entries(value as Record<string, unknown>)
-    .map(([name, v]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(v))}`)
-    .join('&');
-}
-
-const ANY_SEGMENT = Type.String({ minLength: 1, maxLength: 40 });
-
-function validRequest(route: Route, pools: Pools): fc.Arbitrary<FuzzRequest> {
-  const schema = schemaOf(route);
-  const names = pathParamNames(route.path);
-  const params = fc.record(
-    Object.fromEntries(
-      names.map((name) => [
-        name,
-        arbitraryOf((schema.params?.properties[name] as TSchema | undefined) ?? ANY_SEGMENT, pools, name).map((v) => encodeURIComponent(String(v))),
-      ]),
-    ),
-  );
-  const query = schema.query ? arbitraryOf(schema.query, pools).map(toQuery) : fc.constant('');
-  const body = schema.body ? arbitraryOf(schema.body, pools).map((json) => ({ json })) : fc.constant(undefined);
-  return fc.record({ params, query, body }).map(
-    ({ params: p, query: q, body: b }): FuzzRequest => ({
-      route,
-      method: route.method,
-      params: p as Record<string, string>,
-      query: q,
-      ...(b ? { body: b } : {}),
-      headers: {},
-      signing: route.permission === null ? 'unsigned' : 'full',
-      mutation: 'none',
-    }),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -313,8 +251,8 @@ const hostileQueryPair: fc.Arbitrary<string> = fc.oneof(
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml'];
 
-function mutate(req: FuzzRequest): fc.Arbitrary<FuzzRequest> {
-  const named = (mutation: string, change: Partial<FuzzRequest>): FuzzRequest => ({
+function mutate(req: RouteRequest): fc.Arbitrary<RouteRequest> {
+  const named = (mutation: string, change: Partial<RouteRequest>): RouteRequest => ({
     ...req,
     ...change,
     mutation: req.mutation === 'none' ? mutation : `${req.mutation}, ${mutation}`,
@@ -325,7 +263,7 @@ function mutate(req: FuzzRequest): fc.Arbitrary<FuzzRequest> {
     return target !== null && typeof target === 'object' && !Array.isArray(target);
   });
   const names = Object.keys(req.params);
-  const options: fc.Arbitrary<FuzzRequest>[] = [
+  const options: fc.Arbitrary<RouteRequest>[] = [
     fc
       .tuple(fc.constantFrom(...placesIn(json)), hostileValue)
       .map(([place, value]) => named(`body ${place.join('.') || '(root)'} replaced`, { body: { json: replaceAt(json, place, value) } })),
@@ -353,7 +291,7 @@ function mutate(req: FuzzRequest): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(...options);
 }
 
-const hostileRequest = (valid: fc.Arbitrary<FuzzRequest>) =>
+const hostileRequest = (valid: fc.Arbitrary<RouteRequest>) =>
   valid.chain(mutate).chain((once) => fc.oneof({ arbitrary: fc.constant(once), weight: 3 }, { arbitrary: mutate(once), weight: 1 }));
 
 // ---------------------------------------------------------------------------------------------------------
@@ -372,11 +310,8 @@ function responseCheck(route: Route) {
   return check;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** What is wrong with one answer; empty when nothing is. */
-function problemsOf(req: FuzzRequest, answer: DirectAnswer, writes: string[]): string[] {
+function problemsOf(req: RouteRequest, answer: DirectAnswer, writes: string[]): string[] {
   const problems: string[] = [];
   const found = matchRoute(req.method, `/v1/auth${pathOf(req)}`);
   const route = found.kind === 'match' ? found.match.route : undefined;
@@ -384,10 +319,7 @@ function problemsOf(req: FuzzRequest, answer: DirectAnswer, writes: string[]): s
   if (answer.status >= 500 && !(notBuilt && answer.status === 501)) problems.push(`answered ${answer.status}`);
   if (!answer.headers['x-request-id']) problems.push('no x-request-id header');
   if (answer.status >= 400) {
-    const body = answer.body;
-    if (!isPlainObject(body) || typeof body.type !== 'string' || body.type === '' || typeof body.message !== 'string' || !isPlainObject(body.data)) {
-      problems.push('the error is not {type, message, data}');
-    }
+    if (!isErrorBody(answer.body)) problems.push('the error is not {type, message, data}');
     if (writes.length > 0) problems.push(`refused, yet wrote ${writes.join(', ')}`);
   } else if (route) {
     if (route.noBody && answer.text !== '') problems.push('a no-body answer carries a body');
@@ -397,7 +329,7 @@ function problemsOf(req: FuzzRequest, answer: DirectAnswer, writes: string[]): s
   return problems;
 }
 
-async function send(req: FuzzRequest) {
+async function send(req: RouteRequest) {
   const { api, request } = toDirect(req);
   return withWriteLog(() => api.send(request));
 }
@@ -409,7 +341,7 @@ function assertNoPollution(): void {
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 }
 
-async function checkBatch(batch: FuzzRequest[]): Promise<void> {
+async function checkBatch(batch: RouteRequest[]): Promise<void> {
   const outcomes = await Promise.all(batch.map(async (req) => ({ req, ...(await send(req)) })));
   const problems = outcomes.flatMap(({ req, result, writes }) =>
     problemsOf(req, result, writes).map((problem) => `${describeRequest(req)} → ${result.status} ${clip(result.text, 200)}: ${problem}`),
@@ -418,23 +350,7 @@ async function checkBatch(batch: FuzzRequest[]): Promise<void> {
   assert.deepEqual(problems, []);
 }
 
-/** Every item of the test's own table, in key order, hashed: a test may read its own database whole. */
-async function tableDigest(): Promise<string> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(new ScanCommand({ TableName: tableName(), ConsistentRead: true, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  const canonical = items
-    .map((item) => JSON.stringify(item, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v)))
-    .sort()
-    .join('\n');
-  return createHash('sha256').update(canonical).digest('hex');
-}
-
-const withToString = (req: FuzzRequest) => Object.assign(req, { [fc.toStringMethod]: () => describeRequest(req) });
+const withToString = (req: RouteRequest) => Object.assign(req, { [fc.toStringMethod]: () => describeRequest(req) });
 
 function pools(): Pools {
   const [u0, u1, u2] = saas.users;
@@ -550,7 +466,7 @@ describe('routes not built yet', () => {
     const answers = await Promise.all(
       ROUTES.map(async (route) => {
         const params = Object.fromEntries(pathParamNames(route.path).map((name) => [name, encodeURIComponent(String(pools()[name]?.[0] ?? 'x'))]));
-        const req: FuzzRequest = { route, method: route.method, params, query: '', headers: {}, signing: route.permission ? 'full' : 'unsigned', mutation: 'none' };
+        const req: RouteRequest = { route, method: route.method, params, query: '', headers: {}, signing: route.permission ? 'full' : 'unsigned', mutation: 'none' };
         return [route.operationId, (await send(req)).result.status === 501] as const;
       }),
     );
@@ -560,9 +476,9 @@ describe('routes not built yet', () => {
 });
 
 describe('request fuzz', () => {
-  const anyRoute = (make: (route: Route) => fc.Arbitrary<FuzzRequest>) => fc.oneof(...ROUTES.map(make));
-  const valid = () => anyRoute((route) => validRequest(route, poolsFor(route, victims))).map(withToString);
-  const hostile = () => anyRoute((route) => hostileRequest(validRequest(route, poolsFor(route, victims)))).map(withToString);
+  const anyRoute = (make: (route: Route) => fc.Arbitrary<RouteRequest>) => fc.oneof(...ROUTES.map(make));
+  const valid = () => anyRoute((route) => routeRequest(route, poolsFor(route, victims))).map(withToString);
+  const hostile = () => anyRoute((route) => hostileRequest(routeRequest(route, poolsFor(route, victims)))).map(withToString);
   const seed = SEED !== undefined ? { seed: SEED } : {};
   const batches = (requests: number) => ({ numRuns: Math.max(1, Math.round(requests / BATCH)), includeErrorInReport: true, ...seed });
 
