@@ -46,7 +46,7 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 /** Requests sent at once: the store answers several faster than one after another. */
 const BATCH = 16;
 /** Cases of the sequential property that reads the whole table back before and after each refused request. */
-const READ_BACK_CASES = Math.max(50, Math.round(REQUESTS / 50));
+const READ_BACK_CASES = Math.max(50, Math.round(REQUESTS / 100));
 
 let h: Harness;
 let saas: PopulatedSaas;
