@@ -19,7 +19,7 @@ export class DynamoMarketplaceRepository implements MarketplaceRepository {
       part(MARKETPLACE_RULE.customerFree, {
         Put: { TableName: this.table, Item: { ...customer, entity: ENTITY.marketplaceCustomer, v: 1, tenant_id: tenantId, ...link }, ...conditionInput(freeOrOurs) },
       }),
-      // Written again as it was when the same customer links the same tenant again.
+      // Unconditional, so it never refuses: the same customer linking the same tenant again rewrites it as it was.
       part(MARKETPLACE_RULE.customerFree, { Put: { TableName: this.table, Item: tenantSide } }),
     );
   }
