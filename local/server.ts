@@ -28,16 +28,39 @@ function isUtf8(buffer: Buffer): boolean {
   return Buffer.from(buffer.toString('utf8'), 'utf8').equals(buffer);
 }
 
+/** A request as it arrives: the raw request line, lower-case header names, the body bytes. */
+export interface RawRequest {
+  method: string;
+  /** Path and raw query, as on the request line. */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  httpVersion?: string;
+  sourceIp?: string;
+}
+
 export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const rawPath = q < 0 ? url : url.slice(0, q);
-  const rawQueryString = q < 0 ? '' : url.slice(q + 1);
-  const method = (req.method ?? 'GET').toUpperCase();
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  return apiGatewayEvent({
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers,
+    body,
+    httpVersion: req.httpVersion,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  });
+}
+
+/** The API Gateway v2 event of a request: what the local server and the request fuzz hand the handlers. */
+export function apiGatewayEvent(request: RawRequest): APIGatewayProxyEventV2 {
+  const { url, headers, body } = request;
+  const q = url.indexOf('?');
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  const rawQueryString = q < 0 ? '' : url.slice(q + 1);
+  const method = request.method.toUpperCase();
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(rawQueryString)) {
     query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
@@ -62,8 +85,8 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
       http: {
         method,
         path: rawPath,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        protocol: `HTTP/${request.httpVersion ?? '1.1'}`,
+        sourceIp: request.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
@@ -94,6 +117,13 @@ function lambdaContext(requestId: string, functionName: string): Context {
   };
 }
 
+/** Calls the function API Gateway would: the route's group, or for an unknown route the `$default` one. */
+export function invokeHandler(event: APIGatewayProxyEventV2) {
+  const found = matchRoute(event.requestContext.http.method, event.rawPath);
+  const group = found.kind === 'match' ? found.match.route.group : 'public';
+  return GROUP_HANDLERS[group](event, lambdaContext(event.requestContext.requestId, group));
+}
+
 export interface LocalApi {
   server: Server;
   port: number;
@@ -106,10 +136,7 @@ export async function startLocalApi(port = 0, host = '127.0.0.1'): Promise<Local
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
-      const event = toApiGatewayEvent(req, body);
-      const found = matchRoute(event.requestContext.http.method, event.rawPath);
-      const group = found.kind === 'match' ? found.match.route.group : 'public';
-      const result = await GROUP_HANDLERS[group](event, lambdaContext(event.requestContext.requestId, group));
+      const result = await invokeHandler(toApiGatewayEvent(req, body));
       const payload = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
       res.writeHead(result.statusCode ?? 200, { ...result.headers, 'content-length': String(payload.length) });
       res.end(payload);

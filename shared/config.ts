@@ -42,6 +42,11 @@ export interface ServiceConfig {
   signInSessionSeconds: number;
   /** How long a tenant invitation can be accepted, in seconds (INVITATION_LIFETIME_SECONDS, 7 days). */
   invitationLifetimeSeconds: number;
+  /**
+   * The key that registration tokens of the default marketplace resolver are signed with
+   * (MARKETPLACE_TOKEN_SECRET, at least 32 characters); unset, marketplace sign-up answers 400.
+   */
+  marketplaceTokenSecret: string | undefined;
 }
 
 function stringFromEnv(name: string, fallback?: string): string {
@@ -86,6 +91,15 @@ function issuerFromEnv(name: string, fallback: string): string {
   return value;
 }
 
+/** A signing key must be long enough that guessing it is hopeless. */
+function secretFromEnv(name: string, minimumLength: number): string | undefined {
+  const value = optionalFromEnv(name);
+  if (value !== undefined && value.length < minimumLength) {
+    throw new Error(`environment variable ${name} must be at least ${minimumLength} characters long`);
+  }
+  return value;
+}
+
 let cached: ServiceConfig | undefined;
 
 function readConfig(): ServiceConfig {
@@ -109,6 +123,7 @@ function readConfig(): ServiceConfig {
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
     invitationLifetimeSeconds: positiveIntegerFromEnv('INVITATION_LIFETIME_SECONDS', 7 * 86400),
+    marketplaceTokenSecret: secretFromEnv('MARKETPLACE_TOKEN_SECRET', 32),
   };
 }
 

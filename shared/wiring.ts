@@ -36,6 +36,10 @@ import { SignInService } from './domain/sign-in.js';
 import { CredentialService } from './domain/sign-in-credentials.js';
 import { DeviceService } from './domain/sign-in-devices.js';
 import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
+import { SignUpService } from './domain/sign-up.js';
+import { MarketplaceService } from './domain/marketplace.js';
+import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
+import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
 
@@ -219,4 +223,23 @@ export const credentialService = () =>
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfo(saasId, userId),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
+  });
+
+export const signUpService = () =>
+  new SignUpService({
+    users: userService(),
+    selfSignUpEnabled: async (saasId) => (await configurationReader().signInSettings(saasId)).self_regist.enable,
+  });
+
+/** The resolver is the seam for AWS Marketplace's own ResolveCustomer (docs/marketplace.md). */
+export const marketplaceService = () =>
+  new MarketplaceService({
+    resolver: new SignedTokenResolver(config().marketplaceTokenSecret),
+    signUp: signUpService(),
+    users: userService(),
+    tenants: new DynamoTenantRepository(dynamo(), tableName()),
+    tenantUsers: tenantUserService(),
+    accessTokens: tokenVerifier(),
+    marketplace: new DynamoMarketplaceRepository(tableName()),
+    committer: new DynamoCommitter(dynamo()),
   });

@@ -33,6 +33,8 @@ export const RULE = {
   userLive: 'user_live',
   /** The sign-in name is held by no other user. */
   loginFree: 'login_free',
+  /** The user has never signed in and still has the temporary password they were given (Resend Sign Up). */
+  awaitingFirstSignIn: 'awaiting_first_sign_in',
   /** The user still has the sign-in name the change was made from. */
   loginUnchanged: 'login_unchanged',
   /** The tenant exists and is not being deleted. */

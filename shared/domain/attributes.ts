@@ -16,12 +16,21 @@ export function isIsoDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/**
+ * Numbers are kept exactly as given, so they must lie within ±(2^53 − 1), where JavaScript holds every
+ * integer exactly, and, but for 0 itself, no closer to zero than 1e-130, the smallest magnitude DynamoDB stores.
+ */
+function isStorableNumber(value: number): boolean {
+  const magnitude = Math.abs(value);
+  return Number.isFinite(value) && magnitude <= Number.MAX_SAFE_INTEGER && (value === 0 || magnitude >= 1e-130);
+}
+
 function matchesType(type: Attribute['attribute_type'], value: unknown): boolean {
   switch (type) {
     case 'string':
       return typeof value === 'string';
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
+      return typeof value === 'number' && isStorableNumber(value);
     case 'bool':
       return typeof value === 'boolean';
     case 'date':
@@ -31,7 +40,7 @@ function matchesType(type: Attribute['attribute_type'], value: unknown): boolean
 
 const EXPECTED: Record<Attribute['attribute_type'], string> = {
   string: 'a string',
-  number: 'a number',
+  number: 'a number within ±9007199254740991 (and 0 or at least 1e-130 from it)',
   bool: 'true or false',
   date: 'a real date in YYYY-MM-DD form',
 };

@@ -51,17 +51,19 @@ export class InfrastructureService {
   }
 
   async update(saasId: string, change: { enabled?: boolean; role_arn?: string }): Promise<void> {
-    const doc = await this.document(saasId);
-    const next = { ...doc, ...(change.role_arn !== undefined ? { role_arn: change.role_arn } : {}) };
-    if (change.enabled !== undefined) next.enabled = change.enabled;
-    if (next.enabled && !next.role_arn) {
+    // Checked against what is stored before anything is written: a refused change must not make the document.
+    const stored = await this.settings.get<InfrastructureDocument>(saasId, DOCUMENT);
+    const enabled = change.enabled ?? stored?.enabled ?? false;
+    const roleArn = change.role_arn ?? stored?.role_arn ?? '';
+    if (enabled && !roleArn) {
       throw invalid(
         'role_arn_required',
         'role_arn: enabling needs the ARN of the role created from stack_template_url (arn:aws:iam::<account>:role/<name>)',
         { field: 'role_arn' },
       );
     }
-    await this.settings.put(saasId, DOCUMENT, next);
+    const doc = await this.document(saasId);
+    await this.settings.put(saasId, DOCUMENT, { ...doc, enabled, role_arn: roleArn });
   }
 
   /** The CloudFormation template behind a signed URL; a wrong, altered or expired URL finds nothing. */

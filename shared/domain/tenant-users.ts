@@ -60,11 +60,11 @@ export interface StoredUserCount extends TenantUserCount {
 
 export interface MembershipRepository {
   /**
-   * The membership and its mirror, with its roles. Rules, in order: `tenant_live`, `user_live` (left out when
-   * the same commit writes the user, which holds that rule itself), `not_member`, `env_exists:<id>`,
-   * `role_exists:<name>`.
+   * The membership and its mirror, with its roles. Rules, in order: `tenant_live`, `user_live` (each left out
+   * when the same commit writes the tenant or the user, which then holds that rule itself), `not_member`,
+   * `env_exists:<id>`, `role_exists:<name>`.
    */
-  addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean }): AtomicWrite;
+  addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean; tenantWrittenAlongside?: boolean }): AtomicWrite;
   get(saasId: string, tenantId: string, userId: string): Promise<Member | undefined>;
   /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all). */
   directory(saasId: string, filter: MemberFilter): OrderedSource<Member>;
@@ -186,6 +186,8 @@ export interface NewMembership {
   envs?: { id: number; role_names: readonly string[] }[];
   /** The same commit creates the user: SaaS-user attribute values then belong in the new user, not here. */
   userIsNew?: boolean;
+  /** The same commit creates the tenant (marketplace sign-up). */
+  tenantIsNew?: boolean;
 }
 
 export interface PreparedMembership {
@@ -272,7 +274,10 @@ export class TenantUserService {
       roles,
       created_at: nowSeconds(),
     };
-    const add = this.memberships.addWrite(saasId, membership, { userWrittenAlongside: Boolean(input.userIsNew) || userChanges });
+    const add = this.memberships.addWrite(saasId, membership, {
+      userWrittenAlongside: Boolean(input.userIsNew) || userChanges,
+      tenantWrittenAlongside: Boolean(input.tenantIsNew),
+    });
     return {
       membership,
       userAttributeChanges: split.user,

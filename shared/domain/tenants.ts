@@ -10,9 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import type { BillingInfo, PaymentCustomer, PlanHistory, PlanUpdate, SamlProps, Tenant, TenantDetail, TenantProps } from '../schemas/tenants.js';
+import type { AtomicWrite } from './atomic.js';
 import { checkAttributeValues } from './attributes.js';
 import { COUNTRY_CODES } from './countries.js';
 import type { DefinitionRepository } from './definitions.js';
+import type { MarketplaceLink } from './marketplace.js';
 import { currentPlanPeriod } from './plan-period.js';
 
 export interface Reservation {
@@ -31,6 +33,8 @@ export interface TenantRecord extends TenantProps {
   plan_histories: PlanHistory[];
   payment_customer?: PaymentCustomer;
   saml?: SamlProps;
+  /** The marketplace customer the tenant is linked to (marketplace.ts). */
+  marketplace?: MarketplaceLink;
   /** Bumped by every plan change: the optimistic lock of plan updates. */
   rev: number;
   created_at: number;
@@ -55,6 +59,8 @@ export interface TenantPatch {
 
 export interface TenantRepository {
   create(saasId: string, tenant: TenantRecord): Promise<void>;
+  /** The new tenant as part of a larger commit (rule `new_item`). */
+  createWrite(saasId: string, tenant: TenantRecord): AtomicWrite;
   /** undefined when missing or being deleted. */
   get(saasId: string, tenantId: string): Promise<TenantRecord | undefined>;
   list(saasId: string): Promise<TenantRecord[]>;
@@ -83,6 +89,11 @@ function historyOf(reservation: Reservation): PlanHistory {
     ...(reservation.proration_behavior ? { proration_behavior: reservation.proration_behavior } : {}),
     ...(reservation.delete_usage !== undefined ? { delete_usage: reservation.delete_usage } : {}),
   };
+}
+
+/** A tenant as created: no plan, no history. */
+export function newTenantRecord(props: TenantProps): TenantRecord {
+  return { ...props, id: randomUUID(), plan_histories: [], rev: 0, created_at: nowSeconds() };
 }
 
 export const tenantNotFound = (tenantId: string) => notFound('tenant_not_found', `no tenant with id ${tenantId}`);
@@ -114,7 +125,7 @@ export class TenantService {
 
   async create(saasId: string, props: TenantProps): Promise<Tenant> {
     await this.checkProps(saasId, props);
-    const record: TenantRecord = { ...props, id: randomUUID(), plan_histories: [], rev: 0, created_at: nowSeconds() };
+    const record = newTenantRecord(props);
     await this.tenants.create(saasId, record);
     return toTenant(record);
   }

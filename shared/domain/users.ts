@@ -109,8 +109,17 @@ export interface UserRepository {
   directory(saasId: string, filter: UserFilter): OrderedSource<UserRecord>;
   /** Moves the user from `from` to `to` (rules `login_unchanged`, then `login_free`). */
   changeLoginWrite(saasId: string, userId: string, from: Login, to: Login, names: { email: string; sign_in_id: string }): AtomicWrite;
-  /** A new credential; raises session_version (rule `user_live`). */
-  passwordWrite(saasId: string, userId: string, credential: PasswordCredential, mail?: OutboxMail): AtomicWrite;
+  /**
+   * A new credential; raises session_version (rule `user_live`). With `onlyBeforeFirstSignIn`, only while the
+   * user has never signed in and still has a temporary password (rule `awaiting_first_sign_in` instead).
+   */
+  passwordWrite(
+    saasId: string,
+    userId: string,
+    credential: PasswordCredential,
+    mail?: OutboxMail,
+    options?: { onlyBeforeFirstSignIn?: boolean },
+  ): AtomicWrite;
   /**
    * A completed sign-in: sets last_login_at, on condition that the user is live and still at
    * `sessionVersion` (rule `session_current`), so tokens bound to that version are never issued after a
@@ -153,6 +162,15 @@ export const notAnEmailUser = () =>
   invalid('not_an_email_user', 'email: this user signs in with a sign-in ID; change it with PATCH /users/{user_id}/sign-in-id', {
     field: 'email',
   });
+
+/** Resend Sign Up's refusal: the user signed in, or has a password of their own, so there is nothing to resend. */
+export const firstSignInDone = () =>
+  invalid('user_already_confirmed', 'email: this user has already signed in or chosen a password; use Reset Password instead', {
+    field: 'email',
+  });
+
+/** A user who has never signed in and still holds the temporary password the service gave them. */
+export const awaitsFirstSignIn = (user: Pick<UserRecord, 'last_login_at' | 'password'>) => user.last_login_at === 0 && user.password.temporary;
 
 const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
 
@@ -349,6 +367,7 @@ export class UserService {
     const outcome = await this.deps.committer.commit(...writes);
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.userLive) throw userNotFound(userId);
+    if (outcome.refusedBy === RULE.awaitingFirstSignIn) throw firstSignInDone();
     throw new Error(`a change to user ${userId} was refused by ${outcome.refusedBy}`);
   }
 
@@ -363,15 +382,33 @@ export class UserService {
     return this.deps.users.passwordWrite(saasId, userId, await this.credential(saasId, userId, password, temporary, policy));
   }
 
-  /** A new temporary password: returned, and mailed (forgot_password) to an e-mail user. */
-  async resetPassword(saasId: string, userId: string): Promise<{ password: string }> {
-    const user = await this.record(saasId, userId);
+  /** A new temporary password in place of the user's, mailed with `template` to an e-mail user; returned. */
+  private async issueTemporaryPassword(
+    saasId: string,
+    user: UserRecord,
+    template: TemplateName,
+    options: { onlyBeforeFirstSignIn?: boolean } = {},
+  ): Promise<{ password: string }> {
     const policy = await this.deps.passwordPolicy(saasId);
     const password = generatePassword(policy);
-    const credential = await this.credential(saasId, userId, password, true, policy);
-    const mail = user.email ? await newOutboxMail(this.deps.box, saasId, 'forgot_password', user.email, password) : undefined;
-    await this.commitToUser(userId, this.deps.users.passwordWrite(saasId, userId, credential, mail));
+    const credential = await this.credential(saasId, user.id, password, true, policy);
+    const mail = user.email ? await newOutboxMail(this.deps.box, saasId, template, user.email, password) : undefined;
+    await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user.id, credential, mail, options));
     return { password };
+  }
+
+  /** A new temporary password: returned, and mailed (forgot_password) to an e-mail user. */
+  async resetPassword(saasId: string, userId: string): Promise<{ password: string }> {
+    return this.issueTemporaryPassword(saasId, await this.record(saasId, userId), 'forgot_password');
+  }
+
+  /**
+   * Resend Sign Up Confirmation Email: a new temporary password, mailed with resend_code, for a user who has
+   * not signed in yet. The store holds the rule, so a sign-in racing the resend leaves the user's own password.
+   */
+  async resendTemporaryPassword(saasId: string, user: UserRecord): Promise<void> {
+    if (!awaitsFirstSignIn(user)) throw firstSignInDone();
+    await this.issueTemporaryPassword(saasId, user, 'resend_code', { onlyBeforeFirstSignIn: true });
   }
 
   async changeEmail(saasId: string, userId: string, email: string): Promise<void> {

@@ -16,7 +16,7 @@ import { accountRepository } from '../wiring.js';
 import { errorAnswer, HttpProblem } from './errors.js';
 import type { BoundOperation, RequestContext } from './operation.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
-import { coerceStrings, validate } from './validation.js';
+import { coerceStrings, parseJsonBody, validate } from './validation.js';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -121,16 +121,6 @@ const signatureCheck = (): Middleware => ({
     }
   },
 });
-
-function parseJsonBody(raw: Buffer): unknown {
-  const text = raw.toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HttpProblem(400, 'invalid_json', `body: malformed JSON (${(error as Error).message})`);
-  }
-}
 
 /** Size limit, JSON parsing and the operation's schema for path, query and body. */
 const inputCheck = (operations: Record<string, BoundOperation>): Middleware => ({

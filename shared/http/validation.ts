@@ -5,7 +5,9 @@
 import { type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { invalid } from '../errors.js';
+import { Value } from '@sinclair/typebox/value';
+import { DomainError, invalid } from '../errors.js';
+import { HttpProblem } from './errors.js';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -64,6 +66,8 @@ function describe(error: ValueError): string {
       return 'must be a boolean';
     case ValueErrorType.Object:
       return 'must be a JSON object';
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'has a member whose name is not allowed';
     case ValueErrorType.Array:
       return 'must be an array';
     case ValueErrorType.NumberMinimum:
@@ -81,10 +85,43 @@ function describe(error: ValueError): string {
   }
 }
 
-/** Checks a value against a schema; throws a 400-kind domain error naming the first field that failed. */
+/**
+ * Member names that mean something to JavaScript objects themselves. No request needs them, and code that
+ * copies or stores objects can be fooled by them (the DynamoDB marshaller takes an object with its own
+ * `constructor` for a class instance and fails), so a body holding one anywhere is refused.
+ */
+const RESERVED_MEMBER_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/** Half of a UTF-16 surrogate pair alone: JSON's \u escapes can make one; no store or mail takes it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function refuseUnsafeMembers(name: string, value: unknown): unknown {
+  if (RESERVED_MEMBER_NAMES.has(name)) throw invalid('invalid_parameter', `body: the member name ${name} is not allowed`, { field: 'body' });
+  if (LONE_SURROGATE.test(name) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
+    throw invalid('invalid_parameter', 'body: text must be valid Unicode (an unpaired surrogate was found)', { field: 'body' });
+  }
+  return value;
+}
+
+/** The body as JSON; undefined when there is none. Malformed JSON and unsafe members are a 400. */
+export function parseJsonBody(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text, (name, value: unknown) => refuseUnsafeMembers(name, value));
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new HttpProblem(400, 'invalid_json', `body: malformed JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Checks a value against a schema and drops the members the schema does not name, so that only what an
+ * operation declares reaches the domain and the store. Throws a 400-kind domain error naming the first field
+ * that failed.
+ */
 export function validate<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'query' | 'path'): Static<T> {
   const check = checker(schema);
-  if (check.Check(value)) return value;
+  if (check.Check(value)) return Value.Clean(schema, value) as Static<T>;
   const first = check.Errors(value).First();
   const field = first ? fieldName(where, first.path) : where;
   throw invalid('invalid_parameter', `${field}: ${first ? describe(first) : 'is invalid'}`, { field });

@@ -1,5 +1,10 @@
 import { Type, type TString } from '@sinclair/typebox';
 
+const NAME_PATTERN = '^[^\\s/\\u0000-\\u001f\\u007f](?:[^/\\u0000-\\u001f\\u007f]*[^\\s/\\u0000-\\u001f\\u007f])?$';
+
+/** The keys of an attribute map: names an attribute could have (an empty name would make no attribute path). */
+const AttributeNameKey = Type.String({ pattern: NAME_PATTERN });
+
 /**
  * A name that identifies a definition and may appear in a URL path: not blank, no surrounding
  * whitespace, no slash or control characters, at most 100 characters.
@@ -8,11 +13,17 @@ export const DefinitionName = (description: string) =>
   Type.String({
     minLength: 1,
     maxLength: 100,
-    pattern: '^[^\\s/\\u0000-\\u001f\\u007f](?:[^/\\u0000-\\u001f\\u007f]*[^\\s/\\u0000-\\u001f\\u007f])?$',
+    pattern: NAME_PATTERN,
     description: `${description}: not blank, without surrounding spaces, slashes or control characters`,
   });
 
 export const DisplayName = Type.String({ maxLength: 200 });
+
+/**
+ * An id or a name in a path. Every id the service makes and every name it accepts fits; a longer one could
+ * only outgrow the store's key limits (2 KB partition keys), so it is refused before it gets there.
+ */
+export const PathParam = Type.String({ maxLength: 128 });
 
 export const EnvId = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'an integer of at least 1' });
 
@@ -28,7 +39,8 @@ export const Email = Type.String({
 });
 
 /** Attribute values by name; each value is checked against its definition by the domain. */
-export const AttributeValues = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+export const AttributeValues = Type.Record(AttributeNameKey, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+  additionalProperties: false,
   description: 'attribute name to value (string, number, bool, or a YYYY-MM-DD date string)',
 });
 
@@ -39,13 +51,23 @@ export const HttpsUrl = Type.String({
 });
 
 /** Changes to attribute values: a value sets the attribute, null removes it, names not given keep theirs. */
-export const AttributeChanges = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+export const AttributeChanges = Type.Record(AttributeNameKey, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+  additionalProperties: false,
   description: 'attribute name to its new value (string, number, bool, a YYYY-MM-DD date string), or null to remove it',
 });
 
 /** Empty strings count as "not given": SDKs in languages without optional fields send them so. */
 export const OptionalOrEmpty = (schema: TString) =>
   Type.Optional(Type.Union([schema, Type.Literal('')], { description: schema.description }));
+
+/**
+ * A whole number the store keeps exactly: JavaScript, and so the DynamoDB client, holds integers exactly up
+ * to 2^53 − 1 and refuses larger ones.
+ */
+export const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** Unix seconds up to the end of the year 9999. */
+export const UnixSeconds = Type.Integer({ minimum: 0, maximum: 253_402_300_799 });
 
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' });
 export const SearchPrefix = Type.String({ maxLength: 254, pattern: '^\\S*$', description: 'the start of a name, without spaces' });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { Email } from './common.js';
+import { Count, Email } from './common.js';
 
 export const DnsRecord = Type.Object(
   { type: Type.Literal('CNAME'), name: Type.String(), value: Type.String() },
@@ -105,6 +105,20 @@ export const CustomizePageSettings = Type.Object(
 );
 export type CustomizePageSettings = Static<typeof CustomizePageSettings>;
 
+/** What Get answers: before the first update every member is empty, which an update would not accept. */
+export const StoredCustomizePageSettings = Type.Object(
+  {
+    icon: Type.String(),
+    favicon: Type.String(),
+    title: Type.String(),
+    terms_of_service_url: Type.String(),
+    privacy_policy_url: Type.String(),
+    tag_manager_container_id: Type.String(),
+    is_sign_in_id_enabled: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'StoredCustomizePageSettings' },
+);
+
 export const HttpUrl = Type.String({
   maxLength: 2048,
   pattern: '^https?://[^\\s/?#]+[^\\s]*$',
@@ -114,7 +128,7 @@ export const HttpUrl = Type.String({
 /** Google client ids are strings; the spec types the field as an integer: both are taken and kept as given. */
 export const IdentityProviderProps = Type.Object(
   {
-    application_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Integer({ minimum: 0 })], {
+    application_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Count], {
       description: 'the OAuth client id (string or integer)',
     }),
     application_secret: Type.String({ minLength: 1, maxLength: 512 }),
@@ -184,7 +198,7 @@ export const configurationSchemas = {
   updateNotificationMessages: { body: TemplateUpdate },
   getCustomizePages: { response: CustomizePages },
   updateCustomizePages: { body: Type.Partial(CustomizePages) },
-  getCustomizePageSettings: { response: CustomizePageSettings },
+  getCustomizePageSettings: { response: StoredCustomizePageSettings },
   updateCustomizePageSettings: { body: CustomizePageSettings },
   getAuthInfo: { response: Type.Object({ callback_url: Type.String() }) },
   updateAuthInfo: { body: Type.Object({ callback_url: HttpUrl }) },

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { DefinitionName, DisplayName, EnvId } from './common.js';
+import { DefinitionName, DisplayName, EnvId, PathParam } from './common.js';
 
 export const AttributeType = Type.Union(
   [Type.Literal('string'), Type.Literal('number'), Type.Literal('bool'), Type.Literal('date')],
@@ -26,8 +26,8 @@ export const Env = Type.Object(
 );
 export type Env = Static<typeof Env>;
 
-const AttributeNameParam = Type.Object({ attribute_name: Type.String() });
-const RoleNameParam = Type.Object({ role_name: Type.String() });
+const AttributeNameParam = Type.Object({ attribute_name: PathParam });
+const RoleNameParam = Type.Object({ role_name: PathParam });
 const EnvIdParam = Type.Object({ env_id: EnvId });
 
 export const definitionSchemas = {

@@ -6,6 +6,7 @@ import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
+import { signUpSchemas } from './sign-up.js';
 import { tenantSchemas } from './tenants.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
@@ -21,4 +22,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...signInSchemas,
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,
+  ...signUpSchemas,
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { AttributeChanges, AttributeValues, EnvId, Limit, OptionalOrEmpty, SearchPrefix, Uuid } from './common.js';
+import { AttributeChanges, AttributeValues, Count, EnvId, Limit, OptionalOrEmpty, PathParam, SearchPrefix, Uuid } from './common.js';
 
 export const EnvWithRoles = Type.Object(
   {
@@ -66,14 +66,14 @@ export const TenantUserSearch = Type.Object({
 });
 export type TenantUserSearch = Static<typeof TenantUserSearch>;
 
-export const TenantUserCount = Type.Object({ tenant_id: Uuid, count: Type.Integer({ minimum: 0 }) });
+export const TenantUserCount = Type.Object({ tenant_id: Uuid, count: Count });
 export type TenantUserCount = Static<typeof TenantUserCount>;
 
 /** SPEC.md: at most 10 000 counts in one request. */
 export const MAX_TENANT_USER_COUNTS = 10_000;
 
-const TenantIdParam = Type.Object({ tenant_id: Type.String() });
-const MemberParams = Type.Object({ tenant_id: Type.String(), user_id: Type.String() });
+const TenantIdParam = Type.Object({ tenant_id: PathParam });
+const MemberParams = Type.Object({ tenant_id: PathParam, user_id: PathParam });
 const Users = Type.Object({ users: Type.Array(TenantUser) });
 
 export const tenantUserSchemas = {
@@ -91,7 +91,7 @@ export const tenantUserSchemas = {
     maxBodyBytes: 2 * 1024 * 1024,
   },
   searchTenantUsers: { query: TenantUserSearch, response: Type.Object({ users: Type.Array(TenantUser), cursor: Type.Optional(Type.String()) }) },
-  getAllTenantUser: { params: Type.Object({ user_id: Type.String() }), response: Users },
+  getAllTenantUser: { params: Type.Object({ user_id: PathParam }), response: Users },
   getTenantUsers: { params: TenantIdParam, response: Users },
   createTenantUser: {
     params: TenantIdParam,
@@ -106,11 +106,11 @@ export const tenantUserSchemas = {
   updateTenantUser: { params: MemberParams, body: Type.Object({ attributes: AttributeChanges }) },
   deleteTenantUser: { params: MemberParams },
   createTenantUserRoles: {
-    params: Type.Object({ tenant_id: Type.String(), user_id: Type.String(), env_id: EnvId }),
+    params: Type.Object({ tenant_id: PathParam, user_id: PathParam, env_id: EnvId }),
     // A role assignment is one transaction, with a check per role: 50 stays well inside DynamoDB's 100 items.
     body: Type.Object({ role_names: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50 }) }),
   },
   deleteTenantUserRole: {
-    params: Type.Object({ tenant_id: Type.String(), user_id: Type.String(), env_id: EnvId, role_name: Type.String() }),
+    params: Type.Object({ tenant_id: PathParam, user_id: PathParam, env_id: EnvId, role_name: PathParam }),
   },
 } satisfies Record<string, OperationSchema>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { AttributeValues, Email, HttpsUrl, Uuid } from './common.js';
+import { AttributeValues, Email, HttpsUrl, PathParam, UnixSeconds, Uuid } from './common.js';
 
 export const ProrationBehavior = Type.Union(
   [Type.Literal('create_prorations'), Type.Literal('none'), Type.Literal('always_invoice')],
@@ -81,7 +81,7 @@ export type TenantDetail = Static<typeof TenantDetail>;
 /** Empty strings and zero mean "not given": SDKs in languages without optional fields send them so. */
 export const PlanUpdate = Type.Object({
   next_plan_id: Type.Optional(Type.Union([Uuid, Type.Literal('')], { description: 'a UUID' })),
-  using_next_plan_from: Type.Optional(Type.Integer({ minimum: 0 })),
+  using_next_plan_from: Type.Optional(UnixSeconds),
   next_plan_tax_rate_id: Type.Optional(Type.Union([Uuid, Type.Literal('')], { description: 'a UUID' })),
   proration_behavior: Type.Optional(ProrationBehavior),
   delete_usage: Type.Optional(Type.Boolean()),
@@ -103,7 +103,7 @@ export const PaymentCustomer = Type.Object(
 );
 export type PaymentCustomer = Static<typeof PaymentCustomer>;
 
-const TenantIdParam = Type.Object({ tenant_id: Type.String() });
+const TenantIdParam = Type.Object({ tenant_id: PathParam });
 
 export const tenantSchemas = {
   getTenants: { response: Type.Object({ tenants: Type.Array(Tenant) }) },

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { AccessToken, AttributeChanges, AttributeValues, Limit, OptionalOrEmpty, SearchPrefix, TypedCode, Uuid } from './common.js';
+import { AccessToken, AttributeChanges, AttributeValues, Count, Limit, OptionalOrEmpty, PathParam, SearchPrefix, TypedCode, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';
 
 export const SaasUser = Type.Object(
@@ -37,7 +37,7 @@ export const SaasUserSearch = Type.Object({
 });
 export type SaasUserSearch = Static<typeof SaasUserSearch>;
 
-const UserIdParam = Type.Object({ user_id: Type.String() });
+const UserIdParam = Type.Object({ user_id: PathParam });
 
 export const userSchemas = {
   getSaasUsers: { response: Type.Object({ users: Type.Array(SaasUser) }) },
@@ -51,7 +51,7 @@ export const userSchemas = {
   getSaasUsersCount: {
     response: Type.Object({ count: Type.Integer(), updated_at: Type.Integer({ description: 'Unix seconds; 0 before the first save' }) }),
   },
-  saveSaasUsersCount: { body: Type.Object({ count: Type.Integer({ minimum: 0 }) }) },
+  saveSaasUsersCount: { body: Type.Object({ count: Count }) },
   searchSaasUsers: { query: SaasUserSearch, response: Type.Object({ users: Type.Array(SaasUser), cursor: Type.Optional(Type.String()) }) },
   getSaasUser: { params: UserIdParam, response: SaasUser },
   deleteSaasUser: { params: UserIdParam, response: UserInfo },
@@ -62,7 +62,7 @@ export const userSchemas = {
   updateSaasUserAttributes: { params: UserIdParam, body: Type.Object({ attributes: AttributeChanges }) },
   getUserMfaPreference: { params: UserIdParam, response: MfaPreference },
   updateUserMfaPreference: { params: UserIdParam, body: Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }) },
-  unlinkProvider: { params: Type.Object({ user_id: Type.String(), provider_name: Type.String() }) },
+  unlinkProvider: { params: Type.Object({ user_id: PathParam, provider_name: PathParam }) },
   requestEmailUpdate: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }), access_token: AccessToken }) },
   confirmEmailUpdate: { params: UserIdParam, body: Type.Object({ code: TypedCode, access_token: AccessToken }) },
   createSecretCode: {

@@ -36,6 +36,8 @@ export const ENTITY = {
   device: 'Device',
   refreshToken: 'RefreshToken',
   tempCode: 'TempCode',
+  marketplaceCustomer: 'MarketplaceCustomer',
+  tenantMarketplaceLink: 'TenantMarketplaceLink',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -186,6 +188,16 @@ export const keys = {
   tempCode: (saasId: string, codeHash: string): ItemKey => ({ pk: `SAAS#${saasId}#TEMPCODE#${codeHash}`, sk: 'CODE' }),
   /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */
   loginOwner: (saasId: string, login: Login): ItemKey => ({ pk: `SAAS#${saasId}#LOGIN#${loginKey(login)}`, sk: 'OWNER' }),
+  /**
+   * A marketplace customer's claim on the one tenant it is linked to: the rule "one tenant per customer" is
+   * its existence. The tenant's partition holds a link item naming it as `mirror`, so Delete Tenant frees the
+   * customer.
+   */
+  marketplaceCustomer: (saasId: string, customerIdentifier: string): ItemKey => ({
+    pk: `SAAS#${saasId}#MARKETPLACE#${customerIdentifier}`,
+    sk: 'TENANT',
+  }),
+  tenantMarketplaceLink: (saasId: string, tenantId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: 'MARKETPLACE' }),
   /** gsi1: pending plan reservations of a SaaS by due time. */
   planReservation: (saasId: string, tenantId: string, due: number) => ({
     gsi1pk: `SAAS#${saasId}#PLANRES`,

@@ -78,7 +78,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
     private readonly users: DynamoUserRepository,
   ) {}
 
-  addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean }): AtomicWrite {
+  addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean; tenantWrittenAlongside?: boolean }): AtomicWrite {
     const { tenant_id: tenantId, user_id: userId } = membership;
     const tenantSide = keys.membership(saasId, tenantId, userId);
     const userSide = keys.userMembership(saasId, userId, tenantId);
@@ -93,7 +93,8 @@ export class DynamoMembershipRepository implements MembershipRepository {
     const envIds = [...new Set(membership.roles.map((r) => r.env_id))];
     const roleNames = [...new Set(membership.roles.map((r) => r.role_name))];
     return atomicWrite(
-      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      // A transaction may touch an item once: a tenant or user written alongside holds its own rule.
+      ...(options.tenantWrittenAlongside ? [] : [check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive)]),
       ...(options.userWrittenAlongside ? [] : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
       putNew(
         this.table,

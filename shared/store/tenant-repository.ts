@@ -1,10 +1,12 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
 import { batchDelete } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
 import { partitionQuery, queryAll, queryIndexAll, queryPages } from './query.js';
+import { putNew } from './transact.js';
 import { Update } from './update.js';
 
 /** Attribute names the conditions use, as placeholders so no reserved word can bite. */
@@ -24,9 +26,17 @@ export class DynamoTenantRepository implements TenantRepository {
     private readonly table: string,
   ) {}
 
+  private item(saasId: string, tenant: TenantRecord) {
+    return { ...keys.tenant(saasId, tenant.id), entity: ENTITY.tenant, v: 1, ...tenant };
+  }
+
   async create(saasId: string, tenant: TenantRecord): Promise<void> {
-    const outcome = await putIfAbsent(this.db, this.table, { ...keys.tenant(saasId, tenant.id), entity: ENTITY.tenant, v: 1, ...tenant });
+    const outcome = await putIfAbsent(this.db, this.table, this.item(saasId, tenant));
     if (outcome === 'exists') throw new Error(`tenant id ${tenant.id} collided`);
+  }
+
+  createWrite(saasId: string, tenant: TenantRecord): AtomicWrite {
+    return atomicWrite(putNew(this.table, this.item(saasId, tenant), RULE.newItem));
   }
 
   async get(saasId: string, tenantId: string): Promise<TenantRecord | undefined> {

@@ -38,6 +38,13 @@ export function toUser(item: Record<string, unknown>): UserRecord {
 /** DynamoDB orders sort keys by their UTF-8 bytes. */
 export const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
 
+/** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
+const AWAITING_FIRST_SIGN_IN: Condition = {
+  expression: '#lastLogin = :never AND #password.#temporary = :true',
+  names: { '#lastLogin': 'last_login_at', '#password': 'password', '#temporary': 'temporary' },
+  values: { ':never': 0, ':true': true },
+};
+
 /** Names the user's profile, not being deleted and still holding `login`. */
 const holdsLogin = (login: Login): Condition =>
   both(LIVE, { expression: '#loginKey = :loginKey', names: { '#loginKey': 'loginKey' }, values: { ':loginKey': loginKey(login) } });
@@ -150,10 +157,19 @@ export class DynamoUserRepository implements UserRepository {
     );
   }
 
-  passwordWrite(saasId: string, userId: string, credential: PasswordCredential, mail?: OutboxMail): AtomicWrite {
+  passwordWrite(
+    saasId: string,
+    userId: string,
+    credential: PasswordCredential,
+    mail?: OutboxMail,
+    options: { onlyBeforeFirstSignIn?: boolean } = {},
+  ): AtomicWrite {
     const change = new Update().set('password', credential).add('session_version', 1);
+    const profile = keys.userProfile(saasId, userId);
     return atomicWrite(
-      update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive),
+      options.onlyBeforeFirstSignIn
+        ? update(this.table, profile, change, both(LIVE, AWAITING_FIRST_SIGN_IN), RULE.awaitingFirstSignIn)
+        : update(this.table, profile, change, LIVE, RULE.userLive),
       ...(mail ? [part(RULE.newItem, outboxItem(this.table, mail))] : []),
     );
   }

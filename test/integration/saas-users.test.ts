@@ -11,23 +11,14 @@ import type { UserRecord } from '../../shared/domain/users.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { courier, userService } from '../../shared/wiring.js';
-import { expectError, mailsTo } from '../support/expect.js';
+import { userService } from '../../shared/wiring.js';
+import { deliveredMail, expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
 let api: SignedClient;
 let saasId: string;
 let poolName: string;
-
-interface SaasUserBody {
-  id: string;
-  email: string;
-  sign_in_id: string;
-  attributes: Record<string, unknown>;
-  last_login_at: number;
-  password?: string;
-}
 
 const PASSWORD = 'Correct-horse-9';
 const stored = (userId: string, saas = saasId) => new DynamoUserRepository(dynamo(), tableName()).get(saas, userId) as Promise<UserRecord>;
@@ -48,11 +39,7 @@ async function assertPassword(userId: string, password: string): Promise<UserRec
   return user;
 }
 
-/** Runs the courier for this SaaS, then reads the mail sent to `to`. */
-async function deliveredTo(to: string) {
-  await courier().deliverDue(saasId);
-  return mailsTo(h.sesUrl, to);
-}
+const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
 before(async () => {
   h = await startHarness();

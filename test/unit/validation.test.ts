@@ -1,8 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
+import { checkAttributeValues } from '../../shared/domain/attributes.js';
 import { DomainError } from '../../shared/errors.js';
-import { coerceStrings, validate } from '../../shared/http/validation.js';
+import { HttpProblem } from '../../shared/http/errors.js';
+import { coerceStrings, parseJsonBody, validate } from '../../shared/http/validation.js';
+import { AttributeChanges, Count } from '../../shared/schemas/common.js';
 import { definitionSchemas } from '../../shared/schemas/definitions.js';
 
 function messageOf(fn: () => unknown): string {
@@ -55,5 +58,64 @@ describe('schema validation', () => {
       assert.equal(coerceStrings(schema, { id: raw }).id, raw, raw);
     }
     assert.equal(messageOf(() => validate(schema, { ...coerceStrings(schema, { id: '1e3' }), on: true, name: 'n' }, 'path')), 'id: must be an integer');
+  });
+});
+
+describe('request bodies', () => {
+  const parse = (text: string) => parseJsonBody(Buffer.from(text, 'utf8'));
+
+  it('refuses the member names JavaScript objects give meaning to, at any depth', () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      for (const body of [`{"${name}": 1}`, `{"a": {"b": [{"${name}": {}}]}}`]) {
+        assert.equal(messageOf(() => parse(body)), `body: the member name ${name} is not allowed`, body);
+      }
+    }
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('refuses unpaired surrogates in names and values, and keeps real characters', () => {
+    for (const body of ['{"a": "\\ud800"}', '{"\\udfff": 1}', '["x\\ud83dy"]']) {
+      assert.match(messageOf(() => parse(body)), /^body: text must be valid Unicode/, body);
+    }
+    assert.deepEqual(parse('{"a": "\\ud83d\\udca5 ok"}'), { a: '💥 ok' });
+  });
+
+  it('answers malformed JSON as invalid_json, and an empty body as none', () => {
+    for (const text of ['{', '{"a":1} x', `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
+      assert.throws(() => parse(text), (error: unknown) => error instanceof HttpProblem && error.type === 'invalid_json');
+    }
+    assert.equal(parse('  '), undefined);
+  });
+
+  it('keeps only the members a schema names, at every depth, and every entry of a map', () => {
+    const schema = Type.Object({ a: Type.String(), nested: Type.Object({ b: Type.Number() }), attributes: AttributeChanges });
+    const value = { a: 'x', extra: [1], nested: { b: 1, junk: { deep: true } }, attributes: { plan: 'gold', gone: null } };
+    assert.deepEqual(validate(schema, value, 'body'), { a: 'x', nested: { b: 1 }, attributes: { plan: 'gold', gone: null } });
+  });
+
+  it('refuses attribute maps with names no attribute could have', () => {
+    const schema = Type.Object({ attributes: AttributeChanges });
+    for (const name of ['', ' padded', 'a/b']) {
+      assert.match(messageOf(() => validate(schema, { attributes: { [name]: null } }, 'body')), /^attributes(\.|:)/, JSON.stringify(name));
+    }
+  });
+
+  it('bounds counts to what the store keeps exactly', () => {
+    const schema = Type.Object({ count: Count });
+    assert.deepEqual(validate(schema, { count: Number.MAX_SAFE_INTEGER }, 'body'), { count: Number.MAX_SAFE_INTEGER });
+    assert.equal(messageOf(() => validate(schema, { count: 1e300 }, 'body')), `count: must be at most ${Number.MAX_SAFE_INTEGER}`);
+  });
+});
+
+describe('number attribute values', () => {
+  const definitions = [{ attribute_name: 'n', display_name: 'n', attribute_type: 'number' as const }];
+
+  it('are numbers the store keeps exactly', () => {
+    for (const n of [0, -0, 1.5, -42, 1e-130, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+      checkAttributeValues({ n }, definitions, 'tenant attribute');
+    }
+    for (const n of [1e300, -1e20, Number.MAX_SAFE_INTEGER + 2, 5e-323, -1e-200]) {
+      assert.match(messageOf(() => checkAttributeValues({ n }, definitions, 'tenant attribute')), /^attributes\.n: must be a number within/, String(n));
+    }
   });
 });
