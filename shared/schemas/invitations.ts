@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { AccessToken, EnvId } from './common.js';
+import { AccessToken, EnvId, PathParam } from './common.js';
 import { EnvWithRoles } from './tenant-users.js';
 
 export const InvitationStatus = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('expired')], {
@@ -39,9 +39,9 @@ export const InvitationAcceptance = Type.Object({
 });
 export type InvitationAcceptance = Static<typeof InvitationAcceptance>;
 
-const TenantIdParam = Type.Object({ tenant_id: Type.String() });
-const InvitationParams = Type.Object({ tenant_id: Type.String(), invitation_id: Type.String() });
-const InvitationIdParam = Type.Object({ invitation_id: Type.String() });
+const TenantIdParam = Type.Object({ tenant_id: PathParam });
+const InvitationParams = Type.Object({ tenant_id: PathParam, invitation_id: PathParam });
+const InvitationIdParam = Type.Object({ invitation_id: PathParam });
 
 export const invitationSchemas = {
   getTenantInvitations: { params: TenantIdParam, response: Type.Object({ invitations: Type.Array(Invitation) }) },

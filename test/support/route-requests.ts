@@ -90,10 +90,11 @@ export function isErrorBody(body: unknown): boolean {
 }
 
 /**
- * The items of the test's own table (those whose partition key starts with `pkPrefix`, or all), in key order,
- * hashed. A test may read its own database whole; service code never scans.
+ * The items of the test's own table (those whose partition key starts with `pkPrefix`, or all, and leaving
+ * out those whose sort key `skip` names), in key order, hashed. A test may read its own database whole;
+ * service code never scans.
  */
-export async function tableDigest(pkPrefix = ''): Promise<string> {
+export async function tableDigest(pkPrefix = '', skip: (sortKey: string) => boolean = () => false): Promise<string> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -109,6 +110,7 @@ export async function tableDigest(pkPrefix = ''): Promise<string> {
     start = out.LastEvaluatedKey;
   } while (start);
   const canonical = items
+    .filter((item) => !skip(String(item.sk)))
     .map((item) => JSON.stringify(item, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v)))
     .sort()
     .join('\n');

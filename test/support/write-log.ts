@@ -1,15 +1,61 @@
 /**
  * Which writes reached the store while a piece of code ran: every successful write command of the document
- * client is noted in the log of the async context it ran in, so requests sent at the same time each get
- * their own. A refused request must have written nothing.
+ * client is noted, with the sort keys of the items it wrote, in the log of the async context it ran in, so
+ * requests sent at the same time each get their own. A refused request must have written nothing but the
+ * count of its own attempt (see `ATTEMPT_COUNTERS`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../shared/store/keys.js';
 
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
 const MIDDLEWARE = 'testWriteLog';
 
-const logs = new AsyncLocalStorage<string[]>();
+export interface WriteRecord {
+  command: string;
+  /** The sort keys of the items the command wrote. */
+  sortKeys: string[];
+}
+
+/**
+ * Items a refused answer still writes, by the start of their sort key: the counters that make guessing
+ * expensive. A wrong proof counts towards the lockout (issue 6), a wrong code uses one of the answers the code
+ * allows, an answered SRP session is spent (issues 5 and 6). Counting the attempt is the point of the refusal;
+ * nothing a user stored changes.
+ */
+export const ATTEMPT_COUNTERS: readonly string[] = [
+  keys.signInLockout('', '').sk,
+  keys.signInChallenge('', '', '').sk,
+  keys.usedSignInSession('', '', '').sk,
+  keys.verificationCode('', '', '').sk,
+];
+
+export const isAttemptCounter = (sortKey: string) => ATTEMPT_COUNTERS.some((prefix) => sortKey.startsWith(prefix));
+
+type Input = Record<string, unknown>;
+
+/** The sort keys a write command's input names, whatever its shape. */
+function sortKeysOf(input: Input): string[] {
+  const skOf = (item: unknown) => String((item as Input | undefined)?.sk ?? '?');
+  if (input.Key) return [skOf(input.Key)];
+  if (input.Item) return [skOf(input.Item)];
+  if (Array.isArray(input.TransactItems)) {
+    return (input.TransactItems as Input[])
+      .filter((entry) => !entry.ConditionCheck)
+      .map((entry) => {
+        const write = (entry.Put ?? entry.Update ?? entry.Delete) as Input;
+        return skOf(write.Item ?? write.Key);
+      });
+  }
+  if (input.RequestItems) {
+    return Object.values(input.RequestItems as Record<string, Input[]>)
+      .flat()
+      .map((request) => skOf((request.PutRequest as Input | undefined)?.Item ?? (request.DeleteRequest as Input | undefined)?.Key));
+  }
+  return ['?'];
+}
+
+const logs = new AsyncLocalStorage<WriteRecord[]>();
 const watched = new WeakSet<DynamoDBDocumentClient>();
 
 /** Starts noting writes of this client (once per client). */
@@ -20,7 +66,8 @@ export function watchWrites(db: DynamoDBDocumentClient): void {
     (next, context) => async (args) => {
       const output = await next(args);
       // Only a write that succeeded changed something: a refused condition throws before this line.
-      if (WRITE_COMMANDS.has(context.commandName as string)) logs.getStore()?.push(context.commandName as string);
+      const command = context.commandName as string;
+      if (WRITE_COMMANDS.has(command)) logs.getStore()?.push({ command, sortKeys: sortKeysOf(args.input as Input) });
       return output;
     },
     { step: 'initialize', name: MIDDLEWARE },
@@ -28,8 +75,15 @@ export function watchWrites(db: DynamoDBDocumentClient): void {
 }
 
 /** Runs `work`, answering its result and the writes it made. */
-export async function withWriteLog<T>(work: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
-  const writes: string[] = [];
+export async function withWriteLog<T>(work: () => Promise<T>): Promise<{ result: T; writes: WriteRecord[] }> {
+  const writes: WriteRecord[] = [];
   const result = await logs.run(writes, work);
   return { result, writes };
+}
+
+/** The writes that changed more than the count of an attempt, described for a failure message. */
+export function writesBeyondAttempts(writes: readonly WriteRecord[]): string[] {
+  return writes
+    .filter((write) => !write.sortKeys.every(isAttemptCounter))
+    .map((write) => `${write.command} ${write.sortKeys.join(' ')}`);
 }
