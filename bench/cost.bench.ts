@@ -14,7 +14,7 @@ import type { Group } from '../shared/routes.js';
 import { dynamo } from '../shared/store/client.js';
 import { startHarness } from '../test/support/harness.js';
 import { srpSignIn } from '../test/support/sign-in.js';
-import { expectStatus, PASSWORD, seedSaas } from './fixtures.js';
+import { expectStatus, PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
 import { summarize, writeResults } from './support.js';
 
 const CALLS = 50;
@@ -58,6 +58,7 @@ interface CallRecord {
 const newRecord = (): CallRecord => ({ requests: {}, readUnits: 0, writeUnits: 0, failed: 0, handlerMs: 0, invocations: 0 });
 let current = newRecord();
 
+const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
 try {
   dynamo().middlewareStack.add(
@@ -197,6 +198,7 @@ try {
   writeResults('cost', { prices: PRICES, month: MONTH, calls: CALLS, operations: rows, monthly, monthlyTotal: total, cognitoMonthly: cognito });
 } finally {
   await h.close();
+  await dynamoLocal.stop();
 }
 
 /**

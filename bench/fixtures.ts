@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../client/signed-fetch.js';
+import { startDynamoLocal, type Engine } from '../local/engines.js';
+import { freePort } from './support.js';
 
 export const PASSWORD = 'Bench-pass-1';
 export const ENV_ID = 1;
@@ -42,4 +44,14 @@ export async function seedSaas(api: SignedClient, options: { users: number; memb
     expectStatus(await api.post(`/tenants/${tenant.id}/users/${user.id}/envs/${ENV_ID}/roles`, { role_names: ['admin'] }), 201, 'add role');
   }
   return { tenantId: tenant.id, users };
+}
+
+/**
+ * DynamoDB Local for one benchmark (whose JVM's CPU time it can then read), made the engine startHarness()
+ * uses. Benchmarks send no mail, so no SES stand-in is started: the address given for it is never called.
+ */
+export async function startBenchDynamo(): Promise<Engine> {
+  const engine = await startDynamoLocal({ port: await freePort(), sharedDb: false });
+  Object.assign(process.env, { TEST_DYNAMODB_URL: engine.url, TEST_SES_URL: 'http://127.0.0.1:9' });
+  return engine;
 }

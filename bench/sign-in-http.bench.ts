@@ -14,7 +14,6 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { SignedClient } from '../client/signed-fetch.js';
-import { startDynamoLocal, startSesLocal } from '../local/engines.js';
 import { GROUP_HANDLERS } from '../local/handlers.js';
 import { dynamo, tableName } from '../shared/store/client.js';
 import { tokenService } from '../shared/wiring.js';
@@ -22,7 +21,8 @@ import { startHarness } from '../test/support/harness.js';
 import { srpSignIn, startSignIn } from '../test/support/sign-in.js';
 import { SrpTestClient } from '../test/support/srp-client.js';
 import { processCpuMs, startServiceProcess } from './service-process.js';
-import { cpuPerCall, freePort, ms, sample, summarize, writeResults } from './support.js';
+import { PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
+import { cpuPerCall, ms, sample, summarize, writeResults } from './support.js';
 
 const USERS = 40;
 const SEQUENTIAL = 200;
@@ -30,24 +30,13 @@ const PER_CONCURRENCY = 300;
 /** Sign-ins the service process answers before it is measured: its JIT warms up as a busy Lambda's has. */
 const SERVICE_WARMUP = 150;
 const CONCURRENCY = [1, 4, 16];
-const PASSWORD = 'Bench-pass-1';
 
-const [dynamoLocal, sesLocal] = await Promise.all([
-  startDynamoLocal({ port: await freePort(), sharedDb: false }),
-  freePort().then((port) => startSesLocal(port)),
-]);
-Object.assign(process.env, { TEST_DYNAMODB_URL: dynamoLocal.url, TEST_SES_URL: sesLocal.url });
+const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
 const service = await startServiceProcess();
 try {
   const { client: api, ...credentials } = await h.newSaas();
-  // Devices are not offered: a sign-in here is the SRP exchange and its credentials.
-  await api.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } });
-  const emails = Array.from({ length: USERS }, (_, i) => `bench-${i}-${randomUUID().slice(0, 6)}@bench.test`);
-  for (const email of emails) {
-    const created = await api.post('/users', { email, password: PASSWORD });
-    if (created.status !== 201) throw new Error(`creating a user failed: ${created.text}`);
-  }
+  const emails = (await seedSaas(api, { users: USERS, members: 0 })).users.map((user) => user.email);
 
   // The store requests a sign-in makes and the time they take: DynamoDB Local's share of the handler's time.
   let storeRequests = 0;
@@ -119,7 +108,7 @@ try {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const [serviceAfter, engineAfter] = [await service.usage(), processCpuMs(dynamoLocal.pid)];
     const serviceCpuMsPerSignIn = (serviceAfter.cpuMs - serviceBefore.cpuMs) / PER_CONCURRENCY;
-    throughput[`${clients} clients`] = {
+    throughput[`${clients} client${clients === 1 ? '' : 's'}`] = {
       signInsPerSecond: PER_CONCURRENCY / seconds,
       serviceCpuMsPerSignIn,
       perCore: 1000 / serviceCpuMsPerSignIn,
@@ -175,5 +164,5 @@ try {
 } finally {
   await service.stop();
   await h.close();
-  await Promise.all([dynamoLocal.stop(), sesLocal.stop()]);
+  await dynamoLocal.stop();
 }
