@@ -4,8 +4,6 @@
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
@@ -19,48 +17,12 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
+import { FlakySes } from '../support/flaky-ses.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
 let saasId: string;
 let sesUrl: string;
-
-/** Fails the next `failures` requests with `status`, then passes everything through to the SES stand-in. */
-class FlakySes {
-  failures = 0;
-  status = 500;
-  requests = 0;
-  private server!: Server;
-  url = '';
-
-  async start(target: string): Promise<void> {
-    this.server = createServer(async (req, res) => {
-      this.requests++;
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      if (this.failures > 0) {
-        this.failures--;
-        const type = this.status === 429 ? 'TooManyRequestsException' : this.status >= 500 ? 'InternalFailure' : 'MessageRejected';
-        res.writeHead(this.status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
-        res.end(JSON.stringify({ message: `injected ${type}` }));
-        return;
-      }
-      const upstream = await fetch(target + req.url, {
-        method: req.method,
-        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-      res.end(Buffer.from(await upstream.arrayBuffer()));
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 const flaky = new FlakySes();
 let clockOffset = 0;
