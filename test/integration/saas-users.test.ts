@@ -449,6 +449,29 @@ describe('delete', () => {
     assert.equal(await get(keys.loginOwner(saasId, { kind: 'email', value: address })), undefined);
     await createUser({ email: address, password: PASSWORD });
   });
+
+  it('a delete cut short after hiding the user is finished by the next one, which frees the name', async () => {
+    const address = email('cut');
+    const user = await createUser({ email: address, password: PASSWORD });
+    const tenant = await api.post<{ id: string }>('/tenants', { name: 'Cut', attributes: {}, back_office_staff_email: 'ops@cut.test' });
+    assert.equal((await api.post(`/tenants/${tenant.body.id}/users`, { email: address, attributes: {} })).status, 201);
+    // What the first step of Delete User leaves when the store goes away right after it.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.userProfile(saasId, user.id),
+        UpdateExpression: 'SET deleting = :yes REMOVE gsi1pk, gsi1sk',
+        ExpressionAttributeValues: { ':yes': true },
+      }),
+    );
+    await expectError(api.delete(`/users/${user.id}`), 404, 'user_not_found');
+    const get = async (key: { pk: string; sk: string }) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
+    assert.equal(await get(keys.userProfile(saasId, user.id)), undefined);
+    assert.equal(await get(keys.loginOwner(saasId, { kind: 'email', value: address })), undefined);
+    assert.equal(await get(keys.membership(saasId, tenant.body.id, user.id)), undefined);
+    assert.equal(await get(keys.userMembership(saasId, user.id, tenant.body.id)), undefined);
+    assert.equal((await api.post('/users', { email: address, password: PASSWORD })).status, 201);
+  });
 });
 
 describe('isolation and permissions', () => {
