@@ -9,7 +9,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverFromStream, runScheduledWork } from '../../functions/scheduled/handler.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { newOutboxMail } from '../../shared/domain/mail.js';
+import { newOutboxMail, type OutboxRepository } from '../../shared/domain/mail.js';
 import { Courier } from '../../shared/mail/courier.js';
 import { SesMailSender } from '../../shared/mail/ses-sender.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
@@ -27,12 +27,13 @@ let sesUrl: string;
 const flaky = new FlakySes();
 let clockOffset = 0;
 
-function courierThroughProxy(): Courier {
+function courierThroughProxy(outbox: OutboxRepository = outboxRepository()): Courier {
   const ses = new SESv2Client({ region: 'us-east-1', endpoint: flaky.url, maxAttempts: 1 });
-  return new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(ses), suppressionRepository(), {
+  return new Courier(outbox, configurationService(), secrets(), new SesMailSender(ses), suppressionRepository(), {
     immediateRetryDelaysMs: [10, 10],
     maxAttempts: 3,
     leaseSeconds: 60,
+    recordRetryDelaysMs: [10, 10],
   });
 }
 
@@ -156,6 +157,22 @@ describe('courier', () => {
     clockOffset = 0;
     assert.deepEqual(outcomes, ['retry', 'retry', 'failed', 'skipped']);
     assert.equal((await mailsTo(doomed.to)).length, 0);
+  });
+
+  it('a store blip while recording a sent mail is retried through, so the mail is not sent again when its claim lapses', async () => {
+    const { id, to } = await enqueue('authentication_mfa', '654321');
+    const real = outboxRepository();
+    let blips = 2;
+    const blipping: OutboxRepository = Object.assign(Object.create(real) as OutboxRepository, {
+      markSent: (...args: Parameters<OutboxRepository['markSent']>) =>
+        blips-- > 0 ? Promise.reject(new Error('socket hang up')) : real.markSent(...args),
+    });
+    assert.equal(await courierThroughProxy(blipping).deliver(saasId, id), 'sent');
+    assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
+    clockOffset += 3600_000;
+    await courierThroughProxy().deliverDue(saasId);
+    clockOffset = 0;
+    assert.equal((await mailsTo(to)).length, 1);
   });
 
   it('two couriers racing for one mail send it once', async () => {
