@@ -30,6 +30,7 @@ if (scheduledEveryMs > 0) {
 
 process.on('message', (message: ParentMessage) => {
   if (message.kind === 'usage') {
+    if (message.collectGarbage) (globalThis as { gc?: () => void }).gc?.();
     send({ kind: 'usage', id: message.id, cpu: process.cpuUsage(), memory: process.memoryUsage() });
   } else if (message.kind === 'stop') {
     clearInterval(scheduler);

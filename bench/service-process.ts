@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASE_PATH } from '../shared/routes.js';
 
-export type ParentMessage = { kind: 'usage'; id: number } | { kind: 'stop' };
+export type ParentMessage = { kind: 'usage'; id: number; collectGarbage?: boolean } | { kind: 'stop' };
 export type ChildMessage =
   | { kind: 'ready'; port: number }
   | { kind: 'usage'; id: number; cpu: NodeJS.CpuUsage; memory: NodeJS.MemoryUsage };
@@ -26,7 +26,11 @@ export interface ServiceProcess {
   /** `http://127.0.0.1:PORT/v1/auth` */
   baseUrl: string;
   pid: number;
-  usage(): Promise<ServiceUsage>;
+  /**
+   * CPU time and memory now; with `collectGarbage` (the service started with `--expose-gc`), after a full
+   * collection, so heap figures compare without the garbage of the moment.
+   */
+  usage(options?: { collectGarbage?: boolean }): Promise<ServiceUsage>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +70,7 @@ export async function startServiceProcess(options: ServiceOptions = {}): Promise
   child.removeAllListeners('exit');
 
   let nextId = 0;
-  const usage = () =>
+  const usage = (options: { collectGarbage?: boolean } = {}) =>
     new Promise<ServiceUsage>((resolve, reject) => {
       const id = nextId++;
       const timer = setTimeout(() => reject(new Error('the service process did not report its usage')), 10_000);
@@ -77,7 +81,7 @@ export async function startServiceProcess(options: ServiceOptions = {}): Promise
         resolve({ cpuMs: (message.cpu.user + message.cpu.system) / 1000, systemMs: message.cpu.system / 1000, memory: message.memory });
       };
       child.on('message', listener);
-      child.send({ kind: 'usage', id } satisfies ParentMessage);
+      child.send({ kind: 'usage', id, ...options } satisfies ParentMessage);
     });
 
   return {

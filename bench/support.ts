@@ -1,5 +1,5 @@
 /** What every benchmark shares: robust figures (medians, percentiles) and writing them as JSON. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,7 @@ const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 /** Writes `bench/results/<name>.json` (ignored by git: figures belong in notes, measured in one run). */
 export function writeResults(name: string, figures: unknown): void {
+  mkdirSync(resultsDir, { recursive: true });
   writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify({ measuredAt: new Date().toISOString(), figures }, null, 2)}\n`);
 }
 
