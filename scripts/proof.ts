@@ -46,6 +46,8 @@ const checks: Check[] = [];
 const figures: Record<string, unknown> = {};
 
 let world: ProofWorld | undefined;
+/** Every answer the load recorded, kept with the files of a failed run. */
+let answers: Answer[] = [];
 const bound = setTimeout(() => {
   say(`FAIL: the proof did not finish within ${TOTAL_BOUND_MINUTES} minutes`);
   void Promise.race([world?.close({ keepFiles: true }), sleep(10_000)]).finally(() => process.exit(1));
@@ -124,6 +126,7 @@ async function main(): Promise<void> {
   const { service, api, ses } = world;
   say(`  engines, SaaS and service ready (service pid ${service.pid}; files in ${world.dir})`);
   const load = new Load(api);
+  answers = load.answers;
   await load.prepare();
   say(`  seeded: ${load.model.signInUsers.length} users who sign in, ${load.model.tenantIds.length} tenants`);
 
@@ -272,7 +275,8 @@ writeResults('proof', { pass, checks, ...figures });
 if (world) {
   if (!pass) {
     writeFileSync(join(world.dir, 'checks.json'), JSON.stringify(checks, null, 2));
-    say(`kept for a look: ${world.dir} (DynamoDB Local's data, the service's log ${world.serviceLog}, checks.json)`);
+    writeFileSync(join(world.dir, 'answers.json'), JSON.stringify(answers, null, 1));
+    say(`kept for a look: ${world.dir} (DynamoDB Local's data, the service's log ${world.serviceLog}, checks.json, answers.json)`);
   }
   await world.close({ keepFiles: !pass });
 }

@@ -22,7 +22,10 @@ export interface CourierSettings {
   maxAttempts: number;
   /** How long a claim holds before another courier may take the mail over. */
   leaseSeconds: number;
-  /** Delays before the retries of recording a sent mail, in ms (well inside the lease). */
+  /**
+   * Delays before the retries of recording a sent mail, in ms: together they outlast a store outage of
+   * about half a minute, within the lease and the scheduled function's minute.
+   */
   recordRetryDelaysMs: number[];
 }
 
@@ -30,7 +33,7 @@ export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
   immediateRetryDelaysMs: [200, 1000],
   maxAttempts: 8,
   leaseSeconds: 120,
-  recordRetryDelaysMs: [200, 1000, 3000],
+  recordRetryDelaysMs: [200, 1000, 3000, 8000, 15000],
 };
 
 /** 30 s, 1 min, 2 min ... up to an hour between attempts. */
@@ -112,8 +115,8 @@ export class Courier {
 
   /**
    * The mail is out: a record that fails leaves the claim to lapse and the mail to go out again, so a store
-   * blip is retried through (a record already made is a no-op, as the claim is gone). Only a store away for
-   * longer than the retries leaves the window for a duplicate.
+   * outage is retried through (a record already made is a no-op, as the claim is gone). Only a store away
+   * for longer than the retries (or a crash right after the send) leaves the window for a duplicate.
    */
   private async recordSent(mail: OutboxMail, messageId: string): Promise<void> {
     for (const delay of this.settings.recordRetryDelaysMs) {
