@@ -46,25 +46,25 @@ function panels(): Panel[] {
       ],
     });
   }
-  const http = results<{ throughput: Record<string, { signInsPerSecond: number }>; signInsPerSecondPerCore: number; perCoreTarget: number }>('sign-in-http');
+  const http = results<{ throughput: Record<string, { perSecond: number }>; signInsPerSecondPerCore: number; perCoreTarget: number }>('sign-in-http');
   if (http) {
     out.push({
       title: 'Full sign-ins per second through the local API (one machine, DynamoDB Local)',
       bars: [
-        ...Object.entries(http.throughput).map(([label, t]) => ({ label, values: [t.signInsPerSecond], text: `${t.signInsPerSecond.toFixed(1)}/s` })),
+        ...Object.entries(http.throughput).map(([label, t]) => ({ label, values: [t.perSecond], text: `${t.perSecond.toFixed(1)}/s` })),
         { label: 'per service core', values: [http.signInsPerSecondPerCore], text: `${http.signInsPerSecondPerCore.toFixed(0)}/s` },
       ],
       mark: { value: http.perCoreTarget, label: `target ${http.perCoreTarget}/s per core` },
     });
   }
-  const management = results<{ operations: Record<string, { latency: Median; requestsPerSecond: number }> }>('management-http');
+  const management = results<{ operations: Record<string, { latency: Median; perSecond: number }> }>('management-http');
   if (management) {
     out.push({
       title: 'Management API latency through the local API, ms (p50, p99)',
       bars: Object.entries(management.operations).map(([label, o]) => ({
         label,
         values: [o.latency.median, o.latency.p99],
-        text: `${o.latency.median.toFixed(1)} / ${o.latency.p99.toFixed(1)} ms, ${o.requestsPerSecond.toFixed(0)}/s`,
+        text: `${o.latency.median.toFixed(1)} / ${o.latency.p99.toFixed(1)} ms, ${o.perSecond.toFixed(0)}/s`,
       })),
     });
   }

@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../client/signed-fetch.js';
-import { startDynamoLocal, type Engine } from '../local/engines.js';
-import { freePort } from './support.js';
+import { freePort, startDynamoLocal, type Engine } from '../local/engines.js';
 
 export const PASSWORD = 'Bench-pass-1';
 export const ENV_ID = 1;

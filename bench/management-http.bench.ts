@@ -7,7 +7,7 @@
 import { SignedClient } from '../client/signed-fetch.js';
 import { startHarness } from '../test/support/harness.js';
 import { expectStatus, PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
-import { processCpuMs, startServiceProcess } from './service-process.js';
+import { measureThroughput, startServiceProcess, type Throughput } from './service-process.js';
 import { ms, sample, summarize, writeResults } from './support.js';
 
 const USERS = 100;
@@ -32,34 +32,18 @@ try {
     [`get tenant users (${MEMBERS})`]: async () => expectStatus(await api.get(`/tenants/${seeded.tenantId}/users`), 200, 'get tenant users'),
   };
 
-  const figures: Record<string, { latency: ReturnType<typeof summarize>; requestsPerSecond: number; serviceCpuMs: number; dynamoLocalCpuMs?: number }> = {};
+  const figures: Record<string, Throughput & { latency: ReturnType<typeof summarize> }> = {};
   process.stdout.write(
     `Management API through the local HTTP API, DynamoDB Local; latency with one client (n = ${SEQUENTIAL}), throughput with ${CLIENTS} clients\n` +
       `${'operation'.padEnd(28)}${'p50'.padStart(11)}${'p99'.padStart(12)}${'requests/s'.padStart(12)}${'service CPU'.padStart(14)}${'DynamoDB Local CPU'.padStart(20)}\n`,
   );
   for (const [name, call] of Object.entries(operations)) {
     const latency = summarize(await sample(SEQUENTIAL, call));
-    const [serviceBefore, engineBefore] = [await service.usage(), processCpuMs(dynamoLocal.pid)];
-    const started = process.hrtime.bigint();
-    let remaining = CONCURRENT;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (remaining-- > 0) await call();
-      }),
-    );
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const [serviceAfter, engineAfter] = [await service.usage(), processCpuMs(dynamoLocal.pid)];
-    const dynamoLocalCpuMs = engineBefore !== undefined && engineAfter !== undefined ? (engineAfter - engineBefore) / CONCURRENT : undefined;
-    figures[name] = {
-      latency,
-      requestsPerSecond: CONCURRENT / seconds,
-      serviceCpuMs: (serviceAfter.cpuMs - serviceBefore.cpuMs) / CONCURRENT,
-      ...(dynamoLocalCpuMs !== undefined ? { dynamoLocalCpuMs } : {}),
-    };
+    figures[name] = { latency, ...(await measureThroughput(service, dynamoLocal.pid, CLIENTS, CONCURRENT, call)) };
     const f = figures[name];
     process.stdout.write(
-      `${name.padEnd(28)}${ms(latency.median).padStart(11)}${ms(latency.p99).padStart(12)}${f.requestsPerSecond.toFixed(1).padStart(12)}` +
-        `${ms(f.serviceCpuMs).padStart(14)}${(dynamoLocalCpuMs === undefined ? 'n/a' : ms(dynamoLocalCpuMs)).padStart(20)}\n`,
+      `${name.padEnd(28)}${ms(latency.median).padStart(11)}${ms(latency.p99).padStart(12)}${f.perSecond.toFixed(1).padStart(12)}` +
+        `${ms(f.serviceCpuMs).padStart(14)}${(f.dynamoLocalCpuMs === undefined ? 'n/a' : ms(f.dynamoLocalCpuMs)).padStart(20)}\n`,
     );
   }
   writeResults('management-http', { users: USERS, members: MEMBERS, clients: CLIENTS, operations: figures });

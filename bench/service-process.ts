@@ -101,6 +101,39 @@ export async function startServiceProcess(options: ServiceOptions = {}): Promise
   };
 }
 
+export interface Throughput {
+  perSecond: number;
+  /** The service process's CPU time per call, in ms. */
+  serviceCpuMs: number;
+  /** DynamoDB Local's (the other process's) CPU time per call, in ms; absent where there is no /proc. */
+  dynamoLocalCpuMs?: number;
+}
+
+/** `total` calls, `clients` at a time, against the service: calls per second and CPU time per call. */
+export async function measureThroughput(
+  service: ServiceProcess,
+  dynamoLocalPid: number | undefined,
+  clients: number,
+  total: number,
+  call: () => Promise<unknown>,
+): Promise<Throughput> {
+  const [serviceBefore, engineBefore] = [await service.usage(), processCpuMs(dynamoLocalPid)];
+  const started = process.hrtime.bigint();
+  let remaining = total;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (remaining-- > 0) await call();
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const [serviceAfter, engineAfter] = [await service.usage(), processCpuMs(dynamoLocalPid)];
+  return {
+    perSecond: total / seconds,
+    serviceCpuMs: (serviceAfter.cpuMs - serviceBefore.cpuMs) / total,
+    ...(engineBefore !== undefined && engineAfter !== undefined ? { dynamoLocalCpuMs: (engineAfter - engineBefore) / total } : {}),
+  };
+}
+
 /** CPU time (user + system) a process has used, in ms, from /proc; undefined where there is no /proc. */
 export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;

@@ -20,7 +20,7 @@ import { tokenService } from '../shared/wiring.js';
 import { startHarness } from '../test/support/harness.js';
 import { srpSignIn, startSignIn } from '../test/support/sign-in.js';
 import { SrpTestClient } from '../test/support/srp-client.js';
-import { processCpuMs, startServiceProcess } from './service-process.js';
+import { measureThroughput, startServiceProcess, type Throughput } from './service-process.js';
 import { PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
 import { cpuPerCall, ms, sample, summarize, writeResults } from './support.js';
 
@@ -95,34 +95,17 @@ try {
   // Throughput against the service in its own process.
   const remote = signInThrough(new SignedClient(service.baseUrl, credentials));
   await sample(SERVICE_WARMUP, remote, 0);
-  const throughput: Record<string, { signInsPerSecond: number; serviceCpuMsPerSignIn: number; perCore: number; dynamoLocalCpuMsPerSignIn?: number }> = {};
+  const throughput: Record<string, Throughput & { perCore: number }> = {};
   for (const clients of CONCURRENCY) {
-    const [serviceBefore, engineBefore] = [await service.usage(), processCpuMs(dynamoLocal.pid)];
-    const started = process.hrtime.bigint();
-    let remaining = PER_CONCURRENCY;
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (remaining-- > 0) await remote();
-      }),
-    );
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const [serviceAfter, engineAfter] = [await service.usage(), processCpuMs(dynamoLocal.pid)];
-    const serviceCpuMsPerSignIn = (serviceAfter.cpuMs - serviceBefore.cpuMs) / PER_CONCURRENCY;
-    throughput[`${clients} client${clients === 1 ? '' : 's'}`] = {
-      signInsPerSecond: PER_CONCURRENCY / seconds,
-      serviceCpuMsPerSignIn,
-      perCore: 1000 / serviceCpuMsPerSignIn,
-      ...(engineBefore !== undefined && engineAfter !== undefined
-        ? { dynamoLocalCpuMsPerSignIn: (engineAfter - engineBefore) / PER_CONCURRENCY }
-        : {}),
-    };
+    const measured = await measureThroughput(service, dynamoLocal.pid, clients, PER_CONCURRENCY, remote);
+    throughput[`${clients} client${clients === 1 ? '' : 's'}`] = { ...measured, perCore: 1000 / measured.serviceCpuMs };
   }
   // Where the service's CPU goes, measured in this process once warm: one store request through the AWS SDK
   // (a GetItem of a missing item), and the tokens of one sign-in (ID and access token, RS256).
   const storeRequestCpuMs = await cpuPerCall(500, () => dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: 'BENCH', sk: 'NONE' } })));
   const tokensCpuMs = await cpuPerCall(200, () => tokenService().issue({ saasId: credentials.saasId, userId: randomUUID(), email: 'a@bench.test' }));
 
-  const best = Math.min(...Object.values(throughput).map((t) => t.serviceCpuMsPerSignIn));
+  const best = Math.min(...Object.values(throughput).map((t) => t.serviceCpuMs));
 
   const figures = {
     users: USERS,
@@ -151,8 +134,8 @@ try {
   );
   for (const [label, t] of Object.entries(throughput)) {
     process.stdout.write(
-      `  ${label.padEnd(11)} ${t.signInsPerSecond.toFixed(1).padStart(7)} sign-ins/s   service CPU ${ms(t.serviceCpuMsPerSignIn)}` +
-        ` (${t.perCore.toFixed(0)} per core)   DynamoDB Local CPU ${perSignIn(t.dynamoLocalCpuMsPerSignIn)}\n`,
+      `  ${label.padEnd(11)} ${t.perSecond.toFixed(1).padStart(7)} sign-ins/s   service CPU ${ms(t.serviceCpuMs)}` +
+        ` (${t.perCore.toFixed(0)} per core)   DynamoDB Local CPU ${perSignIn(t.dynamoLocalCpuMs)}\n`,
     );
   }
   process.stdout.write(

@@ -1,6 +1,5 @@
 /** What every benchmark shares: robust figures (medians, percentiles) and writing them as JSON. */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,15 +51,3 @@ export function writeResults(name: string, figures: unknown): void {
 }
 
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
-
-/** A TCP port free on the loopback address right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

