@@ -254,7 +254,7 @@ export async function mailChecks(items: Item[], sesUrl: string, model: Model, ou
     {
       name: "mail: every acknowledged change's mail received, with its content",
       problems: expected,
-      looked: `${model.expectedMails.length} mails expected, ${model.possibleMails.length} more possible (changes answered 5xx)`,
+      looked: `${model.expectedMails.length} mails expected, ${model.possibleMails.length} more possible (changes answered otherwise than due)`,
     },
   ];
 }
