@@ -182,7 +182,9 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
     {
       name: 'nothing acknowledged lost, nothing deleted left',
       problems: lost,
-      looked: `${model.liveUsers.size} users, ${model.deletedUsers.size} deleted, ${model.acceptedInvitations.length} accepted invitations`,
+      looked:
+        `${model.liveUsers.size} users, ${model.deletedUsers.size} deleted, ${model.acceptedInvitations.length} accepted invitations ` +
+        `(${model.uncertainUsers.size} users left the model: a write on them was answered otherwise than due)`,
     },
   ];
 }
