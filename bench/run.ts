@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every `bench/*.bench.ts` in its own Node process, one after the other (so one
  * benchmark's garbage and JIT state never colour another's figures), and prints what each prints.
- * Each benchmark writes its figures as JSON to `bench/results/<name>.json` as well.
+ * Each benchmark writes its figures as JSON to `bench/results/<name>.json` as well; at the end the figures
+ * there are drawn as one chart, `bench/results/summary.svg` (bench/chart.ts).
  *   npm run bench                 every benchmark
  *   npm run bench -- srp          only those whose file name contains "srp"
  */
@@ -9,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeSummaryChart } from './chart.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
@@ -34,4 +36,6 @@ for (const file of files) {
     process.stdout.write(`== ${file} FAILED (exit ${run.status ?? run.signal})\n`);
   }
 }
+const chart = writeSummaryChart();
+if (chart) process.stdout.write(`\nchart of the figures: ${chart}\n`);
 process.exit(failed ? 1 : 0);

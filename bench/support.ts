@@ -1,5 +1,5 @@
 /** What every benchmark shares: robust figures (medians, percentiles) and writing them as JSON. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,10 +33,20 @@ export async function sample(times: number, fn: () => unknown, warmup = Math.cei
   return samples;
 }
 
+/** CPU time (user + system, every thread of this process) per call of `fn`, in ms, after `warmup` calls. */
+export async function cpuPerCall(times: number, fn: () => unknown, warmup = times): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const before = process.cpuUsage();
+  for (let i = 0; i < times; i++) await fn();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / times;
+}
+
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 /** Writes `bench/results/<name>.json` (ignored by git: figures belong in notes, measured in one run). */
 export function writeResults(name: string, figures: unknown): void {
+  mkdirSync(resultsDir, { recursive: true });
   writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify({ measuredAt: new Date().toISOString(), figures }, null, 2)}\n`);
 }
 

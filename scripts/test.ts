@@ -7,9 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startDynamoLocal, startSesLocal } from '../local/engines.js';
+import { freePort, startDynamoLocal, startSesLocal } from '../local/engines.js';
 
 function testFiles(root: string): string[] {
   if (statSync(root).isFile()) return [root];
@@ -17,17 +16,6 @@ function testFiles(root: string): string[] {
     const path = join(root, entry.name);
     if (entry.isDirectory()) return testFiles(path);
     return entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
 

@@ -88,10 +88,17 @@ export const courier = () =>
     suppressionRepository(),
   );
 
-/** The SaaS's SRP POOL_NAME (fixed per SaaS). */
+/**
+ * The SaaS's SRP POOL_NAME. It never changes for the life of a SaaS (verifiers are bound to it), so it is
+ * read once per cold start: that saves every sign-in and every password write one store request.
+ */
+const poolNames = new Map<string, string>();
 const poolName = async (saasId: string) => {
+  const known = poolNames.get(saasId);
+  if (known) return known;
   const saas = await accountRepository().getSaas(saasId);
   if (!saas) throw new Error(`no SaaS account ${saasId}`);
+  poolNames.set(saasId, saas.poolName);
   return saas.poolName;
 };
 

@@ -359,7 +359,10 @@ export class UserService {
   /** Removes the user from every tenant and the SaaS; answers the user as they were. */
   async delete(saasId: string, userId: string): Promise<UserInfo> {
     const before = await this.deps.userInfo(saasId, userId);
-    if (!before || !(await this.deps.users.delete(saasId, userId))) throw userNotFound(userId);
+    // A delete cut short (a store outage, a timeout) leaves the profile hidden, so `before` is gone: the
+    // retry still finishes it (else the name stays taken by nobody), then answers as for any unknown user.
+    const removed = await this.deps.users.delete(saasId, userId);
+    if (!before || !removed) throw userNotFound(userId);
     return before;
   }
 

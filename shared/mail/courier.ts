@@ -22,12 +22,18 @@ export interface CourierSettings {
   maxAttempts: number;
   /** How long a claim holds before another courier may take the mail over. */
   leaseSeconds: number;
+  /**
+   * Delays before the retries of recording a sent mail, in ms: together they outlast a store outage of
+   * about half a minute, within the lease and the scheduled function's minute.
+   */
+  recordRetryDelaysMs: number[];
 }
 
 export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
   immediateRetryDelaysMs: [200, 1000],
   maxAttempts: 8,
   leaseSeconds: 120,
+  recordRetryDelaysMs: [200, 1000, 3000, 8000, 15000],
 };
 
 /** 30 s, 1 min, 2 min ... up to an hour between attempts. */
@@ -89,8 +95,7 @@ export class Courier {
       permanent = true;
     }
     if (sent) {
-      // If this write fails the claim lapses and the mail is tried again: the one window for a duplicate.
-      await this.outbox.markSent(mail, sent.messageId, nowSeconds());
+      await this.recordSent(mail, sent.messageId);
       metrics.count('MailSent');
       log.info('mail sent', context);
       return 'sent';
@@ -106,6 +111,23 @@ export class Courier {
     metrics.count('MailRetried');
     log.warn('mail deferred', { ...context, reason });
     return 'retry';
+  }
+
+  /**
+   * The mail is out: a record that fails leaves the claim to lapse and the mail to go out again, so a store
+   * outage is retried through (a record already made is a no-op, as the claim is gone). Only a store away
+   * for longer than the retries (or a crash right after the send) leaves the window for a duplicate.
+   */
+  private async recordSent(mail: OutboxMail, messageId: string): Promise<void> {
+    for (const delay of this.settings.recordRetryDelaysMs) {
+      try {
+        return await this.outbox.markSent(mail, messageId, nowSeconds());
+      } catch (error) {
+        log.warn('recording a sent mail failed; trying again', { saasId: mail.saasId, mailId: mail.id, error: (error as Error).message });
+        await sleep(delay);
+      }
+    }
+    await this.outbox.markSent(mail, messageId, nowSeconds());
   }
 
   /** Everything due for one SaaS: new mails the stream missed, deferred retries, lapsed claims. */

@@ -13,9 +13,15 @@ export interface RenderedMail {
   text?: string;
 }
 
+/**
+ * `{####}` replaced by `value` as it is: through a function, because a replacement string reads `$&`, `` $` ``
+ * and `$'` as patterns, and a generated password may hold them.
+ */
+const fill = (text: string, value: string) => text.replaceAll(PLACEHOLDER, () => value);
+
 /** `{####}` replaced; HTML-escaped when the message is HTML (a code like `<a&b>` must not become markup). */
 export function renderMail(template: MessageTemplate, value: string): RenderedMail {
-  const subject = template.subject.replaceAll(PLACEHOLDER, value).replace(/[\r\n]+/g, ' ');
-  if (HTML_TAG.test(template.message)) return { subject, html: template.message.replaceAll(PLACEHOLDER, escapeHtml(value)) };
-  return { subject, text: template.message.replaceAll(PLACEHOLDER, value) };
+  const subject = fill(template.subject, value).replace(/[\r\n]+/g, ' ');
+  if (HTML_TAG.test(template.message)) return { subject, html: fill(template.message, escapeHtml(value)) };
+  return { subject, text: fill(template.message, value) };
 }

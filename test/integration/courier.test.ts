@@ -4,14 +4,12 @@
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverFromStream, runScheduledWork } from '../../functions/scheduled/handler.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { newOutboxMail } from '../../shared/domain/mail.js';
+import { newOutboxMail, type OutboxRepository } from '../../shared/domain/mail.js';
 import { Courier } from '../../shared/mail/courier.js';
 import { SesMailSender } from '../../shared/mail/ses-sender.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
@@ -19,58 +17,23 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
+import { FlakySes } from '../support/flaky-ses.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
 let saasId: string;
 let sesUrl: string;
 
-/** Fails the next `failures` requests with `status`, then passes everything through to the SES stand-in. */
-class FlakySes {
-  failures = 0;
-  status = 500;
-  requests = 0;
-  private server!: Server;
-  url = '';
-
-  async start(target: string): Promise<void> {
-    this.server = createServer(async (req, res) => {
-      this.requests++;
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      if (this.failures > 0) {
-        this.failures--;
-        const type = this.status === 429 ? 'TooManyRequestsException' : this.status >= 500 ? 'InternalFailure' : 'MessageRejected';
-        res.writeHead(this.status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
-        res.end(JSON.stringify({ message: `injected ${type}` }));
-        return;
-      }
-      const upstream = await fetch(target + req.url, {
-        method: req.method,
-        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-      res.end(Buffer.from(await upstream.arrayBuffer()));
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 const flaky = new FlakySes();
 let clockOffset = 0;
 
-function courierThroughProxy(): Courier {
+function courierThroughProxy(outbox: OutboxRepository = outboxRepository()): Courier {
   const ses = new SESv2Client({ region: 'us-east-1', endpoint: flaky.url, maxAttempts: 1 });
-  return new Courier(outboxRepository(), configurationService(), secrets(), new SesMailSender(ses), suppressionRepository(), {
+  return new Courier(outbox, configurationService(), secrets(), new SesMailSender(ses), suppressionRepository(), {
     immediateRetryDelaysMs: [10, 10],
     maxAttempts: 3,
     leaseSeconds: 60,
+    recordRetryDelaysMs: [10, 10],
   });
 }
 
@@ -194,6 +157,22 @@ describe('courier', () => {
     clockOffset = 0;
     assert.deepEqual(outcomes, ['retry', 'retry', 'failed', 'skipped']);
     assert.equal((await mailsTo(doomed.to)).length, 0);
+  });
+
+  it('a store blip while recording a sent mail is retried through, so the mail is not sent again when its claim lapses', async () => {
+    const { id, to } = await enqueue('authentication_mfa', '654321');
+    const real = outboxRepository();
+    let blips = 2;
+    const blipping: OutboxRepository = Object.assign(Object.create(real) as OutboxRepository, {
+      markSent: (...args: Parameters<OutboxRepository['markSent']>) =>
+        blips-- > 0 ? Promise.reject(new Error('socket hang up')) : real.markSent(...args),
+    });
+    assert.equal(await courierThroughProxy(blipping).deliver(saasId, id), 'sent');
+    assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
+    clockOffset += 3600_000;
+    await courierThroughProxy().deliverDue(saasId);
+    clockOffset = 0;
+    assert.equal((await mailsTo(to)).length, 1);
   });
 
   it('two couriers racing for one mail send it once', async () => {

@@ -23,6 +23,11 @@ let poolName: string;
 const PASSWORD = 'Correct-horse-9';
 const stored = (userId: string, saas = saasId) => new DynamoUserRepository(dynamo(), tableName()).get(saas, userId) as Promise<UserRecord>;
 const email = (name = 'user') => `${name}-${randomUUID().slice(0, 8)}@example.test`;
+/** An item as stored, or undefined. */
+const get = async (key: { pk: string; sk: string }) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
+/** Changes a stored profile directly: what another flow, or a step cut short, leaves behind. */
+const updateProfile = (userId: string, UpdateExpression: string, ExpressionAttributeValues: Record<string, unknown>) =>
+  dynamo().send(new UpdateCommand({ TableName: tableName(), Key: keys.userProfile(saasId, userId), UpdateExpression, ExpressionAttributeValues }));
 
 async function createUser(body: Record<string, unknown>, client = api): Promise<SaasUserBody> {
   const res = await client.post<SaasUserBody>('/users', body);
@@ -358,14 +363,7 @@ describe('MFA preference and linked providers', () => {
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
     assert.deepEqual(await preference(), { enabled: true, method: 'email' });
     // The MFA registration flow sets this flag; until then only e-mail codes can be chosen.
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.userProfile(saasId, user.id),
-        UpdateExpression: 'SET mfa.software_token_registered = :yes',
-        ExpressionAttributeValues: { ':yes': true },
-      }),
-    );
+    await updateProfile(user.id, 'SET mfa.software_token_registered = :yes', { ':yes': true });
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' })).status, 200);
     assert.deepEqual(await preference(), { enabled: true, method: 'softwareToken' });
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: false, method: 'email' })).status, 200);
@@ -429,12 +427,26 @@ describe('delete', () => {
     await expectError(api.get(`/users/${user.id}`), 404, 'user_not_found');
     await expectError(api.delete(`/users/${user.id}`), 404, 'user_not_found');
     assert.ok(!(await api.get<{ users: SaasUserBody[] }>('/users')).body.users.some((u) => u.id === user.id));
-    const get = async (key: { pk: string; sk: string }) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
     assert.equal(await get({ pk: partition, sk: 'DEVICE#1' }), undefined);
     assert.equal(await get(elsewhere), undefined);
     assert.equal(await get(keys.userProfile(saasId, user.id)), undefined);
     assert.equal(await get(keys.loginOwner(saasId, { kind: 'email', value: address })), undefined);
     await createUser({ email: address, password: PASSWORD });
+  });
+
+  it('a delete cut short after hiding the user is finished by the next one, which frees the name', async () => {
+    const address = email('cut');
+    const user = await createUser({ email: address, password: PASSWORD });
+    const tenant = await api.post<{ id: string }>('/tenants', { name: 'Cut', attributes: {}, back_office_staff_email: 'ops@cut.test' });
+    assert.equal((await api.post(`/tenants/${tenant.body.id}/users`, { email: address, attributes: {} })).status, 201);
+    // What the first step of Delete User leaves when the store goes away right after it.
+    await updateProfile(user.id, 'SET deleting = :yes REMOVE gsi1pk, gsi1sk', { ':yes': true });
+    await expectError(api.delete(`/users/${user.id}`), 404, 'user_not_found');
+    assert.equal(await get(keys.userProfile(saasId, user.id)), undefined);
+    assert.equal(await get(keys.loginOwner(saasId, { kind: 'email', value: address })), undefined);
+    assert.equal(await get(keys.membership(saasId, tenant.body.id, user.id)), undefined);
+    assert.equal(await get(keys.userMembership(saasId, user.id, tenant.body.id)), undefined);
+    assert.equal((await api.post('/users', { email: address, password: PASSWORD })).status, 201);
   });
 });
 

@@ -17,6 +17,12 @@ describe('mail rendering', () => {
     assert.equal(out.text, undefined);
   });
 
+  it("puts a value holding $ patterns as it is (a generated password may hold $&, $` or $')", () => {
+    const value = "a$&b$`c$'d$$e$1";
+    assert.deepEqual(renderMail({ subject: 'S {####}', message: 'Password: {####}.' }, value), { subject: `S ${value}`, text: `Password: ${value}.` });
+    assert.equal(renderMail({ subject: 'S', message: '<p>{####}</p>' }, value).html, '<p>a$&amp;b$`c$&#39;d$$e$1</p>');
+  });
+
   it('keeps a subject on one line', () => {
     assert.equal(renderMail({ subject: 'A\r\nB {####}', message: '{####}' }, 'x').subject, 'A B x');
   });
