@@ -20,6 +20,20 @@ export default tseslint.config(
     ignores: ['shared/config.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'read settings through shared/config.ts' }],
+      // TypeBox's `Type` object and `Value` namespace hold every builder and every value function, so
+      // importing either ships them all (about 48 KB per function); `import * as Type from '@sinclair/typebox'`
+      // reads the same and keeps only the builders used.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='@sinclair/typebox'] > ImportSpecifier[imported.name='Type']",
+          message: "write import * as Type from '@sinclair/typebox'",
+        },
+        {
+          selector: "ImportDeclaration[source.value='@sinclair/typebox/value'] > ImportSpecifier[imported.name='Value']",
+          message: 'import the one function needed (Clean, Check...)',
+        },
+      ],
     },
   },
 );

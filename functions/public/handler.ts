@@ -3,7 +3,7 @@
  * ends here and gets a 404 or 405 in the service's error shape. This function only reads the table: the
  * JWKS is served from the keys that exist (an empty set before the first token is signed).
  */
-import { Type } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox';
 import { config } from '../../shared/config.js';
 import { openIdConfiguration } from '../../shared/domain/tokens.js';
 import { operation } from '../../shared/http/operation.js';

@@ -5,7 +5,7 @@
 import { type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { Value } from '@sinclair/typebox/value';
+import { Clean } from '@sinclair/typebox/value';
 import { DomainError, invalid } from '../errors.js';
 import { HttpProblem } from './errors.js';
 
@@ -121,7 +121,7 @@ export function parseJsonBody(raw: Buffer): unknown {
  */
 export function validate<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'query' | 'path'): Static<T> {
   const check = checker(schema);
-  if (check.Check(value)) return Value.Clean(schema, value) as Static<T>;
+  if (check.Check(value)) return Clean(schema, value) as Static<T>;
   const first = check.Errors(value).First();
   const field = first ? fieldName(where, first.path) : where;
   throw invalid('invalid_parameter', `${field}: ${first ? describe(first) : 'is invalid'}`, { field });

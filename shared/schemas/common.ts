@@ -1,4 +1,5 @@
-import { Type, type TString } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox';
+import type { TString } from '@sinclair/typebox';
 
 const NAME_PATTERN = '^[^\\s/\\u0000-\\u001f\\u007f](?:[^/\\u0000-\\u001f\\u007f]*[^\\s/\\u0000-\\u001f\\u007f])?$';
 

@@ -1,4 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
 import { AccessToken, EnvId, PathParam } from './common.js';
 import { EnvWithRoles } from './tenant-users.js';

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
 
 export const Jwks = Type.Object(

@@ -1,4 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
 import { AttributeValues, OptionalOrEmpty, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
 import { Email, OptionalOrEmpty, Uuid } from './common.js';
 import { Tenant, TenantProps } from './tenants.js';
