@@ -25,11 +25,14 @@ export const BUNDLE = {
 } as const;
 
 /**
- * Modules left out of the bundle. Without tracing the tracer (and the X-Ray SDK behind it) is never
- * loaded (shared/observability.ts imports it only when tracing is on), so it is not shipped either.
+ * Modules left out of the bundle because no code path of ours ever loads them:
+ * - the SDK's event-stream codec (about 15 KB), which its HTTP protocol imports dynamically only for an
+ *   operation that streams events; DynamoDB, KMS and SES v2 have none;
+ * - without tracing, the tracer and the X-Ray SDK behind it (shared/observability.ts imports it only when
+ *   tracing is on).
  */
 export function externalModules(tracing: boolean): string[] {
-  return tracing ? [] : ['@aws-lambda-powertools/tracer'];
+  return ['@smithy/core/event-streams', ...(tracing ? [] : ['@aws-lambda-powertools/tracer'])];
 }
 
 /** The same bundle as the stack builds, for the benchmark and the bundle test (tracing off, as deployed by default). */
