@@ -42,7 +42,7 @@ describe('the example app in Chromium', { skip }, () => {
     const newcomerId = await world.setup.createUser(NEWCOMER.email, 'Initial#Pass1');
     await setTemporaryPassword(world.admin, newcomerId, NEWCOMER.temporary);
     const hanakoId = await world.setup.createUser(HANAKO.email, HANAKO.password);
-    hanakoTotpSecret = await enableTotp(world, hanakoId);
+    hanakoTotpSecret = await enableTotp(world, hanakoId, HANAKO.email, HANAKO.password);
   });
   after(async () => {
     await browser?.close();

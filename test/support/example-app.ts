@@ -3,16 +3,13 @@
  * with only tenant:read and sign-in, the tenant attribute login_domain, and the app on a free port.
  */
 import assert from 'node:assert/strict';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { EXAMPLE_APP_PERMISSIONS } from '../../examples/app/local.js';
 import { startExampleApp, type ExampleApp } from '../../examples/app/server/node-server.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { newTotpSecret } from '../../shared/crypto/totp.js';
-import { totpSecretContext } from '../../shared/domain/users.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
-import { keys } from '../../shared/store/keys.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { startHarness, type Harness } from './harness.js';
+import { srpSignIn } from './sign-in.js';
 
 export interface AppWorld {
   harness: Harness;
@@ -51,22 +48,20 @@ export async function setTemporaryPassword(admin: SignedClient, userId: string, 
 }
 
 /**
- * An authenticator app registered for the user and TOTP MFA turned on; answers the secret. Registration is
- * written to the user's profile as Register Authentication Application leaves it (sealed secret,
- * registered), the preference set through the API.
+ * An authenticator app registered for the user and TOTP MFA turned on, all through the API as the user's
+ * own app would do it: sign in, ask for a secret, answer with a code of it, then the preference. Answers the
+ * secret.
  */
-export async function enableTotp(world: AppWorld, userId: string): Promise<string> {
-  const secret = newTotpSecret();
-  const sealed = await secrets().seal(secret, totpSecretContext(world.saasId, userId));
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.userProfile(world.saasId, userId),
-      UpdateExpression: 'SET #mfa.#sealed = :sealed, #mfa.#registered = :registered',
-      ExpressionAttributeNames: { '#mfa': 'mfa', '#sealed': 'sealed_totp_secret', '#registered': 'software_token_registered' },
-      ExpressionAttributeValues: { ':sealed': sealed, ':registered': true },
-    }),
-  );
+export async function enableTotp(world: AppWorld, userId: string, email: string, password: string): Promise<string> {
+  const signedIn = await srpSignIn(world.admin, email, password);
+  const accessToken = signedIn.body.credentials?.access_token;
+  assert.ok(accessToken, signedIn.text);
+  const created = await world.admin.post<{ secret_code: string }>(`/users/${userId}/mfa/software-token/secret-code`, { access_token: accessToken });
+  assert.equal(created.status, 201, created.text);
+  const secret = created.body.secret_code;
+  const verification_code = totpCodeAt(base32Decode(secret) as Buffer, totpStep(Date.now() / 1000));
+  const registered = await world.admin.put(`/users/${userId}/mfa/software-token`, { access_token: accessToken, verification_code });
+  assert.equal(registered.status, 200, registered.text);
   const answer = await world.admin.patch(`/users/${userId}/mfa/preference`, { enabled: true, method: 'softwareToken' });
   assert.equal(answer.status, 200, answer.text);
   return secret;
