@@ -3,11 +3,9 @@
  * wrote: whichever results exist, so a run of some benchmarks redraws what it can. `npm run bench` draws it
  * after the benchmarks; docs/bench-summary.svg is a copy of one run's chart, committed by hand.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readResults, resultsDir } from './support.js';
 
 interface Bar {
   label: string;
@@ -23,11 +21,6 @@ interface Panel {
   mark?: { value: number; label: string };
 }
 
-function results<T>(name: string): T | undefined {
-  const file = join(resultsDir, `${name}.json`);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { figures: T }).figures : undefined;
-}
-
 interface Median {
   median: number;
   p99: number;
@@ -35,7 +28,7 @@ interface Median {
 
 function panels(): Panel[] {
   const out: Panel[] = [];
-  const srp = results<{ serverSignIn: Median; openSslFloor: Median; bigIntBaseline: Median; ratioToFloor: number }>('srp');
+  const srp = readResults<{ serverSignIn: Median; openSslFloor: Median; bigIntBaseline: Median; ratioToFloor: number }>('srp');
   if (srp) {
     out.push({
       title: `Server cost of one SRP sign-in, CPU ms (engine ${srp.ratioToFloor.toFixed(2)}× the floor; target ≤ 1.2×)`,
@@ -46,7 +39,7 @@ function panels(): Panel[] {
       ],
     });
   }
-  const http = results<{ throughput: Record<string, { perSecond: number }>; signInsPerSecondPerCore: number; perCoreTarget: number }>('sign-in-http');
+  const http = readResults<{ throughput: Record<string, { perSecond: number }>; signInsPerSecondPerCore: number; perCoreTarget: number }>('sign-in-http');
   if (http) {
     out.push({
       title: 'Full sign-ins per second through the local API (one machine, DynamoDB Local)',
@@ -57,7 +50,7 @@ function panels(): Panel[] {
       mark: { value: http.perCoreTarget, label: `target ${http.perCoreTarget}/s per core` },
     });
   }
-  const management = results<{ operations: Record<string, { latency: Median; perSecond: number }> }>('management-http');
+  const management = readResults<{ operations: Record<string, { latency: Median; perSecond: number }> }>('management-http');
   if (management) {
     out.push({
       title: 'Management API latency through the local API, ms (p50, p99)',
@@ -68,7 +61,7 @@ function panels(): Panel[] {
       })),
     });
   }
-  const cost = results<{ monthlyTotal: number; cognitoMonthly: number; month: { activeUsers: number } }>('cost');
+  const cost = readResults<{ monthlyTotal: number; cognitoMonthly: number; month: { activeUsers: number } }>('cost');
   if (cost) {
     out.push({
       title: `A month for ${cost.month.activeUsers.toLocaleString('en')} active users on AWS, USD`,

@@ -7,7 +7,7 @@
  *   npm run bench -- srp          only those whose file name contains "srp"
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSummaryChart } from './chart.js';
@@ -22,8 +22,6 @@ if (files.length === 0) {
   process.stderr.write(`no benchmark matches ${filters.join(', ') || '*.bench.ts'}\n`);
   process.exit(1);
 }
-mkdirSync(join(here, 'results'), { recursive: true });
-
 let failed = 0;
 for (const file of files) {
   process.stdout.write(`\n== ${file}\n`);

@@ -1,5 +1,5 @@
-/** What every benchmark shares: robust figures (medians, percentiles) and writing them as JSON. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+/** What every benchmark shares: robust figures (medians, percentiles), and writing them as JSON and reading them back. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,12 +42,18 @@ export async function cpuPerCall(times: number, fn: () => unknown, warmup = time
   return (used.user + used.system) / 1000 / times;
 }
 
-const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+export const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 /** Writes `bench/results/<name>.json` (ignored by git: figures belong in notes, measured in one run). */
 export function writeResults(name: string, figures: unknown): void {
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify({ measuredAt: new Date().toISOString(), figures }, null, 2)}\n`);
+}
+
+/** The figures writeResults(name, ...) wrote, or undefined when that benchmark has not run. */
+export function readResults<T>(name: string): T | undefined {
+  const file = join(resultsDir, `${name}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { figures: T }).figures : undefined;
 }
 
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
