@@ -21,7 +21,7 @@ const CALLS = 50;
 const MEMBERS = 20;
 
 /** AWS list prices, us-east-1, on-demand (checked 2025; DynamoDB after its November 2024 price cut). */
-export const PRICES = {
+const PRICES = {
   region: 'us-east-1',
   dynamoReadPerMillionUnits: 0.125,
   dynamoWritePerMillionUnits: 0.625,
@@ -36,7 +36,7 @@ export const PRICES = {
 };
 
 /** The month the issue prices: 10 000 monthly active users, each with 30 sign-ins, 100 refreshes, 50 management calls. */
-export const MONTH = { activeUsers: 10_000, signIns: 30, refreshes: 100, managementCalls: 50, scheduledRuns: 60 * 24 * 30 };
+const MONTH = { activeUsers: 10_000, signIns: 30, refreshes: 100, managementCalls: 50, scheduledRuns: 60 * 24 * 30 };
 
 const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
 

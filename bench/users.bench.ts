@@ -3,7 +3,7 @@
  * Local figures say how the store work compares between operations, not what AWS will answer in.
  */
 import { randomBytes } from 'node:crypto';
-import { startDynamoLocal } from '../local/engines.js';
+import { freePort, startDynamoLocal } from '../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../local/runtime.js';
 import { createPasswordVerifier } from '../shared/crypto/srp.js';
 import { createSaasAccount } from '../shared/domain/accounts.js';
@@ -13,8 +13,7 @@ import { definitionService, tenantService, tenantUserService, userService } from
 import { ms, sample, summarize, writeResults } from './support.js';
 
 const USERS = 300;
-const port = 20000 + Math.floor(Math.random() * 20000);
-const engine = await startDynamoLocal({ port, sharedDb: false });
+const engine = await startDynamoLocal({ port: await freePort(), sharedDb: false });
 try {
   useLocalEngines({ dynamoUrl: engine.url, masterKey: randomBytes(32).toString('base64') });
   await createLocalTable(engine.url, tableName());
