@@ -6,7 +6,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { lockSeconds } from '../../shared/domain/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
-import { ENTITY } from '../../shared/store/keys.js';
+import { ENTITY, keys, type ItemKey } from '../../shared/store/keys.js';
 import { ENV_ID } from '../../bench/fixtures.js';
 import type { ExpectedMail, Model } from './load.js';
 
@@ -32,7 +32,7 @@ export async function scanTable(): Promise<Item[]> {
 }
 
 const byEntity = (items: Item[], entity: string) => items.filter((item) => item.entity === entity);
-const keyOf = (item: Item) => `${item.pk as string}|${item.sk as string}`;
+const keyOf = (item: Item | ItemKey) => `${item.pk as string}|${item.sk as string}`;
 const sameData = (a: Item, b: Item) =>
   JSON.stringify(a.attributes ?? {}) === JSON.stringify(b.attributes ?? {}) &&
   JSON.stringify([...((a.roles as Set<string> | undefined) ?? [])].sort()) === JSON.stringify([...((b.roles as Set<string> | undefined) ?? [])].sort());
@@ -44,8 +44,8 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
   const liveProfiles = profiles.filter((p) => !p.deleting);
   const owners = byEntity(items, ENTITY.loginOwner);
   const tenants = new Map(byEntity(items, ENTITY.tenant).map((t) => [t.id as string, t]));
-  const roles = new Set(byEntity(items, ENTITY.role).map((r) => String(r.sk).slice('ROLE#'.length)));
-  const envs = new Set(byEntity(items, ENTITY.env).map((e) => Number(String(e.sk).slice('ENV#'.length))));
+  const roles = new Set(byEntity(items, ENTITY.role).map((r) => r.role_name as string));
+  const envs = new Set(byEntity(items, ENTITY.env).map((e) => e.id as number));
   const memberships = byEntity(items, ENTITY.membership);
   const userMemberships = byEntity(items, ENTITY.userMembership);
   const profileOf = new Map(liveProfiles.map((p) => [p.id as string, p]));
@@ -116,10 +116,10 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
   const invitations: string[] = [];
   const invitationItems = byEntity(items, ENTITY.invitation);
   for (const invitation of invitationItems) {
-    const pointer = byKey.get(`SAAS#${saasId}#INVITATION#${invitation.id as string}|POINTER`);
+    const pointer = byKey.get(keyOf(keys.invitationPointer(saasId, invitation.id as string)));
     if (!pointer || pointer.tenant_id !== invitation.tenant_id) invitations.push(`invitation ${invitation.id as string} has no pointer to its tenant`);
     if (invitation.status !== 'accepted') continue;
-    const member = byKey.get(`SAAS#${saasId}#TENANT#${invitation.tenant_id as string}|MEMBER#${invitation.accepted_user_id as string}`);
+    const member = byKey.get(keyOf(keys.membership(saasId, invitation.tenant_id as string, invitation.accepted_user_id as string)));
     if (!member) invitations.push(`invitation ${invitation.id as string} is accepted, but ${invitation.accepted_user_id as string} is no member`);
     else if (!((member.roles as Set<string> | undefined) ?? new Set()).has(`${ENV_ID}#viewer`)) {
       invitations.push(`invitation ${invitation.id as string} is accepted without the invited role`);
@@ -136,7 +136,7 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
     }
     if (String(profile.email).toLowerCase() !== user.email.toLowerCase()) lost.push(`user ${user.id}: e-mail ${String(profile.email)}, acknowledged ${user.email}`);
     for (const [tenantId, { viewer }] of user.memberships) {
-      const member = byKey.get(`SAAS#${saasId}#TENANT#${tenantId}|MEMBER#${user.id}`);
+      const member = byKey.get(keyOf(keys.membership(saasId, tenantId, user.id)));
       if (!member) lost.push(`user ${user.id}: membership of ${tenantId} missing`);
       else if (((member.roles as Set<string> | undefined) ?? new Set()).has(`${ENV_ID}#viewer`) !== viewer) {
         lost.push(`user ${user.id} in ${tenantId}: role viewer ${viewer ? 'missing' : 'still there'}`);
@@ -146,13 +146,13 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
     for (const m of extra) lost.push(`user ${user.id}: still a member of ${m.tenant_id as string}, which was left`);
   }
   for (const [userId, email] of model.deletedUsers) {
-    const left = items.filter((item) => String(item.pk) === `SAAS#${saasId}#USER#${userId}` || item.user_id === userId);
+    const partition = keys.userContents(saasId, userId).pk;
+    const left = items.filter((item) => item.pk === partition || item.user_id === userId);
     if (left.length > 0) lost.push(`user ${userId} (${email}) was deleted, but ${left.length} of its items remain`);
   }
-  const ownerOf = new Map(owners.map((o) => [String(o.pk).slice(ownerPrefix.length), o.user_id as string]));
   for (const accepted of model.acceptedInvitations) {
-    const userId = ownerOf.get(`E#${accepted.email.toLowerCase()}`);
-    if (!userId || !byKey.has(`SAAS#${saasId}#TENANT#${accepted.tenantId}|MEMBER#${userId}`)) {
+    const userId = byKey.get(keyOf(keys.loginOwner(saasId, { kind: 'email', value: accepted.email.toLowerCase() })))?.user_id as string | undefined;
+    if (!userId || !byKey.has(keyOf(keys.membership(saasId, accepted.tenantId, userId)))) {
       lost.push(`invitation ${accepted.id} was accepted by ${accepted.email}, who is no member of ${accepted.tenantId}`);
     }
   }
