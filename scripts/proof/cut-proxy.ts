@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 
 export class CutProxy {
   url = '';
-  cuts = 0;
   private server!: Server;
   private readonly open = new Set<Socket>();
   private isCut = false;
@@ -37,7 +36,6 @@ export class CutProxy {
   /** Resets every connection now, and every new one until `restore()`. */
   cut(): void {
     this.isCut = true;
-    this.cuts++;
     for (const socket of this.open) socket.resetAndDestroy();
   }
 

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
 import { DEFAULT_TEMPLATES } from '../../shared/mail/default-templates.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
+import { isErrorBody } from '../../test/support/route-requests.js';
 import { answerChallenge, startSignIn } from '../../test/support/sign-in.js';
 import { SrpTestClient } from '../../test/support/srp-client.js';
 import { ENV_ID, expectStatus, PASSWORD, seedSaas } from '../../bench/fixtures.js';
@@ -76,9 +77,7 @@ const isError = (status: number) => status >= 400;
 
 function errorShapeOk(text: string): boolean {
   try {
-    const body = JSON.parse(text) as Record<string, unknown>;
-    const data = body.data;
-    return typeof body.type === 'string' && typeof body.message === 'string' && typeof data === 'object' && data !== null && !Array.isArray(data);
+    return isErrorBody(JSON.parse(text));
   } catch {
     return false;
   }

@@ -35,8 +35,6 @@ export interface ProofWorld {
   /** The SES stand-in itself (its store); the service sends through `ses`. */
   sesUrl: string;
   ses: FlakySes;
-  /** DynamoDB Local's JVM, for its CPU time; changes with every restart. */
-  dynamoPid(): number | undefined;
   stopDynamo(): Promise<void>;
   /** Starts DynamoDB Local again on the same port with the same data; answers once it answers HTTP. */
   startDynamo(): Promise<void>;
@@ -73,7 +71,6 @@ export async function startWorld(): Promise<ProofWorld> {
     network,
     sesUrl: sesLocal.url,
     ses,
-    dynamoPid: () => dynamoLocal?.pid,
     async stopDynamo() {
       await dynamoLocal?.stop();
       dynamoLocal = undefined;
