@@ -45,6 +45,9 @@ export function json(status: number, body: JsonAnswer, cookies: string[] = []): 
 
 export const failure = (status: number, message: string, cookies: string[] = []) => json(status, { success: false, message }, cookies);
 
+/** What the person at the page reads when the identity service fails or cannot be reached (a 502). */
+export const SERVICE_UNAVAILABLE = 'The sign-in service is unavailable. Try again later.';
+
 /** `a=1; b=2` → {a: '1', b: '2'}; the first of a repeated name wins, values are URI-decoded when they can be. */
 export function parseCookieHeader(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = {};

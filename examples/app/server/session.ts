@@ -6,11 +6,10 @@ import { log } from '../../../shared/log.js';
 import { clearedSessionCookies, COOKIE, sessionCookies } from './cookies.js';
 import type { RouteHandler } from './context.js';
 import { csrfToken } from './csrf.js';
-import { failure, json } from './http.js';
+import { failure, json, SERVICE_UNAVAILABLE } from './http.js';
 import { ServiceError, type ServiceCredentials, type UserInfo } from './service-client.js';
 
 const NOT_SIGNED_IN = 'Not signed in';
-const UNAVAILABLE = 'The sign-in service is unavailable. Try again later.';
 
 export const issueCsrfToken: RouteHandler = async (request, context) => {
   const { token, cookies } = csrfToken(request, context.cookies);
@@ -27,7 +26,7 @@ export const me: RouteHandler = async (request, context) => {
   } catch (error) {
     if (error instanceof ServiceError && error.status === 401) return failure(401, NOT_SIGNED_IN);
     log.error('reading the signed-in user failed', error);
-    return failure(502, UNAVAILABLE);
+    return failure(502, SERVICE_UNAVAILABLE);
   }
   return json(200, { success: true, message: 'Signed in', user });
 };
@@ -44,7 +43,7 @@ export const refresh: RouteHandler = async (request, context) => {
       return failure(401, 'Your session has ended. Sign in again.', clearedSessionCookies(context.cookies));
     }
     log.error('refreshing the tokens failed', error);
-    return failure(502, UNAVAILABLE);
+    return failure(502, SERVICE_UNAVAILABLE);
   }
   return json(200, { success: true, message: 'Session refreshed' }, sessionCookies(credentials, context.cookies));
 };

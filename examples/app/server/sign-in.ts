@@ -9,7 +9,7 @@
 import { log } from '../../../shared/log.js';
 import { sessionCookies } from './cookies.js';
 import type { AppContext, RouteHandler } from './context.js';
-import { failure, json, readStringFields, type AppResponse } from './http.js';
+import { failure, json, readStringFields, SERVICE_UNAVAILABLE, type AppResponse } from './http.js';
 import { ServiceError, type SignInStep } from './service-client.js';
 
 export const INVALID_REQUEST = 'Invalid request format';
@@ -149,7 +149,7 @@ const PLAIN_REFUSALS: Readonly<Record<string, (error: ServiceError) => string>> 
 function refused(challengeName: string, error: unknown): AppResponse {
   if (!(error instanceof ServiceError) || error.status >= 500) {
     log.error('answering a sign-in challenge failed', error, { challengeName });
-    return failure(502, 'The sign-in service is unavailable. Try again later.');
+    return failure(502, SERVICE_UNAVAILABLE);
   }
   const plain = PLAIN_REFUSALS[error.type];
   if (plain) return failure(error.status, plain(error));
