@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
-import { courier } from '../../shared/wiring.js';
 import { AppSession, type AppAnswer } from '../support/app-session.js';
 import { setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';
-import { mailsTo } from '../support/expect.js';
+import { deliveredMail } from '../support/mail.js';
 import { mintTokens } from '../support/tokens.js';
 
 let world: AppWorld;
@@ -281,8 +280,7 @@ describe('POST /verify', () => {
     const step = await signIn(browser, '/sign-in', { username: email }, 'Otp#Secret42');
     assert.equal(step.body.challenge_name, 'EMAIL_OTP', step.text);
     assert.equal(step.body.message, 'Enter the code we sent to your e-mail address');
-    await courier().deliverDue(world.saasId);
-    const [mail] = await mailsTo(world.harness.sesUrl, email);
+    const [mail] = await deliveredMail(world.harness.sesUrl, world.saasId, email);
     const code = /\b(\d{6})\b/.exec(`${mail?.body.text ?? ''} ${mail?.body.html ?? ''}`)?.[1];
     assert.ok(code, 'the mail carries a six-digit code');
     const pending = { challenge_name: 'EMAIL_OTP', session: step.body.session, username: step.body.username };

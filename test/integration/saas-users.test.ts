@@ -12,8 +12,9 @@ import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService } from '../../shared/wiring.js';
-import { deliveredMail, expectError, type SaasUserBody } from '../support/expect.js';
+import { expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail } from '../support/mail.js';
 
 let h: Harness;
 let api: SignedClient;

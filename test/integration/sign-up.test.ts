@@ -16,8 +16,9 @@ import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService } from '../../shared/wiring.js';
-import { deliveredMail, expectError, type SaasUserBody } from '../support/expect.js';
+import { expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail } from '../support/mail.js';
 import { mintAccessToken } from '../support/tokens.js';
 
 const SECRET = 'test-marketplace-secret-0123456789abcdef';
