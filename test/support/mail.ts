@@ -20,3 +20,7 @@ export async function deliveredMail(sesUrl: string, saasId: string, to: string):
   await courier().deliverDue(saasId);
   return mailsTo(sesUrl, to);
 }
+
+/** A value as it was before an HTML template escaped it (shared/mail/render.ts). */
+export const unescapeHtml = (html: string) =>
+  html.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
