@@ -197,7 +197,7 @@ describe('the session cookies', () => {
     const forged = new AppSession(world.app.url);
     await forged.fetchCsrfToken();
     // A refresh cookie the service never issued.
-    (forged as unknown as { jar: Map<string, { value: string; path: string }> }).jar.set('refresh_token', { value: 'forged', path: '/refresh' });
+    forged.plantCookie('refresh_token', 'forged', '/refresh');
     const answer = await forged.request('POST', '/refresh');
     assertFailure(answer, 401, 'Your session has ended. Sign in again.');
     assert.deepEqual(answer.setCookies.map((c) => [c.name, c.attributes.get('max-age')]).sort(), [
@@ -297,7 +297,7 @@ describe('GET /me', () => {
   async function withIdToken(idToken: string): Promise<AppSession> {
     const browser = session();
     await browser.fetchCsrfToken();
-    (browser as unknown as { jar: Map<string, { value: string; path: string }> }).jar.set('id_token', { value: idToken, path: '/' });
+    browser.plantCookie('id_token', idToken);
     return browser;
   }
 
