@@ -8,6 +8,7 @@ import { TEMPLATE_NAMES } from '../../shared/schemas/configuration.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { configurationService } from '../../shared/wiring.js';
+import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -21,14 +22,6 @@ before(async () => {
   saasId = saas.saasId;
 });
 after(() => h.close());
-
-async function expectError(promise: Promise<{ status: number; body: unknown }>, status: number, type: string, field?: string) {
-  const res = await promise;
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  const body = res.body as { type: string; message: string };
-  assert.equal(body.type, type, body.message);
-  if (field) assert.ok(body.message.startsWith(`${field}:`), `message names ${field}: ${body.message}`);
-}
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 

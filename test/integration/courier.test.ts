@@ -19,10 +19,10 @@ import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
 import { FlakySes } from '../support/flaky-ses.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { mailsTo } from '../support/mail.js';
 
 let h: Harness;
 let saasId: string;
-let sesUrl: string;
 
 const flaky = new FlakySes();
 let clockOffset = 0;
@@ -37,19 +37,6 @@ function courierThroughProxy(outbox: OutboxRepository = outboxRepository()): Cou
   });
 }
 
-interface StoredMail {
-  from: string;
-  replyTo: string[];
-  destination: { to: string[] };
-  subject: string;
-  body: { html?: string; text?: string };
-}
-
-async function mailsTo(address: string): Promise<StoredMail[]> {
-  const store = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: StoredMail[] };
-  return store.emails.filter((m) => m.destination.to.includes(address));
-}
-
 async function enqueue(template: TemplateName, value: string): Promise<{ id: string; to: string }> {
   const to = `user-${randomUUID()}@example.test`;
   const mail = await newOutboxMail(secrets(), saasId, template, to, value);
@@ -60,9 +47,7 @@ async function enqueue(template: TemplateName, value: string): Promise<{ id: str
 before(async () => {
   h = await startHarness();
   saasId = (await h.newSaas()).saasId;
-  sesUrl = process.env.TEST_SES_URL ?? '';
-  if (!sesUrl) throw new Error('run through npm test (TEST_SES_URL)');
-  await flaky.start(sesUrl);
+  await flaky.start(h.sesUrl);
   setClockForTests(() => Date.now() + clockOffset);
 });
 after(async () => {
@@ -79,7 +64,7 @@ describe('courier', () => {
   it('sends the default template with the value in it, from the default sender, and drops the value', async () => {
     const { id, to } = await enqueue('create_user', 'Temp#Pass1');
     assert.equal(await courierThroughProxy().deliver(saasId, id), 'sent');
-    const [mail, ...others] = await mailsTo(to);
+    const [mail, ...others] = await mailsTo(h.sesUrl, to);
     assert.equal(others.length, 0);
     assert.equal(mail!.from, 'no-reply@auth.localhost');
     assert.equal(mail!.subject, 'Your account has been created');
@@ -89,7 +74,7 @@ describe('courier', () => {
     assert.equal(stored?.sealedValue, undefined, 'the code is not kept after sending');
     assert.ok(stored?.messageId);
     assert.equal(await courierThroughProxy().deliver(saasId, id), 'skipped', 'never sent twice');
-    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
   });
 
   it("uses the SaaS's own template and addresses, and escapes the value in HTML", async () => {
@@ -101,7 +86,7 @@ describe('courier', () => {
     });
     const { id, to } = await enqueue('forgot_password', '<1&2>');
     assert.equal(await courierThroughProxy().deliver(saasId, id), 'sent');
-    const [mail] = await mailsTo(to);
+    const [mail] = await mailsTo(h.sesUrl, to);
     assert.equal(mail!.from, 'hello@acme.test');
     assert.deepEqual(mail!.replyTo, ['help@acme.test']);
     assert.equal(mail!.subject, 'Code <1&2>');
@@ -114,7 +99,7 @@ describe('courier', () => {
     const before = flaky.requests;
     assert.equal(await courierThroughProxy().deliver(saasId, id), 'sent');
     assert.equal(flaky.requests - before, 3);
-    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
     assert.equal((await outboxRepository().get(saasId, id))?.attempts, 1);
   });
 
@@ -127,12 +112,12 @@ describe('courier', () => {
     const deferred = await outboxRepository().get(saasId, id);
     assert.equal(deferred?.status, 'pending');
     assert.match(deferred?.lastError ?? '', /TooManyRequests|injected/);
-    assert.equal((await mailsTo(to)).length, 0);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 0);
     assert.deepEqual(await courier.deliverDue(saasId), { sent: 0, retry: 0, failed: 0, skipped: 0 }, 'not due before its backoff');
     clockOffset += 31_000;
     const counts = await courier.deliverDue(saasId);
     assert.equal(counts.sent, 1);
-    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
     clockOffset = 0;
   });
 
@@ -156,7 +141,7 @@ describe('courier', () => {
     }
     clockOffset = 0;
     assert.deepEqual(outcomes, ['retry', 'retry', 'failed', 'skipped']);
-    assert.equal((await mailsTo(doomed.to)).length, 0);
+    assert.equal((await mailsTo(h.sesUrl, doomed.to)).length, 0);
   });
 
   it('a store blip while recording a sent mail is retried through, so the mail is not sent again when its claim lapses', async () => {
@@ -172,7 +157,7 @@ describe('courier', () => {
     clockOffset += 3600_000;
     await courierThroughProxy().deliverDue(saasId);
     clockOffset = 0;
-    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
   });
 
   it('two couriers racing for one mail send it once', async () => {
@@ -180,7 +165,7 @@ describe('courier', () => {
       const { id, to } = await enqueue('verify_user_attribute', `code-${round}`);
       const outcomes = await Promise.all([courierThroughProxy().deliver(saasId, id), courierThroughProxy().deliver(saasId, id)]);
       assert.deepEqual(outcomes.sort(), ['sent', 'skipped']);
-      assert.equal((await mailsTo(to)).length, 1);
+      assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
     }
   });
 
@@ -195,7 +180,7 @@ describe('courier', () => {
       ],
     } as unknown as DynamoDBStreamEvent;
     assert.deepEqual(await deliverFromStream(event), { batchItemFailures: [] });
-    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
     assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
   });
 
@@ -233,7 +218,7 @@ describe('courier', () => {
     const { id, to } = await enqueue('invite_tenant_user', 'https://app.test/invite/1');
     const result = await runScheduledWork();
     assert.ok(result.mailsSent >= 1);
-    assert.equal((await mailsTo(to)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, to)).length, 1);
     assert.equal((await outboxRepository().get(saasId, id))?.status, 'sent');
   });
 });

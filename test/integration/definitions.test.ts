@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
+import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -12,15 +13,6 @@ before(async () => {
   api = (await h.newSaas()).client;
 });
 after(() => h.close());
-
-async function expectError(promise: Promise<{ status: number; body: unknown }>, status: number, type: string, field?: string) {
-  const res = await promise;
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  const body = res.body as { type: string; message: string; data: object };
-  assert.equal(body.type, type);
-  assert.equal(typeof body.data, 'object');
-  if (field) assert.ok(body.message.startsWith(`${field}:`), `message names ${field}: ${body.message}`);
-}
 
 describe('attributes', () => {
   const kinds = [

@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
-import { courier } from '../../shared/wiring.js';
 import { AppSession, type AppAnswer } from '../support/app-session.js';
 import { setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';
-import { mailsTo } from '../support/expect.js';
+import { deliveredMail } from '../support/mail.js';
 import { mintTokens } from '../support/tokens.js';
 
 let world: AppWorld;
@@ -198,7 +197,7 @@ describe('the session cookies', () => {
     const forged = new AppSession(world.app.url);
     await forged.fetchCsrfToken();
     // A refresh cookie the service never issued.
-    (forged as unknown as { jar: Map<string, { value: string; path: string }> }).jar.set('refresh_token', { value: 'forged', path: '/refresh' });
+    forged.plantCookie('refresh_token', 'forged', '/refresh');
     const answer = await forged.request('POST', '/refresh');
     assertFailure(answer, 401, 'Your session has ended. Sign in again.');
     assert.deepEqual(answer.setCookies.map((c) => [c.name, c.attributes.get('max-age')]).sort(), [
@@ -281,8 +280,7 @@ describe('POST /verify', () => {
     const step = await signIn(browser, '/sign-in', { username: email }, 'Otp#Secret42');
     assert.equal(step.body.challenge_name, 'EMAIL_OTP', step.text);
     assert.equal(step.body.message, 'Enter the code we sent to your e-mail address');
-    await courier().deliverDue(world.saasId);
-    const [mail] = await mailsTo(world.harness.sesUrl, email);
+    const [mail] = await deliveredMail(world.harness.sesUrl, world.saasId, email);
     const code = /\b(\d{6})\b/.exec(`${mail?.body.text ?? ''} ${mail?.body.html ?? ''}`)?.[1];
     assert.ok(code, 'the mail carries a six-digit code');
     const pending = { challenge_name: 'EMAIL_OTP', session: step.body.session, username: step.body.username };
@@ -299,7 +297,7 @@ describe('GET /me', () => {
   async function withIdToken(idToken: string): Promise<AppSession> {
     const browser = session();
     await browser.fetchCsrfToken();
-    (browser as unknown as { jar: Map<string, { value: string; path: string }> }).jar.set('id_token', { value: idToken, path: '/' });
+    browser.plantCookie('id_token', idToken);
     return browser;
   }
 

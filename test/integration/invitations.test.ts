@@ -9,16 +9,15 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { resetConfigForTests } from '../../shared/config.js';
-import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import { KEEP_EXPIRED_SECONDS } from '../../shared/domain/invitations.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
-import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { deliveredMail } from '../support/mail.js';
+import { assertStoredPassword } from '../support/passwords.js';
 import { accessTokenOf } from '../support/tokens.js';
 
 let h: Harness;
@@ -250,9 +249,7 @@ describe('validate', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const user = await userService().findByUsername(saasId, email);
     assert.ok(user);
-    const poolName = (await h.accounts.getSaas(saasId))!.poolName;
-    const record = (await new DynamoUserRepository(dynamo(), tableName()).get(saasId, user.id))!;
-    assert.equal(record.password.verifier, createPasswordVerifier(poolName, user.id, PASSWORD, Buffer.from(record.password.salt, 'hex')).verifier);
+    const record = await assertStoredPassword(h, saasId, user.id, PASSWORD);
     assert.equal(record.password.temporary, false, 'the password is their own');
     assert.deepEqual((await membersOf(tenantA)).find((m) => m.id === user.id)?.envs, invitation.envs);
     assert.equal(await statusOf(invitation), 'accepted');

@@ -15,8 +15,8 @@ import { secrets } from '../../shared/store/client.js';
 import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
 import { SignedClient } from '../../client/signed-fetch.js';
 import type { Credentials } from '../../shared/schemas/sign-in.js';
-import { mailsTo } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail } from '../support/mail.js';
 import { answerChallenge, startSignIn } from '../support/sign-in.js';
 import { SrpTestClient } from '../support/srp-client.js';
 
@@ -146,8 +146,7 @@ describe('logs never carry a secret', () => {
       const otp = await answerChallenge(client, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: chosen }, res.body.session);
       assert.equal(otp.body.challenge_name, 'EMAIL_OTP');
       secretsSeen.push(otp.body.session as string);
-      await courier().deliverDue(saasId);
-      const code = /\b(\d{6})\b/.exec((await mailsTo(h.sesUrl, address)).at(-1)?.body.text ?? '')?.[1] as string;
+      const code = /\b(\d{6})\b/.exec((await deliveredMail(h.sesUrl, saasId, address)).at(-1)?.body.text ?? '')?.[1] as string;
       secretsSeen.push(code);
       const done = await answerChallenge(client, 'EMAIL_OTP', { EMAIL_OTP_CODE: code }, otp.body.session);
       const credentials = done.body.credentials as Credentials;

@@ -12,10 +12,10 @@ import { suppressionsFrom, type SesMailEvent } from '../../shared/domain/mail-su
 import { secrets } from '../../shared/store/client.js';
 import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { mailsTo } from '../support/mail.js';
 
 let h: Harness;
 let saasId: string;
-let sesUrl: string;
 const context = { awsRequestId: 'test-invocation' } as Context;
 
 /** An SES event as EventBridge delivers it, trimmed of headers we do not read but otherwise as recorded. */
@@ -59,11 +59,6 @@ function permanentBounce(address: string, tags: Record<string, string[]>) {
   );
 }
 
-async function mailsTo(address: string): Promise<unknown[]> {
-  const store = (await (await fetch(`${sesUrl}/store`)).json()) as { emails: { destination: { to: string[] } }[] };
-  return store.emails.filter((m) => m.destination.to.includes(address));
-}
-
 async function enqueueTo(to: string): Promise<string> {
   const mail = await newOutboxMail(secrets(), saasId, 'forgot_password', to, '123456');
   await outboxRepository().enqueue(mail);
@@ -73,8 +68,6 @@ async function enqueueTo(to: string): Promise<string> {
 before(async () => {
   h = await startHarness();
   saasId = (await h.newSaas()).saasId;
-  sesUrl = process.env.TEST_SES_URL ?? '';
-  if (!sesUrl) throw new Error('run through npm test (TEST_SES_URL)');
 });
 after(() => h.close());
 
@@ -97,7 +90,7 @@ describe('bounce and complaint suppression', () => {
     assert.equal(refused?.status, 'failed');
     assert.match(refused?.lastError ?? '', /^to: this address bounced \(Permanent\/General\)/);
     assert.equal(refused?.sealedValue, undefined, 'the code is dropped with the mail');
-    assert.equal((await mailsTo(address)).length, 1, 'only the mail before the bounce');
+    assert.equal((await mailsTo(h.sesUrl, address)).length, 1, 'only the mail before the bounce');
   });
 
   it('a complaint suppresses the address too, and a later report keeps the first', async () => {
@@ -113,7 +106,7 @@ describe('bounce and complaint suppression', () => {
     assert.equal(remembered?.mailId, 'm-1');
     const id = await enqueueTo(address);
     assert.equal(await courier().deliver(saasId, id), 'failed');
-    assert.equal((await mailsTo(address)).length, 0);
+    assert.equal((await mailsTo(h.sesUrl, address)).length, 0);
   });
 
   it('suppression belongs to one SaaS: the same address still gets mail from another', async () => {
@@ -123,7 +116,7 @@ describe('bounce and complaint suppression', () => {
     const mail = await newOutboxMail(secrets(), other, 'sign_up', address, 'Temp#1');
     await outboxRepository().enqueue(mail);
     assert.equal(await courier().deliver(other, mail.id), 'sent');
-    assert.equal((await mailsTo(address)).length, 1);
+    assert.equal((await mailsTo(h.sesUrl, address)).length, 1);
   });
 
   it('transient bounces and mail without our tags suppress nothing', async () => {

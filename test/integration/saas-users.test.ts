@@ -5,20 +5,20 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/password-policy.js';
 import type { UserRecord } from '../../shared/domain/users.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService } from '../../shared/wiring.js';
-import { deliveredMail, expectError, type SaasUserBody } from '../support/expect.js';
+import { expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail, unescapeHtml } from '../support/mail.js';
+import { assertStoredPassword } from '../support/passwords.js';
 
 let h: Harness;
 let api: SignedClient;
 let saasId: string;
-let poolName: string;
 
 const PASSWORD = 'Correct-horse-9';
 const stored = (userId: string, saas = saasId) => new DynamoUserRepository(dynamo(), tableName()).get(saas, userId) as Promise<UserRecord>;
@@ -35,14 +35,7 @@ async function createUser(body: Record<string, unknown>, client = api): Promise<
   return res.body;
 }
 
-/** The stored verifier is the one this password gives: the password took effect, and only its verifier is kept. */
-async function assertPassword(userId: string, password: string): Promise<UserRecord> {
-  const user = await stored(userId);
-  const expected = createPasswordVerifier(poolName, userId, password, Buffer.from(user.password.salt, 'hex'));
-  assert.equal(user.password.verifier, expected.verifier, 'the verifier belongs to the password');
-  assert.ok(!JSON.stringify(user).includes(password), 'the password itself is not stored');
-  return user;
-}
+const assertPassword = (userId: string, password: string) => assertStoredPassword(h, saasId, userId, password);
 
 const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
@@ -51,7 +44,6 @@ before(async () => {
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
-  poolName = (await h.accounts.getSaas(saasId))!.poolName;
   for (const [attribute_name, attribute_type] of [
     ['nickname', 'string'],
     ['points', 'number'],
@@ -115,7 +107,7 @@ describe('create and read', () => {
     assert.equal(mail!.subject, 'Welcome aboard');
     const password = /<b>(.+)<\/b>/.exec(mail!.body.html ?? '')?.[1];
     assert.ok(password);
-    const unescaped = password.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+    const unescaped = unescapeHtml(password);
     const record = await assertPassword(user.id, unescaped);
     assert.equal(record.password.expires_at, fixed / 1000 + 2 * 86400);
     await api.put('/sign-in-settings', { password_policy: settings.password_policy });

@@ -19,7 +19,7 @@ import type { SignInResult } from '../../shared/schemas/sign-in.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { queryAll } from '../../shared/store/query.js';
-import { courier, tokenVerifier } from '../../shared/wiring.js';
+import { tokenVerifier } from '../../shared/wiring.js';
 import {
   authenticate,
   cognitoUser,
@@ -30,8 +30,9 @@ import {
   signedInSubject,
   type Outcome,
 } from '../support/cognito-client.js';
-import { expectError, mailsTo } from '../support/expect.js';
+import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail, mailsTo } from '../support/mail.js';
 import { answerChallenge, CognitoError, ServiceAsCognito, srpSignIn, startSignIn, type ErrorBody } from '../support/sign-in.js';
 import { SrpTestClient } from '../support/srp-client.js';
 
@@ -81,8 +82,7 @@ async function setDeviceRemembering(device_remembering: 'always' | 'userOptIn' |
 
 /** The e-mailed MFA code: the courier delivers, the SES stand-in shows the mail. */
 async function mailedCode(to: string): Promise<string> {
-  await courier().deliverDue(saasId);
-  const mails = await mailsTo(h.sesUrl, to);
+  const mails = await deliveredMail(h.sesUrl, saasId, to);
   const last = mails.at(-1);
   assert.ok(last, `a mail to ${to}`);
   assert.equal(last.subject, 'Your sign-in code');
@@ -498,8 +498,7 @@ describe('remembered devices', () => {
       'DEVICE_SRP_AUTH 200',
       'DEVICE_PASSWORD_VERIFIER 200',
     ]);
-    await courier().deliverDue(saasId);
-    assert.equal((await mailsTo(h.sesUrl, user.email)).length, mailsBefore, 'no MFA code was mailed');
+    assert.equal((await deliveredMail(h.sesUrl, saasId, user.email)).length, mailsBefore, 'no MFA code was mailed');
   });
 
   it('always: remembers a confirmed device at once; no: offers none', async () => {

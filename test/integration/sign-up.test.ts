@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import type { MarketplaceCustomer } from '../../shared/domain/marketplace.js';
 import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/password-policy.js';
 import type { TenantRecord } from '../../shared/domain/tenants.js';
@@ -16,8 +15,10 @@ import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService } from '../../shared/wiring.js';
-import { deliveredMail, expectError, type SaasUserBody } from '../support/expect.js';
+import { expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail, unescapeHtml } from '../support/mail.js';
+import { assertStoredPassword } from '../support/passwords.js';
 import { mintAccessToken } from '../support/tokens.js';
 
 const SECRET = 'test-marketplace-secret-0123456789abcdef';
@@ -36,19 +37,14 @@ const registrationToken = (c: MarketplaceCustomer, expiresAt?: number) => signRe
 
 const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
-/** The password is the one the user's stored verifier was made from. */
-async function assertVerifierOf(userId: string, password: string): Promise<void> {
-  const { poolName } = (await h.accounts.getSaas(saasId))!;
-  const user = await storedUser(userId);
-  assert.equal(user.password.verifier, createPasswordVerifier(poolName, userId, password, Buffer.from(user.password.salt, 'hex')).verifier);
-}
+const assertPassword = (userId: string, password: string) => assertStoredPassword(h, saasId, userId, password);
 
 /** The temporary password in a default-template mail, checked against the stored verifier. */
 async function mailedPassword(userId: string, text: string | undefined): Promise<string> {
   const password = /temporary password is (\S+)/.exec(text ?? '')?.[1];
   assert.ok(password, text);
   checkPassword(password, DEFAULT_PASSWORD_POLICY);
-  await assertVerifierOf(userId, password);
+  await assertPassword(userId, password);
   return password;
 }
 
@@ -126,8 +122,7 @@ describe('Sign Up', () => {
     assert.equal(mail!.subject, 'Welcome to Acme');
     const password = /<b>(.+)<\/b>/.exec(mail!.body.html ?? '')?.[1];
     assert.ok(password, mail!.body.html);
-    const unescaped = password.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
-    await assertVerifierOf(user.id, unescaped);
+    await assertPassword(user.id, unescapeHtml(password));
     await api.put('/notification-messages', {
       sign_up: { subject: 'Welcome: your temporary password', message: 'Welcome! Your temporary password is {####}' },
     });

@@ -10,6 +10,7 @@ import { DynamoMembershipRepository } from '../../shared/store/membership-reposi
 import { DynamoCommitter } from '../../shared/store/transact.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { tenantUserService, userService } from '../../shared/wiring.js';
+import { ADMIN, defineEnvsAndRoles, VIEWER } from '../support/definitions.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -56,21 +57,12 @@ const member = async (tenantId: string, userId: string) => {
   return res.body;
 };
 
-const ADMIN = { role_name: 'admin', display_name: 'Administrator' };
-const VIEWER = { role_name: 'viewer', display_name: 'Viewer' };
-
 before(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
-  for (const env of [
-    { id: 1, name: 'prod', display_name: 'Production' },
-    { id: 2, name: 'dev', display_name: 'Development' },
-  ]) {
-    assert.equal((await api.post('/envs', env)).status, 201);
-  }
-  for (const role of [ADMIN, VIEWER]) assert.equal((await api.post('/roles', role)).status, 201);
+  await defineEnvsAndRoles(api);
   assert.equal((await api.post('/user-attributes', { attribute_name: 'department', display_name: 'Dept', attribute_type: 'string' })).status, 201);
   assert.equal((await api.post('/user-attributes', { attribute_name: 'seat', display_name: 'Seat', attribute_type: 'number' })).status, 201);
   assert.equal((await api.post('/saas-user-attributes', { attribute_name: 'nickname', display_name: 'Nick', attribute_type: 'string' })).status, 201);

@@ -9,6 +9,7 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
+import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -59,14 +60,6 @@ after(async () => {
   resetClockForTests();
   await h.close();
 });
-
-async function expectError(promise: Promise<{ status: number; body: unknown }>, status: number, type: string, field?: string) {
-  const res = await promise;
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  const body = res.body as { type: string; message: string; data: object };
-  assert.equal(body.type, type, body.message);
-  if (field) assert.ok(body.message.startsWith(`${field}:`), `message names ${field}: ${body.message}`);
-}
 
 const props = (over: Record<string, unknown> = {}) => ({
   name: 'Acme',

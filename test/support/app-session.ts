@@ -44,6 +44,11 @@ export class AppSession {
     return [...this.jar.keys()].sort();
   }
 
+  /** Holds a cookie the app did not set here: one made by hand, or forged. */
+  plantCookie(name: string, value: string, path = '/'): void {
+    this.jar.set(name, { value, path });
+  }
+
   async fetchCsrfToken(): Promise<string> {
     this.csrfToken = String((await this.request('GET', '/csrf', { csrf: false })).body.csrf_token);
     return this.csrfToken;
