@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { DomainError, forbidden, invalid, notFound } from '../errors.js';
+import { concurrentUpdate, forbidden, invalid, notFound, type DomainError } from '../errors.js';
 import type { Invitation, InvitationStatus, NewInvitation, InvitationAcceptance } from '../schemas/invitations.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import type { DefinitionRepository } from './definitions.js';
@@ -280,7 +280,7 @@ export class InvitationService {
     if (outcome.refusedBy === INVITATION_RULE.invitationPending) {
       // Accepted, deleted or expired meanwhile: say which.
       await this.acceptable(saasId, invitationId, nowSeconds());
-      throw new DomainError('conflict', 'concurrent_update', 'the invitation changed at the same time; try again');
+      throw concurrentUpdate('invitation');
     }
     if (outcome.refusedBy === RULE.loginFree) throw existingUserNeedsToken();
     throw membershipRefusal(outcome.refusedBy, { tenantId: invitation.tenant_id, userId: invitee.userId });

@@ -10,7 +10,7 @@
  * to the membership, SaaS-user attributes to the user, in one transaction.
  */
 import { nowSeconds } from '../clock.js';
-import { alreadyExists, DomainError, invalid, notFound } from '../errors.js';
+import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../errors.js';
 import type { Env, Role } from '../schemas/definitions.js';
 import type { EnvWithRoles, TenantUser, TenantUserCount, TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
@@ -115,7 +115,7 @@ export function membershipRefusal(rule: string, ids: { tenantId: string; userId:
     case RULE.roleExists:
       return invalid('role_not_found', `role_names: no role named '${detail}'`, { field: 'role_names' });
     default:
-      return new DomainError('conflict', 'concurrent_update', 'the membership changed at the same time; try again');
+      return concurrentUpdate('membership');
   }
 }
 
