@@ -19,7 +19,7 @@ import { newOutboxMail, type OutboxMail } from './mail.js';
 import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type TenantUserService } from './tenant-users.js';
 import { tenantNotFound, type TenantRepository } from './tenants.js';
 import type { AccessTokenVerifier } from './user-flows.js';
-import { emailLogin, userNotFound, type UserRepository, type UserService } from './users.js';
+import { emailLogin, given, userNotFound, type UserRepository, type UserService } from './users.js';
 
 /** How long an invitation stays readable after it expired (as `expired`), before it goes. */
 export const KEEP_EXPIRED_SECONDS = 30 * 86400;
@@ -107,9 +107,6 @@ export function statusOf(invitation: InvitationRecord, now: number): InvitationS
 const present = (invitation: InvitationRecord | undefined, now: number) => (invitation && invitation.remove_at > now ? invitation : undefined);
 
 const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-/** '' and null mean "not given", as SDKs without optional fields send them. */
-const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
 
 export const invitationNotFound = (invitationId: string) => notFound('invitation_not_found', `no invitation with id ${invitationId}`);
 

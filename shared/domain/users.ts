@@ -173,7 +173,7 @@ export const firstSignInDone = () =>
 export const awaitsFirstSignIn = (user: Pick<UserRecord, 'last_login_at' | 'password'>) => user.last_login_at === 0 && user.password.temporary;
 
 /** '' and null mean "not given", as SDKs without optional fields send them. */
-const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
+export const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
 
 export function emailLogin(email: string): Login {
   const trimmed = email.trim();
