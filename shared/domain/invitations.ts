@@ -18,7 +18,7 @@ import type { DefinitionRepository } from './definitions.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
 import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type TenantUserService } from './tenant-users.js';
 import { tenantNotFound, type TenantRepository } from './tenants.js';
-import type { AccessTokenVerifier } from './user-flows.js';
+import type { AccessTokenVerifier } from './tokens.js';
 import { emailLogin, given, userNotFound, type UserRepository, type UserService } from './users.js';
 
 /** How long an invitation stays readable after it expired (as `expired`), before it goes. */

@@ -196,6 +196,9 @@ export class TokenVerifier {
   }
 }
 
+/** The port of the flows that take a user's access token in a body (user flows, devices, invitations, marketplace). */
+export type AccessTokenVerifier = Pick<TokenVerifier, 'verifyAccessToken'>;
+
 function reasonOf(error: unknown): string {
   if (error instanceof Refusal) return error.message;
   if (error instanceof JwtExpiredError) return 'has expired';

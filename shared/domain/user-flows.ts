@@ -13,7 +13,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { alreadyExists, concurrentUpdate, invalid, type DomainError } from '../errors.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
-import type { AccessTokenClaims, VerifyOptions } from './tokens.js';
+import type { AccessTokenClaims, AccessTokenVerifier } from './tokens.js';
 import {
   emailLogin,
   loginOf,
@@ -63,10 +63,6 @@ export interface UserFlowRepository {
   registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
   /** Rule `user_live`. */
   linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite;
-}
-
-export interface AccessTokenVerifier {
-  verifyAccessToken(saasId: string, token: string, options?: VerifyOptions): Promise<AccessTokenClaims>;
 }
 
 export interface UserFlowDeps {
