@@ -32,3 +32,7 @@ export const unauthenticated = (code: string, message: string, data?: Record<str
   new DomainError('unauthenticated', code, message, data);
 
 export const forbidden = (code: string, message: string): DomainError => new DomainError('forbidden', code, message);
+
+/** A write refused because `what` changed between its read and its commit: the caller may simply retry. */
+export const concurrentUpdate = (what: string): DomainError =>
+  new DomainError('conflict', 'concurrent_update', `the ${what} changed at the same time; try again`);

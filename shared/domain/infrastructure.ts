@@ -62,7 +62,7 @@ export class InfrastructureService {
         { field: 'role_arn' },
       );
     }
-    const doc = await this.document(saasId);
+    const doc = stored ?? (await this.document(saasId));
     await this.settings.put(saasId, DOCUMENT, { ...doc, enabled, role_arn: roleArn });
   }
 

@@ -11,15 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { DomainError, forbidden, invalid, notFound } from '../errors.js';
+import { concurrentUpdate, forbidden, invalid, notFound, type DomainError } from '../errors.js';
 import type { Invitation, InvitationStatus, NewInvitation, InvitationAcceptance } from '../schemas/invitations.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import type { DefinitionRepository } from './definitions.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
 import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type TenantUserService } from './tenant-users.js';
 import { tenantNotFound, type TenantRepository } from './tenants.js';
-import type { AccessTokenVerifier } from './user-flows.js';
-import { emailLogin, userNotFound, type UserRepository, type UserService } from './users.js';
+import type { AccessTokenVerifier } from './tokens.js';
+import { emailLogin, given, userNotFound, type UserRepository, type UserService } from './users.js';
 
 /** How long an invitation stays readable after it expired (as `expired`), before it goes. */
 export const KEEP_EXPIRED_SECONDS = 30 * 86400;
@@ -107,9 +107,6 @@ export function statusOf(invitation: InvitationRecord, now: number): InvitationS
 const present = (invitation: InvitationRecord | undefined, now: number) => (invitation && invitation.remove_at > now ? invitation : undefined);
 
 const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-/** '' and null mean "not given", as SDKs without optional fields send them. */
-const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
 
 export const invitationNotFound = (invitationId: string) => notFound('invitation_not_found', `no invitation with id ${invitationId}`);
 
@@ -280,7 +277,7 @@ export class InvitationService {
     if (outcome.refusedBy === INVITATION_RULE.invitationPending) {
       // Accepted, deleted or expired meanwhile: say which.
       await this.acceptable(saasId, invitationId, nowSeconds());
-      throw new DomainError('conflict', 'concurrent_update', 'the invitation changed at the same time; try again');
+      throw concurrentUpdate('invitation');
     }
     if (outcome.refusedBy === RULE.loginFree) throw existingUserNeedsToken();
     throw membershipRefusal(outcome.refusedBy, { tenantId: invitation.tenant_id, userId: invitee.userId });

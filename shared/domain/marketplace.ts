@@ -15,6 +15,7 @@ import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import type { SignUpService } from './sign-up.js';
 import type { TenantUserService } from './tenant-users.js';
 import { newTenantRecord, tenantNotFound, toTenant, type TenantRecord, type TenantRepository } from './tenants.js';
+import type { AccessTokenVerifier } from './tokens.js';
 import { userNotFound, type UserService } from './users.js';
 
 /** Whom a registration token names. */
@@ -59,18 +60,13 @@ export interface MarketplaceRepository {
   linkExistingWrite(saasId: string, tenantId: string, userId: string, link: MarketplaceLink): AtomicWrite;
 }
 
-/** What the marketplace flows need of a user's access token: whose it is. */
-export interface AccessTokenCheck {
-  verifyAccessToken(saasId: string, token: string): Promise<{ sub: string }>;
-}
-
 export interface MarketplaceDeps {
   resolver: MarketplaceResolver;
   signUp: Pick<SignUpService, 'register'>;
   users: Pick<UserService, 'record'>;
   tenants: TenantRepository;
   tenantUsers: Pick<TenantUserService, 'prepareMembership'>;
-  accessTokens: AccessTokenCheck;
+  accessTokens: AccessTokenVerifier;
   marketplace: MarketplaceRepository;
   committer: Committer;
 }

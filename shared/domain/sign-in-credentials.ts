@@ -15,11 +15,11 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import { codeHash, openWithCode, sealWithCode } from '../crypto/code-box.js';
 import { readUserToken } from '../crypto/user-token.js';
-import { invalid, notFound, unauthenticated } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import type { Credentials, CredentialsQuery, CredentialsToSave, SignedInUser } from '../schemas/sign-in.js';
 import type { UserInfo } from '../schemas/tenant-users.js';
 import { credentialsOf, tokenSubject, type RefreshTokenRecord, type SignInStore } from './sign-in-state.js';
-import type { TokenService, TokenVerifier } from './tokens.js';
+import { invalidToken, type TokenService, type TokenVerifier } from './tokens.js';
 import type { UserRecord, UserRepository } from './users.js';
 
 /** SPEC.md: a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
@@ -56,7 +56,7 @@ export class CredentialService {
   constructor(private readonly deps: CredentialDeps) {}
 
   private async tokenRefused(saasId: string, message: string) {
-    return unauthenticated('invalid_token', message, { sign_in_page_url: await this.deps.signInPageUrl(saasId) });
+    return invalidToken(message, await this.deps.signInPageUrl(saasId));
   }
 
   /** The user a refresh token belongs to and its record, while the token is live; else a 401 naming `field`. */

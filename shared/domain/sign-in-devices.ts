@@ -11,11 +11,11 @@ import { deviceVerifierFromClient } from '../crypto/srp-server.js';
 import { invalid } from '../errors.js';
 import type { DeviceConfirmation, DeviceStatusUpdate } from '../schemas/sign-in.js';
 import { deviceNotFound, type DeviceRecord, type DeviceRemembering, type SignInStore } from './sign-in-state.js';
-import type { TokenVerifier } from './tokens.js';
+import type { AccessTokenVerifier } from './tokens.js';
 
 export interface DeviceDeps {
   store: Pick<SignInStore, 'confirmDevice' | 'rememberDevice'>;
-  verifier: Pick<TokenVerifier, 'verifyAccessToken'>;
+  verifier: AccessTokenVerifier;
   deviceRemembering(saasId: string): Promise<DeviceRemembering>;
 }
 

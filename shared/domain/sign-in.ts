@@ -38,7 +38,7 @@ import {
   type OpenChallenge,
   type SignInStore,
 } from './sign-in-state.js';
-import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
+import { requiredResponse, sessionRefused, type SrpClaim, type SrpSignIn } from './srp-sign-in.js';
 import type { TokenService } from './tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from './users.js';
 
@@ -95,19 +95,11 @@ const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challeng
 const notAuthorized = (field: string) =>
   unauthenticated('not_authorized', `${field}: incorrect username or password (after repeated failures, wait a moment before trying again)`);
 
-const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
-
 const codeMismatch = (field: string) =>
   invalid('code_mismatch', `${field}: is not the right code (or too many failed attempts: wait a moment, then sign in again)`, { field });
 
 /** amazon-cognito-identity-js answers again without the device when the message names one. */
 const unknownDevice = () => deviceNotFound('DEVICE_KEY', 'no such device of this user; answer again without it');
-
-function required(responses: Responses, field: string): string {
-  const value = responses[field];
-  if (!value) throw invalid('invalid_parameter', `${field}: is required`, { field });
-  return value;
-}
 
 const codeDigest = (session: UserToken, code: string) => createHmac('sha256', session.secret).update(code.trim()).digest('hex');
 
@@ -281,7 +273,7 @@ export class SignInService {
   }
 
   private async newPassword(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
-    const password = required(responses, 'NEW_PASSWORD');
+    const password = requiredResponse(responses, 'NEW_PASSWORD');
     const { user, challenge, token } = await this.takeAnswer(saasId, 'NEW_PASSWORD_REQUIRED', responses, session);
     const outcome = await this.deps.committer.commit(
       this.deps.store.closeChallengeWrite(saasId, user.id, token.hash),
@@ -314,7 +306,7 @@ export class SignInService {
   }
 
   private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
-    const code = required(responses, 'SOFTWARE_TOKEN_MFA_CODE');
+    const code = requiredResponse(responses, 'SOFTWARE_TOKEN_MFA_CODE');
     return this.codeAnswer(saasId, 'SOFTWARE_TOKEN_MFA', 'SOFTWARE_TOKEN_MFA_CODE', code, responses, session, async (user) => {
       const sealed = user.mfa.sealed_totp_secret;
       if (!sealed || !user.mfa.software_token_registered) return false;
@@ -327,15 +319,15 @@ export class SignInService {
   private emailOtp(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
     // Cognito names it EMAIL_OTP_CODE; amazon-cognito-identity-js 6's sendMFACode sends every code as SMS_MFA_CODE.
     const field = responses.EMAIL_OTP_CODE || !responses.SMS_MFA_CODE ? 'EMAIL_OTP_CODE' : 'SMS_MFA_CODE';
-    const code = required(responses, field);
+    const code = requiredResponse(responses, field);
     return this.codeAnswer(saasId, 'EMAIL_OTP', field, code, responses, session, async (_user, challenge, token) =>
       challenge.codeHash !== undefined && constantTimeEqual(codeDigest(token, code), challenge.codeHash),
     );
   }
 
   private async deviceSrpAuth(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
-    const deviceKey = required(responses, 'DEVICE_KEY');
-    const srpA = required(responses, 'SRP_A');
+    const deviceKey = requiredResponse(responses, 'DEVICE_KEY');
+    const srpA = requiredResponse(responses, 'SRP_A');
     const { user, challenge, token } = await this.takeAnswer(saasId, 'DEVICE_SRP_AUTH', responses, session);
     if (deviceKey !== challenge.deviceKey) throw sessionRefused('DEVICE_KEY: is not the device this session was issued for');
     const device = await this.deps.store.device(saasId, user.id, deviceKey);

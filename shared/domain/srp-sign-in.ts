@@ -123,13 +123,15 @@ const U_BYTES = 32;
 const A_BYTES = N.length;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-function requiredField(answer: PasswordClaimAnswer, field: keyof PasswordClaimAnswer): string {
-  const value = answer[field];
+/** A challenge response that must be given, and not empty. */
+export function requiredResponse<T extends object>(answer: T, field: keyof T & string): string {
+  const value: unknown = answer[field];
   if (typeof value !== 'string' || value === '') throw invalid('invalid_parameter', `${field}: is required`, { field });
   return value;
 }
 
-const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
+/** A session (or what an answer names) that is not, or no longer, one this service issued for the challenge. */
+export const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
 
 /** The verifier a proof for nobody is checked against, so it costs what a real check costs. */
 let dummyVerifier: string | undefined;
@@ -343,10 +345,10 @@ export class SrpSignIn {
   }
 
   private async open(saasId: string, kind: ChallengeKind, answer: PasswordClaimAnswer, session: string | undefined): Promise<SrpClaim> {
-    const username = requiredField(answer, 'USERNAME');
-    const blockText = requiredField(answer, 'PASSWORD_CLAIM_SECRET_BLOCK');
-    const signature = requiredField(answer, 'PASSWORD_CLAIM_SIGNATURE');
-    const timestamp = requiredField(answer, 'TIMESTAMP');
+    const username = requiredResponse(answer, 'USERNAME');
+    const blockText = requiredResponse(answer, 'PASSWORD_CLAIM_SECRET_BLOCK');
+    const signature = requiredResponse(answer, 'PASSWORD_CLAIM_SIGNATURE');
+    const timestamp = requiredResponse(answer, 'TIMESTAMP');
     if (blockText.length > MAX_SECRET_BLOCK_CHARS || !BASE64.test(blockText)) {
       throw invalid('invalid_parameter', 'PASSWORD_CLAIM_SECRET_BLOCK: must be the base64 SECRET_BLOCK of the challenge', {
         field: 'PASSWORD_CLAIM_SECRET_BLOCK',

@@ -10,7 +10,7 @@
  * to the membership, SaaS-user attributes to the user, in one transaction.
  */
 import { nowSeconds } from '../clock.js';
-import { alreadyExists, DomainError, invalid, notFound } from '../errors.js';
+import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../errors.js';
 import type { Env, Role } from '../schemas/definitions.js';
 import type { EnvWithRoles, TenantUser, TenantUserCount, TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
@@ -115,7 +115,7 @@ export function membershipRefusal(rule: string, ids: { tenantId: string; userId:
     case RULE.roleExists:
       return invalid('role_not_found', `role_names: no role named '${detail}'`, { field: 'role_names' });
     default:
-      return new DomainError('conflict', 'concurrent_update', 'the membership changed at the same time; try again');
+      return concurrentUpdate('membership');
   }
 }
 
@@ -165,11 +165,24 @@ function applyChanges(values: AttributeValues, changes: AttributeChanges): Attri
   return next;
 }
 
+/** Whether the member holds a role (of that name) in an env (of that id), as far as their definitions still exist. */
 function holdsRole(member: Member, catalog: Catalog, envId: number | undefined, roleName: string | undefined): boolean {
   if (envId === undefined && roleName === undefined) return true;
-  return envsWithRoles(member.membership.roles, catalog).some(
-    (env) => (envId === undefined || env.id === envId) && (roleName === undefined || env.roles.some((r) => r.role_name === roleName)),
+  return member.membership.roles.some(
+    (role) =>
+      (envId === undefined || role.env_id === envId) &&
+      (roleName === undefined || role.role_name === roleName) &&
+      catalog.envs.has(role.env_id) &&
+      catalog.roles.has(role.role_name),
   );
+}
+
+/** The members whose tenant is live, each with it. */
+function withLiveTenant(members: readonly Member[], tenants: Map<string, TenantRecord>): { member: Member; tenant: TenantRecord }[] {
+  return members.flatMap((member) => {
+    const tenant = tenants.get(member.membership.tenant_id);
+    return tenant ? [{ member, tenant }] : [];
+  });
 }
 
 /** Create Tenant User's input: the user by one of their sign-in names, and the membership's attributes. */
@@ -230,10 +243,7 @@ export class TenantUserService {
 
   /** Tenant users of the members whose tenant is live. */
   private render(members: readonly Member[], tenants: Map<string, TenantRecord>, catalog: Catalog): TenantUser[] {
-    return members.flatMap((m) => {
-      const tenant = tenants.get(m.membership.tenant_id);
-      return tenant ? [toTenantUser(m, tenant, catalog)] : [];
-    });
+    return withLiveTenant(members, tenants).map(({ member, tenant }) => toTenantUser(member, tenant, catalog));
   }
 
   /** Checks the values against both kinds of user attribute and splits them: membership, user. */
@@ -346,14 +356,7 @@ export class TenantUserService {
       collect(this.memberships.directory(saasId, { id: userId })),
     ]);
     if (!user) return undefined;
-    const tenants = await this.tenantsOf(saasId, members);
-    return {
-      user,
-      members: members.flatMap((member) => {
-        const tenant = tenants.get(member.membership.tenant_id);
-        return tenant ? [{ member, tenant }] : [];
-      }),
-    };
+    return { user, members: withLiveTenant(members, await this.tenantsOf(saasId, members)) };
   }
 
   /** Get User Info: every membership of one user. */

@@ -131,6 +131,10 @@ export interface VerifyOptions {
   userId?: string;
 }
 
+/** The 401 for a missing or bad user token: it names the sign-in page to send the user to (DESIGN.md decision 1). */
+export const invalidToken = (message: string, signInPageUrl: string) =>
+  unauthenticated('invalid_token', message, { sign_in_page_url: signInPageUrl });
+
 /** Why a token is refused, for the message; the type is always `invalid_token`. */
 class Refusal extends Error {}
 
@@ -172,7 +176,7 @@ export class TokenVerifier {
       if (userId !== undefined && payload.sub !== userId) throw new Refusal('belongs to another user');
       return payload as unknown as CommonClaims;
     } catch (error) {
-      throw unauthenticated('invalid_token', `${field}: ${reasonOf(error)}`, { sign_in_page_url: await this.signInPageUrl(saasId) });
+      throw invalidToken(`${field}: ${reasonOf(error)}`, await this.signInPageUrl(saasId));
     }
   }
 
@@ -195,6 +199,9 @@ export class TokenVerifier {
     });
   }
 }
+
+/** The port of the flows that take a user's access token in a body (user flows, devices, invitations, marketplace). */
+export type AccessTokenVerifier = Pick<TokenVerifier, 'verifyAccessToken'>;
 
 function reasonOf(error: unknown): string {
   if (error instanceof Refusal) return error.message;

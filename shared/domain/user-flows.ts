@@ -10,10 +10,10 @@
 import { nowSeconds } from '../clock.js';
 import { matchTotp, newTotpSecret } from '../crypto/totp.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { alreadyExists, DomainError, invalid } from '../errors.js';
+import { alreadyExists, concurrentUpdate, invalid, type DomainError } from '../errors.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
-import type { AccessTokenClaims, VerifyOptions } from './tokens.js';
+import type { AccessTokenClaims, AccessTokenVerifier } from './tokens.js';
 import {
   emailLogin,
   loginOf,
@@ -65,10 +65,6 @@ export interface UserFlowRepository {
   linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite;
 }
 
-export interface AccessTokenVerifier {
-  verifyAccessToken(saasId: string, token: string, options?: VerifyOptions): Promise<AccessTokenClaims>;
-}
-
 export interface UserFlowDeps {
   users: UserRepository;
   flows: UserFlowRepository;
@@ -91,8 +87,6 @@ interface CodeRequest {
   refusals?: Refusals;
 }
 
-const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
-
 export class UserFlowService {
   constructor(private readonly deps: UserFlowDeps) {}
 
@@ -112,7 +106,7 @@ export class UserFlowService {
     const outcome = await this.deps.committer.commit(...writes);
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.userLive || !(await this.deps.users.get(saasId, userId))) throw userNotFound(userId);
-    throw refusals[outcome.refusedBy]?.() ?? concurrentUpdate();
+    throw refusals[outcome.refusedBy]?.() ?? concurrentUpdate('user');
   }
 
   /** A new code for the user, mailed in the same commit as the code and the request's other writes. */

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { createPasswordVerifier } from '../crypto/srp.js';
-import { alreadyExists, DomainError, invalid, notFound } from '../errors.js';
+import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../errors.js';
 import { Email } from '../schemas/common.js';
 import type { PasswordPolicy, TemplateName } from '../schemas/configuration.js';
 import type { Attribute } from '../schemas/definitions.js';
@@ -172,10 +172,8 @@ export const firstSignInDone = () =>
 /** A user who has never signed in and still holds the temporary password the service gave them. */
 export const awaitsFirstSignIn = (user: Pick<UserRecord, 'last_login_at' | 'password'>) => user.last_login_at === 0 && user.password.temporary;
 
-const concurrentUpdate = () => new DomainError('conflict', 'concurrent_update', 'the user changed at the same time; try again');
-
 /** '' and null mean "not given", as SDKs without optional fields send them. */
-const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
+export const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
 
 export function emailLogin(email: string): Login {
   const trimmed = email.trim();
@@ -435,7 +433,7 @@ export class UserService {
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.loginFree) throw loginTaken(to);
     if (!(await this.deps.users.get(saasId, user.id))) throw userNotFound(user.id);
-    throw concurrentUpdate();
+    throw concurrentUpdate('user');
   }
 
   async updateAttributes(saasId: string, userId: string, changes: AttributeChanges): Promise<void> {

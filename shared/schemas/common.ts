@@ -73,6 +73,9 @@ export const UnixSeconds = Type.Integer({ minimum: 0, maximum: 253_402_300_799 }
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' });
 export const SearchPrefix = Type.String({ maxLength: 254, pattern: '^\\S*$', description: 'the start of a name, without spaces' });
 
+/** A token this service issued, in a request: not empty; its signature and claims are checked by the domain. */
+export const IssuedToken = (description: string) => Type.String({ minLength: 1, maxLength: 8192, description });
+
 /** A user's access token in a request body; checked by the token verifier, which answers 401 for a bad one. */
 export const AccessToken = Type.String({ maxLength: 8192, description: "the user's access token (a JWT)" });
 

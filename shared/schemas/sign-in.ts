@@ -1,10 +1,10 @@
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { AttributeValues, OptionalOrEmpty, Uuid } from './common.js';
+import { AttributeValues, IssuedToken, OptionalOrEmpty, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';
 
-/** Every challenge name SPEC.md lists; the service offers some of them (CHALLENGES_OFFERED in the domain). */
+/** Every challenge name SPEC.md lists; the service offers some of them (OFFERED in domain/sign-in.ts). */
 export const CHALLENGE_NAMES = [
   'SMS_MFA',
   'EMAIL_OTP',
@@ -27,8 +27,6 @@ export type ChallengeName = (typeof CHALLENGE_NAMES)[number];
 
 /** A string map as Cognito's AuthParameters and ChallengeResponses are; values bounded like a secret block. */
 const Parameters = (description: string) => Type.Record(Type.String({ maxLength: 128 }), Type.String({ maxLength: 8192 }), { description });
-
-const Token = (description: string) => Type.String({ minLength: 1, maxLength: 8192, description });
 
 export const Credentials = Type.Object(
   {
@@ -77,7 +75,7 @@ export const ChallengeAnswer = Type.Object({
 export type ChallengeAnswer = Static<typeof ChallengeAnswer>;
 
 export const DeviceConfirmation = Type.Object({
-  access_token: Token('the access token of the sign-in that offered the device'),
+  access_token: IssuedToken('the access token of the sign-in that offered the device'),
   device_key: Type.String({ minLength: 1, maxLength: 128 }),
   device_name: Type.Optional(Type.String({ maxLength: 256 })),
   device_secret_verifier_config: Type.Optional(
@@ -90,7 +88,7 @@ export const DeviceConfirmation = Type.Object({
 export type DeviceConfirmation = Static<typeof DeviceConfirmation>;
 
 export const DeviceStatusUpdate = Type.Object({
-  access_token: Token("an access token of the device's user"),
+  access_token: IssuedToken("an access token of the device's user"),
   device_key: Type.String({ minLength: 1, maxLength: 128 }),
   device_remembered_status: Type.Union([Type.Literal('remembered'), Type.Literal('not_remembered')]),
 });
@@ -104,8 +102,8 @@ export const CredentialsQuery = Type.Object({
 export type CredentialsQuery = Static<typeof CredentialsQuery>;
 
 export const CredentialsToSave = Type.Object({
-  id_token: Token('an ID token this service issued'),
-  access_token: Token('an access token this service issued, of the same user'),
+  id_token: IssuedToken('an ID token this service issued'),
+  access_token: IssuedToken('an access token this service issued, of the same user'),
   refresh_token: Type.Optional(Type.String({ maxLength: 256, description: 'a refresh token of the same user; empty counts as not given' })),
 });
 export type CredentialsToSave = Static<typeof CredentialsToSave>;
@@ -133,5 +131,5 @@ export const signInSchemas = {
   updateDeviceStatus: { body: DeviceStatusUpdate },
   getAuthCredentials: { query: CredentialsQuery, response: Credentials },
   createAuthCredentials: { body: CredentialsToSave, response: Type.Object({ code: Type.String({ description: 'a UUID, valid 10 seconds, single use' }) }) },
-  getUserInfo: { query: Type.Object({ token: Token('an ID token this service issued') }), response: SignedInUser },
+  getUserInfo: { query: Type.Object({ token: IssuedToken('an ID token this service issued') }), response: SignedInUser },
 } satisfies Record<string, OperationSchema>;

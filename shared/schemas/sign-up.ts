@@ -1,11 +1,10 @@
 import * as Type from '@sinclair/typebox';
 import type { OperationSchema } from '../http/operation.js';
-import { Email, OptionalOrEmpty, Uuid } from './common.js';
+import { Email, IssuedToken, OptionalOrEmpty, Uuid } from './common.js';
 import { Tenant, TenantProps } from './tenants.js';
 import { SaasUser } from './users.js';
 
-/** A user's access token, as operations take it in a body; its signature and claims are checked by the domain. */
-const AccessToken = Type.String({ minLength: 1, maxLength: 8192, description: 'the signed-in user’s access token' });
+const AccessToken = IssuedToken('the signed-in user’s access token');
 
 const RegistrationToken = Type.String({
   minLength: 1,
