@@ -1,14 +1,14 @@
 /**
  * ID and access tokens (DESIGN.md decision 4): RS256 JWTs signed with `jose` under the deployment's current
  * key (its `kid` in the header), verified with `aws-jwt-verify` against the deployment's own published keys
- * (never fetched over HTTP), and the helpers for opaque refresh tokens.
+ * (never fetched over HTTP). Refresh tokens are opaque, not JWTs: shared/crypto/user-token.ts.
  *
  * Claims, on both tokens: iss (the deployment's issuer), sub (the user id), aud and client_id (the SaaS id:
  * a token of one SaaS is refused by every other), saas_id, token_use ('id' or 'access'), auth_time, iat,
  * exp, jti, and the user's sign-in name: `email` for e-mail users, `sign_in_id` for sign-in-ID users. As
  * Cognito does, the ID token carries the user id as `cognito:username` and the access token as `username`.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { JwtVerifier } from 'aws-jwt-verify';
 import {
@@ -20,7 +20,6 @@ import {
 } from 'aws-jwt-verify/error';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { nowSeconds } from '../clock.js';
-import { constantTimeEqual } from '../crypto/compare.js';
 import { unauthenticated } from '../errors.js';
 import type { ActiveSigningKey, PublicJwk } from './key-store.js';
 
@@ -224,21 +223,4 @@ export function openIdConfiguration(issuer: string, baseUrl: string) {
     id_token_signing_alg_values_supported: ['RS256'],
     claims_supported: ['iss', 'sub', 'aud', 'client_id', 'saas_id', 'token_use', 'auth_time', 'iat', 'exp', 'jti', 'email', 'sign_in_id'],
   };
-}
-
-// Refresh tokens: opaque to the client, stored only as their hash (the flows belong to the sign-in issue).
-
-/** A new refresh token and the hash to store in its place. */
-export function newRefreshToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: refreshTokenHash(token) };
-}
-
-/** The stored form of a refresh token; also its lookup key. */
-export function refreshTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-export function refreshTokenMatches(token: string, storedHash: string): boolean {
-  return constantTimeEqual(refreshTokenHash(token), storedHash);
 }
