@@ -53,8 +53,16 @@ export const check = (table: string, key: ItemKey, condition: Condition, rule: s
 export const putNew = (table: string, item: ItemKey & Record<string, unknown>, rule: string): WritePart =>
   part(rule, { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
 
+/** A conditional update: the input of one UpdateCommand, and the body of a transaction's Update part. */
+export const updateRequest = (table: string, key: ItemKey, change: Update, condition: Condition) => ({
+  TableName: table,
+  Key: key,
+  UpdateExpression: change.expression(),
+  ...conditionInput(condition, change),
+});
+
 export const update = (table: string, key: ItemKey, change: Update, condition: Condition, rule: string): WritePart =>
-  part(rule, { Update: { TableName: table, Key: key, UpdateExpression: change.expression(), ...conditionInput(condition, change) } });
+  part(rule, { Update: updateRequest(table, key, change, condition) });
 
 export const remove = (table: string, key: ItemKey, condition: Condition, rule: string): WritePart =>
   part(rule, { Delete: { TableName: table, Key: key, ...conditionInput(condition) } });

@@ -16,7 +16,7 @@ import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { outboxItem } from './outbox-repository.js';
 import { queryAll, queryIndexAll, queryPages } from './query.js';
-import { both, check, conditionInput, LIVE, part, putNew, remove, update, type Condition } from './transact.js';
+import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** Reads of an ordered source go a page of this many items at a time. */
@@ -187,16 +187,7 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   private conditionalUpdate(key: ItemKey, change: Update, condition: Condition): Promise<boolean> {
-    return unlessConditionFails(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key,
-          UpdateExpression: change.expression(),
-          ...conditionInput(condition, change),
-        }),
-      ),
-    );
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, condition))));
   }
 
   setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean> {
