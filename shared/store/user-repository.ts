@@ -15,7 +15,7 @@ import { batchDelete, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { outboxItem } from './outbox-repository.js';
-import { queryAll, queryIndexAll, queryPages } from './query.js';
+import { indexQuery, queryAll, queryIndexAll, queryPages } from './query.js';
 import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -126,10 +126,7 @@ export class DynamoUserRepository implements UserRepository {
         }
         const userId = after ? ((DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) : undefined;
         const pages = queryPages(db, {
-          TableName: table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': gsi1pk, ...(prefix ? { ':prefix': prefix } : {}) },
+          ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
           Limit: READ_PAGE,
           ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
         });
