@@ -75,10 +75,11 @@ const noEmailIdentities: EmailIdentityPort = { ensure: notHere, status: notHere,
  */
 export const configurationReader = () => configuration(noEmailIdentities);
 
+/** The courier reads templates and sender addresses only: it needs no SES identity client. */
 export const courier = () =>
   new Courier(
     outboxRepository(),
-    configurationService(),
+    configurationReader(),
     secrets(),
     new SesMailSender(sesSendingClient(), config().mailConfigurationSet),
     suppressionRepository(),
