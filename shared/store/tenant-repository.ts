@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient }
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
-import { batchDelete } from './batch.js';
+import { batchDeleteWithMirrors } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
 import { partitionQuery, queryAll, queryIndexAll, queryPages } from './query.js';
@@ -111,13 +111,7 @@ export class DynamoTenantRepository implements TenantRepository {
     const key = keys.tenant(saasId, tenantId);
     const hidden = await this.update(key, new Update().set('deleting', true).remove('gsi1pk').remove('gsi1sk'), EXISTS);
     if (!hidden) return false;
-    const contents = await queryAll(this.db, this.table, keys.tenantContents(saasId, tenantId));
-    const doomed: ItemKey[] = [];
-    for (const item of contents) {
-      doomed.push({ pk: item.pk as string, sk: item.sk as string });
-      if (item.mirror) doomed.push(item.mirror as ItemKey);
-    }
-    await batchDelete(this.db, this.table, doomed);
+    await batchDeleteWithMirrors(this.db, this.table, await queryAll(this.db, this.table, keys.tenantContents(saasId, tenantId)));
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: key }));
     return true;
   }

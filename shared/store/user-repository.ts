@@ -11,7 +11,7 @@ import type {
   UserRepository,
 } from '../domain/users.js';
 import type { MfaPreference } from '../schemas/users.js';
-import { batchDelete, batchGet } from './batch.js';
+import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { outboxItem } from './outbox-repository.js';
@@ -232,10 +232,7 @@ export class DynamoUserRepository implements UserRepository {
     });
     if (!found || !hidden) return false;
     const contents = await queryAll(this.db, this.table, keys.userContents(saasId, userId));
-    const doomed = contents
-      .filter((item) => item.sk !== profile.sk)
-      .flatMap((item) => [{ pk: item.pk as string, sk: item.sk as string }, ...(item.mirror ? [item.mirror as ItemKey] : [])]);
-    await batchDelete(this.db, this.table, doomed);
+    await batchDeleteWithMirrors(this.db, this.table, contents.filter((item) => item.sk !== profile.sk));
     await deleteIfPresent(this.db, this.table, keys.loginOwner(saasId, loginFromKey(hidden.loginKey as string)), {
       attribute: 'user_id',
       value: userId,
