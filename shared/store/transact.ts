@@ -5,10 +5,10 @@ import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain
 import type { ItemKey } from './keys.js';
 import type { Update } from './update.js';
 
-export type TransactOp = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type TransactOp = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** DynamoDB's limit of items in one transaction. */
-export const TRANSACTION_LIMIT = 100;
+const TRANSACTION_LIMIT = 100;
 const CONFLICT_ATTEMPTS = 6;
 
 export const part = (rule: string, op: TransactOp): WritePart => ({ rule, op });

@@ -30,13 +30,13 @@ const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
 type StoredUser = UserRecord & { loginKey: string; deleting?: boolean };
 
-export function toUser(item: Record<string, unknown>): UserRecord {
+function toUser(item: Record<string, unknown>): UserRecord {
   const { loginKey: _loginKey, deleting: _deleting, ...user } = withoutKeys<StoredUser>(item);
   return user;
 }
 
 /** DynamoDB orders sort keys by their UTF-8 bytes. */
-export const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
+const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
 
 /** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
 const AWAITING_FIRST_SIGN_IN: Condition = {
