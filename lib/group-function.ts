@@ -7,7 +7,7 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/log.js';
-import { TABLE_INDEX } from './table.js';
+import { INDEX_NAME } from '../shared/store/keys.js';
 import { BUNDLE, entryOf, externalModules, PROJECT_ROOT } from './bundling.js';
 import { acceptNagFindings } from './nag.js';
 
@@ -132,7 +132,7 @@ export class GroupFunction extends Construct {
     Grant.addToPrincipal({
       grantee: this.fn,
       actions: [...TABLE_READ, ...(writes ? TABLE_WRITE : [])],
-      resourceArns: [table.tableArn, `${table.tableArn}/index/${TABLE_INDEX}`],
+      resourceArns: [table.tableArn, `${table.tableArn}/index/${INDEX_NAME}`],
     });
     this.fn.addToRolePolicy(
       new PolicyStatement({

@@ -69,7 +69,7 @@ const TABLE_OPERATIONS = [
 const MAIL_METRICS: MetricName[] = ['MailSent', 'MailFailed', 'MailRetried', 'MailSuppressed'];
 const SIGN_IN_METRICS: MetricName[] = ['SignInSucceeded', 'SignInFailed', 'SignInLockedOut', 'MfaChallengeIssued'];
 
-export function businessMetric(name: MetricName, statistic: string = Stats.SUM): Metric {
+function businessMetric(name: MetricName, statistic: string = Stats.SUM): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName: name,

@@ -2,10 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { TTL_ATTRIBUTE } from '../shared/store/keys.js';
-
-/** The table's one index (shared/store/query.ts queries it by this name). */
-export const TABLE_INDEX = 'gsi1';
+import { INDEX_NAME, TTL_ATTRIBUTE } from '../shared/store/keys.js';
 
 /**
  * A table made outside the stack, typically restored from a backup (a restore always makes a new table):
@@ -45,7 +42,7 @@ export class ServiceTable extends Construct {
     });
     this.table = table;
     table.addGlobalSecondaryIndex({
-      indexName: TABLE_INDEX,
+      indexName: INDEX_NAME,
       partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
       sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
     });

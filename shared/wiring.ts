@@ -2,87 +2,84 @@
  * Services over the store, for the handlers and the scheduled worker. Each is a thin object over the one
  * document client that store/client.ts builds per cold start, so making them per request costs nothing.
  */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config.js';
 import { ConfigurationService, type EmailIdentityPort } from './domain/configuration.js';
+import { DefinitionService } from './domain/definitions.js';
+import { InfrastructureService } from './domain/infrastructure.js';
+import { InvitationService } from './domain/invitations.js';
+import { KeyStore } from './domain/key-store.js';
+import { MarketplaceService } from './domain/marketplace.js';
+import { SignInService } from './domain/sign-in.js';
+import { CredentialService } from './domain/sign-in-credentials.js';
+import { DeviceService } from './domain/sign-in-devices.js';
+import { SignUpService } from './domain/sign-up.js';
+import { SrpSignIn } from './domain/srp-sign-in.js';
+import { TenantUserService } from './domain/tenant-users.js';
+import { TenantService } from './domain/tenants.js';
+import { TokenService, TokenVerifier } from './domain/tokens.js';
+import { UserFlowService } from './domain/user-flows.js';
+import { UserService } from './domain/users.js';
 import { sesClient, sesSendingClient } from './mail/clients.js';
 import { Courier } from './mail/courier.js';
 import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
 import { SesMailSender } from './mail/ses-sender.js';
-import { DynamoOutboxRepository } from './store/outbox-repository.js';
-import { DefinitionService } from './domain/definitions.js';
-import { InfrastructureService } from './domain/infrastructure.js';
-import { TenantService } from './domain/tenants.js';
+import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
 import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
+import { DynamoInvitationRepository } from './store/invitation-repository.js';
+import { DynamoKeyRepository } from './store/key-repository.js';
+import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
+import { DynamoMembershipRepository } from './store/membership-repository.js';
+import { DynamoOutboxRepository } from './store/outbox-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
+import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
 import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
-import { TenantUserService } from './domain/tenant-users.js';
-import { UserService } from './domain/users.js';
-import { DynamoMembershipRepository } from './store/membership-repository.js';
 import { DynamoCommitter } from './store/transact.js';
-import { DynamoUserRepository } from './store/user-repository.js';
-import { KeyStore } from './domain/key-store.js';
-import { SrpSignIn } from './domain/srp-sign-in.js';
-import { TokenService, TokenVerifier } from './domain/tokens.js';
-import { DynamoKeyRepository } from './store/key-repository.js';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { UserFlowService } from './domain/user-flows.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
-import { InvitationService } from './domain/invitations.js';
-import { DynamoInvitationRepository } from './store/invitation-repository.js';
-import { SignInService } from './domain/sign-in.js';
-import { CredentialService } from './domain/sign-in-credentials.js';
-import { DeviceService } from './domain/sign-in-devices.js';
-import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
-import { SignUpService } from './domain/sign-up.js';
-import { MarketplaceService } from './domain/marketplace.js';
-import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
-import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
+import { DynamoUserRepository } from './store/user-repository.js';
 
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
+export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
+export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
+const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());
+const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableName());
+const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
+const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
+const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());
+const committer = () => new DynamoCommitter(dynamo());
 
-export const definitionService = () => new DefinitionService(new DynamoDefinitionRepository(dynamo(), tableName()));
+export const definitionService = () => new DefinitionService(definitionRepository());
 
-export const tenantService = () =>
-  new TenantService(
-    new DynamoTenantRepository(dynamo(), tableName()),
-    new DynamoDefinitionRepository(dynamo(), tableName()),
-    config().defaultDomainName,
-  );
+export const tenantService = () => new TenantService(tenantRepository(), definitionRepository(), config().defaultDomainName);
 
-export const infrastructureService = () =>
-  new InfrastructureService(new DynamoSettingsRepository(dynamo(), tableName()), config().serviceAccountId);
+export const infrastructureService = () => new InfrastructureService(settingsRepository(), config().serviceAccountId);
 
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-export const configurationService = () =>
-  new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), emailIdentities(), config().defaultDomainName);
+const configuration = (identities: EmailIdentityPort) =>
+  new ConfigurationService(settingsRepository(), secrets(), identities, config().defaultDomainName);
+
+export const configurationService = () => configuration(emailIdentities());
 
 /** Only the configuration function manages SES identities; the others read configuration without them. */
-const noEmailIdentities: EmailIdentityPort = {
-  ensure: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
-  status: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
-  productionAccess: () => Promise.reject(new Error('e-mail identities are managed by the configuration function')),
-};
+const notHere = () => Promise.reject(new Error('e-mail identities are managed by the configuration function'));
+const noEmailIdentities: EmailIdentityPort = { ensure: notHere, status: notHere, productionAccess: notHere };
 
 /**
  * Configuration reads (password policy, the SaaS's domain) for the functions outside the configuration
  * group: with no reference to the SES client, their bundles leave it out (about 75 KB).
  */
-export const configurationReader = () =>
-  new ConfigurationService(new DynamoSettingsRepository(dynamo(), tableName()), secrets(), noEmailIdentities, config().defaultDomainName);
+export const configurationReader = () => configuration(noEmailIdentities);
 
-export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
-
-export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
-
+/** The courier reads templates and sender addresses only: it needs no SES identity client. */
 export const courier = () =>
   new Courier(
     outboxRepository(),
-    configurationService(),
+    configurationReader(),
     secrets(),
     new SesMailSender(sesSendingClient(), config().mailConfigurationSet),
     suppressionRepository(),
@@ -103,23 +100,23 @@ const poolName = async (saasId: string) => {
 };
 
 export const tenantUserService = () => {
-  const users = new DynamoUserRepository(dynamo(), tableName());
+  const users = userRepository();
   return new TenantUserService(
     new DynamoMembershipRepository(dynamo(), tableName(), users),
     users,
-    new DynamoTenantRepository(dynamo(), tableName()),
-    new DynamoDefinitionRepository(dynamo(), tableName()),
-    new DynamoCommitter(dynamo()),
+    tenantRepository(),
+    definitionRepository(),
+    committer(),
   );
 };
 
 export const userService = () => {
   const tenantUsers = tenantUserService();
   return new UserService({
-    users: new DynamoUserRepository(dynamo(), tableName()),
-    committer: new DynamoCommitter(dynamo()),
-    definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
-    settings: new DynamoSettingsRepository(dynamo(), tableName()),
+    users: userRepository(),
+    committer: committer(),
+    definitions: definitionRepository(),
+    settings: settingsRepository(),
     box: secrets(),
     passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
     poolName,
@@ -169,9 +166,9 @@ export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
 /** E-mail update, authenticator-app registration and account links: the flows a user proves with a token. */
 export const userFlowService = () =>
   new UserFlowService({
-    users: new DynamoUserRepository(dynamo(), tableName()),
+    users: userRepository(),
     flows: new DynamoUserFlowRepository(dynamo(), tableName()),
-    committer: new DynamoCommitter(dynamo()),
+    committer: committer(),
     tokens: tokenVerifier(),
     box: secrets(),
   });
@@ -180,13 +177,13 @@ export const userFlowService = () =>
 export const invitationService = () =>
   new InvitationService({
     invitations: new DynamoInvitationRepository(dynamo(), tableName()),
-    tenants: new DynamoTenantRepository(dynamo(), tableName()),
-    definitions: new DynamoDefinitionRepository(dynamo(), tableName()),
-    users: new DynamoUserRepository(dynamo(), tableName()),
+    tenants: tenantRepository(),
+    definitions: definitionRepository(),
+    users: userRepository(),
     userService: userService(),
     tenantUsers: tenantUserService(),
     tokens: tokenVerifier(),
-    committer: new DynamoCommitter(dynamo()),
+    committer: committer(),
     box: secrets(),
     siteDomain: (saasId) => configurationReader().siteDomain(saasId),
     lifetimeSeconds: config().invitationLifetimeSeconds,
@@ -198,10 +195,10 @@ const deviceRemembering = async (saasId: string) => (await configurationReader()
 export const signInService = () => {
   const { signInSessionSeconds, refreshTokenLifetimeSeconds, tokenLifetimeSeconds, region } = config();
   return new SignInService({
-    users: new DynamoUserRepository(dynamo(), tableName()),
+    users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
-    store: new DynamoSignInRepository(dynamo(), tableName()),
-    committer: new DynamoCommitter(dynamo()),
+    store: signInRepository(),
+    committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
     box: secrets(),
@@ -217,14 +214,13 @@ export const signInService = () => {
 };
 
 /** Confirm Device and Update Device Status. */
-export const deviceService = () =>
-  new DeviceService({ store: new DynamoSignInRepository(dynamo(), tableName()), verifier: tokenVerifier(), deviceRemembering });
+export const deviceService = () => new DeviceService({ store: signInRepository(), verifier: tokenVerifier(), deviceRemembering });
 
 /** Refresh, temporary codes, /userinfo. */
 export const credentialService = () =>
   new CredentialService({
-    users: new DynamoUserRepository(dynamo(), tableName()),
-    store: new DynamoSignInRepository(dynamo(), tableName()),
+    users: userRepository(),
+    store: signInRepository(),
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
     tokens: tokenService(),
     verifier: tokenVerifier(),
@@ -244,9 +240,9 @@ export const marketplaceService = () =>
     resolver: new SignedTokenResolver(config().marketplaceTokenSecret),
     signUp: signUpService(),
     users: userService(),
-    tenants: new DynamoTenantRepository(dynamo(), tableName()),
+    tenants: tenantRepository(),
     tenantUsers: tenantUserService(),
     accessTokens: tokenVerifier(),
     marketplace: new DynamoMarketplaceRepository(tableName()),
-    committer: new DynamoCommitter(dynamo()),
+    committer: committer(),
   });

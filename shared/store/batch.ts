@@ -33,11 +33,23 @@ async function batchWrite(db: DynamoDBDocumentClient, table: string, requests: W
 }
 
 /** Deletes the keys in batches of 25, retrying what DynamoDB hands back unprocessed, with backoff. */
-export function batchDelete(db: DynamoDBDocumentClient, table: string, keys: ItemKey[]): Promise<void> {
+function batchDelete(db: DynamoDBDocumentClient, table: string, keys: ItemKey[]): Promise<void> {
   return batchWrite(
     db,
     table,
     keys.map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })),
+  );
+}
+
+/**
+ * Deletes the items and the item each names as its `mirror` (the other side of a pair kept in two
+ * partitions, such as a membership's tenant and user sides): how a tenant or a user empties its partition.
+ */
+export function batchDeleteWithMirrors(db: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+  return batchDelete(
+    db,
+    table,
+    items.flatMap((item) => [{ pk: item.pk as string, sk: item.sk as string }, ...(item.mirror ? [item.mirror as ItemKey] : [])]),
   );
 }
 

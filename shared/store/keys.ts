@@ -8,6 +8,9 @@ import type { Login } from '../domain/users.js';
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 
+/** The table's one index, over `gsi1pk` and `gsi1sk` (the `gsi1` key shapes below). */
+export const INDEX_NAME = 'gsi1';
+
 export const ENTITY = {
   saas: 'SaaS',
   apiKey: 'ApiKey',

@@ -6,7 +6,7 @@ import type { AttributeChanges, UserFilter, UserRecord } from '../domain/users.j
 import type { TenantUserCount } from '../schemas/tenant-users.js';
 import { batchPut } from './batch.js';
 import { ENTITY, keys } from './keys.js';
-import { partitionQuery, queryIndexAll, queryPages } from './query.js';
+import { indexQuery, partitionQuery, queryIndexAll, queryPages } from './query.js';
 import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
 import { Update } from './update.js';
 import { READ_PAGE, UUID, UUID_POSITION, type DynamoUserRepository } from './user-repository.js';
@@ -184,10 +184,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
       return this.joined(
         saasId,
         {
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': gsi1pk },
+          ...indexQuery(this.table, { gsi1pk }),
           ...(after ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.membership(saasId, tenantId as string, userId as string) } } : {}),
         },
         (item) => item.gsi1sk as string,

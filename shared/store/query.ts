@@ -1,4 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { INDEX_NAME } from './keys.js';
 
 /** The raw answers of one query, following LastEvaluatedKey (from the input's ExclusiveStartKey when it has one). */
 async function* queryOutputs(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
@@ -40,14 +41,21 @@ export function queryAll(db: DynamoDBDocumentClient, table: string, where: { pk:
   return collect(queryPages(db, partitionQuery(table, where)));
 }
 
-function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: string }): QueryCommandInput {
-  const upTo = where.gsi1skUpTo;
-  return {
-    TableName: table,
-    IndexName: 'gsi1',
-    KeyConditionExpression: upTo === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk <= :upTo',
-    ExpressionAttributeValues: { ':pk': where.gsi1pk, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
-  };
+/** The key condition of one gsi1 partition, optionally only up to a sort key (inclusive) or with a sort key prefix. */
+export function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: string; gsi1skPrefix?: string }): QueryCommandInput {
+  const { gsi1pk, gsi1skUpTo: upTo, gsi1skPrefix: prefix } = where;
+  const index = { TableName: table, IndexName: INDEX_NAME };
+  if (upTo !== undefined) {
+    return { ...index, KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :upTo', ExpressionAttributeValues: { ':pk': gsi1pk, ':upTo': upTo } };
+  }
+  if (prefix) {
+    return {
+      ...index,
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': gsi1pk, ':prefix': prefix },
+    };
+  }
+  return { ...index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk } };
 }
 
 /** Every item of one gsi1 partition, optionally only up to a sort key (inclusive). */

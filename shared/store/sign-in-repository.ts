@@ -15,7 +15,7 @@ import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
 import { outboxItem } from './outbox-repository.js';
-import { check, conditionInput, EXISTS, LIVE, part, putNew, remove, type Condition } from './transact.js';
+import { check, conditionInput, EXISTS, LIVE, part, putNew, remove, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
@@ -47,13 +47,7 @@ export class DynamoSignInRepository implements SignInStore {
 
   private conditionalUpdate(key: ItemKey, change: Update, condition: Condition, returnNew = false) {
     return this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: key,
-        UpdateExpression: change.expression(),
-        ...conditionInput(condition, change),
-        ...(returnNew ? { ReturnValues: 'ALL_NEW' as const } : {}),
-      }),
+      new UpdateCommand({ ...updateRequest(this.table, key, change, condition), ...(returnNew ? { ReturnValues: 'ALL_NEW' as const } : {}) }),
     );
   }
 

@@ -6,7 +6,7 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { TTL_ATTRIBUTE } from './keys.js';
+import { INDEX_NAME, TTL_ATTRIBUTE } from './keys.js';
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existed'> {
   try {
@@ -31,7 +31,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       ],
       GlobalSecondaryIndexes: [
         {
-          IndexName: 'gsi1',
+          IndexName: INDEX_NAME,
           KeySchema: [
             { AttributeName: 'gsi1pk', KeyType: 'HASH' },
             { AttributeName: 'gsi1sk', KeyType: 'RANGE' },

@@ -2,17 +2,13 @@ import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient }
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
-import { batchDelete } from './batch.js';
+import { batchDeleteWithMirrors } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
 import { partitionQuery, queryAll, queryIndexAll, queryPages } from './query.js';
-import { putNew } from './transact.js';
+import { both, EXISTS, LIVE, putNew, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
-/** Attribute names the conditions use, as placeholders so no reserved word can bite. */
-const CONDITION_NAMES = { '#pk': 'pk', '#deleting': 'deleting', '#rev': 'rev', '#reservation': 'reservation' };
-/** A tenant being deleted is invisible and takes no writes. */
-const LIVE = 'attribute_exists(#pk) AND attribute_not_exists(#deleting)';
 const RESET_PAGE = 50;
 
 function toRecord(item: Record<string, unknown>): TenantRecord {
@@ -52,23 +48,9 @@ export class DynamoTenantRepository implements TenantRepository {
       .sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
   }
 
-  private update(key: ItemKey, update: Update, condition: string, values: Record<string, unknown> = {}): Promise<boolean> {
-    const allValues = { ...update.values, ...values };
-    return unlessConditionFails(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key,
-          UpdateExpression: update.expression(),
-          ConditionExpression: condition,
-          ExpressionAttributeNames: {
-            ...update.names,
-            ...Object.fromEntries(Object.entries(CONDITION_NAMES).filter(([placeholder]) => condition.includes(placeholder))),
-          },
-          ...(Object.keys(allValues).length ? { ExpressionAttributeValues: allValues } : {}),
-        }),
-      ),
-    );
+  /** A tenant being deleted is invisible and takes no writes: every change but hiding and resetting holds LIVE. */
+  private update(key: ItemKey, update: Update, condition: Condition): Promise<boolean> {
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, update, condition))));
   }
 
   patch(saasId: string, tenantId: string, patch: TenantPatch): Promise<boolean> {
@@ -97,7 +79,8 @@ export class DynamoTenantRepository implements TenantRepository {
     } else {
       update.remove('reservation').remove('gsi1pk').remove('gsi1sk');
     }
-    return this.update(keys.tenant(saasId, tenantId), update, `${LIVE} AND #rev = :expectedRev`, { ':expectedRev': expectedRev });
+    const atRevision: Condition = { expression: '#rev = :expectedRev', names: { '#rev': 'rev' }, values: { ':expectedRev': expectedRev } };
+    return this.update(keys.tenant(saasId, tenantId), update, both(LIVE, atRevision));
   }
 
   applyReservation(saasId: string, tenantId: string, reservation: Reservation, history: PlanHistory): Promise<boolean> {
@@ -105,12 +88,12 @@ export class DynamoTenantRepository implements TenantRepository {
       .remove('reservation')
       .remove('gsi1pk')
       .remove('gsi1sk');
-    return this.update(
-      keys.tenant(saasId, tenantId),
-      update,
-      `${LIVE} AND #reservation.next_plan_id = :pendingPlan AND #reservation.using_next_plan_from = :pendingFrom`,
-      { ':pendingPlan': reservation.next_plan_id, ':pendingFrom': reservation.using_next_plan_from },
-    );
+    const stillPending: Condition = {
+      expression: '#reservation.next_plan_id = :pendingPlan AND #reservation.using_next_plan_from = :pendingFrom',
+      names: { '#reservation': 'reservation' },
+      values: { ':pendingPlan': reservation.next_plan_id, ':pendingFrom': reservation.using_next_plan_from },
+    };
+    return this.update(keys.tenant(saasId, tenantId), update, both(LIVE, stillPending));
   }
 
   async dueReservations(saasId: string, now: number): Promise<{ tenantId: string; reservation: Reservation }[]> {
@@ -126,15 +109,9 @@ export class DynamoTenantRepository implements TenantRepository {
    */
   async delete(saasId: string, tenantId: string): Promise<boolean> {
     const key = keys.tenant(saasId, tenantId);
-    const hidden = await this.update(key, new Update().set('deleting', true).remove('gsi1pk').remove('gsi1sk'), 'attribute_exists(#pk)');
+    const hidden = await this.update(key, new Update().set('deleting', true).remove('gsi1pk').remove('gsi1sk'), EXISTS);
     if (!hidden) return false;
-    const contents = await queryAll(this.db, this.table, keys.tenantContents(saasId, tenantId));
-    const doomed: ItemKey[] = [];
-    for (const item of contents) {
-      doomed.push({ pk: item.pk as string, sk: item.sk as string });
-      if (item.mirror) doomed.push(item.mirror as ItemKey);
-    }
-    await batchDelete(this.db, this.table, doomed);
+    await batchDeleteWithMirrors(this.db, this.table, await queryAll(this.db, this.table, keys.tenantContents(saasId, tenantId)));
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: key }));
     return true;
   }
@@ -162,7 +139,7 @@ export class DynamoTenantRepository implements TenantRepository {
               .remove('payment_customer')
               .remove('gsi1pk')
               .remove('gsi1sk'),
-            'attribute_exists(#pk)',
+            EXISTS,
           ),
         ),
       );

@@ -5,10 +5,10 @@ import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain
 import type { ItemKey } from './keys.js';
 import type { Update } from './update.js';
 
-export type TransactOp = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type TransactOp = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** DynamoDB's limit of items in one transaction. */
-export const TRANSACTION_LIMIT = 100;
+const TRANSACTION_LIMIT = 100;
 const CONFLICT_ATTEMPTS = 6;
 
 export const part = (rule: string, op: TransactOp): WritePart => ({ rule, op });
@@ -53,8 +53,16 @@ export const check = (table: string, key: ItemKey, condition: Condition, rule: s
 export const putNew = (table: string, item: ItemKey & Record<string, unknown>, rule: string): WritePart =>
   part(rule, { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
 
+/** A conditional update: the input of one UpdateCommand, and the body of a transaction's Update part. */
+export const updateRequest = (table: string, key: ItemKey, change: Update, condition: Condition) => ({
+  TableName: table,
+  Key: key,
+  UpdateExpression: change.expression(),
+  ...conditionInput(condition, change),
+});
+
 export const update = (table: string, key: ItemKey, change: Update, condition: Condition, rule: string): WritePart =>
-  part(rule, { Update: { TableName: table, Key: key, UpdateExpression: change.expression(), ...conditionInput(condition, change) } });
+  part(rule, { Update: updateRequest(table, key, change, condition) });
 
 export const remove = (table: string, key: ItemKey, condition: Condition, rule: string): WritePart =>
   part(rule, { Delete: { TableName: table, Key: key, ...conditionInput(condition) } });

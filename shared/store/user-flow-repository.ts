@@ -12,7 +12,7 @@ import type { CodePurpose, VerificationCode } from '../domain/verification-codes
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
 import { outboxItem } from './outbox-repository.js';
-import { both, check, conditionInput, LIVE, part, remove, update, type Condition } from './transact.js';
+import { both, check, LIVE, part, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** The code item is still the one read: same digest. */
@@ -69,16 +69,8 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
   spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean> {
     const change = new Update().add('attempts', 1);
     const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
-    return unlessConditionFails(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.verificationCode(saasId, userId, code.purpose),
-          UpdateExpression: change.expression(),
-          ...conditionInput(both(sameCode(code), left), change),
-        }),
-      ),
-    );
+    const key = keys.verificationCode(saasId, userId, code.purpose);
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, both(sameCode(code), left)))));
   }
 
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite {

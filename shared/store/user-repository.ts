@@ -11,12 +11,12 @@ import type {
   UserRepository,
 } from '../domain/users.js';
 import type { MfaPreference } from '../schemas/users.js';
-import { batchDelete, batchGet } from './batch.js';
+import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { outboxItem } from './outbox-repository.js';
-import { queryAll, queryIndexAll, queryPages } from './query.js';
-import { both, check, conditionInput, LIVE, part, putNew, remove, update, type Condition } from './transact.js';
+import { indexQuery, queryAll, queryIndexAll, queryPages } from './query.js';
+import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** Reads of an ordered source go a page of this many items at a time. */
@@ -30,13 +30,13 @@ const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
 type StoredUser = UserRecord & { loginKey: string; deleting?: boolean };
 
-export function toUser(item: Record<string, unknown>): UserRecord {
+function toUser(item: Record<string, unknown>): UserRecord {
   const { loginKey: _loginKey, deleting: _deleting, ...user } = withoutKeys<StoredUser>(item);
   return user;
 }
 
 /** DynamoDB orders sort keys by their UTF-8 bytes. */
-export const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
+const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
 
 /** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
 const AWAITING_FIRST_SIGN_IN: Condition = {
@@ -126,10 +126,7 @@ export class DynamoUserRepository implements UserRepository {
         }
         const userId = after ? ((DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) : undefined;
         const pages = queryPages(db, {
-          TableName: table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': gsi1pk, ...(prefix ? { ':prefix': prefix } : {}) },
+          ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
           Limit: READ_PAGE,
           ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
         });
@@ -187,16 +184,7 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   private conditionalUpdate(key: ItemKey, change: Update, condition: Condition): Promise<boolean> {
-    return unlessConditionFails(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key,
-          UpdateExpression: change.expression(),
-          ...conditionInput(condition, change),
-        }),
-      ),
-    );
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, condition))));
   }
 
   setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean> {
@@ -244,10 +232,7 @@ export class DynamoUserRepository implements UserRepository {
     });
     if (!found || !hidden) return false;
     const contents = await queryAll(this.db, this.table, keys.userContents(saasId, userId));
-    const doomed = contents
-      .filter((item) => item.sk !== profile.sk)
-      .flatMap((item) => [{ pk: item.pk as string, sk: item.sk as string }, ...(item.mirror ? [item.mirror as ItemKey] : [])]);
-    await batchDelete(this.db, this.table, doomed);
+    await batchDeleteWithMirrors(this.db, this.table, contents.filter((item) => item.sk !== profile.sk));
     await deleteIfPresent(this.db, this.table, keys.loginOwner(saasId, loginFromKey(hidden.loginKey as string)), {
       attribute: 'user_id',
       value: userId,
