@@ -52,7 +52,9 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
     try {
       state.demo = await seedDemo(new ServiceSetup(options.admin));
     } catch (error) {
-      banner.push(`  Demo             not seeded (${(error as Error).message}); delete ${options.dataDir} to start afresh`);
+      // fetch's own message is only 'fetch failed'; the reason is its cause.
+      const { message, cause } = error as Error & { cause?: Error };
+      banner.push(`  Demo             not seeded (${message}${cause ? `: ${cause.message}` : ''}); delete ${options.dataDir} to start afresh`);
     }
     writeFileSync(stateFile(options.dataDir), JSON.stringify(state, null, 2), { mode: 0o600 });
   }
