@@ -145,7 +145,12 @@ function keyServicesOfThisStore(): KeyServices {
     keyServices = {
       db,
       keyStore,
-      tokenVerifier: new TokenVerifier(keyStore, tokenIssuer, (saasId) => configurationReader().signInPageUrl(saasId)),
+      tokenVerifier: new TokenVerifier(
+        keyStore,
+        tokenIssuer,
+        (saasId) => configurationReader().signInPageUrl(saasId),
+        new DynamoUserRepository(db, tableName()),
+      ),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
     };
   }

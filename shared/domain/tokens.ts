@@ -38,8 +38,8 @@ interface CommonClaims {
   jti: string;
   email?: string;
   sign_in_id?: string;
-  /** The user's session version when the token was issued, if the caller gave one. */
-  session_version?: number;
+  /** The user's session version when the token was issued: a token of an older version is revoked. */
+  session_version: number;
 }
 
 export interface IdTokenClaims extends CommonClaims {
@@ -62,7 +62,8 @@ export interface TokenSubject {
   signInId?: string;
   /** When the user proved who they are (Unix seconds): kept across refreshes. Defaults to now. */
   authTime?: number;
-  sessionVersion?: number;
+  /** The user's `session_version` now: a password change, reset or sign-out everywhere raises it and so revokes the tokens. */
+  sessionVersion: number;
 }
 
 export interface IssuedTokens {
@@ -103,7 +104,7 @@ export class TokenService {
       auth_time: subject.authTime ?? iat,
       ...(subject.email !== undefined ? { email: subject.email } : {}),
       ...(subject.signInId !== undefined ? { sign_in_id: subject.signInId } : {}),
-      ...(subject.sessionVersion !== undefined ? { session_version: subject.sessionVersion } : {}),
+      session_version: subject.sessionVersion,
     };
     const sign = (claims: Record<string, unknown>) =>
       new SignJWT(claims)
@@ -137,6 +138,14 @@ export const invalidToken = (message: string, signInPageUrl: string) =>
 /** Why a token is refused, for the message; the type is always `invalid_token`. */
 class Refusal extends Error {}
 
+/**
+ * The user's current session version, or undefined when the user is gone (deleted or being deleted). Read
+ * strongly consistent on every verification: a token revoked a moment ago must be refused now, so no cache.
+ */
+export interface SessionVersionSource {
+  sessionVersion(saasId: string, userId: string): Promise<number | undefined>;
+}
+
 /** Verifier-level settings: an issuer, no audience (given per SaaS at each call), JWKS never fetched. */
 const newJwtVerifier = (issuer: string) =>
   JwtVerifier.create({ issuer, audience: null, jwksUri: 'https://jwks.invalid/never-fetched.json' });
@@ -150,6 +159,7 @@ export class TokenVerifier {
     private readonly issuer: string,
     /** Where a refused user is sent to sign in again (DESIGN.md decision 1). */
     private readonly signInPageUrl: (saasId: string) => Promise<string>,
+    private readonly sessions: SessionVersionSource,
   ) {
     this.verifier = newJwtVerifier(issuer);
   }
@@ -173,10 +183,18 @@ export class TokenVerifier {
         payload = await this.verifyWith(saasId, token, use, true);
       }
       if (userId !== undefined && payload.sub !== userId) throw new Refusal('belongs to another user');
+      await this.checkNotRevoked(saasId, payload);
       return payload as unknown as CommonClaims;
     } catch (error) {
       throw invalidToken(`${field}: ${reasonOf(error)}`, await this.signInPageUrl(saasId));
     }
+  }
+
+  /** A valid signature is not enough: the user must still exist and hold the session the token was issued in. */
+  private async checkNotRevoked(saasId: string, payload: JwtPayload): Promise<void> {
+    const current = await this.sessions.sessionVersion(saasId, payload.sub as string);
+    if (current === undefined) throw new Refusal('belongs to a user who no longer exists');
+    if (payload.session_version !== current) throw new Refusal('was revoked: the password was changed or reset since it was issued');
   }
 
   private async verifyWith(saasId: string, token: string, use: TokenUse, refresh: boolean): Promise<JwtPayload> {
@@ -212,7 +230,7 @@ function reasonOf(error: unknown): string {
   return 'is not a valid token';
 }
 
-/** The OpenID Provider metadata (GET /.well-known/openid-configuration); `baseUrl` is how the caller reached us. */
+/** The OpenID Provider metadata (GET /.well-known/openid-configuration); `baseUrl` is the configured public base URL. */
 export function openIdConfiguration(issuer: string, baseUrl: string) {
   return {
     issuer,

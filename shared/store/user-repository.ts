@@ -85,6 +85,20 @@ export class DynamoUserRepository implements UserRepository {
     return item ? toUser(item) : undefined;
   }
 
+  /** The token check's read (tokens.ts SessionVersionSource): two attributes of the profile, strongly consistent. */
+  async sessionVersion(saasId: string, userId: string): Promise<number | undefined> {
+    const out = await this.db.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: keys.userProfile(saasId, userId),
+        ConsistentRead: true,
+        ProjectionExpression: '#version, #deleting',
+        ExpressionAttributeNames: { '#version': 'session_version', '#deleting': 'deleting' },
+      }),
+    );
+    return out.Item && !out.Item.deleting ? (out.Item.session_version as number) : undefined;
+  }
+
   async getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {
     const items = await batchGet(this.db, this.table, [...new Set(userIds)].map((id) => keys.userProfile(saasId, id)));
     return new Map(items.filter((item) => !item.deleting).map((item) => [item.id as string, toUser(item)]));

@@ -307,15 +307,15 @@ describe('Confirm Sign Up with marketplace', () => {
     assert.equal(await tenantCount(), count);
   });
 
-  it('answers 404 when the token belongs to a user who no longer exists', async () => {
+  it('answers 401 when the token belongs to a user who no longer exists', async () => {
     const c = customer();
     const { user, accessToken } = await marketplaceBuyer(c);
     assert.equal((await api.delete(`/users/${user.id}`)).status, 200);
     const count = await tenantCount();
     await expectError(
       api.post('/aws-marketplace/sign-up-confirm', { access_token: accessToken, registration_token: await registrationToken(c) }),
-      404,
-      'user_not_found',
+      401,
+      'invalid_token',
     );
     assert.equal(await tenantCount(), count);
   });

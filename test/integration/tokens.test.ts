@@ -16,16 +16,19 @@ import { DomainError } from '../../shared/errors.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { DynamoKeyRepository } from '../../shared/store/key-repository.js';
 import { keys } from '../../shared/store/keys.js';
+import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { keyStore, tokenVerifier } from '../../shared/wiring.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { mintTokens } from '../support/tokens.js';
 
 let h: Harness;
 let saasId: string;
+let client: SignedClient;
 
 before(async () => {
   h = await startHarness();
-  saasId = (await h.newSaas()).saasId;
+  ({ saasId, client } = await h.newSaas());
 });
 after(async () => {
   resetClockForTests();
@@ -45,7 +48,19 @@ async function publicGet<T>(path: string): Promise<{ status: number; body: T }> 
 }
 const jwks = async () => (await publicGet<{ keys: PublicJwk[] }>('/.well-known/jwks.json')).body.keys;
 
-const user = (over: Partial<TokenSubject> = {}): TokenSubject => ({ saasId, userId: randomUUID(), email: 'ann@example.test', ...over });
+/** A real user of the SaaS (the verifier reads its session version), as the subject of its tokens. */
+async function user(over: Partial<TokenSubject> = {}): Promise<TokenSubject> {
+  const login = over.signInId !== undefined ? { sign_in_id: over.signInId } : { email: `ann-${randomUUID()}@example.test` };
+  const res = await client.post<{ id: string; email: string }>('/users', { ...login, password: 'Aa-0123456789', attributes: {} });
+  assert.equal(res.status, 201, res.text);
+  return { saasId, userId: res.body.id, ...(res.body.email ? { email: res.body.email } : {}), sessionVersion: 0, ...over };
+}
+
+/** Raises the user's session version as a password change does. */
+async function changePassword(userId: string, password = `Bb-${randomUUID()}`) {
+  const res = await client.patch(`/users/${userId}/password`, { password });
+  assert.equal(res.status, 200, res.text);
+}
 
 async function refused(promise: Promise<unknown>, message: RegExp) {
   await assert.rejects(promise, (error: unknown) => {
@@ -96,7 +111,7 @@ describe('the public discovery routes', () => {
     assert.equal(discovery.body.jwks_uri, `${h.api.baseUrl}/.well-known/jwks.json`);
     assert.deepEqual(discovery.body.id_token_signing_alg_values_supported, ['RS256']);
 
-    const subject = user();
+    const subject = await user();
     const { idToken } = await mintTokens(subject);
     const keySet = (await publicGet<{ keys: PublicJwk[] }>(new URL(discovery.body.jwks_uri as string).pathname.replace('/v1/auth', ''))).body;
     const { payload } = await jwtVerify(idToken, createLocalJWKSet(keySet), { issuer: config().tokenIssuer, audience: saasId });
@@ -106,7 +121,9 @@ describe('the public discovery routes', () => {
 
 describe('tokens', () => {
   it('carry the claims of the user and the SaaS, one hour, RS256 with a published kid', async () => {
-    const subject = user({ sessionVersion: 3, authTime: 1_700_000_000 });
+    const subject = await user({ authTime: 1_700_000_000 });
+    for (let i = 0; i < 3; i++) await changePassword(subject.userId);
+    subject.sessionVersion = 3;
     const { idToken, accessToken, expiresIn } = await mintTokens(subject);
     assert.equal(expiresIn, 3600);
     const header = decodeProtectedHeader(accessToken);
@@ -121,7 +138,7 @@ describe('tokens', () => {
       assert.equal(claims.aud, saasId);
       assert.equal(claims.client_id, saasId);
       assert.equal(claims.saas_id, saasId);
-      assert.equal(claims.email, 'ann@example.test');
+      assert.equal(claims.email, subject.email);
       assert.equal(claims.sign_in_id, undefined);
       assert.equal(claims.auth_time, 1_700_000_000);
       assert.equal(claims.session_version, 3);
@@ -135,14 +152,14 @@ describe('tokens', () => {
   });
 
   it('name a sign-in-ID user by sign_in_id', async () => {
-    const { accessToken } = await mintTokens(user({ email: undefined, signInId: 'ann_01' }));
+    const { accessToken } = await mintTokens(await user({ email: undefined, signInId: 'ann_01' }));
     const claims = await tokenVerifier().verifyAccessToken(saasId, accessToken);
     assert.equal(claims.sign_in_id, 'ann_01');
     assert.equal(claims.email, undefined);
   });
 
   it('are refused for another SaaS, another user, the other use, once expired, altered, or not ours', async () => {
-    const subject = user();
+    const subject = await user();
     const { idToken, accessToken } = await mintTokens(subject);
     const verifier = tokenVerifier();
     await refused(verifier.verifyAccessToken(randomUUID(), accessToken), /^access_token: was not issued for this SaaS$/);
@@ -178,9 +195,30 @@ describe('tokens', () => {
     await refused(verifier.verifyAccessToken(saasId, accessToken), /has expired/);
   });
 
+  it('are revoked by a password change, a reset and the deletion of the user', async () => {
+    const verifier = tokenVerifier();
+    const changed = await user();
+    const before = await mintTokens(changed);
+    await changePassword(changed.userId);
+    await refused(verifier.verifyAccessToken(saasId, before.accessToken), /^access_token: was revoked/);
+    await refused(verifier.verifyIdToken(saasId, before.idToken), /^id_token: was revoked/);
+    const fresh = await mintTokens({ ...changed, sessionVersion: 1 });
+    assert.equal((await verifier.verifyAccessToken(saasId, fresh.accessToken)).sub, changed.userId);
+
+    const reset = await user();
+    const beforeReset = await mintTokens(reset);
+    assert.equal((await client.post(`/users/${reset.userId}/password/reset`, {})).status, 200);
+    await refused(verifier.verifyAccessToken(saasId, beforeReset.accessToken), /was revoked/);
+
+    const deleted = await user();
+    const beforeDelete = await mintTokens(deleted);
+    assert.equal((await client.delete(`/users/${deleted.userId}`)).status, 200);
+    await refused(verifier.verifyAccessToken(saasId, beforeDelete.accessToken), /^access_token: belongs to a user who no longer exists$/);
+  });
+
   it("send a refused user to the SaaS's sign-in page, on its own domain once configured", async () => {
     const saas = await h.newSaas();
-    const { accessToken } = await mintTokens(user());
+    const { accessToken } = await mintTokens(await user());
     const before = tokenVerifier().verifyAccessToken(saas.saasId, accessToken);
     await assert.rejects(before, (e: DomainError) => e.data.sign_in_page_url === `https://${config().defaultDomainName}/sign-in`);
     const res = await saas.client.put('/basic-info', { domain_name: 'login.acme.test', from_email_address: 'no-reply@acme.test' });
@@ -193,7 +231,7 @@ describe('tokens', () => {
 describe('key rotation', () => {
   it('signs with the new key at once, keeps the old one published until its tokens expired, then drops it', async () => {
     const store = coldStart();
-    const subject = user();
+    const subject = await user();
     const before = await tokensFrom(store).issue(subject);
     const oldKid = decodeProtectedHeader(before.accessToken).kid as string;
 
@@ -228,11 +266,12 @@ describe('key rotation', () => {
 
   it('verifies across cold starts: a verifier built before the key existed finds it', async () => {
     const store = coldStart();
-    const verifier = new TokenVerifier(store, config().tokenIssuer, async () => 'https://x/sign-in');
-    const { accessToken: stale } = await mintTokens(user());
+    const verifier = new TokenVerifier(store, config().tokenIssuer, async () => 'https://x/sign-in', new DynamoUserRepository(dynamo(), tableName()));
+    const subject = await user();
+    const { accessToken: stale } = await mintTokens(subject);
     assert.ok(await verifier.verifyAccessToken(saasId, stale));
     await coldStart().rotate();
-    const { accessToken } = await tokensFrom(coldStart()).issue(user());
+    const { accessToken } = await tokensFrom(coldStart()).issue(subject);
     assert.ok(await verifier.verifyAccessToken(saasId, accessToken));
   });
 });

@@ -207,10 +207,10 @@ describe('e-mail update', () => {
     assert.equal((await stored(user.id)).email, next);
   });
 
-  it('answers 404 for a user that does not exist (or no longer does), and deleting a user takes the code', async () => {
+  it('refuses the token of a user that does not exist (or no longer does), and deleting a user takes the code', async () => {
     const ghost = { id: randomUUID(), email: address('ghost'), sign_in_id: '' };
-    await expectError(api.post(`/users/${ghost.id}/email/request`, { email: address('g'), access_token: await tokenOf(ghost) }), 404, 'user_not_found');
-    await expectError(api.post(`/users/${ghost.id}/email/confirm`, { code: '123456', access_token: await tokenOf(ghost) }), 404, 'user_not_found');
+    await expectError(api.post(`/users/${ghost.id}/email/request`, { email: address('g'), access_token: await tokenOf(ghost) }), 401, 'invalid_token');
+    await expectError(api.post(`/users/${ghost.id}/email/confirm`, { code: '123456', access_token: await tokenOf(ghost) }), 401, 'invalid_token');
     const user = await createUser({ email: address('kim') });
     await api.post(`/users/${user.id}/email/request`, { email: address('kim-new'), access_token: await tokenOf(user) });
     assert.ok(await get(keys.verificationCode(saasId, user.id, 'EMAIL_UPDATE')));
@@ -277,7 +277,7 @@ describe('authenticator app', () => {
     assert.equal(await openedSecret(user.id, (await stored(user.id)).mfa.sealed_totp_secret!), second);
   });
 
-  it('needs that user\'s access token, and answers 404 for an unknown user', async () => {
+  it('needs that user\'s access token, and refuses the token of an unknown user', async () => {
     const user = await createUser({ email: address('ned') });
     const other = await createUser({ email: address('oz') });
     await expectError(api.post(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: await tokenOf(other) }), 401, 'invalid_token', 'access_token');
@@ -290,7 +290,7 @@ describe('authenticator app', () => {
     await expectError(api.put(`/users/${user.id}/mfa/software-token`, { access_token: await tokenOf(user) }), 400, 'invalid_parameter', 'verification_code');
     assert.equal((await stored(user.id)).mfa.pending_sealed_totp_secret, undefined);
     const ghost = { id: randomUUID(), email: address('ghost'), sign_in_id: '' };
-    await expectError(api.post(`/users/${ghost.id}/mfa/software-token/secret-code`, { access_token: await tokenOf(ghost) }), 404, 'user_not_found');
+    await expectError(api.post(`/users/${ghost.id}/mfa/software-token/secret-code`, { access_token: await tokenOf(ghost) }), 401, 'invalid_token');
   });
 });
 
@@ -347,8 +347,8 @@ describe('external account link', () => {
     const user = await createUser({ email: address('sue') });
     const token = await tokenOf(user);
     await api.delete(`/users/${user.id}`);
-    await expectError(api.post('/external-users/request', { access_token: token }), 404, 'user_not_found');
-    await expectError(api.post('/external-users/confirm', { access_token: token, code: '123456' }), 404, 'user_not_found');
+    await expectError(api.post('/external-users/request', { access_token: token }), 401, 'invalid_token');
+    await expectError(api.post('/external-users/confirm', { access_token: token, code: '123456' }), 401, 'invalid_token');
   });
 });
 
@@ -362,8 +362,8 @@ describe('isolation', () => {
     await expectError(other.client.post('/external-users/request', { access_token: token }), 401, 'invalid_token');
     // A token the other SaaS minted for this user id names nobody there.
     const foreign = await tokenOf(user, other.saasId);
-    await expectError(other.client.post(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: foreign }), 404, 'user_not_found');
-    await expectError(other.client.post('/external-users/request', { access_token: foreign }), 404, 'user_not_found');
+    await expectError(other.client.post(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: foreign }), 401, 'invalid_token');
+    await expectError(other.client.post('/external-users/request', { access_token: foreign }), 401, 'invalid_token');
     const untouched = await stored(user.id);
     assert.equal(untouched.mfa.pending_sealed_totp_secret, undefined);
     assert.equal(await get(keys.verificationCode(saasId, user.id, 'EMAIL_UPDATE')), undefined);

@@ -6,12 +6,15 @@
 import type { IssuedTokens, TokenSubject } from '../../shared/domain/tokens.js';
 import { tokenService } from '../../shared/wiring.js';
 
-export function mintTokens(subject: TokenSubject): Promise<IssuedTokens> {
-  return tokenService().issue(subject);
+/** A subject whose session version defaults to a new user's, 0: the verifier compares it with the user's own. */
+export type TestSubject = Omit<TokenSubject, 'sessionVersion'> & { sessionVersion?: number };
+
+export function mintTokens(subject: TestSubject): Promise<IssuedTokens> {
+  return tokenService().issue({ sessionVersion: 0, ...subject });
 }
 
 /** Just the access token, for bodies that carry `access_token`. */
-export async function mintAccessToken(subject: TokenSubject): Promise<string> {
+export async function mintAccessToken(subject: TestSubject): Promise<string> {
   return (await mintTokens(subject)).accessToken;
 }
 
