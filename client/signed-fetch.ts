@@ -20,7 +20,7 @@ export interface SignedResponse<T = unknown> {
 }
 
 export interface RequestOptions {
-  /** A value to send as JSON, or a raw string sent byte for byte. */
+  /** A value to send as JSON, or a raw string or Buffer sent byte for byte. */
   body?: unknown;
   /** Sign at another time (tests of the time window). */
   at?: Date;
@@ -37,7 +37,11 @@ export class SignedClient {
   async request<T = unknown>(method: string, pathAndQuery: string, options: RequestOptions = {}): Promise<SignedResponse<T>> {
     const url = new URL(this.baseUrl + pathAndQuery);
     const body =
-      options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string' || Buffer.isBuffer(options.body)
+          ? options.body
+          : JSON.stringify(options.body);
     const authorization = authorizationHeader(
       this.credentials.secret,
       this.credentials.saasId,
@@ -47,7 +51,7 @@ export class SignedClient {
         host: url.host,
         path: url.pathname,
         query: url.search.slice(1),
-        body: Buffer.from(body ?? '', 'utf8'),
+        body: Buffer.isBuffer(body) ? body : Buffer.from(body ?? '', 'utf8'),
       },
       options.at,
     );

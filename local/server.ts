@@ -11,18 +11,39 @@ import { BASE_PATH, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { GROUP_HANDLERS } from './handlers.js';
 
-const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit
+const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
+
+/** A request the runner refuses before any handler runs, as API Gateway would: answered in the error shape. */
+class RunnerRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const tooLarge = () => new RunnerRefusal(413, 'request_too_large', `body: larger than the ${MAX_LOCAL_BODY} bytes a request may carry`);
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_LOCAL_BODY) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_LOCAL_BODY) throw new Error('payload too large');
+    if (size > MAX_LOCAL_BODY) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
+
+/** The error shape of an answer the runner gives itself (the handlers give their own through the pipeline). */
+function errorPayload(type: string, message: string): string {
+  return JSON.stringify({ type, message, data: {} });
+}
+
+const RUNNER_ERROR_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 function isUtf8(buffer: Buffer): boolean {
   return Buffer.from(buffer.toString('utf8'), 'utf8').equals(buffer);
@@ -141,10 +162,30 @@ export async function startLocalApi(port = 0, host = '127.0.0.1'): Promise<Local
       res.writeHead(result.statusCode ?? 200, { ...result.headers, 'content-length': String(payload.length) });
       res.end(payload);
     } catch (error) {
+      if (error instanceof RunnerRefusal) {
+        // The rest of the body is not read: the connection closes after the answer.
+        res.writeHead(error.status, { ...RUNNER_ERROR_HEADERS, connection: 'close' });
+        res.end(errorPayload(error.type, error.message));
+        return;
+      }
       log.error('local server failed to answer', error);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'internal_server_error', message: 'Internal server error', data: {} }));
+      if (!res.headersSent) res.writeHead(500, RUNNER_ERROR_HEADERS);
+      res.end(errorPayload('internal_server_error', 'Internal server error'));
     }
+  });
+  // Node answers a header section over --max-http-header-size (16 KiB) with a bare 431, or drops the socket;
+  // answer in the error shape, as for every other refusal.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const [status, type, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'request_header_fields_too_large', 'headers: larger than the 16 KiB a request may carry']
+        : [400, 'bad_request', 'the request is not valid HTTP'];
+    const body = errorPayload(type, message);
+    const head = Object.entries({ ...RUNNER_ERROR_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n');
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n${head}\r\n\r\n${body}`);
   });
   // Keep-alive sockets would hold close() open for seconds.
   server.keepAliveTimeout = 1000;

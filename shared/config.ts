@@ -34,6 +34,12 @@ export interface ServiceConfig {
    * discovery finds `/.well-known/openid-configuration`.
    */
   tokenIssuer: string;
+  /**
+   * The base URL of the API as the world reaches it (PUBLIC_BASE_URL, by default TOKEN_ISSUER): every URL the
+   * service hands out (discovery, JWKS, role template) is built from it, never from the request's Host or
+   * X-Forwarded-* headers, which a caller chooses.
+   */
+  publicBaseUrl: string;
   /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */
   tokenLifetimeSeconds: number;
   /** Lifetime of refresh tokens, in seconds (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days). */
@@ -104,6 +110,7 @@ let cached: ServiceConfig | undefined;
 
 function readConfig(): ServiceConfig {
   const defaultDomainName = stringFromEnv('DEFAULT_DOMAIN_NAME', 'auth.localhost');
+  const tokenIssuer = issuerFromEnv('TOKEN_ISSUER', `https://${defaultDomainName}/v1/auth`);
   return {
     tableName: optionalFromEnv('TABLE_NAME'),
     region: stringFromEnv('AWS_REGION', 'us-east-1'),
@@ -118,7 +125,8 @@ function readConfig(): ServiceConfig {
     mailConfigurationSet: optionalFromEnv('MAIL_CONFIGURATION_SET'),
     metricsEnabled: booleanFromEnv('METRICS_ENABLED'),
     tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
-    tokenIssuer: issuerFromEnv('TOKEN_ISSUER', `https://${defaultDomainName}/v1/auth`),
+    tokenIssuer,
+    publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),

@@ -1,10 +1,11 @@
 /** The infrastructure group: single-tenant infrastructure settings. */
+import { config } from '../../shared/config.js';
 import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { infrastructureSchemas as s } from '../../shared/schemas/infrastructure.js';
 import { infrastructureService } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('infrastructure', {
-  getSingleTenantSettings: operation(s.getSingleTenantSettings, (_, ctx) => infrastructureService().read(ctx.saasId, ctx.origin)),
+  getSingleTenantSettings: operation(s.getSingleTenantSettings, (_, ctx) => infrastructureService().read(ctx.saasId, config().publicBaseUrl)),
   updateSingleTenantSettings: operation(s.updateSingleTenantSettings, ({ body }, ctx) => infrastructureService().update(ctx.saasId, body)),
 });

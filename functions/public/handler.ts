@@ -6,10 +6,9 @@
 import * as Type from '@sinclair/typebox';
 import { config } from '../../shared/config.js';
 import { openIdConfiguration } from '../../shared/domain/tokens.js';
-import { operation } from '../../shared/http/operation.js';
+import { operation, PUBLIC_DOCUMENT_HEADERS } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { openApiDocument } from '../../shared/openapi.js';
-import { BASE_PATH } from '../../shared/routes.js';
 import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';
 import { publicSchemas } from '../../shared/schemas/public.js';
 import { infrastructureService, keyStore } from '../../shared/wiring.js';
@@ -17,9 +16,13 @@ import { infrastructureService, keyStore } from '../../shared/wiring.js';
 export const handler = createGroupHandler('public', {
   getOpenApiDocument: operation({ response: Type.Object({}, { additionalProperties: true }) }, async () => openApiDocument()),
   // Read afresh: a key made or retired a moment ago by another function is published at once.
-  getJwks: operation(publicSchemas.getJwks, async () => ({ keys: await keyStore().publishedKeys({ refresh: true }) })),
-  getOpenIdConfiguration: operation(publicSchemas.getOpenIdConfiguration, async (_, ctx) =>
-    openIdConfiguration(config().tokenIssuer, `${ctx.origin}${BASE_PATH}`),
+  getJwks: operation(publicSchemas.getJwks, async () => ({ keys: await keyStore().publishedKeys({ refresh: true }) }), {
+    headers: PUBLIC_DOCUMENT_HEADERS,
+  }),
+  getOpenIdConfiguration: operation(
+    publicSchemas.getOpenIdConfiguration,
+    async () => openIdConfiguration(config().tokenIssuer, config().publicBaseUrl),
+    { headers: PUBLIC_DOCUMENT_HEADERS },
   ),
   getRoleTemplate: operation(roleTemplateSchema, ({ query }) =>
     infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature),

@@ -6,7 +6,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import { invalid, notFound } from '../errors.js';
-import { BASE_PATH } from '../routes.js';
 import type { InfrastructureSettings } from '../schemas/infrastructure.js';
 import type { SettingsRepository } from './settings.js';
 
@@ -39,7 +38,8 @@ export class InfrastructureService {
     });
   }
 
-  async read(saasId: string, origin: string): Promise<InfrastructureSettings> {
+  /** `baseUrl`: the API's public base URL (configuration, never the request's Host). */
+  async read(saasId: string, baseUrl: string): Promise<InfrastructureSettings> {
     const doc = await this.document(saasId);
     const expires = nowSeconds() + TEMPLATE_URL_LIFETIME_SECONDS;
     const query = new URLSearchParams({
@@ -47,7 +47,7 @@ export class InfrastructureService {
       expires: String(expires),
       signature: templateSignature(doc.role_external_id, saasId, expires),
     });
-    return { ...doc, stack_template_url: `${origin}${BASE_PATH}/single-tenant/role-template?${query}` };
+    return { ...doc, stack_template_url: `${baseUrl}/single-tenant/role-template?${query}` };
   }
 
   async update(saasId: string, change: { enabled?: boolean; role_arn?: string }): Promise<void> {

@@ -19,8 +19,6 @@ export interface RequestContext {
   saasId: string;
   apiKey: string;
   operationId: string;
-  /** `https://host` as the client reached us: for URLs the service hands out. */
-  origin: string;
 }
 
 type Part<S, K extends keyof OperationSchema> = S extends { [P in K]: infer T extends TSchema } ? Static<T> : undefined;
@@ -36,11 +34,17 @@ export type OperationOutput<S extends OperationSchema> = S extends { response: i
 export interface BoundOperation {
   schema: OperationSchema;
   run(input: { params: unknown; query: unknown; body: unknown }, ctx: RequestContext): Promise<unknown>;
+  /** Headers of a successful answer, over the pipeline's defaults (which forbid caching). */
+  headers?: Record<string, string>;
 }
 
 export function operation<S extends OperationSchema>(
   schema: S,
   run: (input: OperationInput<S>, ctx: RequestContext) => Promise<OperationOutput<S>>,
+  options: { headers?: Record<string, string> } = {},
 ): BoundOperation {
-  return { schema, run: run as BoundOperation['run'] };
+  return { schema, run: run as BoundOperation['run'], ...options };
 }
+
+/** Public documents anyone may cache a while and read from any origin (the JWKS, OpenID discovery). */
+export const PUBLIC_DOCUMENT_HEADERS = { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' };

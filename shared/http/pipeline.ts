@@ -60,8 +60,6 @@ const requestState = (): Middleware => ({
         saasId: '',
         apiKey: '',
         operationId: '',
-        // API Gateway sets X-Forwarded-Proto; the local server speaks plain HTTP.
-        origin: `${header(event, 'x-forwarded-proto') ?? 'http'}://${header(event, 'host') ?? event.requestContext.domainName}`,
       },
     };
   },
@@ -148,11 +146,16 @@ const inputCheck = (operations: Record<string, BoundOperation>): Middleware => (
 });
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+/**
+ * On every answer, errors included. Answers carry tokens, codes and secrets: no cache may keep them
+ * (RFC 6749 §5.1); an operation whose answer is public says so itself (PUBLIC_DOCUMENT_HEADERS).
+ */
+export const SECURITY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 /** Registered first so that its onError runs last, after every other middleware had its say. */
 const errorResponder = (): Middleware => ({
   after: ({ context, response }) => {
-    if (response) response.headers = { ...response.headers, [REQUEST_ID_HEADER]: stateOf(context).ctx.requestId };
+    if (response) response.headers = { ...SECURITY_HEADERS, ...response.headers, [REQUEST_ID_HEADER]: stateOf(context).ctx.requestId };
   },
   onError: (request) => {
     const state = (request.context as PipelineContext).pipeline;
@@ -162,7 +165,7 @@ const errorResponder = (): Middleware => ({
     if (answer.unexpected) log.error('unexpected error', request.error);
     request.response = {
       statusCode: answer.status,
-      headers: { ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId },
+      headers: { ...SECURITY_HEADERS, ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId },
       body: JSON.stringify(answer.body),
     };
   },
@@ -191,7 +194,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
       const output = await op.run(state.input, state.ctx);
       return {
         statusCode: route.status,
-        headers: route.noBody ? {} : JSON_HEADERS,
+        headers: { ...(route.noBody ? {} : JSON_HEADERS), ...op.headers },
         body: route.noBody || output === undefined ? '' : JSON.stringify(output),
       };
     });

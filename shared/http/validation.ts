@@ -103,8 +103,16 @@ function refuseUnsafeMembers(name: string, value: unknown): unknown {
 }
 
 /** The body as JSON; undefined when there is none. Malformed JSON and unsafe members are a 400. */
+/** Refuses bytes that are not UTF-8, where Buffer#toString would store U+FFFD in their place. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export function parseJsonBody(raw: Buffer): unknown {
-  const text = raw.toString('utf8');
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(raw);
+  } catch {
+    throw new HttpProblem(400, 'invalid_json', 'body: is not valid UTF-8');
+  }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text, (name, value: unknown) => refuseUnsafeMembers(name, value));

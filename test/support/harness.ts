@@ -5,10 +5,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
+import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
 import { startLocalApi, type LocalApi } from '../../local/server.js';
 import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts.js';
+import { BASE_PATH } from '../../shared/routes.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 
@@ -44,6 +45,9 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const { dynamoUrl, sesUrl, engines } = await startEnginesIfNeeded();
   const accessKeyId = options.accessKeyId ?? `test${randomUUID().replaceAll('-', '')}`;
+  // The URLs the service hands out come from configuration: here, the API this harness starts.
+  const port = await freePort();
+  process.env.PUBLIC_BASE_URL = `http://127.0.0.1:${port}${BASE_PATH}`;
   useLocalEngines({
     dynamoUrl,
     sesUrl,
@@ -52,7 +56,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.tableName ? { tableName: options.tableName } : {}),
   });
   await createLocalTable(dynamoUrl, tableName(), accessKeyId);
-  const api = await startLocalApi(0);
+  const api = await startLocalApi(port);
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
 
   const newKey = async (saasId: string, permissions: string[]) => {
