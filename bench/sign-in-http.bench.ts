@@ -30,6 +30,8 @@ const PER_CONCURRENCY = 300;
 /** Sign-ins the service process answers before it is measured: its JIT warms up as a busy Lambda's has. */
 const SERVICE_WARMUP = 150;
 const CONCURRENCY = [1, 4, 16];
+/** Refused proofs of each kind (a real user's wrong password, a name nobody has), interleaved. */
+const REFUSALS = 100;
 
 const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
@@ -92,6 +94,30 @@ try {
   const probe = await startSignIn(api, emails[0] as string, new SrpTestClient().srpA);
   const clientCompute = summarize(await sample(50, () => new SrpTestClient().passwordAnswer(probe.body.challenge_parameters, PASSWORD)));
 
+  // Refused proofs, a real user's wrong password and a name nobody has, interleaved: the time the handler
+  // takes for each must not tell them apart (same store requests, same crypto).
+  const refusedMs = { wrongPassword: [] as number[], nobody: [] as number[] };
+  const refusedRequests = { wrongPassword: [] as number[], nobody: [] as number[] };
+  for (let i = 0; i < REFUSALS; i++) {
+    // Each user is refused at most three times, below the lockout's free attempts.
+    for (const [kind, username] of [['wrongPassword', emails[i % USERS] as string], ['nobody', `nobody-${i}@bench.test`]] as const) {
+      [handlerMs, storeRequests] = [0, 0];
+      const res = await srpSignIn(api, username, `${PASSWORD}x`);
+      if (res.status !== 401) throw new Error(`a refused proof answered ${res.status}`);
+      refusedMs[kind].push(handlerMs);
+      refusedRequests[kind].push(storeRequests);
+    }
+  }
+  const refused = { wrongPassword: summarize(refusedMs.wrongPassword), nobody: summarize(refusedMs.nobody) };
+
+  // What the token check costs a call that takes a user's token: /userinfo with a fresh ID token.
+  const user = await srpSignIn(api, emails[0] as string, PASSWORD);
+  const idToken = user.body.credentials?.id_token as string;
+  storeRequests = 0;
+  const userInfo = await api.get(`/userinfo?token=${encodeURIComponent(idToken)}`);
+  if (userInfo.status !== 200) throw new Error(`/userinfo answered ${userInfo.status}`);
+  const userInfoRequests = storeRequests;
+
   // Throughput against the service in its own process.
   const remote = signInThrough(new SignedClient(service.baseUrl, credentials));
   await sample(SERVICE_WARMUP, remote, 0);
@@ -121,6 +147,10 @@ try {
     tokensCpuMs,
     signInsPerSecondPerCore: 1000 / best,
     perCoreTarget: 300,
+    refusedProof: refused,
+    refusedProofRatio: refused.wrongPassword.median / refused.nobody.median,
+    refusedProofStoreRequests: { wrongPassword: summarize(refusedRequests.wrongPassword).median, nobody: summarize(refusedRequests.nobody).median },
+    userInfoStoreRequests: userInfoRequests,
   };
   const perSignIn = (value: number | undefined) => (value === undefined ? 'n/a' : ms(value));
   process.stdout.write(
@@ -130,6 +160,10 @@ try {
       `    of which store requests      median ${ms(storeSide.median)}   (${figures.storeRequestsPerSignIn} requests to DynamoDB Local)\n` +
       `    the rest (SRP, tokens, HTTP)  median ${ms(withoutStore.median)}   p99 ${ms(withoutStore.p99)}\n` +
       `  the client's SRP work          median ${ms(clientCompute.median)}   (the load driver's, not counted as the service's)\n` +
+      `  refused proof, inside the handler: wrong password median ${ms(refused.wrongPassword.median)}, name nobody has median` +
+      ` ${ms(refused.nobody.median)}: ratio ${figures.refusedProofRatio.toFixed(2)} (n = ${REFUSALS} each;` +
+      ` ${figures.refusedProofStoreRequests.wrongPassword} and ${figures.refusedProofStoreRequests.nobody} store requests)\n` +
+      `  GET /userinfo with an ID token: ${userInfoRequests} store requests (the token check reads the user's session version)\n` +
       '  Throughput, the service in its own process (CPU time per sign-in: the service process; DynamoDB Local apart)\n',
   );
   for (const [label, t] of Object.entries(throughput)) {

@@ -32,7 +32,7 @@ export interface LockoutStore {
   /** The stored state, expired or not; undefined when there is none. */
   lockout(saasId: string, userId: string): Promise<LockoutState | undefined>;
   /** Writes `next` only if the stored state is still `expected` (undefined: no item); false otherwise. */
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean>;
+  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState, rehearsal?: boolean): Promise<boolean>;
 }
 
 /** How long the failure numbered `failures` locks for: 0 below the free attempts, then 1, 2, 4 ... 900 s. */
@@ -56,13 +56,18 @@ export function charged(state: LockoutState | undefined, now: number): LockoutSt
 export class Lockout {
   constructor(private readonly store: LockoutStore) {}
 
-  /** Charges one attempt; 'locked' when the user may not try now (nothing is charged then). */
-  async charge(saasId: string, userId: string): Promise<'allowed' | 'locked'> {
+  /**
+   * Charges one attempt; 'locked' when the user may not try now (nothing is charged then). A `rehearsal`
+   * (a name nobody has) sends the same requests as a first charge, under a condition that cannot hold, so it
+   * stores nothing and takes as long as a real charge.
+   */
+  async charge(saasId: string, userId: string, rehearsal = false): Promise<'allowed' | 'locked'> {
     for (let round = 0; round < CHARGE_ROUNDS; round++) {
       const now = nowSeconds();
       const state = await this.store.lockout(saasId, userId);
       if (isLocked(state, now)) return 'locked';
-      if (await this.store.replaceLockout(saasId, userId, state, charged(state, now))) return 'allowed';
+      const written = await this.store.replaceLockout(saasId, userId, state, charged(state, now), rehearsal);
+      if (written || rehearsal) return 'allowed';
       // Another attempt was charged between our read and our write: read again.
       await new Promise((r) => setTimeout(r, Math.random() * 10 * (round + 1)));
     }

@@ -72,7 +72,8 @@ export interface RefreshTokenRecord {
 
 export interface SignInStore extends LockoutStore {
   /** Records that an SRP session was answered (until it expires); false when it had been already. */
-  useSession(saasId: string, userId: string, sessionId: string, expiresAt: number): Promise<boolean>;
+  /** With `rehearsal`, the same request under a condition that cannot hold: false, and nothing stored. */
+  useSession(saasId: string, userId: string, sessionId: string, expiresAt: number, rehearsal?: boolean): Promise<boolean>;
   /** A new follow-up challenge (with the mail that carries its code, if any), on condition the user is live. */
   openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail): AtomicWrite;
   /**

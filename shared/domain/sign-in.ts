@@ -193,13 +193,15 @@ export class SignInService {
   }
 
   /**
-   * Checks an SRP proof. For a real user the session is spent first (a replay is refused unchecked) and the
-   * attempt charged to the lockout; the proof is computed in every case, so a refused attempt costs what a
-   * checked one does.
+   * Checks an SRP proof. The session is spent first (a replay is refused unchecked) and the attempt charged
+   * to the lockout; the proof is computed in every case, so a refused attempt costs what a checked one does.
+   * For a name nobody has, the same store requests go out as rehearsals that store nothing: the two paths
+   * take the same time, so timing cannot tell who has an account.
    */
   private async proven(saasId: string, claim: SrpClaim, verifier: string | undefined, userExists: boolean): Promise<boolean> {
-    const fresh = !userExists || (await this.deps.store.useSession(saasId, claim.userId, claim.sessionId, claim.expiresAt));
-    const allowed = fresh && (!userExists || (await this.lockout.charge(saasId, claim.userId)) === 'allowed');
+    const rehearsal = !userExists;
+    const fresh = (await this.deps.store.useSession(saasId, claim.userId, claim.sessionId, claim.expiresAt, rehearsal)) || rehearsal;
+    const allowed = fresh && (await this.lockout.charge(saasId, claim.userId, rehearsal)) === 'allowed';
     const right = claim.verify(verifier);
     if (!allowed || !right) {
       const outcome = !fresh ? 'replayed' : !allowed ? 'locked out' : 'wrong proof';

@@ -99,8 +99,11 @@ interface SealedFacts {
   poolName: string;
   userIdForSrp: string;
   deviceKey?: string;
-  /** No such user: the proof fails like a wrong password. */
-  fake?: true;
+  /**
+   * 1: no such user, and the proof fails like a wrong password. Always present and one digit wide, so the
+   * block of an unknown name has exactly the length of a real one (a missing member would tell).
+   */
+  nobody: 0 | 1;
   sessionId: string;
   issuedAt: number;
   expiresAt: number;
@@ -171,7 +174,7 @@ export class SrpClaim {
 
   /** True when the signature proves knowledge of the password (or device secret) behind `verifier` (hex). */
   verify(verifier: string | undefined): boolean {
-    const real = verifier !== undefined && !this.facts.fake;
+    const real = verifier !== undefined && this.facts.nobody === 0;
     const expected = expectedClaimSignature(this.exchange, real ? verifier : verifierForNobody(), {
       poolName: this.facts.poolName,
       userIdForSrp: this.facts.userIdForSrp,
@@ -212,7 +215,7 @@ export class SrpSignIn {
       userId: user.userId,
       poolName: request.poolName,
       userIdForSrp: user.userId,
-      ...(request.user ? {} : { fake: true as const }),
+      nobody: request.user ? 0 : 1,
     });
     return {
       parameters: {
@@ -239,6 +242,7 @@ export class SrpSignIn {
       poolName: request.deviceGroupKey,
       userIdForSrp: request.deviceKey,
       deviceKey: request.deviceKey,
+      nobody: 0,
     });
     return {
       parameters: {
@@ -303,7 +307,7 @@ export class SrpSignIn {
   private async seal(
     saasId: string,
     exchange: ServerExchange,
-    who: Pick<SealedFacts, 'kind' | 'username' | 'userId' | 'poolName' | 'userIdForSrp' | 'deviceKey' | 'fake'>,
+    who: Pick<SealedFacts, 'kind' | 'username' | 'userId' | 'poolName' | 'userIdForSrp' | 'deviceKey' | 'nobody'>,
   ): Promise<{ secretBlock: string; sessionId: string; expiresAt: number }> {
     const { sealing } = await this.derivedKeys();
     const issuedAt = nowSeconds();

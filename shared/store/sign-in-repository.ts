@@ -20,6 +20,9 @@ import { Update } from './update.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
+/** The condition of a rehearsal (a sign-in attempt on a name nobody has): the store evaluates it and writes nothing. */
+const CANNOT_HOLD: Condition = { expression: 'attribute_exists(pk) AND attribute_not_exists(pk)' };
+
 /** `#name <op> :name` for each entry, joined with AND; the names and values go along. */
 function conditionOn(clauses: Record<string, [op: string, value: unknown]>, base?: Condition): Condition {
   const names: Record<string, string> = { ...base?.names };
@@ -55,10 +58,12 @@ export class DynamoSignInRepository implements SignInStore {
     return this.read<LockoutState>(keys.signInLockout(saasId, userId));
   }
 
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean> {
-    const condition = expected
-      ? conditionOn({ failures: ['=', expected.failures], [TTL_ATTRIBUTE]: ['=', expected.expiresAt] })
-      : { expression: 'attribute_not_exists(pk)' };
+  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState, rehearsal = false): Promise<boolean> {
+    const condition = rehearsal
+      ? CANNOT_HOLD
+      : expected
+        ? conditionOn({ failures: ['=', expected.failures], [TTL_ATTRIBUTE]: ['=', expected.expiresAt] })
+        : { expression: 'attribute_not_exists(pk)' };
     return unlessConditionFails(() =>
       this.db.send(
         new PutCommand({
@@ -70,9 +75,11 @@ export class DynamoSignInRepository implements SignInStore {
     );
   }
 
-  async useSession(saasId: string, userId: string, sessionId: string, expiresAt: number): Promise<boolean> {
-    const key = keys.usedSignInSession(saasId, userId, sessionId);
-    return (await putIfAbsent(this.db, this.table, item(key, ENTITY.usedSignInSession, { [TTL_ATTRIBUTE]: expiresAt }))) === 'created';
+  async useSession(saasId: string, userId: string, sessionId: string, expiresAt: number, rehearsal = false): Promise<boolean> {
+    const used = item(keys.usedSignInSession(saasId, userId, sessionId), ENTITY.usedSignInSession, { [TTL_ATTRIBUTE]: expiresAt });
+    if (!rehearsal) return (await putIfAbsent(this.db, this.table, used)) === 'created';
+    await unlessConditionFails(() => this.db.send(new PutCommand({ TableName: this.table, Item: used, ...conditionInput(CANNOT_HOLD) })));
+    return false;
   }
 
   openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail): AtomicWrite {

@@ -25,6 +25,8 @@ export const READ_PAGE = 100;
 /** Ids the service makes (users, tenants): lower-case UUIDs, the pattern positions are checked against. */
 export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 export const UUID_POSITION = new RegExp(`^${UUID}$`);
+/** No user has this id (ids are random v4 UUIDs): the profile read of a name nobody has. */
+const NOBODY = '00000000-0000-0000-0000-000000000000';
 /** A user directory position: the index sort key, `E#<name> <id>` or `S#<name> <id>`. */
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
@@ -106,8 +108,10 @@ export class DynamoUserRepository implements UserRepository {
 
   async findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined> {
     const owner = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.loginOwner(saasId, login), ConsistentRead: true }));
+    // A name nobody has still reads a profile (one that cannot exist): sign-in looks the name up, and the
+    // time of its answer must not tell whether the name has an owner.
+    const item = await this.liveProfile(saasId, (owner.Item?.user_id as string | undefined) ?? NOBODY);
     if (!owner.Item) return undefined;
-    const item = await this.liveProfile(saasId, owner.Item.user_id as string);
     return item && item.loginKey === loginKey(login) ? toUser(item) : undefined;
   }
 
