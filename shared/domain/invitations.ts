@@ -19,7 +19,7 @@ import { newOutboxMail, type OutboxMail } from './mail.js';
 import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type TenantUserService } from './tenant-users.js';
 import { tenantNotFound, type TenantRepository } from './tenants.js';
 import type { AccessTokenVerifier } from './tokens.js';
-import { emailLogin, given, userNotFound, type UserRepository, type UserService } from './users.js';
+import { emailAddress, emailLogin, given, userNotFound, type UserRepository, type UserService } from './users.js';
 
 /** How long an invitation stays readable after it expired (as `expired`), before it goes. */
 export const KEEP_EXPIRED_SECONDS = 30 * 86400;
@@ -182,7 +182,7 @@ export class InvitationService {
     const invitation: InvitationRecord = {
       id,
       tenant_id: tenantId,
-      email: input.email.trim(),
+      email: emailAddress(input.email),
       envs,
       invitation_url: invitationUrl(domain, tenantId, id),
       inviter_id: claims.sub,

@@ -15,6 +15,7 @@ import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
 import type { AccessTokenClaims, AccessTokenVerifier } from './tokens.js';
 import {
+  emailAddress,
   emailLogin,
   loginOf,
   loginTaken,
@@ -132,7 +133,7 @@ export class UserFlowService {
     const login = emailLogin(input.email);
     const { user } = await this.tokenHolder(saasId, input.access_token, userId);
     if (!user.email) throw notAnEmailUser();
-    const address = input.email.trim();
+    const address = emailAddress(input.email);
     await this.mailCode(saasId, userId, {
       purpose: 'EMAIL_UPDATE',
       payload: { email: address },

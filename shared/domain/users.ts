@@ -12,7 +12,7 @@ import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { createPasswordVerifier } from '../crypto/srp.js';
 import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../errors.js';
-import { Email } from '../schemas/common.js';
+import { normalizedEmailAddress } from './email-address.js';
 import type { PasswordPolicy, TemplateName } from '../schemas/configuration.js';
 import type { Attribute } from '../schemas/definitions.js';
 import type { TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
@@ -21,7 +21,7 @@ import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { checkAttributeValues } from './attributes.js';
 import type { DefinitionRepository } from './definitions.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
-import { MAX_PAGE_SIZE, readPage, type OrderedSource } from './paging.js';
+import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from './paging.js';
 import { checkPassword, generatePassword } from './password-policy.js';
 import type { SettingsRepository } from './settings.js';
 
@@ -148,11 +148,14 @@ export interface UserServiceDeps {
   poolName(saasId: string): Promise<string>;
   /** The user with every tenant they belong to (tenant-users.ts); undefined when missing. */
   userInfo(saasId: string, userId: string): Promise<UserInfo | undefined>;
+  /** Seals and opens search cursors. */
+  cursors: Cursors;
 }
 
 export const KNOWN_PROVIDERS = ['Google'] as const;
 const SIGN_IN_ID = /^[A-Za-z0-9_-]{1,50}$/;
-const EMAIL = new RegExp(Email.pattern as string);
+/** Any address a user may hold, including those stored before email-address.ts's rule: the lookup's shape. */
+const STORED_EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SAAS_USER_COUNT = 'saas-user-count';
 const DAY = 86_400;
 
@@ -175,10 +178,17 @@ export const awaitsFirstSignIn = (user: Pick<UserRecord, 'last_login_at' | 'pass
 /** '' and null mean "not given", as SDKs without optional fields send them. */
 export const given = (value: string | null | undefined): string | undefined => (value === null || value === '' ? undefined : value);
 
+/** The address as stored (email-address.ts: the rule and the normal form), or a 400 naming `field`. */
+export function emailAddress(email: string, field = 'email'): string {
+  const address = normalizedEmailAddress(email);
+  if (address === undefined) {
+    throw invalid('invalid_parameter', `${field}: must be a plain e-mail address (ASCII, no display name, quotes or spaces)`, { field });
+  }
+  return address;
+}
+
 export function emailLogin(email: string): Login {
-  const trimmed = email.trim();
-  if (!EMAIL.test(trimmed)) throw invalid('invalid_parameter', 'email: must be an e-mail address', { field: 'email' });
-  return { kind: 'email', value: trimmed.toLowerCase() };
+  return { kind: 'email', value: emailAddress(email).toLowerCase() };
 }
 
 /** Sign-in IDs are unique without regard to case: `Alice` and `alice` would be the same name to a person. */
@@ -203,10 +213,13 @@ export function loginFromRequest(input: { email?: string | null; sign_in_id?: st
   return email !== undefined ? emailLogin(email) : signInIdLogin(signInId as string);
 }
 
-/** A USERNAME at sign-in: an e-mail address (it has an `@`) or a sign-in ID; undefined when it is neither. */
+/**
+ * A USERNAME at sign-in: an e-mail address (it has an `@`) or a sign-in ID; undefined when it is neither.
+ * Only looked up, never stored: the looser shape still finds users whose address an earlier rule accepted.
+ */
 export function loginFromUsername(username: string): Login | undefined {
   const trimmed = username.trim();
-  if (trimmed.includes('@')) return EMAIL.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
+  if (trimmed.includes('@')) return STORED_EMAIL_SHAPE.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
   return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
 }
 
@@ -295,7 +308,7 @@ export class UserService {
     const id = randomUUID();
     const user: UserRecord = {
       id,
-      email: login.kind === 'email' ? (input.email as string).trim() : '',
+      email: login.kind === 'email' ? emailAddress(input.email as string) : '',
       sign_in_id: login.kind === 'sign_in_id' ? (input.sign_in_id as string) : '',
       attributes: {},
       password: credentialFor(poolName, id, password, generated, policy),
@@ -348,7 +361,8 @@ export class UserService {
 
   async search(saasId: string, query: SaasUserSearch): Promise<{ users: SaasUser[]; cursor?: string }> {
     const filter = userFilter(query);
-    const page = await readPage(this.deps.users.directory(saasId, filter), given(query.cursor), query.limit ?? MAX_PAGE_SIZE, (user) =>
+    const sealing = { cursors: this.deps.cursors, scope: `${saasId}\nsaas-users\n${JSON.stringify(filter)}` };
+    const page = await readPage(this.deps.users.directory(saasId, filter), sealing, given(query.cursor), query.limit ?? MAX_PAGE_SIZE, (user) =>
       matchesUserFilter(user, filter),
     );
     return { users: page.items.map(toSaasUser), ...(page.cursor ? { cursor: page.cursor } : {}) };
@@ -415,7 +429,7 @@ export class UserService {
   async changeEmail(saasId: string, userId: string, email: string): Promise<void> {
     const user = await this.record(saasId, userId);
     if (!user.email) throw notAnEmailUser();
-    await this.changeLogin(saasId, user, emailLogin(email), { email: email.trim(), sign_in_id: '' });
+    await this.changeLogin(saasId, user, emailLogin(email), { email: emailAddress(email), sign_in_id: '' });
   }
 
   async changeSignInId(saasId: string, userId: string, signInId: string): Promise<void> {
