@@ -15,6 +15,7 @@ import { CredentialService } from './domain/sign-in-credentials.js';
 import { DeviceService } from './domain/sign-in-devices.js';
 import { SignUpService } from './domain/sign-up.js';
 import { SrpSignIn } from './domain/srp-sign-in.js';
+import { Cursors } from './domain/paging.js';
 import { TenantUserService } from './domain/tenant-users.js';
 import { TenantService } from './domain/tenants.js';
 import { TokenService, TokenVerifier } from './domain/tokens.js';
@@ -107,6 +108,7 @@ export const tenantUserService = () => {
     tenantRepository(),
     definitionRepository(),
     committer(),
+    keyServicesOfThisStore().cursors,
   );
 };
 
@@ -121,6 +123,7 @@ export const userService = () => {
     passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
     poolName,
     userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
+    cursors: keyServicesOfThisStore().cursors,
   });
 };
 
@@ -134,6 +137,7 @@ interface KeyServices {
   keyStore: KeyStore;
   tokenVerifier: TokenVerifier;
   srpSignIn: SrpSignIn;
+  cursors: Cursors;
 }
 let keyServices: KeyServices | undefined;
 
@@ -152,6 +156,8 @@ function keyServicesOfThisStore(): KeyServices {
         new DynamoUserRepository(db, tableName()),
       ),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
+      // The deployment's SRP secret, from which the cursor key is derived for that use alone (paging.ts).
+      cursors: new Cursors(() => keyStore.srpSecret()),
     };
   }
   return keyServices;

@@ -15,7 +15,7 @@ import type { Env, Role } from '../schemas/definitions.js';
 import type { EnvWithRoles, TenantUser, TenantUserCount, TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import type { DefinitionRepository } from './definitions.js';
-import { collect, MAX_PAGE_SIZE, readPage, type OrderedSource } from './paging.js';
+import { collect, MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from './paging.js';
 import { tenantNotFound, type TenantRecord, type TenantRepository } from './tenants.js';
 import {
   checkAttributeChanges,
@@ -218,6 +218,7 @@ export class TenantUserService {
     private readonly tenants: TenantRepository,
     private readonly definitions: DefinitionRepository,
     private readonly committer: Committer,
+    private readonly cursors: Cursors,
   ) {}
 
   private catalog(saasId: string): Promise<Catalog> {
@@ -399,7 +400,8 @@ export class TenantUserService {
       matchesUserFilter(m.user, filter) &&
       holdsRole(m, catalog, query.env_id, roleName);
     const source = this.memberships.directory(saasId, filter);
-    const page = await readPage(source, query.cursor || undefined, query.limit ?? MAX_PAGE_SIZE, wanted);
+    const scope = `${saasId}\ntenant-users\n${JSON.stringify({ filter, env: query.env_id ?? null, roleName: roleName ?? null })}`;
+    const page = await readPage(source, { cursors: this.cursors, scope }, query.cursor || undefined, query.limit ?? MAX_PAGE_SIZE, wanted);
     // A tenant being deleted still has memberships until its deletion ends; its members are left out.
     const users = this.render(page.items, await this.tenantsOf(saasId, page.items), catalog);
     return { users, ...(page.cursor ? { cursor: page.cursor } : {}) };

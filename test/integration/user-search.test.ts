@@ -158,14 +158,19 @@ describe('Search SaaS Users', () => {
     await expectError(api.get('/users/search?id=not-a-uuid'), 400, 'invalid_parameter', 'id');
     await expectError(api.get('/users/search?email=a%20b'), 400, 'invalid_parameter', 'email');
     const page = await ok(api.get<{ cursor: string }>('/users/search?email=alpha&limit=5'));
-    const position = Buffer.from(page.cursor, 'base64url').toString('utf8');
-    const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    const [encoded, mac] = page.cursor.split('.') as [string, string];
+    const position = Buffer.from(encoded, 'base64url').toString('utf8');
+    // Altered positions keep the genuine MAC: a cursor is refused for what it says, not only for its form.
+    const altered = (text: string) => `${Buffer.from(text, 'utf8').toString('base64url')}.${mac}`;
     const bad = [
       'not a cursor!',
       `${page.cursor}=`,
-      encode(position.replace(/ [0-9a-f-]+$/, ' not-an-id')),
-      encode(position.replace('E#alpha', 'E#beta')),
-      encode(`S#user-001 ${randomUUID()}`),
+      encoded,
+      altered(position.replace(/ [0-9a-f-]+$/, ' not-an-id')),
+      altered(position.replace('E#alpha', 'E#beta')),
+      altered(`S#user-001 ${randomUUID()}`),
+      // Still inside the filter's range, a user further on: the attack the MAC stops.
+      altered(position.replace(/ [0-9a-f-]+$/, ` ${randomUUID()}`)),
     ];
     for (const cursor of bad) {
       await expectError(api.get(`/users/search?email=alpha&cursor=${encodeURIComponent(cursor)}`), 400, 'invalid_cursor', 'cursor');
@@ -178,11 +183,12 @@ describe('Search SaaS Users', () => {
     assert.ok(later.users.every((u) => u.email.startsWith('Alpha')));
   });
 
-  it('a cursor carried to another SaaS reads only that SaaS', async () => {
+  it('a cursor carried to another SaaS is refused there, and reads nothing of either', async () => {
     const page = await ok(api.get<{ cursor: string }>('/users/search?limit=3'));
     const other = (await h.newSaas()).client;
     for (const email of ['zed@z.test', 'Alpha-999@a.test']) await ok(other.post('/users', { email, password: 'Other-pass-1' }), 201);
-    const theirs = await ok(other.get<{ users: User[] }>(`/users/search?cursor=${page.cursor}`));
+    await expectError(other.get(`/users/search?cursor=${page.cursor}`), 400, 'invalid_cursor', 'cursor');
+    const theirs = await ok(other.get<{ users: User[] }>('/users/search'));
     assert.deepEqual(theirs.users.map((u) => u.email).sort(), ['Alpha-999@a.test', 'zed@z.test']);
   });
 
