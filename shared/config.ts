@@ -35,6 +35,12 @@ export interface ServiceConfig {
    */
   tokenIssuer: string;
   /**
+   * Mails the API may cause (domain/mail.ts mailLimits): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
+   * in MAIL_LIMIT_ADDRESS_WINDOW_SECONDS (15 minutes), and MAIL_LIMIT_PER_USER (10) for one user in
+   * MAIL_LIMIT_USER_WINDOW_SECONDS (1 hour).
+   */
+  mailLimits: { perAddress: number; addressWindowSeconds: number; perUser: number; userWindowSeconds: number };
+  /**
    * The base URL of the API as the world reaches it (PUBLIC_BASE_URL, by default TOKEN_ISSUER): every URL the
    * service hands out (discovery, JWKS, role template) is built from it, never from the request's Host or
    * X-Forwarded-* headers, which a caller chooses.
@@ -127,6 +133,12 @@ function readConfig(): ServiceConfig {
     tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
     tokenIssuer,
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
+    mailLimits: {
+      perAddress: positiveIntegerFromEnv('MAIL_LIMIT_PER_ADDRESS', 5),
+      addressWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_ADDRESS_WINDOW_SECONDS', 15 * 60),
+      perUser: positiveIntegerFromEnv('MAIL_LIMIT_PER_USER', 10),
+      userWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_USER_WINDOW_SECONDS', 3600),
+    },
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),

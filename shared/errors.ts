@@ -3,7 +3,7 @@
  * them to statuses is shared/http/errors.ts.
  */
 
-export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'forbidden';
+export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'too_many_requests';
 
 export class DomainError extends Error {
   constructor(
@@ -32,6 +32,10 @@ export const unauthenticated = (code: string, message: string, data?: Record<str
   new DomainError('unauthenticated', code, message, data);
 
 export const forbidden = (code: string, message: string): DomainError => new DomainError('forbidden', code, message);
+
+/** A limit on how often something may be done was reached; `retry_after_seconds` says when it may be done again. */
+export const tooManyRequests = (code: string, message: string, retryAfterSeconds: number): DomainError =>
+  new DomainError('too_many_requests', code, message, { retry_after_seconds: retryAfterSeconds });
 
 /** A write refused because `what` changed between its read and its commit: the caller may simply retry. */
 export const concurrentUpdate = (what: string): DomainError =>

@@ -191,6 +191,7 @@ export class InvitationService {
       remove_at: expiredAt + KEEP_EXPIRED_SECONDS,
       status: 'pending',
     };
+    // Counted per invited address only: a tenant's admin may invite a whole team in an hour.
     const mail = await newOutboxMail(this.deps.box, saasId, 'invite_tenant_user', invitation.email, invitation.invitation_url);
     const outcome = await this.deps.committer.commit(this.deps.invitations.createWrite(saasId, invitation, mail));
     if (!outcome.committed) {

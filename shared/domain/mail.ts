@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
+import { tooManyRequests } from '../errors.js';
 import type { TemplateName } from '../schemas/configuration.js';
 
 export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
@@ -15,6 +16,8 @@ export interface OutboxMail {
   saasId: string;
   template: TemplateName;
   to: string;
+  /** The user the mail is sent for (the one asking, or the one it concerns): counted by the per-user limit. */
+  userId?: string;
   /** The `{####}` value, sealed with {saasId, mailId}; gone once the mail is final. */
   sealedValue?: string;
   status: MailStatus;
@@ -52,6 +55,7 @@ export async function newOutboxMail(
   template: TemplateName,
   to: string,
   value: string,
+  userId?: string,
 ): Promise<OutboxMail> {
   const id = randomUUID();
   const now = nowSeconds();
@@ -60,6 +64,7 @@ export async function newOutboxMail(
     saasId,
     template,
     to,
+    ...(userId !== undefined ? { userId } : {}),
     sealedValue: await box.seal(value, { saasId, mailId: id }),
     status: 'pending',
     attempts: 0,
@@ -67,3 +72,54 @@ export async function newOutboxMail(
     createdAt: now,
   };
 }
+
+/**
+ * Rate limits on the mail the API causes, so that no caller can turn the service into a mail cannon: per
+ * recipient address (20 resends must not be 21 mails) and per user (20 e-mail change requests to a third
+ * party must not be 20 mails). Each is a count per fixed window of our clock, kept in the SaaS's partition
+ * and raised in the same transaction as the change that causes the mail, on condition that it is below the
+ * limit: a refused mail refuses the change (nothing is written), and a change refused for another reason
+ * spends no quota.
+ */
+export interface MailLimits {
+  perAddress: number;
+  addressWindowSeconds: number;
+  perUser: number;
+  userWindowSeconds: number;
+}
+
+/** One counter a mail raises: which, its limit, and the end of its window (when it may be raised again). */
+export interface MailCounter {
+  counter: string;
+  limit: number;
+  windowEnd: number;
+}
+
+export function mailCounters(mail: Pick<OutboxMail, 'to' | 'userId'>, limits: MailLimits, now: number): MailCounter[] {
+  const window = (seconds: number) => Math.floor(now / seconds) * seconds;
+  const counters = [
+    {
+      counter: `TO#${mail.to.trim().toLowerCase()}#${window(limits.addressWindowSeconds)}`,
+      limit: limits.perAddress,
+      windowEnd: window(limits.addressWindowSeconds) + limits.addressWindowSeconds,
+    },
+  ];
+  if (mail.userId !== undefined) {
+    counters.push({
+      counter: `USER#${mail.userId}#${window(limits.userWindowSeconds)}`,
+      limit: limits.perUser,
+      windowEnd: window(limits.userWindowSeconds) + limits.userWindowSeconds,
+    });
+  }
+  return counters;
+}
+
+/** The rule a counter's condition holds, carrying when to retry: `mail_rate:<unix seconds>`. */
+export const MAIL_RATE_RULE = 'mail_rate';
+
+export const tooManyMails = (retryAt: number) =>
+  tooManyRequests(
+    'too_many_mails',
+    'too many mails to this address or for this user in a short time; try again later',
+    Math.max(1, retryAt - nowSeconds()),
+  );

@@ -242,7 +242,7 @@ export class SignInService {
     if (step === 'EMAIL_OTP') {
       const code = newOneTimeCode();
       challenge.codeHash = codeDigest(session, code);
-      mail = await newOutboxMail(this.deps.box, saasId, 'authentication_mfa', user.email, code);
+      mail = await newOutboxMail(this.deps.box, saasId, 'authentication_mfa', user.email, code, user.id);
       Object.assign(parameters, { CODE_DELIVERY_DELIVERY_MEDIUM: 'EMAIL', CODE_DELIVERY_DESTINATION: maskEmail(user.email) });
     }
     if (step === 'NEW_PASSWORD_REQUIRED') {

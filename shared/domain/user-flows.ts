@@ -113,7 +113,7 @@ export class UserFlowService {
   /** A new code for the user, mailed in the same commit as the code and the request's other writes. */
   private async mailCode(saasId: string, userId: string, request: CodeRequest): Promise<void> {
     const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds());
-    const mail = await newOutboxMail(this.deps.box, saasId, request.template, request.to, code);
+    const mail = await newOutboxMail(this.deps.box, saasId, request.template, request.to, code, userId);
     await this.commit(saasId, userId, [...(request.alongside ?? []), this.deps.flows.saveCodeWrite(saasId, userId, record, mail)], request.refusals);
   }
 

@@ -407,7 +407,7 @@ export class UserService {
     const policy = await this.deps.passwordPolicy(saasId);
     const password = generatePassword(policy);
     const credential = await this.credential(saasId, user.id, password, true, policy);
-    const mail = user.email ? await newOutboxMail(this.deps.box, saasId, template, user.email, password) : undefined;
+    const mail = user.email ? await newOutboxMail(this.deps.box, saasId, template, user.email, password, user.id) : undefined;
     await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user.id, credential, mail, options));
     return { password };
   }

@@ -30,6 +30,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   not_found: 404,
   unauthenticated: 401,
   forbidden: 403,
+  too_many_requests: 429,
 };
 
 export interface ErrorAnswer {
@@ -45,7 +46,7 @@ export function errorAnswer(error: unknown): ErrorAnswer {
     return {
       status: STATUS_BY_KIND[error.kind],
       body: { type: error.code, message: error.message, data: { ...error.data } },
-      headers: {},
+      headers: typeof error.data.retry_after_seconds === 'number' ? { 'retry-after': String(error.data.retry_after_seconds) } : {},
       unexpected: false,
     };
   }

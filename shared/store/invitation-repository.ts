@@ -8,9 +8,9 @@ import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/invitations.js';
 import type { OutboxMail } from '../domain/mail.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type ItemKey } from './keys.js';
-import { outboxItem } from './outbox-repository.js';
+import { mailWrites } from './outbox-repository.js';
 import { queryAll } from './query.js';
-import { both, check, EXISTS, LIVE, part, putNew, remove, update, type Condition } from './transact.js';
+import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 function toRecord(item: Record<string, unknown>): InvitationRecord {
@@ -44,7 +44,7 @@ export class DynamoInvitationRepository implements InvitationRepository {
         { ...pointer, entity: ENTITY.invitationPointer, v: 1, tenant_id: tenantId, remove_at: removeAt, [TTL_ATTRIBUTE]: removeAt },
         RULE.newItem,
       ),
-      part(RULE.newItem, outboxItem(this.table, mail)),
+      ...mailWrites(this.table, mail),
     );
   }
 

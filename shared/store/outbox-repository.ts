@@ -1,11 +1,37 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { OutboxMail, OutboxRepository } from '../domain/mail.js';
+import { RULE, type WritePart } from '../domain/atomic.js';
+import { MAIL_RATE_RULE, mailCounters, type OutboxMail, type OutboxRepository } from '../domain/mail.js';
+import { nowSeconds } from '../clock.js';
+import { config } from '../config.js';
+import { part, updateRequest } from './transact.js';
+import { Update } from './update.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { countIndex, queryIndexAll } from './query.js';
 
 /** Final mails (sent or failed) stay this long for support questions, then TTL removes them. */
 const KEEP_FINAL_SECONDS = 30 * 86400;
+
+/**
+ * What a mail adds to the transaction of the change that causes it: its outbox item, and a raise of each
+ * rate counter it counts against (domain/mail.ts), conditioned on the counter being below its limit.
+ */
+export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
+  const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ counter, limit, windowEnd }) =>
+    part(
+      `${MAIL_RATE_RULE}:${windowEnd}`,
+      {
+        Update: updateRequest(
+          table,
+          keys.mailCounter(mail.saasId, counter),
+          new Update().add('count', 1).set('entity', ENTITY.mailCounter).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
+          { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
+        ),
+      },
+    ),
+  );
+  return [part(RULE.newItem, outboxItem(table, mail)), ...counters];
+}
 
 /** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 export function outboxItem(table: string, mail: OutboxMail) {

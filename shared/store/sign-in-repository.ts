@@ -14,7 +14,7 @@ import type { OutboxMail } from '../domain/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
-import { outboxItem } from './outbox-repository.js';
+import { mailWrites } from './outbox-repository.js';
 import { check, conditionInput, EXISTS, LIVE, part, putNew, remove, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -86,7 +86,7 @@ export class DynamoSignInRepository implements SignInStore {
     return atomicWrite(
       check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
       putNew(this.table, item(keys.signInChallenge(saasId, userId, challenge.sessionHash), ENTITY.signInChallenge, challenge), RULE.newItem),
-      ...(mail ? [part(RULE.newItem, outboxItem(this.table, mail))] : []),
+      ...(mail ? mailWrites(this.table, mail) : []),
     );
   }
 

@@ -2,6 +2,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain/atomic.js';
+import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail.js';
 import type { ItemKey } from './keys.js';
 import type { Update } from './update.js';
 
@@ -81,7 +82,12 @@ export class DynamoCommitter implements Committer {
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
         const refused = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-        if (refused >= 0) return { committed: false, refusedBy: (parts[refused] as WritePart).rule };
+        if (refused >= 0) {
+          const rule = (parts[refused] as WritePart).rule;
+          // A mail over its rate limit refuses whatever change causes it, the same way everywhere (429).
+          if (rule.startsWith(`${MAIL_RATE_RULE}:`)) throw tooManyMails(Number(rule.slice(MAIL_RATE_RULE.length + 1)));
+          return { committed: false, refusedBy: rule };
+        }
         // Another transaction held one of our items: nothing was decided, so try again after a short, random wait.
         if (!reasons.some((r) => r.Code === 'TransactionConflict') || attempt === CONFLICT_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));

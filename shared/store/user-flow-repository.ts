@@ -11,7 +11,7 @@ import type { LinkedProvider, Login } from '../domain/users.js';
 import type { CodePurpose, VerificationCode } from '../domain/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
-import { outboxItem } from './outbox-repository.js';
+import { mailWrites } from './outbox-repository.js';
 import { both, check, LIVE, part, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -46,7 +46,7 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
       check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
       // Replaces an earlier code of the same purpose: only the latest one confirms.
       part(RULE.userLive, { Put: { TableName: this.table, Item: item } }),
-      part(RULE.newItem, outboxItem(this.table, mail)),
+      ...mailWrites(this.table, mail),
     );
   }
 

@@ -14,9 +14,9 @@ import type { MfaPreference } from '../schemas/users.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
-import { outboxItem } from './outbox-repository.js';
+import { mailWrites } from './outbox-repository.js';
 import { indexQuery, queryAll, queryIndexAll, queryPages } from './query.js';
-import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
+import { both, check, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** Reads of an ordered source go a page of this many items at a time. */
@@ -72,7 +72,7 @@ export class DynamoUserRepository implements UserRepository {
         },
         RULE.newItem,
       ),
-      ...(mail ? [part(RULE.newItem, outboxItem(this.table, mail))] : []),
+      ...(mail ? mailWrites(this.table, mail) : []),
     );
   }
 
@@ -185,7 +185,7 @@ export class DynamoUserRepository implements UserRepository {
       options.onlyBeforeFirstSignIn
         ? update(this.table, profile, change, both(LIVE, AWAITING_FIRST_SIGN_IN), RULE.awaitingFirstSignIn)
         : update(this.table, profile, change, LIVE, RULE.userLive),
-      ...(mail ? [part(RULE.newItem, outboxItem(this.table, mail))] : []),
+      ...(mail ? mailWrites(this.table, mail) : []),
     );
   }
 
