@@ -1,0 +1,105 @@
+/**
+ * The SaaSus SDKs' published OpenAPI definition of the Auth API (saasus-auth-api.yml, README.md beside it says
+ * where it comes from), read as the SDKs' models see it: every operation's method, path and success response
+ * model, and a checker that holds an answer against a model field by field and type by type (required
+ * members, types, enums, nullable, nested objects, arrays and maps), as the generated Go structs, Python
+ * pydantic models and TypeScript types parse it. Members a model does not name are allowed: the SDKs ignore
+ * them.
+ */
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
+
+export interface Schema {
+  $ref?: string;
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  additionalProperties?: boolean | Schema;
+  enum?: unknown[];
+  nullable?: boolean;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+}
+
+export interface SdkOperation {
+  operationId: string;
+  method: string;
+  /** As in the definition, relative to /v1/auth: `/users/{user_id}`. */
+  path: string;
+  /** The success status the definition names first (200 or 201; 500 for the error-test route). */
+  status: number;
+  /** The model of that answer; undefined when it has no body. */
+  response?: Schema;
+}
+
+interface Definition {
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+export const definition = load(readFileSync(new URL('./saasus-auth-api.yml', import.meta.url), 'utf8')) as Definition;
+
+export const sdkOperations: SdkOperation[] = Object.entries(definition.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => METHODS.includes(method))
+    .map(([method, op]) => {
+      const status = Number(Object.keys(op.responses).find((code) => code.startsWith('2')) ?? Object.keys(op.responses)[0]);
+      const response = op.responses[String(status)]?.content?.['application/json']?.schema;
+      return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response && status < 300 ? { response } : {}) };
+    }),
+);
+
+function resolve(schema: Schema): Schema {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  const target = definition.components.schemas[name];
+  if (!target) throw new Error(`the definition has no schema ${name}`);
+  return resolve(target);
+}
+
+/** The model's name for messages: the last part of a $ref. */
+export const modelName = (schema: Schema) => schema.$ref?.split('/').pop() ?? '(inline)';
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Where `value` breaks `schema`, one line per problem, naming the path (`$.tenants[0].plan_id`); [] when it fits. */
+export function modelProblems(schema: Schema, value: unknown, at = '$'): string[] {
+  const model = resolve(schema);
+  if (value === null) return model.nullable ? [] : [`${at}: null, but the model does not allow null`];
+  if (model.allOf) return model.allOf.flatMap((part) => modelProblems(part, value, at));
+  for (const choices of [model.oneOf, model.anyOf]) {
+    if (choices && !choices.some((choice) => modelProblems(choice, value, at).length === 0)) return [`${at}: fits none of its alternatives`];
+  }
+  const actual = typeOf(value);
+  if (model.type) {
+    const fits = model.type === actual || (model.type === 'number' && actual === 'integer');
+    if (!fits) return [`${at}: ${actual}, the model says ${model.type}`];
+  }
+  if (model.enum && !model.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(model.enum)}`];
+  const problems: string[] = [];
+  if (actual === 'array' && model.items) {
+    (value as unknown[]).forEach((item, i) => problems.push(...modelProblems(model.items as Schema, item, `${at}[${i}]`)));
+  }
+  if (actual === 'object') {
+    const object = value as Record<string, unknown>;
+    for (const name of model.required ?? []) if (!(name in object)) problems.push(`${at}.${name}: missing, the model requires it`);
+    for (const [name, property] of Object.entries(model.properties ?? {})) {
+      if (name in object) problems.push(...modelProblems(property, object[name], `${at}.${name}`));
+    }
+    if (typeof model.additionalProperties === 'object') {
+      for (const [name, member] of Object.entries(object)) {
+        if (!(name in (model.properties ?? {}))) problems.push(...modelProblems(model.additionalProperties, member, `${at}.${name}`));
+      }
+    }
+  }
+  return problems;
+}
