@@ -16,7 +16,7 @@ import { normalizedEmailAddress } from './email-address.js';
 import type { PasswordPolicy, TemplateName } from '../schemas/configuration.js';
 import type { Attribute } from '../schemas/definitions.js';
 import type { TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
-import type { MfaMethod, MfaPreference, SaasUser, SaasUserSearch } from '../schemas/users.js';
+import type { MfaMethod, MfaPreference, MfaPreferenceAnswer, SaasUser, SaasUserSearch } from '../schemas/users.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { checkAttributeValues } from './attributes.js';
 import type { DefinitionRepository } from './definitions.js';
@@ -455,9 +455,10 @@ export class UserService {
     await this.commitToUser(userId, this.deps.users.attributesWrite(saasId, userId, changes));
   }
 
-  async mfaPreference(saasId: string, userId: string): Promise<MfaPreference> {
+  async mfaPreference(saasId: string, userId: string): Promise<MfaPreferenceAnswer> {
     const { mfa } = await this.record(saasId, userId);
-    return { enabled: mfa.enabled, ...(mfa.enabled && mfa.method ? { method: mfa.method } : {}) };
+    if (!mfa.enabled || !mfa.method) return { enabled: mfa.enabled };
+    return { enabled: true, ...(mfa.method === 'softwareToken' ? { method: mfa.method } : {}), mfa_method: mfa.method };
   }
 
   async updateMfaPreference(saasId: string, userId: string, preference: MfaPreference): Promise<void> {

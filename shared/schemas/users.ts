@@ -22,6 +22,21 @@ export type MfaMethod = Static<typeof MfaMethod>;
 export const MfaPreference = Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }, { $id: 'MfaPreference' });
 export type MfaPreference = Static<typeof MfaPreference>;
 
+/**
+ * The answer of Get User's MFA Settings. The SDKs' model allows `method` to be `softwareToken` only, so e-mail
+ * codes (this service's extension) show as `mfa_method: "email"` with no `method`; `mfa_method` always names
+ * the method in use while MFA is on.
+ */
+export const MfaPreferenceAnswer = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    method: Type.Optional(Type.Literal('softwareToken', { description: 'softwareToken (as the SDK model allows); absent for e-mail codes' })),
+    mfa_method: Type.Optional(MfaMethod),
+  },
+  { $id: 'MfaPreferenceAnswer' },
+);
+export type MfaPreferenceAnswer = Static<typeof MfaPreferenceAnswer>;
+
 export const NewSaasUser = Type.Object({
   email: Type.Optional(Type.Union([Type.String({ maxLength: 254 }), Type.Null()], { description: 'an e-mail address or null' })),
   sign_in_id: Type.Optional(Type.String({ maxLength: 50 })),
@@ -61,7 +76,7 @@ export const userSchemas = {
   updateSaasUserEmail: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }) }) },
   updateSaasUserSignInId: { params: UserIdParam, body: Type.Object({ sign_in_id: Type.String({ maxLength: 50 }) }) },
   updateSaasUserAttributes: { params: UserIdParam, body: Type.Object({ attributes: AttributeChanges }) },
-  getUserMfaPreference: { params: UserIdParam, response: MfaPreference },
+  getUserMfaPreference: { params: UserIdParam, response: MfaPreferenceAnswer },
   updateUserMfaPreference: { params: UserIdParam, body: Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }) },
   unlinkProvider: { params: Type.Object({ user_id: PathParam, provider_name: PathParam }) },
   requestEmailUpdate: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }), access_token: AccessToken }) },

@@ -354,11 +354,12 @@ describe('MFA preference and linked providers', () => {
     assert.deepEqual(await preference(), { enabled: false });
 
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
-    assert.deepEqual(await preference(), { enabled: true, method: 'email' });
+    // E-mail codes stay outside the SDK model's method enum: mfa_method names them.
+    assert.deepEqual(await preference(), { enabled: true, mfa_method: 'email' });
     // The MFA registration flow sets this flag; until then only e-mail codes can be chosen.
     await updateProfile(user.id, 'SET mfa.software_token_registered = :yes', { ':yes': true });
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' })).status, 200);
-    assert.deepEqual(await preference(), { enabled: true, method: 'softwareToken' });
+    assert.deepEqual(await preference(), { enabled: true, method: 'softwareToken', mfa_method: 'softwareToken' });
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: false, method: 'email' })).status, 200);
     assert.deepEqual(await preference(), { enabled: false });
     assert.equal((await stored(user.id)).mfa.software_token_registered, true, 'turning MFA off keeps the registered app');
