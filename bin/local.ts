@@ -19,6 +19,7 @@ import {
   createLocalTable,
   masterKey,
   readCredentials,
+  sdkBaseUrls,
   runtimeFile,
   useLocalEngines,
   writeCredentials,
@@ -72,9 +73,9 @@ async function main(): Promise<void> {
   if (!credentials || !(await accounts.getApiKey(credentials.SAASUS_SAAS_ID, credentials.SAASUS_API_KEY))) {
     const saas = await createSaasAccount(accounts, 'My SaaS');
     const key = await issueApiKey(accounts, secrets(), saas.id, ['*'], 'created by npm start');
-    credentials = { SAASUS_SAAS_ID: saas.id, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, SAASUS_API_URL_BASE: origin };
+    credentials = { SAASUS_SAAS_ID: saas.id, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, ...sdkBaseUrls(origin) };
   }
-  credentials.SAASUS_API_URL_BASE = origin;
+  Object.assign(credentials, sdkBaseUrls(origin));
   let working = false;
   scheduler = setInterval(() => {
     if (working) return;

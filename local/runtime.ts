@@ -65,7 +65,15 @@ export interface LocalCredentials {
   SAASUS_SAAS_ID: string;
   SAASUS_API_KEY: string;
   SAASUS_SECRET_KEY: string;
+  /** The JavaScript, PHP, Java and C# SDKs: the origin, to which they add /v1/auth. */
   SAASUS_API_URL_BASE: string;
+  /** The Python SDK: the origin and /v1, to which it adds /auth. (The Go SDK takes its base URL in code.) */
+  SAASUS_BASE_URL: string;
+}
+
+/** The base-URL variables of every SDK, for an API served at `origin` (`http://127.0.0.1:8080`). */
+export function sdkBaseUrls(origin: string): Pick<LocalCredentials, 'SAASUS_API_URL_BASE' | 'SAASUS_BASE_URL'> {
+  return { SAASUS_API_URL_BASE: origin, SAASUS_BASE_URL: `${origin}/v1` };
 }
 
 export const credentialsFile = (dataDir: string) => join(dataDir, 'credentials.env');

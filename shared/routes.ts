@@ -67,6 +67,8 @@ function rows(group: Group, list: Row[]): Route[] {
 
 export const ROUTES: readonly Route[] = [
   ...rows('configuration', [
+    // For SDK error-handling tests: always answers 500 in the error shape.
+    ['GET', '/errors/internal-server-error', 'returnInternalServerError', 'Return an Internal Server Error', 'config:read'],
     ['GET', '/basic-info', 'getBasicInfo', 'Get Basic Configurations', 'config:read'],
     ['PUT', '/basic-info', 'updateBasicInfo', 'Update Basic Configurations', 'config:write', 200, 'no body'],
     ['GET', '/notification-messages', 'getNotificationMessages', 'Get notification templates', 'config:read'],
@@ -121,6 +123,7 @@ export const ROUTES: readonly Route[] = [
   ]),
   ...rows('tenant-users', [
     ['GET', '/tenants/all/users', 'getAllTenantUsers', 'Get Users', 'user:read'],
+    ['GET', '/userinfo/search/email', 'getUserInfoByEmail', 'Get User Info by E-mail', 'user:read'],
     ['GET', '/tenants/all/users/count', 'getTenantUsersCount', 'Get Tenant Users Count', 'user:read'],
     ['POST', '/tenants/all/users/count', 'saveTenantUsersCount', 'Save Tenant Users Count', 'user:write', 200, 'no body'],
     ['GET', '/tenants/all/users/search', 'searchTenantUsers', 'Search Tenant Users', 'user:read'],
@@ -167,6 +170,8 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/tenants/{tenant_id}/stripe-customer', 'getStripeCustomer', 'Get payment-provider customer', 'tenant:read'],
     // Extension: the SaaSus API links a payment provider from its console; here an operation does it.
     ['PUT', '/tenants/{tenant_id}/stripe-customer', 'updateStripeCustomer', 'Link a payment-provider customer (extension)', 'tenant:write', 200, 'no body'],
+    ['PATCH', '/stripe/init', 'createTenantAndPricing', 'Connect the payment provider (tenants and pricing)', 'tenant:write', 200, 'no body'],
+    ['DELETE', '/stripe', 'deleteStripeTenantAndPricing', 'Disconnect the payment provider', 'tenant:write', 200, 'no body'],
   ]),
   ...rows('invitations', [
     ['GET', '/tenants/{tenant_id}/invitations', 'getTenantInvitations', 'Get Tenant Invitations', 'user:read'],
@@ -179,6 +184,7 @@ export const ROUTES: readonly Route[] = [
   ...rows('infrastructure', [
     ['GET', '/single-tenant/settings', 'getSingleTenantSettings', 'Get infrastructure configuration', 'config:read'],
     ['PATCH', '/single-tenant/settings', 'updateSingleTenantSettings', 'Update infrastructure configuration', 'config:write', 200, 'no body'],
+    ['GET', '/single-tenant/cloudformation-launch-stack-link', 'getCloudFormationLaunchStackLinkForSingleTenant', 'Get CloudFormation Launch Stack Link', 'config:read'],
   ]),
   ...rows('public', [
     ['GET', '/.well-known/jwks.json', 'getJwks', 'JSON Web Key Set of the token signing keys', null],
@@ -187,6 +193,9 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/single-tenant/role-template', 'getRoleTemplate', 'CloudFormation template of the cross-account role (signed URL)', null],
   ]),
 ];
+
+/** Operations whose answer is a 500 by design (the SDKs' error-handling tests call it): checks for 5xx skip them. */
+export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set(['returnInternalServerError']);
 
 /** API Gateway's route key for a route: `GET /v1/auth/roles/{role_name}`. */
 export function routeKey(route: Route): string {

@@ -1,10 +1,14 @@
 /** The configuration group: basic configuration, templates, pages, callback, external provider, sign-in settings. */
 import { operation } from '../../shared/http/operation.js';
+import { HttpProblem } from '../../shared/http/errors.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
 import { configurationService as configuration } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('configuration', {
+  returnInternalServerError: operation(s.returnInternalServerError, async () => {
+    throw new HttpProblem(500, 'internal_server_error', 'Internal server error (GET /errors/internal-server-error always answers this)');
+  }),
   getBasicInfo: operation(s.getBasicInfo, (_, ctx) => configuration().basicInfo(ctx.saasId)),
   updateBasicInfo: operation(s.updateBasicInfo, ({ body }, ctx) => configuration().updateBasicInfo(ctx.saasId, body)),
   getNotificationMessages: operation(s.getNotificationMessages, (_, ctx) => configuration().templates(ctx.saasId)),

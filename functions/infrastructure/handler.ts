@@ -7,5 +7,8 @@ import { infrastructureService } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('infrastructure', {
   getSingleTenantSettings: operation(s.getSingleTenantSettings, (_, ctx) => infrastructureService().read(ctx.saasId, config().publicBaseUrl)),
+  getCloudFormationLaunchStackLinkForSingleTenant: operation(s.getCloudFormationLaunchStackLinkForSingleTenant, (_, ctx) =>
+    infrastructureService().launchStackLink(ctx.saasId, config().publicBaseUrl, config().region),
+  ),
   updateSingleTenantSettings: operation(s.updateSingleTenantSettings, ({ body }, ctx) => infrastructureService().update(ctx.saasId, body)),
 });

@@ -13,6 +13,8 @@ import {
   type BasicInfo,
   type CustomizePages,
   type CustomizePageSettings,
+  type CustomizePageSettingsUpdate,
+  type StoredIdentityProviderProps,
   type DnsRecord,
   type IdentityProviderProps,
   type PasswordPolicy,
@@ -100,7 +102,13 @@ export class ConfigurationService {
 
   // Basic configuration
 
+  /** Basic configuration, with each member the SDKs name differently answered under both names. */
   async basicInfo(saasId: string): Promise<BasicInfo> {
+    const info = await this.neutralBasicInfo(saasId);
+    return { ...info, cloud_front_dns_record: info.cdn_dns_record, is_ses_sandbox_granted: info.is_mail_sandbox_granted };
+  }
+
+  private async neutralBasicInfo(saasId: string): Promise<Omit<BasicInfo, 'cloud_front_dns_record' | 'is_ses_sandbox_granted'>> {
     const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
     const base = {
       default_domain_name: this.defaultDomainName,
@@ -216,21 +224,27 @@ export class ConfigurationService {
     await this.settings.put(saasId, DOC.pages, { ...current, ...update });
   }
 
-  async customizePageSettings(saasId: string): Promise<CustomizePageSettings> {
-    return (
-      (await this.settings.get<CustomizePageSettings>(saasId, DOC.pageSettings)) ?? {
-        icon: '',
-        favicon: '',
-        title: '',
-        terms_of_service_url: '',
-        privacy_policy_url: '',
-        tag_manager_container_id: '',
-        is_sign_in_id_enabled: false,
-      }
-    );
+  /** The page settings, the tag manager id under the spec's name and the SDKs' (google_tag_manager_container_id). */
+  async customizePageSettings(saasId: string): Promise<CustomizePageSettings & { google_tag_manager_container_id: string }> {
+    const stored = (await this.settings.get<CustomizePageSettings>(saasId, DOC.pageSettings)) ?? {
+      icon: '',
+      favicon: '',
+      title: '',
+      terms_of_service_url: '',
+      privacy_policy_url: '',
+      tag_manager_container_id: '',
+      is_sign_in_id_enabled: false,
+    };
+    return { ...stored, google_tag_manager_container_id: stored.tag_manager_container_id };
   }
 
-  async updateCustomizePageSettings(saasId: string, value: CustomizePageSettings): Promise<void> {
+  async updateCustomizePageSettings(saasId: string, update: CustomizePageSettingsUpdate): Promise<void> {
+    const { google_tag_manager_container_id: sdkName, tag_manager_container_id: specName, ...rest } = update;
+    const tagManagerId = sdkName ?? specName;
+    if (tagManagerId === undefined) {
+      throw invalid('invalid_parameter', 'tag_manager_container_id: is required (or google_tag_manager_container_id)', { field: 'tag_manager_container_id' });
+    }
+    const value: CustomizePageSettings = { ...rest, tag_manager_container_id: tagManagerId };
     for (const field of ['icon', 'favicon'] as const) {
       const data = value[field].split(',')[1];
       if (data !== undefined && Buffer.from(data, 'base64').toString('base64').replace(/=+$/, '') !== data.replace(/=+$/, '')) {
@@ -250,9 +264,10 @@ export class ConfigurationService {
 
   // External provider
 
-  async identityProviders(saasId: string): Promise<{ google?: IdentityProviderProps }> {
+  /** Google is always there (the SDKs' model requires it): an unset provider has empty values and a visible button. */
+  async identityProviders(saasId: string): Promise<{ google: StoredIdentityProviderProps }> {
     const stored = (await this.settings.get<{ google?: StoredProvider }>(saasId, DOC.providers)) ?? {};
-    if (!stored.google) return {};
+    if (!stored.google) return { google: { application_id: '', application_secret: '', approval_scope: '', is_button_hidden: false } };
     const { sealed_secret: _sealed, secret_hint, ...props } = stored.google;
     return { google: { ...props, application_secret: secret_hint } };
   }

@@ -47,10 +47,14 @@ export class DefinitionService {
     return attribute;
   }
 
+  /**
+   * User and SaaS-user attributes share one namespace, and the SDKs have one delete for both
+   * (DELETE /user-attributes/{name}): deleting a `user` attribute deletes a SaaS-user attribute of that name too.
+   */
   async deleteAttribute(saasId: string, kind: AttributeKind, name: string): Promise<void> {
-    if (!(await this.repo.deleteAttribute(saasId, kind, name))) {
-      throw notFound('attribute_not_found', `no ${KIND_LABEL[kind]} named '${name}'`);
-    }
+    const kinds: AttributeKind[] = kind === 'user' ? ['user', 'saas_user'] : [kind];
+    for (const candidate of kinds) if (await this.repo.deleteAttribute(saasId, candidate, name)) return;
+    throw notFound('attribute_not_found', `no ${KIND_LABEL[kind]} named '${name}'`);
   }
 
   listRoles(saasId: string): Promise<Role[]> {

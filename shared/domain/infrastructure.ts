@@ -47,10 +47,26 @@ export class InfrastructureService {
       expires: String(expires),
       signature: templateSignature(doc.role_external_id, saasId, expires),
     });
-    return { ...doc, stack_template_url: `${baseUrl}/single-tenant/role-template?${query}` };
+    const templateUrl = `${baseUrl}/single-tenant/role-template?${query}`;
+    return { ...doc, stack_template_url: templateUrl, cloudformation_template_url: templateUrl, ddl_template_url: '' };
   }
 
-  async update(saasId: string, change: { enabled?: boolean; role_arn?: string }): Promise<void> {
+  /** Get CloudFormation Launch Stack Link: the console's quick-create page for the role template, in `region`. */
+  async launchStackLink(saasId: string, baseUrl: string, region: string): Promise<{ link: string }> {
+    const { stack_template_url: templateUrl } = await this.read(saasId, baseUrl);
+    const query = new URLSearchParams({ templateURL: templateUrl, stackName: 'SaaSIdentityCrossAccountRole' });
+    return { link: `https://${region}.console.aws.amazon.com/cloudformation/home?region=${region}#/stacks/quickcreate?${query}` };
+  }
+
+  async update(
+    saasId: string,
+    change: { enabled?: boolean; role_arn?: string; role_external_id?: string; cloudformation_template?: string; ddl_template?: string },
+  ): Promise<void> {
+    for (const field of ['cloudformation_template', 'ddl_template'] as const) {
+      if (change[field]) {
+        throw invalid('template_not_supported', `${field}: custom templates are not kept; the role template is served at cloudformation_template_url`, { field });
+      }
+    }
     // Checked against what is stored before anything is written: a refused change must not make the document.
     const stored = await this.settings.get<InfrastructureDocument>(saasId, DOCUMENT);
     const enabled = change.enabled ?? stored?.enabled ?? false;
@@ -63,7 +79,8 @@ export class InfrastructureService {
       );
     }
     const doc = stored ?? (await this.document(saasId));
-    await this.settings.put(saasId, DOCUMENT, { ...doc, enabled, role_arn: roleArn });
+    const externalId = change.role_external_id ?? doc.role_external_id;
+    await this.settings.put(saasId, DOCUMENT, { ...doc, enabled, role_arn: roleArn, role_external_id: externalId });
   }
 
   /** The CloudFormation template behind a signed URL; a wrong, altered or expired URL finds nothing. */

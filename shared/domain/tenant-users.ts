@@ -20,6 +20,7 @@ import { tenantNotFound, type TenantRecord, type TenantRepository } from './tena
 import {
   checkAttributeChanges,
   loginFromRequest,
+  loginFromUsername,
   matchesUserFilter,
   userFilter,
   userNotFound,
@@ -368,6 +369,15 @@ export class TenantUserService {
   }
 
   /** The user with every tenant they belong to (Delete User's answer; sign-in's `/userinfo`). */
+  /** Get User Info by E-mail: the e-mail user with that address (any case), with every tenant they belong to. */
+  async userInfoByEmail(saasId: string, email: string): Promise<UserInfo> {
+    const login = loginFromUsername(email);
+    const user = login?.kind === 'email' ? await this.users.findByLogin(saasId, login) : undefined;
+    const info = user && (await this.userInfo(saasId, user.id));
+    if (!info) throw notFound('user_not_found', 'email: no user signs in with this e-mail address');
+    return info;
+  }
+
   async userInfo(saasId: string, userId: string): Promise<UserInfo | undefined> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
     if (!found) return undefined;

@@ -285,3 +285,14 @@ export class TenantService {
     if (!(await this.tenants.patch(saasId, tenantId, { saml }))) throw tenantNotFound(tenantId);
   }
 }
+
+/**
+ * PATCH /stripe/init and DELETE /stripe connect and disconnect SaaSus's payment provider. This service holds
+ * no provider credentials yet, so both refuse, saying what to use instead.
+ */
+export const paymentProviderNotConfigured = () =>
+  invalid(
+    'payment_provider_not_configured',
+    'no payment provider is configured for this SaaS (its Stripe secret key): this version cannot hold one; link a tenant to a ' +
+      'payment customer with PUT /tenants/{tenant_id}/stripe-customer',
+  );

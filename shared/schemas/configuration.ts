@@ -22,13 +22,20 @@ export const BasicInfo = Type.Object(
     is_dns_validated: Type.Boolean(),
     certificate_dns_record: DnsRecord,
     cdn_dns_record: DnsRecord,
+    /** The SDKs' name of cdn_dns_record: the same record. */
+    cloud_front_dns_record: DnsRecord,
     dkim_dns_records: Type.Array(DnsRecord),
     default_domain_name: Type.String(),
     from_email_address: Type.String(),
     reply_email_address: Type.String(),
     is_mail_sandbox_granted: Type.Boolean(),
+    /** The SDKs' name of is_mail_sandbox_granted: the same value. */
+    is_ses_sandbox_granted: Type.Boolean(),
   },
-  { $id: 'BasicInfo' },
+  {
+    $id: 'BasicInfo',
+    description: 'cloud_front_dns_record and is_ses_sandbox_granted are the SDK names of cdn_dns_record and is_mail_sandbox_granted; both are answered',
+  },
 );
 export type BasicInfo = Static<typeof BasicInfo>;
 
@@ -92,6 +99,8 @@ const ImageDataUrl = Type.String({
   description: "a base64 data URL of a png, jpeg, gif, webp, svg or ico image of at most 100000 characters, or ''",
 });
 
+const TagManagerId = Type.String({ maxLength: 50, pattern: '^(|GTM-[A-Z0-9]+)$', description: "a GTM-XXXX id, or ''" });
+
 export const CustomizePageSettings = Type.Object(
   {
     icon: ImageDataUrl,
@@ -99,12 +108,28 @@ export const CustomizePageSettings = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'not blank' }),
     terms_of_service_url: HttpUrlOrEmpty,
     privacy_policy_url: HttpUrlOrEmpty,
-    tag_manager_container_id: Type.String({ maxLength: 50, pattern: '^(|GTM-[A-Z0-9]+)$', description: "a GTM-XXXX id, or ''" }),
+    tag_manager_container_id: TagManagerId,
     is_sign_in_id_enabled: Type.Optional(Type.Boolean()),
   },
   { $id: 'CustomizePageSettings' },
 );
 export type CustomizePageSettings = Static<typeof CustomizePageSettings>;
+
+/**
+ * What Update takes: the tag manager id under the spec's name or the SDKs' (`google_tag_manager_container_id`);
+ * when both are given and differ, the SDKs' name wins (it is what an SDK user set).
+ */
+export const CustomizePageSettingsUpdate = Type.Composite(
+  [
+    Type.Omit(CustomizePageSettings, ['tag_manager_container_id']),
+    Type.Object({ tag_manager_container_id: Type.Optional(TagManagerId), google_tag_manager_container_id: Type.Optional(TagManagerId) }),
+  ],
+  {
+    $id: 'CustomizePageSettingsUpdate',
+    description: 'tag_manager_container_id or its SDK name google_tag_manager_container_id (which wins when both differ) is required',
+  },
+);
+export type CustomizePageSettingsUpdate = Static<typeof CustomizePageSettingsUpdate>;
 
 /** What Get answers: before the first update every member is empty, which an update would not accept. */
 export const StoredCustomizePageSettings = Type.Object(
@@ -115,9 +140,11 @@ export const StoredCustomizePageSettings = Type.Object(
     terms_of_service_url: Type.String(),
     privacy_policy_url: Type.String(),
     tag_manager_container_id: Type.String(),
+    /** The SDKs' name of tag_manager_container_id: the same value. */
+    google_tag_manager_container_id: Type.String(),
     is_sign_in_id_enabled: Type.Optional(Type.Boolean()),
   },
-  { $id: 'StoredCustomizePageSettings' },
+  { $id: 'StoredCustomizePageSettings', description: 'google_tag_manager_container_id is the SDK name of tag_manager_container_id; both are answered' },
 );
 
 export const HttpUrl = Type.String({
@@ -139,6 +166,18 @@ export const IdentityProviderProps = Type.Object(
   { $id: 'IdentityProviderProps' },
 );
 export type IdentityProviderProps = Static<typeof IdentityProviderProps>;
+
+/** What Get answers: a provider never set has empty values (the SDKs' model requires the member). */
+export const StoredIdentityProviderProps = Type.Object(
+  {
+    application_id: Type.Union([Type.String({ maxLength: 256 }), Count]),
+    application_secret: Type.String({ description: 'masked: ******** and the last four characters' }),
+    approval_scope: Type.String(),
+    is_button_hidden: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'StoredIdentityProviderProps' },
+);
+export type StoredIdentityProviderProps = Static<typeof StoredIdentityProviderProps>;
 
 export const PasswordPolicy = Type.Object(
   {
@@ -200,10 +239,11 @@ export const configurationSchemas = {
   getCustomizePages: { response: CustomizePages },
   updateCustomizePages: { body: Type.Partial(CustomizePages) },
   getCustomizePageSettings: { response: StoredCustomizePageSettings },
-  updateCustomizePageSettings: { body: CustomizePageSettings },
+  returnInternalServerError: {},
+  updateCustomizePageSettings: { body: CustomizePageSettingsUpdate },
   getAuthInfo: { response: Type.Object({ callback_url: Type.String() }) },
   updateAuthInfo: { body: Type.Object({ callback_url: HttpUrl }) },
-  getIdentityProviders: { response: Type.Object({ google: Type.Optional(IdentityProviderProps) }) },
+  getIdentityProviders: { response: Type.Object({ google: StoredIdentityProviderProps }) },
   updateIdentityProvider: {
     body: Type.Object({
       provider: Type.Literal('Google'),

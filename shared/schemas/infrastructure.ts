@@ -15,17 +15,30 @@ export const InfrastructureSettings = Type.Object(
     role_arn: Type.String(),
     role_external_id: Type.String(),
     stack_template_url: Type.String(),
+    /** The SDKs' name of stack_template_url: the same link. */
+    cloudformation_template_url: Type.String(),
+    /** No DDL template is kept by this service: always ''. */
+    ddl_template_url: Type.String(),
   },
-  { $id: 'InfrastructureSettings' },
+  {
+    $id: 'InfrastructureSettings',
+    description: "cloudformation_template_url is the SDK name of stack_template_url; ddl_template_url is '' (no DDL template is kept)",
+  },
 );
 export type InfrastructureSettings = Static<typeof InfrastructureSettings>;
 
 export const infrastructureSchemas = {
   getSingleTenantSettings: { response: InfrastructureSettings },
+  getCloudFormationLaunchStackLinkForSingleTenant: { response: Type.Object({ link: Type.String() }) },
   updateSingleTenantSettings: {
     body: Type.Object({
       enabled: Type.Optional(Type.Boolean()),
       role_arn: Type.Optional(Type.Union([RoleArn, Type.Literal('')], { description: RoleArn.description })),
+      /** The id the role's trust policy demands; set it to keep a role made elsewhere. */
+      role_external_id: Type.Optional(Type.String({ minLength: 2, maxLength: 1224, pattern: '^[\\w+=,.@:/-]+$' })),
+      // Custom templates are not kept (the service serves its own role template): refused when given, never dropped.
+      cloudformation_template: Type.Optional(Type.String({ description: "not supported: only '' is accepted" })),
+      ddl_template: Type.Optional(Type.String({ description: "not supported: only '' is accepted" })),
     }),
   },
 } satisfies Record<string, OperationSchema>;

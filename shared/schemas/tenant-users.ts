@@ -93,6 +93,7 @@ export const tenantUserSchemas = {
   },
   searchTenantUsers: { query: TenantUserSearch, response: Type.Object({ users: Type.Array(TenantUser), cursor: Type.Optional(Type.String()) }) },
   getAllTenantUser: { params: Type.Object({ user_id: PathParam }), response: Users },
+  getUserInfoByEmail: { query: Type.Object({ email: Type.String({ maxLength: 254 }) }), response: UserInfo },
   getTenantUsers: { params: TenantIdParam, response: Users },
   createTenantUser: {
     params: TenantIdParam,

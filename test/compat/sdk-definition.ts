@@ -28,7 +28,7 @@ export interface SdkOperation {
   method: string;
   /** As in the definition, relative to /v1/auth: `/users/{user_id}`. */
   path: string;
-  /** The success status the definition names first (200 or 201; 500 for the error-test route). */
+  /** The success status the definition names (200 or 201), or its only status (500 for the error-test route). */
   status: number;
   /** The model of that answer; undefined when it has no body. */
   response?: Schema;
@@ -49,7 +49,7 @@ export const sdkOperations: SdkOperation[] = Object.entries(definition.paths).fl
     .map(([method, op]) => {
       const status = Number(Object.keys(op.responses).find((code) => code.startsWith('2')) ?? Object.keys(op.responses)[0]);
       const response = op.responses[String(status)]?.content?.['application/json']?.schema;
-      return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response && status < 300 ? { response } : {}) };
+      return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response ? { response } : {}) };
     }),
 );
 

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
-import { matchRoute, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
+import { FAILS_BY_DESIGN, matchRoute, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
 import { dynamo } from '../../shared/store/client.js';
 import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/direct-api.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -475,7 +475,8 @@ describe('the route table', () => {
 });
 
 describe('request fuzz', () => {
-  const anyRoute = (make: (route: Route) => fc.Arbitrary<RouteRequest>) => fc.oneof(...ROUTES.map(make));
+  const anyRoute = (make: (route: Route) => fc.Arbitrary<RouteRequest>) =>
+    fc.oneof(...ROUTES.filter((route) => !FAILS_BY_DESIGN.has(route.operationId)).map(make));
   const valid = () => anyRoute((route) => routeRequest(route, poolsFor(route, victims))).map(withToString);
   const hostile = () => anyRoute((route) => hostileRequest(routeRequest(route, poolsFor(route, victims)))).map(withToString);
   const seed = SEED !== undefined ? { seed: SEED } : {};

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
-import { pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
+import { FAILS_BY_DESIGN, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
 import { DirectApi, type DirectAnswer } from '../support/direct-api.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';
@@ -131,7 +131,7 @@ const typeOf = (answer: DirectAnswer) => (answer.body as { type?: string } | und
  * long as possible, and B holds none of A's names (which it may create for itself) until the end.
  */
 const stage = (route: Route) => (route.status === 201 ? 2 : route.method === 'DELETE' ? 1 : 0);
-const sweepOrder = [...ROUTES].sort((x, y) => stage(x) - stage(y));
+const sweepOrder = ROUTES.filter((route) => !FAILS_BY_DESIGN.has(route.operationId)).sort((x, y) => stage(x) - stage(y));
 
 before(async () => {
   h = await startHarness();

@@ -1,0 +1,28 @@
+/**
+ * `.data/credentials.env` carries the base-URL variable of every SDK, each in the form that SDK completes:
+ * the JavaScript, PHP, Java and C# SDKs add `/v1/auth` to SAASUS_API_URL_BASE, the Python SDK adds `/auth` to
+ * SAASUS_BASE_URL. Both must reach this API.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sdkBaseUrls } from '../../local/runtime.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+
+describe('the SDKs’ base-URL variables', () => {
+  it('lead each SDK to this API', async () => {
+    const origin = new URL(h.api.baseUrl).origin;
+    const vars = sdkBaseUrls(origin);
+    const bases = { 'JavaScript, PHP, Java, C#': `${vars.SAASUS_API_URL_BASE}/v1/auth`, Python: `${vars.SAASUS_BASE_URL}/auth` };
+    for (const [sdk, base] of Object.entries(bases)) {
+      assert.equal(base, h.api.baseUrl, sdk);
+      const res = await fetch(`${base}/.well-known/jwks.json`);
+      assert.equal(res.status, 200, sdk);
+    }
+  });
+});
