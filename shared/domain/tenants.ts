@@ -199,9 +199,13 @@ export class TenantService {
       const linked = tenant.payment_customer !== undefined;
       for (const field of ['proration_behavior', 'delete_usage'] as const) {
         if (update[field] !== undefined && !linked) {
-          throw invalid('payment_provider_not_linked', `${field}: needs the tenant to be linked to a payment-provider customer`, {
-            field,
-          });
+          throw invalid(
+            'payment_provider_not_linked',
+            `${field}: needs the tenant to be linked to a payment-provider customer first: ` +
+              'PUT /tenants/{tenant_id}/stripe-customer {customer_id, subscription_schedule_id} (this service\'s extension), ' +
+              `or change the plan without ${field}`,
+            { field },
+          );
         }
       }
       const pending = tenant.reservation;

@@ -239,6 +239,9 @@ describe('plans', () => {
       'payment_provider_not_linked',
       'proration_behavior',
     );
+    // An SDK user, who has no call for it, is told which route links the customer.
+    const refusal = await api.put<{ message: string }>(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, proration_behavior: 'none' });
+    assert.match(refusal.body.message, /PUT \/tenants\/\{tenant_id\}\/stripe-customer/);
     assert.equal((await api.put(`/tenants/${tenant.id}/stripe-customer`, { customer_id: 'cus_1', subscription_schedule_id: 'sub_1' })).status, 200);
     const from = now() + 600;
     assert.equal(
