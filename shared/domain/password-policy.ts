@@ -42,9 +42,16 @@ export function checkPassword(password: string, policy: PasswordPolicy): void {
 }
 
 /** A random password that meets the policy: one of each required class, the rest from all of them. */
+/**
+ * What generated passwords are made of: every class the policy may require, less the characters that are
+ * hard to read, type or paste (quotes, backslash, `|`, `;`, `` ` ``, and l/I/1, O/0 that look alike).
+ */
+const HARD = /[lI1O0'"`\\|;]/g;
+const GENERATED = [LOWER, UPPER, DIGITS, SYMBOLS].map((set) => set.replace(HARD, ''));
+
 export function generatePassword(policy: PasswordPolicy): string {
   const length = Math.max(policy.minimum_length, 16);
-  const required = [LOWER, UPPER, DIGITS, SYMBOLS];
+  const required = GENERATED;
   const all = required.join('');
   const chars = required.map((set) => set[randomInt(set.length)] as string);
   while (chars.length < length) chars.push(all[randomInt(all.length)] as string);
