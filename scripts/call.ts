@@ -23,6 +23,12 @@ if (!saasId || !apiKey || !secret || !base) {
   process.exit(2);
 }
 const client = new SignedClient(`${base}/v1/auth`, { saasId, apiKey, secret });
-const response = await client.request(method.toUpperCase(), path.startsWith('/') ? path : `/${path}`, body === undefined ? {} : { body });
+const response = await client.request(method.toUpperCase(), path.startsWith('/') ? path : `/${path}`, body === undefined ? {} : { body }).catch((error: unknown) => {
+  // fetch says only "fetch failed"; the reason (ECONNREFUSED: nothing listens there) is its cause.
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const reason = cause?.code === 'ECONNREFUSED' ? 'nothing answers there: is `npm start` running?' : (cause?.code ?? cause?.message ?? (error as Error).message);
+  process.stderr.write(`cannot reach ${base}: ${reason}\n`);
+  process.exit(1);
+});
 process.stdout.write(`${response.status}\n${response.text ? `${JSON.stringify(response.body ?? response.text, null, 2)}\n` : ''}`);
 process.exitCode = response.status < 400 ? 0 : 1;

@@ -1,0 +1,18 @@
+/** `npm run sign` with nothing listening says so in one line, not with a stack trace. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { freePort } from '../../local/engines.js';
+
+describe('npm run sign', () => {
+  it('turns a refused connection into one line and exit code 1', async () => {
+    const port = await freePort();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/call.ts', 'GET', '/roles'], {
+      encoding: 'utf8',
+      env: { ...process.env, SAASUS_SAAS_ID: 's', SAASUS_API_KEY: 'k', SAASUS_SECRET_KEY: 'x', SAASUS_API_URL_BASE: `http://127.0.0.1:${port}` },
+    });
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, `cannot reach http://127.0.0.1:${port}: nothing answers there: is \`npm start\` running?\n`);
+  });
+});
