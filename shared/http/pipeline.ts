@@ -98,7 +98,10 @@ const signatureCheck = (): Middleware => ({
     const route = state.route as Route;
     if (route.permission === null) return;
     const parsed = parseAuthorizationHeader(header(event, 'authorization'));
-    if (!parsed) throw unauthenticated('invalid_signature', 'Authorization: a SAASUSSIGV1 signature is required');
+    if (!parsed) {
+      log.debug('request refused (401)', { reason: 'no SAASUSSIGV1 Authorization header' });
+      throw unauthenticated('invalid_signature', 'Authorization: a SAASUSSIGV1 signature is required');
+    }
     const key = await findActiveApiKey(accountRepository(), secrets(), parsed.saasId, parsed.apiKey);
     const signed = {
       method: event.requestContext.http.method,
@@ -108,7 +111,14 @@ const signatureCheck = (): Middleware => ({
       body: state.rawBody,
     };
     if (!key || !verifySignature(key.secret, parsed, signed, new Date(), config().signatureWindowMinutes)) {
-      // One answer for unknown key, revoked key, wrong SaaS and bad signature: nothing to probe.
+      // One answer for unknown key, revoked key, wrong SaaS and bad signature: nothing to probe. The operator
+      // learns which it was at debug level (identifiers only).
+      log.debug('request refused (401)', {
+        reason: key
+          ? `the signature does not match (the secret, or the signed host ${signed.host}, path, query or body differ, or the time is outside ${config().signatureWindowMinutes} minutes)`
+          : 'no active API key with this id in this SaaS (unknown or revoked)',
+        saasId: parsed.saasId,
+      });
       throw unauthenticated('invalid_signature', 'the request signature is not valid');
     }
     state.ctx.saasId = key.saasId;

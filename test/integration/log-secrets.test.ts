@@ -182,6 +182,9 @@ describe('logs never carry a secret', () => {
       assert.equal(line.service, 'tenant-identity');
     }
     assert.ok(lines.some((l) => l.message === 'request answered' && l.status === 401 && l.saasId === undefined), 'a refused request has no SaaS');
+    // The forged signature's 401 says why, at debug level, for the operator (the caller's answer does not).
+    const refusals = lines.filter((l) => l.message === 'request refused (401)');
+    assert.ok(refusals.some((l) => /^the signature does not match/.test(String(l.reason)) && l.saasId === saasId), JSON.stringify(refusals));
 
     const everything = captured.join('');
     assert.ok(secretsSeen.length >= 6);
