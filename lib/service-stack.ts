@@ -28,6 +28,7 @@ import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
 import { acceptNagFindings } from './nag.js';
 import { ServiceTable, type ExistingTable } from './table.js';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 export interface ServiceStackProps extends StackProps {
   /** Shown as the default domain of every SaaS until it configures its own. */
@@ -77,7 +78,7 @@ export class ServiceStack extends Stack {
       defaultDomainName: props.defaultDomainName ?? 'auth.example.com',
       tracing: props.tracing ?? false,
     };
-    const functions = new Map<string, IFunction>();
+    const functions = new Map<string, NodejsFunction>();
     for (const group of GROUPS) {
       const { fn } = new GroupFunction(this, `Group-${group}`, {
         ...common,
@@ -180,6 +181,8 @@ export class ServiceStack extends Stack {
       new CfnOutput(this, 'CustomDomainHostedZoneId', { value: domain.regionalHostedZoneId, description: 'For a Route 53 alias record' });
     }
 
+    // Every URL the service hands out (discovery, JWKS, role template) is built from this, never from a request.
+    for (const fn of functions.values()) fn.addEnvironment('PUBLIC_BASE_URL', `${apiOrigin}${BASE_PATH}`);
     new CfnOutput(this, 'ApiUrl', { value: `${apiOrigin}${BASE_PATH}`, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });

@@ -223,6 +223,13 @@ describe('API stage', () => {
     assert.deepEqual(custom.outputs.CustomDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
     assert.equal(custom.outputs.ApiUrl!.Value, `https://auth-api.example.com${BASE_PATH}`);
   });
+
+  it('gives every API function the API URL as PUBLIC_BASE_URL, the base of every URL it hands out', () => {
+    for (const group of GROUPS) {
+      assert.deepEqual(environmentOf(resources[functionOf(group)]!).PUBLIC_BASE_URL, outputs.ApiUrl!.Value, group);
+      assert.equal(environmentOf(custom.resources[functionOf(group, custom.resources)]!).PUBLIC_BASE_URL, `https://auth-api.example.com${BASE_PATH}`);
+    }
+  });
 });
 
 describe('a restored table', () => {
