@@ -40,6 +40,8 @@ export interface ServiceConfig {
    * MAIL_LIMIT_USER_WINDOW_SECONDS (1 hour).
    */
   mailLimits: { perAddress: number; addressWindowSeconds: number; perUser: number; userWindowSeconds: number };
+  /** Stripe's API (STRIPE_API_BASE_URL, https://api.stripe.com): a local stand-in in tests. */
+  stripeApiBaseUrl: string;
   /**
    * The base URL of the API as the world reaches it (PUBLIC_BASE_URL, by default TOKEN_ISSUER): every URL the
    * service hands out (discovery, JWKS, role template) is built from it, never from the request's Host or
@@ -133,6 +135,7 @@ function readConfig(): ServiceConfig {
     tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
     tokenIssuer,
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
+    stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
     mailLimits: {
       perAddress: positiveIntegerFromEnv('MAIL_LIMIT_PER_ADDRESS', 5),
       addressWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_ADDRESS_WINDOW_SECONDS', 15 * 60),

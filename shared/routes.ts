@@ -67,6 +67,11 @@ function rows(group: Group, list: Row[]): Route[] {
 
 export const ROUTES: readonly Route[] = [
   ...rows('configuration', [
+    // The payment provider: the configuration group holds its sealed key and opens it.
+    ['PATCH', '/stripe/init', 'createTenantAndPricing', 'Connect the payment provider (a customer for every tenant)', 'tenant:write', 200, 'no body'],
+    ['DELETE', '/stripe', 'deleteStripeTenantAndPricing', 'Disconnect the payment provider', 'tenant:write', 200, 'no body'],
+    ['GET', '/payment-provider', 'getPaymentProvider', 'Get the payment provider (extension; the key masked)', 'config:read'],
+    ['PUT', '/payment-provider', 'updatePaymentProvider', 'Set the payment provider key (extension)', 'config:write', 200, 'no body'],
     // For SDK error-handling tests: always answers 500 in the error shape.
     ['GET', '/errors/internal-server-error', 'returnInternalServerError', 'Return an Internal Server Error', 'config:read'],
     ['GET', '/basic-info', 'getBasicInfo', 'Get Basic Configurations', 'config:read'],
@@ -170,8 +175,6 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/tenants/{tenant_id}/stripe-customer', 'getStripeCustomer', 'Get payment-provider customer', 'tenant:read'],
     // Extension: the SaaSus API links a payment provider from its console; here an operation does it.
     ['PUT', '/tenants/{tenant_id}/stripe-customer', 'updateStripeCustomer', 'Link a payment-provider customer (extension)', 'tenant:write', 200, 'no body'],
-    ['PATCH', '/stripe/init', 'createTenantAndPricing', 'Connect the payment provider (tenants and pricing)', 'tenant:write', 200, 'no body'],
-    ['DELETE', '/stripe', 'deleteStripeTenantAndPricing', 'Disconnect the payment provider', 'tenant:write', 200, 'no body'],
   ]),
   ...rows('invitations', [
     ['GET', '/tenants/{tenant_id}/invitations', 'getTenantInvitations', 'Get Tenant Invitations', 'user:read'],

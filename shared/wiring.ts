@@ -16,6 +16,8 @@ import { DeviceService } from './domain/sign-in-devices.js';
 import { SignUpService } from './domain/sign-up.js';
 import { SrpSignIn } from './domain/srp-sign-in.js';
 import { Cursors } from './domain/paging.js';
+import { PaymentProviderService } from './domain/payment-provider.js';
+import { StripeClient } from './payment/stripe-client.js';
 import { TenantUserService } from './domain/tenant-users.js';
 import { TenantService } from './domain/tenants.js';
 import { TokenService, TokenVerifier } from './domain/tokens.js';
@@ -55,6 +57,15 @@ const committer = () => new DynamoCommitter(dynamo());
 export const definitionService = () => new DefinitionService(definitionRepository());
 
 export const tenantService = () => new TenantService(tenantRepository(), definitionRepository(), config().defaultDomainName);
+
+/** The SaaS's payment provider: its key, Connect and Disconnect (PATCH /stripe/init, DELETE /stripe). */
+export const paymentProviderService = () =>
+  new PaymentProviderService({
+    settings: settingsRepository(),
+    box: secrets(),
+    tenants: tenantRepository(),
+    client: new StripeClient(config().stripeApiBaseUrl),
+  });
 
 export const infrastructureService = () => new InfrastructureService(settingsRepository(), config().serviceAccountId);
 

@@ -3,9 +3,13 @@ import { operation } from '../../shared/http/operation.js';
 import { HttpProblem } from '../../shared/http/errors.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
-import { configurationService as configuration } from '../../shared/wiring.js';
+import { configurationService as configuration, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('configuration', {
+  createTenantAndPricing: operation(s.createTenantAndPricing, (_, ctx) => paymentProvider().connect(ctx.saasId)),
+  deleteStripeTenantAndPricing: operation(s.deleteStripeTenantAndPricing, (_, ctx) => paymentProvider().disconnect(ctx.saasId)),
+  getPaymentProvider: operation(s.getPaymentProvider, (_, ctx) => paymentProvider().settings(ctx.saasId)),
+  updatePaymentProvider: operation(s.updatePaymentProvider, ({ body }, ctx) => paymentProvider().configure(ctx.saasId, body)),
   returnInternalServerError: operation(s.returnInternalServerError, async () => {
     throw new HttpProblem(500, 'internal_server_error', 'Internal server error (GET /errors/internal-server-error always answers this)');
   }),

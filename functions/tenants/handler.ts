@@ -2,7 +2,6 @@
 import { operation } from '../../shared/http/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
-import { paymentProviderNotConfigured } from '../../shared/domain/tenants.js';
 import { tenantService } from '../../shared/wiring.js';
 
 export const handler = createGroupHandler('tenants', {
@@ -23,12 +22,6 @@ export const handler = createGroupHandler('tenants', {
   updateTenantIdentityProvider: operation(s.updateTenantIdentityProvider, ({ params, body }, ctx) =>
     tenantService().setIdentityProvider(ctx.saasId, params.tenant_id, body.identity_provider_props ?? null),
   ),
-  createTenantAndPricing: operation(s.createTenantAndPricing, async () => {
-    throw paymentProviderNotConfigured();
-  }),
-  deleteStripeTenantAndPricing: operation(s.deleteStripeTenantAndPricing, async () => {
-    throw paymentProviderNotConfigured();
-  }),
   resetPlan: operation(s.resetPlan, async (_, ctx) => {
     await tenantService().resetPlans(ctx.saasId);
   }),

@@ -87,7 +87,7 @@ function label(...parts: string[]): string {
 
 export const MASK = '********';
 
-function maskSecret(secret: string): string {
+export function maskSecret(secret: string): string {
   return secret.length > 8 ? `${MASK}${secret.slice(-4)}` : MASK;
 }
 

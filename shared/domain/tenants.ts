@@ -53,7 +53,8 @@ export interface TenantPatch {
   attributes?: Record<string, unknown>;
   back_office_staff_email?: string;
   billing_info?: BillingInfo;
-  payment_customer?: PaymentCustomer;
+  /** null ends the link. */
+  payment_customer?: PaymentCustomer | null;
   saml?: SamlProps | null;
 }
 
@@ -272,7 +273,8 @@ export class TenantService {
     return tenant.payment_customer;
   }
 
-  async linkPaymentCustomer(saasId: string, tenantId: string, customer: PaymentCustomer): Promise<void> {
+  /** Links the tenant to a payment-provider customer; null ends the link. */
+  async linkPaymentCustomer(saasId: string, tenantId: string, customer: PaymentCustomer | null): Promise<void> {
     if (!(await this.tenants.patch(saasId, tenantId, { payment_customer: customer }))) throw tenantNotFound(tenantId);
   }
 
@@ -290,13 +292,3 @@ export class TenantService {
   }
 }
 
-/**
- * PATCH /stripe/init and DELETE /stripe connect and disconnect SaaSus's payment provider. This service holds
- * no provider credentials yet, so both refuse, saying what to use instead.
- */
-export const paymentProviderNotConfigured = () =>
-  invalid(
-    'payment_provider_not_configured',
-    'no payment provider is configured for this SaaS (its Stripe secret key): this version cannot hold one; link a tenant to a ' +
-      'payment customer with PUT /tenants/{tenant_id}/stripe-customer',
-  );

@@ -240,6 +240,17 @@ export const configurationSchemas = {
   updateCustomizePages: { body: Type.Partial(CustomizePages) },
   getCustomizePageSettings: { response: StoredCustomizePageSettings },
   returnInternalServerError: {},
+  createTenantAndPricing: {},
+  deleteStripeTenantAndPricing: {},
+  getPaymentProvider: {
+    response: Type.Object({ provider: Type.Union([Type.Literal('stripe'), Type.Literal('')]), secret_key: Type.String({ description: 'masked' }) }),
+  },
+  updatePaymentProvider: {
+    body: Type.Object({
+      provider: Type.Literal('stripe'),
+      secret_key: Type.String({ maxLength: 256, description: "a Stripe secret key (sk_test_..., sk_live_..., rk_...), or '' to remove it" }),
+    }),
+  },
   updateCustomizePageSettings: { body: CustomizePageSettingsUpdate },
   getAuthInfo: { response: Type.Object({ callback_url: Type.String() }) },
   updateAuthInfo: { body: Type.Object({ callback_url: HttpUrl }) },

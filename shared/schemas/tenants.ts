@@ -130,8 +130,6 @@ export const tenantSchemas = {
     }),
   },
   resetPlan: {},
-  createTenantAndPricing: {},
-  deleteStripeTenantAndPricing: {},
   getStripeCustomer: { params: TenantIdParam, response: PaymentCustomer },
   updateStripeCustomer: { params: TenantIdParam, body: PaymentCustomer },
 } satisfies Record<string, OperationSchema>;

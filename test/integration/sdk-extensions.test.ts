@@ -80,15 +80,6 @@ describe('routes the SDKs call', () => {
     await expectError(api.get('/userinfo/search/email?email=nobody%40example.test'), 404, 'user_not_found', 'email');
   });
 
-  it('the payment-provider routes say what is missing and what to use instead', async () => {
-    for (const res of [await api.patch('/stripe/init'), await api.delete('/stripe')]) {
-      assert.equal(res.status, 400);
-      const body = res.body as { type: string; message: string };
-      assert.equal(body.type, 'payment_provider_not_configured');
-      assert.match(body.message, /PUT \/tenants\/\{tenant_id\}\/stripe-customer/);
-    }
-  });
-
   it('GET /errors/internal-server-error answers 500 in the error shape, and only with a valid signature', async () => {
     const res = await api.get<{ type: string; data: object }>('/errors/internal-server-error');
     assert.equal(res.status, 500);

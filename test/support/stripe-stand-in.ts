@@ -1,0 +1,44 @@
+/**
+ * A local stand-in for the part of Stripe's API the service calls (POST /v1/customers), on 127.0.0.1: it
+ * checks the bearer key, answers as Stripe does (a `cus_` id, or `{error: {message}}` with 401), and keeps
+ * every request for the test to look at. Point the service at it with STRIPE_API_BASE_URL before the harness
+ * starts.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const STAND_IN_KEY = 'sk_test_standin0123456789';
+
+export interface StripeRequest {
+  method: string;
+  path: string;
+  authorization: string;
+  form: Record<string, string>;
+}
+
+export async function startStripeStandIn() {
+  const requests: StripeRequest[] = [];
+  let next = 1;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      const request = { method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization ?? '', form };
+      requests.push(request);
+      const answer = (status: number, body: object) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (request.authorization !== `Bearer ${STAND_IN_KEY}`) return answer(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      if (request.method !== 'POST' || request.path !== '/v1/customers') return answer(404, { error: { message: 'Unrecognized request URL' } });
+      return answer(200, { id: `cus_standin${next++}`, object: 'customer', name: form.name, email: form.email });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
