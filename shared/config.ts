@@ -2,6 +2,7 @@
  * The only reader of process.env (DESIGN.md layout). Read once per cold start and checked, so a missing
  * setting fails at start-up with a clear message rather than deep inside a request.
  */
+import type { MailLimits } from './domain/mail.js';
 
 export interface ServiceConfig {
   /** Required by the store only (shared/store/client.ts), so table-less code paths run without it. */
@@ -39,7 +40,7 @@ export interface ServiceConfig {
    * in MAIL_LIMIT_ADDRESS_WINDOW_SECONDS (15 minutes), and MAIL_LIMIT_PER_USER (10) for one user in
    * MAIL_LIMIT_USER_WINDOW_SECONDS (1 hour).
    */
-  mailLimits: { perAddress: number; addressWindowSeconds: number; perUser: number; userWindowSeconds: number };
+  mailLimits: MailLimits;
   /** Stripe's API (STRIPE_API_BASE_URL, https://api.stripe.com): a local stand-in in tests. */
   stripeApiBaseUrl: string;
   /**

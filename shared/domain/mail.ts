@@ -96,22 +96,14 @@ export interface MailCounter {
 }
 
 export function mailCounters(mail: Pick<OutboxMail, 'to' | 'userId'>, limits: MailLimits, now: number): MailCounter[] {
-  const window = (seconds: number) => Math.floor(now / seconds) * seconds;
-  const counters = [
-    {
-      counter: `TO#${mail.to.trim().toLowerCase()}#${window(limits.addressWindowSeconds)}`,
-      limit: limits.perAddress,
-      windowEnd: window(limits.addressWindowSeconds) + limits.addressWindowSeconds,
-    },
+  const counter = (name: string, limit: number, seconds: number): MailCounter => {
+    const start = Math.floor(now / seconds) * seconds;
+    return { counter: `${name}#${start}`, limit, windowEnd: start + seconds };
+  };
+  return [
+    counter(`TO#${mail.to.trim().toLowerCase()}`, limits.perAddress, limits.addressWindowSeconds),
+    ...(mail.userId !== undefined ? [counter(`USER#${mail.userId}`, limits.perUser, limits.userWindowSeconds)] : []),
   ];
-  if (mail.userId !== undefined) {
-    counters.push({
-      counter: `USER#${mail.userId}#${window(limits.userWindowSeconds)}`,
-      limit: limits.perUser,
-      windowEnd: window(limits.userWindowSeconds) + limits.userWindowSeconds,
-    });
-  }
-  return counters;
 }
 
 /** The rule a counter's condition holds, carrying when to retry: `mail_rate:<unix seconds>`. */

@@ -51,9 +51,8 @@ const GENERATED = [LOWER, UPPER, DIGITS, SYMBOLS].map((set) => set.replace(HARD,
 
 export function generatePassword(policy: PasswordPolicy): string {
   const length = Math.max(policy.minimum_length, 16);
-  const required = GENERATED;
-  const all = required.join('');
-  const chars = required.map((set) => set[randomInt(set.length)] as string);
+  const all = GENERATED.join('');
+  const chars = GENERATED.map((set) => set[randomInt(set.length)] as string);
   while (chars.length < length) chars.push(all[randomInt(all.length)] as string);
   for (let i = chars.length - 1; i > 0; i--) {
     const j = randomInt(i + 1);
