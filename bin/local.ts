@@ -86,7 +86,7 @@ async function main(): Promise<void> {
         working = false;
       });
   }, SCHEDULED_WORK_INTERVAL_MS);
-  writeCredentials(dataDir, credentials);
+  writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: `http://127.0.0.1:${settings.appPort}/` });
   exampleApp = await startLocalExampleApp({
     dataDir,
     port: settings.appPort,

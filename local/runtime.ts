@@ -69,6 +69,12 @@ export interface LocalCredentials {
   SAASUS_API_URL_BASE: string;
   /** The Python SDK: the origin and /v1, to which it adds /auth. (The Go SDK takes its base URL in code.) */
   SAASUS_BASE_URL: string;
+  /**
+   * Where the SDKs' AuthMiddleware (JavaScript, PHP) sends a visitor without a valid token: under `npm start`,
+   * the example application's login page. SAASUS_AUTH_MODE (`api`: answer 401 instead of redirecting) is the
+   * application's own choice, so it is not written.
+   */
+  SAASUS_LOGIN_URL?: string;
 }
 
 /** The base-URL variables of every SDK, for an API served at `origin` (`http://127.0.0.1:8080`). */

@@ -5,7 +5,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sdkBaseUrls } from '../../local/runtime.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { credentialsFile, readCredentials, sdkBaseUrls, writeCredentials } from '../../local/runtime.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -24,5 +27,22 @@ describe('the SDKs’ base-URL variables', () => {
       const res = await fetch(`${base}/.well-known/jwks.json`);
       assert.equal(res.status, 200, sdk);
     }
+  });
+
+  it('are written to credentials.env with the keys and the login URL, and read back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-'));
+    const written = {
+      SAASUS_SAAS_ID: 's',
+      SAASUS_API_KEY: 'k',
+      SAASUS_SECRET_KEY: 'x',
+      ...sdkBaseUrls('http://127.0.0.1:8080'),
+      SAASUS_LOGIN_URL: 'http://127.0.0.1:8081/',
+    };
+    writeCredentials(dir, written);
+    const lines = readFileSync(credentialsFile(dir), 'utf8').split('\n');
+    for (const name of ['SAASUS_SAAS_ID', 'SAASUS_API_KEY', 'SAASUS_SECRET_KEY', 'SAASUS_API_URL_BASE', 'SAASUS_BASE_URL', 'SAASUS_LOGIN_URL']) {
+      assert.ok(lines.some((line) => line.startsWith(`${name}=`)), name);
+    }
+    assert.deepEqual(readCredentials(dir), written);
   });
 });
