@@ -17,6 +17,7 @@
  * Permissions: *, config:read, config:write, user:read, user:write, tenant:read, tenant:write,
  * definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*).
  */
+import '../local/cli-errors.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

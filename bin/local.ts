@@ -2,6 +2,7 @@
  * `npm start`: DynamoDB Local, the SES v2 stand-in, the table, a first SaaS and API key, the API and the
  * example application (with its demo) on 127.0.0.1, all in one command. Ctrl-C stops every child.
  */
+import '../local/cli-errors.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';

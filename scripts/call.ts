@@ -4,6 +4,7 @@
  *   npm run sign -- GET /roles
  *   npm run sign -- POST /roles '{"role_name":"admin","display_name":"Administrator"}'
  */
+import '../local/cli-errors.js';
 import { SignedClient } from '../client/signed-fetch.js';
 import { readCredentials } from '../local/runtime.js';
 

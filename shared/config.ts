@@ -4,6 +4,11 @@
  */
 import type { MailLimits } from './domain/mail.js';
 
+/** A setting that is missing or malformed: its message names the variable and what it must be. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 export interface ServiceConfig {
   /** Required by the store only (shared/store/client.ts), so table-less code paths run without it. */
   tableName: string | undefined;
@@ -68,7 +73,7 @@ function stringFromEnv(name: string, fallback?: string): string {
   const value = process.env[name];
   if (value !== undefined && value !== '') return value;
   if (fallback !== undefined) return fallback;
-  throw new Error(`environment variable ${name} is required`);
+  throw new ConfigError(`environment variable ${name} is required`);
 }
 
 function optionalFromEnv(name: string): string | undefined {
@@ -80,20 +85,20 @@ function booleanFromEnv(name: string): boolean {
   const raw = optionalFromEnv(name);
   if (raw === undefined) return false;
   if (raw === 'true' || raw === 'false') return raw === 'true';
-  throw new Error(`environment variable ${name} must be true or false`);
+  throw new ConfigError(`environment variable ${name} must be true or false`);
 }
 
 function integerFromEnv(name: string, fallback: number): number {
   const raw = optionalFromEnv(name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`environment variable ${name} must be a whole number`);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`environment variable ${name} must be a whole number`);
   return value;
 }
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
   const value = integerFromEnv(name, fallback);
-  if (value === 0) throw new Error(`environment variable ${name} must be at least 1`);
+  if (value === 0) throw new ConfigError(`environment variable ${name} must be at least 1`);
   return value;
 }
 
@@ -101,7 +106,7 @@ function positiveIntegerFromEnv(name: string, fallback: number): number {
 function issuerFromEnv(name: string, fallback: string): string {
   const value = stringFromEnv(name, fallback);
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value) || value.endsWith('/')) {
-    throw new Error(`environment variable ${name} must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth`);
+    throw new ConfigError(`environment variable ${name} must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth`);
   }
   return value;
 }
@@ -110,7 +115,7 @@ function issuerFromEnv(name: string, fallback: string): string {
 function secretFromEnv(name: string, minimumLength: number): string | undefined {
   const value = optionalFromEnv(name);
   if (value !== undefined && value.length < minimumLength) {
-    throw new Error(`environment variable ${name} must be at least ${minimumLength} characters long`);
+    throw new ConfigError(`environment variable ${name} must be at least ${minimumLength} characters long`);
   }
   return value;
 }

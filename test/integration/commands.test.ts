@@ -1,0 +1,35 @@
+/** The commands a newcomer types answer a mistake in one line, not with a stack trace. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { freePort } from '../../local/engines.js';
+
+describe('npm run sign', () => {
+  it('turns a refused connection into one line and exit code 1', async () => {
+    const port = await freePort();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/call.ts', 'GET', '/roles'], {
+      encoding: 'utf8',
+      env: { ...process.env, SAASUS_SAAS_ID: 's', SAASUS_API_KEY: 'k', SAASUS_SECRET_KEY: 'x', SAASUS_API_URL_BASE: `http://127.0.0.1:${port}` },
+    });
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, `cannot reach http://127.0.0.1:${port}: nothing answers there: is \`npm start\` running?\n`);
+  });
+});
+
+describe('a bad setting', () => {
+  for (const [command, args] of [
+    ['npm start', ['bin/local.ts']],
+    ['npm run admin', ['bin/admin.ts', 'saas', 'list']],
+    ['npm run sign', ['scripts/call.ts', 'GET', '/roles']],
+  ] as const) {
+    it(`stops ${command} with one line naming the variable`, () => {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, TOKEN_ISSUER: 'not-a-url', SAASUS_SAAS_ID: 's', SAASUS_API_KEY: 'k', SAASUS_SECRET_KEY: 'x', SAASUS_API_URL_BASE: 'http://127.0.0.1:9' },
+      });
+      assert.equal(run.status, 1, run.stderr);
+      assert.equal(run.stderr, 'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n');
+    });
+  }
+});
