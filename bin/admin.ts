@@ -29,7 +29,7 @@ import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
 import { keyStore } from '../shared/wiring.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
-import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useLocalEngines } from '../local/runtime.js';
+import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -72,8 +72,7 @@ async function connect(): Promise<Engine | undefined> {
       process.stderr.write('--aws needs --table (the stack output TableName) and --kms-key-id (the stack output KmsKeyArn)\n');
       process.exit(2);
     }
-    Object.assign(process.env, { TABLE_NAME: values.table, KMS_KEY_ID: values['kms-key-id'] });
-    if (values.region) process.env.AWS_REGION = values.region;
+    useAwsStore({ tableName: values.table, kmsKeyId: values['kms-key-id'], ...(values.region ? { region: values.region } : {}) });
     return undefined;
   }
   const dataDir = resolve(values['data-dir'] ?? localRunnerConfig().dataDir);

@@ -48,6 +48,17 @@ export function useLocalEngines(endpoints: LocalEndpoints): void {
   resetSesClientsForTests();
 }
 
+/**
+ * Points this process at a deployed stack's table and KMS key (`npm run admin -- --aws`). Settings are read
+ * once, often while modules load: they are read again here, after the command line has set them.
+ */
+export function useAwsStore(store: { tableName: string; kmsKeyId: string; region?: string }): void {
+  Object.assign(process.env, { TABLE_NAME: store.tableName, KMS_KEY_ID: store.kmsKeyId, ...(store.region ? { AWS_REGION: store.region } : {}) });
+  delete process.env.LOCAL_MASTER_KEY;
+  resetConfigForTests();
+  resetClientsForTests();
+}
+
 export async function createLocalTable(dynamoUrl: string, tableName = LOCAL_TABLE, accessKeyId = 'local') {
   const client = new DynamoDBClient({
     region: LOCAL_REGION,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { masterKey } from '../../local/runtime.js';
+import { LOCAL_REGION, masterKey } from '../../local/runtime.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const exec = promisify(execFile);
@@ -33,6 +33,12 @@ async function admin(...args: string[]): Promise<unknown> {
   return JSON.parse(stdout);
 }
 
+/** This process's environment without what the harness set for itself: as an operator's shell has it. */
+function shellEnvironment(): NodeJS.ProcessEnv {
+  const { TABLE_NAME: _table, KMS_KEY_ID: _kms, LOCAL_MASTER_KEY: _master, AWS_REGION: _region, ...env } = process.env;
+  return env;
+}
+
 async function adminFails(...args: string[]): Promise<string> {
   try {
     await admin(...args);
@@ -43,6 +49,19 @@ async function adminFails(...args: string[]): Promise<string> {
 }
 
 describe('admin command', () => {
+  it('with --aws, applies --table, --kms-key-id and --region before anything reads the settings', async () => {
+    const saas = await h.newSaas();
+    // The deployed store, played by this file's table in DynamoDB Local (the SDK's endpoint and credentials
+    // come from the environment, as they would from an AWS profile; DynamoDB Local keeps a database per region).
+    const { stdout } = await exec(
+      process.execPath,
+      ['--import', 'tsx', 'bin/admin.ts', 'saas', 'list', '--aws', '--table', table, '--kms-key-id', 'arn:aws:kms:us-east-1:123456789012:key/test', '--region', LOCAL_REGION],
+      { env: { ...shellEnvironment(), LOG_LEVEL: 'silent', DYNAMODB_ENDPOINT: h.dynamoUrl, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' } },
+    );
+    const listed = JSON.parse(stdout) as { id: string }[];
+    assert.ok(listed.some((account) => account.id === saas.saasId), stdout);
+  });
+
   it('creates a SaaS and a key that signs requests, lists keys without secrets, and revokes them', async () => {
     const saas = (await admin('saas', 'create', '--name', 'Acme')) as { id: string; name: string; poolName: string };
     assert.equal(saas.name, 'Acme');
