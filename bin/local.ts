@@ -21,7 +21,9 @@ import {
   masterKey,
   readCredentials,
   sdkBaseUrls,
+  runningInstance,
   runtimeFile,
+  type RunningInstance,
   useLocalEngines,
   writeCredentials,
   credentialsFile,
@@ -55,6 +57,15 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 async function main(): Promise<void> {
+  // One npm start per data folder: a second would share its DynamoDB files and, stopping, remove its runtime.json.
+  const running = runningInstance(dataDir);
+  if (running) {
+    process.stderr.write(
+      `npm start already runs on ${dataDir}: pid ${running.pid}, API port ${running.apiPort}, example app ${running.appPort}, ` +
+        `DynamoDB Local ${running.dynamoUrl}, mail viewer port ${running.sesPort}. Stop it first, or use another DATA_DIR.\n`,
+    );
+    process.exit(1);
+  }
   const [dynamoLocal, sesLocal] = await Promise.all([
     startDynamoLocal({ port: settings.dynamoPort, dbPath: join(dataDir, 'dynamodb'), sharedDb: true }),
     startSesLocal(settings.sesPort),
@@ -67,7 +78,14 @@ async function main(): Promise<void> {
 
   api = await startLocalApi(settings.apiPort);
   const origin = `http://127.0.0.1:${api.port}`;
-  writeFileSync(runtimeFile(dataDir), JSON.stringify({ dynamoUrl: dynamoLocal.url, pid: process.pid }));
+  const instance: RunningInstance = {
+    pid: process.pid,
+    dynamoUrl: dynamoLocal.url,
+    apiPort: api.port,
+    appPort: settings.appPort,
+    sesPort: settings.sesPort,
+  };
+  writeFileSync(runtimeFile(dataDir), JSON.stringify(instance));
 
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
   let credentials = readCredentials(dataDir);

@@ -119,3 +119,25 @@ export function writeCredentials(dataDir: string, credentials: LocalCredentials)
 
 /** Where a running `npm start` is: the admin command talks to its DynamoDB Local instead of starting one. */
 export const runtimeFile = (dataDir: string) => join(dataDir, 'runtime.json');
+
+/** What runtime.json says of the `npm start` that holds a data folder. */
+export interface RunningInstance {
+  pid: number;
+  dynamoUrl: string;
+  apiPort: number;
+  appPort: number;
+  sesPort: number;
+}
+
+/** The `npm start` that holds `dataDir`, if its process is still alive (a crashed one leaves a stale file). */
+export function runningInstance(dataDir: string): RunningInstance | undefined {
+  const file = runtimeFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  const running = JSON.parse(readFileSync(file, 'utf8')) as RunningInstance;
+  try {
+    process.kill(running.pid, 0);
+    return running;
+  } catch {
+    return undefined;
+  }
+}

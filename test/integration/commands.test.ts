@@ -2,7 +2,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '../../local/engines.js';
+import { runtimeFile, type RunningInstance } from '../../local/runtime.js';
 
 describe('npm run sign', () => {
   it('turns a refused connection into one line and exit code 1', async () => {
@@ -32,4 +36,22 @@ describe('a bad setting', () => {
       assert.equal(run.stderr, 'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n');
     });
   }
+});
+
+describe('a second npm start on the same data folder', () => {
+  it('names the running one and leaves it alone', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'second-start-'));
+    try {
+      // This test's own process plays the running npm start.
+      const running: RunningInstance = { pid: process.pid, dynamoUrl: 'http://127.0.0.1:18000', apiPort: 18080, appPort: 18081, sesPort: 18005 };
+      writeFileSync(runtimeFile(dataDir), JSON.stringify(running));
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir } });
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`^npm start already runs on .*: pid ${process.pid}, API port 18080, example app 18081, DynamoDB Local http://127.0.0.1:18000`));
+      assert.equal(run.stderr.trim().split('\n').length, 1);
+      assert.ok(existsSync(runtimeFile(dataDir)), 'the running one keeps its runtime file');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
