@@ -7,7 +7,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
 import { BASE_PATH } from '../shared/routes.js';
-import { createSaasAccount, issueApiKey } from '../shared/domain/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
@@ -20,7 +19,7 @@ import {
   createLocalTable,
   masterKey,
   readCredentials,
-  sdkBaseUrls,
+  localCredentials,
   runningInstance,
   runtimeFile,
   type RunningInstance,
@@ -88,13 +87,7 @@ async function main(): Promise<void> {
   writeFileSync(runtimeFile(dataDir), JSON.stringify(instance));
 
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
-  let credentials = readCredentials(dataDir);
-  if (!credentials || !(await accounts.getApiKey(credentials.SAASUS_SAAS_ID, credentials.SAASUS_API_KEY))) {
-    const saas = await createSaasAccount(accounts, 'My SaaS');
-    const key = await issueApiKey(accounts, secrets(), saas.id, ['*'], 'created by npm start');
-    credentials = { SAASUS_SAAS_ID: saas.id, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, ...sdkBaseUrls(origin) };
-  }
-  Object.assign(credentials, sdkBaseUrls(origin));
+  const { credentials } = await localCredentials(accounts, secrets(), readCredentials(dataDir), origin);
   let working = false;
   scheduler = setInterval(() => {
     if (working) return;

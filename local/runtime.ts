@@ -7,6 +7,8 @@ import { resetClientsForTests } from '../shared/store/client.js';
 import { resetSesClientsForTests } from '../shared/mail/clients.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { ensureTable } from '../shared/store/table.js';
+import type { SecretBox } from '../shared/crypto/secret-box.js';
+import { createSaasAccount, findActiveApiKey, issueApiKey, type AccountRepository } from '../shared/domain/accounts.js';
 
 export const LOCAL_TABLE = 'tenant-identity-local';
 export const LOCAL_REGION = 'us-east-1';
@@ -140,4 +142,26 @@ export function runningInstance(dataDir: string): RunningInstance | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The keys `npm start` hands out: the stored ones while their key is active; a new key for the same SaaS when
+ * that one was revoked (the SaaS and its data stay); a new SaaS when there is none.
+ */
+export async function localCredentials(
+  accounts: AccountRepository,
+  box: SecretBox,
+  stored: LocalCredentials | undefined,
+  origin: string,
+): Promise<{ credentials: LocalCredentials; made: 'nothing' | 'key' | 'saas' }> {
+  if (stored && (await findActiveApiKey(accounts, box, stored.SAASUS_SAAS_ID, stored.SAASUS_API_KEY))) {
+    return { credentials: { ...stored, ...sdkBaseUrls(origin) }, made: 'nothing' };
+  }
+  const existing = stored && (await accounts.getSaas(stored.SAASUS_SAAS_ID));
+  const saasId = existing ? existing.id : (await createSaasAccount(accounts, 'My SaaS')).id;
+  const key = await issueApiKey(accounts, box, saasId, ['*'], 'created by npm start');
+  return {
+    credentials: { SAASUS_SAAS_ID: saasId, SAASUS_API_KEY: key.apiKey, SAASUS_SECRET_KEY: key.secret, ...sdkBaseUrls(origin) },
+    made: existing ? 'key' : 'saas',
+  };
 }

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credentials, SignedClient } from '../../client/signed-fetch.js';
-import { issueApiKey, type AccountRepository } from '../../shared/domain/accounts.js';
+import { findActiveApiKey, issueApiKey, type AccountRepository } from '../../shared/domain/accounts.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { seedDemo, ServiceSetup, type Demo } from './demo.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
@@ -46,7 +46,8 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
   const { saasId } = options.admin.credentials;
   let state = readState(options.dataDir);
   const banner: string[] = [];
-  if (!state || !(await options.accounts.getApiKey(saasId, state.apiKey))) {
+  // A revoked key is replaced like a missing one.
+  if (!state || !(await findActiveApiKey(options.accounts, options.secrets, saasId, state.apiKey))) {
     const key = await issueApiKey(options.accounts, options.secrets, saasId, EXAMPLE_APP_PERMISSIONS, 'example app (npm start)');
     state = { apiKey: key.apiKey, secret: key.secret };
     try {
