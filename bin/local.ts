@@ -65,11 +65,16 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const [dynamoLocal, sesLocal] = await Promise.all([
+  // Both start at once; whichever ran is stopped with the rest if the other failed (no Java, say), so none is
+  // left behind: wait for both before judging.
+  const starts = await Promise.allSettled([
     startDynamoLocal({ port: settings.dynamoPort, dbPath: join(dataDir, 'dynamodb'), sharedDb: true }),
     startSesLocal(settings.sesPort),
   ]);
-  engines.push(dynamoLocal, sesLocal);
+  for (const start of starts) if (start.status === 'fulfilled') engines.push(start.value);
+  const failed = starts.find((start) => start.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [dynamoLocal, sesLocal] = engines as [Engine, Engine];
   // Tokens name the API they came from, so OpenID discovery from a token's `iss` works against this server.
   process.env.TOKEN_ISSUER ??= `http://127.0.0.1:${settings.apiPort}${BASE_PATH}`;
   useLocalEngines({ dynamoUrl: dynamoLocal.url, sesUrl: sesLocal.url, masterKey: masterKey(dataDir) });

@@ -55,3 +55,31 @@ describe('a second npm start on the same data folder', () => {
     }
   });
 });
+
+describe('npm start without Java', () => {
+  it('says what to install, and leaves no mail stand-in running', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'no-java-'));
+    const [sesPort, apiPort, appPort, dynamoPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+        encoding: 'utf8',
+        // No java on the PATH; node itself is called by its full path.
+        env: { ...process.env, PATH: '/nonexistent', DATA_DIR: dataDir, SES_PORT: String(sesPort), PORT: String(apiPort), APP_PORT: String(appPort), DYNAMODB_PORT: String(dynamoPort) },
+        timeout: 60_000,
+      });
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, /^npm start failed: Java is missing: DynamoDB Local needs a Java 17\+ runtime/);
+      // A stand-in left behind would be listening within a few seconds (it starts in about one).
+      for (let i = 0; i < 6; i++) {
+        const answered = await fetch(`http://127.0.0.1:${sesPort}/store`).then(
+          () => true,
+          () => false,
+        );
+        assert.equal(answered, false, 'the mail stand-in was stopped');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
