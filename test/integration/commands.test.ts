@@ -1,12 +1,13 @@
 /** The commands a newcomer types answer a mistake in one line, not with a stack trace. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/engines.js';
 import { runtimeFile, type RunningInstance } from '../../local/runtime.js';
+import { startHarness } from '../support/harness.js';
 
 describe('npm run sign', () => {
   it('turns a refused connection into one line and exit code 1', async () => {
@@ -80,6 +81,32 @@ describe('npm start without Java', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm run sign-in', () => {
+  it("prints a user's tokens, which the API takes", async () => {
+    const h = await startHarness();
+    try {
+      const saas = await h.newSaas();
+      assert.equal((await saas.client.post('/users', { email: 'cli@example.test', password: 'Correct-horse-9' })).status, 201);
+      const env = { ...process.env, SAASUS_SAAS_ID: saas.saasId, SAASUS_API_KEY: saas.apiKey, SAASUS_SECRET_KEY: saas.secret, SAASUS_API_URL_BASE: new URL(h.api.baseUrl).origin };
+      const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sign-in.ts', 'cli@example.test', 'Correct-horse-9'], { env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('exit', (status) => resolve({ status, stdout, stderr }));
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const tokens = JSON.parse(run.stdout) as { id_token: string; access_token: string; refresh_token: string };
+      const info = await saas.client.get<{ email: string }>(`/userinfo?token=${encodeURIComponent(tokens.id_token)}`);
+      assert.equal(info.status, 200, info.text);
+      assert.equal(info.body.email, 'cli@example.test');
+    } finally {
+      await h.close();
     }
   });
 });
