@@ -6,6 +6,7 @@
  *   domainName=... certificateArn=...     serve the API on your own domain
  *   defaultDomainName=auth.example.com    the default sign-in domain shown to every SaaS
  *   tableName=... tableStreamArn=...      use a table restored from a backup instead of the stack's own
+ *   tokenIssuer=https://.../v1/auth       the `iss` of every token (default: the API's own URL, ApiUrl)
  * The alarm e-mail is a CloudFormation parameter: `--parameters AlarmEmail=ops@example.com`.
  */
 import { App } from 'aws-cdk-lib';
@@ -34,6 +35,10 @@ if ((domainName === undefined) !== (certificateArn === undefined)) {
   throw new Error('-c domainName and -c certificateArn go together: a custom domain needs its certificate');
 }
 const defaultDomainName = context('defaultDomainName');
+const tokenIssuer = context('tokenIssuer');
+if (tokenIssuer !== undefined && !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?[^/]$/.test(tokenIssuer)) {
+  throw new Error(`-c tokenIssuer: an https URL without a trailing slash, such as https://auth.example.com/v1/auth, not ${tokenIssuer}`);
+}
 const tableName = context('tableName');
 const tableStreamArn = context('tableStreamArn');
 if ((tableName === undefined) !== (tableStreamArn === undefined)) {
@@ -48,4 +53,5 @@ new ServiceStack(app, 'TenantIdentityService', {
   ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
   ...(defaultDomainName ? { defaultDomainName } : {}),
   ...(tableName && tableStreamArn ? { existingTable: { tableName, tableStreamArn } } : {}),
+  ...(tokenIssuer ? { tokenIssuer } : {}),
 });

@@ -43,6 +43,11 @@ export interface ServiceStackProps extends StackProps {
   alarmThresholds?: Partial<AlarmThresholds>;
   /** Use this table (restored from a backup) instead of creating one. */
   existingTable?: ExistingTable;
+  /**
+   * The `iss` of every token (TOKEN_ISSUER). By default the API's own base URL (ApiUrl), where OpenID discovery
+   * finds `/.well-known/openid-configuration`. Changing it ends every token issued under the old one.
+   */
+  tokenIssuer?: string;
 }
 
 /** Groups that only read: everything else writes. */
@@ -182,7 +187,10 @@ export class ServiceStack extends Stack {
     }
 
     // Every URL the service hands out (discovery, JWKS, role template) is built from this, never from a request.
-    for (const fn of functions.values()) fn.addEnvironment('PUBLIC_BASE_URL', `${apiOrigin}${BASE_PATH}`);
+    for (const fn of functions.values()) {
+      fn.addEnvironment('PUBLIC_BASE_URL', `${apiOrigin}${BASE_PATH}`);
+      fn.addEnvironment('TOKEN_ISSUER', props.tokenIssuer ?? `${apiOrigin}${BASE_PATH}`);
+    }
     new CfnOutput(this, 'ApiUrl', { value: `${apiOrigin}${BASE_PATH}`, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });

@@ -44,6 +44,7 @@ before(() => {
     throttle: { rateLimit: 50, burstLimit: 75 },
     customDomain: { domainName: 'auth-api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0000-1111' },
     existingTable: { tableName: 'restored-2026-01-05', tableStreamArn: RESTORED_STREAM },
+    tokenIssuer: 'https://issuer.example.com/v1/auth',
   });
 });
 
@@ -224,10 +225,14 @@ describe('API stage', () => {
     assert.equal(custom.outputs.ApiUrl!.Value, `https://auth-api.example.com${BASE_PATH}`);
   });
 
-  it('gives every API function the API URL as PUBLIC_BASE_URL, the base of every URL it hands out', () => {
+  it('gives every API function the API URL as PUBLIC_BASE_URL and, unless one is given, as TOKEN_ISSUER', () => {
     for (const group of GROUPS) {
-      assert.deepEqual(environmentOf(resources[functionOf(group)]!).PUBLIC_BASE_URL, outputs.ApiUrl!.Value, group);
-      assert.equal(environmentOf(custom.resources[functionOf(group, custom.resources)]!).PUBLIC_BASE_URL, `https://auth-api.example.com${BASE_PATH}`);
+      const env = environmentOf(resources[functionOf(group)]!);
+      assert.deepEqual(env.PUBLIC_BASE_URL, outputs.ApiUrl!.Value, group);
+      assert.deepEqual(env.TOKEN_ISSUER, outputs.ApiUrl!.Value, group);
+      const customEnv = environmentOf(custom.resources[functionOf(group, custom.resources)]!);
+      assert.equal(customEnv.PUBLIC_BASE_URL, `https://auth-api.example.com${BASE_PATH}`);
+      assert.equal(customEnv.TOKEN_ISSUER, 'https://issuer.example.com/v1/auth');
     }
   });
 });
