@@ -42,6 +42,18 @@ const TOTAL_BOUND_MINUTES = 15;
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Runs the load while `going()`, saying every 10 s how far it is, so a long phase does not look hung. */
+async function loadWithProgress(load: Load, phase: string, going: () => boolean): Promise<void> {
+  const start = Date.now();
+  const before = load.answers.length;
+  const ticker = setInterval(() => say(`  … ${phase}: ${Math.round((Date.now() - start) / 1000)} s, ${load.answers.length - before} requests so far`), 10_000);
+  try {
+    await load.runWhile(going, WORKERS);
+  } finally {
+    clearInterval(ticker);
+  }
+}
 const checks: Check[] = [];
 const figures: Record<string, unknown> = {};
 
@@ -83,7 +95,7 @@ async function underFault(load: Load, fault: () => Promise<Window[]>) {
     windows = list;
     over = true;
   });
-  await load.runWhile(() => !over, WORKERS);
+  await loadWithProgress(load, 'load under the fault', () => !over);
   await faults;
   const end = Date.now();
   const answers = within(load.answers, start, end);
@@ -145,7 +157,7 @@ async function main(): Promise<void> {
     ses.failures = 0;
     figures.sesOutage = { seconds: SES_OUTAGE.seconds, sendsRefused: ses.requests - sesRequests } satisfies SesOutage;
   })();
-  await load.runWhile(() => Date.now() < steadyEnd, WORKERS);
+  await loadWithProgress(load, `mixed load of ${LOAD_SECONDS} s`, () => Date.now() < steadyEnd);
   await faults;
   const steady = within(load.answers, steadyStart, steadyEnd);
   checks.push(cleanAnswers(`${LOAD_SECONDS} s of mixed load (SES failing for ${SES_OUTAGE.seconds} s of it): no 5xx, no hang, errors in shape`, steady));
