@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    // config.ts is the only reader of process.env in service code (DESIGN.md layout).
+    // config.ts is the only reader of process.env in service code (docs/decisions.md, layout).
     files: ['shared/**/*.ts', 'functions/**/*.ts'],
     ignores: ['shared/config.ts'],
     rules: {

@@ -55,7 +55,7 @@ const TABLE_KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
 const TABLE_KEY_WRITE = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
 
 /**
- * One Lambda per operation group (DESIGN.md decision 7): the environment it reads and the grants it needs
+ * One Lambda per operation group (docs/decisions.md, decision 7): the environment it reads and the grants it needs
  * are set here together, so a function can never get a setting without its permission or the reverse.
  */
 export class GroupFunction extends Construct {
@@ -113,7 +113,7 @@ export class GroupFunction extends Construct {
     acceptNagFindings(this, {
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
         'AWSLambdaBasicExecutionRole allows writing to CloudWatch Logs and nothing else',
-      'AwsSolutions-L1': 'DESIGN.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
+      'AwsSolutions-L1': 'docs/decisions.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
       ...(props.writes
         ? {
             'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]': 'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',

@@ -225,7 +225,7 @@ export class ServiceStack extends Stack {
     for (const scope of [api, fallback]) {
       acceptNagFindings(scope, {
         'AwsSolutions-APIG4':
-          'signed routes check the SAASUSSIGV1 request signature in the function (DESIGN.md decision 1: the SDKs sign requests, and no API Gateway authorizer speaks that scheme); public routes serve public documents only',
+          'signed routes check the SAASUSSIGV1 request signature in the function (docs/decisions.md, decision 1: the SDKs sign requests, and no API Gateway authorizer speaks that scheme); public routes serve public documents only',
       });
     }
   }

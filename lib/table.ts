@@ -15,7 +15,7 @@ export interface ExistingTable {
 }
 
 /**
- * The one table (DESIGN.md decision 5). Same shape as shared/store/table.ts creates locally: generic keys,
+ * The one table (docs/decisions.md, decision 5). Same shape as shared/store/table.ts creates locally: generic keys,
  * one index named gsi1, TTL on. Retained when the stack goes: users' data outlives a mistaken delete.
  */
 export class ServiceTable extends Construct {
@@ -37,7 +37,7 @@ export class ServiceTable extends Construct {
       encryptionKey: props.encryptionKey,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
-      // The courier reads new outbox items from here (DESIGN.md decision 6).
+      // The courier reads new outbox items from here (docs/decisions.md, decision 6).
       stream: StreamViewType.NEW_IMAGE,
     });
     this.table = table;

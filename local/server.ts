@@ -1,6 +1,6 @@
 /**
  * The local HTTP server: turns each request into the API Gateway v2 event the deployed functions receive
- * and calls the same handler API Gateway would (DESIGN.md decision 8). Unknown routes go where API
+ * and calls the same handler API Gateway would (docs/decisions.md, decision 8). Unknown routes go where API
  * Gateway's `$default` route sends them: the public function.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';

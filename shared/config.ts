@@ -1,5 +1,5 @@
 /**
- * The only reader of process.env (DESIGN.md layout). Read once per cold start and checked, so a missing
+ * The only reader of process.env (docs/decisions.md, layout). Read once per cold start and checked, so a missing
  * setting fails at start-up with a clear message rather than deep inside a request.
  */
 import type { MailLimits } from './domain/mail.js';

@@ -1,6 +1,6 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
- * published OpenAPI document (DESIGN.md decision 7). Methods and paths are API-ROUTES.md's, so the existing
+ * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth API's, so the existing
  * SDKs work unchanged.
  */
 

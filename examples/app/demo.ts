@@ -25,7 +25,7 @@ const createdOrExists = (response: SignedResponse, what: string) => {
 export class ServiceSetup {
   constructor(readonly admin: SignedClient) {}
 
-  /** The tenant attribute login_domain (SPEC.md "Authentication" 5), an env and a role to show. */
+  /** The tenant attribute login_domain (the spec's ID login, docs/decisions.md), an env and a role to show. */
   async ensureDefinitions(): Promise<void> {
     createdOrExists(
       await this.admin.post('/tenant-attributes', { attribute_name: 'login_domain', display_name: 'Login domain', attribute_type: 'string' }),

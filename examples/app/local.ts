@@ -11,7 +11,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { seedDemo, ServiceSetup, type Demo } from './demo.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
 
-/** Exactly what the backend needs (DESIGN.md decision 9, SPEC.md "Authentication" 5). */
+/** Exactly what the backend needs (docs/decisions.md: decision 9, and the spec's ID login). */
 export const EXAMPLE_APP_PERMISSIONS = ['tenant:read', 'sign-in'];
 
 interface SavedState {

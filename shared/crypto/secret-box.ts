@@ -1,5 +1,5 @@
 /**
- * Envelope encryption of stored secrets (DESIGN.md decision 4). On AWS a KMS data key per secret wraps the
+ * Envelope encryption of stored secrets (docs/decisions.md, decision 4). On AWS a KMS data key per secret wraps the
  * plaintext with AES-256-GCM; locally a key file stands in for KMS. Either way the stored form is
  * `v1.<mode>.<wrapped key>.<iv>.<tag>.<ciphertext>` (base64url parts) and the encryption context (the
  * owner of the secret) is bound in, so a sealed value copied onto another record does not open.

@@ -1,5 +1,5 @@
 /**
- * The server side of Cognito's USER_SRP_AUTH proof (DESIGN.md decision 3), over the numbers of srp.ts:
+ * The server side of Cognito's USER_SRP_AUTH proof (docs/decisions.md, decision 3), over the numbers of srp.ts:
  *
  *   challenge  B = (k·v + g^b) mod N, b of 256 random bits
  *   proof      u = H(enc(A) ‖ enc(B)) ≠ 0, S = (A·v^u)^b mod N,

@@ -1,5 +1,5 @@
 /**
- * The numbers of Cognito's USER_SRP_AUTH (DESIGN.md decision 3): the 3072-bit group of RFC 3526 with g = 2,
+ * The numbers of Cognito's USER_SRP_AUTH (docs/decisions.md, decision 3): the 3072-bit group of RFC 3526 with g = 2,
  * SHA-256, and numbers hashed in the client's encoding (big-endian, fewest bytes, a 0x00 byte in front when
  * the top bit is set). This module turns a password into the salt and verifier that are stored instead of
  * it; the sign-in flow builds on the same encoding. Exponentiation goes through OpenSSL.

@@ -65,7 +65,7 @@ const DOC = {
   signIn: 'sign-in-settings',
 } as const;
 
-/** SPEC.md: these cannot be changed; they are shown with these values. */
+/** The spec (docs/decisions.md): these cannot be changed; they are shown with these values. */
 export const FIXED_SIGN_IN_MEMBERS = {
   mfa_configuration: { mfa_configuration: 'on' },
   recaptcha_props: { site_key: '', secret_key: '' },
@@ -179,7 +179,7 @@ export class ConfigurationService {
 
   /**
    * The SaaS's sign-in page, on its configured domain or else the deployment's: where a 401 for a missing
-   * or bad user token sends the user (DESIGN.md decision 1). Reads no SES state, so any function may ask.
+   * or bad user token sends the user (docs/decisions.md, decision 1). Reads no SES state, so any function may ask.
    */
   async signInPageUrl(saasId: string): Promise<string> {
     return `https://${await this.siteDomain(saasId)}/sign-in`;

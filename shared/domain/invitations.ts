@@ -5,8 +5,8 @@
  * in one transaction that holds only while the invitation is still pending and unexpired, so two parallel
  * acceptances give one membership.
  *
- * Stored states are pending and accepted; expired is read from the clock on every read (DESIGN.md decision
- * 5). Invitations are kept a while past their expiry so the SaaS sees them as expired, then go.
+ * Stored states are pending and accepted; expired is read from the clock on every read (docs/decisions.md,
+ * decision 5). Invitations are kept a while past their expiry so the SaaS sees them as expired, then go.
  */
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';

@@ -1,5 +1,5 @@
 /**
- * The deployment's own keys (DESIGN.md decision 4): the RSA keys that sign ID and access tokens, published
+ * The deployment's own keys (docs/decisions.md, decision 4): the RSA keys that sign ID and access tokens, published
  * as one JWKS, and the secret the SRP engine derives its keys from. Private parts are stored sealed by the
  * secret box; everything is created lazily by the first function that needs it, race-safe (the repository
  * writes conditionally, so two cold starts agree on one current key and one secret), and cached per cold

@@ -1,6 +1,6 @@
 /**
  * Mail as the domain sees it: a change that causes a mail writes an outbox item in the same transaction
- * (DESIGN.md decision 6), and the courier delivers it from there. The value that replaces `{####}` (a code,
+ * (docs/decisions.md, decision 6), and the courier delivers it from there. The value that replaces `{####}` (a code,
  * a temporary password, a link) is sealed in the outbox and dropped once the mail is sent or given up.
  */
 import { randomUUID } from 'node:crypto';

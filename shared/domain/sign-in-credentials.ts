@@ -22,7 +22,7 @@ import { credentialsOf, tokenSubject, type RefreshTokenRecord, type SignInStore 
 import { invalidToken, type TokenService, type TokenVerifier } from './tokens.js';
 import type { UserRecord, UserRepository } from './users.js';
 
-/** SPEC.md: a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
+/** The spec (docs/decisions.md): a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
 export const TEMP_CODE_SECONDS = 10;
 
 export interface SavedCredentials {
@@ -46,7 +46,7 @@ export interface CredentialDeps {
   tokens: Pick<TokenService, 'issue'>;
   verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken'>;
   userInfo(saasId: string, userId: string): Promise<UserInfo | undefined>;
-  /** Where a refused user is sent to sign in again (DESIGN.md decision 1). */
+  /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
   signInPageUrl(saasId: string): Promise<string>;
 }
 

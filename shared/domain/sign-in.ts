@@ -66,7 +66,7 @@ export interface SignInDeps {
   settings: SignInSettingsOfService;
 }
 
-/** Challenges the service offers; the others SPEC.md names are refused with `unsupported_challenge`. */
+/** Challenges the service offers; the others the spec names are refused with `unsupported_challenge`. */
 const OFFERED: readonly ChallengeName[] = [
   'PASSWORD_VERIFIER',
   'NEW_PASSWORD_REQUIRED',

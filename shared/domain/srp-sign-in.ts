@@ -1,5 +1,5 @@
 /**
- * The SRP engine of sign-in (DESIGN.md decision 3): the challenge to USER_SRP_AUTH and to DEVICE_SRP_AUTH,
+ * The SRP engine of sign-in (docs/decisions.md, decision 3): the challenge to USER_SRP_AUTH and to DEVICE_SRP_AUTH,
  * and the check of the PASSWORD_VERIFIER / DEVICE_PASSWORD_VERIFIER answer. The flows around it (finding
  * the user, lockout, MFA, tokens, single use of a session) belong to the sign-in operations, which call:
  *

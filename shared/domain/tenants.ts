@@ -77,7 +77,7 @@ export interface TenantRepository {
   resetPlans(saasId: string): Promise<number>;
 }
 
-/** Reservations must start at least this far ahead (SPEC.md limits). */
+/** Reservations must start at least this far ahead (the spec's limits, docs/decisions.md). */
 export const MIN_RESERVATION_LEAD_SECONDS = 5 * 60;
 const PLAN_UPDATE_ATTEMPTS = 5;
 

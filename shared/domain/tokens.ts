@@ -1,5 +1,5 @@
 /**
- * ID and access tokens (DESIGN.md decision 4): RS256 JWTs signed with `jose` under the deployment's current
+ * ID and access tokens (docs/decisions.md, decision 4): RS256 JWTs signed with `jose` under the deployment's current
  * key (its `kid` in the header), verified with `aws-jwt-verify` against the deployment's own published keys
  * (never fetched over HTTP). Refresh tokens are opaque, not JWTs: shared/crypto/user-token.ts.
  *
@@ -131,7 +131,7 @@ export interface VerifyOptions {
   userId?: string;
 }
 
-/** The 401 for a missing or bad user token: it names the sign-in page to send the user to (DESIGN.md decision 1). */
+/** The 401 for a missing or bad user token: it names the sign-in page to send the user to (docs/decisions.md, decision 1). */
 export const invalidToken = (message: string, signInPageUrl: string) =>
   unauthenticated('invalid_token', message, { sign_in_page_url: signInPageUrl });
 
@@ -157,7 +157,7 @@ export class TokenVerifier {
   constructor(
     private readonly keys: VerificationKeySource,
     private readonly issuer: string,
-    /** Where a refused user is sent to sign in again (DESIGN.md decision 1). */
+    /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
     private readonly signInPageUrl: (saasId: string) => Promise<string>,
     private readonly sessions: SessionVersionSource,
   ) {

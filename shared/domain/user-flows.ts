@@ -45,7 +45,7 @@ export const FLOW_RULE = {
   totpPending: 'totp_pending',
 } as const;
 
-/** The provider an external account is linked as; the only one there is (API-ROUTES.md). */
+/** The provider an external account is linked as; the only one there is (docs/decisions.md). */
 export const LINKED_PROVIDER = 'Google';
 
 export interface UserFlowRepository {

@@ -2,7 +2,7 @@
  * SaaS users: the people who sign in to a SaaS, by e-mail address or by sign-in ID (exactly one of them).
  * A sign-in name is unique per SaaS, compared in lower case: the store keeps one owner item per name and
  * writes it in the same transaction as the user, so racing creates give one user. Passwords are turned into
- * an SRP salt and verifier at once (DESIGN.md decision 3) and never kept.
+ * an SRP salt and verifier at once (docs/decisions.md, decision 3) and never kept.
  *
  * Attributes: a SaaS user's `attributes` hold the values of SaaS-user attributes, one value across every
  * tenant. Per-tenant user attributes live on the memberships (tenant-users.ts).

@@ -1,6 +1,6 @@
 /**
  * Codes mailed to confirm a request a user made (a new e-mail address, a link to an external account): six
- * digits, valid 24 hours (SPEC.md limits), single use, and stored only as a salted hash beside what they
+ * digits, valid 24 hours (the spec's limits, docs/decisions.md), single use, and stored only as a salted hash beside what they
  * confirm. A code takes at most MAX_CODE_ATTEMPTS answers, right or wrong: each answer spends one before it
  * is compared, so parallel guessing cannot go past the limit, and a million codes cannot be tried in a day.
  */

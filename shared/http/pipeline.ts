@@ -1,5 +1,5 @@
 /**
- * The one middleware stack every function runs (DESIGN.md decision 7): route, signature and permission,
+ * The one middleware stack every function runs (docs/decisions.md, decision 7): route, signature and permission,
  * body and schema, then the operation; errors are shaped last, in one place. Handlers hold only wiring.
  */
 import middy, { type MiddlewareObj } from '@middy/core';

@@ -1,5 +1,5 @@
 /**
- * The SAASUSSIGV1 request signature (API-ROUTES.md): HMAC-SHA256, keyed with the API key's secret, over
+ * The SAASUSSIGV1 request signature (docs/decisions.md): HMAC-SHA256, keyed with the API key's secret, over
  * time (YYYYMMDDHHmm, UTC) + API key + METHOD + host[:port] + path + ('?' + raw query) + raw body bytes.
  * Verified against the request exactly as received; JSON is never re-serialised.
  */

@@ -194,7 +194,7 @@ export type PasswordPolicy = Static<typeof PasswordPolicy>;
 
 const DeviceRemembering = Type.Union([Type.Literal('always'), Type.Literal('userOptIn'), Type.Literal('no')]);
 
-/** Read with every member; the ones SPEC.md fixes are accepted on write only with their fixed values. */
+/** Read with every member; the ones the spec fixes are accepted on write only with their fixed values. */
 export const SignInSettings = Type.Object(
   {
     password_policy: PasswordPolicy,

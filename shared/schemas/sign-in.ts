@@ -4,7 +4,7 @@ import type { OperationSchema } from '../http/operation.js';
 import { AttributeValues, IssuedToken, OptionalOrEmpty, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';
 
-/** Every challenge name SPEC.md lists; the service offers some of them (OFFERED in domain/sign-in.ts). */
+/** Every challenge name the spec lists (docs/decisions.md); the service offers some of them (OFFERED in domain/sign-in.ts). */
 export const CHALLENGE_NAMES = [
   'SMS_MFA',
   'EMAIL_OTP',
@@ -67,7 +67,7 @@ export type SignInResult = Static<typeof SignInResult>;
 export const ChallengeAnswer = Type.Object({
   challenge_name: Type.Union(
     CHALLENGE_NAMES.map((name) => Type.Literal(name)),
-    { description: 'one of the challenge names of SPEC.md' },
+    { description: 'one of the challenge names of the spec' },
   ),
   challenge_responses: Type.Optional(Parameters('the answer: which names depends on challenge_name')),
   session: Type.Optional(Type.String({ maxLength: 8192 })),

@@ -70,7 +70,7 @@ export type TenantUserSearch = Static<typeof TenantUserSearch>;
 export const TenantUserCount = Type.Object({ tenant_id: Uuid, count: Count });
 export type TenantUserCount = Static<typeof TenantUserCount>;
 
-/** SPEC.md: at most 10 000 counts in one request. */
+/** The spec (docs/decisions.md): at most 10 000 counts in one request. */
 export const MAX_TENANT_USER_COUNTS = 10_000;
 
 const TenantIdParam = Type.Object({ tenant_id: PathParam });

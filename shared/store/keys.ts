@@ -1,5 +1,5 @@
 /**
- * Every key shape of the single table lives here and nowhere else (DESIGN.md decision 5). Generic key
+ * Every key shape of the single table lives here and nowhere else (docs/decisions.md, decision 5). Generic key
  * attributes, an entity tag and a version on every item, and every partition key starting with the SaaS
  * id, so no query can wander into another SaaS's items. The one exception is DEPLOYMENT_KEYS below: the
  * deployment's own keys, which no SaaS owns.

@@ -139,7 +139,7 @@ describe('the example app in Chromium', { skip }, () => {
     await context.close();
   });
 
-  it('fails to authenticate when login_domain lacks the @ (SPEC.md, Authentication 5)', async () => {
+  it('fails to authenticate when login_domain lacks the @ (as the spec of ID login says)', async () => {
     const { context, page } = await openLogin(`?tenant_id=${tenants.noAt}`);
     await idLogin(page, 'taro', TARO.password);
     // USERNAME "taroexample.com" names nobody: the proof fails like a wrong password.

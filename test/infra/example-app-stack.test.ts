@@ -1,7 +1,7 @@
 /**
  * The example application's optional stack (examples/app/infra/stack.ts): the template it synthesizes, and
  * its Lambda bundle, built with the service's bundling settings, answering API Gateway events in a fresh
- * Node process against the real service: the page, Secure cookies, and SPEC.md's ID-login errors.
+ * Node process against the real service: the page, Secure cookies, and the spec's ID-login errors.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

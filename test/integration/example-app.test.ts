@@ -1,5 +1,5 @@
 /**
- * The example application's backend over HTTP, against the real service: SPEC.md's POST /challenge-id
+ * The example application's backend over HTTP, against the real service: the spec's POST /challenge-id
  * errors and answer, the session cookies (HttpOnly, SameSite=Strict, tokens never in a body), CSRF on
  * every route that reads or sets them, /me's token verification, refresh and sign-out. Sign-ins run the
  * login page's own SRP code (examples/app/page/srp.ts) in Node.
@@ -51,7 +51,7 @@ async function signedInSession(): Promise<AppSession> {
   return browser;
 }
 
-describe('POST /challenge-id (SPEC.md, application-side ID login)', () => {
+describe('POST /challenge-id (the application-side ID login of the spec)', () => {
   const challengeId = (body: unknown) => session().request('POST', '/challenge-id', { body });
   const srpA = new SrpClient().srpA();
 

@@ -159,7 +159,7 @@ describe('a plain sign-in', () => {
     assert.equal(claims.email, undefined);
   });
 
-  it('answers the sign-in with the parameters SPEC.md names', async () => {
+  it('answers the sign-in with the parameters the spec names', async () => {
     const user = await createUser({ email: email(), password: PASSWORD });
     const res = await startSignIn(api, user.email, new SrpTestClient().srpA);
     assert.equal(res.status, 200);
@@ -250,7 +250,7 @@ describe('refused proofs', () => {
     await expectError(answerChallenge(elsewhere, 'PASSWORD_VERIFIER', answer, started.body.session), 401, 'invalid_session');
   });
 
-  it('refuses the challenge names it does not offer with 400 unsupported_challenge, and names SPEC.md does not know', async () => {
+  it('refuses the challenge names it does not offer with 400 unsupported_challenge, and names the spec does not know', async () => {
     for (const name of ['SMS_MFA', 'SMS_OTP', 'WEB_AUTHN', 'CUSTOM_CHALLENGE', 'SELECT_MFA_TYPE', 'MFA_SETUP', 'SELECT_CHALLENGE', 'ADMIN_NO_SRP_AUTH', 'PASSWORD', 'PASSWORD_SRP']) {
       await expectError(answerChallenge(api, name, { USERNAME: 'x' }, 'session'), 400, 'unsupported_challenge', 'challenge_name');
     }

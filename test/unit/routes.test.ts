@@ -8,7 +8,7 @@ describe('route table', () => {
     assert.equal(new Set(ROUTES.map((r) => r.operationId)).size, ROUTES.length);
   });
 
-  it('holds every operation of API-ROUTES.md (84 numbered, plus the extras)', () => {
+  it('holds every operation of the SaaSus Auth API (84 numbered, plus the extras)', () => {
     const expected = [
       'GET /basic-info', 'PUT /sign-in-settings', 'POST /users/count', 'GET /users/search', 'POST /users/{user_id}/email/confirm',
       'DELETE /users/{user_id}/providers/{provider_name}', 'POST /aws-marketplace/sign-up-confirm', 'POST /credentials',

@@ -1,5 +1,5 @@
 /**
- * The SRP half of signing in, in the browser (DESIGN.md decisions 3 and 9): amazon-cognito-identity-js's
+ * The SRP half of signing in, in the browser (docs/decisions.md, decisions 3 and 9): amazon-cognito-identity-js's
  * AuthenticationHelper, unmodified, makes SRP_A and the session key; the proof is the HMAC that its
  * CognitoUser sends. The password is used here and nowhere else: only SRP_A and the proof leave the page.
  */

@@ -14,7 +14,7 @@ interface Route {
   handle: RouteHandler;
   /**
    * The route reads or sets the session cookies, so it needs the CSRF header. /sign-in and /challenge-id
-   * only hand out a challenge (nothing to forge), and /challenge-id answers exactly SPEC.md's errors.
+   * only hand out a challenge (nothing to forge), and /challenge-id answers exactly the spec's errors.
    */
   csrf: boolean;
 }

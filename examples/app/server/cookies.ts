@@ -1,5 +1,5 @@
 /**
- * The session lives in three HttpOnly cookies (DESIGN.md decision 9): page scripts can never read a token,
+ * The session lives in three HttpOnly cookies (docs/decisions.md, decision 9): page scripts can never read a token,
  * and SameSite=Strict keeps other sites' requests from carrying them. Secure everywhere but on the
  * developer's own machine, where the local runner serves plain http on 127.0.0.1.
  */

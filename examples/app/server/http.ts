@@ -25,7 +25,7 @@ export interface AppResponse {
 
 /**
  * Every JSON answer of the application carries `success` and a human-readable `message` (the shape
- * SPEC.md's ID-login endpoint calls for), whatever else it holds.
+ * the spec's ID-login endpoint calls for), whatever else it holds.
  */
 export interface JsonAnswer {
   success: boolean;

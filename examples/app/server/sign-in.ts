@@ -1,8 +1,8 @@
 /**
  * Signing in, in the browser's steps. The SRP maths runs in the page; these routes only carry its values
- * to the service and back (DESIGN.md decision 9), and turn credentials into cookies:
+ * to the service and back (docs/decisions.md, decision 9), and turn credentials into cookies:
  *   POST /sign-in            {username, srp_a}           → the PASSWORD_VERIFIER challenge (e-mail or sign-in ID)
- *   POST /challenge-id       {user_id, tenant_id, srp_a} → the same, for username + tenant (SPEC.md's six steps)
+ *   POST /challenge-id       {user_id, tenant_id, srp_a} → the same, for username + tenant (the spec's six steps)
  *   POST /sign-in/challenge  the PASSWORD_VERIFIER answer → signed in, or the next challenge
  *   POST /verify             a new password or an MFA code → signed in, or the next challenge
  */
@@ -14,7 +14,7 @@ import { ServiceError, type SignInStep } from './service-client.js';
 
 export const INVALID_REQUEST = 'Invalid request format';
 
-/** SPEC.md's messages for POST /challenge-id. */
+/** The spec's messages for POST /challenge-id (docs/decisions.md). */
 export const ID_LOGIN_ERRORS = {
   invalidRequest: INVALID_REQUEST,
   tenantNotFound: 'Tenant not found',
@@ -28,7 +28,7 @@ export const signIn: RouteHandler = async (request, context) => {
   return startChallenge(context, body.username, body.srp_a);
 };
 
-/** SPEC.md "Application-side ID login endpoint", step by step. */
+/** The spec's ID login (docs/decisions.md), step by step. */
 export const challengeId: RouteHandler = async (request, context) => {
   // 1. A body that cannot be read.
   const body = readStringFields(request.body, ['user_id', 'tenant_id', 'srp_a']);
