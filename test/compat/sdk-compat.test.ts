@@ -15,9 +15,9 @@ import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js'
 import { nowSeconds } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { deliveredMail } from '../support/mail.js';
-import { STAND_IN_KEY, startStripeStandIn } from '../support/stripe-stand-in.js';
+import { STAND_IN_KEY, startHarnessWithStripe } from '../support/stripe-stand-in.js';
 import { srpSignIn } from '../support/sign-in.js';
 import { modelName, modelProblems, sdkOperations, type SdkOperation } from './sdk-definition.js';
 
@@ -27,21 +27,16 @@ process.env.MARKETPLACE_TOKEN_SECRET = MARKETPLACE_SECRET;
 /** Operations that do not yet work as the SDKs expect, and why. Remove an entry with its fix. */
 const KNOWN_GAPS: Record<string, string> = {};
 
+let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;
 let h: Harness;
 let api: SignedClient;
 let saasId: string;
-let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
 
 before(async () => {
-  stripe = await startStripeStandIn();
-  process.env.STRIPE_API_BASE_URL = stripe.url;
-  h = await startHarness();
-  ({ client: api, saasId } = await h.newSaas());
+  world = await startHarnessWithStripe();
+  ({ h, api, saasId } = world);
 });
-after(async () => {
-  await h.close();
-  await stripe.close();
-});
+after(() => world.close());
 
 const PASSWORD = 'Correct-horse-9';
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;

@@ -10,24 +10,18 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { STAND_IN_KEY, startStripeStandIn } from '../support/stripe-stand-in.js';
+import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';
 
-let h: Harness;
+let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;
 let api: SignedClient;
 let saasId: string;
-let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
+let stripe: StripeStandIn;
 
 before(async () => {
-  stripe = await startStripeStandIn();
-  process.env.STRIPE_API_BASE_URL = stripe.url;
-  h = await startHarness();
-  ({ client: api, saasId } = await h.newSaas());
+  world = await startHarnessWithStripe();
+  ({ api, saasId, stripe } = world);
 });
-after(async () => {
-  await h.close();
-  await stripe.close();
-});
+after(() => world.close());
 
 const tenant = async (name: string) => {
   const res = await api.post<{ id: string }>('/tenants', { name, attributes: {}, back_office_staff_email: `${name.toLowerCase()}@example.test` });

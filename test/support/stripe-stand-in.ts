@@ -6,6 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { startHarness, type Harness } from './harness.js';
 
 export const STAND_IN_KEY = 'sk_test_standin0123456789';
 
@@ -40,5 +42,25 @@ export async function startStripeStandIn() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type StripeStandIn = Awaited<ReturnType<typeof startStripeStandIn>>;
+
+/** A test file's harness whose service calls a Stripe stand-in of its own, and a SaaS with a full key. */
+export async function startHarnessWithStripe(): Promise<{ h: Harness; stripe: StripeStandIn; api: SignedClient; saasId: string; close(): Promise<void> }> {
+  const stripe = await startStripeStandIn();
+  process.env.STRIPE_API_BASE_URL = stripe.url;
+  const h = await startHarness();
+  const { client: api, saasId } = await h.newSaas();
+  return {
+    h,
+    stripe,
+    api,
+    saasId,
+    async close() {
+      await h.close();
+      await stripe.close();
+    },
   };
 }
