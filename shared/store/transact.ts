@@ -1,6 +1,13 @@
 /** The one place that runs transactions: writes built by the repositories, refusals named by rule. */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail.js';
 import type { ItemKey } from './keys.js';
@@ -71,9 +78,18 @@ export const remove = (table: string, key: ItemKey, condition: Condition, rule: 
 export class DynamoCommitter implements Committer {
   constructor(private readonly db: DynamoDBDocumentClient) {}
 
+  private refusal(rule: string): CommitOutcome {
+    // A mail over its rate limit refuses whatever change causes it, the same way everywhere (429).
+    if (rule.startsWith(`${MAIL_RATE_RULE}:`)) throw tooManyMails(Number(rule.slice(MAIL_RATE_RULE.length + 1)));
+    return { committed: false, refusedBy: rule };
+  }
+
   async commit(...writes: AtomicWrite[]): Promise<CommitOutcome> {
     const parts = writes.flatMap((w) => w.parts);
     if (parts.length > TRANSACTION_LIMIT) throw new Error(`a transaction of ${parts.length} items is over DynamoDB's ${TRANSACTION_LIMIT}`);
+    const [only] = parts;
+    // A condition check alone still needs a transaction: only a transaction evaluates one without writing.
+    if (parts.length === 1 && only && !(only.op as TransactOp).ConditionCheck) return this.single(only);
     for (let attempt = 1; ; attempt++) {
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: parts.map((p) => p.op as TransactOp) }));
@@ -82,16 +98,28 @@ export class DynamoCommitter implements Committer {
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
         const refused = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-        if (refused >= 0) {
-          const rule = (parts[refused] as WritePart).rule;
-          // A mail over its rate limit refuses whatever change causes it, the same way everywhere (429).
-          if (rule.startsWith(`${MAIL_RATE_RULE}:`)) throw tooManyMails(Number(rule.slice(MAIL_RATE_RULE.length + 1)));
-          return { committed: false, refusedBy: rule };
-        }
+        if (refused >= 0) return this.refusal((parts[refused] as WritePart).rule);
         // Another transaction held one of our items: nothing was decided, so try again after a short, random wait.
         if (!reasons.some((r) => r.Code === 'TransactionConflict') || attempt === CONFLICT_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
       }
+    }
+  }
+
+  /**
+   * One item needs no transaction: the plain write with the same condition is atomic too, and costs half
+   * the write units (a transactional write is billed twice).
+   */
+  private async single(write: WritePart): Promise<CommitOutcome> {
+    const op = write.op as TransactOp;
+    try {
+      if (op.Update) await this.db.send(new UpdateCommand(op.Update));
+      else if (op.Put) await this.db.send(new PutCommand(op.Put));
+      else await this.db.send(new DeleteCommand(op.Delete as NonNullable<TransactOp['Delete']>));
+      return { committed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return this.refusal(write.rule);
     }
   }
 }
