@@ -8,6 +8,10 @@ export function nowSeconds(): number {
   return Math.floor(source() / 1000);
 }
 
+export function nowMillis(): number {
+  return source();
+}
+
 /** Tests only: make the clock return `ms` (or follow a function). */
 export function setClockForTests(ms: number | (() => number)): void {
   source = typeof ms === 'number' ? () => ms : ms;

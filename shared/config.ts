@@ -56,6 +56,16 @@ export interface ServiceConfig {
   publicBaseUrl: string;
   /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */
   tokenLifetimeSeconds: number;
+  /**
+   * How long a warm instance keeps an API key it read (API_KEY_CACHE_SECONDS, 10; 0 reads it on every request):
+   * a key revoked elsewhere is refused everywhere within that time, by the instance that revoked it at once.
+   */
+  apiKeyCacheSeconds: number;
+  /**
+   * How long the functions that only read settings keep them (SETTINGS_CACHE_SECONDS, 10; 0: never): a
+   * settings change reaches every function group within that time.
+   */
+  settingsCacheSeconds: number;
   /** Lifetime of refresh tokens, in seconds (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days). */
   refreshTokenLifetimeSeconds: number;
   /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
@@ -149,6 +159,8 @@ function readConfig(): ServiceConfig {
       userWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_USER_WINDOW_SECONDS', 3600),
     },
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
+    apiKeyCacheSeconds: integerFromEnv('API_KEY_CACHE_SECONDS', 10),
+    settingsCacheSeconds: integerFromEnv('SETTINGS_CACHE_SECONDS', 10),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
     invitationLifetimeSeconds: positiveIntegerFromEnv('INVITATION_LIFETIME_SECONDS', 7 * 86400),

@@ -15,6 +15,7 @@ import { CredentialService } from './domain/sign-in-credentials.js';
 import { DeviceService } from './domain/sign-in-devices.js';
 import { SignUpService } from './domain/sign-up.js';
 import { SrpSignIn } from './domain/srp-sign-in.js';
+import { RefreshTokens } from './domain/refresh-tokens.js';
 import { Cursors } from './domain/paging.js';
 import { PaymentProviderService } from './domain/payment-provider.js';
 import { StripeClient } from './payment/stripe-client.js';
@@ -44,7 +45,8 @@ import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { DynamoUserRepository } from './store/user-repository.js';
 
-export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName());
+/** The functions' account reads keep an API key API_KEY_CACHE_SECONDS per warm instance (store/recent.ts). */
+export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());
@@ -72,8 +74,8 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-const configuration = (identities: EmailIdentityPort) =>
-  new ConfigurationService(settingsRepository(), secrets(), identities, config().defaultDomainName);
+const configuration = (identities: EmailIdentityPort, settings = settingsRepository()) =>
+  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName);
 
 export const configurationService = () => configuration(emailIdentities());
 
@@ -82,10 +84,12 @@ const notHere = () => Promise.reject(new Error('e-mail identities are managed by
 const noEmailIdentities: EmailIdentityPort = { ensure: notHere, status: notHere, productionAccess: notHere };
 
 /**
- * Configuration reads (password policy, the SaaS's domain) for the functions outside the configuration
- * group: with no reference to the SES client, their bundles leave it out (about 75 KB).
+ * Configuration reads (password policy, the SaaS's domain, sign-in settings) for the functions outside the
+ * configuration group: with no reference to the SES client, their bundles leave it out (about 75 KB). They
+ * keep what they read SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts).
  */
-export const configurationReader = () => configuration(noEmailIdentities);
+export const configurationReader = () =>
+  configuration(noEmailIdentities, new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }));
 
 /** The courier reads templates and sender addresses only: it needs no SES identity client. */
 export const courier = () =>
@@ -148,6 +152,7 @@ interface KeyServices {
   keyStore: KeyStore;
   tokenVerifier: TokenVerifier;
   srpSignIn: SrpSignIn;
+  refreshTokens: RefreshTokens;
   cursors: Cursors;
 }
 let keyServices: KeyServices | undefined;
@@ -155,7 +160,7 @@ let keyServices: KeyServices | undefined;
 function keyServicesOfThisStore(): KeyServices {
   const db = dynamo();
   if (keyServices?.db !== db) {
-    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
+    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds, refreshTokenLifetimeSeconds } = config();
     const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
     keyServices = {
       db,
@@ -167,6 +172,7 @@ function keyServicesOfThisStore(): KeyServices {
         new DynamoUserRepository(db, tableName()),
       ),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
+      refreshTokens: new RefreshTokens(keyStore, refreshTokenLifetimeSeconds),
       // The deployment's SRP secret, from which the cursor key is derived for that use alone (paging.ts).
       cursors: new Cursors(() => keyStore.srpSecret()),
     };
@@ -215,7 +221,7 @@ const deviceRemembering = async (saasId: string) => (await configurationReader()
 
 /** Sign In and Respond to Sign In Challenge. */
 export const signInService = () => {
-  const { signInSessionSeconds, refreshTokenLifetimeSeconds, tokenLifetimeSeconds, region } = config();
+  const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
   return new SignInService({
     users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
@@ -223,12 +229,12 @@ export const signInService = () => {
     committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
+    refreshTokens: keyServicesOfThisStore().refreshTokens,
     box: secrets(),
     poolName,
     deviceRemembering,
     settings: {
       challengeSeconds: signInSessionSeconds,
-      refreshTokenSeconds: refreshTokenLifetimeSeconds,
       offeredDeviceSeconds: tokenLifetimeSeconds,
       region,
     },
@@ -242,7 +248,7 @@ export const deviceService = () => new DeviceService({ store: signInRepository()
 export const credentialService = () =>
   new CredentialService({
     users: userRepository(),
-    store: signInRepository(),
+    refreshTokens: keyServicesOfThisStore().refreshTokens,
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
     tokens: tokenService(),
     verifier: tokenVerifier(),

@@ -43,9 +43,8 @@ export async function lockoutRace(api: SignedClient, load: Load, saasId: string)
   const email = `proof-lockout-${Date.now()}@proof.test`;
   const user = expectStatus(await api.post<{ id: string }>('/users', { email, password: PASSWORD }), 201, 'create the lockout user');
   const lockout = async () =>
-    (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.signInLockout(saasId, user.id), ConsistentRead: true }))).Item as
-      | LockoutState
-      | undefined;
+    (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saasId, user.id), ConsistentRead: true }))).Item
+      ?.signin_lockout as LockoutState | undefined;
 
   /** One sign-in with `password`: the challenge, then the answer's status and error type. */
   const attempt = async (op: string, password: string, expected: number) => {

@@ -50,6 +50,8 @@ export const RULE = {
   challengeOpen: 'challenge_open',
   /** The user is live and no password change has raised their session version since it was read. */
   sessionCurrent: 'session_current',
+  /** The user's sign-in state (lockout count, last answered SRP session) is still what a proof read. */
+  signInState: 'sign_in_state',
   /** Followed by `:<role name>`. */
   roleExists: 'role_exists',
 } as const;

@@ -5,8 +5,9 @@
  *
  * Refresh tokens do not rotate: a refresh answers new ID and access tokens and the same refresh token, which
  * stays valid until its own expiry (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days), a password change or reset
- * (the user's session version rises past the one it is bound to), or Delete User (its item goes with the
- * user's partition). Applications that keep the refresh token in a cookie never have to update it.
+ * (the user's session version rises past the one it is bound to), or Delete User. They are sealed, not
+ * stored (refresh-tokens.ts): a refresh is one read, the user's profile. Applications that keep the refresh
+ * token in a cookie never have to update it.
  *
  * A temporary code is a UUID valid 10 seconds and single use. The saved tokens are sealed under a key
  * derived from the code itself and stored under the code's hash, so the table never holds them readable.
@@ -14,11 +15,11 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import { codeHash, openWithCode, sealWithCode } from '../crypto/code-box.js';
-import { readUserToken } from '../crypto/user-token.js';
 import { invalid, notFound } from '../errors.js';
 import type { Credentials, CredentialsQuery, CredentialsToSave, SignedInUser } from '../schemas/sign-in.js';
 import type { UserInfo } from '../schemas/tenant-users.js';
-import { credentialsOf, tokenSubject, type RefreshTokenRecord, type SignInStore } from './sign-in-state.js';
+import type { RefreshGrant, RefreshTokens } from './refresh-tokens.js';
+import { credentialsOf, tokenSubject } from './sign-in-state.js';
 import { invalidToken, type TokenService, type TokenVerifier } from './tokens.js';
 import type { UserRecord, UserRepository } from './users.js';
 
@@ -41,7 +42,7 @@ export interface TempCodeStore {
 
 export interface CredentialDeps {
   users: Pick<UserRepository, 'get'>;
-  store: Pick<SignInStore, 'refreshToken'>;
+  refreshTokens: Pick<RefreshTokens, 'open'>;
   tempCodes: TempCodeStore;
   tokens: Pick<TokenService, 'issue'>;
   verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken'>;
@@ -59,22 +60,20 @@ export class CredentialService {
     return invalidToken(message, await this.deps.signInPageUrl(saasId));
   }
 
-  /** The user a refresh token belongs to and its record, while the token is live; else a 401 naming `field`. */
-  private async liveRefreshToken(saasId: string, token: string, field: string): Promise<{ user: UserRecord; record: RefreshTokenRecord }> {
-    const parsed = readUserToken(token);
-    const [user, record] = parsed
-      ? await Promise.all([this.deps.users.get(saasId, parsed.userId), this.deps.store.refreshToken(saasId, parsed.userId, parsed.hash)])
-      : [];
-    if (!user || !record || record.expiresAt <= nowSeconds() || record.session_version !== user.session_version) {
+  /** The user a refresh token belongs to and its grant, while the token is live; else a 401 naming `field`. */
+  private async liveRefreshToken(saasId: string, token: string, field: string): Promise<{ user: UserRecord; grant: RefreshGrant }> {
+    const grant = await this.deps.refreshTokens.open(saasId, token);
+    const user = grant && (await this.deps.users.get(saasId, grant.userId));
+    if (!grant || !user || grant.sessionVersion !== user.session_version) {
       throw await this.tokenRefused(saasId, `${field}: is not a live refresh token (unknown, expired, or ended by a password change)`);
     }
-    return { user, record };
+    return { user, grant };
   }
 
   /** New ID and access tokens for a live refresh token, which is answered back unchanged (no rotation). */
   async refresh(saasId: string, refreshToken: string): Promise<Credentials> {
-    const { user, record } = await this.liveRefreshToken(saasId, refreshToken, 'refresh-token');
-    const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, record.auth_time, record.session_version));
+    const { user, grant } = await this.liveRefreshToken(saasId, refreshToken, 'refresh-token');
+    const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, grant.authTime, grant.sessionVersion));
     return credentialsOf(tokens, refreshToken);
   }
 

@@ -5,10 +5,13 @@
  * right one. Only a completed sign-in resets the count, so MFA codes cannot be guessed by proving the
  * password again and again.
  *
- * An attempt is charged BEFORE its proof is checked, with a write conditioned on the counter being what was
- * read: parallel attempts are serialised by the store, so no more proofs are checked than the rule allows,
- * however many arrive at once. A charge that finds the user locked writes nothing (a refused attempt is not
- * a failure: it must not lengthen the lock a real user waits out).
+ * Every outcome is settled with a write conditioned on the counter being what was read: parallel attempts are
+ * serialised by the store, so no more answers are decided than the rule allows, however many arrive at once.
+ * A code answer is charged before it is checked (Lockout.charge). An SRP proof is checked first and then
+ * settled, failure or success, in one conditional write (sign-in.ts): a proof whose write lost the race is
+ * decided again on a fresh read, so its answer never comes from a count that has changed. An attempt that
+ * finds the user locked writes nothing (a refused attempt is not a failure: it must not lengthen the lock a
+ * real user waits out).
  */
 import { nowSeconds } from '../clock.js';
 
@@ -16,8 +19,11 @@ export const FREE_ATTEMPTS = 5;
 export const MAX_LOCK_SECONDS = 15 * 60;
 /** A counter left alone this long after its last failure (or lock) is forgotten. */
 export const FORGET_AFTER_SECONDS = 24 * 60 * 60;
-/** Rounds of read-and-write before a charge gives up (refused as if locked): only under heavy contention. */
-const CHARGE_ROUNDS = 25;
+/** Rounds of read-and-write before a charge or a proof gives up (refused as if locked): only under heavy contention. */
+export const CONTENDED_ROUNDS = 25;
+
+/** Another attempt wrote between our read and our write: wait a little, longer each round, then read again. */
+export const contendedPause = (round: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * (round + 1)));
 
 export interface LockoutState {
   /** Attempts charged since the last completed sign-in. */
@@ -31,8 +37,8 @@ export interface LockoutState {
 export interface LockoutStore {
   /** The stored state, expired or not; undefined when there is none. */
   lockout(saasId: string, userId: string): Promise<LockoutState | undefined>;
-  /** Writes `next` only if the stored state is still `expected` (undefined: no item); false otherwise. */
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState, rehearsal?: boolean): Promise<boolean>;
+  /** Writes `next` only if the stored state is still `expected` (undefined: none) and the user is live; false otherwise. */
+  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean>;
 }
 
 /** How long the failure numbered `failures` locks for: 0 below the free attempts, then 1, 2, 4 ... 900 s. */
@@ -56,20 +62,14 @@ export function charged(state: LockoutState | undefined, now: number): LockoutSt
 export class Lockout {
   constructor(private readonly store: LockoutStore) {}
 
-  /**
-   * Charges one attempt; 'locked' when the user may not try now (nothing is charged then). A `rehearsal`
-   * (a name nobody has) sends the same requests as a first charge, under a condition that cannot hold, so it
-   * stores nothing and takes as long as a real charge.
-   */
-  async charge(saasId: string, userId: string, rehearsal = false): Promise<'allowed' | 'locked'> {
-    for (let round = 0; round < CHARGE_ROUNDS; round++) {
+  /** Charges one attempt (a code answer); 'locked' when the user may not try now (nothing is charged then). */
+  async charge(saasId: string, userId: string): Promise<'allowed' | 'locked'> {
+    for (let round = 0; round < CONTENDED_ROUNDS; round++) {
       const now = nowSeconds();
       const state = await this.store.lockout(saasId, userId);
       if (isLocked(state, now)) return 'locked';
-      const written = await this.store.replaceLockout(saasId, userId, state, charged(state, now), rehearsal);
-      if (written || rehearsal) return 'allowed';
-      // Another attempt was charged between our read and our write: read again.
-      await new Promise((r) => setTimeout(r, Math.random() * 10 * (round + 1)));
+      if (await this.store.replaceLockout(saasId, userId, state, charged(state, now))) return 'allowed';
+      await contendedPause(round);
     }
     return 'locked';
   }

@@ -1,14 +1,16 @@
 /**
  * What sign-in keeps of a user between requests, and the port that keeps it. Everything lives in the
- * user's partition (keys.ts), so Delete User takes it along; items with a lifetime carry the TTL attribute
- * `expiresAt` and are checked against the clock on every read, as TTL deletes only eventually.
+ * user's partition (keys.ts), so Delete User takes it along: the lockout count and the last answered SRP
+ * session on the profile itself, so a proof is settled with one read and one conditional write; items with
+ * a lifetime carry the TTL attribute `expiresAt` and are checked against the clock on every read, as TTL
+ * deletes only eventually. Refresh tokens are not stored at all (refresh-tokens.ts).
  */
 import { invalid } from '../errors.js';
 import type { SignInSettings } from '../schemas/configuration.js';
 import type { Credentials, NewDeviceMetadata } from '../schemas/sign-in.js';
 import type { AtomicWrite } from './atomic.js';
 import type { OutboxMail } from './mail.js';
-import type { LockoutStore } from './sign-in-lockout.js';
+import type { LockoutState, LockoutStore } from './sign-in-lockout.js';
 import type { IssuedTokens, TokenSubject } from './tokens.js';
 import type { UserRecord } from './users.js';
 
@@ -60,22 +62,51 @@ export interface DeviceConfirmationRecord {
   confirmed_at: number;
 }
 
-export interface RefreshTokenRecord {
-  /** SHA-256 of the token's secret: the item's key. */
-  hash: string;
-  /** The user's session_version at issue: a password change or reset raises it and so ends the token. */
-  session_version: number;
-  auth_time: number;
-  created_at: number;
-  expiresAt: number;
+/** What a proof is checked against and settled on: the user's profile as read, with sign-in's state on it. */
+export interface ProofState {
+  /** undefined when there is no such user, or it is being deleted. */
+  user: UserRecord | undefined;
+  lockout: LockoutState | undefined;
+  /** The stamp of the last answered SRP session ('' when none): only later sessions may be answered. */
+  floor: string;
+}
+
+/** A proof's reading of the profile and the session it spends: what settling the proof is conditioned on. */
+export interface SpentSession {
+  seen: ProofState;
+  stamp: string;
+  /**
+   * The lockout state after this proof when it is charged: a wrong proof, and a right one that a follow-up
+   * challenge comes after (only a completed sign-in resets the count, so codes cannot be guessed by proving
+   * the password again and again).
+   */
+  charged?: LockoutState;
+}
+
+/** A completed sign-in. */
+export interface SignedIn {
+  at: number;
+  /** The session version the tokens are bound to: the write holds only while the user is still at it. */
+  sessionVersion: number;
+  /** When the SRP proof was the last step: its session is spent in the same write. */
+  spent?: SpentSession;
 }
 
 export interface SignInStore extends LockoutStore {
-  /** Records that an SRP session was answered (until it expires); false when it had been already. */
-  /** With `rehearsal`, the same request under a condition that cannot hold: false, and nothing stored. */
-  useSession(saasId: string, userId: string, sessionId: string, expiresAt: number, rehearsal?: boolean): Promise<boolean>;
-  /** A new follow-up challenge (with the mail that carries its code, if any), on condition the user is live. */
-  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail): AtomicWrite;
+  /** The profile and its sign-in state, in one consistent read. */
+  proofState(saasId: string, userId: string): Promise<ProofState>;
+  /**
+   * Settles a checked SRP proof that does not end the sign-in: spends its session and charges it, on
+   * condition that the user is live and nothing was answered or charged since `spent.seen` (rule `sign_in_state`).
+   */
+  proofWrite(saasId: string, userId: string, spent: SpentSession): AtomicWrite;
+  /** The request a refused or unknown proof sends in place of proofWrite: the same shape, a condition that cannot hold. */
+  rehearsalWrite(saasId: string, userId: string): AtomicWrite;
+  /**
+   * A new follow-up challenge (with the mail that carries its code, if any), on condition the user is live;
+   * after an SRP proof, with the proof's settling (`spent`: rule `sign_in_state`).
+   */
+  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite;
   /**
    * Takes one answer of an open challenge of `step`: counted at once, refused (undefined) when the challenge
    * is missing, of another step, expired, or out of attempts.
@@ -90,9 +121,12 @@ export interface SignInStore extends LockoutStore {
   confirmDevice(saasId: string, userId: string, deviceKey: string, confirmation: DeviceConfirmationRecord, now: number): Promise<boolean>;
   /** Sets a confirmed device remembered or not; false when there is none. */
   rememberDevice(saasId: string, userId: string, deviceKey: string, remembered: boolean): Promise<boolean>;
-  refreshToken(saasId: string, userId: string, hash: string): Promise<RefreshTokenRecord | undefined>;
-  /** What a completed sign-in leaves: its refresh token, the device it offers if any, and a reset lockout. */
-  signedInWrite(saasId: string, userId: string, refresh: RefreshTokenRecord, offeredDevice?: DeviceRecord): AtomicWrite;
+  /**
+   * What a completed sign-in leaves: last_login_at, the lockout reset, the spent session, and the device it
+   * offers if any; on condition that the user is live at `signedIn.sessionVersion` and, with `spent`,
+   * unchanged since the proof read it (rule `session_current`).
+   */
+  signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite;
 }
 
 /** Whom tokens are for: the user's sign-in name goes in as `email` or `sign_in_id`. */

@@ -25,18 +25,19 @@ import { metrics } from '../metrics.js';
 import type { ChallengeAnswer, ChallengeName, SignInChallenge, SignInResult } from '../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import { newOutboxMail, type OutboxMail } from './mail.js';
-import { Lockout } from './sign-in-lockout.js';
+import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
+import type { RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
 import {
   credentialsOf,
   deviceMetadata,
   deviceNotFound,
   tokenSubject,
-  type DeviceRecord,
   type DeviceRemembering,
   type FollowUpStep,
   type OpenChallenge,
   type SignInStore,
+  type SpentSession,
 } from './sign-in-state.js';
 import { requiredResponse, sessionRefused, type SrpClaim, type SrpSignIn } from './srp-sign-in.js';
 import type { TokenService } from './tokens.js';
@@ -45,7 +46,6 @@ import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type Us
 export interface SignInSettingsOfService {
   /** How long a follow-up challenge may be answered, in seconds (an e-mailed code never longer than 3 minutes). */
   challengeSeconds: number;
-  refreshTokenSeconds: number;
   /** How long an offered device waits for confirmation: as long as the access token that confirms it lives. */
   offeredDeviceSeconds: number;
   /** Device keys look like Cognito's: `<region>_<uuid>`. */
@@ -53,13 +53,14 @@ export interface SignInSettingsOfService {
 }
 
 export interface SignInDeps {
-  users: Pick<UserRepository, 'get' | 'findByLogin' | 'signedInWrite'>;
+  users: Pick<UserRepository, 'get' | 'signInCredential'>;
   /** A password change checked against the SaaS's policy (UserService.passwordChangeWrite). */
   passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
   store: SignInStore;
   committer: Committer;
   srp: SrpSignIn;
   tokens: Pick<TokenService, 'issue'>;
+  refreshTokens: RefreshTokens;
   box: SecretBox;
   poolName(saasId: string): Promise<string>;
   deviceRemembering(saasId: string): Promise<DeviceRemembering>;
@@ -90,6 +91,15 @@ interface Progress {
 }
 
 const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
+
+/** A right proof and what settling it is conditioned on. */
+interface Proven {
+  user: UserRecord;
+  spent: SpentSession;
+}
+
+/** The write that settles a proof lost a race with another attempt: the proof is decided again on a fresh read. */
+class ProofContended extends Error {}
 
 /** One answer for a wrong password, an unknown user, a locked user and a replayed answer. */
 const notAuthorized = (field: string) =>
@@ -125,20 +135,14 @@ export class SignInService {
     this.lockout = new Lockout(deps.store);
   }
 
-  /** Sign In (USER_SRP_AUTH): the PASSWORD_VERIFIER challenge; a look-alike one when USERNAME names nobody. */
+  /** Sign In (USER_SRP_AUTH): the PASSWORD_VERIFIER challenge; a look-alike one when USERNAME names nobody. One read. */
   async start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInChallenge> {
     const login = loginFromUsername(parameters.USERNAME);
     const [user, poolName] = await Promise.all([
-      login ? this.deps.users.findByLogin(saasId, login) : undefined,
+      login ? this.deps.users.signInCredential(saasId, login) : undefined,
       this.deps.poolName(saasId),
     ]);
-    const challenge = await this.deps.srp.passwordChallenge({
-      saasId,
-      username: parameters.USERNAME,
-      srpA: parameters.SRP_A,
-      poolName,
-      user: user && { userId: user.id, salt: user.password.salt, verifier: user.password.verifier },
-    });
+    const challenge = await this.deps.srp.passwordChallenge({ saasId, username: parameters.USERNAME, srpA: parameters.SRP_A, poolName, user });
     return { challenge_name: 'PASSWORD_VERIFIER', challenge_parameters: challenge.parameters, session: challenge.session };
   }
 
@@ -169,61 +173,93 @@ export class SignInService {
 
   private async passwordVerifier(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
     const claim = await this.deps.srp.openPasswordClaim(saasId, responses, session);
-    const user = await this.deps.users.get(saasId, claim.userId);
     // Checked before the session is spent: amazon-cognito-identity-js answers again without the device.
     const presented = responses.DEVICE_KEY;
-    const device = presented && user ? await this.deps.store.device(saasId, user.id, presented) : undefined;
+    const device = presented ? await this.deps.store.device(saasId, claim.userId, presented) : undefined;
     if (presented && device?.status !== 'confirmed') throw unknownDevice();
-    if (!(await this.proven(saasId, claim, user?.password.verifier, user !== undefined)) || !user) {
-      throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
-    }
-    const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: !presented };
-    if (user.password.temporary) {
-      if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
-        throw invalid(
-          'temporary_password_expired',
-          'PASSWORD_CLAIM_SIGNATURE: the temporary password has expired; ask for a new one (Reset Password) and sign in with it',
-          { field: 'PASSWORD_CLAIM_SIGNATURE' },
-        );
+    return this.decideProof(saasId, claim, (user) => user.password.verifier, async ({ user, spent }) => {
+      const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: !presented };
+      if (user.password.temporary) {
+        if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
+          throw invalid(
+            'temporary_password_expired',
+            'PASSWORD_CLAIM_SIGNATURE: the temporary password has expired; ask for a new one (Reset Password) and sign in with it',
+            { field: 'PASSWORD_CLAIM_SIGNATURE' },
+          );
+        }
+        return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress, {}, spent);
       }
-      return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress);
-    }
-    if (device?.remembered) return this.challenge(saasId, user, 'DEVICE_SRP_AUTH', progress, { deviceKey: device.device_key });
-    return this.mfaOrCredentials(saasId, user, progress);
+      if (device?.remembered) return this.challenge(saasId, user, 'DEVICE_SRP_AUTH', progress, { deviceKey: device.device_key }, spent);
+      return this.mfaOrCredentials(saasId, user, progress, spent);
+    });
   }
 
   /**
-   * Checks an SRP proof. The session is spent first (a replay is refused unchecked) and the attempt charged
-   * to the lockout; the proof is computed in every case, so a refused attempt costs what a checked one does.
-   * For a name nobody has, the same store requests go out as rehearsals that store nothing: the two paths
-   * take the same time, so timing cannot tell who has an account.
+   * Decides an SRP proof with one read and one write: the user's profile and sign-in state are read, the
+   * proof is checked against the verifier there, and one write conditioned on that state settles it. A wrong
+   * proof spends its session and counts towards the lockout; a right one spends it within what comes next
+   * (`onRight`: the follow-up challenge or the completed sign-in). A write that finds the state changed (another
+   * attempt settled first) decides the proof again on a fresh read, so no answer comes from a count that moved,
+   * however many proofs arrive at once.
+   *
+   * A replayed or older session, a locked user and a name nobody has are refused as a wrong proof is, with the
+   * same requests (the write is a rehearsal whose condition cannot hold, so it stores nothing) and the proof
+   * computed all the same: neither the answer nor its time tells who has an account.
    */
-  private async proven(saasId: string, claim: SrpClaim, verifier: string | undefined, userExists: boolean): Promise<boolean> {
-    const rehearsal = !userExists;
-    const fresh = (await this.deps.store.useSession(saasId, claim.userId, claim.sessionId, claim.expiresAt, rehearsal)) || rehearsal;
-    const allowed = fresh && (await this.lockout.charge(saasId, claim.userId, rehearsal)) === 'allowed';
-    const right = claim.verify(verifier);
-    if (!allowed || !right) {
-      const outcome = !fresh ? 'replayed' : !allowed ? 'locked out' : 'wrong proof';
-      metrics.count(outcome === 'locked out' ? 'SignInLockedOut' : 'SignInFailed');
-      log.info('sign-in proof refused', { userId: claim.userId, kind: claim.kind, outcome, knownUser: userExists });
+  private async decideProof(
+    saasId: string,
+    claim: SrpClaim,
+    verifierOf: (user: UserRecord) => string | undefined,
+    onRight: (proven: Proven) => Promise<SignInResult>,
+  ): Promise<SignInResult> {
+    let checked: { verifier: string | undefined; right: boolean } | undefined;
+    for (let round = 0; round < CONTENDED_ROUNDS; round++) {
+      const seen = await this.deps.store.proofState(saasId, claim.userId);
+      const { user } = seen;
+      const verifier = user && verifierOf(user);
+      if (checked?.verifier !== verifier || !checked) checked = { verifier, right: claim.verify(verifier) };
+      const now = nowSeconds();
+      const refusal = !user ? 'no such user' : claim.stamp <= seen.floor ? 'replayed' : isLocked(seen.lockout, now) ? 'locked out' : undefined;
+      if (refusal || !user) {
+        await this.deps.committer.commit(this.deps.store.rehearsalWrite(saasId, claim.userId));
+        return this.refused(claim, refusal ?? 'no such user');
+      }
+      const spent: SpentSession = { seen, stamp: claim.stamp };
+      try {
+        if (checked.right) return await onRight({ user, spent });
+        const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charged(seen.lockout, now) }));
+        if (outcome.committed) return this.refused(claim, 'wrong proof');
+      } catch (error) {
+        if (!(error instanceof ProofContended)) throw error;
+      }
+      await contendedPause(round);
     }
-    return allowed && right;
+    return this.refused(claim, 'contended');
   }
 
-  private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress): Promise<SignInResult> {
-    if (user.mfa.enabled && user.mfa.method === 'softwareToken') return this.challenge(saasId, user, 'SOFTWARE_TOKEN_MFA', progress);
-    if (user.mfa.enabled && user.mfa.method === 'email') return this.challenge(saasId, user, 'EMAIL_OTP', progress);
-    return this.complete(saasId, user, progress);
+  private refused(claim: SrpClaim, outcome: string): never {
+    metrics.count(outcome === 'locked out' ? 'SignInLockedOut' : 'SignInFailed');
+    log.info('sign-in proof refused', { userId: claim.userId, kind: claim.kind, outcome });
+    throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
   }
 
-  /** Opens a follow-up challenge; its session names the user and a secret whose hash is the stored key. */
+  private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress, spent?: SpentSession): Promise<SignInResult> {
+    if (user.mfa.enabled && user.mfa.method === 'softwareToken') return this.challenge(saasId, user, 'SOFTWARE_TOKEN_MFA', progress, {}, spent);
+    if (user.mfa.enabled && user.mfa.method === 'email') return this.challenge(saasId, user, 'EMAIL_OTP', progress, {}, spent);
+    return this.complete(saasId, user, progress, spent);
+  }
+
+  /**
+   * Opens a follow-up challenge; its session names the user and a secret whose hash is the stored key. After
+   * an SRP proof, `spent` settles the proof in the same write.
+   */
   private async challenge(
     saasId: string,
     user: UserRecord,
     step: FollowUpStep,
     progress: Progress,
-    extra: { deviceKey?: string } = {},
+    extra: { deviceKey?: string },
+    spent?: SpentSession,
   ): Promise<SignInResult> {
     const session = newUserToken(user.id);
     const now = nowSeconds();
@@ -251,8 +287,12 @@ export class SignInService {
       Object.assign(parameters, { userAttributes: JSON.stringify(attributes), requiredAttributes: '[]' });
     }
     if (extra.deviceKey) parameters.DEVICE_KEY = extra.deviceKey;
-    const outcome = await this.deps.committer.commit(this.deps.store.openChallengeWrite(saasId, user.id, challenge, mail));
-    if (!outcome.committed) throw notAuthorized('session');
+    const settled = spent && { ...spent, charged: charged(spent.seen.lockout, now) };
+    const outcome = await this.deps.committer.commit(this.deps.store.openChallengeWrite(saasId, user.id, challenge, mail, settled));
+    if (!outcome.committed) {
+      if (spent && outcome.refusedBy === RULE.signInState) throw new ProofContended();
+      throw notAuthorized('session');
+    }
     if (step === 'SOFTWARE_TOKEN_MFA' || step === 'EMAIL_OTP') metrics.count('MfaChallengeIssued');
     log.debug('sign-in challenge issued', { userId: user.id, challenge: step });
     return { challenge_name: step, challenge_parameters: parameters, session: session.token };
@@ -304,7 +344,7 @@ export class SignInService {
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
     }
-    return this.complete(saasId, user, progressOf(challenge), this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+    return this.complete(saasId, user, progressOf(challenge), undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
   }
 
   private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
@@ -350,41 +390,45 @@ export class SignInService {
 
   private async devicePasswordVerifier(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
     const claim = await this.deps.srp.openDeviceClaim(saasId, responses, session);
-    const user = await this.deps.users.get(saasId, claim.userId);
-    const device: DeviceRecord | undefined = user && claim.deviceKey ? await this.deps.store.device(saasId, user.id, claim.deviceKey) : undefined;
+    const device = claim.deviceKey ? await this.deps.store.device(saasId, claim.userId, claim.deviceKey) : undefined;
     const verifier = device?.remembered ? device.verifier : undefined;
-    if (!(await this.proven(saasId, claim, verifier, user !== undefined)) || !user) throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
     // A remembered device stands in for the second factor.
-    return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false });
+    return this.decideProof(saasId, claim, () => verifier, ({ user, spent }) =>
+      this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
+    );
   }
 
   /**
-   * The end of a sign-in, in one transaction with what closes its last challenge: the refresh token, the
-   * offered device, the lockout reset and last_login_at, on condition that the user is live and their session
-   * version unchanged. Tokens are signed only once it committed.
+   * The end of a sign-in, in one transaction with what closes its last challenge: last_login_at, the lockout
+   * reset, the spent SRP session (when the proof was the last step) and the offered device, on condition that
+   * the user is live and their session version unchanged. The refresh token is sealed, not stored
+   * (refresh-tokens.ts). Tokens are signed only once it committed.
    */
-  private async complete(saasId: string, user: UserRecord, progress: Progress, ...writes: AtomicWrite[]): Promise<SignInResult> {
+  private async complete(saasId: string, user: UserRecord, progress: Progress, spent?: SpentSession, ...writes: AtomicWrite[]): Promise<SignInResult> {
     const now = nowSeconds();
     const { settings } = this.deps;
-    const refresh = newUserToken(user.id);
     const remembering = progress.mayOfferDevice ? await this.deps.deviceRemembering(saasId) : 'no';
     const device = remembering === 'no' ? undefined : newOfferedDevice(settings.region, now, settings.offeredDeviceSeconds);
-    const record = { hash: refresh.hash, session_version: user.session_version, auth_time: progress.authTime, created_at: now, expiresAt: now + settings.refreshTokenSeconds };
+    const sessionVersion = user.session_version;
     const outcome = await this.deps.committer.commit(
       ...writes,
-      this.deps.users.signedInWrite(saasId, user.id, now, user.session_version),
-      this.deps.store.signedInWrite(saasId, user.id, record, device),
+      this.deps.store.signedInWrite(saasId, user.id, { at: now, sessionVersion, ...(spent ? { spent } : {}) }, device),
     );
     if (!outcome.committed) {
       if (outcome.refusedBy === RULE.challengeOpen) throw sessionRefused('session: has been answered already');
+      // After an SRP proof, the read decides again why (a race with another attempt, a password change, a delete).
+      if (spent) throw new ProofContended();
       throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
     }
-    const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, progress.authTime, user.session_version));
+    const [tokens, refreshToken] = await Promise.all([
+      this.deps.tokens.issue(tokenSubject(saasId, user, progress.authTime, sessionVersion)),
+      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion, authTime: progress.authTime }),
+    ]);
     metrics.count('SignInSucceeded');
     log.debug('sign-in completed', { userId: user.id, deviceOffered: device !== undefined });
     return {
       challenge_parameters: {},
-      credentials: credentialsOf(tokens, refresh.token),
+      credentials: credentialsOf(tokens, refreshToken),
       ...(device ? { new_device_metadata: deviceMetadata(device) } : {}),
     };
   }

@@ -30,6 +30,13 @@ export type AttributeValues = Record<string, AttributeValue>;
 /** A value sets the attribute, null removes it; names not given keep their values. */
 export type AttributeChanges = Record<string, AttributeValue | null>;
 
+/** What the first step of a sign-in needs of a user. */
+export interface SignInCredential {
+  userId: string;
+  salt: string;
+  verifier: string;
+}
+
 export interface PasswordCredential {
   /** SRP salt and verifier, hex (shared/crypto/srp.ts). */
   salt: string;
@@ -104,28 +111,35 @@ export interface UserRepository {
   getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>>;
   /** Through the name's owner item: one consistent read path for sign-in and lookups. */
   findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined>;
+  /** The first step of a sign-in: the SRP salt and verifier of the user holding `login`, in one read. */
+  signInCredential(saasId: string, login: Login): Promise<SignInCredential | undefined>;
   list(saasId: string): Promise<UserRecord[]>;
   /** The SaaS's users in sign-in name order, narrowed by the filter's key (an id, or a name prefix). */
   directory(saasId: string, filter: UserFilter): OrderedSource<UserRecord>;
-  /** Moves the user from `from` to `to` (rules `login_unchanged`, then `login_free`). */
-  changeLoginWrite(saasId: string, userId: string, from: Login, to: Login, names: { email: string; sign_in_id: string }): AtomicWrite;
   /**
-   * A new credential; raises session_version (rule `user_live`). With `onlyBeforeFirstSignIn`, only while the
-   * user has never signed in and still has a temporary password (rule `awaiting_first_sign_in` instead).
+   * Moves the user from `from` to `to` (rules `login_unchanged`, then `login_free`); `password` is the user's
+   * current one (the new name's owner item carries a copy; a password changed meanwhile refuses the move).
+   */
+  changeLoginWrite(
+    saasId: string,
+    userId: string,
+    from: Login,
+    to: Login,
+    names: { email: string; sign_in_id: string },
+    password: PasswordCredential,
+  ): AtomicWrite;
+  /**
+   * A new credential; raises session_version (rule `user_live`, also when the user's name changed meanwhile:
+   * the name's owner item carries a copy of the credential, rule `login_unchanged`). With `onlyBeforeFirstSignIn`,
+   * only while the user has never signed in and still has a temporary password (rule `awaiting_first_sign_in`).
    */
   passwordWrite(
     saasId: string,
-    userId: string,
+    user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>,
     credential: PasswordCredential,
     mail?: OutboxMail,
     options?: { onlyBeforeFirstSignIn?: boolean },
   ): AtomicWrite;
-  /**
-   * A completed sign-in: sets last_login_at, on condition that the user is live and still at
-   * `sessionVersion` (rule `session_current`), so tokens bound to that version are never issued after a
-   * password change that ended it.
-   */
-  signedInWrite(saasId: string, userId: string, at: number, sessionVersion: number): AtomicWrite;
   /** Sets and removes SaaS-user attribute values (rule `user_live`). */
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite;
   /** false when the user is gone, or softwareToken is asked for without a registered app. */
@@ -383,6 +397,7 @@ export class UserService {
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.userLive) throw userNotFound(userId);
     if (outcome.refusedBy === RULE.awaitingFirstSignIn) throw firstSignInDone();
+    if (outcome.refusedBy === RULE.loginUnchanged) throw concurrentUpdate('user');
     throw new Error(`a change to user ${userId} was refused by ${outcome.refusedBy}`);
   }
 
@@ -394,7 +409,8 @@ export class UserService {
   async passwordChangeWrite(saasId: string, userId: string, password: string, temporary = false): Promise<AtomicWrite> {
     const policy = await this.deps.passwordPolicy(saasId);
     checkPassword(password, policy);
-    return this.deps.users.passwordWrite(saasId, userId, await this.credential(saasId, userId, password, temporary, policy));
+    const user = await this.record(saasId, userId);
+    return this.deps.users.passwordWrite(saasId, user, await this.credential(saasId, userId, password, temporary, policy));
   }
 
   /** A new temporary password in place of the user's, mailed with `template` to an e-mail user; returned. */
@@ -408,7 +424,7 @@ export class UserService {
     const password = generatePassword(policy);
     const credential = await this.credential(saasId, user.id, password, true, policy);
     const mail = user.email ? await newOutboxMail(this.deps.box, saasId, template, user.email, password, user.id) : undefined;
-    await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user.id, credential, mail, options));
+    await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user, credential, mail, options));
     return { password };
   }
 
@@ -443,7 +459,7 @@ export class UserService {
   }
 
   private async changeLogin(saasId: string, user: UserRecord, to: Login, names: { email: string; sign_in_id: string }): Promise<void> {
-    const outcome = await this.deps.committer.commit(this.deps.users.changeLoginWrite(saasId, user.id, loginOf(user), to, names));
+    const outcome = await this.deps.committer.commit(this.deps.users.changeLoginWrite(saasId, user.id, loginOf(user), to, names, user.password));
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.loginFree) throw loginTaken(to);
     if (!(await this.deps.users.get(saasId, user.id))) throw userNotFound(user.id);

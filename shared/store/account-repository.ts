@@ -3,11 +3,17 @@ import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/acc
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
 import { queryAll, queryIndexAll } from './query.js';
+import { Recent } from './recent.js';
+
+/** API keys read by this instance (recent.ts): revocation through any repository of this instance evicts. */
+const recentKeys = new Recent<ApiKeyRecord | undefined>();
 
 export class DynamoAccountRepository implements AccountRepository {
+  /** `options.keyCacheSeconds`: how long getApiKey keeps a key it read (0, the default: never). */
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly options: { keyCacheSeconds?: number } = {},
   ) {}
 
   async createSaas(account: SaasAccount): Promise<void> {
@@ -42,8 +48,11 @@ export class DynamoAccountRepository implements AccountRepository {
   }
 
   async getApiKey(saasId: string, apiKey: string): Promise<ApiKeyRecord | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.apiKey(saasId, apiKey) }));
-    return out.Item ? (withoutKeys(out.Item) as ApiKeyRecord) : undefined;
+    const read = async () => {
+      const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.apiKey(saasId, apiKey) }));
+      return out.Item ? (withoutKeys(out.Item) as ApiKeyRecord) : undefined;
+    };
+    return recentKeys.get(`${saasId}\n${apiKey}`, this.options.keyCacheSeconds ?? 0, read);
   }
 
   async listApiKeys(saasId: string): Promise<ApiKeyRecord[]> {
@@ -51,8 +60,8 @@ export class DynamoAccountRepository implements AccountRepository {
     return items.map((i) => withoutKeys<ApiKeyRecord>(i));
   }
 
-  revokeApiKey(saasId: string, apiKey: string, at: number): Promise<boolean> {
-    return unlessConditionFails(() =>
+  async revokeApiKey(saasId: string, apiKey: string, at: number): Promise<boolean> {
+    const revoked = await unlessConditionFails(() =>
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
@@ -63,6 +72,8 @@ export class DynamoAccountRepository implements AccountRepository {
         }),
       ),
     );
+    recentKeys.forget(`${saasId}\n${apiKey}`);
+    return revoked;
   }
 
 }

@@ -33,12 +33,9 @@ export const ENTITY = {
   verificationCode: 'VerificationCode',
   invitation: 'Invitation',
   invitationPointer: 'InvitationPointer',
-  signInLockout: 'SignInLockout',
-  usedSignInSession: 'UsedSignInSession',
   signInChallenge: 'SignInChallenge',
   usedTotpStep: 'UsedTotpStep',
   device: 'Device',
-  refreshToken: 'RefreshToken',
   tempCode: 'TempCode',
   marketplaceCustomer: 'MarketplaceCustomer',
   tenantMarketplaceLink: 'TenantMarketplaceLink',
@@ -165,26 +162,17 @@ export const keys = {
     sk: `VERIFY#${purpose}`,
   }),
   /**
-   * What sign-in keeps of a user, in the user's partition so Delete User takes it along: the failed-proof
-   * counter, the SRP sessions already answered (until they expire), the open follow-up challenges
-   * (NEW_PASSWORD_REQUIRED, MFA, DEVICE_SRP_AUTH; by the SHA-256 of their session's secret), the last TOTP
-   * step used, remembered devices, and refresh tokens (by the SHA-256 of their secret).
+   * What sign-in keeps of a user beside the profile (which holds the failed-proof counter and the last
+   * answered SRP session), in the user's partition so Delete User takes it along: the open follow-up
+   * challenges (NEW_PASSWORD_REQUIRED, MFA, DEVICE_SRP_AUTH; by the SHA-256 of their session's secret), the
+   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored.
    */
-  signInLockout: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#LOCKOUT' }),
-  usedSignInSession: (saasId: string, userId: string, sessionId: string): ItemKey => ({
-    pk: userPartition(saasId, userId),
-    sk: `SIGNIN#USED#${sessionId}`,
-  }),
   signInChallenge: (saasId: string, userId: string, sessionHash: string): ItemKey => ({
     pk: userPartition(saasId, userId),
     sk: `SIGNIN#CHALLENGE#${sessionHash}`,
   }),
   usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
   device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
-  refreshToken: (saasId: string, userId: string, tokenHash: string): ItemKey => ({
-    pk: userPartition(saasId, userId),
-    sk: `REFRESH#${tokenHash}`,
-  }),
   /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.

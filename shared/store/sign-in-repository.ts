@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { SavedCredentials, TempCodeStore } from '../domain/sign-in-credentials.js';
 import type { LockoutState } from '../domain/sign-in-lockout.js';
@@ -7,20 +7,23 @@ import type {
   DeviceRecord,
   FollowUpStep,
   OpenChallenge,
-  RefreshTokenRecord,
+  ProofState,
+  SignedIn,
   SignInStore,
+  SpentSession,
 } from '../domain/sign-in-state.js';
 import type { OutboxMail } from '../domain/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
-import { check, conditionInput, EXISTS, LIVE, part, putNew, remove, updateRequest, type Condition } from './transact.js';
+import { both, check, conditionInput, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
+import { toUser } from './user-repository.js';
 import { Update } from './update.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
-/** The condition of a rehearsal (a sign-in attempt on a name nobody has): the store evaluates it and writes nothing. */
+/** The condition of a rehearsal (a proof refused unchecked, or for a name nobody has): the store evaluates it and writes nothing. */
 const CANNOT_HOLD: Condition = { expression: 'attribute_exists(pk) AND attribute_not_exists(pk)' };
 
 /** `#name <op> :name` for each entry, joined with AND; the names and values go along. */
@@ -36,16 +39,46 @@ function conditionOn(clauses: Record<string, [op: string, value: unknown]>, base
   return { expression: parts.join(' AND '), names, values };
 }
 
-/** Sign-in state of users, in each user's partition (keys.ts). */
+/** The profile's attributes that hold sign-in's state (toUser leaves them out of the user record). */
+const LOCKOUT = 'signin_lockout';
+const FLOOR = 'srp_floor';
+
+/** The lockout state is still `expected` (undefined: none). */
+function lockoutIs(expected: LockoutState | undefined): Condition {
+  if (!expected) return { expression: 'attribute_not_exists(#lockout)', names: { '#lockout': LOCKOUT } };
+  return {
+    expression: '#lockout.#failures = :failures AND #lockout.#expiresAt = :expiresAt',
+    names: { '#lockout': LOCKOUT, '#failures': 'failures', '#expiresAt': 'expiresAt' },
+    values: { ':failures': expected.failures, ':expiresAt': expected.expiresAt },
+  };
+}
+
+/** The user is live and its sign-in state is what the proof read: nothing was answered or charged since. */
+function unchangedSince(seen: ProofState): Condition {
+  const floor: Condition = seen.floor
+    ? { expression: '#floor = :floor', names: { '#floor': FLOOR }, values: { ':floor': seen.floor } }
+    : { expression: 'attribute_not_exists(#floor)', names: { '#floor': FLOOR } };
+  return both(both(LIVE, lockoutIs(seen.lockout)), floor);
+}
+
+/**
+ * Sign-in state of users: the lockout count and the last answered SRP session on the profile item (so one
+ * read and one conditional write settle a proof), follow-up challenges, devices and TOTP steps in the
+ * user's partition (keys.ts).
+ */
 export class DynamoSignInRepository implements SignInStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
+  private async readItem(key: ItemKey): Promise<Record<string, unknown> | undefined> {
+    return (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item;
+  }
+
   private async read<T>(key: ItemKey): Promise<T | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
-    return out.Item ? withoutKeys<T>(out.Item) : undefined;
+    const item = await this.readItem(key);
+    return item ? withoutKeys<T>(item) : undefined;
   }
 
   private conditionalUpdate(key: ItemKey, change: Update, condition: Condition, returnNew = false) {
@@ -54,37 +87,39 @@ export class DynamoSignInRepository implements SignInStore {
     );
   }
 
-  lockout(saasId: string, userId: string): Promise<LockoutState | undefined> {
-    return this.read<LockoutState>(keys.signInLockout(saasId, userId));
+  /** The lockout of the code answers (MFA): the profile's sign-in state, read alone. */
+  async lockout(saasId: string, userId: string): Promise<LockoutState | undefined> {
+    return (await this.proofState(saasId, userId)).lockout;
   }
 
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState, rehearsal = false): Promise<boolean> {
-    const condition = rehearsal
-      ? CANNOT_HOLD
-      : expected
-        ? conditionOn({ failures: ['=', expected.failures], [TTL_ATTRIBUTE]: ['=', expected.expiresAt] })
-        : { expression: 'attribute_not_exists(pk)' };
-    return unlessConditionFails(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: item(keys.signInLockout(saasId, userId), ENTITY.signInLockout, next),
-          ...conditionInput(condition),
-        }),
-      ),
-    );
+  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean> {
+    const change = new Update().set(LOCKOUT, next);
+    return unlessConditionFails(() => this.conditionalUpdate(keys.userProfile(saasId, userId), change, both(LIVE, lockoutIs(expected))));
   }
 
-  async useSession(saasId: string, userId: string, sessionId: string, expiresAt: number, rehearsal = false): Promise<boolean> {
-    const used = item(keys.usedSignInSession(saasId, userId, sessionId), ENTITY.usedSignInSession, { [TTL_ATTRIBUTE]: expiresAt });
-    if (!rehearsal) return (await putIfAbsent(this.db, this.table, used)) === 'created';
-    await unlessConditionFails(() => this.db.send(new PutCommand({ TableName: this.table, Item: used, ...conditionInput(CANNOT_HOLD) })));
-    return false;
+  async proofState(saasId: string, userId: string): Promise<ProofState> {
+    const item = await this.readItem(keys.userProfile(saasId, userId));
+    if (!item) return { user: undefined, lockout: undefined, floor: '' };
+    return {
+      user: item.deleting ? undefined : toUser(item),
+      lockout: item[LOCKOUT] as LockoutState | undefined,
+      floor: (item[FLOOR] as string | undefined) ?? '',
+    };
   }
 
-  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail): AtomicWrite {
+  proofWrite(saasId: string, userId: string, spent: SpentSession): AtomicWrite {
+    const change = new Update().set(FLOOR, spent.stamp);
+    if (spent.charged) change.set(LOCKOUT, spent.charged);
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, unchangedSince(spent.seen), RULE.signInState));
+  }
+
+  rehearsalWrite(saasId: string, userId: string): AtomicWrite {
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), new Update().set(FLOOR, ''), CANNOT_HOLD, RULE.signInState));
+  }
+
+  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite {
     return atomicWrite(
-      check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
+      ...(spent ? this.proofWrite(saasId, userId, spent).parts : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
       putNew(this.table, item(keys.signInChallenge(saasId, userId, challenge.sessionHash), ENTITY.signInChallenge, challenge), RULE.newItem),
       ...(mail ? mailWrites(this.table, mail) : []),
     );
@@ -138,18 +173,21 @@ export class DynamoSignInRepository implements SignInStore {
     return unlessConditionFails(() => this.conditionalUpdate(keys.device(saasId, userId, deviceKey), new Update().set('remembered', remembered), confirmed));
   }
 
-  refreshToken(saasId: string, userId: string, hash: string): Promise<RefreshTokenRecord | undefined> {
-    return this.read<RefreshTokenRecord>(keys.refreshToken(saasId, userId, hash));
-  }
-
-  signedInWrite(saasId: string, userId: string, refresh: RefreshTokenRecord, offeredDevice?: DeviceRecord): AtomicWrite {
+  signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {
+    const atVersion = conditionOn({ session_version: ['=', signedIn.sessionVersion] }, LIVE);
+    const change = new Update().set('last_login_at', signedIn.at).remove(LOCKOUT);
+    if (signedIn.spent) change.set(FLOOR, signedIn.spent.stamp);
     return atomicWrite(
-      putNew(this.table, item(keys.refreshToken(saasId, userId, refresh.hash), ENTITY.refreshToken, refresh), RULE.newItem),
+      update(
+        this.table,
+        keys.userProfile(saasId, userId),
+        change,
+        signedIn.spent ? both(atVersion, unchangedSince(signedIn.spent.seen)) : atVersion,
+        RULE.sessionCurrent,
+      ),
       ...(offeredDevice
         ? [putNew(this.table, item(keys.device(saasId, userId, offeredDevice.device_key), ENTITY.device, offeredDevice), RULE.newItem)]
         : []),
-      // A completed sign-in starts the count of failed proofs afresh (no condition: nothing to refuse).
-      part('lockout_reset', { Delete: { TableName: this.table, Key: keys.signInLockout(saasId, userId) } }),
     );
   }
 }

@@ -2,13 +2,15 @@ import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient }
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { OutboxMail } from '../domain/mail.js';
 import type { Positioned } from '../domain/paging.js';
-import type {
-  AttributeChanges,
-  Login,
-  PasswordCredential,
-  UserFilter,
-  UserRecord,
-  UserRepository,
+import {
+  loginOf,
+  type AttributeChanges,
+  type Login,
+  type PasswordCredential,
+  type SignInCredential,
+  type UserFilter,
+  type UserRecord,
+  type UserRepository,
 } from '../domain/users.js';
 import type { MfaPreference } from '../schemas/users.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
@@ -30,12 +32,29 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
 /** A user directory position: the index sort key, `E#<name> <id>` or `S#<name> <id>`. */
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
-type StoredUser = UserRecord & { loginKey: string; deleting?: boolean };
+/** What the profile item holds beside the record: the name's key, the delete mark, and sign-in's state (sign-in-repository.ts). */
+type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_floor?: string };
 
-function toUser(item: Record<string, unknown>): UserRecord {
-  const { loginKey: _loginKey, deleting: _deleting, ...user } = withoutKeys<StoredUser>(item);
+export function toUser(item: Record<string, unknown>): UserRecord {
+  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_floor: _floor, ...user } = withoutKeys<StoredUser>(item);
   return user;
 }
+
+/**
+ * The owner item of a sign-in name carries a copy of its user's SRP salt and verifier, so
+ * the first step of a sign-in is one read. Every write of a password or a name writes the copy in the same
+ * transaction; the proof is always checked against the profile's own verifier, so a stale copy could only
+ * make a sign-in fail, never pass.
+ */
+const ownerItem = (saasId: string, login: Login, userId: string, password: PasswordCredential) => ({
+  ...keys.loginOwner(saasId, login),
+  entity: ENTITY.loginOwner,
+  v: 1,
+  user_id: userId,
+  credential: { salt: password.salt, verifier: password.verifier },
+});
+
+const ownedBy = (userId: string): Condition => ({ expression: '#user = :user', names: { '#user': 'user_id' }, values: { ':user': userId } });
 
 /** DynamoDB orders sort keys by their UTF-8 bytes. */
 const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
@@ -46,6 +65,13 @@ const AWAITING_FIRST_SIGN_IN: Condition = {
   names: { '#lastLogin': 'last_login_at', '#password': 'password', '#temporary': 'temporary' },
   values: { ':never': 0, ':true': true },
 };
+
+/** The profile still holds this password. */
+const holdsPassword = (password: PasswordCredential): Condition => ({
+  expression: '#password.#verifier = :verifier',
+  names: { '#password': 'password', '#verifier': 'verifier' },
+  values: { ':verifier': password.verifier },
+});
 
 /** Names the user's profile, not being deleted and still holding `login`. */
 const holdsLogin = (login: Login): Condition =>
@@ -59,7 +85,7 @@ export class DynamoUserRepository implements UserRepository {
 
   createWrite(saasId: string, user: UserRecord, login: Login, mail?: OutboxMail): AtomicWrite {
     return atomicWrite(
-      putNew(this.table, { ...keys.loginOwner(saasId, login), entity: ENTITY.loginOwner, v: 1, user_id: user.id }, RULE.loginFree),
+      putNew(this.table, ownerItem(saasId, login, user.id, user.password), RULE.loginFree),
       putNew(
         this.table,
         {
@@ -115,6 +141,19 @@ export class DynamoUserRepository implements UserRepository {
     return item && item.loginKey === loginKey(login) ? toUser(item) : undefined;
   }
 
+  async signInCredential(saasId: string, login: Login): Promise<SignInCredential | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.loginOwner(saasId, login), ConsistentRead: true }));
+    const owner = out.Item;
+    if (!owner) return undefined;
+    if (owner.credential === undefined) {
+      // An owner item written before it carried the credential: read the profile, as before.
+      const user = await this.findByLogin(saasId, login);
+      return user && { userId: user.id, salt: user.password.salt, verifier: user.password.verifier };
+    }
+    const { salt, verifier } = owner.credential as { salt: string; verifier: string };
+    return { userId: owner.user_id as string, salt, verifier };
+  }
+
   async list(saasId: string): Promise<UserRecord[]> {
     const items = await queryIndexAll(this.db, this.table, { gsi1pk: keys.userDirectory(saasId) });
     return items.filter((item) => !item.deleting).map(toUser);
@@ -155,44 +194,48 @@ export class DynamoUserRepository implements UserRepository {
     };
   }
 
-  changeLoginWrite(saasId: string, userId: string, from: Login, to: Login, names: { email: string; sign_in_id: string }): AtomicWrite {
+  changeLoginWrite(
+    saasId: string,
+    userId: string,
+    from: Login,
+    to: Login,
+    names: { email: string; sign_in_id: string },
+    password: PasswordCredential,
+  ): AtomicWrite {
     const change = new Update()
       .set('email', names.email)
       .set('sign_in_id', names.sign_in_id)
       .set('loginKey', loginKey(to))
       .set('gsi1sk', keys.userDirectoryEntry(saasId, to, userId).gsi1sk);
-    const profile = update(this.table, keys.userProfile(saasId, userId), change, holdsLogin(from), RULE.loginUnchanged);
+    // The new owner item copies the credential: the move holds only while the password is still that one.
+    const profile = update(this.table, keys.userProfile(saasId, userId), change, both(holdsLogin(from), holdsPassword(password)), RULE.loginUnchanged);
     // Only the spelling changes (a letter's case): the name, and so its owner item, stays.
     if (loginKey(from) === loginKey(to)) return atomicWrite(profile);
-    const ownedByUser: Condition = { expression: '#user = :user', names: { '#user': 'user_id' }, values: { ':user': userId } };
     return atomicWrite(
       profile,
-      remove(this.table, keys.loginOwner(saasId, from), ownedByUser, RULE.loginUnchanged),
-      putNew(this.table, { ...keys.loginOwner(saasId, to), entity: ENTITY.loginOwner, v: 1, user_id: userId }, RULE.loginFree),
+      remove(this.table, keys.loginOwner(saasId, from), ownedBy(userId), RULE.loginUnchanged),
+      putNew(this.table, ownerItem(saasId, to, userId, password), RULE.loginFree),
     );
   }
 
   passwordWrite(
     saasId: string,
-    userId: string,
+    user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>,
     credential: PasswordCredential,
     mail?: OutboxMail,
     options: { onlyBeforeFirstSignIn?: boolean } = {},
   ): AtomicWrite {
     const change = new Update().set('password', credential).add('session_version', 1);
-    const profile = keys.userProfile(saasId, userId);
+    const profile = keys.userProfile(saasId, user.id);
+    const login = loginOf(user);
+    const copy = new Update().set('credential', { salt: credential.salt, verifier: credential.verifier });
     return atomicWrite(
       options.onlyBeforeFirstSignIn
-        ? update(this.table, profile, change, both(LIVE, AWAITING_FIRST_SIGN_IN), RULE.awaitingFirstSignIn)
-        : update(this.table, profile, change, LIVE, RULE.userLive),
+        ? update(this.table, profile, change, both(holdsLogin(login), AWAITING_FIRST_SIGN_IN), RULE.awaitingFirstSignIn)
+        : update(this.table, profile, change, holdsLogin(login), RULE.userLive),
+      update(this.table, keys.loginOwner(saasId, login), copy, ownedBy(user.id), RULE.loginUnchanged),
       ...(mail ? mailWrites(this.table, mail) : []),
     );
-  }
-
-  signedInWrite(saasId: string, userId: string, at: number, sessionVersion: number): AtomicWrite {
-    const atVersion: Condition = { expression: '#version = :version', names: { '#version': 'session_version' }, values: { ':version': sessionVersion } };
-    const change = new Update().set('last_login_at', at);
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, both(LIVE, atVersion), RULE.sessionCurrent));
   }
 
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite {

@@ -10,6 +10,10 @@ import { keys } from '../../shared/store/keys.js';
 
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
 const MIDDLEWARE = 'testWriteLog';
+/** What a write of the profile's sign-in state alone is logged as. */
+const SIGN_IN_STATE = 'PROFILE (sign-in state)';
+/** The attribute names such a write may name: the state's and those of its conditions. */
+const SIGN_IN_STATE_NAMES = new Set(['signin_lockout', 'srp_floor', 'failures', 'expiresAt', 'pk', 'deleting']);
 
 export interface WriteRecord {
   command: string;
@@ -19,24 +23,30 @@ export interface WriteRecord {
 
 /**
  * Items a refused answer still writes, by the start of their sort key: the counters that make guessing
- * expensive. A wrong proof counts towards the lockout (issue 6), a wrong code uses one of the answers the code
- * allows, an answered SRP session is spent (issues 5 and 6). Counting the attempt is the point of the refusal;
+ * expensive. A wrong proof counts towards the lockout and spends its SRP session (the profile's sign-in state),
+ * a wrong code uses one of the answers the code allows. Counting the attempt is the point of the refusal;
  * nothing a user stored changes.
  */
-export const ATTEMPT_COUNTERS: readonly string[] = [
-  keys.signInLockout('', '').sk,
-  keys.signInChallenge('', '', '').sk,
-  keys.usedSignInSession('', '', '').sk,
-  keys.verificationCode('', '', '').sk,
-];
+export const ATTEMPT_COUNTERS: readonly string[] = [SIGN_IN_STATE, keys.signInChallenge('', '', '').sk, keys.verificationCode('', '', '').sk];
 
 export const isAttemptCounter = (sortKey: string) => ATTEMPT_COUNTERS.some((prefix) => sortKey.startsWith(prefix));
 
 type Input = Record<string, unknown>;
 
+/** An update of a user's profile that names only sign-in's state (the lockout count, the last answered SRP session). */
+function signInStateOnly(write: Input): boolean {
+  const names = Object.values((write.ExpressionAttributeNames as Record<string, string> | undefined) ?? {});
+  return (
+    (write.Key as Input | undefined)?.sk === 'PROFILE' &&
+    typeof write.UpdateExpression === 'string' &&
+    names.every((name) => SIGN_IN_STATE_NAMES.has(name))
+  );
+}
+
 /** The sort keys a write command's input names, whatever its shape. */
 function sortKeysOf(input: Input): string[] {
   const skOf = (item: unknown) => String((item as Input | undefined)?.sk ?? '?');
+  if (signInStateOnly(input)) return [SIGN_IN_STATE];
   if (input.Key) return [skOf(input.Key)];
   if (input.Item) return [skOf(input.Item)];
   if (Array.isArray(input.TransactItems)) {
@@ -44,7 +54,7 @@ function sortKeysOf(input: Input): string[] {
       .filter((entry) => !entry.ConditionCheck)
       .map((entry) => {
         const write = (entry.Put ?? entry.Update ?? entry.Delete) as Input;
-        return skOf(write.Item ?? write.Key);
+        return signInStateOnly(write) ? SIGN_IN_STATE : skOf(write.Item ?? write.Key);
       });
   }
   if (input.RequestItems) {
