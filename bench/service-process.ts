@@ -43,13 +43,17 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Extra node options for the service, e.g. `['--cpu-prof']` to profile it. */
   execArgv?: string[];
+  /** Another server speaking the same messages (bench/cognito-local-child.ts); the local API by default. */
+  childScript?: string;
+  /** The path the server's API lives under: BASE_PATH by default. */
+  basePath?: string;
 }
 
-const childScript = join(dirname(fileURLToPath(import.meta.url)), 'service-child.ts');
+const here = dirname(fileURLToPath(import.meta.url));
 
 export async function startServiceProcess(options: ServiceOptions = {}): Promise<ServiceProcess> {
   const output = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const child: ChildProcess = fork(childScript, [], {
+  const child: ChildProcess = fork(options.childScript ?? join(here, 'service-child.ts'), [], {
     execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
     stdio: ['ignore', output, output, 'ipc'],
     env: {
@@ -85,7 +89,7 @@ export async function startServiceProcess(options: ServiceOptions = {}): Promise
     });
 
   return {
-    baseUrl: `http://127.0.0.1:${port}${BASE_PATH}`,
+    baseUrl: `http://127.0.0.1:${port}${options.basePath ?? BASE_PATH}`,
     pid: child.pid as number,
     usage,
     stop: () =>

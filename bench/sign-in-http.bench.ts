@@ -146,7 +146,7 @@ try {
     storeRequestCpuMs,
     tokensCpuMs,
     signInsPerSecondPerCore: 1000 / best,
-    perCoreTarget: 300,
+    perCoreTarget: 150,
     refusedProof: refused,
     refusedProofRatio: refused.wrongPassword.median / refused.nobody.median,
     refusedProofStoreRequests: { wrongPassword: summarize(refusedRequests.wrongPassword).median, nobody: summarize(refusedRequests.nobody).median },
