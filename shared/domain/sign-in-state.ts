@@ -1,7 +1,7 @@
 /**
  * What sign-in keeps of a user between requests, and the port that keeps it. Everything lives in the
- * user's partition (keys.ts), so Delete User takes it along: the lockout count and the last answered SRP
- * session on the profile itself, so a proof is settled with one read and one conditional write; items with
+ * user's partition (keys.ts), so Delete User takes it along: the lockout count and the SRP sessions answered
+ * lately on the profile itself, so a proof is settled with one read and one conditional write; items with
  * a lifetime carry the TTL attribute `expiresAt` and are checked against the clock on every read, as TTL
  * deletes only eventually. Refresh tokens are not stored at all (refresh-tokens.ts).
  */
@@ -67,14 +67,19 @@ export interface ProofState {
   /** undefined when there is no such user, or it is being deleted. */
   user: UserRecord | undefined;
   lockout: LockoutState | undefined;
-  /** The stamp of the last answered SRP session ('' when none): only later sessions may be answered. */
-  floor: string;
+  /**
+   * The SRP sessions answered lately (their session id's first characters), with when each expires; the
+   * map itself is undefined until the first one.
+   */
+  answered: Record<string, number> | undefined;
 }
 
 /** A proof's reading of the profile and the session it spends: what settling the proof is conditioned on. */
 export interface SpentSession {
   seen: ProofState;
-  stamp: string;
+  /** The session id, and when the session expires (its entry is dropped after that). */
+  sessionId: string;
+  expiresAt: number;
   /**
    * The lockout state after this proof when it is charged: a wrong proof, and a right one that a follow-up
    * challenge comes after (only a completed sign-in resets the count, so codes cannot be guessed by proving
@@ -82,6 +87,9 @@ export interface SpentSession {
    */
   charged?: LockoutState;
 }
+
+/** The key of a session among the answered ones: 96 random bits are unique enough for three minutes. */
+export const answeredKey = (sessionId: string) => sessionId.slice(0, 16);
 
 /** A completed sign-in. */
 export interface SignedIn {
@@ -99,7 +107,7 @@ export interface SignInStore extends LockoutStore {
    * Settles a checked SRP proof that does not end the sign-in: spends its session and charges it, on
    * condition that the user is live and nothing was answered or charged since `spent.seen` (rule `sign_in_state`).
    */
-  proofWrite(saasId: string, userId: string, spent: SpentSession): AtomicWrite;
+  proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite;
   /** The request a refused or unknown proof sends in place of proofWrite: the same shape, a condition that cannot hold. */
   rehearsalWrite(saasId: string, userId: string): AtomicWrite;
   /**

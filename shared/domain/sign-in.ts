@@ -29,6 +29,7 @@ import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './
 import type { RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
 import {
+  answeredKey,
   credentialsOf,
   deviceMetadata,
   deviceNotFound,
@@ -219,15 +220,16 @@ export class SignInService {
       const verifier = user && verifierOf(user);
       if (checked?.verifier !== verifier || !checked) checked = { verifier, right: claim.verify(verifier) };
       const now = nowSeconds();
-      const refusal = !user ? 'no such user' : claim.stamp <= seen.floor ? 'replayed' : isLocked(seen.lockout, now) ? 'locked out' : undefined;
+      const replayed = seen.answered?.[answeredKey(claim.sessionId)] !== undefined;
+      const refusal = !user ? 'no such user' : replayed ? 'replayed' : isLocked(seen.lockout, now) ? 'locked out' : undefined;
       if (refusal || !user) {
         await this.deps.committer.commit(this.deps.store.rehearsalWrite(saasId, claim.userId));
         return this.refused(claim, refusal ?? 'no such user');
       }
-      const spent: SpentSession = { seen, stamp: claim.stamp };
+      const spent: SpentSession = { seen, sessionId: claim.sessionId, expiresAt: claim.expiresAt };
       try {
         if (checked.right) return await onRight({ user, spent });
-        const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charged(seen.lockout, now) }));
+        const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charged(seen.lockout, now) }, now));
         if (outcome.committed) return this.refused(claim, 'wrong proof');
       } catch (error) {
         if (!(error instanceof ProofContended)) throw error;

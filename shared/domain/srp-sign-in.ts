@@ -6,7 +6,7 @@
  *   const challenge = await srp.passwordChallenge({ saasId, username, srpA, poolName, user });
  *   // answer challenge.parameters and challenge.session; the user is undefined when nobody has that name
  *   const claim = await srp.openPasswordClaim(saasId, challengeResponses, session);
- *   // claim.userId names the user; keep claim.stamp as the user's last answered session to refuse a replay
+ *   // claim.userId names the user; record claim.sessionId (until claim.expiresAt) to refuse a replay
  *   if (!claim.verify(user?.verifier)) -> wrong password
  *
  * The server keeps nothing between the two steps: the secret block (SECRET_BLOCK) carries the exchange
@@ -15,7 +15,7 @@
  * so a block that was altered, issued to another SaaS, user or device, or has expired, is refused.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { nowMillis, nowSeconds } from '../clock.js';
+import { nowSeconds } from '../clock.js';
 import { constantTimeEqual } from '../crypto/compare.js';
 import { N, powG } from '../crypto/srp.js';
 import {
@@ -105,8 +105,7 @@ interface SealedFacts {
    */
   nobody: 0 | 1;
   sessionId: string;
-  /** Unix milliseconds, strictly increasing within an instance: orders the sessions of a user (SrpClaim.stamp). */
-  issuedAtMs: number;
+  issuedAt: number;
   expiresAt: number;
 }
 
@@ -137,8 +136,6 @@ export function requiredResponse<T extends object>(answer: T, field: keyof T & s
 /** A session (or what an answer names) that is not, or no longer, one this service issued for the challenge. */
 export const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
 
-let lastIssuedMs = 0;
-
 /** The verifier a proof for nobody is checked against, so it costs what a real check costs. */
 let dummyVerifier: string | undefined;
 const verifierForNobody = () => (dummyVerifier ??= powG(randomBytes(32)).toString('hex'));
@@ -156,14 +153,9 @@ export class SrpClaim {
   /** USER_ID_FOR_SRP: the user to load (a made-up id when the username named nobody). */
   readonly userId: string;
   readonly deviceKey: string | undefined;
-  /** Unique per challenge. */
+  /** Unique per challenge: record it (until expiresAt) to make the challenge single use. */
   readonly sessionId: string;
   readonly expiresAt: number;
-  /**
-   * Unique per challenge and ordered by the time it was issued (fixed width, so strings compare as the times
-   * do): a user's sessions are answered in order, each at most once, by keeping the last one answered.
-   */
-  readonly stamp: string;
 
   constructor(
     saasId: string,
@@ -178,7 +170,6 @@ export class SrpClaim {
     this.deviceKey = facts.deviceKey;
     this.sessionId = facts.sessionId;
     this.expiresAt = facts.expiresAt;
-    this.stamp = `${String(facts.issuedAtMs).padStart(15, '0')}.${facts.sessionId}`;
   }
 
   /** True when the signature proves knowledge of the password (or device secret) behind `verifier` (hex). */
@@ -319,13 +310,12 @@ export class SrpSignIn {
     who: Pick<SealedFacts, 'kind' | 'username' | 'userId' | 'poolName' | 'userIdForSrp' | 'deviceKey' | 'nobody'>,
   ): Promise<{ secretBlock: string; sessionId: string; expiresAt: number }> {
     const { sealing } = await this.derivedKeys();
-    // Strictly increasing within an instance, even when two challenges come in the same millisecond.
-    const issuedAtMs = (lastIssuedMs = Math.max(nowMillis(), lastIssuedMs + 1));
+    const issuedAt = nowSeconds();
     const facts: SealedFacts = {
       ...who,
       sessionId: randomBytes(24).toString('base64url'),
-      issuedAtMs,
-      expiresAt: nowSeconds() + this.settings.sessionSeconds,
+      issuedAt,
+      expiresAt: issuedAt + this.settings.sessionSeconds,
     };
     const plaintext = Buffer.concat([exchange.b, exchange.u, toBytes(exchange.A), Buffer.from(JSON.stringify(facts), 'utf8')]);
     const iv = randomBytes(12);

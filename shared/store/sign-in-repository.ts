@@ -12,6 +12,7 @@ import type {
   SignInStore,
   SpentSession,
 } from '../domain/sign-in-state.js';
+import { answeredKey } from '../domain/sign-in-state.js';
 import type { OutboxMail } from '../domain/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
@@ -41,7 +42,7 @@ function conditionOn(clauses: Record<string, [op: string, value: unknown]>, base
 
 /** The profile's attributes that hold sign-in's state (toUser leaves them out of the user record). */
 const LOCKOUT = 'signin_lockout';
-const FLOOR = 'srp_floor';
+const ANSWERED = 'srp_answered';
 
 /** The lockout state is still `expected` (undefined: none). */
 function lockoutIs(expected: LockoutState | undefined): Condition {
@@ -53,12 +54,25 @@ function lockoutIs(expected: LockoutState | undefined): Condition {
   };
 }
 
-/** The user is live and its sign-in state is what the proof read: nothing was answered or charged since. */
-function unchangedSince(seen: ProofState): Condition {
-  const floor: Condition = seen.floor
-    ? { expression: '#floor = :floor', names: { '#floor': FLOOR }, values: { ':floor': seen.floor } }
-    : { expression: 'attribute_not_exists(#floor)', names: { '#floor': FLOOR } };
-  return both(both(LIVE, lockoutIs(seen.lockout)), floor);
+/**
+ * The user is live, its lockout count is what the proof read, and its session was not answered since: spends
+ * the session in `change`, dropping the entries of sessions that have expired. The map is made whole the first
+ * time (a nested SET needs it to exist), on condition that nobody made it meanwhile.
+ */
+function spendSession(spent: SpentSession, change: Update, now: number): Condition {
+  const key = answeredKey(spent.sessionId);
+  const names = { '#answered': ANSWERED, '#session': key };
+  const { answered } = spent.seen;
+  let unanswered: Condition;
+  if (answered) {
+    change.set([ANSWERED, key], spent.expiresAt);
+    for (const [old, expiresAt] of Object.entries(answered)) if (expiresAt < now && old !== key) change.remove([ANSWERED, old]);
+    unanswered = { expression: 'attribute_not_exists(#answered.#session)', names };
+  } else {
+    change.set(ANSWERED, { [key]: spent.expiresAt });
+    unanswered = { expression: 'attribute_not_exists(#answered)', names: { '#answered': ANSWERED } };
+  }
+  return both(both(LIVE, lockoutIs(spent.seen.lockout)), unanswered);
 }
 
 /**
@@ -99,27 +113,28 @@ export class DynamoSignInRepository implements SignInStore {
 
   async proofState(saasId: string, userId: string): Promise<ProofState> {
     const item = await this.readItem(keys.userProfile(saasId, userId));
-    if (!item) return { user: undefined, lockout: undefined, floor: '' };
+    if (!item) return { user: undefined, lockout: undefined, answered: undefined };
     return {
       user: item.deleting ? undefined : toUser(item),
       lockout: item[LOCKOUT] as LockoutState | undefined,
-      floor: (item[FLOOR] as string | undefined) ?? '',
+      answered: item[ANSWERED] as Record<string, number> | undefined,
     };
   }
 
-  proofWrite(saasId: string, userId: string, spent: SpentSession): AtomicWrite {
-    const change = new Update().set(FLOOR, spent.stamp);
+  proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite {
+    const change = new Update();
     if (spent.charged) change.set(LOCKOUT, spent.charged);
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, unchangedSince(spent.seen), RULE.signInState));
+    const condition = spendSession(spent, change, now);
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.signInState));
   }
 
   rehearsalWrite(saasId: string, userId: string): AtomicWrite {
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), new Update().set(FLOOR, ''), CANNOT_HOLD, RULE.signInState));
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), new Update().set(ANSWERED, {}), CANNOT_HOLD, RULE.signInState));
   }
 
   openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite {
     return atomicWrite(
-      ...(spent ? this.proofWrite(saasId, userId, spent).parts : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
+      ...(spent ? this.proofWrite(saasId, userId, spent, challenge.authTime).parts : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
       putNew(this.table, item(keys.signInChallenge(saasId, userId, challenge.sessionHash), ENTITY.signInChallenge, challenge), RULE.newItem),
       ...(mail ? mailWrites(this.table, mail) : []),
     );
@@ -176,15 +191,9 @@ export class DynamoSignInRepository implements SignInStore {
   signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {
     const atVersion = conditionOn({ session_version: ['=', signedIn.sessionVersion] }, LIVE);
     const change = new Update().set('last_login_at', signedIn.at).remove(LOCKOUT);
-    if (signedIn.spent) change.set(FLOOR, signedIn.spent.stamp);
+    const condition = signedIn.spent ? both(atVersion, spendSession(signedIn.spent, change, signedIn.at)) : atVersion;
     return atomicWrite(
-      update(
-        this.table,
-        keys.userProfile(saasId, userId),
-        change,
-        signedIn.spent ? both(atVersion, unchangedSince(signedIn.spent.seen)) : atVersion,
-        RULE.sessionCurrent,
-      ),
+      update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.sessionCurrent),
       ...(offeredDevice
         ? [putNew(this.table, item(keys.device(saasId, userId, offeredDevice.device_key), ENTITY.device, offeredDevice), RULE.newItem)]
         : []),

@@ -33,10 +33,10 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
 /** What the profile item holds beside the record: the name's key, the delete mark, and sign-in's state (sign-in-repository.ts). */
-type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_floor?: string };
+type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_answered?: unknown };
 
 export function toUser(item: Record<string, unknown>): UserRecord {
-  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_floor: _floor, ...user } = withoutKeys<StoredUser>(item);
+  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_answered: _answered, ...user } = withoutKeys<StoredUser>(item);
   return user;
 }
 

@@ -12,8 +12,8 @@ const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteIt
 const MIDDLEWARE = 'testWriteLog';
 /** What a write of the profile's sign-in state alone is logged as. */
 const SIGN_IN_STATE = 'PROFILE (sign-in state)';
-/** The attribute names such a write may name: the state's and those of its conditions. */
-const SIGN_IN_STATE_NAMES = new Set(['signin_lockout', 'srp_floor', 'failures', 'expiresAt', 'pk', 'deleting']);
+/** The profile's attributes that hold sign-in's state (shared/store/sign-in-repository.ts). */
+const SIGN_IN_STATE_ATTRIBUTES = new Set(['signin_lockout', 'srp_answered']);
 
 export interface WriteRecord {
   command: string;
@@ -33,14 +33,13 @@ export const isAttemptCounter = (sortKey: string) => ATTEMPT_COUNTERS.some((pref
 
 type Input = Record<string, unknown>;
 
-/** An update of a user's profile that names only sign-in's state (the lockout count, the last answered SRP session). */
+/** An update of a user's profile that changes only sign-in's state (the lockout count, the answered SRP sessions). */
 function signInStateOnly(write: Input): boolean {
-  const names = Object.values((write.ExpressionAttributeNames as Record<string, string> | undefined) ?? {});
-  return (
-    (write.Key as Input | undefined)?.sk === 'PROFILE' &&
-    typeof write.UpdateExpression === 'string' &&
-    names.every((name) => SIGN_IN_STATE_NAMES.has(name))
-  );
+  if ((write.Key as Input | undefined)?.sk !== 'PROFILE' || typeof write.UpdateExpression !== 'string') return false;
+  const names = (write.ExpressionAttributeNames as Record<string, string> | undefined) ?? {};
+  // Every path the update sets or removes starts with a sign-in state attribute.
+  const paths = write.UpdateExpression.replace(/\b(SET|REMOVE|ADD|DELETE)\b/g, ',').split(',').map((clause) => clause.trim()).filter(Boolean);
+  return paths.every((path) => SIGN_IN_STATE_ATTRIBUTES.has(names[(/^#\w+/.exec(path) ?? [''])[0]] ?? ''));
 }
 
 /** The sort keys a write command's input names, whatever its shape. */
