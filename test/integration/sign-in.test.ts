@@ -205,6 +205,20 @@ describe('refused proofs', () => {
     await expectError(Promise.resolve(res), 401, 'not_authorized');
   });
 
+  it('lets one user sign in from several places at once, in any order', async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const clients = [new SrpTestClient(), new SrpTestClient(), new SrpTestClient()];
+    const started = await Promise.all(clients.map((client) => startSignIn(api, user.email, client.srpA)));
+    const answers = clients.map((client, i) => client.passwordAnswer(started[i]!.body.challenge_parameters, PASSWORD));
+    // The newest challenge first, then the others at once: each session is its own.
+    assert.equal((await answerChallenge(api, 'PASSWORD_VERIFIER', answers[2]!, started[2]!.body.session)).status, 200);
+    const others = await Promise.all([0, 1].map((i) => answerChallenge(api, 'PASSWORD_VERIFIER', answers[i]!, started[i]!.body.session)));
+    assert.deepEqual(
+      others.map((res) => res.status),
+      [200, 200],
+    );
+  });
+
   it('refuses a replayed answer, even a right one, as it refuses a wrong password', async () => {
     const user = await createUser({ email: email(), password: PASSWORD });
     const client = new SrpTestClient();
