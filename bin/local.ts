@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
 import { BASE_PATH } from '../shared/routes.js';
+import { issueApiKey } from '../shared/domain/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
@@ -108,8 +109,7 @@ async function main(): Promise<void> {
     dataDir,
     port: settings.appPort,
     admin: new SignedClient(api.baseUrl, { saasId: credentials.SAASUS_SAAS_ID, apiKey: credentials.SAASUS_API_KEY, secret: credentials.SAASUS_SECRET_KEY }),
-    accounts,
-    secrets: secrets(),
+    issueKey: (permissions, description) => issueApiKey(accounts, secrets(), credentials.SAASUS_SAAS_ID, permissions, description),
   });
 
   const lines = [

@@ -4,6 +4,8 @@
  * SDKs work unchanged.
  */
 
+import type { Permission } from './permissions.js';
+
 export const BASE_PATH = '/v1/auth';
 
 export const GROUPS = [
@@ -18,21 +20,6 @@ export const GROUPS = [
   'public',
 ] as const;
 export type Group = (typeof GROUPS)[number];
-
-export const PERMISSIONS = [
-  'config:read',
-  'config:write',
-  'user:read',
-  'user:write',
-  'tenant:read',
-  'tenant:write',
-  'definition:read',
-  'definition:write',
-  'sign-in',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-/** What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`. */
-export type PermissionGrant = Permission | '*' | `${string}:*`;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -268,9 +255,4 @@ export function routeByOperationId(operationId: string): Route {
   const route = ROUTES.find((r) => r.operationId === operationId);
   if (!route) throw new Error(`no route for operation ${operationId}`);
   return route;
-}
-
-export function hasPermission(grants: readonly string[], needed: Permission): boolean {
-  const [area] = needed.split(':');
-  return grants.some((grant) => grant === '*' || grant === needed || grant === `${area}:*`);
 }

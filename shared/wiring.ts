@@ -4,6 +4,10 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config.js';
+import { findActiveApiKey } from './domain/accounts.js';
+import { createGroupHandler } from './http/pipeline.js';
+import type { Group } from './routes.js';
+import type { BoundOperation } from './schemas/operation.js';
 import { ConfigurationService, type EmailIdentityPort } from './domain/configuration.js';
 import { DefinitionService } from './domain/definitions.js';
 import { InfrastructureService } from './domain/infrastructure.js';
@@ -44,6 +48,10 @@ import { DynamoTenantRepository } from './store/tenant-repository.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { DynamoUserRepository } from './store/user-repository.js';
+
+/** A function group's handler: the request pipeline, with the API keys of this store. */
+export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
+  createGroupHandler(group, operations, (saasId, apiKey) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey));
 
 /** The functions' account reads keep an API key API_KEY_CACHE_SECONDS per warm instance (store/recent.ts). */
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });

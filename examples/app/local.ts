@@ -2,12 +2,12 @@
  * The example application under `npm start`: on its own port beside the service, with its own API key
  * (tenant:read and sign-in only) and, on first start, the demo (demo.ts). What it made is kept in
  * `.data/example-app.json` (the demo password included: it is a local demo) and reused on later starts.
+ * Like any application, it speaks to the service through its public API only; the key comes from whoever
+ * starts it (npm start issues it as the admin command would).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Credentials, SignedClient } from '../../client/signed-fetch.js';
-import { findActiveApiKey, issueApiKey, type AccountRepository } from '../../shared/domain/accounts.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
 import { seedDemo, ServiceSetup, type Demo } from './demo.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
 
@@ -31,8 +31,13 @@ export interface LocalExampleAppOptions {
   port: number;
   /** A client with every permission (npm start's own key), to seed the demo. */
   admin: SignedClient;
-  accounts: AccountRepository;
-  secrets: SecretBox;
+  /** A new API key of the admin's SaaS with these permissions. */
+  issueKey(permissions: string[], description: string): Promise<{ apiKey: string; secret: string }>;
+}
+
+/** Whether a stored key still signs requests: a revoked or unknown one answers 401. */
+async function keyWorks(baseUrl: string, credentials: Credentials): Promise<boolean> {
+  return (await new SignedClient(baseUrl, credentials).get('/tenants')).status !== 401;
 }
 
 const stateFile = (dataDir: string) => join(dataDir, 'example-app.json');
@@ -47,8 +52,8 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
   let state = readState(options.dataDir);
   const banner: string[] = [];
   // A revoked key is replaced like a missing one.
-  if (!state || !(await findActiveApiKey(options.accounts, options.secrets, saasId, state.apiKey))) {
-    const key = await issueApiKey(options.accounts, options.secrets, saasId, EXAMPLE_APP_PERMISSIONS, 'example app (npm start)');
+  if (!state || !(await keyWorks(options.admin.baseUrl, { saasId, apiKey: state.apiKey, secret: state.secret }))) {
+    const key = await options.issueKey(EXAMPLE_APP_PERMISSIONS, 'example app (npm start)');
     state = { apiKey: key.apiKey, secret: key.secret };
     try {
       state.demo = await seedDemo(new ServiceSetup(options.admin));

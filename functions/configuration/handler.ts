@@ -1,11 +1,10 @@
 /** The configuration group: basic configuration, templates, pages, callback, external provider, sign-in settings. */
-import { operation } from '../../shared/http/operation.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { HttpProblem } from '../../shared/http/errors.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
-import { configurationService as configuration, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
+import { configurationService as configuration, paymentProviderService as paymentProvider, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('configuration', {
+export const handler = groupHandler('configuration', {
   createTenantAndPricing: operation(s.createTenantAndPricing, (_, ctx) => paymentProvider().connect(ctx.saasId)),
   deleteStripeTenantAndPricing: operation(s.deleteStripeTenantAndPricing, (_, ctx) => paymentProvider().disconnect(ctx.saasId)),
   getPaymentProvider: operation(s.getPaymentProvider, (_, ctx) => paymentProvider().settings(ctx.saasId)),

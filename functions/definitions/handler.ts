@@ -1,10 +1,9 @@
 /** The definitions group: attributes, roles and envs. Wiring only: parse, call one domain function, shape. */
-import { createGroupHandler } from '../../shared/http/pipeline.js';
-import { operation } from '../../shared/http/operation.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { definitionSchemas as s } from '../../shared/schemas/definitions.js';
-import { definitionService as definitions } from '../../shared/wiring.js';
+import { definitionService as definitions, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('definitions', {
+export const handler = groupHandler('definitions', {
   getUserAttributes: operation(s.getUserAttributes, async (_, ctx) => ({
     user_attributes: await definitions().listAttributes(ctx.saasId, 'user'),
   })),

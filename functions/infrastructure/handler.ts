@@ -1,11 +1,10 @@
 /** The infrastructure group: single-tenant infrastructure settings. */
 import { config } from '../../shared/config.js';
-import { operation } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { infrastructureSchemas as s } from '../../shared/schemas/infrastructure.js';
-import { infrastructureService } from '../../shared/wiring.js';
+import { infrastructureService, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('infrastructure', {
+export const handler = groupHandler('infrastructure', {
   getSingleTenantSettings: operation(s.getSingleTenantSettings, (_, ctx) => infrastructureService().read(ctx.saasId, config().publicBaseUrl)),
   getCloudFormationLaunchStackLinkForSingleTenant: operation(s.getCloudFormationLaunchStackLinkForSingleTenant, (_, ctx) =>
     infrastructureService().launchStackLink(ctx.saasId, config().publicBaseUrl, config().region),

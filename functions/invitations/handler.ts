@@ -1,10 +1,9 @@
 /** The invitations group: invitations to a tenant, their validity, and accepting one. */
-import { operation } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { invitationSchemas as s } from '../../shared/schemas/invitations.js';
-import { invitationService as invitations } from '../../shared/wiring.js';
+import { invitationService as invitations, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('invitations', {
+export const handler = groupHandler('invitations', {
   getTenantInvitations: operation(s.getTenantInvitations, async ({ params }, ctx) => ({
     invitations: await invitations().list(ctx.saasId, params.tenant_id),
   })),

@@ -6,14 +6,13 @@
 import * as Type from '@sinclair/typebox';
 import { config } from '../../shared/config.js';
 import { openIdConfiguration } from '../../shared/domain/tokens.js';
-import { operation, PUBLIC_DOCUMENT_HEADERS } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation, PUBLIC_DOCUMENT_HEADERS } from '../../shared/schemas/operation.js';
 import { openApiDocument } from '../../shared/openapi.js';
 import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';
 import { publicSchemas } from '../../shared/schemas/public.js';
-import { infrastructureService, keyStore } from '../../shared/wiring.js';
+import { infrastructureService, keyStore, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('public', {
+export const handler = groupHandler('public', {
   getOpenApiDocument: operation({ response: Type.Object({}, { additionalProperties: true }) }, async () => openApiDocument()),
   // Read afresh: a key made or retired a moment ago by another function is published at once.
   getJwks: operation(publicSchemas.getJwks, async () => ({ keys: await keyStore().publishedKeys({ refresh: true }) }), {

@@ -2,12 +2,11 @@
  * The saas-users group: SaaS users, their passwords, sign-in names, attributes, MFA preference and counts,
  * and the flows a user proves with an access token (e-mail update, authenticator app, account link).
  */
-import { operation } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
-import { userFlowService as flows, userService as users } from '../../shared/wiring.js';
+import { userFlowService as flows, userService as users, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('saas-users', {
+export const handler = groupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
   createSaasUser: operation(s.createSaasUser, ({ body }, ctx) => users().create(ctx.saasId, body)),
   getSaasUsersCount: operation(s.getSaasUsersCount, (_, ctx) => users().count(ctx.saasId)),

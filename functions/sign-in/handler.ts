@@ -2,13 +2,12 @@
  * The sign-in group: sign-in and its challenges, devices, credentials (refresh, temporary codes), /userinfo,
  * and sign-up with the marketplace operations (sign-up-operations.ts).
  */
-import { operation } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { signInSchemas as s } from '../../shared/schemas/sign-in.js';
 import { signUpOperations } from './sign-up-operations.js';
-import { credentialService as credentials, deviceService as devices, signInService as signIn } from '../../shared/wiring.js';
+import { credentialService as credentials, deviceService as devices, signInService as signIn, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('sign-in', {
+export const handler = groupHandler('sign-in', {
   ...signUpOperations,
   signIn: operation(s.signIn, ({ body }, ctx) => signIn().start(ctx.saasId, body.sign_in_parameters)),
   respondToChallenge: operation(s.respondToChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),

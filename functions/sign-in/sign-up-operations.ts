@@ -1,5 +1,5 @@
 /** Sign Up, Resend and the marketplace operations of the sign-in group. */
-import { operation } from '../../shared/http/operation.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { signUpSchemas as s } from '../../shared/schemas/sign-up.js';
 import { marketplaceService as marketplace, signUpService as signUp } from '../../shared/wiring.js';
 

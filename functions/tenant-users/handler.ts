@@ -1,10 +1,9 @@
 /** The tenant-users group: memberships of SaaS users in tenants, their attributes and roles, and counts. */
-import { operation } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { tenantUserSchemas as s } from '../../shared/schemas/tenant-users.js';
-import { tenantUserService as tenantUsers } from '../../shared/wiring.js';
+import { tenantUserService as tenantUsers, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('tenant-users', {
+export const handler = groupHandler('tenant-users', {
   getAllTenantUsers: operation(s.getAllTenantUsers, async (_, ctx) => ({ users: await tenantUsers().list(ctx.saasId) })),
   getTenantUsersCount: operation(s.getTenantUsersCount, async (_, ctx) => ({
     tenant_user_counts: await tenantUsers().userCounts(ctx.saasId),

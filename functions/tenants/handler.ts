@@ -1,10 +1,9 @@
 /** The tenants group: tenants, plans, billing, payment-provider linkage, tenant identity providers. */
-import { operation } from '../../shared/http/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
-import { tenantService } from '../../shared/wiring.js';
+import { tenantService, groupHandler } from '../../shared/wiring.js';
 
-export const handler = createGroupHandler('tenants', {
+export const handler = groupHandler('tenants', {
   getTenants: operation(s.getTenants, async (_, ctx) => ({ tenants: await tenantService().list(ctx.saasId) })),
   createTenant: operation(s.createTenant, ({ body }, ctx) => tenantService().create(ctx.saasId, body)),
   getTenant: operation(s.getTenant, ({ params }, ctx) => tenantService().details(ctx.saasId, params.tenant_id)),

@@ -3,7 +3,8 @@
  * checked against. Pure logic over two ports: the repository and the secret box.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PERMISSIONS, type PermissionGrant } from '../routes.js';
+import { nowSeconds } from '../clock.js';
+import { PERMISSIONS, type PermissionGrant } from '../permissions.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { invalid, notFound } from '../errors.js';
 
@@ -37,7 +38,6 @@ export interface AccountRepository {
   revokeApiKey(saasId: string, apiKey: string, at: number): Promise<boolean>;
 }
 
-const now = () => Math.floor(Date.now() / 1000);
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 function randomAlphanumeric(length: number): string {
@@ -73,7 +73,7 @@ export async function createSaasAccount(repo: AccountRepository, name: string): 
     id: randomUUID(),
     name: trimmed,
     poolName: `Pool${randomAlphanumeric(20)}`,
-    createdAt: now(),
+    createdAt: nowSeconds(),
   };
   await repo.createSaas(account);
   return account;
@@ -103,13 +103,13 @@ export async function issueApiKey(
     permissions: grants,
     description,
     sealedSecret: await box.seal(secret, { saasId, apiKey }),
-    createdAt: now(),
+    createdAt: nowSeconds(),
   });
   return { apiKey, secret, saasId, permissions: grants };
 }
 
 export async function revokeApiKey(repo: AccountRepository, saasId: string, apiKey: string): Promise<void> {
-  if (!(await repo.revokeApiKey(saasId, apiKey, now()))) {
+  if (!(await repo.revokeApiKey(saasId, apiKey, nowSeconds()))) {
     throw notFound('api_key_not_found', `no API key ${apiKey} in SaaS ${saasId}`);
   }
 }

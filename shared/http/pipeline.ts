@@ -6,15 +6,13 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
-import { findActiveApiKey } from '../domain/accounts.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import { addToLogScope, log } from '../log.js';
 import { observed } from '../observability.js';
-import { hasPermission, matchRoute, ROUTES, type Group, type Route } from '../routes.js';
-import { secrets } from '../store/client.js';
-import { accountRepository } from '../wiring.js';
+import { hasPermission } from '../permissions.js';
+import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
 import { errorAnswer, HttpProblem } from './errors.js';
-import type { BoundOperation, RequestContext } from './operation.js';
+import type { BoundOperation, RequestContext } from '../schemas/operation.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
 import { coerceStrings, parseJsonBody, validate } from './validation.js';
 
@@ -92,7 +90,18 @@ const routing = (group: Group): Middleware => ({
 });
 
 /** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
-const signatureCheck = (): Middleware => ({
+/** What the signature check needs of an API key. */
+export interface SigningKey {
+  saasId: string;
+  apiKey: string;
+  permissions: readonly string[];
+  secret: string;
+}
+
+/** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring.ts. */
+export type SigningKeyLookup = (saasId: string, apiKey: string) => Promise<SigningKey | undefined>;
+
+const signatureCheck = (signingKeys: SigningKeyLookup): Middleware => ({
   before: async ({ event, context }) => {
     const state = stateOf(context);
     const route = state.route as Route;
@@ -102,7 +111,7 @@ const signatureCheck = (): Middleware => ({
       log.debug('request refused (401)', { reason: 'no SAASUSSIGV1 Authorization header' });
       throw unauthenticated('invalid_signature', 'Authorization: a SAASUSSIGV1 signature is required');
     }
-    const key = await findActiveApiKey(accountRepository(), secrets(), parsed.saasId, parsed.apiKey);
+    const key = await signingKeys(parsed.saasId, parsed.apiKey);
     const signed = {
       method: event.requestContext.http.method,
       host: header(event, 'host') ?? event.requestContext.domainName,
@@ -183,7 +192,7 @@ const errorResponder = (): Middleware => ({
 
 export type GroupHandler = ReturnType<typeof createGroupHandler>;
 
-export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>) {
+export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>, signingKeys: SigningKeyLookup) {
   for (const operationId of Object.keys(operations)) {
     const route = ROUTES.find((r) => r.operationId === operationId);
     if (route?.group !== group) throw new Error(`operation ${operationId} is not a route of the ${group} group`);
@@ -192,7 +201,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
     .use(errorResponder())
     .use(requestState())
     .use(routing(group))
-    .use(signatureCheck())
+    .use(signatureCheck(signingKeys))
     .use(inputCheck(operations))
     .handler(async (_event, context) => {
       const state = stateOf(context);

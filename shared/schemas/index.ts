@@ -1,5 +1,5 @@
 /** Every operation's schema by operation id: validation in the handlers, and the OpenAPI document. */
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';

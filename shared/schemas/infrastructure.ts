@@ -1,6 +1,6 @@
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 
 /** arn:aws:iam::123456789012:role/path/Name (any AWS partition). */
 export const RoleArn = Type.String({

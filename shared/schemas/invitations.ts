@@ -1,6 +1,6 @@
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 import { AccessToken, EnvId, PathParam } from './common.js';
 import { EnvWithRoles } from './tenant-users.js';
 

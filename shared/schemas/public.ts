@@ -1,5 +1,5 @@
 import * as Type from '@sinclair/typebox';
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 
 export const Jwks = Type.Object(
   {

@@ -1,5 +1,5 @@
 import * as Type from '@sinclair/typebox';
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 import { Email, IssuedToken, OptionalOrEmpty, Uuid } from './common.js';
 import { Tenant, TenantProps } from './tenants.js';
 import { SaasUser } from './users.js';

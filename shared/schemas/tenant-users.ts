@@ -1,6 +1,6 @@
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 import { AttributeChanges, AttributeValues, Count, EnvId, Limit, OptionalOrEmpty, PathParam, SearchPrefix, Uuid } from './common.js';
 
 export const EnvWithRoles = Type.Object(

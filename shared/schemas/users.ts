@@ -1,6 +1,6 @@
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import type { OperationSchema } from '../http/operation.js';
+import type { OperationSchema } from './operation.js';
 import { AccessToken, AttributeChanges, AttributeValues, Count, Limit, OptionalOrEmpty, PathParam, SearchPrefix, TypedCode, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';
 

@@ -1,11 +1,10 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { nowMillis, nowSeconds } from '../clock.js';
 import type { AttributeKind, CreateOutcome, DefinitionRepository } from '../domain/definitions.js';
 import type { Attribute, Env, Role } from '../schemas/definitions.js';
 import { deleteIfPresent, putIfAbsent, updateIfPresent } from './conditional.js';
 import { ENTITY, keys } from './keys.js';
 import { queryAll } from './query.js';
-
-const now = () => Math.floor(Date.now() / 1000);
 
 function attributeKey(saasId: string, kind: AttributeKind, name: string) {
   return kind === 'tenant' ? keys.tenantAttribute(saasId, name) : keys.userAttribute(saasId, name);
@@ -51,7 +50,7 @@ export class DynamoDefinitionRepository implements DefinitionRepository {
       v: 1,
       kind,
       ...attribute,
-      createdAtMs: Date.now(),
+      createdAtMs: nowMillis(),
     });
   }
 
@@ -69,14 +68,14 @@ export class DynamoDefinitionRepository implements DefinitionRepository {
       entity: ENTITY.role,
       v: 1,
       ...role,
-      createdAt: now(),
+      createdAt: nowSeconds(),
     });
   }
 
   updateRole(saasId: string, role: Role): Promise<boolean> {
     return updateIfPresent(this.db, this.table, keys.role(saasId, role.role_name), {
       display_name: role.display_name,
-      updatedAt: now(),
+      updatedAt: nowSeconds(),
     });
   }
 
@@ -101,7 +100,7 @@ export class DynamoDefinitionRepository implements DefinitionRepository {
       id: env.id,
       name: env.name,
       display_name: env.display_name,
-      createdAt: now(),
+      createdAt: nowSeconds(),
     });
   }
 
@@ -109,7 +108,7 @@ export class DynamoDefinitionRepository implements DefinitionRepository {
     return updateIfPresent(this.db, this.table, keys.env(saasId, env.id), {
       name: env.name,
       display_name: env.display_name,
-      updatedAt: now(),
+      updatedAt: nowSeconds(),
     });
   }
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { OperationSchema } from '../../shared/http/operation.js';
+import type { OperationSchema } from '../../shared/schemas/operation.js';
 import { pathParamNames, type Route } from '../../shared/routes.js';
 import { OPERATION_SCHEMAS } from '../../shared/schemas/index.js';
 import { dynamo, tableName } from '../../shared/store/client.js';

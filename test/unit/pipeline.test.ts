@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { Type } from '@sinclair/typebox';
-import { operation } from '../../shared/http/operation.js';
+import { operation } from '../../shared/schemas/operation.js';
 import { createGroupHandler } from '../../shared/http/pipeline.js';
 import { notFound } from '../../shared/errors.js';
 
@@ -31,6 +31,8 @@ function event(method: string, rawPath: string): APIGatewayProxyEventV2 {
 }
 
 const context = {} as Context;
+/** Public routes take no key; a signed route here would find none. */
+const noKeys = async () => undefined;
 
 describe('pipeline', () => {
   it('turns an unexpected error into a 500 that says nothing internal', async () => {
@@ -40,7 +42,7 @@ describe('pipeline', () => {
         ran++;
         throw new Error('connection string postgres://admin:hunter2@db');
       }),
-    });
+    }, noKeys);
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(ran, 1, 'the operation itself threw');
     assert.equal(res.statusCode, 500);
@@ -53,7 +55,7 @@ describe('pipeline', () => {
       getJwks: operation({}, async () => {
         throw notFound('key_not_found', 'no signing key yet');
       }),
-    });
+    }, noKeys);
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(res.statusCode, 404);
     assert.deepEqual(JSON.parse(res.body!), { type: 'key_not_found', message: 'no signing key yet', data: {} });
@@ -62,7 +64,7 @@ describe('pipeline', () => {
   it('answers a route without an operation with 501 in the error shape, and shapes the success answer', async () => {
     const handler = createGroupHandler('public', {
       getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys: [] })),
-    });
+    }, noKeys);
     const ok = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(ok.statusCode, 200);
     assert.deepEqual(JSON.parse(ok.body!), { keys: [] });
@@ -77,12 +79,12 @@ describe('pipeline', () => {
   });
 
   it('refuses to run a route of another group', async () => {
-    const handler = createGroupHandler('public', {});
+    const handler = createGroupHandler('public', {}, noKeys);
     const res = await handler(event('GET', '/v1/auth/roles'), context);
     assert.equal(res.statusCode, 500);
   });
 
   it('refuses, at start-up, an operation that is not a route of its group', () => {
-    assert.throws(() => createGroupHandler('public', { getRoles: operation({}, async () => undefined) }), /not a route of the public group/);
+    assert.throws(() => createGroupHandler('public', { getRoles: operation({}, async () => undefined) }, noKeys), /not a route of the public group/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasPermission, matchRoute, ROUTES, routeKey } from '../../shared/routes.js';
+import { hasPermission } from '../../shared/permissions.js';
+import { matchRoute, ROUTES, routeKey } from '../../shared/routes.js';
 
 describe('route table', () => {
   it('has one row per method and path, and unique operation ids', () => {
