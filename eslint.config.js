@@ -2,6 +2,43 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers, inward only (docs/architecture.md, Layers): each entry names the files of a layer and the
+ * imports they may not make. The patterns match import specifiers as written (relative paths included).
+ */
+const outward = (message, ...group) => ({ group, message });
+const INFRASTRUCTURE = ['**/lib/**', '**/functions/**', '**/local/**', '**/bin/**', '**/examples/**', '**/scripts/**', '**/bench/**', '**/test/**'];
+const LAYER_RULES = [
+  {
+    files: ['shared/schemas/**/*.ts', 'shared/permissions.ts', 'shared/errors.ts', 'shared/clock.ts'],
+    patterns: [
+      outward('the floor (schemas, permissions, errors, clock) imports nothing above it', '**/domain/**', '**/http/**', '**/store/**', '**/wiring.js', '**/routes.js', ...INFRASTRUCTURE),
+    ],
+  },
+  {
+    files: ['shared/domain/**/*.ts'],
+    patterns: [
+      outward('the domain reaches the store, HTTP and AWS through ports that wiring.ts fills', '**/http/**', '**/store/**', '**/mail/**', '**/payment/**', '**/marketplace/**', '**/wiring.js', '**/routes.js', '**/openapi.js', '@aws-sdk/*', ...INFRASTRUCTURE),
+    ],
+  },
+  {
+    files: ['shared/http/**/*.ts'],
+    patterns: [outward('the request pipeline gets what it needs of the domain and the store from wiring.ts', '**/domain/**', '**/store/**', '**/wiring.js', ...INFRASTRUCTURE)],
+  },
+  {
+    files: ['shared/store/**/*.ts'],
+    patterns: [outward('the store implements the domain\'s ports; it does not call HTTP or the wiring', '**/http/**', '**/wiring.js', ...INFRASTRUCTURE)],
+  },
+  {
+    files: ['functions/**/*.ts'],
+    patterns: [outward('functions run on Lambda: they import shared code, never the CDK app or local tools', '**/lib/**', '**/local/**', '**/bin/**', '**/scripts/**')],
+  },
+  {
+    files: ['examples/**/*.ts'],
+    patterns: [outward('examples use the service through its public API (client/), like any application', '**/shared/domain/**', '**/shared/store/**', '**/shared/wiring.js', '**/shared/http/**')],
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js'] },
   js.configs.recommended,
@@ -14,6 +51,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...LAYER_RULES.map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
   {
     // config.ts is the only reader of process.env in service code (docs/decisions.md, layout).
     files: ['shared/**/*.ts', 'functions/**/*.ts'],

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { invalid } from '../errors.js';
-import { DEFAULT_TEMPLATES, PLACEHOLDER } from '../mail/default-templates.js';
+import { DEFAULT_TEMPLATES, PLACEHOLDER } from './default-templates.js';
 import {
   TEMPLATE_NAMES,
   type BasicInfo,
