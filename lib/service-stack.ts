@@ -21,7 +21,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, GROUPS, ROUTES, type Group } from '../shared/routes.js';
+import { BASE_PATH, GROUP_ACCESS, GROUPS, ROUTES } from '../shared/routes.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
@@ -49,16 +49,6 @@ export interface ServiceStackProps extends StackProps {
    */
   tokenIssuer?: string;
 }
-
-/** Groups that only read: everything else writes. */
-const READ_ONLY_GROUPS: ReadonlySet<string> = new Set<Group>(['public']);
-
-/**
- * Groups whose code seals new secrets (kms:GenerateDataKey): configuration (the Google application
- * secret), saas-users and tenant-users (temporary passwords and codes in the mail outbox, TOTP secrets),
- * invitations (invitation mails), sign-in (signing keys, MFA and sign-up codes). The rest only open.
- */
-const SEALING_GROUPS: ReadonlySet<string> = new Set<Group>(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in']);
 
 /**
  * The whole service: one table, one KMS key for secrets, one HTTP API whose routes come from the route
@@ -88,8 +78,7 @@ export class ServiceStack extends Stack {
       const { fn } = new GroupFunction(this, `Group-${group}`, {
         ...common,
         group,
-        writes: !READ_ONLY_GROUPS.has(group),
-        seals: SEALING_GROUPS.has(group),
+        ...GROUP_ACCESS[group],
         managesMailIdentities: group === 'configuration',
         timeout: Duration.seconds(10),
       });

@@ -21,6 +21,28 @@ export const GROUPS = [
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
+/**
+ * What each group's code does with the table and the secret box, which the stack grants and nothing more
+ * (lib/service-stack.ts): `writes` (else read-only) and `seals` (makes new secrets: kms:GenerateDataKey; the
+ * rest only open them).
+ */
+export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: boolean }>> = {
+  // The Google application secret.
+  configuration: { writes: true, seals: true },
+  // Temporary passwords and codes in the mail outbox, TOTP secrets.
+  'saas-users': { writes: true, seals: true },
+  'tenant-users': { writes: true, seals: true },
+  definitions: { writes: true, seals: false },
+  tenants: { writes: true, seals: false },
+  // Invitation mails.
+  invitations: { writes: true, seals: true },
+  // Signing keys, MFA and sign-up codes.
+  'sign-in': { writes: true, seals: true },
+  infrastructure: { writes: true, seals: false },
+  // JWKS and discovery: reads only.
+  public: { writes: false, seals: false },
+};
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {

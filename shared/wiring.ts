@@ -20,6 +20,7 @@ import { DeviceService } from './domain/sign-in-devices.js';
 import { SignUpService } from './domain/sign-up.js';
 import { SrpSignIn } from './domain/srp-sign-in.js';
 import { RefreshTokens } from './domain/refresh-tokens.js';
+import { ScheduledWork } from './domain/scheduled-work.js';
 import { Cursors } from './domain/paging.js';
 import { PaymentProviderService } from './domain/payment-provider.js';
 import { StripeClient } from './payment/stripe-client.js';
@@ -98,6 +99,17 @@ const noEmailIdentities: EmailIdentityPort = { ensure: notHere, status: notHere,
  */
 export const configurationReader = () =>
   configuration(noEmailIdentities, new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }));
+
+/** Each run of the scheduled worker, over every SaaS. */
+export const scheduledWork = () => {
+  const [tenants, mail] = [tenantService(), courier()];
+  return new ScheduledWork({
+    saasIds: async () => (await accountRepository().listSaas()).map((saas) => saas.id),
+    applyDueReservations: (saasId) => tenants.applyDueReservations(saasId),
+    deliverDueMail: async (saasId) => (await mail.deliverDue(saasId)).sent,
+    mailBacklog: (saasId) => mail.backlog(saasId),
+  });
+};
 
 /** The courier reads templates and sender addresses only: it needs no SES identity client. */
 export const courier = () =>

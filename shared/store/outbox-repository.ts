@@ -1,5 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { RULE, type WritePart } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, mailCounters, type OutboxMail, type OutboxRepository } from '../domain/mail.js';
 import { nowSeconds } from '../clock.js';
@@ -34,6 +36,24 @@ export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
 }
 
 /** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
+/** An outbox mail a stream record announces, and the record's sequence number (to hand it back on failure). */
+export interface StreamedMail {
+  saasId: string;
+  mailId: string;
+  sequenceNumber: string;
+}
+
+/** The new outbox mails among a batch of the table's stream records (INSERTs of outbox items; the rest skipped). */
+export function mailsFromStream(records: readonly DynamoDBRecord[]): StreamedMail[] {
+  return records.flatMap((record) => {
+    const image = record.dynamodb?.NewImage;
+    if (record.eventName !== 'INSERT' || !image) return [];
+    const item = unmarshall(image as Record<string, AttributeValue>);
+    if (item.entity !== ENTITY.outbox) return [];
+    return [{ saasId: item.saasId as string, mailId: item.id as string, sequenceNumber: record.dynamodb?.SequenceNumber ?? '' }];
+  });
+}
+
 export function outboxItem(table: string, mail: OutboxMail) {
   return {
     Put: {
