@@ -14,7 +14,7 @@ import type { SaasUser } from '../schemas/users.js';
 import { RULE, type AtomicWrite, type Committer } from './atomic.js';
 import type { SignUpService } from './sign-up.js';
 import type { TenantUserService } from './tenant-users.js';
-import { newTenantRecord, tenantNotFound, toTenant, type TenantRecord, type TenantRepository } from './tenants.js';
+import { newTenantRecord, tenantNotFound, toTenant, type MarketplaceLink, type TenantRecord, type TenantRepository } from './tenants.js';
 import type { AccessTokenVerifier } from './tokens.js';
 import { userNotFound, type UserService } from './users.js';
 
@@ -25,12 +25,6 @@ export interface MarketplaceCustomer {
 }
 
 /** The customer a tenant is linked to, as stored on the tenant. */
-export interface MarketplaceLink {
-  customer_identifier: string;
-  product_code: string;
-  linked_at: number;
-}
-
 /**
  * Turns a registration token into its customer. A token it does not accept (malformed, forged, expired, or
  * refused by the marketplace) is `invalidRegistrationToken(reason)`, a 400.

@@ -5,7 +5,7 @@
  * a lifetime carry the TTL attribute `expiresAt` and are checked against the clock on every read, as TTL
  * deletes only eventually. Refresh tokens are not stored at all (refresh-tokens.ts).
  */
-import { invalid } from '../errors.js';
+import { invalid, unauthenticated } from '../errors.js';
 import type { SignInSettings } from '../schemas/configuration.js';
 import type { Credentials, NewDeviceMetadata } from '../schemas/sign-in.js';
 import type { AtomicWrite } from './atomic.js';
@@ -156,5 +156,15 @@ export const deviceMetadata = (device: DeviceRecord): NewDeviceMetadata => ({
   device_key: device.device_key,
   device_group_key: device.device_group_key,
 });
+
+/** A challenge response that must be given, and not empty. */
+export function requiredResponse<T extends object>(answer: T, field: keyof T & string): string {
+  const value: unknown = answer[field];
+  if (typeof value !== 'string' || value === '') throw invalid('invalid_parameter', `${field}: is required`, { field });
+  return value;
+}
+
+/** A session (or what an answer names) that is not, or no longer, one this service issued for the challenge. */
+export const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
 
 export const deviceNotFound = (field: string, detail: string) => invalid('device_not_found', `${field}: ${detail}`, { field });

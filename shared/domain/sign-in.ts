@@ -33,6 +33,8 @@ import {
   credentialsOf,
   deviceMetadata,
   deviceNotFound,
+  requiredResponse,
+  sessionRefused,
   tokenSubject,
   type DeviceRemembering,
   type FollowUpStep,
@@ -40,7 +42,7 @@ import {
   type SignInStore,
   type SpentSession,
 } from './sign-in-state.js';
-import { requiredResponse, sessionRefused, type SrpClaim, type SrpSignIn } from './srp-sign-in.js';
+import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
 import type { TokenService } from './tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from './users.js';
 

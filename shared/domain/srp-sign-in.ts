@@ -27,7 +27,8 @@ import {
   toBytes,
   type ServerExchange,
 } from '../crypto/srp-server.js';
-import { invalid, unauthenticated } from '../errors.js';
+import { invalid } from '../errors.js';
+import { requiredResponse, sessionRefused } from './sign-in-state.js';
 
 /** The deployment secret the engine derives its keys from (the key store holds it, sealed). */
 export interface SrpSecretSource {
@@ -125,16 +126,6 @@ const B_BYTES = 32;
 const U_BYTES = 32;
 const A_BYTES = N.length;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** A challenge response that must be given, and not empty. */
-export function requiredResponse<T extends object>(answer: T, field: keyof T & string): string {
-  const value: unknown = answer[field];
-  if (typeof value !== 'string' || value === '') throw invalid('invalid_parameter', `${field}: is required`, { field });
-  return value;
-}
-
-/** A session (or what an answer names) that is not, or no longer, one this service issued for the challenge. */
-export const sessionRefused = (message: string) => unauthenticated('invalid_session', message);
 
 /** The verifier a proof for nobody is checked against, so it costs what a real check costs. */
 let dummyVerifier: string | undefined;

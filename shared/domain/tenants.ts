@@ -14,8 +14,14 @@ import type { AtomicWrite } from './atomic.js';
 import { checkAttributeValues } from './attributes.js';
 import { COUNTRY_CODES } from './countries.js';
 import type { DefinitionRepository } from './definitions.js';
-import type { MarketplaceLink } from './marketplace.js';
 import { currentPlanPeriod } from './plan-period.js';
+
+/** A tenant's link to its AWS Marketplace customer: part of the tenant record, made by Link AWS Marketplace. */
+export interface MarketplaceLink {
+  customer_identifier: string;
+  product_code: string;
+  linked_at: number;
+}
 
 export interface Reservation {
   next_plan_id: string;
@@ -33,7 +39,7 @@ export interface TenantRecord extends TenantProps {
   plan_histories: PlanHistory[];
   payment_customer?: PaymentCustomer;
   saml?: SamlProps;
-  /** The marketplace customer the tenant is linked to (marketplace.ts). */
+  /** The marketplace customer the tenant is linked to (marketplace.ts links it). */
   marketplace?: MarketplaceLink;
   /** Bumped by every plan change: the optimistic lock of plan updates. */
   rev: number;
