@@ -8,6 +8,8 @@ import tseslint from 'typescript-eslint';
  */
 const outward = (message, ...group) => ({ group, message });
 const INFRASTRUCTURE = ['**/lib/**', '**/functions/**', '**/local/**', '**/bin/**', '**/examples/**', '**/scripts/**', '**/bench/**', '**/test/**'];
+const DOMAIN_MESSAGE = 'the domain reaches the store, HTTP, mail senders and AWS through ports that wiring.ts fills';
+const DOMAIN_OUTWARD = ['**/http/**', '**/store/**', '**/wiring.js', '**/routes.js', '**/openapi.js', '@aws-sdk/*', ...INFRASTRUCTURE];
 const LAYER_RULES = [
   {
     files: ['shared/schemas/**/*.ts', 'shared/permissions.ts', 'shared/errors.ts', 'shared/clock.ts'],
@@ -15,11 +17,15 @@ const LAYER_RULES = [
       outward('the floor (schemas, permissions, errors, clock) imports nothing above it', '**/domain/**', '**/http/**', '**/store/**', '**/wiring.js', '**/routes.js', ...INFRASTRUCTURE),
     ],
   },
+  // The domain has a mail/ folder of its own (outbox mails, suppressions): the senders' shared/mail/ is
+  // named by its depth, from the domain's root files and from its folders.
   {
-    files: ['shared/domain/**/*.ts'],
-    patterns: [
-      outward('the domain reaches the store, HTTP and AWS through ports that wiring.ts fills', '**/http/**', '**/store/**', '**/mail/**', '**/payment/**', '**/marketplace/**', '**/wiring.js', '**/routes.js', '**/openapi.js', '@aws-sdk/*', ...INFRASTRUCTURE),
-    ],
+    files: ['shared/domain/*.ts'],
+    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../mail/**', '../payment/**', '../marketplace/**')],
+  },
+  {
+    files: ['shared/domain/*/**/*.ts'],
+    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../../mail/**', '../../payment/**', '../../marketplace/**')],
   },
   {
     files: ['shared/http/**/*.ts'],

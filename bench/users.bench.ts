@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { freePort, startDynamoLocal } from '../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../local/runtime.js';
 import { createPasswordVerifier } from '../shared/crypto/srp.js';
-import { createSaasAccount } from '../shared/domain/accounts.js';
+import { createSaasAccount } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, tableName } from '../shared/store/client.js';
 import { definitionService, tenantService, tenantUserService, userService } from '../shared/wiring.js';

@@ -8,7 +8,7 @@ import { resetSesClientsForTests } from '../shared/mail/clients.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { ensureTable } from '../shared/store/table.js';
 import type { SecretBox } from '../shared/crypto/secret-box.js';
-import { createSaasAccount, findActiveApiKey, issueApiKey, type AccountRepository } from '../shared/domain/accounts.js';
+import { createSaasAccount, findActiveApiKey, issueApiKey, type AccountRepository } from '../shared/domain/accounts/accounts.js';
 
 export const LOCAL_TABLE = 'tenant-identity-local';
 export const LOCAL_REGION = 'us-east-1';

@@ -2,7 +2,7 @@
  * The only reader of process.env (docs/decisions.md, layout). Read once per cold start and checked, so a missing
  * setting fails at start-up with a clear message rather than deep inside a request.
  */
-import type { MailLimits } from './domain/mail.js';
+import type { MailLimits } from './domain/mail/mail.js';
 
 /** A setting that is missing or malformed: its message names the variable and what it must be. */
 export class ConfigError extends Error {

@@ -4,7 +4,7 @@
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { nowSeconds } from '../../shared/clock.js';
-import { recordMailEvent, type SesMailEvent } from '../../shared/domain/mail-suppression.js';
+import { recordMailEvent, type SesMailEvent } from '../../shared/domain/mail/mail-suppression.js';
 import { observed } from '../../shared/observability.js';
 import { suppressionRepository } from '../../shared/wiring.js';
 

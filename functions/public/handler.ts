@@ -5,7 +5,7 @@
  */
 import * as Type from '@sinclair/typebox';
 import { config } from '../../shared/config.js';
-import { openIdConfiguration } from '../../shared/domain/tokens.js';
+import { openIdConfiguration } from '../../shared/domain/tokens/tokens.js';
 import { operation, PUBLIC_DOCUMENT_HEADERS } from '../../shared/schemas/operation.js';
 import { openApiDocument } from '../../shared/openapi.js';
 import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';

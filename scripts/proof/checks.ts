@@ -4,7 +4,7 @@
  * and everything the service acknowledged to the load (model), present.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { lockSeconds } from '../../shared/domain/sign-in-lockout.js';
+import { lockSeconds } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { ENTITY, keys, type ItemKey } from '../../shared/store/keys.js';
 import { ENV_ID } from '../../bench/fixtures.js';

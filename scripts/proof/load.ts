@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
-import { DEFAULT_TEMPLATES } from '../../shared/domain/default-templates.js';
+import { DEFAULT_TEMPLATES } from '../../shared/domain/mail/default-templates.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
 import { isErrorBody } from '../../test/support/route-requests.js';
 import { answerChallenge, startSignIn } from '../../test/support/sign-in.js';

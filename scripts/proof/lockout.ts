@@ -6,7 +6,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { nowSeconds } from '../../shared/clock.js';
-import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in-lockout.js';
+import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import type { SignedClient } from '../../client/signed-fetch.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
-import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts.js';
+import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { startServiceProcess, type ServiceProcess } from '../../bench/service-process.js';

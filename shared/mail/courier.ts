@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { OutboxMail, OutboxRepository } from '../domain/mail.js';
-import { MAIL_TAGS, suppressionMessage, type SuppressionRepository } from '../domain/mail-suppression.js';
+import type { OutboxMail, OutboxRepository } from '../domain/mail/mail.js';
+import { MAIL_TAGS, suppressionMessage, type SuppressionRepository } from '../domain/mail/mail-suppression.js';
 import { log } from '../log.js';
 import { metrics } from '../metrics.js';
 import type { TemplateSet } from '../schemas/configuration.js';

@@ -12,7 +12,7 @@
  */
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { nowSeconds } from '../clock.js';
-import { invalidRegistrationToken, type MarketplaceCustomer, type MarketplaceResolver } from '../domain/marketplace.js';
+import { invalidRegistrationToken, type MarketplaceCustomer, type MarketplaceResolver } from '../domain/tenants/marketplace.js';
 
 const ALGORITHM = 'HS256';
 const MAX_CLAIM_LENGTH = 255;

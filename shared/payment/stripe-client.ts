@@ -1,9 +1,9 @@
 /**
- * Stripe's API for PaymentProviderService (shared/domain/payment-provider.ts): form-encoded requests with the
+ * Stripe's API for PaymentProviderService (shared/domain/configuration/payment-provider.ts): form-encoded requests with the
  * SaaS's secret key as the bearer token. The base URL is configuration (STRIPE_API_BASE_URL), so tests and
  * `npm start` can point it at a local stand-in.
  */
-import { paymentProviderRefused, type NewCustomer, type PaymentProviderClient } from '../domain/payment-provider.js';
+import { paymentProviderRefused, type NewCustomer, type PaymentProviderClient } from '../domain/configuration/payment-provider.js';
 
 export class StripeClient implements PaymentProviderClient {
   constructor(private readonly baseUrl: string) {}

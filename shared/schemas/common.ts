@@ -36,7 +36,7 @@ export const Uuid = Type.String({
 const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const TOP_LABEL = '(?:[A-Za-z]{2,63}|[Xx][Nn]--[A-Za-z0-9-]{1,59})';
-/** The e-mail address rule as one pattern (shared/domain/email-address.ts says why it is this strict). */
+/** The e-mail address rule as one pattern (shared/domain/users/email-address.ts says why it is this strict). */
 export const EMAIL_ADDRESS_PATTERN = `^(?=.{6,254}$)(?=[^@]{1,64}@)${ATEXT}+(?:\\.${ATEXT}+)*@(?:${LABEL}\\.)+${TOP_LABEL}$`;
 
 export const Email = Type.String({

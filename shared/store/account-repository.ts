@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts.js';
+import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts/accounts.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
 import { queryAll, queryIndexAll } from './query.js';

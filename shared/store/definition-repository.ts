@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { nowMillis, nowSeconds } from '../clock.js';
-import type { AttributeKind, CreateOutcome, DefinitionRepository } from '../domain/definitions.js';
+import type { AttributeKind, CreateOutcome, DefinitionRepository } from '../domain/configuration/definitions.js';
 import type { Attribute, Env, Role } from '../schemas/definitions.js';
 import { deleteIfPresent, putIfAbsent, updateIfPresent } from './conditional.js';
 import { ENTITY, keys } from './keys.js';

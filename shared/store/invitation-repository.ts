@@ -5,8 +5,8 @@
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/invitations.js';
-import type { OutboxMail } from '../domain/mail.js';
+import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/tenants/invitations.js';
+import type { OutboxMail } from '../domain/mail/mail.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { queryAll } from './query.js';

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { KeyRepository, SigningKeyRecord, SigningKeySet } from '../domain/key-store.js';
+import type { KeyRepository, SigningKeyRecord, SigningKeySet } from '../domain/tokens/key-store.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { partitionQuery, queryPages } from './query.js';

@@ -4,7 +4,7 @@
  * id, so no query can wander into another SaaS's items. The one exception is DEPLOYMENT_KEYS below: the
  * deployment's own keys, which no SaaS owns.
  */
-import type { Login } from '../domain/users.js';
+import type { Login } from '../domain/users/users.js';
 
 export const TTL_ATTRIBUTE = 'expiresAt';
 

@@ -1,6 +1,6 @@
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import { MARKETPLACE_RULE, type MarketplaceRepository } from '../domain/marketplace.js';
-import type { MarketplaceLink } from '../domain/tenants.js';
+import { MARKETPLACE_RULE, type MarketplaceRepository } from '../domain/tenants/marketplace.js';
+import type { MarketplaceLink } from '../domain/tenants/tenants.js';
 import { ENTITY, keys } from './keys.js';
 import { both, check, conditionInput, EXISTS, LIVE, part, update, type Condition } from './transact.js';
 import { Update } from './update.js';

@@ -1,8 +1,8 @@
 import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { OrderedSource, Positioned } from '../domain/paging.js';
-import type { EnvRole, Member, MemberFilter, MembershipRecord, MembershipRepository, StoredUserCount } from '../domain/tenant-users.js';
-import type { AttributeChanges, UserFilter, UserRecord } from '../domain/users.js';
+import type { EnvRole, Member, MemberFilter, MembershipRecord, MembershipRepository, StoredUserCount } from '../domain/tenants/tenant-users.js';
+import type { AttributeChanges, UserFilter, UserRecord } from '../domain/users/users.js';
 import type { TenantUserCount } from '../schemas/tenant-users.js';
 import { batchPut } from './batch.js';
 import { ENTITY, keys } from './keys.js';

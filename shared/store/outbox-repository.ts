@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { RULE, type WritePart } from '../domain/atomic.js';
-import { MAIL_RATE_RULE, mailCounters, type OutboxMail, type OutboxRepository } from '../domain/mail.js';
+import { MAIL_RATE_RULE, mailCounters, type OutboxMail, type OutboxRepository } from '../domain/mail/mail.js';
 import { nowSeconds } from '../clock.js';
 import { config } from '../config.js';
 import { part, updateRequest } from './transact.js';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SettingsRepository } from '../domain/settings.js';
+import type { SettingsRepository } from '../domain/configuration/settings.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys } from './keys.js';
 import { Recent } from './recent.js';

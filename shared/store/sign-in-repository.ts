@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { SavedCredentials, TempCodeStore } from '../domain/sign-in-credentials.js';
-import type { LockoutState } from '../domain/sign-in-lockout.js';
+import type { SavedCredentials, TempCodeStore } from '../domain/sign-in/sign-in-credentials.js';
+import type { LockoutState } from '../domain/sign-in/sign-in-lockout.js';
 import type {
   DeviceConfirmationRecord,
   DeviceRecord,
@@ -11,9 +11,9 @@ import type {
   SignedIn,
   SignInStore,
   SpentSession,
-} from '../domain/sign-in-state.js';
-import { answeredKey } from '../domain/sign-in-state.js';
-import type { OutboxMail } from '../domain/mail.js';
+} from '../domain/sign-in/sign-in-state.js';
+import { answeredKey } from '../domain/sign-in/sign-in-state.js';
+import type { OutboxMail } from '../domain/mail/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';

@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { MailSuppression, SuppressionRepository } from '../domain/mail-suppression.js';
+import type { MailSuppression, SuppressionRepository } from '../domain/mail/mail-suppression.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys, withoutKeys } from './keys.js';
 

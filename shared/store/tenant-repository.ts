@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants.js';
+import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
 import { batchDeleteWithMirrors } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';

@@ -9,7 +9,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain/atomic.js';
-import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail.js';
+import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail/mail.js';
 import type { ItemKey } from './keys.js';
 import type { Update } from './update.js';
 

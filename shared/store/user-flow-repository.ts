@@ -5,10 +5,10 @@
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { OutboxMail } from '../domain/mail.js';
-import { FLOW_RULE, type UserFlowRepository } from '../domain/user-flows.js';
-import type { LinkedProvider, Login } from '../domain/users.js';
-import type { CodePurpose, VerificationCode } from '../domain/verification-codes.js';
+import type { OutboxMail } from '../domain/mail/mail.js';
+import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.js';
+import type { LinkedProvider, Login } from '../domain/users/users.js';
+import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
 import { mailWrites } from './outbox-repository.js';

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { OutboxMail } from '../domain/mail.js';
+import type { OutboxMail } from '../domain/mail/mail.js';
 import type { Positioned } from '../domain/paging.js';
 import {
   loginOf,
@@ -11,7 +11,7 @@ import {
   type UserFilter,
   type UserRecord,
   type UserRepository,
-} from '../domain/users.js';
+} from '../domain/users/users.js';
 import type { MfaPreference } from '../schemas/users.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';

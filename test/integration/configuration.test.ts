@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { DEFAULT_TEMPLATES } from '../../shared/domain/default-templates.js';
+import { DEFAULT_TEMPLATES } from '../../shared/domain/mail/default-templates.js';
 import { TEMPLATE_NAMES } from '../../shared/schemas/configuration.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';

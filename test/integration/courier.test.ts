@@ -9,7 +9,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { deliverFromStream, runScheduledWork } from '../../functions/scheduled/handler.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { newOutboxMail, type OutboxRepository } from '../../shared/domain/mail.js';
+import { newOutboxMail, type OutboxRepository } from '../../shared/domain/mail/mail.js';
 import { Courier } from '../../shared/mail/courier.js';
 import { SesMailSender } from '../../shared/mail/ses-sender.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';

@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { resetConfigForTests } from '../../shared/config.js';
-import { KEEP_EXPIRED_SECONDS } from '../../shared/domain/invitations.js';
+import { KEEP_EXPIRED_SECONDS } from '../../shared/domain/tenants/invitations.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { userService } from '../../shared/wiring.js';

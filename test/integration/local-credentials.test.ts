@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { localCredentials } from '../../local/runtime.js';
-import { revokeApiKey } from '../../shared/domain/accounts.js';
+import { revokeApiKey } from '../../shared/domain/accounts/accounts.js';
 import { secrets } from '../../shared/store/client.js';
 import { startHarness, type Harness } from '../support/harness.js';
 

@@ -8,8 +8,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { issueApiKey } from '../../shared/domain/accounts.js';
-import { newOutboxMail } from '../../shared/domain/mail.js';
+import { issueApiKey } from '../../shared/domain/accounts/accounts.js';
+import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { log, REDACTED, setLogLevel } from '../../shared/log.js';
 import { secrets } from '../../shared/store/client.js';
 import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';

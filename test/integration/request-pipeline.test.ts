@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { revokeApiKey } from '../../shared/domain/accounts.js';
+import { revokeApiKey } from '../../shared/domain/accounts/accounts.js';
 import { signatureTime } from '../../shared/http/signature.js';
 import { startHarness, type Harness } from '../support/harness.js';
 

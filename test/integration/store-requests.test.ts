@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { FREE_ATTEMPTS } from '../../shared/domain/sign-in-lockout.js';
+import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo } from '../../shared/store/client.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { answerChallenge, srpSignIn, startSignIn } from '../support/sign-in.js';

@@ -8,7 +8,7 @@ import { SignedClient } from '../../client/signed-fetch.js';
 import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
 import { startLocalApi, type LocalApi } from '../../local/server.js';
-import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts.js';
+import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/accounts.js';
 import { BASE_PATH } from '../../shared/routes.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';

@@ -1,7 +1,7 @@
 /** Passwords as the store keeps them: only a verifier, which a test can check against the password it expects. */
 import assert from 'node:assert/strict';
 import { createPasswordVerifier } from '../../shared/crypto/srp.js';
-import type { UserRecord } from '../../shared/domain/users.js';
+import type { UserRecord } from '../../shared/domain/users/users.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import type { Harness } from './harness.js';

@@ -3,7 +3,7 @@
  * registration, invitations, devices): minted by the service's own TokenService, so they verify exactly as
  * tokens from a sign-in do. Call after startHarness(), which points the process at the test's table.
  */
-import type { IssuedTokens, TokenSubject } from '../../shared/domain/tokens.js';
+import type { IssuedTokens, TokenSubject } from '../../shared/domain/tokens/tokens.js';
 import { tokenService } from '../../shared/wiring.js';
 
 /** A subject whose session version defaults to a new user's, 0: the verifier compares it with the user's own. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { normalizedEmailAddress } from '../../shared/domain/email-address.js';
+import { normalizedEmailAddress } from '../../shared/domain/users/email-address.js';
 
 /** Characters that hide or fake an address: controls, bidi overrides and isolates, zero-width ones, markup. */
 const HOSTILE = ['\u0000', '\u001b', '\u007f', '\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '<', '>', '"', '(', ')', ',', ';', ':', '\\', '[', ']', ' ', '\u00a0'];

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPasswordVerifier } from '../../shared/crypto/srp.js';
-import { SrpSignIn } from '../../shared/domain/srp-sign-in.js';
+import { SrpSignIn } from '../../shared/domain/sign-in/srp-sign-in.js';
 import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
 
 const SAAS = randomUUID();

@@ -21,6 +21,8 @@ describe('import boundaries', () => {
     ['shared/domain/probe.ts', '../http/pipeline.js'],
     ['shared/domain/probe.ts', '../wiring.js'],
     ['shared/domain/probe.ts', '../mail/ses-sender.js'],
+    ['shared/domain/users/probe.ts', '../../mail/ses-sender.js'],
+    ['shared/domain/users/probe.ts', '../../store/user-repository.js'],
     ['shared/domain/probe.ts', '../../lib/stack.js'],
     ['shared/schemas/probe.ts', '../domain/users.js'],
     ['shared/http/probe.ts', '../wiring.js'],
@@ -37,7 +39,8 @@ describe('import boundaries', () => {
   }
 
   it('lets each layer import what lies below it', async () => {
-    assert.deepEqual(await refusals('shared/domain/probe.ts', "import { x } from '../errors.js';\nimport { y } from './users.js';\nexport const z = [x, y];\n"), []);
+    assert.deepEqual(await refusals('shared/domain/probe.ts', "import { x } from '../errors.js';\nimport { y } from './users/users.js';\nexport const z = [x, y];\n"), []);
+    assert.deepEqual(await refusals('shared/domain/users/probe.ts', "import { x } from '../mail/mail.js';\nexport const y = x;\n"), [], "the domain's own mail folder");
     assert.deepEqual(await refusals('shared/store/probe.ts', "import type { X } from '../domain/users.js';\nexport type Y = X;\n"), []);
     assert.deepEqual(await refusals('functions/sign-in/probe.ts', "import { x } from '../../shared/wiring.js';\nexport const y = x;\n"), []);
   });

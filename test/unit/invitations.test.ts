@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { invitationUrl, statusOf, type InvitationRecord } from '../../shared/domain/invitations.js';
+import { invitationUrl, statusOf, type InvitationRecord } from '../../shared/domain/tenants/invitations.js';
 
 const invitation = (over: Partial<InvitationRecord> = {}): InvitationRecord => ({
   id: 'i-1',

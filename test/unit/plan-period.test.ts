@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { currentPlanPeriod } from '../../shared/domain/plan-period.js';
+import { currentPlanPeriod } from '../../shared/domain/tenants/plan-period.js';
 import { isIsoDate } from '../../shared/domain/attributes.js';
 
 const at = (iso: string) => Date.parse(iso) / 1000;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { codeHash, openWithCode, sealWithCode } from '../../shared/crypto/code-box.js';
 import { newUserToken, readUserToken } from '../../shared/crypto/user-token.js';
-import { maskEmail } from '../../shared/domain/sign-in.js';
+import { maskEmail } from '../../shared/domain/sign-in/sign-in.js';
 import {
   charged,
   FORGET_AFTER_SECONDS,
@@ -15,7 +15,7 @@ import {
   MAX_LOCK_SECONDS,
   type LockoutState,
   type LockoutStore,
-} from '../../shared/domain/sign-in-lockout.js';
+} from '../../shared/domain/sign-in/sign-in-lockout.js';
 
 describe('lockout', () => {
   it('locks from the fifth failure: 1 s, doubling, at most 15 minutes', () => {

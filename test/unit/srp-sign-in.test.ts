@@ -17,7 +17,7 @@ import {
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { createPasswordVerifier, N } from '../../shared/crypto/srp.js';
 import { deviceVerifierFromClient, parseSrpTimestamp, srpTimestamp } from '../../shared/crypto/srp-server.js';
-import { SrpSignIn, type SrpUser } from '../../shared/domain/srp-sign-in.js';
+import { SrpSignIn, type SrpUser } from '../../shared/domain/sign-in/srp-sign-in.js';
 import { DomainError } from '../../shared/errors.js';
 import { authenticate, cognitoUser, newBrowserStorage, signedInSubject, type CognitoParams, type CognitoTransport } from '../support/cognito-client.js';
 import { newDeviceSecret, SrpTestClient } from '../support/srp-client.js';

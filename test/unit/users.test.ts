@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '../../shared/errors.js';
 import { RULE } from '../../shared/domain/atomic.js';
-import { membershipRefusal } from '../../shared/domain/tenant-users.js';
+import { membershipRefusal } from '../../shared/domain/tenants/tenant-users.js';
 import {
   checkAttributeChanges,
   emailLogin,
@@ -14,7 +14,7 @@ import {
   signInIdLogin,
   userFilter,
   type UserRecord,
-} from '../../shared/domain/users.js';
+} from '../../shared/domain/users/users.js';
 
 function refusal(fn: () => unknown, code: string, field?: string) {
   assert.throws(fn, (error: unknown) => {

@@ -6,7 +6,7 @@ import {
   MAX_CODE_ATTEMPTS,
   unusableCode,
   verificationCodeMatches,
-} from '../../shared/domain/verification-codes.js';
+} from '../../shared/domain/users/verification-codes.js';
 
 const NOW = 1_900_000_000;
 

@@ -4,10 +4,10 @@
  * a temporary password, a link) is sealed in the outbox and dropped once the mail is sent or given up.
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { tooManyRequests } from '../errors.js';
-import type { TemplateName } from '../schemas/configuration.js';
+import { nowSeconds } from '../../clock.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { tooManyRequests } from '../../errors.js';
+import type { TemplateName } from '../../schemas/configuration.js';
 
 export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
 

@@ -13,18 +13,18 @@
  * and a replayed answer: nothing in an answer tells who has an account.
  */
 import { createHmac } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { constantTimeEqual } from '../crypto/compare.js';
-import { newOneTimeCode } from '../crypto/one-time-code.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { matchTotp } from '../crypto/totp.js';
-import { newUserToken, readUserToken, type UserToken } from '../crypto/user-token.js';
-import { invalid, unauthenticated } from '../errors.js';
-import { log } from '../log.js';
-import { metrics } from '../metrics.js';
-import type { ChallengeAnswer, ChallengeName, SignInChallenge, SignInResult } from '../schemas/sign-in.js';
-import { RULE, type AtomicWrite, type Committer } from './atomic.js';
-import { newOutboxMail, type OutboxMail } from './mail.js';
+import { nowSeconds } from '../../clock.js';
+import { constantTimeEqual } from '../../crypto/compare.js';
+import { newOneTimeCode } from '../../crypto/one-time-code.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { matchTotp } from '../../crypto/totp.js';
+import { newUserToken, readUserToken, type UserToken } from '../../crypto/user-token.js';
+import { invalid, unauthenticated } from '../../errors.js';
+import { log } from '../../log.js';
+import { metrics } from '../../metrics.js';
+import type { ChallengeAnswer, ChallengeName, SignInChallenge, SignInResult } from '../../schemas/sign-in.js';
+import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
 import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
 import type { RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
@@ -43,8 +43,8 @@ import {
   type SpentSession,
 } from './sign-in-state.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
-import type { TokenService } from './tokens.js';
-import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from './users.js';
+import type { TokenService } from '../tokens/tokens.js';
+import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
 
 export interface SignInSettingsOfService {
   /** How long a follow-up challenge may be answered, in seconds (an e-mailed code never longer than 3 minutes). */

@@ -4,8 +4,8 @@
  * SaaS it belongs to, and the address is remembered there. The courier refuses to mail it again, which
  * keeps the account's bounce and complaint rates under the limits at which SES pauses sending.
  */
-import { log } from '../log.js';
-import { metrics } from '../metrics.js';
+import { log } from '../../log.js';
+import { metrics } from '../../metrics.js';
 
 export type SuppressionReason = 'bounce' | 'complaint';
 

@@ -9,13 +9,13 @@
  * names, so they never clash). Writes through a tenant user route each value by its kind: user attributes
  * to the membership, SaaS-user attributes to the user, in one transaction.
  */
-import { nowSeconds } from '../clock.js';
-import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../errors.js';
-import type { Env, Role } from '../schemas/definitions.js';
-import type { EnvWithRoles, TenantUser, TenantUserCount, TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
-import { RULE, type AtomicWrite, type Committer } from './atomic.js';
-import type { DefinitionRepository } from './definitions.js';
-import { collect, MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from './paging.js';
+import { nowSeconds } from '../../clock.js';
+import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../../errors.js';
+import type { Env, Role } from '../../schemas/definitions.js';
+import type { EnvWithRoles, TenantUser, TenantUserCount, TenantUserSearch, UserInfo } from '../../schemas/tenant-users.js';
+import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import type { DefinitionRepository } from '../configuration/definitions.js';
+import { collect, MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
 import { tenantNotFound, type TenantRecord, type TenantRepository } from './tenants.js';
 import {
   checkAttributeChanges,
@@ -29,7 +29,7 @@ import {
   type UserFilter,
   type UserRecord,
   type UserRepository,
-} from './users.js';
+} from '../users/users.js';
 
 export interface EnvRole {
   env_id: number;

@@ -1,5 +1,5 @@
 /** The built-in English templates, returned until a SaaS overrides them. `{####}` is the code, password or link. */
-import type { TemplateSet } from '../schemas/configuration.js';
+import type { TemplateSet } from '../../schemas/configuration.js';
 
 export const DEFAULT_TEMPLATES: TemplateSet = {
   sign_up: {

@@ -15,9 +15,9 @@
  * so a block that was altered, issued to another SaaS, user or device, or has expired, is refused.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { constantTimeEqual } from '../crypto/compare.js';
-import { N, powG } from '../crypto/srp.js';
+import { nowSeconds } from '../../clock.js';
+import { constantTimeEqual } from '../../crypto/compare.js';
+import { N, powG } from '../../crypto/srp.js';
 import {
   expectedClaimSignature,
   parseSrpA,
@@ -26,8 +26,8 @@ import {
   toBig,
   toBytes,
   type ServerExchange,
-} from '../crypto/srp-server.js';
-import { invalid } from '../errors.js';
+} from '../../crypto/srp-server.js';
+import { invalid } from '../../errors.js';
 import { requiredResponse, sessionRefused } from './sign-in-state.js';
 
 /** The deployment secret the engine derives its keys from (the key store holds it, sealed). */

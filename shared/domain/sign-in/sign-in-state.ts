@@ -5,14 +5,14 @@
  * a lifetime carry the TTL attribute `expiresAt` and are checked against the clock on every read, as TTL
  * deletes only eventually. Refresh tokens are not stored at all (refresh-tokens.ts).
  */
-import { invalid, unauthenticated } from '../errors.js';
-import type { SignInSettings } from '../schemas/configuration.js';
-import type { Credentials, NewDeviceMetadata } from '../schemas/sign-in.js';
-import type { AtomicWrite } from './atomic.js';
-import type { OutboxMail } from './mail.js';
+import { invalid, unauthenticated } from '../../errors.js';
+import type { SignInSettings } from '../../schemas/configuration.js';
+import type { Credentials, NewDeviceMetadata } from '../../schemas/sign-in.js';
+import type { AtomicWrite } from '../atomic.js';
+import type { OutboxMail } from '../mail/mail.js';
 import type { LockoutState, LockoutStore } from './sign-in-lockout.js';
-import type { IssuedTokens, TokenSubject } from './tokens.js';
-import type { UserRecord } from './users.js';
+import type { IssuedTokens, TokenSubject } from '../tokens/tokens.js';
+import type { UserRecord } from '../users/users.js';
 
 export type DeviceRemembering = SignInSettings['device_configuration']['device_remembering'];
 

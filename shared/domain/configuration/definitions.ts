@@ -3,8 +3,8 @@
  * unique per SaaS; the repository holds that rule with conditional writes, so two racing creates give one
  * success and one `*_already_exists`.
  */
-import { alreadyExists, notFound } from '../errors.js';
-import type { Attribute, Env, Role } from '../schemas/definitions.js';
+import { alreadyExists, notFound } from '../../errors.js';
+import type { Attribute, Env, Role } from '../../schemas/definitions.js';
 
 export type AttributeKind = 'user' | 'saas_user' | 'tenant';
 

@@ -17,7 +17,7 @@
  * case-insensitive), the local part as given (a mailbox may be case-sensitive; uniqueness compares the whole
  * address without regard to case).
  */
-import { EMAIL_ADDRESS_PATTERN } from '../schemas/common.js';
+import { EMAIL_ADDRESS_PATTERN } from '../../schemas/common.js';
 
 const EMAIL_ADDRESS = new RegExp(EMAIL_ADDRESS_PATTERN);
 

@@ -9,17 +9,17 @@
  * decision 5). Invitations are kept a while past their expiry so the SaaS sees them as expired, then go.
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { concurrentUpdate, forbidden, invalid, notFound, type DomainError } from '../errors.js';
-import type { Invitation, InvitationStatus, NewInvitation, InvitationAcceptance } from '../schemas/invitations.js';
-import { RULE, type AtomicWrite, type Committer } from './atomic.js';
-import type { DefinitionRepository } from './definitions.js';
-import { newOutboxMail, type OutboxMail } from './mail.js';
+import { nowSeconds } from '../../clock.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { concurrentUpdate, forbidden, invalid, notFound, type DomainError } from '../../errors.js';
+import type { Invitation, InvitationStatus, NewInvitation, InvitationAcceptance } from '../../schemas/invitations.js';
+import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import type { DefinitionRepository } from '../configuration/definitions.js';
+import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
 import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type TenantUserService } from './tenant-users.js';
 import { tenantNotFound, type TenantRepository } from './tenants.js';
-import type { AccessTokenVerifier } from './tokens.js';
-import { emailAddress, emailLogin, given, userNotFound, type UserRepository, type UserService } from './users.js';
+import type { AccessTokenVerifier } from '../tokens/tokens.js';
+import { emailAddress, emailLogin, given, userNotFound, type UserRepository, type UserService } from '../users/users.js';
 
 /** How long an invitation stays readable after it expired (as `expired`), before it goes. */
 export const KEEP_EXPIRED_SECONDS = 30 * 86400;

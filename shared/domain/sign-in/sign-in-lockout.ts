@@ -13,7 +13,7 @@
  * finds the user locked writes nothing (a refused attempt is not a failure: it must not lengthen the lock a
  * real user waits out).
  */
-import { nowSeconds } from '../clock.js';
+import { nowSeconds } from '../../clock.js';
 
 export const FREE_ATTEMPTS = 5;
 export const MAX_LOCK_SECONDS = 15 * 60;

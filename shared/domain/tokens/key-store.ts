@@ -13,9 +13,9 @@
 import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
-import { nowSeconds } from '../clock.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import type { SrpSecretSource } from './srp-sign-in.js';
+import { nowSeconds } from '../../clock.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { SrpSecretSource } from '../sign-in/srp-sign-in.js';
 
 /** A public key as the JWKS publishes it. */
 export interface PublicJwk {

@@ -7,11 +7,11 @@
  *
  * The key is set with this service's extension route PUT /payment-provider (SaaSus sets it in its console).
  */
-import { invalid } from '../errors.js';
-import type { SecretBox } from '../crypto/secret-box.js';
+import { invalid } from '../../errors.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { maskSecret } from './configuration.js';
 import type { SettingsRepository } from './settings.js';
-import type { TenantRepository } from './tenants.js';
+import type { TenantRepository } from '../tenants/tenants.js';
 
 export interface NewCustomer {
   name: string;

@@ -6,8 +6,8 @@
  * (and which is gone with a deleted user). A token of another SaaS, another deployment, altered or expired,
  * opens to nothing.
  */
-import { sealWithKey, openWithKey } from '../crypto/code-box.js';
-import { nowSeconds } from '../clock.js';
+import { sealWithKey, openWithKey } from '../../crypto/code-box.js';
+import { nowSeconds } from '../../clock.js';
 import type { SrpSecretSource } from './srp-sign-in.js';
 
 export interface RefreshGrant {

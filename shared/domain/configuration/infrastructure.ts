@@ -4,9 +4,9 @@
  * reached through a signed URL that expires after an hour.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { invalid, notFound } from '../errors.js';
-import type { InfrastructureSettings } from '../schemas/infrastructure.js';
+import { nowSeconds } from '../../clock.js';
+import { invalid, notFound } from '../../errors.js';
+import type { InfrastructureSettings } from '../../schemas/infrastructure.js';
 import type { SettingsRepository } from './settings.js';
 
 interface InfrastructureDocument {

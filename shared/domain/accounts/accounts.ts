@@ -3,10 +3,10 @@
  * checked against. Pure logic over two ports: the repository and the secret box.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { PERMISSIONS, type PermissionGrant } from '../permissions.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { invalid, notFound } from '../errors.js';
+import { nowSeconds } from '../../clock.js';
+import { PERMISSIONS, type PermissionGrant } from '../../permissions.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { invalid, notFound } from '../../errors.js';
 
 export interface SaasAccount {
   id: string;

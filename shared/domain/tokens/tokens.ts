@@ -19,8 +19,8 @@ import {
   KidNotFoundInJwksError,
 } from 'aws-jwt-verify/error';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
-import { nowSeconds } from '../clock.js';
-import { unauthenticated } from '../errors.js';
+import { nowSeconds } from '../../clock.js';
+import { unauthenticated } from '../../errors.js';
 import type { ActiveSigningKey, PublicJwk } from './key-store.js';
 
 export type TokenUse = 'id' | 'access';

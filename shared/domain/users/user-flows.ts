@@ -7,13 +7,13 @@
  * together with the code being used up, so a code confirms one change only, and two parallel confirms give
  * one change and one refusal.
  */
-import { nowSeconds } from '../clock.js';
-import { matchTotp, newTotpSecret } from '../crypto/totp.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { alreadyExists, concurrentUpdate, invalid, type DomainError } from '../errors.js';
-import { RULE, type AtomicWrite, type Committer } from './atomic.js';
-import { newOutboxMail, type OutboxMail } from './mail.js';
-import type { AccessTokenClaims, AccessTokenVerifier } from './tokens.js';
+import { nowSeconds } from '../../clock.js';
+import { matchTotp, newTotpSecret } from '../../crypto/totp.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { alreadyExists, concurrentUpdate, invalid, type DomainError } from '../../errors.js';
+import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import type { AccessTokenClaims, AccessTokenVerifier } from '../tokens/tokens.js';
 import {
   emailAddress,
   emailLogin,

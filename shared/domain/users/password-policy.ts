@@ -3,8 +3,8 @@
  * in the field `password`.
  */
 import { randomInt } from 'node:crypto';
-import { invalid } from '../errors.js';
-import type { PasswordPolicy } from '../schemas/configuration.js';
+import { invalid } from '../../errors.js';
+import type { PasswordPolicy } from '../../schemas/configuration.js';
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   minimum_length: 8,

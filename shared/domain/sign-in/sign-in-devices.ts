@@ -6,12 +6,12 @@
  * the answer says user_confirmation_necessary and the application asks the user before Update Device Status.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { deviceVerifierFromClient } from '../crypto/srp-server.js';
-import { invalid } from '../errors.js';
-import type { DeviceConfirmation, DeviceStatusUpdate } from '../schemas/sign-in.js';
+import { nowSeconds } from '../../clock.js';
+import { deviceVerifierFromClient } from '../../crypto/srp-server.js';
+import { invalid } from '../../errors.js';
+import type { DeviceConfirmation, DeviceStatusUpdate } from '../../schemas/sign-in.js';
 import { deviceNotFound, type DeviceRecord, type DeviceRemembering, type SignInStore } from './sign-in-state.js';
-import type { AccessTokenVerifier } from './tokens.js';
+import type { AccessTokenVerifier } from '../tokens/tokens.js';
 
 export interface DeviceDeps {
   store: Pick<SignInStore, 'confirmDevice' | 'rememberDevice'>;

@@ -7,13 +7,13 @@
  * race between the two gives one application and one history entry.
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { DomainError, invalid, notFound } from '../errors.js';
-import type { BillingInfo, PaymentCustomer, PlanHistory, PlanUpdate, SamlProps, Tenant, TenantDetail, TenantProps } from '../schemas/tenants.js';
-import type { AtomicWrite } from './atomic.js';
-import { checkAttributeValues } from './attributes.js';
+import { nowSeconds } from '../../clock.js';
+import { DomainError, invalid, notFound } from '../../errors.js';
+import type { BillingInfo, PaymentCustomer, PlanHistory, PlanUpdate, SamlProps, Tenant, TenantDetail, TenantProps } from '../../schemas/tenants.js';
+import type { AtomicWrite } from '../atomic.js';
+import { checkAttributeValues } from '../attributes.js';
 import { COUNTRY_CODES } from './countries.js';
-import type { DefinitionRepository } from './definitions.js';
+import type { DefinitionRepository } from '../configuration/definitions.js';
 import { currentPlanPeriod } from './plan-period.js';
 
 /** A tenant's link to its AWS Marketplace customer: part of the tenant record, made by Link AWS Marketplace. */

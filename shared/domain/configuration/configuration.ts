@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { invalid } from '../errors.js';
-import { DEFAULT_TEMPLATES, PLACEHOLDER } from './default-templates.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { invalid } from '../../errors.js';
+import { DEFAULT_TEMPLATES, PLACEHOLDER } from '../mail/default-templates.js';
 import {
   TEMPLATE_NAMES,
   type BasicInfo,
@@ -22,8 +22,8 @@ import {
   type SignInSettingsUpdate,
   type TemplateSet,
   type TemplateUpdate,
-} from '../schemas/configuration.js';
-import { DEFAULT_PASSWORD_POLICY } from './password-policy.js';
+} from '../../schemas/configuration.js';
+import { DEFAULT_PASSWORD_POLICY } from '../users/password-policy.js';
 import type { SettingsRepository } from './settings.js';
 
 /** The e-mail sending identity of a domain: SES on AWS, a stand-in locally. */

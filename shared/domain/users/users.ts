@@ -8,22 +8,22 @@
  * tenant. Per-tenant user attributes live on the memberships (tenant-users.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { createPasswordVerifier } from '../crypto/srp.js';
-import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../errors.js';
+import { nowSeconds } from '../../clock.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { createPasswordVerifier } from '../../crypto/srp.js';
+import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../../errors.js';
 import { normalizedEmailAddress } from './email-address.js';
-import type { PasswordPolicy, TemplateName } from '../schemas/configuration.js';
-import type { Attribute } from '../schemas/definitions.js';
-import type { TenantUserSearch, UserInfo } from '../schemas/tenant-users.js';
-import type { MfaMethod, MfaPreference, MfaPreferenceAnswer, SaasUser, SaasUserSearch } from '../schemas/users.js';
-import { RULE, type AtomicWrite, type Committer } from './atomic.js';
-import { checkAttributeValues } from './attributes.js';
-import type { DefinitionRepository } from './definitions.js';
-import { newOutboxMail, type OutboxMail } from './mail.js';
-import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from './paging.js';
+import type { PasswordPolicy, TemplateName } from '../../schemas/configuration.js';
+import type { Attribute } from '../../schemas/definitions.js';
+import type { TenantUserSearch, UserInfo } from '../../schemas/tenant-users.js';
+import type { MfaMethod, MfaPreference, MfaPreferenceAnswer, SaasUser, SaasUserSearch } from '../../schemas/users.js';
+import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import { checkAttributeValues } from '../attributes.js';
+import type { DefinitionRepository } from '../configuration/definitions.js';
+import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
 import { checkPassword, generatePassword } from './password-policy.js';
-import type { SettingsRepository } from './settings.js';
+import type { SettingsRepository } from '../configuration/settings.js';
 
 export type AttributeValue = string | number | boolean;
 export type AttributeValues = Record<string, AttributeValue>;

@@ -13,15 +13,15 @@
  * derived from the code itself and stored under the code's hash, so the table never holds them readable.
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import { codeHash, openWithCode, sealWithCode } from '../crypto/code-box.js';
-import { invalid, notFound } from '../errors.js';
-import type { Credentials, CredentialsQuery, CredentialsToSave, SignedInUser } from '../schemas/sign-in.js';
-import type { UserInfo } from '../schemas/tenant-users.js';
+import { nowSeconds } from '../../clock.js';
+import { codeHash, openWithCode, sealWithCode } from '../../crypto/code-box.js';
+import { invalid, notFound } from '../../errors.js';
+import type { Credentials, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
+import type { UserInfo } from '../../schemas/tenant-users.js';
 import type { RefreshGrant, RefreshTokens } from './refresh-tokens.js';
 import { credentialsOf, tokenSubject } from './sign-in-state.js';
-import { invalidToken, type TokenService, type TokenVerifier } from './tokens.js';
-import type { UserRecord, UserRepository } from './users.js';
+import { invalidToken, type TokenService, type TokenVerifier } from '../tokens/tokens.js';
+import type { UserRecord, UserRepository } from '../users/users.js';
 
 /** The spec (docs/decisions.md): a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
 export const TEMP_CODE_SECONDS = 10;

@@ -7,16 +7,16 @@
  * One customer is linked to at most one tenant of a SaaS, and a tenant to at most one customer: the store
  * holds both rules in the transaction that links them, never by reading first.
  */
-import { nowSeconds } from '../clock.js';
-import { alreadyExists, forbidden, invalid } from '../errors.js';
-import type { Tenant } from '../schemas/tenants.js';
-import type { SaasUser } from '../schemas/users.js';
-import { RULE, type AtomicWrite, type Committer } from './atomic.js';
-import type { SignUpService } from './sign-up.js';
+import { nowSeconds } from '../../clock.js';
+import { alreadyExists, forbidden, invalid } from '../../errors.js';
+import type { Tenant } from '../../schemas/tenants.js';
+import type { SaasUser } from '../../schemas/users.js';
+import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import type { SignUpService } from '../sign-in/sign-up.js';
 import type { TenantUserService } from './tenant-users.js';
 import { newTenantRecord, tenantNotFound, toTenant, type MarketplaceLink, type TenantRecord, type TenantRepository } from './tenants.js';
-import type { AccessTokenVerifier } from './tokens.js';
-import { userNotFound, type UserService } from './users.js';
+import type { AccessTokenVerifier } from '../tokens/tokens.js';
+import { userNotFound, type UserService } from '../users/users.js';
 
 /** Whom a registration token names. */
 export interface MarketplaceCustomer {

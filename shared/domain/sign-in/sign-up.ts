@@ -9,9 +9,9 @@
  * Resend must not either: an unknown address and a confirmed user both get the answer a resend gets (200),
  * and no mail goes out; a user over the mail limit gets it too, where self sign-up on answers 429.
  */
-import { DomainError, invalid, notFound } from '../errors.js';
-import type { SaasUser } from '../schemas/users.js';
-import { awaitsFirstSignIn, firstSignInDone, type UserService } from './users.js';
+import { DomainError, invalid, notFound } from '../../errors.js';
+import type { SaasUser } from '../../schemas/users.js';
+import { awaitsFirstSignIn, firstSignInDone, type UserService } from '../users/users.js';
 
 export interface SignUpDeps {
   users: Pick<UserService, 'create' | 'findByUsername' | 'resendTemporaryPassword'>;

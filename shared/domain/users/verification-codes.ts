@@ -5,9 +5,9 @@
  * is compared, so parallel guessing cannot go past the limit, and a million codes cannot be tried in a day.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constantTimeEqual } from '../crypto/compare.js';
-import { newOneTimeCode } from '../crypto/one-time-code.js';
-import { invalid, type DomainError } from '../errors.js';
+import { constantTimeEqual } from '../../crypto/compare.js';
+import { newOneTimeCode } from '../../crypto/one-time-code.js';
+import { invalid, type DomainError } from '../../errors.js';
 
 export const CODE_LIFETIME_SECONDS = 24 * 3600;
 export const MAX_CODE_ATTEMPTS = 5;
