@@ -141,7 +141,7 @@ const signatureCheck = (signingKeys: SigningKeyLookup): Middleware => ({
 
 /** Size limit, JSON parsing and the operation's schema for path, query and body. */
 const inputCheck = (operations: Record<string, BoundOperation>): Middleware => ({
-  before: ({ event, context }) => {
+  before: async ({ event, context }) => {
     const state = stateOf(context);
     const op = operations[(state.route as Route).operationId];
     if (!op) return;
@@ -156,7 +156,7 @@ const inputCheck = (operations: Record<string, BoundOperation>): Middleware => (
       : undefined;
     let body: unknown;
     if (schema.body) {
-      body = parseJsonBody(state.rawBody);
+      body = await parseJsonBody(state.rawBody);
       if (body === undefined) throw new HttpProblem(400, 'invalid_parameter', 'body: a JSON body is required');
       body = validate(schema.body, body, 'body');
     }
