@@ -17,7 +17,7 @@ function powertoolsLevel(level: string) {
   return POWERTOOLS_LEVELS[level.toLowerCase() as LevelName] ?? POWERTOOLS_LEVELS.info;
 }
 
-const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: powertoolsLevel(logLevelFromEnv()) });
+export const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: powertoolsLevel(logLevelFromEnv()) });
 
 /** Tests turn logging on in a process whose environment said `silent`. */
 export function setLogLevel(level: string): void {

@@ -1,11 +1,11 @@
 /**
  * Business metrics as CloudWatch embedded metrics (Powertools Metrics): counted during an invocation and
- * written as one EMF line when it ends (shared/observability.ts flushes). Off locally and in tests, where
+ * written as one EMF line when it ends (Powertools' logMetrics, in shared/observability.ts). Off locally and in tests, where
  * nobody reads them, so stdout stays quiet. `metrics.count('SignInSucceeded')` is the whole API.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { config } from './config.js';
-import { SERVICE_NAME } from './log.js';
+import { logger, SERVICE_NAME } from './log.js';
 
 export const METRICS_NAMESPACE = 'TenantIdentity';
 /** The one dimension every business metric carries (Powertools adds it from the service name). */
@@ -29,30 +29,28 @@ export const BUSINESS_METRICS = {
 export type MetricName = keyof typeof BUSINESS_METRICS;
 
 let sink: Metrics | undefined;
-let counted = 0;
 
-function sinkOf(): Metrics | undefined {
-  if (!sink && config().metricsEnabled) sink = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+/** Powertools' own warning when an invocation counted nothing: most do, so it is a debug line here. */
+const quietEmpty = {
+  debug: (...args: unknown[]) => logger.debug(String(args[0])),
+  info: (...args: unknown[]) => logger.info(String(args[0])),
+  warn: (...args: unknown[]) => (String(args[0]).startsWith('No application metrics') ? logger.debug(String(args[0])) : logger.warn(String(args[0]))),
+  error: (...args: unknown[]) => logger.error(String(args[0])),
+};
+
+/** The EMF sink when metrics are on (METRICS_ENABLED, set by the stack); observability.ts publishes it per invocation. */
+export function metricsSink(): Metrics | undefined {
+  if (!sink && config().metricsEnabled) sink = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME, logger: quietEmpty });
   return sink;
 }
 
 export const metrics = {
   count(name: MetricName, value = 1): void {
-    const target = sinkOf();
-    if (!target) return;
-    target.addMetric(name, MetricUnit.Count, value);
-    counted++;
-  },
-  /** One EMF line with everything counted since the last flush; nothing at all when nothing was counted. */
-  flush(): void {
-    if (!sink || counted === 0) return;
-    counted = 0;
-    sink.publishStoredMetrics();
+    metricsSink()?.addMetric(name, MetricUnit.Count, value);
   },
 };
 
 /** Tests that read the EMF output start a fresh sink after turning METRICS_ENABLED on. */
 export function resetMetricsForTests(): void {
   sink = undefined;
-  counted = 0;
 }

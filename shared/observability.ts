@@ -2,11 +2,13 @@
  * What every function does around each invocation: a log scope for its ids, an X-Ray subsegment when
  * tracing is on, and one flush of the business metrics at the end, whatever happened.
  */
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { config } from './config.js';
-import { inLogScope, SERVICE_NAME } from './log.js';
-import { metrics } from './metrics.js';
+import { inLogScope, logger, SERVICE_NAME } from './log.js';
+import { metricsSink } from './metrics.js';
 
 /**
  * Loaded only when tracing is on (TRACING_ENABLED, set by the stack's `tracing` prop): the X-Ray SDK adds
@@ -15,6 +17,12 @@ import { metrics } from './metrics.js';
 const tracer: Tracer | undefined = config().tracingEnabled
   ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: SERVICE_NAME })
   : undefined;
+const tracing = tracer ? await captureLambdaHandler(tracer) : undefined;
+
+/** Powertools' handler middleware, also loaded only with tracing on. */
+async function captureLambdaHandler(on: Tracer) {
+  return (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler(on, { captureResponse: false });
+}
 
 /** An AWS SDK v3 client whose calls appear in the trace when tracing is on; the client itself otherwise. */
 export function traced<T>(client: T): T {
@@ -22,35 +30,20 @@ export function traced<T>(client: T): T {
 }
 
 /**
- * One subsegment per invocation. Unlike Powertools' handler wrappers it never records the response as
- * metadata: answers carry tokens and secrets shown once.
+ * Wraps a Lambda handler with Powertools: its log lines carry the invocation's id and the Lambda context
+ * (`logger.addContext`: injectLambdaContext would also reset the log level each warm invocation, which tests
+ * set), its business metrics go out as one EMF line with the cold-start metric (logMetrics), and, with tracing
+ * on, one subsegment per invocation that never records the response (captureLambdaHandler with
+ * captureResponse false: answers carry tokens and secrets shown once).
  */
-async function inSubsegment<R>(run: () => Promise<R>): Promise<R> {
-  const invocation = tracer?.getSegment();
-  if (!tracer || !invocation) return run();
-  const handler = invocation.addNewSubsegment('## handler');
-  tracer.setSegment(handler);
-  tracer.annotateColdStart();
-  tracer.addServiceNameAnnotation();
-  try {
-    return await run();
-  } catch (error) {
-    tracer.addErrorAsMetadata(error as Error);
-    throw error;
-  } finally {
-    handler.close();
-    tracer.setSegment(invocation);
-  }
-}
-
-/** Wraps a Lambda handler: its log lines carry the invocation's id, and its metrics are flushed once. */
 export function observed<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
+  const wrapped = middy<E, R>(handler);
+  const sink = metricsSink();
+  if (sink) wrapped.use(logMetrics(sink, { captureColdStartMetric: true }));
+  if (tracing) wrapped.use(tracing);
   return (event, context) =>
-    inLogScope({ invocationId: context?.awsRequestId }, async () => {
-      try {
-        return await inSubsegment(() => handler(event, context));
-      } finally {
-        metrics.flush();
-      }
+    inLogScope({ invocationId: context?.awsRequestId }, () => {
+      if (context?.functionName) logger.addContext(context);
+      return wrapped(event, context);
     });
 }

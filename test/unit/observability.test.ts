@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Context } from 'aws-lambda';
 import { addToLogScope, isSensitiveName, log, redact, REDACTED, setLogLevel } from '../../shared/log.js';
+import { spawn } from 'node:child_process';
 import { metrics } from '../../shared/metrics.js';
 import { observed } from '../../shared/observability.js';
 
@@ -63,11 +64,40 @@ describe('log scope', () => {
 
 describe('metrics', () => {
   it('write nothing when METRICS_ENABLED is off (local mode and tests)', async () => {
-    const writes = await stdoutOf(() => {
+    const handler = observed(async () => {
       metrics.count('MailSent');
       metrics.count('SignInSucceeded', 3);
-      metrics.flush();
     });
+    const writes = await stdoutOf(() => handler({}, { awsRequestId: 'inv-off' } as Context));
     assert.deepEqual(writes, []);
+  });
+
+  it('go out as one EMF line per invocation through logMetrics, with the cold-start metric once', async () => {
+    // In a process of its own: the cold start is the process's first invocation.
+    const script = [
+      "import { observed } from './shared/observability.ts';",
+      "import { metrics } from './shared/metrics.ts';",
+      'const handler = observed(async (event) => { if (event.sent) metrics.count("MailSent", event.sent); });',
+      'const context = { awsRequestId: "inv", functionName: "probe" };',
+      'await handler({ sent: 2 }, context); console.log("--"); await handler({ sent: 0 }, context); console.log("--"); await handler({ sent: 1 }, context);',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      // Lambda says how the environment started; Powertools counts a cold start only for on-demand ones.
+      env: { ...process.env, METRICS_ENABLED: 'true', LOG_LEVEL: 'silent', AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    assert.equal(await new Promise((resolve) => child.on('exit', resolve)), 0);
+    const invocations = out.split('--\n').map((part) =>
+      part
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => '_aws' in line),
+    );
+    assert.deepEqual(
+      invocations.map((lines) => lines.map((line) => (line.ColdStart !== undefined ? `ColdStart ${line.ColdStart}` : `MailSent ${line.MailSent}`)).sort()),
+      [['ColdStart 1', 'MailSent 2'], [], ['MailSent 1']],
+    );
   });
 });
