@@ -14,7 +14,15 @@ const LAYER_RULES = [
   {
     files: ['shared/schemas/**/*.ts', 'shared/permissions.ts', 'shared/errors.ts', 'shared/clock.ts'],
     patterns: [
-      outward('the floor (schemas, permissions, errors, clock) imports nothing above it', '**/domain/**', '**/http/**', '**/store/**', '**/wiring.js', '**/routes.js', ...INFRASTRUCTURE),
+      outward(
+        'the floor (schemas, permissions, errors, clock) imports nothing above it',
+        '**/domain/**',
+        '**/http/**',
+        '**/store/**',
+        '**/wiring.js',
+        '**/routes.js',
+        ...INFRASTRUCTURE,
+      ),
     ],
   },
   // The domain has a mail/ folder of its own (outbox mails, suppressions): the senders' shared/mail/ is
@@ -29,19 +37,45 @@ const LAYER_RULES = [
   },
   {
     files: ['shared/http/**/*.ts'],
-    patterns: [outward('the request pipeline gets what it needs of the domain and the store from wiring.ts', '**/domain/**', '**/store/**', '**/wiring.js', ...INFRASTRUCTURE)],
+    patterns: [
+      outward(
+        'the request pipeline gets what it needs of the domain and the store from wiring.ts',
+        '**/domain/**',
+        '**/store/**',
+        '**/wiring.js',
+        ...INFRASTRUCTURE,
+      ),
+    ],
   },
   {
     files: ['shared/store/**/*.ts'],
-    patterns: [outward('the store implements the domain\'s ports; it does not call HTTP or the wiring', '**/http/**', '**/wiring.js', ...INFRASTRUCTURE)],
+    patterns: [
+      outward("the store implements the domain's ports; it does not call HTTP or the wiring", '**/http/**', '**/wiring.js', ...INFRASTRUCTURE),
+    ],
   },
   {
     files: ['functions/**/*.ts'],
-    patterns: [outward('functions run on Lambda: they import shared code, never the CDK app or local tools', '**/lib/**', '**/local/**', '**/bin/**', '**/scripts/**')],
+    patterns: [
+      outward(
+        'functions run on Lambda: they import shared code, never the CDK app or local tools',
+        '**/lib/**',
+        '**/local/**',
+        '**/bin/**',
+        '**/scripts/**',
+      ),
+    ],
   },
   {
     files: ['examples/**/*.ts'],
-    patterns: [outward('examples use the service through its public API (client/), like any application', '**/shared/domain/**', '**/shared/store/**', '**/shared/wiring.js', '**/shared/http/**')],
+    patterns: [
+      outward(
+        'examples use the service through its public API (client/), like any application',
+        '**/shared/domain/**',
+        '**/shared/store/**',
+        '**/shared/wiring.js',
+        '**/shared/http/**',
+      ),
+    ],
   },
 ];
 

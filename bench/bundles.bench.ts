@@ -64,7 +64,9 @@ function heaviest(metafile: Metafile, output: string): string {
 const dir = mkdtempSync(join(tmpdir(), 'bundles-'));
 const figures: Record<string, { sizeKb: number; initMedianMs: number; initMinMs: number; initSamples: number; heaviestKb: string }> = {};
 try {
-  process.stdout.write(`${PROCESSES} fresh processes per function; targets: ≤ ${SIZE_TARGET_KB} KB minified, ≤ ${INIT_TARGET_MS} ms initialisation\n\n`);
+  process.stdout.write(
+    `${PROCESSES} fresh processes per function; targets: ≤ ${SIZE_TARGET_KB} KB minified, ≤ ${INIT_TARGET_MS} ms initialisation\n\n`,
+  );
   process.stdout.write(`${'function'.padEnd(16)}${'size KB'.padStart(9)}${'init ms (median)'.padStart(18)}${'min'.padStart(8)}   heaviest (KB)\n`);
   for (const name of [...GROUPS, ...WORKER_FUNCTIONS]) {
     const outfile = join(dir, name, 'index.mjs');
@@ -80,7 +82,12 @@ try {
     );
   }
   process.stdout.write('\n! marks a figure over its target.\n');
-  writeResults('bundles', { targets: { sizeKb: SIZE_TARGET_KB, initMs: INIT_TARGET_MS }, processes: PROCESSES, node: process.version, functions: figures });
+  writeResults('bundles', {
+    targets: { sizeKb: SIZE_TARGET_KB, initMs: INIT_TARGET_MS },
+    processes: PROCESSES,
+    node: process.version,
+    functions: figures,
+  });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -39,7 +39,9 @@ function panels(): Panel[] {
       ],
     });
   }
-  const http = readResults<{ throughput: Record<string, { perSecond: number }>; signInsPerSecondPerCore: number; perCoreTarget: number }>('sign-in-http');
+  const http = readResults<{ throughput: Record<string, { perSecond: number }>; signInsPerSecondPerCore: number; perCoreTarget: number }>(
+    'sign-in-http',
+  );
   if (http) {
     out.push({
       title: 'Full sign-ins per second through the local API (one machine, DynamoDB Local)',

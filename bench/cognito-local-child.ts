@@ -26,10 +26,11 @@ const { createDefaultServer } = require('cognito-local') as {
 };
 const server = await (await createDefaultServer(pino({ level: 'silent' }))).start();
 
-const stop = () => server.close(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
-});
+const stop = () =>
+  server.close(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
 process.on('message', (message: ParentMessage) => {
   if (message.kind === 'usage') {
     if (message.collectGarbage) (globalThis as { gc?: () => void }).gc?.();

@@ -52,8 +52,9 @@ try {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   const pool = (await cognito.send(new CreateUserPoolCommand({ PoolName: 'bench' }))).UserPool?.Id as string;
-  const clientId = (await cognito.send(new CreateUserPoolClientCommand({ UserPoolId: pool, ClientName: 'bench', ExplicitAuthFlows: ['USER_PASSWORD_AUTH'] })))
-    .UserPoolClient?.ClientId as string;
+  const clientId = (
+    await cognito.send(new CreateUserPoolClientCommand({ UserPoolId: pool, ClientName: 'bench', ExplicitAuthFlows: ['USER_PASSWORD_AUTH'] }))
+  ).UserPoolClient?.ClientId as string;
   const peerUsers: string[] = [];
   for (let i = 0; i < USERS; i++) {
     const username = `peer-${i}-${randomUUID().slice(0, 8)}@bench.test`;
@@ -78,10 +79,16 @@ try {
       },
     },
     'create user (POST /users; AdminCreateUser)': {
-      ours: async () => expectStatus(await api.post('/users', { email: `created-${n++}-${process.pid}@bench.test`, password: PASSWORD }), 201, 'create user'),
+      ours: async () =>
+        expectStatus(await api.post('/users', { email: `created-${n++}-${process.pid}@bench.test`, password: PASSWORD }), 201, 'create user'),
       peer: () =>
         cognito.send(
-          new AdminCreateUserCommand({ UserPoolId: pool, Username: `created-${n++}-${process.pid}@bench.test`, TemporaryPassword: PASSWORD, MessageAction: 'SUPPRESS' }),
+          new AdminCreateUserCommand({
+            UserPoolId: pool,
+            Username: `created-${n++}-${process.pid}@bench.test`,
+            TemporaryPassword: PASSWORD,
+            MessageAction: 'SUPPRESS',
+          }),
         ),
     },
     'get user (GET /users/{id}; AdminGetUser)': {

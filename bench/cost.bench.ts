@@ -116,9 +116,14 @@ try {
     {
       name: 'Create SaaS user',
       api: true,
-      call: async () => expectStatus(await api.post('/users', { email: `new-${created++}-${Date.now()}@bench.test`, password: PASSWORD }), 201, 'create user'),
+      call: async () =>
+        expectStatus(await api.post('/users', { email: `new-${created++}-${Date.now()}@bench.test`, password: PASSWORD }), 201, 'create user'),
     },
-    { name: 'Search users (e-mail prefix, 20)', api: true, call: async () => expectStatus(await api.get('/users/search?email=cost-&limit=20'), 200, 'search') },
+    {
+      name: 'Search users (e-mail prefix, 20)',
+      api: true,
+      call: async () => expectStatus(await api.get('/users/search?email=cost-&limit=20'), 200, 'search'),
+    },
     {
       name: `Get tenant users (${MEMBERS} members)`,
       api: true,
@@ -179,7 +184,9 @@ try {
       .map(([command, n]) => `${command.replace(/Command$/, '')}×${n}`)
       .join(', ');
   process.stdout.write(`DynamoDB requests, capacity units and handler time per call (median of ${CALLS}); prices: ${PRICES.region} on-demand\n`);
-  process.stdout.write(`${'operation'.padEnd(36)}${'requests'.padStart(9)}${'RRU'.padStart(7)}${'WRU'.padStart(7)}${'Lambda ms'.padStart(11)}${'$/million'.padStart(11)}   requests by command\n`);
+  process.stdout.write(
+    `${'operation'.padEnd(36)}${'requests'.padStart(9)}${'RRU'.padStart(7)}${'WRU'.padStart(7)}${'Lambda ms'.padStart(11)}${'$/million'.padStart(11)}   requests by command\n`,
+  );
   for (const r of rows) {
     process.stdout.write(
       `${r.operation.padEnd(36)}${String(r.requestCount).padStart(9)}${String(r.readUnits).padStart(7)}${String(r.writeUnits).padStart(7)}` +
@@ -193,7 +200,9 @@ try {
   );
   process.stdout.write('\nRows for docs/deployment.md:\n');
   for (const r of rows) {
-    process.stdout.write(`| ${r.operation} | ${r.requestCount} (${list(r.requests)}) | ${r.readUnits} | ${r.writeUnits} | ${r.lambdaMs.toFixed(0)} | $${r.costPerMillion.toFixed(2)} |\n`);
+    process.stdout.write(
+      `| ${r.operation} | ${r.requestCount} (${list(r.requests)}) | ${r.readUnits} | ${r.writeUnits} | ${r.lambdaMs.toFixed(0)} | $${r.costPerMillion.toFixed(2)} |\n`,
+    );
   }
   writeResults('cost', { prices: PRICES, month: MONTH, calls: CALLS, operations: rows, monthly, monthlyTotal: total, cognitoMonthly: cognito });
 } finally {

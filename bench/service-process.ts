@@ -10,9 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { BASE_PATH } from '../shared/routes.js';
 
 export type ParentMessage = { kind: 'usage'; id: number; collectGarbage?: boolean } | { kind: 'stop' };
-export type ChildMessage =
-  | { kind: 'ready'; port: number }
-  | { kind: 'usage'; id: number; cpu: NodeJS.CpuUsage; memory: NodeJS.MemoryUsage };
+export type ChildMessage = { kind: 'ready'; port: number } | { kind: 'usage'; id: number; cpu: NodeJS.CpuUsage; memory: NodeJS.MemoryUsage };
 
 export interface ServiceUsage {
   /** User + system CPU time of the service process since it started, in ms. */

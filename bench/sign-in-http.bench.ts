@@ -100,7 +100,10 @@ try {
   const refusedRequests = { wrongPassword: [] as number[], nobody: [] as number[] };
   for (let i = 0; i < REFUSALS; i++) {
     // Each user is refused at most three times, below the lockout's free attempts.
-    for (const [kind, username] of [['wrongPassword', emails[i % USERS] as string], ['nobody', `nobody-${i}@bench.test`]] as const) {
+    for (const [kind, username] of [
+      ['wrongPassword', emails[i % USERS] as string],
+      ['nobody', `nobody-${i}@bench.test`],
+    ] as const) {
       [handlerMs, storeRequests] = [0, 0];
       const res = await srpSignIn(api, username, `${PASSWORD}x`);
       if (res.status !== 401) throw new Error(`a refused proof answered ${res.status}`);
@@ -129,7 +132,9 @@ try {
   // Where the service's CPU goes, measured in this process once warm: one store request through the AWS SDK
   // (a GetItem of a missing item), and the tokens of one sign-in (ID and access token, RS256).
   const storeRequestCpuMs = await cpuPerCall(500, () => dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: 'BENCH', sk: 'NONE' } })));
-  const tokensCpuMs = await cpuPerCall(200, () => tokenService().issue({ saasId: credentials.saasId, userId: randomUUID(), email: 'a@bench.test', sessionVersion: 0 }));
+  const tokensCpuMs = await cpuPerCall(200, () =>
+    tokenService().issue({ saasId: credentials.saasId, userId: randomUUID(), email: 'a@bench.test', sessionVersion: 0 }),
+  );
 
   const best = Math.min(...Object.values(throughput).map((t) => t.serviceCpuMs));
 

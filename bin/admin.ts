@@ -113,7 +113,10 @@ async function run(): Promise<void> {
         print(await repo.listSaas());
         break;
       case 'key create': {
-        const permissions = required('permissions').split(',').map((p) => p.trim()).filter(Boolean);
+        const permissions = required('permissions')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
         const issued = await issueApiKey(repo, secrets(), required('saas'), permissions, values.description);
         print({ ...issued, note: 'The secret is shown once; store it now.' });
         break;

@@ -42,7 +42,7 @@ if (tokenIssuer !== undefined && !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?[^/]$/.test(
 const tableName = context('tableName');
 const tableStreamArn = context('tableStreamArn');
 if ((tableName === undefined) !== (tableStreamArn === undefined)) {
-  throw new Error('-c tableName and -c tableStreamArn go together: the courier reads the restored table\'s stream');
+  throw new Error("-c tableName and -c tableStreamArn go together: the courier reads the restored table's stream");
 }
 
 new ServiceStack(app, 'TenantIdentityService', {

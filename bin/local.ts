@@ -108,7 +108,11 @@ async function main(): Promise<void> {
   exampleApp = await startLocalExampleApp({
     dataDir,
     port: settings.appPort,
-    admin: new SignedClient(api.baseUrl, { saasId: credentials.SAASUS_SAAS_ID, apiKey: credentials.SAASUS_API_KEY, secret: credentials.SAASUS_SECRET_KEY }),
+    admin: new SignedClient(api.baseUrl, {
+      saasId: credentials.SAASUS_SAAS_ID,
+      apiKey: credentials.SAASUS_API_KEY,
+      secret: credentials.SAASUS_SECRET_KEY,
+    }),
     issueKey: (permissions, description) => issueApiKey(accounts, secrets(), credentials.SAASUS_SAAS_ID, permissions, description),
   });
 

@@ -98,7 +98,9 @@ export class GroupFunction extends Construct {
     this.grantSecrets(props);
     const unscoped = [
       ...(props.sendsMailWith || props.managesMailIdentities
-        ? ['SES identities are created per SaaS at run time (PUT /basic-info), so their ARNs are unknown at deploy time; ses:GetAccount has no resource']
+        ? [
+            'SES identities are created per SaaS at run time (PUT /basic-info), so their ARNs are unknown at deploy time; ses:GetAccount has no resource',
+          ]
         : []),
       ...(props.tracing ? ['X-Ray PutTraceSegments and PutTelemetryRecords have no resource to scope to'] : []),
     ];
@@ -113,11 +115,14 @@ export class GroupFunction extends Construct {
     acceptNagFindings(this, {
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
         'AWSLambdaBasicExecutionRole allows writing to CloudWatch Logs and nothing else',
-      'AwsSolutions-L1': 'docs/decisions.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
+      'AwsSolutions-L1':
+        'docs/decisions.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
       ...(props.writes
         ? {
-            'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]': 'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
-            'AwsSolutions-IAM5[Action::kms:ReEncrypt*]': 'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
+            'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]':
+              'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
+            'AwsSolutions-IAM5[Action::kms:ReEncrypt*]':
+              'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
           }
         : {}),
       ...(unscoped.length ? { 'AwsSolutions-IAM5[Resource::*]': unscoped.join('; ') } : {}),

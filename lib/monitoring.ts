@@ -85,7 +85,11 @@ export class Monitoring extends Construct {
   readonly alarmTopic: Topic;
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, private readonly props: MonitoringProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: MonitoringProps,
+  ) {
     super(scope, id);
     this.alarmTopic = this.createAlarmTopic();
     this.createAlarms({ ...DEFAULT_ALARM_THRESHOLDS, ...props.thresholds });
@@ -108,7 +112,11 @@ export class Monitoring extends Construct {
       description: 'E-mail address that receives the alarms (confirm the subscription mail). Empty: no subscription.',
     });
     const hasEmail = new CfnCondition(this, 'HasAlarmEmail', { expression: Fn.conditionNot(Fn.conditionEquals(email.valueAsString, '')) });
-    const subscription = new CfnSubscription(this, 'AlarmEmailSubscription', { topicArn: topic.topicArn, protocol: 'email', endpoint: email.valueAsString });
+    const subscription = new CfnSubscription(this, 'AlarmEmailSubscription', {
+      topicArn: topic.topicArn,
+      protocol: 'email',
+      endpoint: email.valueAsString,
+    });
     subscription.cfnOptions.condition = hasEmail;
     return topic;
   }
@@ -132,10 +140,24 @@ export class Monitoring extends Construct {
     const { api, table, mailDeadLetters, apiFunctions, workerFunctions } = this.props;
     const once = { evaluate: 1, toAlarm: 1 };
     const throttles = (functions: ReadonlyMap<string, IFunction>) =>
-      this.sumOf('throttles', [...functions.values()].map((fn) => fn.metricThrottles({ period: FIVE_MINUTES })));
+      this.sumOf(
+        'throttles',
+        [...functions.values()].map((fn) => fn.metricThrottles({ period: FIVE_MINUTES })),
+      );
     this.alarm('ServerErrorRate', `More than ${t.serverErrorPercent} % of API requests answered 5xx`, this.serverErrorRate(), t.serverErrorPercent);
-    this.alarm('LatencyP99', `API p99 latency above ${t.latencyP99Ms} ms`, api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES }), t.latencyP99Ms);
-    this.alarm('ApiFunctionThrottles', 'Lambda throttled an API function: raise the account concurrency or lower API throttling', throttles(apiFunctions), 0, once);
+    this.alarm(
+      'LatencyP99',
+      `API p99 latency above ${t.latencyP99Ms} ms`,
+      api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES }),
+      t.latencyP99Ms,
+    );
+    this.alarm(
+      'ApiFunctionThrottles',
+      'Lambda throttled an API function: raise the account concurrency or lower API throttling',
+      throttles(apiFunctions),
+      0,
+      once,
+    );
     this.alarm('WorkerThrottles', 'Lambda throttled the scheduled worker or the mail-event handler', throttles(workerFunctions), 0, once);
     const tableThrottles = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES });
     this.alarm('TableThrottles', 'DynamoDB throttled requests of the table', tableThrottles, 0, once);
@@ -147,7 +169,13 @@ export class Monitoring extends Construct {
       once,
     );
     this.alarm('SesBounceRate', `SES bounce rate above ${t.bounceRate * 100} %`, this.sesReputation('Reputation.BounceRate'), t.bounceRate, once);
-    this.alarm('SesComplaintRate', `SES complaint rate above ${t.complaintRate * 100} %`, this.sesReputation('Reputation.ComplaintRate'), t.complaintRate, once);
+    this.alarm(
+      'SesComplaintRate',
+      `SES complaint rate above ${t.complaintRate * 100} %`,
+      this.sesReputation('Reputation.ComplaintRate'),
+      t.complaintRate,
+      once,
+    );
   }
 
   private sumOf(label: string, metrics: IMetric[]): MathExpression {
@@ -191,9 +219,7 @@ export class Monitoring extends Construct {
   }
 
   private perFunction(metric: (fn: IFunction) => Metric): IMetric[] {
-    return [...this.props.apiFunctions, ...this.props.workerFunctions].map(([name, fn]) =>
-      metric(fn).with({ label: name, period: FIVE_MINUTES }),
-    );
+    return [...this.props.apiFunctions, ...this.props.workerFunctions].map(([name, fn]) => metric(fn).with({ label: name, period: FIVE_MINUTES }));
   }
 
   private header(markdown: string): TextWidget {
@@ -201,7 +227,13 @@ export class Monitoring extends Construct {
   }
 
   private graph(title: string, left: IMetric[], options: { width?: number; height?: number; right?: IMetric[] } = {}): GraphWidget {
-    return new GraphWidget({ title, left, width: options.width ?? 8, height: options.height ?? 6, ...(options.right ? { right: options.right } : {}) });
+    return new GraphWidget({
+      title,
+      left,
+      width: options.width ?? 8,
+      height: options.height ?? 6,
+      ...(options.right ? { right: options.right } : {}),
+    });
   }
 
   private apiRow(): IWidget[] {
@@ -235,10 +267,26 @@ export class Monitoring extends Construct {
     const quarter = { width: 6 };
     return [
       this.header('## Functions'),
-      this.graph('Errors', this.perFunction((fn) => fn.metricErrors({ statistic: Stats.SUM })), quarter),
-      this.graph('Throttles', this.perFunction((fn) => fn.metricThrottles({ statistic: Stats.SUM })), quarter),
-      this.graph('Duration p99 (ms)', this.perFunction((fn) => fn.metricDuration({ statistic: Stats.p(99) })), quarter),
-      this.graph('Concurrent executions (max)', this.perFunction((fn) => fn.metric('ConcurrentExecutions', { statistic: Stats.MAXIMUM })), quarter),
+      this.graph(
+        'Errors',
+        this.perFunction((fn) => fn.metricErrors({ statistic: Stats.SUM })),
+        quarter,
+      ),
+      this.graph(
+        'Throttles',
+        this.perFunction((fn) => fn.metricThrottles({ statistic: Stats.SUM })),
+        quarter,
+      ),
+      this.graph(
+        'Duration p99 (ms)',
+        this.perFunction((fn) => fn.metricDuration({ statistic: Stats.p(99) })),
+        quarter,
+      ),
+      this.graph(
+        'Concurrent executions (max)',
+        this.perFunction((fn) => fn.metric('ConcurrentExecutions', { statistic: Stats.MAXIMUM })),
+        quarter,
+      ),
     ];
   }
 
@@ -250,7 +298,9 @@ export class Monitoring extends Construct {
         table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, label: 'read' }),
         table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, label: 'write' }),
       ]),
-      this.graph('Throttled requests', [table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'throttled' })]),
+      this.graph('Throttled requests', [
+        table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES, label: 'throttled' }),
+      ]),
       this.graph(
         'Latency per operation (ms, average)',
         TABLE_OPERATIONS.map((operation) =>
@@ -271,10 +321,16 @@ export class Monitoring extends Construct {
       this.graph('Backlog and dead letters', [businessMetric('MailBacklog', Stats.MAXIMUM).with({ label: 'mails not final (backlog)' })], {
         right: [deadLetters],
       }),
-      this.graph('Mails sent, failed, retried, suppressed', MAIL_METRICS.map((name) => businessMetric(name))),
+      this.graph(
+        'Mails sent, failed, retried, suppressed',
+        MAIL_METRICS.map((name) => businessMetric(name)),
+      ),
       this.graph(
         'SES bounce and complaint rates',
-        [this.sesReputation('Reputation.BounceRate').with({ label: 'bounce rate' }), this.sesReputation('Reputation.ComplaintRate').with({ label: 'complaint rate' })],
+        [
+          this.sesReputation('Reputation.BounceRate').with({ label: 'bounce rate' }),
+          this.sesReputation('Reputation.ComplaintRate').with({ label: 'complaint rate' }),
+        ],
         { right: [businessMetric('MailBounced'), businessMetric('MailComplained')] },
       ),
     ];
@@ -284,7 +340,10 @@ export class Monitoring extends Construct {
     const described = (Object.entries(BUSINESS_METRICS) as [MetricName, string][]).map(([name, meaning]) => `**${name}**: ${meaning}`);
     return [
       this.header('## Sign-in and plans'),
-      this.graph('Sign-ins and MFA challenges', SIGN_IN_METRICS.map((name) => businessMetric(name))),
+      this.graph(
+        'Sign-ins and MFA challenges',
+        SIGN_IN_METRICS.map((name) => businessMetric(name)),
+      ),
       this.graph('Plan reservations applied', [businessMetric('PlanReservationsApplied')]),
       new TextWidget({ markdown: `### What the business metrics count\n${described.join('  \n')}`, width: 8, height: 6 }),
     ];

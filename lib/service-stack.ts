@@ -63,7 +63,10 @@ export class ServiceStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const { table } = new ServiceTable(this, 'Store', { encryptionKey: secretsKey, ...(props.existingTable ? { existing: props.existingTable } : {}) });
+    const { table } = new ServiceTable(this, 'Store', {
+      encryptionKey: secretsKey,
+      ...(props.existingTable ? { existing: props.existingTable } : {}),
+    });
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
     const common = {
@@ -127,7 +130,12 @@ export class ServiceStack extends Stack {
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(mailDeadLetters),
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.outbox) } } } })],
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.outbox) } } },
+          }),
+        ],
       }),
     );
 
@@ -142,7 +150,10 @@ export class ServiceStack extends Stack {
       throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
       // Per-route requests, errors and latency on the dashboard.
       detailedMetricsEnabled: true,
-      accessLogSettings: { destination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: logRetention })), format: ACCESS_LOG_FORMAT },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(new LogGroup(this, 'ApiAccessLogs', { retention: logRetention })),
+        format: ACCESS_LOG_FORMAT,
+      },
     });
     this.addRoutes(api, functions);
 

@@ -105,9 +105,7 @@ export function readCredentials(dataDir: string): LocalCredentials | undefined {
     const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
     if (m) values[m[1] as string] = m[2] as string;
   }
-  return values.SAASUS_SAAS_ID && values.SAASUS_API_KEY && values.SAASUS_SECRET_KEY
-    ? (values as unknown as LocalCredentials)
-    : undefined;
+  return values.SAASUS_SAAS_ID && values.SAASUS_API_KEY && values.SAASUS_SECRET_KEY ? (values as unknown as LocalCredentials) : undefined;
 }
 
 export function writeCredentials(dataDir: string, credentials: LocalCredentials): void {

@@ -15,6 +15,11 @@ if (!/^[1-9][0-9]*$/.test(requests)) {
 process.stdout.write(`fuzzing with ${requests} requests${process.env.FUZZ_SEED ? `, seed ${process.env.FUZZ_SEED}` : ''}\n`);
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/integration/fuzz.test.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, FUZZ_RUNS: requests, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  env: {
+    ...process.env,
+    FUZZ_RUNS: requests,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  },
 });
 child.on('exit', (code) => process.exit(code ?? 1));

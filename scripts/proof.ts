@@ -47,7 +47,10 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 async function loadWithProgress(load: Load, phase: string, going: () => boolean): Promise<void> {
   const start = Date.now();
   const before = load.answers.length;
-  const ticker = setInterval(() => say(`  … ${phase}: ${Math.round((Date.now() - start) / 1000)} s, ${load.answers.length - before} requests so far`), 10_000);
+  const ticker = setInterval(
+    () => say(`  … ${phase}: ${Math.round((Date.now() - start) / 1000)} s, ${load.answers.length - before} requests so far`),
+    10_000,
+  );
   try {
     await load.runWhile(going, WORKERS);
   } finally {
@@ -67,7 +70,6 @@ const bound = setTimeout(() => {
 
 const within = (answers: Answer[], from: number, to: number) => answers.filter((a) => a.startedAt >= from && a.startedAt < to);
 
-
 function opTable(answers: Answer[], seconds: number): string {
   const ops = new Map<string, Answer[]>();
   for (const a of answers) ops.set(a.op, [...(ops.get(a.op) ?? []), a]);
@@ -75,7 +77,9 @@ function opTable(answers: Answer[], seconds: number): string {
   for (const [op, list] of [...ops].sort((a, b) => b[1].length - a[1].length)) {
     const latency = summarize(list.map((a) => a.ms));
     const due = list.filter((a) => a.expected.includes(a.status)).length;
-    lines.push(`    ${op.padEnd(24)}${String(list.length).padStart(9)}${String(due).padStart(8)}${String(latency.median).padStart(9)}${String(latency.p99).padStart(9)}`);
+    lines.push(
+      `    ${op.padEnd(24)}${String(list.length).padStart(9)}${String(due).padStart(8)}${String(latency.median).padStart(9)}${String(latency.p99).padStart(9)}`,
+    );
   }
   lines.push(`    ${answers.length} requests in ${seconds.toFixed(0)} s: ${(answers.length / seconds).toFixed(1)} per second`);
   return lines.join('\n');
@@ -101,7 +105,14 @@ async function underFault(load: Load, fault: () => Promise<Window[]>) {
   const answers = within(load.answers, start, end);
   const during = answers.filter((a) => windows.some((w) => a.startedAt <= w.to && a.startedAt + a.ms >= w.from));
   const outside = answers.filter((a) => !during.includes(a));
-  return { answers, during, outside, after: answers.filter((a) => a.startedAt > (windows.at(-1)?.to ?? end)), seconds: (end - start) / 1000, slowestMs: Math.max(0, ...during.map((a) => a.ms)) };
+  return {
+    answers,
+    during,
+    outside,
+    after: answers.filter((a) => a.startedAt > (windows.at(-1)?.to ?? end)),
+    seconds: (end - start) / 1000,
+    slowestMs: Math.max(0, ...during.map((a) => a.ms)),
+  };
 }
 
 /** What is wrong with answers given while the store was away: any status will do, but in time and in shape. */
@@ -112,7 +123,8 @@ function faultProblems(during: Answer[]): string[] {
   const refused = during.filter((a) => a.status === -1);
   if (refused.length) problems.push(`${refused.length} requests could not connect to the service (${refused[0]?.op})`);
   const misshapen = during.filter((a) => !a.errorShapeOk);
-  if (misshapen.length) problems.push(`${misshapen.length} answers not in the {type, message, data} shape, e.g. ${misshapen[0]?.status} ${misshapen[0]?.text}`);
+  if (misshapen.length)
+    problems.push(`${misshapen.length} answers not in the {type, message, data} shape, e.g. ${misshapen[0]?.status} ${misshapen[0]?.text}`);
   return problems;
 }
 
@@ -121,7 +133,8 @@ function cleanAnswers(name: string, answers: Answer[]): Check {
   const serverErrors = answers.filter((a) => a.status >= 500);
   const unexpected = answers.filter((a) => a.status > 0 && a.status < 500 && !a.expected.includes(a.status));
   const problems: string[] = [];
-  if (serverErrors.length) problems.push(`${serverErrors.length} answers 5xx, e.g. ${serverErrors[0]?.op}: ${serverErrors[0]?.status} ${serverErrors[0]?.text}`);
+  if (serverErrors.length)
+    problems.push(`${serverErrors.length} answers 5xx, e.g. ${serverErrors[0]?.op}: ${serverErrors[0]?.status} ${serverErrors[0]?.text}`);
   problems.push(...faultProblems(answers));
   for (const a of unexpected.slice(0, 5)) problems.push(`${a.op}: ${a.status} where ${a.expected.join('/')} was due: ${a.text}`);
   if (unexpected.length > 5) problems.push(`… ${unexpected.length - 5} more unexpected answers`);
@@ -140,7 +153,14 @@ async function main(): Promise<void> {
 
   // Memory of the service, every second, for the whole load.
   const memory: NodeJS.MemoryUsage[] = [];
-  const sampler = setInterval(() => void service.usage().then((u) => memory.push(u.memory), () => undefined), 1000);
+  const sampler = setInterval(
+    () =>
+      void service.usage().then(
+        (u) => memory.push(u.memory),
+        () => undefined,
+      ),
+    1000,
+  );
 
   // 1. Steady load, with SES failing for a while.
   const steadyStart = Date.now();
@@ -160,7 +180,9 @@ async function main(): Promise<void> {
   await loadWithProgress(load, `mixed load of ${LOAD_SECONDS} s`, () => Date.now() < steadyEnd);
   await faults;
   const steady = within(load.answers, steadyStart, steadyEnd);
-  checks.push(cleanAnswers(`${LOAD_SECONDS} s of mixed load (SES failing for ${SES_OUTAGE.seconds} s of it): no 5xx, no hang, errors in shape`, steady));
+  checks.push(
+    cleanAnswers(`${LOAD_SECONDS} s of mixed load (SES failing for ${SES_OUTAGE.seconds} s of it): no 5xx, no hang, errors in shape`, steady),
+  );
   say(`\n  1. mixed load\n${opTable(steady, LOAD_SECONDS)}`);
 
   // 2. DynamoDB Local stops under the same load, and starts again on the same data.
@@ -182,9 +204,18 @@ async function main(): Promise<void> {
   const recovered = outage.after.find((a) => a.startedAt >= stop.restarted && a.status >= 200 && a.status < 300);
   const outageProblems = faultProblems(outage.during);
   const notServerErrors = down.filter((a) => a.status < 500);
-  if (notServerErrors.length) outageProblems.push(`${notServerErrors.length} answers while DynamoDB Local was down were not 5xx, e.g. ${notServerErrors[0]?.op}: ${notServerErrors[0]?.status}`);
+  if (notServerErrors.length)
+    outageProblems.push(
+      `${notServerErrors.length} answers while DynamoDB Local was down were not 5xx, e.g. ${notServerErrors[0]?.op}: ${notServerErrors[0]?.status}`,
+    );
   if (!recovered) outageProblems.push('no request succeeded after the restart');
-  if (!(await service.usage().then(() => true, () => false))) outageProblems.push('the service process did not survive the outage');
+  if (
+    !(await service.usage().then(
+      () => true,
+      () => false,
+    ))
+  )
+    outageProblems.push('the service process did not survive the outage');
   const recoveryMs = recovered ? recovered.startedAt + recovered.ms - stop.restarted : undefined;
   checks.push({
     name: `DynamoDB Local down ${((stop.restart - stop.stopped) / 1000).toFixed(1)} s under load: 5xx in the error shape within the bound, then service again without a restart of ours`,
@@ -253,11 +284,16 @@ async function main(): Promise<void> {
   const race = await lockoutRace(api, load, world.saasId);
   checks.push(...race.checks);
   figures.lockout = race.figures;
-  say(`  4. lockout race: ${race.figures.checkedProofs} of ${race.figures.racers} wrong proofs checked in ${race.figures.raceSeconds.toFixed(1)} s (at most ${race.figures.allowedProofs} allowed)`);
+  say(
+    `  4. lockout race: ${race.figures.checkedProofs} of ${race.figures.racers} wrong proofs checked in ${race.figures.raceSeconds.toFixed(1)} s (at most ${race.figures.allowedProofs} allowed)`,
+  );
 
   // 5. Invariants over the whole table, and mail against the outbox.
   const items = await scanTable();
-  checks.push(...tableChecks(items, world.saasId, load.model), ...(await mailChecks(items, world.sesUrl, load.model, figures.sesOutage as SesOutage)));
+  checks.push(
+    ...tableChecks(items, world.saasId, load.model),
+    ...(await mailChecks(items, world.sesUrl, load.model, figures.sesOutage as SesOutage)),
+  );
   say(`  5. ${items.length} items of the table checked`);
   figures.requests = load.answers.length;
 }

@@ -78,9 +78,7 @@ function operationObject(route: Route, components: Record<string, Json>): Json {
     tags: [route.group],
     ...(route.permission ? { 'x-permission': route.permission } : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
-    ...(schema.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: collect(schema.body, components) } } } }
-      : {}),
+    ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: collect(schema.body, components) } } } } : {}),
     responses,
   };
 }

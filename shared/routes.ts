@@ -90,7 +90,15 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/customize-pages', 'getCustomizePages', 'Get Authentication Page Setting', 'config:read'],
     ['PATCH', '/customize-pages', 'updateCustomizePages', 'Authentication Page Setting', 'config:write', 200, 'no body'],
     ['GET', '/customize-page-settings', 'getCustomizePageSettings', 'Get Authentication Authorization Basic Information', 'config:read'],
-    ['PATCH', '/customize-page-settings', 'updateCustomizePageSettings', 'Update Authentication Authorization Basic Information', 'config:write', 200, 'no body'],
+    [
+      'PATCH',
+      '/customize-page-settings',
+      'updateCustomizePageSettings',
+      'Update Authentication Authorization Basic Information',
+      'config:write',
+      200,
+      'no body',
+    ],
     ['GET', '/auth-info', 'getAuthInfo', 'Get Authentication Info', 'config:read'],
     ['PUT', '/auth-info', 'updateAuthInfo', 'Update Authentication Info', 'config:write', 200, 'no body'],
     ['GET', '/identity-providers', 'getIdentityProviders', 'Get Sign-In Information Via External Provider', 'config:read'],
@@ -113,7 +121,14 @@ export const ROUTES: readonly Route[] = [
     ['POST', '/users/{user_id}/email/request', 'requestEmailUpdate', 'Request User Email Update', 'user:write', 200, 'no body'],
     ['POST', '/users/{user_id}/email/confirm', 'confirmEmailUpdate', 'Confirm User Email Update', 'user:write', 200, 'no body'],
     ['PATCH', '/users/{user_id}/attributes', 'updateSaasUserAttributes', 'Update SaaS User Attributes', 'user:write', 200, 'no body'],
-    ['POST', '/users/{user_id}/mfa/software-token/secret-code', 'createSecretCode', 'Create secret code for authentication application registration', 'user:write', 201],
+    [
+      'POST',
+      '/users/{user_id}/mfa/software-token/secret-code',
+      'createSecretCode',
+      'Create secret code for authentication application registration',
+      'user:write',
+      201,
+    ],
     ['PUT', '/users/{user_id}/mfa/software-token', 'updateSoftwareToken', 'Register Authentication Application', 'user:write', 200, 'no body'],
     ['GET', '/users/{user_id}/mfa/preference', 'getUserMfaPreference', "Get User's MFA Settings", 'user:read'],
     ['PATCH', '/users/{user_id}/mfa/preference', 'updateUserMfaPreference', "Update User's MFA Settings", 'user:write', 200, 'no body'],
@@ -147,8 +162,24 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/tenants/{tenant_id}/users/{user_id}', 'getTenantUser', 'Get Tenant User', 'user:read'],
     ['PATCH', '/tenants/{tenant_id}/users/{user_id}', 'updateTenantUser', 'Update Tenant User Attribute', 'user:write', 200, 'no body'],
     ['DELETE', '/tenants/{tenant_id}/users/{user_id}', 'deleteTenantUser', 'Delete Tenant User', 'user:write', 200, 'no body'],
-    ['POST', '/tenants/{tenant_id}/users/{user_id}/envs/{env_id}/roles', 'createTenantUserRoles', 'Create Tenant User Role', 'user:write', 201, 'no body'],
-    ['DELETE', '/tenants/{tenant_id}/users/{user_id}/envs/{env_id}/roles/{role_name}', 'deleteTenantUserRole', 'Remove Role From Tenant User', 'user:write', 200, 'no body'],
+    [
+      'POST',
+      '/tenants/{tenant_id}/users/{user_id}/envs/{env_id}/roles',
+      'createTenantUserRoles',
+      'Create Tenant User Role',
+      'user:write',
+      201,
+      'no body',
+    ],
+    [
+      'DELETE',
+      '/tenants/{tenant_id}/users/{user_id}/envs/{env_id}/roles/{role_name}',
+      'deleteTenantUserRole',
+      'Remove Role From Tenant User',
+      'user:write',
+      200,
+      'no body',
+    ],
   ]),
   ...rows('definitions', [
     ['GET', '/user-attributes', 'getUserAttributes', 'Get User Attributes', 'definition:read'],
@@ -179,24 +210,54 @@ export const ROUTES: readonly Route[] = [
     ['PUT', '/tenants/{tenant_id}/plans', 'updateTenantPlan', 'Update Tenant Plan Information', 'tenant:write', 200, 'no body'],
     ['PUT', '/tenants/{tenant_id}/billing-info', 'updateTenantBillingInfo', 'Update Tenant Billing Information', 'tenant:write', 200, 'no body'],
     ['GET', '/tenants/{tenant_id}/identity-providers', 'getTenantIdentityProviders', 'Get identity provider per tenant', 'tenant:read'],
-    ['PUT', '/tenants/{tenant_id}/identity-providers', 'updateTenantIdentityProvider', 'Update identity provider per tenant', 'tenant:write', 200, 'no body'],
+    [
+      'PUT',
+      '/tenants/{tenant_id}/identity-providers',
+      'updateTenantIdentityProvider',
+      'Update identity provider per tenant',
+      'tenant:write',
+      200,
+      'no body',
+    ],
     ['PUT', '/plans/reset', 'resetPlan', 'Delete all information related to rate plans', 'tenant:write', 200, 'no body'],
     ['GET', '/tenants/{tenant_id}/stripe-customer', 'getStripeCustomer', 'Get payment-provider customer', 'tenant:read'],
     // Extension: the SaaSus API links a payment provider from its console; here an operation does it.
-    ['PUT', '/tenants/{tenant_id}/stripe-customer', 'updateStripeCustomer', 'Link a payment-provider customer (extension)', 'tenant:write', 200, 'no body'],
+    [
+      'PUT',
+      '/tenants/{tenant_id}/stripe-customer',
+      'updateStripeCustomer',
+      'Link a payment-provider customer (extension)',
+      'tenant:write',
+      200,
+      'no body',
+    ],
   ]),
   ...rows('invitations', [
     ['GET', '/tenants/{tenant_id}/invitations', 'getTenantInvitations', 'Get Tenant Invitations', 'user:read'],
     ['POST', '/tenants/{tenant_id}/invitations', 'createTenantInvitation', 'Create Tenant Invitation', 'user:write', 201],
     ['GET', '/tenants/{tenant_id}/invitations/{invitation_id}', 'getTenantInvitation', 'Get Tenant Invitation', 'user:read'],
-    ['DELETE', '/tenants/{tenant_id}/invitations/{invitation_id}', 'deleteTenantInvitation', 'Delete Tenant Invitation', 'user:write', 200, 'no body'],
+    [
+      'DELETE',
+      '/tenants/{tenant_id}/invitations/{invitation_id}',
+      'deleteTenantInvitation',
+      'Delete Tenant Invitation',
+      'user:write',
+      200,
+      'no body',
+    ],
     ['PATCH', '/invitations/{invitation_id}/validate', 'validateInvitation', 'Validate Invitation', 'user:write', 200, 'no body'],
     ['GET', '/invitations/{invitation_id}/validity', 'getInvitationValidity', 'Get Invitation Validity', 'user:read'],
   ]),
   ...rows('infrastructure', [
     ['GET', '/single-tenant/settings', 'getSingleTenantSettings', 'Get infrastructure configuration', 'config:read'],
     ['PATCH', '/single-tenant/settings', 'updateSingleTenantSettings', 'Update infrastructure configuration', 'config:write', 200, 'no body'],
-    ['GET', '/single-tenant/cloudformation-launch-stack-link', 'getCloudFormationLaunchStackLinkForSingleTenant', 'Get CloudFormation Launch Stack Link', 'config:read'],
+    [
+      'GET',
+      '/single-tenant/cloudformation-launch-stack-link',
+      'getCloudFormationLaunchStackLinkForSingleTenant',
+      'Get CloudFormation Launch Stack Link',
+      'config:read',
+    ],
   ]),
   ...rows('public', [
     ['GET', '/.well-known/jwks.json', 'getJwks', 'JSON Web Key Set of the token signing keys', null],
@@ -245,10 +306,7 @@ const compiled: CompiledRoute[] = ROUTES.map((route) => {
   };
 }).sort((a, b) => b.literalSegments - a.literalSegments);
 
-export type MatchResult =
-  | { kind: 'match'; match: RouteMatch }
-  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
-  | { kind: 'not-found' };
+export type MatchResult = { kind: 'match'; match: RouteMatch } | { kind: 'method-not-allowed'; allowed: HttpMethod[] } | { kind: 'not-found' };
 
 /** Finds the route for a method and a raw (still percent-encoded) path. */
 export function matchRoute(method: string, rawPath: string): MatchResult {

@@ -203,8 +203,7 @@ function keyServicesOfThisStore(): KeyServices {
 /** Signing keys, the JWKS and the SRP secret. The public function only calls its read-only publishedKeys(). */
 export const keyStore = () => keyServicesOfThisStore().keyStore;
 
-export const tokenService = () =>
-  new TokenService(keyStore(), { issuer: config().tokenIssuer, lifetimeSeconds: config().tokenLifetimeSeconds });
+export const tokenService = () => new TokenService(keyStore(), { issuer: config().tokenIssuer, lifetimeSeconds: config().tokenLifetimeSeconds });
 
 /** verifyAccessToken / verifyIdToken for every operation that takes a user's token. */
 export const tokenVerifier = () => keyServicesOfThisStore().tokenVerifier;

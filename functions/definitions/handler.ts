@@ -15,9 +15,7 @@ export const handler = groupHandler('definitions', {
   getSaasUserAttributes: operation(s.getSaasUserAttributes, async (_, ctx) => ({
     user_attributes: await definitions().listAttributes(ctx.saasId, 'saas_user'),
   })),
-  createSaasUserAttribute: operation(s.createSaasUserAttribute, ({ body }, ctx) =>
-    definitions().createAttribute(ctx.saasId, 'saas_user', body),
-  ),
+  createSaasUserAttribute: operation(s.createSaasUserAttribute, ({ body }, ctx) => definitions().createAttribute(ctx.saasId, 'saas_user', body)),
   deleteSaasUserAttribute: operation(s.deleteSaasUserAttribute, ({ params }, ctx) =>
     definitions().deleteAttribute(ctx.saasId, 'saas_user', params.attribute_name),
   ),
@@ -25,9 +23,7 @@ export const handler = groupHandler('definitions', {
   getTenantAttributes: operation(s.getTenantAttributes, async (_, ctx) => ({
     tenant_attributes: await definitions().listAttributes(ctx.saasId, 'tenant'),
   })),
-  createTenantAttribute: operation(s.createTenantAttribute, ({ body }, ctx) =>
-    definitions().createAttribute(ctx.saasId, 'tenant', body),
-  ),
+  createTenantAttribute: operation(s.createTenantAttribute, ({ body }, ctx) => definitions().createAttribute(ctx.saasId, 'tenant', body)),
   deleteTenantAttribute: operation(s.deleteTenantAttribute, ({ params }, ctx) =>
     definitions().deleteAttribute(ctx.saasId, 'tenant', params.attribute_name),
   ),

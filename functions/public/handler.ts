@@ -23,7 +23,5 @@ export const handler = groupHandler('public', {
     async () => openIdConfiguration(config().tokenIssuer, config().publicBaseUrl),
     { headers: PUBLIC_DOCUMENT_HEADERS },
   ),
-  getRoleTemplate: operation(roleTemplateSchema, ({ query }) =>
-    infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature),
-  ),
+  getRoleTemplate: operation(roleTemplateSchema, ({ query }) => infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature)),
 });

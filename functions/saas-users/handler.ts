@@ -32,12 +32,8 @@ export const handler = groupHandler('saas-users', {
   unlinkProvider: operation(s.unlinkProvider, ({ params }, ctx) => users().unlinkProvider(ctx.saasId, params.user_id, params.provider_name)),
   requestEmailUpdate: operation(s.requestEmailUpdate, ({ params, body }, ctx) => flows().requestEmailUpdate(ctx.saasId, params.user_id, body)),
   confirmEmailUpdate: operation(s.confirmEmailUpdate, ({ params, body }, ctx) => flows().confirmEmailUpdate(ctx.saasId, params.user_id, body)),
-  createSecretCode: operation(s.createSecretCode, ({ params, body }, ctx) =>
-    flows().createSecretCode(ctx.saasId, params.user_id, body.access_token),
-  ),
-  updateSoftwareToken: operation(s.updateSoftwareToken, ({ params, body }, ctx) =>
-    flows().registerSoftwareToken(ctx.saasId, params.user_id, body),
-  ),
+  createSecretCode: operation(s.createSecretCode, ({ params, body }, ctx) => flows().createSecretCode(ctx.saasId, params.user_id, body.access_token)),
+  updateSoftwareToken: operation(s.updateSoftwareToken, ({ params, body }, ctx) => flows().registerSoftwareToken(ctx.saasId, params.user_id, body)),
   requestExternalUserLink: operation(s.requestExternalUserLink, ({ body }, ctx) => flows().requestExternalLink(ctx.saasId, body.access_token)),
   confirmExternalUserLink: operation(s.confirmExternalUserLink, ({ body }, ctx) => flows().confirmExternalLink(ctx.saasId, body)),
 });

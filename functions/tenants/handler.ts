@@ -9,9 +9,7 @@ export const handler = groupHandler('tenants', {
   getTenant: operation(s.getTenant, ({ params }, ctx) => tenantService().details(ctx.saasId, params.tenant_id)),
   updateTenant: operation(s.updateTenant, ({ params, body }, ctx) => tenantService().update(ctx.saasId, params.tenant_id, body)),
   deleteTenant: operation(s.deleteTenant, ({ params }, ctx) => tenantService().delete(ctx.saasId, params.tenant_id)),
-  updateTenantPlan: operation(s.updateTenantPlan, ({ params, body }, ctx) =>
-    tenantService().updatePlan(ctx.saasId, params.tenant_id, body),
-  ),
+  updateTenantPlan: operation(s.updateTenantPlan, ({ params, body }, ctx) => tenantService().updatePlan(ctx.saasId, params.tenant_id, body)),
   updateTenantBillingInfo: operation(s.updateTenantBillingInfo, ({ params, body }, ctx) =>
     tenantService().updateBillingInfo(ctx.saasId, params.tenant_id, body),
   ),

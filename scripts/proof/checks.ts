@@ -35,7 +35,8 @@ const byEntity = (items: Item[], entity: string) => items.filter((item) => item.
 const keyOf = (item: Item | ItemKey) => `${item.pk as string}|${item.sk as string}`;
 const sameData = (a: Item, b: Item) =>
   JSON.stringify(a.attributes ?? {}) === JSON.stringify(b.attributes ?? {}) &&
-  JSON.stringify([...((a.roles as Set<string> | undefined) ?? [])].sort()) === JSON.stringify([...((b.roles as Set<string> | undefined) ?? [])].sort());
+  JSON.stringify([...((a.roles as Set<string> | undefined) ?? [])].sort()) ===
+    JSON.stringify([...((b.roles as Set<string> | undefined) ?? [])].sort());
 
 /** Every rule over the table, and the model's acknowledged changes against it. */
 export function tableChecks(items: Item[], saasId: string, model: Model): Check[] {
@@ -63,11 +64,14 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
   }
   for (const profile of liveProfiles) {
     const held = ownersByUser.get(profile.id as string) ?? [];
-    if (held.length !== 1 || held[0] !== profile.loginKey) names.push(`user ${profile.id as string} (${profile.loginKey as string}) owns ${held.join(', ') || 'no name'}`);
+    if (held.length !== 1 || held[0] !== profile.loginKey)
+      names.push(`user ${profile.id as string} (${profile.loginKey as string}) owns ${held.join(', ') || 'no name'}`);
   }
   const seen = new Map<string, string>();
   for (const profile of liveProfiles) {
-    const email = String(profile.email ?? '').trim().toLowerCase();
+    const email = String(profile.email ?? '')
+      .trim()
+      .toLowerCase();
     if (!email) continue;
     const other = seen.get(email);
     if (other) names.push(`${email} is the address of ${other} and ${profile.id as string}`);
@@ -100,7 +104,8 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
   for (const tenant of tenants.values()) {
     const history = (tenant.plan_histories as { plan_id: string }[] | undefined) ?? [];
     const last = history.at(-1)?.plan_id;
-    if ((tenant.plan_id as string | undefined) !== last) plans.push(`tenant ${tenant.id as string}: plan ${String(tenant.plan_id)}, last history entry ${String(last)}`);
+    if ((tenant.plan_id as string | undefined) !== last)
+      plans.push(`tenant ${tenant.id as string}: plan ${String(tenant.plan_id)}, last history entry ${String(last)}`);
   }
   for (const [tenantId, record] of model.plans) {
     const history = ((tenants.get(tenantId)?.plan_histories as unknown[] | undefined) ?? []).length;
@@ -117,7 +122,8 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
   const invitationItems = byEntity(items, ENTITY.invitation);
   for (const invitation of invitationItems) {
     const pointer = byKey.get(keyOf(keys.invitationPointer(saasId, invitation.id as string)));
-    if (!pointer || pointer.tenant_id !== invitation.tenant_id) invitations.push(`invitation ${invitation.id as string} has no pointer to its tenant`);
+    if (!pointer || pointer.tenant_id !== invitation.tenant_id)
+      invitations.push(`invitation ${invitation.id as string} has no pointer to its tenant`);
     if (invitation.status !== 'accepted') continue;
     const member = byKey.get(keyOf(keys.membership(saasId, invitation.tenant_id as string, invitation.accepted_user_id as string)));
     if (!member) invitations.push(`invitation ${invitation.id as string} is accepted, but ${invitation.accepted_user_id as string} is no member`);
@@ -134,7 +140,8 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
       lost.push(`user ${user.id} (${user.email}) was created and never deleted, but is missing`);
       continue;
     }
-    if (String(profile.email).toLowerCase() !== user.email.toLowerCase()) lost.push(`user ${user.id}: e-mail ${String(profile.email)}, acknowledged ${user.email}`);
+    if (String(profile.email).toLowerCase() !== user.email.toLowerCase())
+      lost.push(`user ${user.id}: e-mail ${String(profile.email)}, acknowledged ${user.email}`);
     for (const [tenantId, { viewer }] of user.memberships) {
       const member = byKey.get(keyOf(keys.membership(saasId, tenantId, user.id)));
       if (!member) lost.push(`user ${user.id}: membership of ${tenantId} missing`);
@@ -213,7 +220,9 @@ export async function mailChecks(items: Item[], sesUrl: string, model: Model, ou
   const recorded = new Set<string>();
   for (const mail of outbox) {
     if (mail.status !== 'sent') {
-      delivery.push(`mail ${mail.id as string} (${mail.template as string}) is ${mail.status as string}${mail.lastError ? `: ${mail.lastError as string}` : ''}`);
+      delivery.push(
+        `mail ${mail.id as string} (${mail.template as string}) is ${mail.status as string}${mail.lastError ? `: ${mail.lastError as string}` : ''}`,
+      );
       continue;
     }
     recorded.add(mail.messageId as string);
@@ -221,7 +230,8 @@ export async function mailChecks(items: Item[], sesUrl: string, model: Model, ou
     if (copies !== 1) delivery.push(`mail ${mail.id as string} recorded as sent (${mail.messageId as string}) reached SES ${copies} times`);
   }
   const strays = store.filter((mail) => !recorded.has(mail.messageId));
-  for (const mail of strays) delivery.push(`SES received "${mail.subject}" to ${mail.destination.to.join(', ')} that no outbox mail records (sent twice?)`);
+  for (const mail of strays)
+    delivery.push(`SES received "${mail.subject}" to ${mail.destination.to.join(', ')} that no outbox mail records (sent twice?)`);
 
   const expected: string[] = [];
   const groups = new Map<string, { count: number; possible: number; holds: string[] }>();
@@ -241,7 +251,9 @@ export async function mailChecks(items: Item[], sesUrl: string, model: Model, ou
     const [to, subject] = key.split('|') as [string, string];
     const received = store.filter((mail) => mail.subject === subject && mail.destination.to.some((address) => address.toLowerCase() === to));
     if (received.length < group.count || received.length > group.count + group.possible) {
-      expected.push(`${to}: ${received.length} × "${subject}", ${group.count} expected${group.possible ? ` (and up to ${group.possible} more)` : ''}`);
+      expected.push(
+        `${to}: ${received.length} × "${subject}", ${group.count} expected${group.possible ? ` (and up to ${group.possible} more)` : ''}`,
+      );
     }
     for (const holds of group.holds) {
       if (!received.some((mail) => (mail.body.text ?? '').includes(holds))) expected.push(`${to}: no "${subject}" holds ${holds}`);

@@ -241,7 +241,9 @@ export class Load {
     const email = this.newEmail();
     // E-mail users without a password get a temporary one by mail (create_user).
     const withPassword = Math.random() < 0.5;
-    const created = await this.send('create user', 201, () => this.api.post<{ id: string }>('/users', withPassword ? { email, password: PASSWORD } : { email }));
+    const created = await this.send('create user', 201, () =>
+      this.api.post<{ id: string }>('/users', withPassword ? { email, password: PASSWORD } : { email }),
+    );
     if (!withPassword) this.mailOf(Boolean(created.res), email, 'create_user');
     if (!created.res) return;
     const user: ChurnUser = { id: created.res.body.id, email, memberships: new Map() };
@@ -305,7 +307,9 @@ export class Load {
       (user) => [...user.memberships.values()].some((m) => m.viewer),
       async (user) => {
         const tenantId = pick([...user.memberships.entries()].filter(([, m]) => m.viewer).map(([id]) => id));
-        const removed = await this.send('remove role', 200, () => this.api.delete(`/tenants/${tenantId}/users/${user.id}/envs/${ENV_ID}/roles/viewer`));
+        const removed = await this.send('remove role', 200, () =>
+          this.api.delete(`/tenants/${tenantId}/users/${user.id}/envs/${ENV_ID}/roles/viewer`),
+        );
         if (removed.res) user.memberships.set(tenantId, { viewer: false });
         return removed;
       },

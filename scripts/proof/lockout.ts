@@ -61,13 +61,17 @@ export async function lockoutRace(api: SignedClient, load: Load, saasId: string)
     Array.from({ length: RACERS }, async () => {
       const client = new SrpTestClient();
       const started = await load.send('lockout race: sign in', 200, () => startSignIn(api, email, client.srpA));
-      return started.res ? { answer: client.passwordAnswer(started.res.body.challenge_parameters, WRONG_PASSWORD), session: started.res.body.session } : undefined;
+      return started.res
+        ? { answer: client.passwordAnswer(started.res.body.challenge_parameters, WRONG_PASSWORD), session: started.res.body.session }
+        : undefined;
     }),
   );
   const raceStart = Date.now();
   const answers = await Promise.all(
     challenges.map((challenge) =>
-      challenge ? load.send('lockout race: wrong proof', 401, () => answerChallenge(api, 'PASSWORD_VERIFIER', challenge.answer, challenge.session)) : undefined,
+      challenge
+        ? load.send('lockout race: wrong proof', 401, () => answerChallenge(api, 'PASSWORD_VERIFIER', challenge.answer, challenge.session))
+        : undefined,
     ),
   );
   const raceSeconds = (Date.now() - raceStart) / 1000;
@@ -92,9 +96,11 @@ export async function lockoutRace(api: SignedClient, load: Load, saasId: string)
   const secondsLeft = (locked?.lockedUntil ?? 0) - nowSeconds();
   const during: string[] = [];
   const right = await attempt('lockout: right password while locked', PASSWORD, 401);
-  if (right.status !== 401 || right.type !== 'not_authorized') during.push(`the right password while locked got ${right.status} ${String(right.type)}`);
+  if (right.status !== 401 || right.type !== 'not_authorized')
+    during.push(`the right password while locked got ${right.status} ${String(right.type)}`);
   const afterRight = await lockout();
-  if (afterRight?.failures !== locked?.failures) during.push(`the refused right password changed the count from ${locked?.failures} to ${afterRight?.failures}`);
+  if (afterRight?.failures !== locked?.failures)
+    during.push(`the refused right password changed the count from ${locked?.failures} to ${afterRight?.failures}`);
 
   const after: string[] = [];
   const wait = (afterRight?.lockedUntil ?? 0) - nowSeconds();

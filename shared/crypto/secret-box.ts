@@ -68,11 +68,7 @@ export class LocalSecretBox implements SecretBox {
 
   async open(sealed: string, context: Record<string, string>): Promise<string> {
     const { wrappedKey, parts } = unpack(sealed, 'local');
-    const dataKey = decrypt(
-      this.masterKey,
-      [wrappedKey.subarray(0, 12), wrappedKey.subarray(12, 28), wrappedKey.subarray(28)],
-      context,
-    );
+    const dataKey = decrypt(this.masterKey, [wrappedKey.subarray(0, 12), wrappedKey.subarray(12, 28), wrappedKey.subarray(28)], context);
     return decrypt(Buffer.from(dataKey, 'base64'), parts, context);
   }
 }
@@ -85,9 +81,7 @@ export class KmsSecretBox implements SecretBox {
   ) {}
 
   async seal(plaintext: string, context: Record<string, string>): Promise<string> {
-    const out = await this.kms.send(
-      new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: context }),
-    );
+    const out = await this.kms.send(new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: context }));
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
     return pack('kms', out.CiphertextBlob, encrypt(out.Plaintext, plaintext, context));
   }

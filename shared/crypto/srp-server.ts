@@ -98,7 +98,9 @@ const HKDF_INFO = Buffer.concat([Buffer.from('Caldera Derived Key', 'utf8'), Buf
  * expand block, written out as two HMACs (a quarter of what node's general hkdfSync costs per call).
  */
 export function sessionKey(S: bigint, u: Uint8Array): Buffer {
-  const prk = createHmac('sha256', encode(u)).update(encode(toBytes(S))).digest();
+  const prk = createHmac('sha256', encode(u))
+    .update(encode(toBytes(S)))
+    .digest();
   return createHmac('sha256', prk).update(HKDF_INFO).digest().subarray(0, 16);
 }
 

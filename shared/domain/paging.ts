@@ -49,7 +49,10 @@ export class Cursors {
   }
 
   private async mac(scope: string, position: string): Promise<Buffer> {
-    return createHmac('sha256', await this.macKey()).update(`${scope}\n${position}`).digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', await this.macKey())
+      .update(`${scope}\n${position}`)
+      .digest()
+      .subarray(0, MAC_BYTES);
   }
 
   async seal(scope: string, position: string): Promise<string> {

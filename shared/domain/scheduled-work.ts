@@ -34,7 +34,8 @@ export class ScheduledWork {
       result.mailsSent += await this.deps.deliverDueMail(saasId);
       result.mailBacklog += await this.deps.mailBacklog(saasId);
     }
-    if (result.reservationsApplied > 0) log.info('plan reservations applied', { reservationsApplied: result.reservationsApplied, saasCount: saasIds.length });
+    if (result.reservationsApplied > 0)
+      log.info('plan reservations applied', { reservationsApplied: result.reservationsApplied, saasCount: saasIds.length });
     metrics.count('PlanReservationsApplied', result.reservationsApplied);
     // A level, sent every run (zero too), so the dashboard shows a line rather than gaps.
     metrics.count('MailBacklog', result.mailBacklog);

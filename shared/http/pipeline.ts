@@ -151,9 +151,7 @@ const inputCheck = (operations: Record<string, BoundOperation>): Middleware => (
       throw new HttpProblem(400, 'request_too_large', `body: larger than the ${maxBodyBytes} bytes allowed`);
     }
     const params = schema.params ? validate(schema.params, coerceStrings(schema.params, state.pathParameters), 'path') : undefined;
-    const query = schema.query
-      ? validate(schema.query, coerceStrings(schema.query, event.queryStringParameters ?? {}), 'query')
-      : undefined;
+    const query = schema.query ? validate(schema.query, coerceStrings(schema.query, event.queryStringParameters ?? {}), 'query') : undefined;
     let body: unknown;
     if (schema.body) {
       body = await parseJsonBody(state.rawBody);

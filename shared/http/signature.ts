@@ -63,13 +63,7 @@ export function parseAuthorizationHeader(header: string | undefined): SignatureH
  * True when the signature matches a minute within `windowMinutes` either side of `now`. Every candidate
  * minute is computed and compared in constant time, so timing tells nothing about which part was wrong.
  */
-export function verifySignature(
-  secret: string,
-  header: SignatureHeader,
-  request: SignedRequest,
-  now: Date,
-  windowMinutes: number,
-): boolean {
+export function verifySignature(secret: string, header: SignatureHeader, request: SignedRequest, now: Date, windowMinutes: number): boolean {
   const given = Buffer.from(header.signature, 'hex');
   let matched = false;
   for (let offset = -windowMinutes; offset <= windowMinutes; offset++) {

@@ -64,8 +64,7 @@ export const AttributeChanges = Type.Record(AttributeNameKey, Type.Union([Type.S
 });
 
 /** Empty strings count as "not given": SDKs in languages without optional fields send them so. */
-export const OptionalOrEmpty = (schema: TString) =>
-  Type.Optional(Type.Union([schema, Type.Literal('')], { description: schema.description }));
+export const OptionalOrEmpty = (schema: TString) => Type.Optional(Type.Union([schema, Type.Literal('')], { description: schema.description }));
 
 /**
  * A whole number the store keeps exactly: JavaScript, and so the DynamoDB client, holds integers exactly up

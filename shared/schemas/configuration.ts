@@ -3,10 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
 import { Count, Email } from './common.js';
 
-export const DnsRecord = Type.Object(
-  { type: Type.Literal('CNAME'), name: Type.String(), value: Type.String() },
-  { $id: 'DnsRecord' },
-);
+export const DnsRecord = Type.Object({ type: Type.Literal('CNAME'), name: Type.String(), value: Type.String() }, { $id: 'DnsRecord' });
 export type DnsRecord = Static<typeof DnsRecord>;
 
 /** A DNS name: labels of letters, digits and hyphens, at least one dot, no scheme or path. */
@@ -34,7 +31,8 @@ export const BasicInfo = Type.Object(
   },
   {
     $id: 'BasicInfo',
-    description: 'cloud_front_dns_record and is_ses_sandbox_granted are the SDK names of cdn_dns_record and is_mail_sandbox_granted; both are answered',
+    description:
+      'cloud_front_dns_record and is_ses_sandbox_granted are the SDK names of cdn_dns_record and is_mail_sandbox_granted; both are answered',
   },
 );
 export type BasicInfo = Static<typeof BasicInfo>;
@@ -144,7 +142,10 @@ export const StoredCustomizePageSettings = Type.Object(
     google_tag_manager_container_id: Type.String(),
     is_sign_in_id_enabled: Type.Optional(Type.Boolean()),
   },
-  { $id: 'StoredCustomizePageSettings', description: 'google_tag_manager_container_id is the SDK name of tag_manager_container_id; both are answered' },
+  {
+    $id: 'StoredCustomizePageSettings',
+    description: 'google_tag_manager_container_id is the SDK name of tag_manager_container_id; both are answered',
+  },
 );
 
 export const HttpUrl = Type.String({

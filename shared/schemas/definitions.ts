@@ -3,10 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
 import { DefinitionName, DisplayName, EnvId, PathParam } from './common.js';
 
-export const AttributeType = Type.Union(
-  [Type.Literal('string'), Type.Literal('number'), Type.Literal('bool'), Type.Literal('date')],
-  { description: 'string, number, bool or date (YYYY-MM-DD)' },
-);
+export const AttributeType = Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('bool'), Type.Literal('date')], {
+  description: 'string, number, bool or date (YYYY-MM-DD)',
+});
 
 export const Attribute = Type.Object(
   {
@@ -21,10 +20,7 @@ export type Attribute = Static<typeof Attribute>;
 export const Role = Type.Object({ role_name: DefinitionName('a role name'), display_name: DisplayName }, { $id: 'Role' });
 export type Role = Static<typeof Role>;
 
-export const Env = Type.Object(
-  { id: EnvId, name: DefinitionName('an env name'), display_name: Type.Optional(DisplayName) },
-  { $id: 'Env' },
-);
+export const Env = Type.Object({ id: EnvId, name: DefinitionName('an env name'), display_name: Type.Optional(DisplayName) }, { $id: 'Env' });
 export type Env = Static<typeof Env>;
 
 const AttributeNameParam = Type.Object({ attribute_name: PathParam });

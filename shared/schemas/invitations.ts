@@ -25,10 +25,9 @@ export type Invitation = Static<typeof Invitation>;
 export const NewInvitation = Type.Object({
   email: Type.String({ maxLength: 254 }),
   access_token: AccessToken,
-  envs: Type.Array(
-    Type.Object({ id: EnvId, role_names: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 80 }) }),
-    { maxItems: 80 },
-  ),
+  envs: Type.Array(Type.Object({ id: EnvId, role_names: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 80 }) }), {
+    maxItems: 80,
+  }),
 });
 export type NewInvitation = Static<typeof NewInvitation>;
 

@@ -130,6 +130,9 @@ export const signInSchemas = {
   confirmDevice: { body: DeviceConfirmation, response: Type.Object({ user_confirmation_necessary: Type.Boolean() }) },
   updateDeviceStatus: { body: DeviceStatusUpdate },
   getAuthCredentials: { query: CredentialsQuery, response: Credentials },
-  createAuthCredentials: { body: CredentialsToSave, response: Type.Object({ code: Type.String({ description: 'a UUID, valid 10 seconds, single use' }) }) },
+  createAuthCredentials: {
+    body: CredentialsToSave,
+    response: Type.Object({ code: Type.String({ description: 'a UUID, valid 10 seconds, single use' }) }),
+  },
   getUserInfo: { query: Type.Object({ token: IssuedToken('an ID token this service issued') }), response: SignedInUser },
 } satisfies Record<string, OperationSchema>;

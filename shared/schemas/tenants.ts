@@ -3,10 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
 import { AttributeValues, Email, HttpsUrl, PathParam, UnixSeconds, Uuid } from './common.js';
 
-export const ProrationBehavior = Type.Union(
-  [Type.Literal('create_prorations'), Type.Literal('none'), Type.Literal('always_invoice')],
-  { description: 'create_prorations, none or always_invoice' },
-);
+export const ProrationBehavior = Type.Union([Type.Literal('create_prorations'), Type.Literal('none'), Type.Literal('always_invoice')], {
+  description: 'create_prorations, none or always_invoice',
+});
 
 export const PlanHistory = Type.Object(
   {

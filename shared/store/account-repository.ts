@@ -75,5 +75,4 @@ export class DynamoAccountRepository implements AccountRepository {
     recentKeys.forget(`${saasId}\n${apiKey}`);
     return revoked;
   }
-
 }

@@ -15,11 +15,7 @@ export async function unlessConditionFails(write: () => Promise<unknown>): Promi
 }
 
 /** Writes the item unless one with its key exists: the uniqueness rule and the write are one request. */
-export async function putIfAbsent(
-  db: DynamoDBDocumentClient,
-  table: string,
-  item: ItemKey & Record<string, unknown>,
-): Promise<'created' | 'exists'> {
+export async function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: ItemKey & Record<string, unknown>): Promise<'created' | 'exists'> {
   const created = await unlessConditionFails(() =>
     db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
   );
@@ -27,12 +23,7 @@ export async function putIfAbsent(
 }
 
 /** Sets the given attributes on an existing item; false when there is none. `undefined` values are left alone. */
-export async function updateIfPresent(
-  db: DynamoDBDocumentClient,
-  table: string,
-  key: ItemKey,
-  values: Record<string, unknown>,
-): Promise<boolean> {
+export async function updateIfPresent(db: DynamoDBDocumentClient, table: string, key: ItemKey, values: Record<string, unknown>): Promise<boolean> {
   const names: Record<string, string> = {};
   const placeholders: Record<string, unknown> = {};
   const sets: string[] = [];

@@ -18,7 +18,11 @@ export class DynamoMarketplaceRepository implements MarketplaceRepository {
     const tenantSide = { ...keys.tenantMarketplaceLink(saasId, tenantId), entity: ENTITY.tenantMarketplaceLink, v: 1, ...link, mirror: customer };
     return atomicWrite(
       part(MARKETPLACE_RULE.customerFree, {
-        Put: { TableName: this.table, Item: { ...customer, entity: ENTITY.marketplaceCustomer, v: 1, tenant_id: tenantId, ...link }, ...conditionInput(freeOrOurs) },
+        Put: {
+          TableName: this.table,
+          Item: { ...customer, entity: ENTITY.marketplaceCustomer, v: 1, tenant_id: tenantId, ...link },
+          ...conditionInput(freeOrOurs),
+        },
       }),
       // Unconditional, so it never refuses: the same customer linking the same tenant again rewrites it as it was.
       part(MARKETPLACE_RULE.customerFree, { Put: { TableName: this.table, Item: tenantSide } }),

@@ -196,7 +196,11 @@ export class DynamoMembershipRepository implements MembershipRepository {
   private byName(saasId: string, filter: MemberFilter): OrderedSource<Member> {
     const names: UserFilter = { emailPrefix: filter.emailPrefix, signInIdPrefix: filter.signInIdPrefix };
     const users = this.users.directory(saasId, names);
-    return source(LOGIN_ORDER_POSITION, (after) => this.readByName(saasId, names, after), (m) => users.accepts(m[1] as string));
+    return source(
+      LOGIN_ORDER_POSITION,
+      (after) => this.readByName(saasId, names, after),
+      (m) => users.accepts(m[1] as string),
+    );
   }
 
   private async *readByName(saasId: string, names: UserFilter, after: string | undefined): AsyncGenerator<Positioned<Member>> {

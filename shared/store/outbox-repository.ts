@@ -20,17 +20,14 @@ const KEEP_FINAL_SECONDS = 30 * 86400;
  */
 export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
   const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ counter, limit, windowEnd }) =>
-    part(
-      `${MAIL_RATE_RULE}:${windowEnd}`,
-      {
-        Update: updateRequest(
-          table,
-          keys.mailCounter(mail.saasId, counter),
-          new Update().add('count', 1).set('entity', ENTITY.mailCounter).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
-          { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
-        ),
-      },
-    ),
+    part(`${MAIL_RATE_RULE}:${windowEnd}`, {
+      Update: updateRequest(
+        table,
+        keys.mailCounter(mail.saasId, counter),
+        new Update().add('count', 1).set('entity', ENTITY.mailCounter).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
+        { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
+      ),
+    }),
   );
   return [part(RULE.newItem, outboxItem(table, mail)), ...counters];
 }
@@ -93,8 +90,7 @@ export class DynamoOutboxRepository implements OutboxRepository {
           TableName: this.table,
           Key: keys.outboxMail(saasId, mailId),
           UpdateExpression: 'SET #status = :sending, claimedUntil = :until, #claim = :claim, attempts = attempts + :one, gsi1sk = :due',
-          ConditionExpression:
-            '(#status = :pending AND nextAttemptAt <= :now) OR (#status = :sending AND claimedUntil < :now)',
+          ConditionExpression: '(#status = :pending AND nextAttemptAt <= :now) OR (#status = :sending AND claimedUntil < :now)',
           ExpressionAttributeNames: { '#status': 'status', '#claim': 'claim' },
           ExpressionAttributeValues: {
             ':sending': 'sending',

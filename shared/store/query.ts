@@ -12,10 +12,7 @@ async function* queryOutputs(db: DynamoDBDocumentClient, input: QueryCommandInpu
 }
 
 /** The pages of one query, in order: every paged read of the store goes here. */
-export async function* queryPages(
-  db: DynamoDBDocumentClient,
-  input: QueryCommandInput,
-): AsyncGenerator<Record<string, unknown>[]> {
+export async function* queryPages(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
   for await (const out of queryOutputs(db, input)) yield out.Items ?? [];
 }
 

@@ -28,9 +28,7 @@ export class DynamoSettingsRepository implements SettingsRepository {
   }
 
   async put<T>(saasId: string, name: string, value: T): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...keys.setting(saasId, name), entity: ENTITY.setting, v: 1, name, value } }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.setting(saasId, name), entity: ENTITY.setting, v: 1, name, value } }));
     recentSettings.forget(recentKey(saasId, name));
   }
 

@@ -134,7 +134,9 @@ export class DynamoSignInRepository implements SignInStore {
 
   openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite {
     return atomicWrite(
-      ...(spent ? this.proofWrite(saasId, userId, spent, challenge.authTime).parts : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
+      ...(spent
+        ? this.proofWrite(saasId, userId, spent, challenge.authTime).parts
+        : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
       putNew(this.table, item(keys.signInChallenge(saasId, userId, challenge.sessionHash), ENTITY.signInChallenge, challenge), RULE.newItem),
       ...(mail ? mailWrites(this.table, mail) : []),
     );
@@ -185,7 +187,9 @@ export class DynamoSignInRepository implements SignInStore {
 
   rememberDevice(saasId: string, userId: string, deviceKey: string, remembered: boolean): Promise<boolean> {
     const confirmed = conditionOn({ status: ['=', 'confirmed'] }, EXISTS);
-    return unlessConditionFails(() => this.conditionalUpdate(keys.device(saasId, userId, deviceKey), new Update().set('remembered', remembered), confirmed));
+    return unlessConditionFails(() =>
+      this.conditionalUpdate(keys.device(saasId, userId, deviceKey), new Update().set('remembered', remembered), confirmed),
+    );
   }
 
   signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {

@@ -84,10 +84,7 @@ export class DynamoTenantRepository implements TenantRepository {
   }
 
   applyReservation(saasId: string, tenantId: string, reservation: Reservation, history: PlanHistory): Promise<boolean> {
-    const update = this.withPlan(new Update(), reservation.next_plan_id, history)
-      .remove('reservation')
-      .remove('gsi1pk')
-      .remove('gsi1sk');
+    const update = this.withPlan(new Update(), reservation.next_plan_id, history).remove('reservation').remove('gsi1pk').remove('gsi1sk');
     const stillPending: Condition = {
       expression: '#reservation.next_plan_id = :pendingPlan AND #reservation.using_next_plan_from = :pendingFrom',
       names: { '#reservation': 'reservation' },

@@ -128,7 +128,11 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {
-    const items = await batchGet(this.db, this.table, [...new Set(userIds)].map((id) => keys.userProfile(saasId, id)));
+    const items = await batchGet(
+      this.db,
+      this.table,
+      [...new Set(userIds)].map((id) => keys.userProfile(saasId, id)),
+    );
     return new Map(items.filter((item) => !item.deleting).map((item) => [item.id as string, toUser(item)]));
   }
 
@@ -208,7 +212,13 @@ export class DynamoUserRepository implements UserRepository {
       .set('loginKey', loginKey(to))
       .set('gsi1sk', keys.userDirectoryEntry(saasId, to, userId).gsi1sk);
     // The new owner item copies the credential: the move holds only while the password is still that one.
-    const profile = update(this.table, keys.userProfile(saasId, userId), change, both(holdsLogin(from), holdsPassword(password)), RULE.loginUnchanged);
+    const profile = update(
+      this.table,
+      keys.userProfile(saasId, userId),
+      change,
+      both(holdsLogin(from), holdsPassword(password)),
+      RULE.loginUnchanged,
+    );
     // Only the spelling changes (a letter's case): the name, and so its owner item, stays.
     if (loginKey(from) === loginKey(to)) return atomicWrite(profile);
     return atomicWrite(
@@ -293,7 +303,11 @@ export class DynamoUserRepository implements UserRepository {
     });
     if (!found || !hidden) return false;
     const contents = await queryAll(this.db, this.table, keys.userContents(saasId, userId));
-    await batchDeleteWithMirrors(this.db, this.table, contents.filter((item) => item.sk !== profile.sk));
+    await batchDeleteWithMirrors(
+      this.db,
+      this.table,
+      contents.filter((item) => item.sk !== profile.sk),
+    );
     await deleteIfPresent(this.db, this.table, keys.loginOwner(saasId, loginFromKey(hidden.loginKey as string)), {
       attribute: 'user_id',
       value: userId,

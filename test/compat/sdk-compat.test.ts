@@ -70,7 +70,10 @@ function calls(): [string, Call][] {
   const u = (w: World) => `/users/${w.userId}`;
   const t = (w: World) => `/tenants/${w.tenantId}`;
   return [
-    ['UpdateBasicInfo', () => api.put('/basic-info', { domain_name: 'login.sdk.example', from_email_address: 'no-reply@sdk.example', reply_email_address: '' })],
+    [
+      'UpdateBasicInfo',
+      () => api.put('/basic-info', { domain_name: 'login.sdk.example', from_email_address: 'no-reply@sdk.example', reply_email_address: '' }),
+    ],
     ['GetBasicInfo', () => api.get('/basic-info')],
     ['UpdateAuthInfo', () => api.put('/auth-info', { callback_url: 'https://app.sdk.example/callback' })],
     ['GetAuthInfo', () => api.get('/auth-info')],
@@ -80,14 +83,22 @@ function calls(): [string, Call][] {
       () =>
         api.put('/identity-providers', {
           provider: 'Google',
-          identity_provider_props: { application_id: 'app-1', application_secret: 'secret-1', approval_scope: 'openid email', is_button_hidden: false },
+          identity_provider_props: {
+            application_id: 'app-1',
+            application_secret: 'secret-1',
+            approval_scope: 'openid email',
+            is_button_hidden: false,
+          },
         }),
     ],
     ['UpdateSignInSettings', () => api.put('/sign-in-settings', { self_regist: { enable: true } })],
     ['GetSignInSettings', () => api.get('/sign-in-settings')],
     ['UpdateNotificationMessages', () => api.put('/notification-messages', { sign_up: { subject: 'Welcome', message: 'Password: {####}' } })],
     ['FindNotificationMessages', () => api.get('/notification-messages')],
-    ['UpdateCustomizePages', () => api.patch('/customize-pages', { sign_in_page: { html_contents: '<p>Hi</p>', is_terms_of_service: false, is_privacy_policy: false } })],
+    [
+      'UpdateCustomizePages',
+      () => api.patch('/customize-pages', { sign_in_page: { html_contents: '<p>Hi</p>', is_terms_of_service: false, is_privacy_policy: false } }),
+    ],
     ['GetCustomizePages', () => api.get('/customize-pages')],
     [
       'UpdateCustomizePageSettings',
@@ -111,7 +122,10 @@ function calls(): [string, Call][] {
     ['CreateRole', () => api.post('/roles', { role_name: 'admin', display_name: 'Administrator' })],
     ['GetRoles', () => api.get('/roles')],
     ['CreateUserAttribute', () => api.post('/user-attributes', { attribute_name: 'nickname', display_name: 'Nickname', attribute_type: 'string' })],
-    ['CreateSaasUserAttribute', () => api.post('/saas-user-attributes', { attribute_name: 'department', display_name: 'Department', attribute_type: 'string' })],
+    [
+      'CreateSaasUserAttribute',
+      () => api.post('/saas-user-attributes', { attribute_name: 'department', display_name: 'Department', attribute_type: 'string' }),
+    ],
     ['GetUserAttributes', () => api.get('/user-attributes')],
     ['CreateTenantAttribute', () => api.post('/tenant-attributes', { attribute_name: 'region', display_name: 'Region', attribute_type: 'string' })],
     ['GetTenantAttributes', () => api.get('/tenant-attributes')],
@@ -155,11 +169,21 @@ function calls(): [string, Call][] {
     ],
     ['UpdateTenantPlan', (w) => api.put(`${t(w)}/plans`, { next_plan_id: randomUUID() })],
     // The payment-provider customer is linked with this service's own extension route before it is read.
-    ['GetStripeCustomer', async (w) => (await api.put(`${t(w)}/stripe-customer`, { customer_id: 'cus_1', subscription_schedule_id: 'sub_1' }), api.get(`${t(w)}/stripe-customer`))],
+    [
+      'GetStripeCustomer',
+      async (w) => (
+        await api.put(`${t(w)}/stripe-customer`, { customer_id: 'cus_1', subscription_schedule_id: 'sub_1' }),
+        api.get(`${t(w)}/stripe-customer`)
+      ),
+    ],
     ['GetTenantIdentityProviders', (w) => api.get(`${t(w)}/identity-providers`)],
     [
       'UpdateTenantIdentityProvider',
-      (w) => api.put(`${t(w)}/identity-providers`, { provider_type: 'SAML', identity_provider_props: { metadata_url: 'https://idp.sdk.example/metadata', email_attribute: 'email' } }),
+      (w) =>
+        api.put(`${t(w)}/identity-providers`, {
+          provider_type: 'SAML',
+          identity_provider_props: { metadata_url: 'https://idp.sdk.example/metadata', email_attribute: 'email' },
+        }),
     ],
     // Tenant users.
     ['CreateTenantUser', (w) => api.post(`${t(w)}/users`, { email: w.email, attributes: { nickname: 'Ann' } })],
@@ -170,7 +194,11 @@ function calls(): [string, Call][] {
     ['GetAllTenantUsers', () => api.get('/tenants/all/users')],
     ['GetAllTenantUser', (w) => api.get(`/tenants/all/users/${w.userId}`)],
     // Invitations.
-    ['CreateTenantInvitation', (w) => api.post(`${t(w)}/invitations`, { email: address('invitee'), access_token: w.accessToken, envs: [{ id: w.envId, role_names: ['admin'] }] })],
+    [
+      'CreateTenantInvitation',
+      (w) =>
+        api.post(`${t(w)}/invitations`, { email: address('invitee'), access_token: w.accessToken, envs: [{ id: w.envId, role_names: ['admin'] }] }),
+    ],
     ['GetTenantInvitations', (w) => api.get(`${t(w)}/invitations`)],
     ['GetTenantInvitation', (w) => api.get(`${t(w)}/invitations/${w.invitationId}`)],
     ['GetInvitationValidity', (w) => api.get(`/invitations/${w.invitationId}/validity`)],
@@ -181,11 +209,22 @@ function calls(): [string, Call][] {
     // Sign-up and marketplace.
     ['SignUp', () => api.post('/sign-up', { email: address('signup') })],
     ['ResendSignUpConfirmationEmail', async () => api.post('/sign-up/resend', { email: await lastSignUp() })],
-    ['SignUpWithAwsMarketplace', async (w) => api.post('/aws-marketplace/sign-up', { email: address('buyer'), registration_token: await signRegistrationToken(MARKETPLACE_SECRET, w.marketplace) })],
+    [
+      'SignUpWithAwsMarketplace',
+      async (w) =>
+        api.post('/aws-marketplace/sign-up', {
+          email: address('buyer'),
+          registration_token: await signRegistrationToken(MARKETPLACE_SECRET, w.marketplace),
+        }),
+    ],
     [
       'ConfirmSignUpWithAwsMarketplace',
       async (w) =>
-        api.post('/aws-marketplace/sign-up-confirm', { tenant_name: 'Buyer Co', access_token: w.accessToken, registration_token: await signRegistrationToken(MARKETPLACE_SECRET, w.marketplace) }),
+        api.post('/aws-marketplace/sign-up-confirm', {
+          tenant_name: 'Buyer Co',
+          access_token: w.accessToken,
+          registration_token: await signRegistrationToken(MARKETPLACE_SECRET, w.marketplace),
+        }),
     ],
     [
       'LinkAwsMarketplace',
@@ -193,7 +232,10 @@ function calls(): [string, Call][] {
         api.patch('/aws-marketplace/link', {
           tenant_id: w.tenantId,
           access_token: w.accessToken,
-          registration_token: await signRegistrationToken(MARKETPLACE_SECRET, { customerIdentifier: `cust-${randomUUID().slice(0, 8)}`, productCode: 'prod-1' }),
+          registration_token: await signRegistrationToken(MARKETPLACE_SECRET, {
+            customerIdentifier: `cust-${randomUUID().slice(0, 8)}`,
+            productCode: 'prod-1',
+          }),
         }),
     ],
     // Single tenant, payment provider, plans, errors.
@@ -201,7 +243,10 @@ function calls(): [string, Call][] {
     ['GetSingleTenantSettings', () => api.get('/single-tenant/settings')],
     ['GetCloudFormationLaunchStackLinkForSingleTenant', () => api.get('/single-tenant/cloudformation-launch-stack-link')],
     // The payment provider's key is set with this service's extension route (SaaSus sets it in its console).
-    ['CreateTenantAndPricing', async () => (await api.put('/payment-provider', { provider: 'stripe', secret_key: STAND_IN_KEY }), api.patch('/stripe/init'))],
+    [
+      'CreateTenantAndPricing',
+      async () => (await api.put('/payment-provider', { provider: 'stripe', secret_key: STAND_IN_KEY }), api.patch('/stripe/init')),
+    ],
     ['DeleteStripeTenantAndPricing', () => api.delete('/stripe')],
     ['ResetPlan', () => api.put('/plans/reset')],
     ['ReturnInternalServerError', () => api.get('/errors/internal-server-error')],
@@ -280,11 +325,18 @@ describe('the SaaSus SDKs’ Auth API definition', () => {
       }
       const op = byId.get(operationId) as SdkOperation;
       const res = await call(world);
-      const problems = res.status === op.status ? (op.response ? modelProblems(op.response, res.body) : []) : [`status ${res.status}, the SDK expects ${op.status}: ${res.text}`];
+      const problems =
+        res.status === op.status
+          ? op.response
+            ? modelProblems(op.response, res.body)
+            : []
+          : [`status ${res.status}, the SDK expects ${op.status}: ${res.text}`];
       if (res.status < 300 && res.body && typeof res.body === 'object') learn(world, operationId, res.body as Record<string, unknown>);
       const gap = KNOWN_GAPS[operationId];
       if (gap === undefined && problems.length > 0) {
-        failures.push(`${op.method} ${op.path} (${operationId}, model ${op.response ? modelName(op.response) : 'none'}):\n    ${problems.join('\n    ')}`);
+        failures.push(
+          `${op.method} ${op.path} (${operationId}, model ${op.response ? modelName(op.response) : 'none'}):\n    ${problems.join('\n    ')}`,
+        );
       }
       if (gap !== undefined && problems.length === 0) gapsThatPass.push(operationId);
     }

@@ -41,7 +41,10 @@ describe('the SDKs’ base-URL variables', () => {
     writeCredentials(dir, written);
     const lines = readFileSync(credentialsFile(dir), 'utf8').split('\n');
     for (const name of ['SAASUS_SAAS_ID', 'SAASUS_API_KEY', 'SAASUS_SECRET_KEY', 'SAASUS_API_URL_BASE', 'SAASUS_BASE_URL', 'SAASUS_LOGIN_URL']) {
-      assert.ok(lines.some((line) => line.startsWith(`${name}=`)), name);
+      assert.ok(
+        lines.some((line) => line.startsWith(`${name}=`)),
+        name,
+      );
     }
     assert.deepEqual(readCredentials(dir), written);
   });

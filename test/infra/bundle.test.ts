@@ -64,7 +64,9 @@ function invoke(file: string, event: unknown, env: Record<string, string> = {}):
   const stdout = run.stdout.split('\n').filter(Boolean);
   const answerLine = stdout.find((line) => line.startsWith('ANSWER '));
   assert.ok(answerLine, run.stdout);
-  const lines = [...stdout, ...run.stderr.split('\n')].filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = [...stdout, ...run.stderr.split('\n')]
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { answer: JSON.parse(answerLine.slice('ANSWER '.length)), lines };
 }
 
@@ -116,7 +118,10 @@ describe('bundled functions', () => {
     const [directive] = emf[0]!._aws.CloudWatchMetrics;
     assert.equal(directive!.Namespace, 'TenantIdentity');
     assert.deepEqual(directive!.Dimensions, [['service']]);
-    assert.deepEqual(directive!.Metrics.map((m) => m.Name), ['MailBounced']);
+    assert.deepEqual(
+      directive!.Metrics.map((m) => m.Name),
+      ['MailBounced'],
+    );
     assert.equal(emf[0]!.MailBounced, 1);
     assert.equal(emf[0]!.service, 'tenant-identity');
 

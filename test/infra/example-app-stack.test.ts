@@ -144,8 +144,14 @@ describe('the example app Lambda bundle', () => {
 
   it('passes the cookies of payload format 2.0 to the app', async () => {
     const [refused, allowed] = await invoke([
-      event('POST', '/sign-out', { cookies: ['csrf=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], headers: { 'x-csrf-token': 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' } }),
-      event('POST', '/sign-out', { cookies: ['csrf=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], headers: { 'X-CSRF-Token': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } }),
+      event('POST', '/sign-out', {
+        cookies: ['csrf=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+        headers: { 'x-csrf-token': 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' },
+      }),
+      event('POST', '/sign-out', {
+        cookies: ['csrf=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+        headers: { 'X-CSRF-Token': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      }),
     ]);
     assert.equal(refused?.statusCode, 403);
     assert.equal(allowed?.statusCode, 200);

@@ -43,11 +43,13 @@ function findings(build: (app: App) => void): string {
 }
 
 function acknowledgementsIn(root: IConstruct): { path: string; id: string; reason: string }[] {
-  return root.node.findAll().flatMap((construct) =>
-    construct.node.metadata
-      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-      .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ path: construct.node.path, id, reason }))),
-  );
+  return root.node
+    .findAll()
+    .flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ path: construct.node.path, id, reason }))),
+    );
 }
 
 const EVERYTHING_ON: ServiceStackProps = {
@@ -57,7 +59,10 @@ const EVERYTHING_ON: ServiceStackProps = {
 
 describe('cdk-nag AwsSolutions rules', () => {
   it('find nothing unacknowledged in the default stack', () => {
-    assert.equal(findings((app) => new ServiceStack(app, 'Default')), '');
+    assert.equal(
+      findings((app) => new ServiceStack(app, 'Default')),
+      '',
+    );
   });
 
   it('find nothing unacknowledged with tracing and a custom domain', () => {
@@ -77,6 +82,9 @@ describe('cdk-nag AwsSolutions rules', () => {
   });
 
   it('do run: a topic that accepts plain HTTP is reported', () => {
-    assert.match(findings((app) => new Topic(new Stack(app, 'Careless'), 'Plain')), /AwsSolutions-SNS3 at Careless\/Plain/);
+    assert.match(
+      findings((app) => new Topic(new Stack(app, 'Careless'), 'Plain')),
+      /AwsSolutions-SNS3 at Careless\/Plain/,
+    );
   });
 });

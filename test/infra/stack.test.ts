@@ -48,7 +48,6 @@ before(() => {
   });
 });
 
-
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, ...WORKERS];
 const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in']);
@@ -113,7 +112,7 @@ describe('service stack', () => {
 
   it('encrypts the table with the secrets key, a retained customer-managed key with rotation on', () => {
     const table = ofType('AWS::DynamoDB::Table')[0]![1];
-    const keyId = ((table.Properties.SSESpecification as { KMSMasterKeyId: { 'Fn::GetAtt': [string] } }).KMSMasterKeyId)['Fn::GetAtt'][0];
+    const keyId = (table.Properties.SSESpecification as { KMSMasterKeyId: { 'Fn::GetAtt': [string] } }).KMSMasterKeyId['Fn::GetAtt'][0];
     const key = resources[keyId]!;
     assert.equal(key.Type, 'AWS::KMS::Key');
     assert.equal(key.Properties.EnableKeyRotation, true);
@@ -183,7 +182,12 @@ describe('service stack', () => {
     for (const group of ALL_FUNCTIONS) {
       const statements = statementsOf(functionOf(group));
       // DescribeKey (key metadata, from the stream grant of the scheduled worker) neither seals nor opens.
-      const direct = new Set(statements.filter((s) => !s.Condition).flatMap(actionsOf).filter((a) => a.startsWith('kms:') && a !== 'kms:DescribeKey'));
+      const direct = new Set(
+        statements
+          .filter((s) => !s.Condition)
+          .flatMap(actionsOf)
+          .filter((a) => a.startsWith('kms:') && a !== 'kms:DescribeKey'),
+      );
       const expected = group === 'mail-events' ? [] : SEALERS.has(group) ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
       assert.deepEqual([...direct].sort(), expected, `${group}: the secret box's own KMS calls`);
 
@@ -218,7 +222,9 @@ describe('API stage', () => {
     const [domainId, domain] = ofType('AWS::ApiGatewayV2::DomainName', custom.resources)[0]!;
     assert.equal(domain.Properties.DomainName, 'auth-api.example.com');
     custom.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
-      DomainNameConfigurations: [Match.objectLike({ CertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0000-1111', EndpointType: 'REGIONAL' })],
+      DomainNameConfigurations: [
+        Match.objectLike({ CertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0000-1111', EndpointType: 'REGIONAL' }),
+      ],
     });
     custom.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
     assert.deepEqual(custom.outputs.CustomDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
@@ -315,7 +321,9 @@ describe('monitoring', () => {
   const metricNamesOf = (alarm: Resource['Properties']) =>
     alarm.MetricName
       ? [alarm.MetricName as string]
-      : (alarm.Metrics as { MetricStat?: { Metric: { MetricName: string } } }[]).flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : []));
+      : (alarm.Metrics as { MetricStat?: { Metric: { MetricName: string } } }[]).flatMap((m) =>
+          m.MetricStat ? [m.MetricStat.Metric.MetricName] : [],
+        );
 
   it('has an alarm topic, encrypted, with an e-mail subscription only when the AlarmEmail parameter is set', () => {
     const topics = ofType('AWS::SNS::Topic');
@@ -334,8 +342,14 @@ describe('monitoring', () => {
     const latency = alarmWith(/p99 latency/);
     assert.equal(latency.MetricName, 'Latency');
     assert.equal(latency.ExtendedStatistic, 'p99');
-    assert.deepEqual(metricNamesOf(alarmWith(/throttled an API function/)), GROUPS.map(() => 'Throttles'));
-    assert.deepEqual(metricNamesOf(alarmWith(/scheduled worker/)), WORKERS.map(() => 'Throttles'));
+    assert.deepEqual(
+      metricNamesOf(alarmWith(/throttled an API function/)),
+      GROUPS.map(() => 'Throttles'),
+    );
+    assert.deepEqual(
+      metricNamesOf(alarmWith(/scheduled worker/)),
+      WORKERS.map(() => 'Throttles'),
+    );
     assert.ok(metricNamesOf(alarmWith(/DynamoDB throttled/)).every((name) => name === 'ThrottledRequests'));
     const deadLetters = alarmWith(/could not be processed/);
     assert.equal(deadLetters.MetricName, 'ApproximateNumberOfMessagesVisible');

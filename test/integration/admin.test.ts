@@ -57,11 +57,35 @@ describe('admin command', () => {
     // come from the environment, as they would from an AWS profile; DynamoDB Local keeps a database per region).
     const { stdout } = await exec(
       process.execPath,
-      ['--import', 'tsx', 'bin/admin.ts', 'saas', 'list', '--aws', '--table', table, '--kms-key-id', 'arn:aws:kms:us-east-1:123456789012:key/test', '--region', LOCAL_REGION],
-      { env: { ...shellEnvironment(), LOG_LEVEL: 'silent', DYNAMODB_ENDPOINT: h.dynamoUrl, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' } },
+      [
+        '--import',
+        'tsx',
+        'bin/admin.ts',
+        'saas',
+        'list',
+        '--aws',
+        '--table',
+        table,
+        '--kms-key-id',
+        'arn:aws:kms:us-east-1:123456789012:key/test',
+        '--region',
+        LOCAL_REGION,
+      ],
+      {
+        env: {
+          ...shellEnvironment(),
+          LOG_LEVEL: 'silent',
+          DYNAMODB_ENDPOINT: h.dynamoUrl,
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+        },
+      },
     );
     const listed = JSON.parse(stdout) as { id: string }[];
-    assert.ok(listed.some((account) => account.id === saas.saasId), stdout);
+    assert.ok(
+      listed.some((account) => account.id === saas.saasId),
+      stdout,
+    );
   });
 
   it('creates a SaaS and a key that signs requests, lists keys without secrets, and revokes them', async () => {

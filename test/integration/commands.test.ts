@@ -31,10 +31,20 @@ describe('a bad setting', () => {
     it(`stops ${command} with one line naming the variable`, () => {
       const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
         encoding: 'utf8',
-        env: { ...process.env, TOKEN_ISSUER: 'not-a-url', SAASUS_SAAS_ID: 's', SAASUS_API_KEY: 'k', SAASUS_SECRET_KEY: 'x', SAASUS_API_URL_BASE: 'http://127.0.0.1:9' },
+        env: {
+          ...process.env,
+          TOKEN_ISSUER: 'not-a-url',
+          SAASUS_SAAS_ID: 's',
+          SAASUS_API_KEY: 'k',
+          SAASUS_SECRET_KEY: 'x',
+          SAASUS_API_URL_BASE: 'http://127.0.0.1:9',
+        },
       });
       assert.equal(run.status, 1, run.stderr);
-      assert.equal(run.stderr, 'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n');
+      assert.equal(
+        run.stderr,
+        'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n',
+      );
     });
   }
 });
@@ -48,7 +58,10 @@ describe('a second npm start on the same data folder', () => {
       writeFileSync(runtimeFile(dataDir), JSON.stringify(running));
       const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir } });
       assert.equal(run.status, 1, run.stderr);
-      assert.match(run.stderr, new RegExp(`^npm start already runs on .*: pid ${process.pid}, API port 18080, example app 18081, DynamoDB Local http://127.0.0.1:18000`));
+      assert.match(
+        run.stderr,
+        new RegExp(`^npm start already runs on .*: pid ${process.pid}, API port 18080, example app 18081, DynamoDB Local http://127.0.0.1:18000`),
+      );
       assert.equal(run.stderr.trim().split('\n').length, 1);
       assert.ok(existsSync(runtimeFile(dataDir)), 'the running one keeps its runtime file');
     } finally {
@@ -65,7 +78,15 @@ describe('npm start without Java', () => {
       const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
         encoding: 'utf8',
         // No java on the PATH; node itself is called by its full path.
-        env: { ...process.env, PATH: '/nonexistent', DATA_DIR: dataDir, SES_PORT: String(sesPort), PORT: String(apiPort), APP_PORT: String(appPort), DYNAMODB_PORT: String(dynamoPort) },
+        env: {
+          ...process.env,
+          PATH: '/nonexistent',
+          DATA_DIR: dataDir,
+          SES_PORT: String(sesPort),
+          PORT: String(apiPort),
+          APP_PORT: String(appPort),
+          DYNAMODB_PORT: String(dynamoPort),
+        },
         timeout: 60_000,
       });
       assert.equal(run.status, 1, run.stderr);
@@ -91,7 +112,13 @@ describe('npm run sign-in', () => {
     try {
       const saas = await h.newSaas();
       assert.equal((await saas.client.post('/users', { email: 'cli@example.test', password: 'Correct-horse-9' })).status, 201);
-      const env = { ...process.env, SAASUS_SAAS_ID: saas.saasId, SAASUS_API_KEY: saas.apiKey, SAASUS_SECRET_KEY: saas.secret, SAASUS_API_URL_BASE: new URL(h.api.baseUrl).origin };
+      const env = {
+        ...process.env,
+        SAASUS_SAAS_ID: saas.saasId,
+        SAASUS_API_KEY: saas.apiKey,
+        SAASUS_SECRET_KEY: saas.secret,
+        SAASUS_API_URL_BASE: new URL(h.api.baseUrl).origin,
+      };
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sign-in.ts', 'cli@example.test', 'Correct-horse-9'], { env });
         let stdout = '';

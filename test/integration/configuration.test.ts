@@ -71,7 +71,15 @@ describe('basic configuration', () => {
 
   it('refuses invalid domains and addresses, and keeps what was stored', async () => {
     const good = { domain_name: 'auth.example.org', from_email_address: 'a@example.org' };
-    for (const domain_name of ['https://auth.example.org', 'auth.example.org/path', 'localhost', '-bad.example.org', 'a..b.org', 'exa mple.org', '']) {
+    for (const domain_name of [
+      'https://auth.example.org',
+      'auth.example.org/path',
+      'localhost',
+      '-bad.example.org',
+      'a..b.org',
+      'exa mple.org',
+      '',
+    ]) {
       await expectError(api.put('/basic-info', { ...good, domain_name }), 400, 'invalid_parameter', 'domain_name');
     }
     for (const from_email_address of ['nobody', 'a@b', '@example.org', 'a b@example.org']) {
@@ -106,8 +114,18 @@ describe('notification templates', () => {
   });
 
   it('refuses a message without {####}, a blank subject and unknown shapes', async () => {
-    await expectError(api.put('/notification-messages', { sign_up: { subject: 'Hi', message: 'no code here' } }), 400, 'missing_placeholder', 'sign_up.message');
-    await expectError(api.put('/notification-messages', { sign_up: { subject: ' ', message: '{####}' } }), 400, 'invalid_parameter', 'sign_up.subject');
+    await expectError(
+      api.put('/notification-messages', { sign_up: { subject: 'Hi', message: 'no code here' } }),
+      400,
+      'missing_placeholder',
+      'sign_up.message',
+    );
+    await expectError(
+      api.put('/notification-messages', { sign_up: { subject: ' ', message: '{####}' } }),
+      400,
+      'invalid_parameter',
+      'sign_up.subject',
+    );
     await expectError(api.put('/notification-messages', { sign_up: { subject: 'x' } }), 400, 'invalid_parameter', 'sign_up.message');
     await expectError(api.put('/notification-messages', { sign_up: 'text' }), 400, 'invalid_parameter', 'sign_up');
     await expectError(
@@ -130,7 +148,12 @@ describe('authentication pages and settings', () => {
     const after = (await api.get<Record<string, unknown>>('/customize-pages')).body;
     assert.deepEqual(after.sign_up_page, page);
     assert.deepEqual(after.sign_in_page, initial.sign_in_page);
-    await expectError(api.patch('/customize-pages', { sign_in_page: { html_contents: 'x' } }), 400, 'invalid_parameter', 'sign_in_page.is_terms_of_service');
+    await expectError(
+      api.patch('/customize-pages', { sign_in_page: { html_contents: 'x' } }),
+      400,
+      'invalid_parameter',
+      'sign_in_page.is_terms_of_service',
+    );
     await expectError(
       api.patch('/customize-pages', { sign_in_page: { ...page, html_contents: 'x'.repeat(100_001) } }),
       400,
@@ -150,7 +173,10 @@ describe('authentication pages and settings', () => {
       is_sign_in_id_enabled: true,
     };
     assert.equal((await api.patch('/customize-page-settings', settings)).status, 200);
-    assert.deepEqual((await api.get('/customize-page-settings')).body, { ...settings, google_tag_manager_container_id: settings.tag_manager_container_id });
+    assert.deepEqual((await api.get('/customize-page-settings')).body, {
+      ...settings,
+      google_tag_manager_container_id: settings.tag_manager_container_id,
+    });
     const bad: [Record<string, unknown>, string][] = [
       [{ icon: 'https://acme.test/icon.png' }, 'icon'],
       [{ icon: 'data:text/html;base64,PGgxPg==' }, 'icon'],
@@ -161,10 +187,14 @@ describe('authentication pages and settings', () => {
       [{ privacy_policy_url: 'javascript:alert(1)' }, 'privacy_policy_url'],
       [{ tag_manager_container_id: 'UA-1' }, 'tag_manager_container_id'],
     ];
-    for (const [over, field] of bad) await expectError(api.patch('/customize-page-settings', { ...settings, ...over }), 400, 'invalid_parameter', field);
+    for (const [over, field] of bad)
+      await expectError(api.patch('/customize-page-settings', { ...settings, ...over }), 400, 'invalid_parameter', field);
     const { title: _title, ...withoutTitle } = settings;
     await expectError(api.patch('/customize-page-settings', withoutTitle), 400, 'invalid_parameter', 'title');
-    assert.deepEqual((await api.get('/customize-page-settings')).body, { ...settings, google_tag_manager_container_id: settings.tag_manager_container_id });
+    assert.deepEqual((await api.get('/customize-page-settings')).body, {
+      ...settings,
+      google_tag_manager_container_id: settings.tag_manager_container_id,
+    });
   });
 
   it('callback URL', async () => {
@@ -180,7 +210,12 @@ describe('authentication pages and settings', () => {
 });
 
 describe('external provider', () => {
-  const props = { application_id: '1234-abc.apps.googleusercontent.com', application_secret: 'GOCSPX-very-secret-value', approval_scope: 'openid email profile', is_button_hidden: false };
+  const props = {
+    application_id: '1234-abc.apps.googleusercontent.com',
+    application_secret: 'GOCSPX-very-secret-value',
+    approval_scope: 'openid email profile',
+    is_button_hidden: false,
+  };
 
   it('stores the secret sealed and returns it only masked', async () => {
     // Unset: the member the SDKs' model requires, with empty values.
@@ -199,7 +234,10 @@ describe('external provider', () => {
 
   it('keeps the secret when the masked value comes back, replaces it when a new one comes', async () => {
     const masked = (await api.get<{ google: typeof props }>('/identity-providers')).body.google;
-    assert.equal((await api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...masked, approval_scope: 'openid' } })).status, 200);
+    assert.equal(
+      (await api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...masked, approval_scope: 'openid' } })).status,
+      200,
+    );
     assert.equal(await configurationService().providerSecret(saasId), props.application_secret);
     await expectError(
       api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...masked, application_secret: '********xxxx' } }),
@@ -207,13 +245,20 @@ describe('external provider', () => {
       'invalid_parameter',
       'identity_provider_props.application_secret',
     );
-    assert.equal((await api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...props, application_secret: 'new-secret-123456' } })).status, 200);
+    assert.equal(
+      (await api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...props, application_secret: 'new-secret-123456' } }))
+        .status,
+      200,
+    );
     assert.equal(await configurationService().providerSecret(saasId), 'new-secret-123456');
     assert.equal((await api.get<{ google: typeof props }>('/identity-providers')).body.google.application_secret, '********3456');
   });
 
   it('takes an integer application id, refuses other providers, and turns off with null', async () => {
-    assert.equal((await api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...props, application_id: 42 } })).status, 200);
+    assert.equal(
+      (await api.put('/identity-providers', { provider: 'Google', identity_provider_props: { ...props, application_id: 42 } })).status,
+      200,
+    );
     assert.equal((await api.get<{ google: { application_id: unknown } }>('/identity-providers')).body.google.application_id, 42);
     await expectError(api.put('/identity-providers', { provider: 'Facebook', identity_provider_props: props }), 400, 'invalid_parameter', 'provider');
     await expectError(api.put('/identity-providers', { identity_provider_props: props }), 400, 'invalid_parameter', 'provider');
@@ -246,7 +291,14 @@ describe('sign-in settings', () => {
 
   it('updates the password policy, device remembering and self sign-up; a round trip of the whole read is accepted', async () => {
     const s = (await api.get<Settings>('/sign-in-settings')).body;
-    const policy = { minimum_length: 12, is_require_lowercase: true, is_require_numbers: false, is_require_symbols: false, is_require_uppercase: true, temporary_password_validity_days: 3 };
+    const policy = {
+      minimum_length: 12,
+      is_require_lowercase: true,
+      is_require_numbers: false,
+      is_require_symbols: false,
+      is_require_uppercase: true,
+      temporary_password_validity_days: 3,
+    };
     const update = { ...s, password_policy: policy, device_configuration: { device_remembering: 'always' }, self_regist: { enable: true } };
     assert.equal((await api.put('/sign-in-settings', update)).status, 200);
     const after = (await api.get<Settings>('/sign-in-settings')).body;
@@ -259,12 +311,27 @@ describe('sign-in settings', () => {
   });
 
   it('refuses out-of-range values and changes to fixed members, naming the field', async () => {
-    const policy = { minimum_length: 8, is_require_lowercase: true, is_require_numbers: true, is_require_symbols: true, is_require_uppercase: true, temporary_password_validity_days: 7 };
+    const policy = {
+      minimum_length: 8,
+      is_require_lowercase: true,
+      is_require_numbers: true,
+      is_require_symbols: true,
+      is_require_uppercase: true,
+      temporary_password_validity_days: 7,
+    };
     const cases: [Record<string, unknown>, string, string][] = [
       [{ password_policy: { ...policy, minimum_length: 5 } }, 'invalid_parameter', 'password_policy.minimum_length'],
       [{ password_policy: { ...policy, minimum_length: 100 } }, 'invalid_parameter', 'password_policy.minimum_length'],
-      [{ password_policy: { ...policy, temporary_password_validity_days: 0 } }, 'invalid_parameter', 'password_policy.temporary_password_validity_days'],
-      [{ password_policy: { ...policy, temporary_password_validity_days: 366 } }, 'invalid_parameter', 'password_policy.temporary_password_validity_days'],
+      [
+        { password_policy: { ...policy, temporary_password_validity_days: 0 } },
+        'invalid_parameter',
+        'password_policy.temporary_password_validity_days',
+      ],
+      [
+        { password_policy: { ...policy, temporary_password_validity_days: 366 } },
+        'invalid_parameter',
+        'password_policy.temporary_password_validity_days',
+      ],
       [{ password_policy: { ...policy, is_require_numbers: 'yes' } }, 'invalid_parameter', 'password_policy.is_require_numbers'],
       [{ device_configuration: { device_remembering: 'sometimes' } }, 'invalid_parameter', 'device_configuration.device_remembering'],
       [{ self_regist: {} }, 'invalid_parameter', 'self_regist.enable'],

@@ -78,7 +78,9 @@ describe('courier', () => {
   });
 
   it("uses the SaaS's own template and addresses, and escapes the value in HTML", async () => {
-    await configurationService().updateTemplates(saasId, { forgot_password: { subject: 'Code {####}', message: '<p>Your code is <b>{####}</b></p>' } });
+    await configurationService().updateTemplates(saasId, {
+      forgot_password: { subject: 'Code {####}', message: '<p>Your code is <b>{####}</b></p>' },
+    });
     await configurationService().updateBasicInfo(saasId, {
       domain_name: 'auth.acme.test',
       from_email_address: 'hello@acme.test',
@@ -176,7 +178,10 @@ describe('courier', () => {
       Records: [
         { eventName: 'INSERT', dynamodb: { SequenceNumber: '1', NewImage: { entity: { S: 'Role' }, saasId: { S: saasId }, id: { S: 'x' } } } },
         { eventName: 'MODIFY', dynamodb: { SequenceNumber: '2', NewImage: { entity: { S: 'OutboxMail' }, saasId: { S: saasId }, id: { S: id } } } },
-        { eventName: 'INSERT', dynamodb: { SequenceNumber: '3', NewImage: { entity: { S: 'OutboxMail' }, saasId: { S: item!.saasId }, id: { S: id } } } },
+        {
+          eventName: 'INSERT',
+          dynamodb: { SequenceNumber: '3', NewImage: { entity: { S: 'OutboxMail' }, saasId: { S: item!.saasId }, id: { S: id } } },
+        },
       ],
     } as unknown as DynamoDBStreamEvent;
     assert.deepEqual(await deliverFromStream(event), { batchItemFailures: [] });

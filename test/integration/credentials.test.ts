@@ -132,7 +132,8 @@ describe('temporary codes (Save, then Get with tempCodeAuth)', () => {
   it('stores the tokens sealed under the code, found by its hash', async () => {
     const user = await signedInUser();
     const { code } = (await api.post<{ code: string }>('/credentials', user.credentials)).body;
-    const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.tempCode(saasId, codeHash(code)), ConsistentRead: true }))).Item;
+    const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.tempCode(saasId, codeHash(code)), ConsistentRead: true })))
+      .Item;
     assert.ok(item, 'an item under the hash of the code');
     const text = JSON.stringify(item);
     for (const secret of [code, user.credentials.id_token, user.credentials.access_token, user.credentials.refresh_token as string]) {
@@ -143,7 +144,13 @@ describe('temporary codes (Save, then Get with tempCodeAuth)', () => {
 
   it('saves without a refresh token, and answers without one', async () => {
     const user = await signedInUser();
-    const { code } = (await api.post<{ code: string }>('/credentials', { id_token: user.credentials.id_token, access_token: user.credentials.access_token, refresh_token: '' })).body;
+    const { code } = (
+      await api.post<{ code: string }>('/credentials', {
+        id_token: user.credentials.id_token,
+        access_token: user.credentials.access_token,
+        refresh_token: '',
+      })
+    ).body;
     assert.deepEqual((await redeem(code)).body, { id_token: user.credentials.id_token, access_token: user.credentials.access_token });
   });
 
@@ -170,7 +177,10 @@ describe('temporary codes (Save, then Get with tempCodeAuth)', () => {
 describe('GET /userinfo', () => {
   it('answers the user with tenants, envs and roles', async () => {
     const user = await signedInUser();
-    assert.equal((await api.post('/saas-user-attributes', { attribute_name: 'nickname', display_name: 'Nickname', attribute_type: 'string' })).status, 201);
+    assert.equal(
+      (await api.post('/saas-user-attributes', { attribute_name: 'nickname', display_name: 'Nickname', attribute_type: 'string' })).status,
+      201,
+    );
     assert.equal((await api.patch(`/users/${user.id}/attributes`, { attributes: { nickname: 'Annie' } })).status, 200);
     assert.equal((await api.post('/envs', { id: 1, name: 'prod', display_name: 'Production' })).status, 201);
     assert.equal((await api.post('/roles', { role_name: 'admin', display_name: 'Administrator' })).status, 201);

@@ -31,12 +31,18 @@ describe('attributes', () => {
       }
       const listed = await api.get<Record<string, { attribute_name: string }[]>>(path);
       assert.equal(listed.status, 200);
-      assert.deepEqual(listed.body[list]!.map((a) => a.attribute_name), names);
+      assert.deepEqual(
+        listed.body[list]!.map((a) => a.attribute_name),
+        names,
+      );
       const deleted = await api.delete(`${path}/${names[1]}`);
       assert.equal(deleted.status, 200);
       assert.equal(deleted.text, '');
       const after = await api.get<Record<string, { attribute_name: string }[]>>(path);
-      assert.deepEqual(after.body[list]!.map((a) => a.attribute_name), [names[0], names[2]]);
+      assert.deepEqual(
+        after.body[list]!.map((a) => a.attribute_name),
+        [names[0], names[2]],
+      );
       await expectError(api.delete(`${path}/${names[1]}`), 404, 'attribute_not_found');
     });
   }
@@ -111,7 +117,10 @@ describe('envs', () => {
     assert.deepEqual((await api.post('/envs', { id: 1, name: 'dev' })).body, { id: 1, name: 'dev', display_name: '' });
     assert.equal((await api.post('/envs', { id: 20, name: 'stage' })).status, 201);
     const listed = await api.get<{ envs: { id: number }[] }>('/envs');
-    assert.deepEqual(listed.body.envs.map((e) => e.id), [1, 3, 20]);
+    assert.deepEqual(
+      listed.body.envs.map((e) => e.id),
+      [1, 3, 20],
+    );
     assert.equal((await api.patch('/envs/1', { name: 'development', display_name: 'Dev' })).status, 200);
     assert.deepEqual((await api.get('/envs/1')).body, { id: 1, name: 'development', display_name: 'Dev' });
     // display_name left out keeps what was there
@@ -173,7 +182,10 @@ describe('bad input on every definitions route changes nothing', () => {
     await expectError(api.patch('/roles/keep', '{'), 400, 'invalid_json');
     await expectError(api.delete('/roles/nobody'), 404, 'role_not_found');
     const roles = await api.get<{ roles: { role_name: string; display_name: string }[] }>('/roles');
-    assert.deepEqual(roles.body.roles.find((r) => r.role_name === 'keep'), { role_name: 'keep', display_name: 'Keep' });
+    assert.deepEqual(
+      roles.body.roles.find((r) => r.role_name === 'keep'),
+      { role_name: 'keep', display_name: 'Keep' },
+    );
     assert.ok(!roles.body.roles.some((r) => r.role_name === 'r'));
   });
 

@@ -56,7 +56,15 @@ describe('POST /challenge-id (the application-side ID login of the spec)', () =>
   const srpA = new SrpClient().srpA();
 
   it('answers 400 Invalid request format for a body it cannot read', async () => {
-    for (const body of ['{not json', '[]', '"text"', 'null', { user_id: 'taro', tenant_id: tenantId }, { user_id: 'taro', tenant_id: 7, srp_a: 'ab' }, { user_id: '', tenant_id: tenantId, srp_a: 'ab' }]) {
+    for (const body of [
+      '{not json',
+      '[]',
+      '"text"',
+      'null',
+      { user_id: 'taro', tenant_id: tenantId },
+      { user_id: 'taro', tenant_id: 7, srp_a: 'ab' },
+      { user_id: '', tenant_id: tenantId, srp_a: 'ab' },
+    ]) {
       assertFailure(await challengeId(body), 400, ID_LOGIN_ERRORS.invalidRequest);
     }
   });
@@ -248,7 +256,11 @@ describe('POST /verify', () => {
   });
 
   it('answers a session the service never issued as a wrong or expired code', async () => {
-    assertFailure(await verify({ challenge_name: 'SOFTWARE_TOKEN_MFA', session: 'forged', username: taroId, code: '123456' }), 401, 'The code is wrong or has expired.');
+    assertFailure(
+      await verify({ challenge_name: 'SOFTWARE_TOKEN_MFA', session: 'forged', username: taroId, code: '123456' }),
+      401,
+      'The code is wrong or has expired.',
+    );
   });
 
   it('takes a new password after a temporary one, and sets the cookies only then', async () => {
@@ -261,10 +273,21 @@ describe('POST /verify', () => {
     assert.deepEqual(step.setCookies, []);
     assert.deepEqual(
       { ...step.body, session: typeof step.body.session },
-      { success: true, message: 'Choose a new password', signed_in: false, challenge_name: 'NEW_PASSWORD_REQUIRED', session: 'string', username: userId },
+      {
+        success: true,
+        message: 'Choose a new password',
+        signed_in: false,
+        challenge_name: 'NEW_PASSWORD_REQUIRED',
+        session: 'string',
+        username: userId,
+      },
     );
     const pending = { challenge_name: step.body.challenge_name, session: step.body.session, username: step.body.username };
-    assertFailure(await browser.request('POST', '/verify', { body: { ...pending, new_password: 'weak' } }), 400, 'The new password must be at least 8 characters');
+    assertFailure(
+      await browser.request('POST', '/verify', { body: { ...pending, new_password: 'weak' } }),
+      400,
+      'The new password must be at least 8 characters',
+    );
     const done = await browser.request('POST', '/verify', { body: { ...pending, new_password: 'Chosen#Pass456' } });
     assert.deepEqual(done.body, { success: true, message: 'Signed in', signed_in: true });
     assert.deepEqual(done.setCookies.map((c) => c.name).sort(), ['access_token', 'id_token', 'refresh_token']);

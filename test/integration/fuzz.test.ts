@@ -83,7 +83,9 @@ const nested = (depth: number, leaf: unknown, kind: 'array' | 'object'): unknown
 
 /** An object with the keys JavaScript treats specially as its own properties, as JSON.parse makes them. */
 function pollutingObject(value: unknown): Record<string, unknown> {
-  return JSON.parse(`{"__proto__": ${JSON.stringify(value)}, "constructor": {"prototype": ${JSON.stringify(value)}}, "prototype": ${JSON.stringify(value)}}`);
+  return JSON.parse(
+    `{"__proto__": ${JSON.stringify(value)}, "constructor": {"prototype": ${JSON.stringify(value)}}, "prototype": ${JSON.stringify(value)}}`,
+  );
 }
 
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -139,7 +141,12 @@ function replaceAt(value: unknown, place: (string | number)[], replacement: unkn
   let parent = copy;
   for (const step of place.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
   // defineProperty, so that a key named __proto__ becomes a member, as JSON.parse makes it, not a prototype.
-  Object.defineProperty(parent, place[place.length - 1] as string | number, { value: replacement, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(parent, place[place.length - 1] as string | number, {
+    value: replacement,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return copy;
 }
 
@@ -248,7 +255,13 @@ const hostileQueryPair: fc.Arbitrary<string> = fc.oneof(
 );
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'application/xml',
+];
 
 function mutate(req: RouteRequest): fc.Arbitrary<RouteRequest> {
   const named = (mutation: string, change: Partial<RouteRequest>): RouteRequest => ({
@@ -275,7 +288,9 @@ function mutate(req: RouteRequest): fc.Arbitrary<RouteRequest> {
         fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => ({ raw: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes)]) })),
       )
       .map((body) => named('raw body', { body })),
-    fc.tuple(hostileQueryPair, fc.boolean()).map(([pair, replace]) => named('query', { query: replace || !req.query ? pair : `${req.query}&${pair}` })),
+    fc
+      .tuple(hostileQueryPair, fc.boolean())
+      .map(([pair, replace]) => named('query', { query: replace || !req.query ? pair : `${req.query}&${pair}` })),
     fc.constantFrom(...CONTENT_TYPES).map((type) => named('content type', { headers: { ...req.headers, 'content-type': type } })),
     fc.constantFrom(...METHODS.filter((m) => m !== req.method)).map((method) => named('method', { method })),
     fc.constantFrom<Signing>('narrow', 'unsigned', 'tampered', 'otherSaas').map((signing) => named('signing', { signing })),
@@ -465,7 +480,15 @@ describe('the route table', () => {
     const answers = await Promise.all(
       ROUTES.map(async (route) => {
         const params = Object.fromEntries(pathParamNames(route.path).map((name) => [name, encodeURIComponent(String(pools()[name]?.[0] ?? 'x'))]));
-        const req: RouteRequest = { route, method: route.method, params, query: '', headers: {}, signing: route.permission ? 'full' : 'unsigned', mutation: 'none' };
+        const req: RouteRequest = {
+          route,
+          method: route.method,
+          params,
+          query: '',
+          headers: {},
+          signing: route.permission ? 'full' : 'unsigned',
+          mutation: 'none',
+        };
         return [route.operationId, (await send(req)).result.status === 501] as const;
       }),
     );
@@ -494,7 +517,8 @@ describe('request fuzz', () => {
     const readBack = fc.asyncProperty(hostile(), async (req) => {
       const before = await tableDigest('', isAttemptCounter);
       const { result } = await send(req);
-      if (result.status >= 400) assert.equal(await tableDigest('', isAttemptCounter), before, `${describeRequest(req)} → ${result.status} changed the table`);
+      if (result.status >= 400)
+        assert.equal(await tableDigest('', isAttemptCounter), before, `${describeRequest(req)} → ${result.status} changed the table`);
     });
     await fc.assert(readBack, { numRuns: READ_BACK_CASES, includeErrorInReport: true, ...seed });
   });

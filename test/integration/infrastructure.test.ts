@@ -41,7 +41,9 @@ describe('infrastructure settings', () => {
 
     const template = await fetch(first.stack_template_url);
     assert.equal(template.status, 200);
-    const body = (await template.json()) as { Resources: { CrossAccountRole: { Properties: { AssumeRolePolicyDocument: { Statement: { Condition: unknown }[] } } } } };
+    const body = (await template.json()) as {
+      Resources: { CrossAccountRole: { Properties: { AssumeRolePolicyDocument: { Statement: { Condition: unknown }[] } } } };
+    };
     assert.deepEqual(body.Resources.CrossAccountRole.Properties.AssumeRolePolicyDocument.Statement[0]!.Condition, {
       StringEquals: { 'sts:ExternalId': first.role_external_id },
     });

@@ -46,7 +46,8 @@ interface InvitationBody {
 const PASSWORD = 'Correct-horse-9';
 const DAY = 86400;
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;
-const get = async (key: { pk: string; sk: string }) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+const get = async (key: { pk: string; sk: string }) =>
+  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 async function createUser(body: Record<string, unknown>, client = api): Promise<User> {
   const res = await client.post<User>('/users', { password: PASSWORD, ...body });
@@ -70,7 +71,8 @@ async function invite(email: string, envs: unknown = ADMIN_IN_PROD, tenantId = t
   return res.body;
 }
 
-const invitations = async (tenantId = tenantA) => (await api.get<{ invitations: InvitationBody[] }>(`/tenants/${tenantId}/invitations`)).body.invitations;
+const invitations = async (tenantId = tenantA) =>
+  (await api.get<{ invitations: InvitationBody[] }>(`/tenants/${tenantId}/invitations`)).body.invitations;
 const validity = async (id: string) => (await api.get<{ is_valid: boolean }>(`/invitations/${id}/validity`)).body.is_valid;
 const statusOf = async (invitation: InvitationBody, tenantId = tenantA) =>
   (await api.get<InvitationBody>(`/tenants/${tenantId}/invitations/${invitation.id}`)).body.status;
@@ -126,7 +128,10 @@ describe('create, read, delete', () => {
       invitation_url: `https://auth.localhost/invitation?invitation_id=${invitation.id}&tenant_id=${tenantA}`,
     });
     assert.deepEqual((await api.get(`/tenants/${tenantA}/invitations/${invitation.id}`)).body, invitation);
-    assert.deepEqual((await invitations()).find((i) => i.id === invitation.id), invitation);
+    assert.deepEqual(
+      (await invitations()).find((i) => i.id === invitation.id),
+      invitation,
+    );
     assert.equal(await validity(invitation.id), true);
 
     const [mail, ...more] = await deliveredTo(email);
@@ -231,10 +236,21 @@ describe('validate', () => {
     assert.equal(res.text, '');
     const member = (await membersOf(tenantA)).find((m) => m.id === user.id);
     assert.deepEqual(member?.envs, invitation.envs);
-    assert.deepEqual(invitation.envs.map((e) => [e.id, e.roles.map((r) => r.role_name)]), [[1, ['admin']], [2, ['viewer']]]);
+    assert.deepEqual(
+      invitation.envs.map((e) => [e.id, e.roles.map((r) => r.role_name)]),
+      [
+        [1, ['admin']],
+        [2, ['viewer']],
+      ],
+    );
     assert.equal(await statusOf(invitation), 'accepted');
     assert.equal(await validity(invitation.id), false);
-    await expectError(api.patch(`/invitations/${invitation.id}/validate`, { access_token: await tokenOf(user) }), 400, 'invitation_accepted', 'invitation_id');
+    await expectError(
+      api.patch(`/invitations/${invitation.id}/validate`, { access_token: await tokenOf(user) }),
+      400,
+      'invitation_accepted',
+      'invitation_id',
+    );
   });
 
   it('with e-mail and password: creates the user under the password policy, in the same transaction', async () => {
@@ -307,7 +323,9 @@ describe('validate', () => {
     const user = await createUser({ email: address('racer') });
     const invitation = await invite(user.email);
     const token = await tokenOf(user);
-    const answers = await Promise.all([1, 2].map(() => api.patch<{ type: string }>(`/invitations/${invitation.id}/validate`, { access_token: token })));
+    const answers = await Promise.all(
+      [1, 2].map(() => api.patch<{ type: string }>(`/invitations/${invitation.id}/validate`, { access_token: token })),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400]);
     assert.equal((await membersOf(tenantA)).filter((m) => m.id === user.id).length, 1);
 
@@ -336,7 +354,11 @@ describe('isolation', () => {
     await expectError(other.get(`/tenants/${tenantA}/invitations/${invitation.id}`), 404, 'tenant_not_found');
     await expectError(other.delete(`/tenants/${tenantA}/invitations/${invitation.id}`), 404, 'invitation_not_found');
     await expectError(other.get(`/invitations/${invitation.id}/validity`), 404, 'invitation_not_found');
-    await expectError(other.patch(`/invitations/${invitation.id}/validate`, { email: invitation.email, password: PASSWORD }), 404, 'invitation_not_found');
+    await expectError(
+      other.patch(`/invitations/${invitation.id}/validate`, { email: invitation.email, password: PASSWORD }),
+      404,
+      'invitation_not_found',
+    );
     assert.equal(await validity(invitation.id), true);
   });
 
@@ -355,7 +377,10 @@ describe('isolation', () => {
     const reader = await h.newKey(saasId, ['user:read']);
     assert.equal((await reader.get(`/tenants/${tenantA}/invitations`)).status, 200);
     assert.equal((await reader.get(`/invitations/${invitation.id}/validity`)).status, 200);
-    assert.equal((await reader.post(`/tenants/${tenantA}/invitations`, { email: address('x'), access_token: await tokenOf(inviter), envs: [] })).status, 403);
+    assert.equal(
+      (await reader.post(`/tenants/${tenantA}/invitations`, { email: address('x'), access_token: await tokenOf(inviter), envs: [] })).status,
+      403,
+    );
     assert.equal((await reader.delete(`/tenants/${tenantA}/invitations/${invitation.id}`)).status, 403);
     assert.equal((await reader.patch(`/invitations/${invitation.id}/validate`, { email: invitation.email, password: PASSWORD })).status, 403);
   });

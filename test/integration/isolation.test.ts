@@ -173,7 +173,10 @@ describe("SaaS B against SaaS A's ids", () => {
       }
     }
     assert.deepEqual(problems, []);
-    assert.ok(ownSucceeded >= 20, `own ids succeeded on ${ownSucceeded} requests of routes that name a thing: the comparison had something to compare`);
+    assert.ok(
+      ownSucceeded >= 20,
+      `own ids succeeded on ${ownSucceeded} requests of routes that name a thing: the comparison had something to compare`,
+    );
     assert.equal(await tableDigest(`SAAS#${a.saasId}`), digestBefore, "A's items are as they were");
   });
 });
@@ -188,7 +191,7 @@ describe('tenant-scoped reads', () => {
     const [u0, u1, u2] = a.users.map((u) => u.id);
     const get = async (path: string) => {
       const res = await api.send({ method: 'GET', path });
-      return { status: res.status, users: ((res.body as { users?: { id: string; tenant_id: string }[] }).users ?? []) };
+      return { status: res.status, users: (res.body as { users?: { id: string; tenant_id: string }[] }).users ?? [] };
     };
     assert.deepEqual(ids((await get(`/tenants/${t1}/users`)).users), [u0]);
     assert.deepEqual(ids((await get(`/tenants/${t2}/users`)).users), [u0, u1].sort());
@@ -212,7 +215,10 @@ describe('tenant-scoped reads', () => {
     const [t1] = a.tenantIds;
     for (const path of [`/tenants/${t1}/users`, `/tenants/${t1}/users/${a.users[0]!.id}`, `/tenants/all/users/${a.users[0]!.id}`]) {
       const res = await new DirectApi(b.credentials).send({ method: 'GET', path });
-      assert.ok(res.status === 404 || (res.status === 200 && (res.body as { users: unknown[] }).users.length === 0), `${path}: ${res.status} ${res.text}`);
+      assert.ok(
+        res.status === 404 || (res.status === 200 && (res.body as { users: unknown[] }).users.length === 0),
+        `${path}: ${res.status} ${res.text}`,
+      );
     }
     const search = await new DirectApi(b.credentials).send({ method: 'GET', path: `/tenants/all/users/search?tenant_id=${t1}` });
     assert.equal(search.status, 200);

@@ -88,7 +88,12 @@ describe('logs never carry a secret', () => {
     const client = new SignedClient(h.api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
     const applicationSecret = `GOCSPX-${randomUUID()}`;
     secretsSeen.push(applicationSecret);
-    const props = { application_id: 'log-test.apps.googleusercontent.com', application_secret: applicationSecret, approval_scope: 'openid', is_button_hidden: false };
+    const props = {
+      application_id: 'log-test.apps.googleusercontent.com',
+      application_secret: applicationSecret,
+      approval_scope: 'openid',
+      is_button_hidden: false,
+    };
     assert.equal((await client.put('/identity-providers', { provider: 'Google', identity_provider_props: props })).status, 200);
     assert.equal((await client.get('/identity-providers')).status, 200);
     // A rejected body carrying the secret: validation errors must not echo it into the logs either.
@@ -118,12 +123,9 @@ describe('logs never carry a secret', () => {
     secretsSeen.push(key.secret);
     const client = new SignedClient(h.api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
     const address = `signin-${randomUUID()}@example.test`;
-    const [password, temporary, chosen, changed] = ['Own-pass-1', 'Temporary-pass-2', 'Chosen-pass-3', 'Changed-pass-4'].map((p) => `${p}${randomUUID()}`) as [
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [password, temporary, chosen, changed] = ['Own-pass-1', 'Temporary-pass-2', 'Chosen-pass-3', 'Changed-pass-4'].map(
+      (p) => `${p}${randomUUID()}`,
+    ) as [string, string, string, string];
     secretsSeen.push(password, temporary, chosen, changed);
     const user = (await client.post<{ id: string }>('/users', { email: address, password })).body;
     assert.equal((await client.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
@@ -159,21 +161,33 @@ describe('logs never carry a secret', () => {
     }
     assert.equal((await client.patch(`/users/${user.id}/password`, { password: changed })).status, 200);
     const lines = logLines();
-    assert.ok(lines.some((l) => l.message === 'sign-in proof refused' && l.userId === user.id), 'the refused proof was logged');
-    assert.ok(lines.some((l) => l.message === 'sign-in completed' && l.userId === user.id), 'the sign-in was logged');
+    assert.ok(
+      lines.some((l) => l.message === 'sign-in proof refused' && l.userId === user.id),
+      'the refused proof was logged',
+    );
+    assert.ok(
+      lines.some((l) => l.message === 'sign-in completed' && l.userId === user.id),
+      'the sign-in was logged',
+    );
   });
 
   it('what a caller logs by mistake is redacted by field name', () => {
     const leaked = `leak-${randomUUID()}`;
     secretsSeen.push(leaked);
-    log.warn('careless caller', { password: leaked, nested: { refresh_token: leaked, challenge: { PASSWORD_CLAIM_SIGNATURE: leaked, SRP_A: leaked } } });
+    log.warn('careless caller', {
+      password: leaked,
+      nested: { refresh_token: leaked, challenge: { PASSWORD_CLAIM_SIGNATURE: leaked, SRP_A: leaked } },
+    });
     const line = logLines().find((l) => l.message === 'careless caller');
     assert.deepEqual(line?.nested, { refresh_token: REDACTED, challenge: { PASSWORD_CLAIM_SIGNATURE: REDACTED, SRP_A: REDACTED } });
   });
 
   it('the capture saw the lines, with the request id, SaaS and operation of each request', () => {
     const lines = logLines();
-    assert.ok(lines.some((l) => l.message === 'mail sent'), 'courier lines were captured');
+    assert.ok(
+      lines.some((l) => l.message === 'mail sent'),
+      'courier lines were captured',
+    );
     const answered = lines.filter((l) => l.message === 'request answered' && l.operation === 'createRole');
     assert.equal(answered.length, 2);
     for (const line of answered) {
@@ -181,10 +195,16 @@ describe('logs never carry a secret', () => {
       assert.match(String(line.requestId), /^[0-9a-f-]{36}$/);
       assert.equal(line.service, 'tenant-identity');
     }
-    assert.ok(lines.some((l) => l.message === 'request answered' && l.status === 401 && l.saasId === undefined), 'a refused request has no SaaS');
+    assert.ok(
+      lines.some((l) => l.message === 'request answered' && l.status === 401 && l.saasId === undefined),
+      'a refused request has no SaaS',
+    );
     // The forged signature's 401 says why, at debug level, for the operator (the caller's answer does not).
     const refusals = lines.filter((l) => l.message === 'request refused (401)');
-    assert.ok(refusals.some((l) => /^the signature does not match/.test(String(l.reason)) && l.saasId === saasId), JSON.stringify(refusals));
+    assert.ok(
+      refusals.some((l) => /^the signature does not match/.test(String(l.reason)) && l.saasId === saasId),
+      JSON.stringify(refusals),
+    );
 
     const everything = captured.join('');
     assert.ok(secretsSeen.length >= 6);

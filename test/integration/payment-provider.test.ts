@@ -43,7 +43,12 @@ describe('the payment provider', () => {
   });
 
   it('keeps the key sealed and answers it masked; refuses what is not a Stripe key', async () => {
-    await expectError(api.put('/payment-provider', { provider: 'stripe', secret_key: 'pk_test_public123456' }), 400, 'invalid_parameter', 'secret_key');
+    await expectError(
+      api.put('/payment-provider', { provider: 'stripe', secret_key: 'pk_test_public123456' }),
+      400,
+      'invalid_parameter',
+      'secret_key',
+    );
     assert.equal((await api.put('/payment-provider', { provider: 'stripe', secret_key: STAND_IN_KEY })).status, 200);
     assert.deepEqual((await api.get('/payment-provider')).body, { provider: 'stripe', secret_key: `********${STAND_IN_KEY.slice(-4)}` });
     const stored = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.setting(saasId, 'payment-provider') }));
@@ -64,7 +69,10 @@ describe('the payment provider', () => {
     assert.equal((await customerOf(linked)).body.customer_id, 'cus_own');
     assert.equal((await api.patch('/stripe/init')).status, 200);
     assert.equal(stripe.requests.length, before + 1, 'a second Connect makes no customer');
-    assert.equal((await api.put(`/tenants/${acme}/plans`, { next_plan_id: 'a1b2c3d4-0000-4000-8000-000000000001', proration_behavior: 'none' })).status, 200);
+    assert.equal(
+      (await api.put(`/tenants/${acme}/plans`, { next_plan_id: 'a1b2c3d4-0000-4000-8000-000000000001', proration_behavior: 'none' })).status,
+      200,
+    );
   });
 
   it('a key Stripe refuses links nothing; Disconnect ends every link', async () => {

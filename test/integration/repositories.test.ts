@@ -50,7 +50,10 @@ describe('definition repository', () => {
   it('lists envs in numeric order across pages of many items', async () => {
     const ids = [1000, 2, 30, 7, 100000, 45];
     for (const id of ids) await repo.createEnv('s3', { id, name: `e${id}`, display_name: '' });
-    assert.deepEqual((await repo.listEnvs('s3')).map((e) => e.id), [...ids].sort((a, b) => a - b));
+    assert.deepEqual(
+      (await repo.listEnvs('s3')).map((e) => e.id),
+      [...ids].sort((a, b) => a - b),
+    );
   });
 
   it('tags every item with its entity and version, under a partition that starts with its SaaS id', async () => {

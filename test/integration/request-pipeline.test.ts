@@ -39,7 +39,9 @@ async function rawSigned(
   const host = opts.host ?? url.host;
   const apiKey = opts.apiKey ?? saas.apiKey;
   const message = signatureTime(opts.at ?? new Date()) + apiKey + method + host + url.pathname + url.search + (body ?? '');
-  const sig = createHmac('sha256', opts.secret ?? saas.secret).update(message).digest('hex');
+  const sig = createHmac('sha256', opts.secret ?? saas.secret)
+    .update(message)
+    .digest('hex');
   const response = await fetch(url, {
     method,
     headers: {

@@ -74,7 +74,10 @@ describe('create and read', () => {
     assert.deepEqual(record.mfa, { enabled: false, software_token_registered: false });
     assert.deepEqual(await deliveredTo(address), []);
     const listed = (await api.get<{ users: SaasUserBody[] }>('/users')).body.users;
-    assert.deepEqual(listed.find((u) => u.id === user.id), user);
+    assert.deepEqual(
+      listed.find((u) => u.id === user.id),
+      user,
+    );
   });
 
   it('mails a generated temporary password to an e-mail user created without one, with the create_user template', async () => {
@@ -170,7 +173,9 @@ describe('create and read', () => {
   it('twenty parallel creates of one e-mail address give exactly one user', async () => {
     const address = email('race');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => api.post<{ type?: string }>('/users', { email: i % 2 ? address : address.toUpperCase(), password: PASSWORD })),
+      Array.from({ length: 20 }, (_, i) =>
+        api.post<{ type?: string }>('/users', { email: i % 2 ? address : address.toUpperCase(), password: PASSWORD }),
+      ),
     );
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(19).fill(400)]);
     for (const answer of answers.filter((a) => a.status === 400)) assert.equal(answer.body.type, 'email_already_exists');
@@ -282,7 +287,10 @@ describe('sign-in names', () => {
     // A change of case only keeps the name.
     assert.equal((await api.patch(`/users/${user.id}/email`, { email: next.toUpperCase() })).status, 200);
     // Stored normalised: the local part as given, the domain in lower case.
-    assert.equal((await api.get<SaasUserBody>(`/users/${user.id}`)).body.email, next.toUpperCase().replace(/@.*$/, (domain) => domain.toLowerCase()));
+    assert.equal(
+      (await api.get<SaasUserBody>(`/users/${user.id}`)).body.email,
+      next.toUpperCase().replace(/@.*$/, (domain) => domain.toLowerCase()),
+    );
     assert.equal((await users.findByUsername(saasId, next))?.id, user.id);
     // The password verifier does not depend on the name.
     await assertPassword(user.id, PASSWORD);
@@ -319,9 +327,16 @@ describe('sign-in names', () => {
 describe('attributes', () => {
   it('sets, keeps and removes SaaS user attribute values, checked against their definitions', async () => {
     const user = await createUser({ email: email('paul'), password: PASSWORD });
-    const set = await api.patch(`/users/${user.id}/attributes`, { attributes: { nickname: 'Pauly', points: 12.5, vip: true, birthday: '2000-02-29' } });
+    const set = await api.patch(`/users/${user.id}/attributes`, {
+      attributes: { nickname: 'Pauly', points: 12.5, vip: true, birthday: '2000-02-29' },
+    });
     assert.equal(set.status, 200);
-    assert.deepEqual((await api.get<SaasUserBody>(`/users/${user.id}`)).body.attributes, { nickname: 'Pauly', points: 12.5, vip: true, birthday: '2000-02-29' });
+    assert.deepEqual((await api.get<SaasUserBody>(`/users/${user.id}`)).body.attributes, {
+      nickname: 'Pauly',
+      points: 12.5,
+      vip: true,
+      birthday: '2000-02-29',
+    });
     assert.equal((await api.patch(`/users/${user.id}/attributes`, { attributes: { points: 13, birthday: null } })).status, 200);
     assert.deepEqual((await api.get<SaasUserBody>(`/users/${user.id}`)).body.attributes, { nickname: 'Pauly', points: 13, vip: true });
 
@@ -338,7 +353,11 @@ describe('attributes', () => {
       await expectError(api.patch(`/users/${user.id}/attributes`, { attributes: { nickname: 'changed', ...attributes } }), 400, type, field);
     }
     await expectError(api.patch(`/users/${user.id}/attributes`, {}), 400, 'invalid_parameter', 'attributes');
-    assert.deepEqual((await api.get<SaasUserBody>(`/users/${user.id}`)).body.attributes, { nickname: 'Pauly', points: 13, vip: true }, 'a refused change changes nothing');
+    assert.deepEqual(
+      (await api.get<SaasUserBody>(`/users/${user.id}`)).body.attributes,
+      { nickname: 'Pauly', points: 13, vip: true },
+      'a refused change changes nothing',
+    );
   });
 });
 
@@ -349,7 +368,12 @@ describe('MFA preference and linked providers', () => {
     assert.deepEqual(await preference(), { enabled: false });
     await expectError(api.patch(`/users/${user.id}/mfa/preference`, { enabled: true }), 400, 'invalid_parameter', 'method');
     await expectError(api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'sms' }), 400, 'invalid_parameter', 'method');
-    await expectError(api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' }), 400, 'software_token_not_registered', 'method');
+    await expectError(
+      api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' }),
+      400,
+      'software_token_not_registered',
+      'method',
+    );
     await expectError(api.patch(`/users/${user.id}/mfa/preference`, { method: 'email' }), 400, 'invalid_parameter', 'enabled');
     assert.deepEqual(await preference(), { enabled: false });
 

@@ -49,7 +49,10 @@ describe('the tag manager id under two names', () => {
 
 describe('single-tenant settings', () => {
   it('store role_external_id, refuse custom templates instead of dropping them, and link to a quick-create stack', async () => {
-    assert.equal((await api.patch('/single-tenant/settings', { role_external_id: 'my-external-id', cloudformation_template: '', ddl_template: '' })).status, 200);
+    assert.equal(
+      (await api.patch('/single-tenant/settings', { role_external_id: 'my-external-id', cloudformation_template: '', ddl_template: '' })).status,
+      200,
+    );
     const settings = (await api.get<Record<string, string>>('/single-tenant/settings')).body;
     assert.equal(settings.role_external_id, 'my-external-id');
     assert.equal(settings.cloudformation_template_url, settings.stack_template_url);
@@ -63,7 +66,9 @@ describe('single-tenant settings', () => {
     const quickCreate = new URLSearchParams(url.hash.split('?')[1]);
     const template = await fetch(quickCreate.get('templateURL') as string);
     assert.equal(template.status, 200);
-    const body = (await template.json()) as { Resources: { CrossAccountRole: { Properties: { AssumeRolePolicyDocument: { Statement: { Condition: unknown }[] } } } } };
+    const body = (await template.json()) as {
+      Resources: { CrossAccountRole: { Properties: { AssumeRolePolicyDocument: { Statement: { Condition: unknown }[] } } } };
+    };
     assert.deepEqual(body.Resources.CrossAccountRole.Properties.AssumeRolePolicyDocument.Statement[0]?.Condition, {
       StringEquals: { 'sts:ExternalId': 'my-external-id' },
     });

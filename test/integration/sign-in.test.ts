@@ -164,7 +164,14 @@ describe('a plain sign-in', () => {
     const res = await startSignIn(api, user.email, new SrpTestClient().srpA);
     assert.equal(res.status, 200);
     assert.equal(res.body.challenge_name, 'PASSWORD_VERIFIER');
-    assert.deepEqual(Object.keys(res.body.challenge_parameters).sort(), ['POOL_NAME', 'SALT', 'SECRET_BLOCK', 'SRP_B', 'USERNAME', 'USER_ID_FOR_SRP']);
+    assert.deepEqual(Object.keys(res.body.challenge_parameters).sort(), [
+      'POOL_NAME',
+      'SALT',
+      'SECRET_BLOCK',
+      'SRP_B',
+      'USERNAME',
+      'USER_ID_FOR_SRP',
+    ]);
     assert.equal(res.body.challenge_parameters.USER_ID_FOR_SRP, user.id);
     assert.equal(`us-east-1_${res.body.challenge_parameters.POOL_NAME}`, poolId);
     assert.ok(res.body.session);
@@ -201,7 +208,12 @@ describe('refused proofs', () => {
     const answer = client.passwordAnswer(started.body.challenge_parameters, PASSWORD);
     const signature = Buffer.from(answer.PASSWORD_CLAIM_SIGNATURE, 'base64');
     signature[0] = (signature[0] as number) ^ 1;
-    const res = await answerChallenge(api, 'PASSWORD_VERIFIER', { ...answer, PASSWORD_CLAIM_SIGNATURE: signature.toString('base64') }, started.body.session);
+    const res = await answerChallenge(
+      api,
+      'PASSWORD_VERIFIER',
+      { ...answer, PASSWORD_CLAIM_SIGNATURE: signature.toString('base64') },
+      started.body.session,
+    );
     await expectError(Promise.resolve(res), 401, 'not_authorized');
   });
 
@@ -265,7 +277,18 @@ describe('refused proofs', () => {
   });
 
   it('refuses the challenge names it does not offer with 400 unsupported_challenge, and names the spec does not know', async () => {
-    for (const name of ['SMS_MFA', 'SMS_OTP', 'WEB_AUTHN', 'CUSTOM_CHALLENGE', 'SELECT_MFA_TYPE', 'MFA_SETUP', 'SELECT_CHALLENGE', 'ADMIN_NO_SRP_AUTH', 'PASSWORD', 'PASSWORD_SRP']) {
+    for (const name of [
+      'SMS_MFA',
+      'SMS_OTP',
+      'WEB_AUTHN',
+      'CUSTOM_CHALLENGE',
+      'SELECT_MFA_TYPE',
+      'MFA_SETUP',
+      'SELECT_CHALLENGE',
+      'ADMIN_NO_SRP_AUTH',
+      'PASSWORD',
+      'PASSWORD_SRP',
+    ]) {
       await expectError(answerChallenge(api, name, { USERNAME: 'x' }, 'session'), 400, 'unsupported_challenge', 'challenge_name');
     }
     await expectError(answerChallenge(api, 'MAGIC_LINK', {}), 400, 'invalid_parameter', 'challenge_name');
@@ -273,11 +296,26 @@ describe('refused proofs', () => {
 
   it('refuses other sign-in flows and missing parameters', async () => {
     const bad = (body: unknown) => api.post('/sign-in', body);
-    await expectError(bad({ sign_in_flow: 'USER_PASSWORD_AUTH', sign_in_parameters: { USERNAME: 'a', SRP_A: 'ab' } }), 400, 'invalid_parameter', 'sign_in_flow');
-    await expectError(bad({ sign_in_flow: 'USER_SRP_AUTH', sign_in_parameters: { USERNAME: 'a' } }), 400, 'invalid_parameter', 'sign_in_parameters.SRP_A');
+    await expectError(
+      bad({ sign_in_flow: 'USER_PASSWORD_AUTH', sign_in_parameters: { USERNAME: 'a', SRP_A: 'ab' } }),
+      400,
+      'invalid_parameter',
+      'sign_in_flow',
+    );
+    await expectError(
+      bad({ sign_in_flow: 'USER_SRP_AUTH', sign_in_parameters: { USERNAME: 'a' } }),
+      400,
+      'invalid_parameter',
+      'sign_in_parameters.SRP_A',
+    );
     await expectError(answerChallenge(api, 'PASSWORD_VERIFIER', { USERNAME: 'a' }), 400, 'invalid_parameter', 'PASSWORD_CLAIM_SECRET_BLOCK');
     await expectError(answerChallenge(api, 'SOFTWARE_TOKEN_MFA', { SOFTWARE_TOKEN_MFA_CODE: '123456' }), 400, 'invalid_parameter', 'session');
-    await expectError(answerChallenge(api, 'SOFTWARE_TOKEN_MFA', { SOFTWARE_TOKEN_MFA_CODE: '123456' }, 'not-a-session'), 401, 'invalid_session', 'session');
+    await expectError(
+      answerChallenge(api, 'SOFTWARE_TOKEN_MFA', { SOFTWARE_TOKEN_MFA_CODE: '123456' }, 'not-a-session'),
+      401,
+      'invalid_session',
+      'session',
+    );
   });
 });
 
@@ -292,7 +330,12 @@ describe('temporary passwords', () => {
     const weak = await refusedWith(completeNewPassword(cognito, 'short'), 400, 'password_policy_violation');
     assert.equal(weak.body.data.rule, 'minimum_length');
     assert.equal(signedInSubject(await completeNewPassword(cognito, 'Chosen-pass-22')), user.id);
-    assert.deepEqual(steps(transport).slice(0, 4), ['InitiateAuth 200', 'PASSWORD_VERIFIER 200', 'NEW_PASSWORD_REQUIRED 400', 'NEW_PASSWORD_REQUIRED 200']);
+    assert.deepEqual(steps(transport).slice(0, 4), [
+      'InitiateAuth 200',
+      'PASSWORD_VERIFIER 200',
+      'NEW_PASSWORD_REQUIRED 400',
+      'NEW_PASSWORD_REQUIRED 200',
+    ]);
     assert.equal((await profile(user.id))?.password.temporary, false);
     assert.equal((await srpSignIn(api, user.email, 'Temporary-pass-1')).status, 401);
     assert.equal((await srpSignIn(api, user.email, 'Chosen-pass-22')).status, 200);
@@ -320,7 +363,11 @@ describe('temporary passwords', () => {
     const asked = await srpSignIn(api, other.email, 'Temporary-pass-1');
     assert.equal(asked.body.challenge_name, 'NEW_PASSWORD_REQUIRED');
     for (let i = 0; i < 3; i++) {
-      await expectError(answerChallenge(api, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: 'weak' }, asked.body.session), 400, 'password_policy_violation');
+      await expectError(
+        answerChallenge(api, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: 'weak' }, asked.body.session),
+        400,
+        'password_policy_violation',
+      );
     }
     const late = answerChallenge(api, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: 'Chosen-pass-22' }, asked.body.session);
     await expectError(late, 401, 'invalid_session', 'session');
@@ -363,7 +410,12 @@ describe('MFA with an authenticator app (SOFTWARE_TOKEN_MFA)', () => {
     const [, secretPart] = (asked.body.session as string).split('.');
     const code = { SOFTWARE_TOKEN_MFA_CODE: '123456' };
     await expectError(answerChallenge(api, 'SOFTWARE_TOKEN_MFA', code, `${other.id}.${secretPart}`), 401, 'invalid_session', 'session');
-    await expectError(answerChallenge(api, 'SOFTWARE_TOKEN_MFA', { ...code, USERNAME: other.email }, asked.body.session), 401, 'invalid_session', 'USERNAME');
+    await expectError(
+      answerChallenge(api, 'SOFTWARE_TOKEN_MFA', { ...code, USERNAME: other.email }, asked.body.session),
+      401,
+      'invalid_session',
+      'USERNAME',
+    );
     await expectError(answerChallenge(api, 'EMAIL_OTP', { EMAIL_OTP_CODE: '123456' }, asked.body.session), 401, 'invalid_session', 'session');
   });
 });
@@ -506,12 +558,7 @@ describe('remembered devices', () => {
 
     const again = asCognito(user.email, first.storage);
     assert.equal(signedInSubject(await authenticate(again.user, PASSWORD)), user.id);
-    assert.deepEqual(steps(again.transport), [
-      'InitiateAuth 200',
-      'PASSWORD_VERIFIER 200',
-      'DEVICE_SRP_AUTH 200',
-      'DEVICE_PASSWORD_VERIFIER 200',
-    ]);
+    assert.deepEqual(steps(again.transport), ['InitiateAuth 200', 'PASSWORD_VERIFIER 200', 'DEVICE_SRP_AUTH 200', 'DEVICE_PASSWORD_VERIFIER 200']);
     assert.equal((await deliveredMail(h.sesUrl, saasId, user.email)).length, mailsBefore, 'no MFA code was mailed');
   });
 
@@ -589,7 +636,8 @@ describe('remembered devices', () => {
     await expectError(api.post('/device/confirm', { access_token: own, device_key }), 400, 'invalid_parameter', 'device_secret_verifier_config');
     assert.equal((await confirm(own)).status, 200);
     await expectError(confirm(own), 400, 'device_not_found', 'device_key');
-    const status = (access_token: string, key: string) => api.post('/device/status', { access_token, device_key: key, device_remembered_status: 'remembered' });
+    const status = (access_token: string, key: string) =>
+      api.post('/device/status', { access_token, device_key: key, device_remembered_status: 'remembered' });
     await expectError(status(otherToken, device_key), 400, 'device_not_found', 'device_key');
     await expectError(status(own, 'us-east-1_unknown'), 400, 'device_not_found', 'device_key');
     assert.equal((await status(own, device_key)).status, 200);

@@ -361,7 +361,8 @@ describe('Link an existing tenant with marketplace', () => {
     const tenantA = await tenantWithMember(user.email);
     const tenantB = await tenantWithMember(user.email);
     assert.equal(
-      (await api.patch('/aws-marketplace/link', { tenant_id: tenantA, access_token: accessToken, registration_token: await registrationToken(c) })).status,
+      (await api.patch('/aws-marketplace/link', { tenant_id: tenantA, access_token: accessToken, registration_token: await registrationToken(c) }))
+        .status,
       200,
     );
     await expectError(

@@ -58,7 +58,9 @@ async function stepsOf(username: string, password: string, expected: number): Pr
   const start = await requestsOf(async () => (started = await startSignIn(api, username, client.srpA)));
   assert.equal(started?.status, 200);
   const answer = client.passwordAnswer(started.body.challenge_parameters, password);
-  const respond = await requestsOf(async () => assert.equal((await answerChallenge(api, 'PASSWORD_VERIFIER', answer, started?.body.session)).status, expected));
+  const respond = await requestsOf(async () =>
+    assert.equal((await answerChallenge(api, 'PASSWORD_VERIFIER', answer, started?.body.session)).status, expected),
+  );
   return [start, respond];
 }
 
@@ -76,7 +78,9 @@ describe('store requests', () => {
     const email = await newUser();
     const signedIn = await srpSignIn(api, email, PASSWORD);
     const token = encodeURIComponent(signedIn.body.credentials?.refresh_token as string);
-    const refresh = await requestsOf(async () => assert.equal((await api.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${token}`)).status, 200));
+    const refresh = await requestsOf(async () =>
+      assert.equal((await api.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${token}`)).status, 200),
+    );
     assert.deepEqual(refresh, ['GetItemCommand']);
     const read = await requestsOf(async () => assert.equal((await api.get('/roles')).status, 200));
     assert.equal(read.length, 1, `GET /roles: ${read.join(', ')}`);
@@ -92,7 +96,9 @@ describe('store requests', () => {
     const started = await startSignIn(api, email, client.srpA);
     const answer = client.passwordAnswer(started.body.challenge_parameters, PASSWORD);
     assert.equal((await answerChallenge(api, 'PASSWORD_VERIFIER', answer, started.body.session)).status, 200);
-    const replay = await requestsOf(async () => assert.equal((await answerChallenge(api, 'PASSWORD_VERIFIER', answer, started.body.session)).status, 401));
+    const replay = await requestsOf(async () =>
+      assert.equal((await answerChallenge(api, 'PASSWORD_VERIFIER', answer, started.body.session)).status, 401),
+    );
     assert.deepEqual(replay, wrong[1]);
 
     for (let i = 0; i < FREE_ATTEMPTS; i++) await stepsOf(email, 'Wrong-pass-1', 401);

@@ -97,7 +97,12 @@ describe('memberships', () => {
     const user = await createUser({ email: address('carol') });
     await expectError(api.post(`/tenants/${tenantId}/users`, { email: user.email }), 400, 'invalid_parameter', 'attributes');
     await expectError(api.post(`/tenants/${tenantId}/users`, { attributes: {} }), 400, 'invalid_parameter', 'email');
-    await expectError(api.post(`/tenants/${tenantId}/users`, { email: user.email, sign_in_id: 'carol', attributes: {} }), 400, 'invalid_parameter', 'email');
+    await expectError(
+      api.post(`/tenants/${tenantId}/users`, { email: user.email, sign_in_id: 'carol', attributes: {} }),
+      400,
+      'invalid_parameter',
+      'email',
+    );
     await expectError(api.post(`/tenants/${tenantId}/users`, { email: 'nobody@example.test', attributes: {} }), 404, 'user_not_found');
     await expectError(api.post(`/tenants/${tenantId}/users`, { sign_in_id: 'nobody', attributes: {} }), 404, 'user_not_found');
     await expectError(api.post(`/tenants/${randomUUID()}/users`, { email: user.email, attributes: {} }), 404, 'tenant_not_found');
@@ -124,7 +129,10 @@ describe('memberships', () => {
     await join(two, { email: eli.email });
     const all = (await api.get<Users>('/tenants/all/users')).body.users;
     const doras = all.filter((u) => u.id === dora.id);
-    assert.deepEqual(doras.map((u) => [u.tenant_name, u.attributes.department]).sort(), [['One', 'Ops'], ['Two', 'R&D']]);
+    assert.deepEqual(doras.map((u) => [u.tenant_name, u.attributes.department]).sort(), [
+      ['One', 'Ops'],
+      ['Two', 'R&D'],
+    ]);
     assert.equal(all.filter((u) => u.id === eli.id).length, 1);
     const info = (await api.get<Users>(`/tenants/all/users/${dora.id}`)).body.users;
     assert.deepEqual(info.map((u) => u.tenant_id).sort(), [one, two].sort());
@@ -133,7 +141,10 @@ describe('memberships', () => {
     await expectError(api.get(`/tenants/all/users/${randomUUID()}`), 404, 'user_not_found');
     // Tenant Two's list holds its members only.
     assert.deepEqual((await api.get<Users>(`/tenants/${two}/users`)).body.users.map((u) => u.id).sort(), [dora.id, eli.id].sort());
-    assert.deepEqual((await api.get<Users>(`/tenants/${one}/users`)).body.users.map((u) => u.id), [dora.id]);
+    assert.deepEqual(
+      (await api.get<Users>(`/tenants/${one}/users`)).body.users.map((u) => u.id),
+      [dora.id],
+    );
   });
 
   it('answers 404 for an unknown tenant or a user who is not a member', async () => {
@@ -168,7 +179,12 @@ describe('attributes of tenant users', () => {
     assert.equal((await api.patch(`/tenants/${two}/users/${user.id}`, { attributes: { department: null } })).status, 200);
     assert.deepEqual((await member(two, user.id)).attributes, { seat: 7, nickname: 'H' });
 
-    await expectError(api.patch(`/tenants/${two}/users/${user.id}`, { attributes: { seat: 'x', nickname: 'changed' } }), 400, 'invalid_attribute', 'attributes.seat');
+    await expectError(
+      api.patch(`/tenants/${two}/users/${user.id}`, { attributes: { seat: 'x', nickname: 'changed' } }),
+      400,
+      'invalid_attribute',
+      'attributes.seat',
+    );
     await expectError(api.patch(`/tenants/${two}/users/${user.id}`, { attributes: { other: 1 } }), 400, 'invalid_attribute', 'attributes.other');
     await expectError(api.patch(`/tenants/${two}/users/${user.id}`, {}), 400, 'invalid_parameter', 'attributes');
     assert.deepEqual((await member(two, user.id)).attributes, { seat: 7, nickname: 'H' }, 'a refused change changes nothing');
@@ -251,7 +267,9 @@ describe('writes against a tenant or user that is going', () => {
     const tenantId = await createTenant('Going');
     const user = await createUser({ email: address('max') });
     const hide = (key: { pk: string; sk: string }) =>
-      dynamo().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET deleting = :yes', ExpressionAttributeValues: { ':yes': true } }));
+      dynamo().send(
+        new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET deleting = :yes', ExpressionAttributeValues: { ':yes': true } }),
+      );
     const staying = await createTenant('Staying');
     await join(staying, { email: user.email });
     await hide(keys.tenant(saasId, tenantId));
@@ -311,7 +329,10 @@ describe('deleting', () => {
         },
       ],
     });
-    assert.deepEqual((await api.get<Users>(`/tenants/${acme}/users`)).body.users.map((u) => u.id), [other.id]);
+    assert.deepEqual(
+      (await api.get<Users>(`/tenants/${acme}/users`)).body.users.map((u) => u.id),
+      [other.id],
+    );
     assert.deepEqual((await api.get(`/tenants/${beta}/users`)).body, { users: [] });
     assert.ok(!(await api.get<Users>('/tenants/all/users')).body.users.some((u) => u.id === user.id));
     const tenantSide = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.membership(saasId, acme, user.id) }));
@@ -326,7 +347,10 @@ describe('deleting', () => {
     await join(keep, { email: user.email });
     await api.post(`/tenants/${tenantId}/users/${user.id}/envs/1/roles`, { role_names: ['admin'] });
     assert.equal((await api.delete(`/tenants/${tenantId}`)).status, 200);
-    assert.deepEqual((await api.get<Users>(`/tenants/all/users/${user.id}`)).body.users.map((u) => u.tenant_id), [keep]);
+    assert.deepEqual(
+      (await api.get<Users>(`/tenants/all/users/${user.id}`)).body.users.map((u) => u.tenant_id),
+      [keep],
+    );
     assert.equal((await api.get(`/users/${user.id}`)).status, 200, 'the user stays');
   });
 });
@@ -337,35 +361,69 @@ describe('tenant user counts', () => {
     const a = await createTenant('CountA', counts);
     const b = await createTenant('CountB', counts);
     assert.deepEqual((await counts.get('/tenants/all/users/count')).body, { tenant_user_counts: [] });
-    const saved = await counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: a, count: 3 }, { tenant_id: b, count: 0 }] });
+    const saved = await counts.post('/tenants/all/users/count', {
+      tenant_user_counts: [
+        { tenant_id: a, count: 3 },
+        { tenant_id: b, count: 0 },
+      ],
+    });
     assert.equal(saved.status, 200);
     assert.equal(saved.text, '');
     type Counts = { tenant_user_counts: { tenant_id: string; count: number; updated_at: number }[] };
     const read = (await counts.get<Counts>('/tenants/all/users/count')).body.tenant_user_counts;
-    assert.deepEqual(read.map((c) => [c.tenant_id, c.count]).sort(), [[a, 3], [b, 0]].sort());
+    assert.deepEqual(
+      read.map((c) => [c.tenant_id, c.count]).sort(),
+      [
+        [a, 3],
+        [b, 0],
+      ].sort(),
+    );
     for (const c of read) assert.ok(Math.abs(c.updated_at - Date.now() / 1000) < 60);
 
     const before = (await counts.get('/tenants/all/users/count')).body;
     await expectError(
-      counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: a, count: 9 }, { tenant_id: randomUUID(), count: 1 }] }),
+      counts.post('/tenants/all/users/count', {
+        tenant_user_counts: [
+          { tenant_id: a, count: 9 },
+          { tenant_id: randomUUID(), count: 1 },
+        ],
+      }),
       400,
       'tenant_not_found',
       'tenant_user_counts.1.tenant_id',
     );
     await expectError(
-      counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: a, count: 9 }, { tenant_id: a, count: 1 }] }),
+      counts.post('/tenants/all/users/count', {
+        tenant_user_counts: [
+          { tenant_id: a, count: 9 },
+          { tenant_id: a, count: 1 },
+        ],
+      }),
       400,
       'invalid_parameter',
       'tenant_user_counts.1.tenant_id',
     );
-    await expectError(counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: a, count: -1 }] }), 400, 'invalid_parameter', 'tenant_user_counts.0.count');
-    await expectError(counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: 'x', count: 1 }] }), 400, 'invalid_parameter', 'tenant_user_counts.0.tenant_id');
+    await expectError(
+      counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: a, count: -1 }] }),
+      400,
+      'invalid_parameter',
+      'tenant_user_counts.0.count',
+    );
+    await expectError(
+      counts.post('/tenants/all/users/count', { tenant_user_counts: [{ tenant_id: 'x', count: 1 }] }),
+      400,
+      'invalid_parameter',
+      'tenant_user_counts.0.tenant_id',
+    );
     await expectError(counts.post('/tenants/all/users/count', {}), 400, 'invalid_parameter', 'tenant_user_counts');
     assert.deepEqual((await counts.get('/tenants/all/users/count')).body, before, 'a refused save stores nothing');
 
     // Deleting a tenant takes its count with it.
     assert.equal((await counts.delete(`/tenants/${b}`)).status, 200);
-    assert.deepEqual((await counts.get<Counts>('/tenants/all/users/count')).body.tenant_user_counts.map((c) => c.tenant_id), [a]);
+    assert.deepEqual(
+      (await counts.get<Counts>('/tenants/all/users/count')).body.tenant_user_counts.map((c) => c.tenant_id),
+      [a],
+    );
   });
 
   it('the store writes a long list of counts in batches, every one of them', async () => {
@@ -425,7 +483,10 @@ describe('the domain functions other flows reuse', () => {
 
     const later = await createUser({ sign_in_id: `later-${randomUUID().slice(0, 6)}` });
     await tenantUsers.addMember(saasId, { tenantId, userId: later.id, envs: [{ id: 1, role_names: ['viewer'] }] });
-    assert.deepEqual((await member(tenantId, later.id)).envs.map((e) => e.id), [1]);
+    assert.deepEqual(
+      (await member(tenantId, later.id)).envs.map((e) => e.id),
+      [1],
+    );
     await assert.rejects(tenantUsers.addMember(saasId, { tenantId, userId: later.id }), { code: 'user_already_member' });
     await assert.rejects(tenantUsers.addMember(saasId, { tenantId, userId: randomUUID() }), { code: 'user_not_found' });
     const another = await createUser({ email: address('another') });

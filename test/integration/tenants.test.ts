@@ -118,7 +118,11 @@ describe('tenants', () => {
       'tenant_not_found',
     );
     await expectError(api.get(`/tenants/${id}/identity-providers`), 404, 'tenant_not_found');
-    await expectError(api.put(`/tenants/${id}/identity-providers`, { provider_type: 'SAML', identity_provider_props: null }), 404, 'tenant_not_found');
+    await expectError(
+      api.put(`/tenants/${id}/identity-providers`, { provider_type: 'SAML', identity_provider_props: null }),
+      404,
+      'tenant_not_found',
+    );
     await expectError(api.get(`/tenants/${id}/stripe-customer`), 404, 'tenant_not_found');
     await expectError(api.put(`/tenants/${id}/stripe-customer`, { customer_id: 'cus_1', subscription_schedule_id: '' }), 404, 'tenant_not_found');
   });
@@ -245,8 +249,14 @@ describe('plans', () => {
     assert.equal((await api.put(`/tenants/${tenant.id}/stripe-customer`, { customer_id: 'cus_1', subscription_schedule_id: 'sub_1' })).status, 200);
     const from = now() + 600;
     assert.equal(
-      (await api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, using_next_plan_from: from, delete_usage: true, proration_behavior: 'always_invoice' }))
-        .status,
+      (
+        await api.put(`/tenants/${tenant.id}/plans`, {
+          next_plan_id: PLAN_A,
+          using_next_plan_from: from,
+          delete_usage: true,
+          proration_behavior: 'always_invoice',
+        })
+      ).status,
       200,
     );
     await expectError(api.put(`/tenants/${tenant.id}/plans`, {}), 400, 'reservation_not_cancelable');
@@ -264,9 +274,24 @@ describe('plans', () => {
     const tenant = await createTenant();
     await expectError(api.put(`/tenants/${tenant.id}/plans`, { using_next_plan_from: now() + 900 }), 400, 'invalid_parameter', 'next_plan_id');
     await expectError(api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: 'plan-1' }), 400, 'invalid_parameter', 'next_plan_id');
-    await expectError(api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, next_plan_tax_rate_id: 'x' }), 400, 'invalid_parameter', 'next_plan_tax_rate_id');
-    await expectError(api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, using_next_plan_from: 'soon' }), 400, 'invalid_parameter', 'using_next_plan_from');
-    await expectError(api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, proration_behavior: 'sometimes' }), 400, 'invalid_parameter', 'proration_behavior');
+    await expectError(
+      api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, next_plan_tax_rate_id: 'x' }),
+      400,
+      'invalid_parameter',
+      'next_plan_tax_rate_id',
+    );
+    await expectError(
+      api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, using_next_plan_from: 'soon' }),
+      400,
+      'invalid_parameter',
+      'using_next_plan_from',
+    );
+    await expectError(
+      api.put(`/tenants/${tenant.id}/plans`, { next_plan_id: PLAN_A, proration_behavior: 'sometimes' }),
+      400,
+      'invalid_parameter',
+      'proration_behavior',
+    );
     const t = await details(tenant.id);
     assert.equal(t.plan_id, undefined);
     assert.deepEqual(t.plan_histories, []);
@@ -340,24 +365,46 @@ describe('billing, payment linkage and identity providers', () => {
   it('links a payment-provider customer', async () => {
     const tenant = await createTenant();
     await expectError(api.get(`/tenants/${tenant.id}/stripe-customer`), 404, 'payment_customer_not_found');
-    await expectError(api.put(`/tenants/${tenant.id}/stripe-customer`, { customer_id: '', subscription_schedule_id: '' }), 400, 'invalid_parameter', 'customer_id');
-    assert.equal((await api.put(`/tenants/${tenant.id}/stripe-customer`, { customer_id: 'cus_9', subscription_schedule_id: 'sub_sched_9' })).status, 200);
-    assert.deepEqual((await api.get(`/tenants/${tenant.id}/stripe-customer`)).body, { customer_id: 'cus_9', subscription_schedule_id: 'sub_sched_9' });
+    await expectError(
+      api.put(`/tenants/${tenant.id}/stripe-customer`, { customer_id: '', subscription_schedule_id: '' }),
+      400,
+      'invalid_parameter',
+      'customer_id',
+    );
+    assert.equal(
+      (await api.put(`/tenants/${tenant.id}/stripe-customer`, { customer_id: 'cus_9', subscription_schedule_id: 'sub_sched_9' })).status,
+      200,
+    );
+    assert.deepEqual((await api.get(`/tenants/${tenant.id}/stripe-customer`)).body, {
+      customer_id: 'cus_9',
+      subscription_schedule_id: 'sub_sched_9',
+    });
   });
 
   it('turns SAML on and off', async () => {
     const tenant = await createTenant();
     assert.deepEqual((await api.get(`/tenants/${tenant.id}/identity-providers`)).body, {});
-    const saml = { email_attribute: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', metadata_url: 'https://idp.example.com/metadata.xml' };
+    const saml = {
+      email_attribute: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+      metadata_url: 'https://idp.example.com/metadata.xml',
+    };
     assert.equal((await api.put(`/tenants/${tenant.id}/identity-providers`, { provider_type: 'SAML', identity_provider_props: saml })).status, 200);
     const on = (await api.get<{ saml: { sign_in_url: string } }>(`/tenants/${tenant.id}/identity-providers`)).body;
     assert.equal(on.saml.sign_in_url.startsWith('https://'), true);
     assert.ok(on.saml.sign_in_url.includes(tenant.id));
     assert.deepEqual({ ...on.saml, sign_in_url: undefined }, { ...saml, sign_in_url: undefined });
 
-    await expectError(api.put(`/tenants/${tenant.id}/identity-providers`, { provider_type: 'OIDC', identity_provider_props: saml }), 400, 'invalid_parameter', 'provider_type');
     await expectError(
-      api.put(`/tenants/${tenant.id}/identity-providers`, { provider_type: 'SAML', identity_provider_props: { ...saml, metadata_url: 'http://idp.example.com/m' } }),
+      api.put(`/tenants/${tenant.id}/identity-providers`, { provider_type: 'OIDC', identity_provider_props: saml }),
+      400,
+      'invalid_parameter',
+      'provider_type',
+    );
+    await expectError(
+      api.put(`/tenants/${tenant.id}/identity-providers`, {
+        provider_type: 'SAML',
+        identity_provider_props: { ...saml, metadata_url: 'http://idp.example.com/m' },
+      }),
       400,
       'invalid_parameter',
       'identity_provider_props',

@@ -81,10 +81,7 @@ describe('the deployment keys', () => {
 
   it('makes one signing key and one SRP secret when cold starts race to make them', async () => {
     const stores = Array.from({ length: 8 }, coldStart);
-    const [signers, srpSecrets] = await Promise.all([
-      Promise.all(stores.map((s) => s.signingKey())),
-      Promise.all(stores.map((s) => s.srpSecret())),
-    ]);
+    const [signers, srpSecrets] = await Promise.all([Promise.all(stores.map((s) => s.signingKey())), Promise.all(stores.map((s) => s.srpSecret()))]);
     assert.equal(new Set(signers.map((k) => k.kid)).size, 1);
     assert.equal(new Set(srpSecrets.map((s) => s.toString('hex'))).size, 1);
     assert.equal(srpSecrets[0]?.length, 32);
@@ -246,7 +243,10 @@ describe('key rotation', () => {
 
     const lifetime = config().tokenLifetimeSeconds;
     setClockForTests(Date.now() + (lifetime + KEY_CACHE_SECONDS) * 1000);
-    assert.ok((await jwks()).some((k) => k.kid === oldKid), 'still published while a token it signed may be valid');
+    assert.ok(
+      (await jwks()).some((k) => k.kid === oldKid),
+      'still published while a token it signed may be valid',
+    );
     setClockForTests(Date.now() + (lifetime + KEY_CACHE_SECONDS + 61) * 1000);
     const published = (await jwks()).map((k) => k.kid);
     assert.ok(!published.includes(oldKid), 'gone once no token it signed can be valid');

@@ -36,7 +36,8 @@ const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.t
 const stored = (userId: string) => new DynamoUserRepository(dynamo(), tableName()).get(saasId, userId) as Promise<UserRecord>;
 /** A sealed TOTP secret of the user, opened as sign-in opens it. */
 const openedSecret = (userId: string, sealed: string) => secrets().open(sealed, totpSecretContext(saasId, userId));
-const get = async (key: { pk: string; sk: string }) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+const get = async (key: { pk: string; sk: string }) =>
+  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 async function createUser(body: Record<string, unknown>, client = api): Promise<User> {
   const res = await client.post<User>('/users', { password: PASSWORD, ...body });
@@ -148,7 +149,12 @@ describe('e-mail update', () => {
     );
     const idUser = await createUser({ sign_in_id: `fay-${randomUUID().slice(0, 6)}` });
     const wanted = address('fay');
-    await expectError(api.post(`/users/${idUser.id}/email/request`, { email: wanted, access_token: await tokenOf(idUser) }), 400, 'not_an_email_user', 'email');
+    await expectError(
+      api.post(`/users/${idUser.id}/email/request`, { email: wanted, access_token: await tokenOf(idUser) }),
+      400,
+      'not_an_email_user',
+      'email',
+    );
     assert.equal(await get(keys.verificationCode(saasId, user.id, 'EMAIL_UPDATE')), undefined);
     assert.deepEqual(await deliveredTo(wanted), []);
     assert.deepEqual(await deliveredTo(taken.email), []);
@@ -173,7 +179,11 @@ describe('e-mail update', () => {
     const later = await tokenOf(user);
     await expectError(api.post(`/users/${user.id}/email/confirm`, { code: fresh, access_token: later }), 400, 'code_expired', 'code');
     setClockForTests(Date.now() + 24 * 3600 * 1000 - 5000);
-    assert.equal((await api.post(`/users/${user.id}/email/confirm`, { code: fresh, access_token: await tokenOf(user) })).status, 200, 'just inside the 24 hours');
+    assert.equal(
+      (await api.post(`/users/${user.id}/email/confirm`, { code: fresh, access_token: await tokenOf(user) })).status,
+      200,
+      'just inside the 24 hours',
+    );
     assert.equal((await stored(user.id)).email, next);
   });
 
@@ -209,7 +219,11 @@ describe('e-mail update', () => {
 
   it('refuses the token of a user that does not exist (or no longer does), and deleting a user takes the code', async () => {
     const ghost = { id: randomUUID(), email: address('ghost'), sign_in_id: '' };
-    await expectError(api.post(`/users/${ghost.id}/email/request`, { email: address('g'), access_token: await tokenOf(ghost) }), 401, 'invalid_token');
+    await expectError(
+      api.post(`/users/${ghost.id}/email/request`, { email: address('g'), access_token: await tokenOf(ghost) }),
+      401,
+      'invalid_token',
+    );
     await expectError(api.post(`/users/${ghost.id}/email/confirm`, { code: '123456', access_token: await tokenOf(ghost) }), 401, 'invalid_token');
     const user = await createUser({ email: address('kim') });
     await api.post(`/users/${user.id}/email/request`, { email: address('kim-new'), access_token: await tokenOf(user) });
@@ -234,7 +248,11 @@ describe('authenticator app', () => {
     assert.equal(pending.mfa.sealed_totp_secret, undefined);
     assert.ok(!JSON.stringify(pending).includes(secret), 'the secret is stored sealed only');
     assert.equal(await openedSecret(user.id, pending.mfa.pending_sealed_totp_secret!), secret);
-    await expectError(api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' }), 400, 'software_token_not_registered');
+    await expectError(
+      api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'softwareToken' }),
+      400,
+      'software_token_not_registered',
+    );
 
     const wrong = codeOf(secret, 5);
     for (const verification_code of [wrong, '12345', 'abcdef']) {
@@ -266,9 +284,11 @@ describe('authenticator app', () => {
   it('a registered app keeps working until a new one is registered in its place', async () => {
     const user = await createUser({ sign_in_id: `mo-${randomUUID().slice(0, 6)}` });
     const token = await tokenOf(user);
-    const first = (await api.post<{ secret_code: string }>(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: token })).body.secret_code;
+    const first = (await api.post<{ secret_code: string }>(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: token })).body
+      .secret_code;
     assert.equal((await api.put(`/users/${user.id}/mfa/software-token`, { access_token: token, verification_code: codeOf(first) })).status, 200);
-    const second = (await api.post<{ secret_code: string }>(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: token })).body.secret_code;
+    const second = (await api.post<{ secret_code: string }>(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: token })).body
+      .secret_code;
     assert.notEqual(second, first);
     const between = await stored(user.id);
     assert.equal(between.mfa.software_token_registered, true);
@@ -277,17 +297,27 @@ describe('authenticator app', () => {
     assert.equal(await openedSecret(user.id, (await stored(user.id)).mfa.sealed_totp_secret!), second);
   });
 
-  it('needs that user\'s access token, and refuses the token of an unknown user', async () => {
+  it("needs that user's access token, and refuses the token of an unknown user", async () => {
     const user = await createUser({ email: address('ned') });
     const other = await createUser({ email: address('oz') });
-    await expectError(api.post(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: await tokenOf(other) }), 401, 'invalid_token', 'access_token');
+    await expectError(
+      api.post(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: await tokenOf(other) }),
+      401,
+      'invalid_token',
+      'access_token',
+    );
     await expectError(
       api.put(`/users/${user.id}/mfa/software-token`, { access_token: await tokenOf(other), verification_code: '123456' }),
       401,
       'invalid_token',
       'access_token',
     );
-    await expectError(api.put(`/users/${user.id}/mfa/software-token`, { access_token: await tokenOf(user) }), 400, 'invalid_parameter', 'verification_code');
+    await expectError(
+      api.put(`/users/${user.id}/mfa/software-token`, { access_token: await tokenOf(user) }),
+      400,
+      'invalid_parameter',
+      'verification_code',
+    );
     assert.equal((await stored(user.id)).mfa.pending_sealed_totp_secret, undefined);
     const ghost = { id: randomUUID(), email: address('ghost'), sign_in_id: '' };
     await expectError(api.post(`/users/${ghost.id}/mfa/software-token/secret-code`, { access_token: await tokenOf(ghost) }), 401, 'invalid_token');
@@ -330,7 +360,12 @@ describe('external account link', () => {
     const user = await createUser({ email: address('quin') });
     await api.post('/external-users/request', { access_token: await tokenOf(user) });
     const code = await codeMailedTo(user.email);
-    await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user), code: code === '999999' ? '999998' : '999999' }), 400, 'invalid_code', 'code');
+    await expectError(
+      api.post('/external-users/confirm', { access_token: await tokenOf(user), code: code === '999999' ? '999998' : '999999' }),
+      400,
+      'invalid_code',
+      'code',
+    );
     setClockForTests(Date.now() + 24 * 3600 * 1000 + 1000);
     await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user), code }), 400, 'code_expired', 'code');
     await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user), code: '123456' }), 400, 'code_expired', 'code');

@@ -100,7 +100,16 @@ before(async () => {
   for (const user of users) {
     const plan: [string, [number, string][]][] = [];
     if (user.index % 2 === 0) plan.push([tenants[0]!, user.index % 4 === 0 ? [[1, 'admin']] : [[2, 'viewer']]]);
-    if (user.index % 3 === 0) plan.push([tenants[1]!, user.index % 9 === 0 ? [[2, 'admin'], [1, 'viewer']] : []]);
+    if (user.index % 3 === 0)
+      plan.push([
+        tenants[1]!,
+        user.index % 9 === 0
+          ? [
+              [2, 'admin'],
+              [1, 'viewer'],
+            ]
+          : [],
+      ]);
     if (user.index % 5 === 0) plan.push([tenants[2]!, []]);
     for (const [tenantId, roles] of plan) memberships.push({ userId: user.id, tenantId, roles });
   }
@@ -108,7 +117,10 @@ before(async () => {
   const committer = new DynamoCommitter(dynamo());
   await inBatches(
     memberships.map((m) => async () => {
-      const envs = [...new Set(m.roles.map(([env]) => env))].map((id) => ({ id, role_names: m.roles.filter(([env]) => env === id).map(([, role]) => role) }));
+      const envs = [...new Set(m.roles.map(([env]) => env))].map((id) => ({
+        id,
+        role_names: m.roles.filter(([env]) => env === id).map(([, role]) => role),
+      }));
       const prepared = await tenantUsers.prepareMembership(saas.saasId, { tenantId: m.tenantId, userId: m.userId, envs });
       assert.deepEqual(await committer.commit(...prepared.writes), { committed: true });
     }),
@@ -134,12 +146,24 @@ describe('Search SaaS Users', () => {
   });
 
   it('filters by e-mail prefix, sign-in ID prefix and id, without regard to case', async () => {
-    assert.deepEqual(sorted(ids(await search({ email: 'alpha' }, 9))), expectIds((u) => u.email.startsWith('Alpha')));
-    assert.deepEqual(sorted(ids(await search({ email: 'ALPHA-01' }, 3))), expectIds((u) => u.email.startsWith('Alpha-01')));
+    assert.deepEqual(
+      sorted(ids(await search({ email: 'alpha' }, 9))),
+      expectIds((u) => u.email.startsWith('Alpha')),
+    );
+    assert.deepEqual(
+      sorted(ids(await search({ email: 'ALPHA-01' }, 3))),
+      expectIds((u) => u.email.startsWith('Alpha-01')),
+    );
     assert.equal((await search({ email: 'beta-06' }, 4)).length, 10);
     assert.equal((await search({ email: 'b' }, 11)).length, 70);
-    assert.deepEqual(sorted(ids(await search({ sign_in_id: 'user-' }, 8))), expectIds((u) => u.sign_in_id.startsWith('user-')));
-    assert.deepEqual(sorted(ids(await search({ sign_in_id: 'admin-00' }, 3))), expectIds((u) => u.sign_in_id.startsWith('Admin-00')));
+    assert.deepEqual(
+      sorted(ids(await search({ sign_in_id: 'user-' }, 8))),
+      expectIds((u) => u.sign_in_id.startsWith('user-')),
+    );
+    assert.deepEqual(
+      sorted(ids(await search({ sign_in_id: 'admin-00' }, 3))),
+      expectIds((u) => u.sign_in_id.startsWith('Admin-00')),
+    );
     assert.deepEqual(await search({ email: 'gamma' }), []);
     assert.deepEqual(await search({ email: 'user-' }), [], 'e-mail prefixes never match sign-in IDs');
     assert.deepEqual(await search({ email: 'alpha', sign_in_id: 'user' }), []);
@@ -199,7 +223,10 @@ describe('Search SaaS Users', () => {
     await ok(api.delete(`/users/${first.users[3]!.id}`));
     const next = await ok(api.get<{ users: User[] }>(`/users/search?sign_in_id=admin-03&limit=10&cursor=${first.cursor}`));
     assert.deepEqual(ids(next.users), ids(rest).slice(4));
-    users.splice(users.findIndex((u) => u.id === first.users[3]!.id), 1);
+    users.splice(
+      users.findIndex((u) => u.id === first.users[3]!.id),
+      1,
+    );
     for (let i = memberships.length - 1; i >= 0; i--) if (memberships[i]!.userId === first.users[3]!.id) memberships.splice(i, 1);
   });
 });
@@ -215,14 +242,27 @@ describe('Search Tenant Users', () => {
   const search = (query: Record<string, string | number>, limit = 9) => pageAll<TenantUser>(api, '/tenants/all/users/search', query, limit);
   const pairs = (list: TenantUser[]) => list.map((m) => `${m.id} ${m.tenant_id}`);
   const expected = (match: (m: Membership, u: User) => boolean) =>
-    sorted(memberships.filter((m) => match(m, users.find((u) => u.id === m.userId)!)).map((m) => `${m.userId} ${m.tenantId}`));
-  const holds = (m: Membership, env?: number, role?: string) => m.roles.some(([e, r]) => (env === undefined || e === env) && (role === undefined || r === role));
+    sorted(
+      memberships
+        .filter((m) =>
+          match(
+            m,
+            users.find((u) => u.id === m.userId)!,
+          ),
+        )
+        .map((m) => `${m.userId} ${m.tenantId}`),
+    );
+  const holds = (m: Membership, env?: number, role?: string) =>
+    m.roles.some(([e, r]) => (env === undefined || e === env) && (role === undefined || r === role));
 
   it('pages through every membership, each once, in a stable order', async () => {
     const all = await search({}, 17);
     assert.equal(all.length, memberships.length);
     assert.equal(new Set(pairs(all)).size, all.length);
-    assert.deepEqual(sorted(pairs(all)), expected(() => true));
+    assert.deepEqual(
+      sorted(pairs(all)),
+      expected(() => true),
+    );
     assert.deepEqual(pairs(await search({}, 40)), pairs(all));
   });
 

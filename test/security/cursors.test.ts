@@ -25,7 +25,10 @@ describe('an altered search cursor', () => {
   it('is refused even when the position it names is in range, and so is a cursor of another SaaS', async () => {
     const first = await api.get<{ users: { email: string }[]; cursor: string }>('/users/search?limit=1');
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.users.map((u) => u.email), ['amy@example.test']);
+    assert.deepEqual(
+      first.body.users.map((u) => u.email),
+      ['amy@example.test'],
+    );
     const [encoded, mac] = first.body.cursor.split('.') as [string, string];
     const position = Buffer.from(encoded, 'base64url').toString('utf8');
     // Skip ahead past ben: a position between ben's and cat's, inside the range of this search.
@@ -36,6 +39,9 @@ describe('an altered search cursor', () => {
     await expectError(other.get(`/users/search?limit=1&cursor=${first.body.cursor}`), 400, 'invalid_cursor', 'cursor');
 
     const next = await api.get<{ users: { email: string }[] }>(`/users/search?limit=1&cursor=${first.body.cursor}`);
-    assert.deepEqual(next.body.users.map((u) => u.email), ['ben@example.test']);
+    assert.deepEqual(
+      next.body.users.map((u) => u.email),
+      ['ben@example.test'],
+    );
   });
 });

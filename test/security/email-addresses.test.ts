@@ -54,10 +54,22 @@ describe('hostile e-mail addresses', () => {
       await refused(api.post('/users', { email: address, password: 'Correct-horse-9' }), 'email', `create ${label}`);
       await refused(api.patch(`/users/${user.body.id}/email`, { email: address }), 'email', `change ${label}`);
       await refused(api.post(`/users/${user.body.id}/email/request`, { email: address, access_token: token }), 'email', `request ${label}`);
-      await refused(api.post(`/tenants/${tenant.body.id}/invitations`, { email: address, access_token: token, envs: [] }), 'email', `invite ${label}`);
+      await refused(
+        api.post(`/tenants/${tenant.body.id}/invitations`, { email: address, access_token: token, envs: [] }),
+        'email',
+        `invite ${label}`,
+      );
       await refused(api.post('/sign-up', { email: address }), 'email', `sign up ${label}`);
-      await refused(api.put('/basic-info', { domain_name: 'login.example.com', from_email_address: address }), 'from_email_address', `sender ${label}`);
-      await refused(api.post('/tenants', { name: 'x', attributes: {}, back_office_staff_email: address }), 'back_office_staff_email', `staff ${label}`);
+      await refused(
+        api.put('/basic-info', { domain_name: 'login.example.com', from_email_address: address }),
+        'from_email_address',
+        `sender ${label}`,
+      );
+      await refused(
+        api.post('/tenants', { name: 'x', attributes: {}, back_office_staff_email: address }),
+        'back_office_staff_email',
+        `staff ${label}`,
+      );
     }
     const users = await api.get<{ users: { email: string }[] }>('/users');
     assert.deepEqual(
@@ -68,7 +80,10 @@ describe('hostile e-mail addresses', () => {
   });
 
   it('an accepted address is stored with its domain in lower case', async () => {
-    const res = await api.post<{ email: string }>('/users', { email: ` Mixed.Case-${randomUUID().slice(0, 6)}@Example.COM `, password: 'Correct-horse-9' });
+    const res = await api.post<{ email: string }>('/users', {
+      email: ` Mixed.Case-${randomUUID().slice(0, 6)}@Example.COM `,
+      password: 'Correct-horse-9',
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.match(res.body.email, /^Mixed\.Case-[0-9a-f]{6}@example\.com$/);
   });

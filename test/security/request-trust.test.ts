@@ -49,7 +49,11 @@ function errorShape(answer: RawAnswer, status: number, type: string) {
 
 describe('public URLs', () => {
   it('come from configuration, whatever Host and X-Forwarded-Proto say', async () => {
-    const hostile: Record<string, string>[] = [{ host: 'evil.example' }, { host: 'evil.example', 'x-forwarded-proto': 'javascript' }, { 'x-forwarded-host': 'evil.example' }];
+    const hostile: Record<string, string>[] = [
+      { host: 'evil.example' },
+      { host: 'evil.example', 'x-forwarded-proto': 'javascript' },
+      { 'x-forwarded-host': 'evil.example' },
+    ];
     for (const headers of hostile) {
       const answer = await raw('GET', '/.well-known/openid-configuration', headers);
       assert.equal(answer.status, 200, answer.text);

@@ -50,7 +50,12 @@ function userTokenCalls(userId: string, credentials: Credentials, attacker: stri
     'request an account link': () => api.post('/external-users/request', { access_token }),
     'confirm an account link': () => api.post('/external-users/confirm', { access_token, code: '123456' }),
     'confirm a device': () =>
-      api.post('/device/confirm', { access_token, device_key: 'us-east-1_x', device_name: 'x', device_secret_verifier_config: { password_verifier: 'Ag==', salt: 'AQID' } }),
+      api.post('/device/confirm', {
+        access_token,
+        device_key: 'us-east-1_x',
+        device_name: 'x',
+        device_secret_verifier_config: { password_verifier: 'Ag==', salt: 'AQID' },
+      }),
     // The token is checked before the tenant is read, so no tenant is needed to see the refusal.
     'invite to a tenant': () => api.post(`/tenants/${randomUUID()}/invitations`, { email: attacker, access_token, envs: [] }),
   };

@@ -66,7 +66,11 @@ async function realUser(): Promise<string> {
 describe('the sign-in challenge', () => {
   it('has the same members and lengths for a real user and for a name nobody has, every time', async () => {
     const shape = (parameters: Record<string, string>) =>
-      Object.fromEntries(Object.entries(parameters).filter(([name]) => name !== 'USERNAME' && name !== 'SRP_B').map(([name, value]) => [name, value.length]));
+      Object.fromEntries(
+        Object.entries(parameters)
+          .filter(([name]) => name !== 'USERNAME' && name !== 'SRP_B')
+          .map(([name, value]) => [name, value.length]),
+      );
     const real = await realUser();
     for (let i = 0; i < 25; i++) {
       const client = new SrpTestClient();

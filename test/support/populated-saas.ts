@@ -58,13 +58,21 @@ export async function populatedSaas(h: Harness, envIds: [number, number] = [1, 2
       }),
     );
   const tenantIds: [string, string] = [(await tenant(1)).id, (await tenant(2)).id];
-  await created(client.put(`/tenants/${tenantIds[0]}/plans`, { next_plan_id: randomUUID(), using_next_plan_from: Math.floor(Date.now() / 1000) + 86_400 }));
+  await created(
+    client.put(`/tenants/${tenantIds[0]}/plans`, { next_plan_id: randomUUID(), using_next_plan_from: Math.floor(Date.now() / 1000) + 86_400 }),
+  );
   await created(client.put(`/tenants/${tenantIds[1]}/stripe-customer`, { customer_id: `cus_${tag}`, subscription_schedule_id: `sub_${tag}` }));
 
   const users = [
-    await created(client.post<{ id: string; email: string; sign_in_id: string }>('/users', { email: `alice_${tag}@example.test`, password: 'Correct-horse-9' })),
-    await created(client.post<{ id: string; email: string; sign_in_id: string }>('/users', { sign_in_id: `bob_${tag}`, password: 'Correct-horse-9' })),
-    await created(client.post<{ id: string; email: string; sign_in_id: string }>('/users', { email: `carol_${tag}@example.test`, password: 'Correct-horse-9' })),
+    await created(
+      client.post<{ id: string; email: string; sign_in_id: string }>('/users', { email: `alice_${tag}@example.test`, password: 'Correct-horse-9' }),
+    ),
+    await created(
+      client.post<{ id: string; email: string; sign_in_id: string }>('/users', { sign_in_id: `bob_${tag}`, password: 'Correct-horse-9' }),
+    ),
+    await created(
+      client.post<{ id: string; email: string; sign_in_id: string }>('/users', { email: `carol_${tag}@example.test`, password: 'Correct-horse-9' }),
+    ),
   ];
   await created(client.patch(`/users/${users[0]!.id}/attributes`, { attributes: { [attributeNames.saasUser]: `ally_${tag}` } }));
   const join = (tenantId: string, user: { email: string; sign_in_id: string }) =>

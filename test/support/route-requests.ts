@@ -67,18 +67,16 @@ export function routeRequest(route: Route, pools: Pools): fc.Arbitrary<RouteRequ
   );
   const query = schema.query ? arbitraryOf(schema.query, pools).map(toQuery) : fc.constant('');
   const body = schema.body ? arbitraryOf(schema.body, pools).map((json) => ({ json })) : fc.constant(undefined);
-  return fc.record({ params, query, body }).map(
-    ({ params: p, query: q, body: b }): RouteRequest => ({
-      route,
-      method: route.method,
-      params: p as Record<string, string>,
-      query: q,
-      ...(b ? { body: b } : {}),
-      headers: {},
-      signing: route.permission === null ? 'unsigned' : 'full',
-      mutation: 'none',
-    }),
-  );
+  return fc.record({ params, query, body }).map(({ params: p, query: q, body: b }): RouteRequest => ({
+    route,
+    method: route.method,
+    params: p as Record<string, string>,
+    query: q,
+    ...(b ? { body: b } : {}),
+    headers: {},
+    signing: route.permission === null ? 'unsigned' : 'full',
+    mutation: 'none',
+  }));
 }
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -38,7 +38,12 @@ export async function srpSignIn(api: SignedClient, username: string, password: s
   const started = await startSignIn(api, username, client.srpA);
   if (started.status !== 200) throw new Error(`sign-in refused: ${started.status} ${started.text}`);
   const answer = client.passwordAnswer(started.body.challenge_parameters, password, options.at);
-  return answerChallenge(api, 'PASSWORD_VERIFIER', { ...answer, ...(options.deviceKey ? { DEVICE_KEY: options.deviceKey } : {}) }, started.body.session);
+  return answerChallenge(
+    api,
+    'PASSWORD_VERIFIER',
+    { ...answer, ...(options.deviceKey ? { DEVICE_KEY: options.deviceKey } : {}) },
+    started.body.session,
+  );
 }
 
 /** A request the adapter made to the service, for tests that look at the exchange. */

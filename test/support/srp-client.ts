@@ -65,7 +65,13 @@ export class SrpTestClient {
     return {
       PASSWORD_CLAIM_SECRET_BLOCK: SECRET_BLOCK,
       TIMESTAMP: timestamp,
-      PASSWORD_CLAIM_SIGNATURE: claimSignature(sessionKey(S, u), secret.poolName, secret.userIdForSrp, Buffer.from(SECRET_BLOCK, 'base64'), timestamp),
+      PASSWORD_CLAIM_SIGNATURE: claimSignature(
+        sessionKey(S, u),
+        secret.poolName,
+        secret.userIdForSrp,
+        Buffer.from(SECRET_BLOCK, 'base64'),
+        timestamp,
+      ),
     };
   }
 }

@@ -32,7 +32,8 @@ export async function startStripeStandIn() {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (request.authorization !== `Bearer ${STAND_IN_KEY}`) return answer(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      if (request.authorization !== `Bearer ${STAND_IN_KEY}`)
+        return answer(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       if (request.method !== 'POST' || request.path !== '/v1/customers') return answer(404, { error: { message: 'Unrecognized request URL' } });
       return answer(200, { id: `cus_standin${next++}`, object: 'customer', name: form.name, email: form.email });
     });
@@ -48,7 +49,13 @@ export async function startStripeStandIn() {
 export type StripeStandIn = Awaited<ReturnType<typeof startStripeStandIn>>;
 
 /** A test file's harness whose service calls a Stripe stand-in of its own, and a SaaS with a full key. */
-export async function startHarnessWithStripe(): Promise<{ h: Harness; stripe: StripeStandIn; api: SignedClient; saasId: string; close(): Promise<void> }> {
+export async function startHarnessWithStripe(): Promise<{
+  h: Harness;
+  stripe: StripeStandIn;
+  api: SignedClient;
+  saasId: string;
+  close(): Promise<void>;
+}> {
   const stripe = await startStripeStandIn();
   process.env.STRIPE_API_BASE_URL = stripe.url;
   const h = await startHarness();

@@ -38,7 +38,10 @@ function signInStateOnly(write: Input): boolean {
   if ((write.Key as Input | undefined)?.sk !== 'PROFILE' || typeof write.UpdateExpression !== 'string') return false;
   const names = (write.ExpressionAttributeNames as Record<string, string> | undefined) ?? {};
   // Every path the update sets or removes starts with a sign-in state attribute.
-  const paths = write.UpdateExpression.replace(/\b(SET|REMOVE|ADD|DELETE)\b/g, ',').split(',').map((clause) => clause.trim()).filter(Boolean);
+  const paths = write.UpdateExpression.replace(/\b(SET|REMOVE|ADD|DELETE)\b/g, ',')
+    .split(',')
+    .map((clause) => clause.trim())
+    .filter(Boolean);
   return paths.every((path) => SIGN_IN_STATE_ATTRIBUTES.has(names[(/^#\w+/.exec(path) ?? [''])[0]] ?? ''));
 }
 
@@ -92,7 +95,5 @@ export async function withWriteLog<T>(work: () => Promise<T>): Promise<{ result:
 
 /** The writes that changed more than the count of an attempt, described for a failure message. */
 export function writesBeyondAttempts(writes: readonly WriteRecord[]): string[] {
-  return writes
-    .filter((write) => !write.sortKeys.every(isAttemptCounter))
-    .map((write) => `${write.command} ${write.sortKeys.join(' ')}`);
+  return writes.filter((write) => !write.sortKeys.every(isAttemptCounter)).map((write) => `${write.command} ${write.sortKeys.join(' ')}`);
 }

@@ -4,7 +4,33 @@ import fc from 'fast-check';
 import { normalizedEmailAddress } from '../../shared/domain/users/email-address.js';
 
 /** Characters that hide or fake an address: controls, bidi overrides and isolates, zero-width ones, markup. */
-const HOSTILE = ['\u0000', '\u001b', '\u007f', '\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '<', '>', '"', '(', ')', ',', ';', ':', '\\', '[', ']', ' ', '\u00a0'];
+const HOSTILE = [
+  '\u0000',
+  '\u001b',
+  '\u007f',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '<',
+  '>',
+  '"',
+  '(',
+  ')',
+  ',',
+  ';',
+  ':',
+  '\\',
+  '[',
+  ']',
+  ' ',
+  '\u00a0',
+];
 
 describe('e-mail addresses', () => {
   it('accepts plain addresses and stores them with the domain in lower case, the local part as given', () => {

@@ -21,7 +21,13 @@ const user = { userId, ...createPasswordVerifier(POOL, userId, PASSWORD) };
 
 /** The challenge as the example backend hands it to the page. */
 async function challengeFor(client: SrpClient): Promise<PasswordChallenge> {
-  const { parameters, session } = await engine.passwordChallenge({ saasId: SAAS, username: 'taro@example.com', srpA: await client.srpA(), poolName: POOL, user });
+  const { parameters, session } = await engine.passwordChallenge({
+    saasId: SAAS,
+    username: 'taro@example.com',
+    srpA: await client.srpA(),
+    poolName: POOL,
+    user,
+  });
   return {
     srp_b: parameters.SRP_B as string,
     salt: parameters.SALT as string,

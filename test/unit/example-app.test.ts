@@ -21,7 +21,10 @@ const request = (over: Partial<AppRequest> = {}): AppRequest => ({ method: 'POST
 
 describe('cookies', () => {
   it('are HttpOnly and SameSite=Strict, Secure except on localhost', () => {
-    assert.equal(serializeCookie('id_token', 'a b;c', { maxAgeSeconds: 60 }, LOCAL), 'id_token=a%20b%3Bc; Path=/; Max-Age=60; HttpOnly; SameSite=Strict');
+    assert.equal(
+      serializeCookie('id_token', 'a b;c', { maxAgeSeconds: 60 }, LOCAL),
+      'id_token=a%20b%3Bc; Path=/; Max-Age=60; HttpOnly; SameSite=Strict',
+    );
     assert.equal(serializeCookie('csrf', 'x', {}, DEPLOYED), 'csrf=x; Path=/; HttpOnly; SameSite=Strict; Secure');
   });
 
@@ -39,7 +42,10 @@ describe('cookies', () => {
     assert.match(cookies[0] ?? '', /^id_token=.*; Path=\/; Max-Age=(99|100); HttpOnly/);
     assert.equal(cookies[2], 'refresh_token=r; Path=/refresh; Max-Age=600; HttpOnly; SameSite=Strict');
     const { refresh_token: _dropped, ...withoutRefresh } = credentials;
-    assert.deepEqual(sessionCookies(withoutRefresh, LOCAL).map((c) => c.split('=')[0]), ['id_token', 'access_token']);
+    assert.deepEqual(
+      sessionCookies(withoutRefresh, LOCAL).map((c) => c.split('=')[0]),
+      ['id_token', 'access_token'],
+    );
   });
 
   it('are all cleared on the paths they were set on', () => {
@@ -107,10 +113,27 @@ describe('the Lambda adapter', () => {
       return { status: 201, headers: { 'content-type': 'application/json' }, cookies: ['a=1', 'b=2'], body: '{"success":true}' };
     });
     const result = await handler(
-      event({ headers: { 'X-CSRF-Token': 't' }, cookies: ['csrf=t', 'id_token=x%20y'], body: Buffer.from('{"a":"é"}').toString('base64'), isBase64Encoded: true }),
+      event({
+        headers: { 'X-CSRF-Token': 't' },
+        cookies: ['csrf=t', 'id_token=x%20y'],
+        body: Buffer.from('{"a":"é"}').toString('base64'),
+        isBase64Encoded: true,
+      }),
     );
-    assert.deepEqual(seen, { method: 'GET', path: '/me', headers: { 'x-csrf-token': 't' }, cookies: { csrf: 't', id_token: 'x y' }, body: '{"a":"é"}' });
-    assert.deepEqual(result, { statusCode: 201, headers: { 'content-type': 'application/json' }, cookies: ['a=1', 'b=2'], body: '{"success":true}', isBase64Encoded: false });
+    assert.deepEqual(seen, {
+      method: 'GET',
+      path: '/me',
+      headers: { 'x-csrf-token': 't' },
+      cookies: { csrf: 't', id_token: 'x y' },
+      body: '{"a":"é"}',
+    });
+    assert.deepEqual(result, {
+      statusCode: 201,
+      headers: { 'content-type': 'application/json' },
+      cookies: ['a=1', 'b=2'],
+      body: '{"success":true}',
+      isBase64Encoded: false,
+    });
   });
 
   it('answers bytes base64-encoded', async () => {

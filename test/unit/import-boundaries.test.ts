@@ -39,15 +39,27 @@ describe('import boundaries', () => {
   }
 
   it('lets each layer import what lies below it', async () => {
-    assert.deepEqual(await refusals('shared/domain/probe.ts', "import { x } from '../errors.js';\nimport { y } from './users/users.js';\nexport const z = [x, y];\n"), []);
-    assert.deepEqual(await refusals('shared/domain/users/probe.ts', "import { x } from '../mail/mail.js';\nexport const y = x;\n"), [], "the domain's own mail folder");
+    assert.deepEqual(
+      await refusals(
+        'shared/domain/probe.ts',
+        "import { x } from '../errors.js';\nimport { y } from './users/users.js';\nexport const z = [x, y];\n",
+      ),
+      [],
+    );
+    assert.deepEqual(
+      await refusals('shared/domain/users/probe.ts', "import { x } from '../mail/mail.js';\nexport const y = x;\n"),
+      [],
+      "the domain's own mail folder",
+    );
     assert.deepEqual(await refusals('shared/store/probe.ts', "import type { X } from '../domain/users.js';\nexport type Y = X;\n"), []);
     assert.deepEqual(await refusals('functions/sign-in/probe.ts', "import { x } from '../../shared/wiring.js';\nexport const y = x;\n"), []);
   });
 
   it('finds no upward import in the tree', async () => {
     const results = await eslint.lintFiles(['shared', 'functions', 'examples']);
-    const upward = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}:${m.line} ${m.message}`));
+    const upward = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}:${m.line} ${m.message}`),
+    );
     assert.deepEqual(upward, []);
   });
 });

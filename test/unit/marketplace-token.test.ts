@@ -21,8 +21,7 @@ async function refusal(token: string, why: RegExp, subject = resolver): Promise<
   });
 }
 
-const signed = (claims: Record<string, unknown>, alg = 'HS256') =>
-  new SignJWT(claims).setProtectedHeader({ alg }).sign(key);
+const signed = (claims: Record<string, unknown>, alg = 'HS256') => new SignJWT(claims).setProtectedHeader({ alg }).sign(key);
 
 afterEach(() => resetClockForTests());
 

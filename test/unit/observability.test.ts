@@ -9,9 +9,30 @@ import { observed } from '../../shared/observability.js';
 
 describe('redaction', () => {
   it('hides fields named like passwords, tokens, secrets, codes and SRP values, at any depth', () => {
-    const sensitive = ['password', 'NEW_PASSWORD', 'secret', 'secretKey', 'application_secret', 'token', 'access_token', 'refreshToken', 'id-token',
-      'code', 'mfa_code', 'confirmationCode', 'verifier', 'SRP_A', 'srpB', 'PASSWORD_CLAIM_SIGNATURE', 'SECRET_BLOCK', 'session', 'authorization',
-      'sealedSecret', 'privateKey', 'credentials'];
+    const sensitive = [
+      'password',
+      'NEW_PASSWORD',
+      'secret',
+      'secretKey',
+      'application_secret',
+      'token',
+      'access_token',
+      'refreshToken',
+      'id-token',
+      'code',
+      'mfa_code',
+      'confirmationCode',
+      'verifier',
+      'SRP_A',
+      'srpB',
+      'PASSWORD_CLAIM_SIGNATURE',
+      'SECRET_BLOCK',
+      'session',
+      'authorization',
+      'sealedSecret',
+      'privateKey',
+      'credentials',
+    ];
     for (const name of sensitive) assert.ok(isSensitiveName(name), name);
     for (const name of ['saasId', 'mailId', 'statusCode', 'errorCode', 'operation', 'attempt', 'email']) assert.ok(!isSensitiveName(name), name);
   });
@@ -23,7 +44,7 @@ describe('redaction', () => {
     assert.deepEqual(output.list, [{ code: REDACTED, ok: 1 }]);
     assert.equal(output.deep.a.b.refresh_token, REDACTED);
     assert.equal(output.error, error);
-    assert.equal(input.list[0]!.code, '123456', 'the caller\'s object is untouched');
+    assert.equal(input.list[0]!.code, '123456', "the caller's object is untouched");
   });
 });
 
@@ -49,16 +70,15 @@ describe('log scope', () => {
       log.info(`done ${event.id}`);
     });
     setLogLevel('info');
-    const lines = await stdoutOf(() => Promise.all([handler({ id: 'a' }, { awsRequestId: 'inv-a' } as Context), handler({ id: 'b' }, { awsRequestId: 'inv-b' } as Context)]));
+    const lines = await stdoutOf(() =>
+      Promise.all([handler({ id: 'a' }, { awsRequestId: 'inv-a' } as Context), handler({ id: 'b' }, { awsRequestId: 'inv-b' } as Context)]),
+    );
     setLogLevel('silent');
     const parsed = lines.map((line) => JSON.parse(line) as { message: string; requestId: string; invocationId: string });
-    assert.deepEqual(
-      parsed.map((l) => [l.message, l.requestId, l.invocationId]).sort(),
-      [
-        ['done a', 'request-a', 'inv-a'],
-        ['done b', 'request-b', 'inv-b'],
-      ],
-    );
+    assert.deepEqual(parsed.map((l) => [l.message, l.requestId, l.invocationId]).sort(), [
+      ['done a', 'request-a', 'inv-a'],
+      ['done b', 'request-b', 'inv-b'],
+    ]);
   });
 });
 
@@ -96,7 +116,9 @@ describe('metrics', () => {
         .filter((line) => '_aws' in line),
     );
     assert.deepEqual(
-      invocations.map((lines) => lines.map((line) => (line.ColdStart !== undefined ? `ColdStart ${line.ColdStart}` : `MailSent ${line.MailSent}`)).sort()),
+      invocations.map((lines) =>
+        lines.map((line) => (line.ColdStart !== undefined ? `ColdStart ${line.ColdStart}` : `MailSent ${line.MailSent}`)).sort(),
+      ),
       [['ColdStart 1', 'MailSent 2'], [], ['MailSent 1']],
     );
   });

@@ -37,12 +37,16 @@ const noKeys = async () => undefined;
 describe('pipeline', () => {
   it('turns an unexpected error into a 500 that says nothing internal', async () => {
     let ran = 0;
-    const handler = createGroupHandler('public', {
-      getJwks: operation({}, async () => {
-        ran++;
-        throw new Error('connection string postgres://admin:hunter2@db');
-      }),
-    }, noKeys);
+    const handler = createGroupHandler(
+      'public',
+      {
+        getJwks: operation({}, async () => {
+          ran++;
+          throw new Error('connection string postgres://admin:hunter2@db');
+        }),
+      },
+      noKeys,
+    );
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(ran, 1, 'the operation itself threw');
     assert.equal(res.statusCode, 500);
@@ -51,20 +55,28 @@ describe('pipeline', () => {
   });
 
   it('maps a domain error by its kind and keeps its code', async () => {
-    const handler = createGroupHandler('public', {
-      getJwks: operation({}, async () => {
-        throw notFound('key_not_found', 'no signing key yet');
-      }),
-    }, noKeys);
+    const handler = createGroupHandler(
+      'public',
+      {
+        getJwks: operation({}, async () => {
+          throw notFound('key_not_found', 'no signing key yet');
+        }),
+      },
+      noKeys,
+    );
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(res.statusCode, 404);
     assert.deepEqual(JSON.parse(res.body!), { type: 'key_not_found', message: 'no signing key yet', data: {} });
   });
 
   it('answers a route without an operation with 501 in the error shape, and shapes the success answer', async () => {
-    const handler = createGroupHandler('public', {
-      getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys: [] })),
-    }, noKeys);
+    const handler = createGroupHandler(
+      'public',
+      {
+        getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys: [] })),
+      },
+      noKeys,
+    );
     const ok = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(ok.statusCode, 200);
     assert.deepEqual(JSON.parse(ok.body!), { keys: [] });

@@ -19,7 +19,10 @@ describe('mail rendering', () => {
 
   it("puts a value holding $ patterns as it is (a generated password may hold $&, $` or $')", () => {
     const value = "a$&b$`c$'d$$e$1";
-    assert.deepEqual(renderMail({ subject: 'S {####}', message: 'Password: {####}.' }, value), { subject: `S ${value}`, text: `Password: ${value}.` });
+    assert.deepEqual(renderMail({ subject: 'S {####}', message: 'Password: {####}.' }, value), {
+      subject: `S ${value}`,
+      text: `Password: ${value}.`,
+    });
     assert.equal(renderMail({ subject: 'S', message: '<p>{####}</p>' }, value).html, '<p>a$&amp;b$`c$&#39;d$$e$1</p>');
   });
 

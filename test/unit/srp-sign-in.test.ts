@@ -19,7 +19,14 @@ import { createPasswordVerifier, N } from '../../shared/crypto/srp.js';
 import { deviceVerifierFromClient, parseSrpTimestamp, srpTimestamp } from '../../shared/crypto/srp-server.js';
 import { SrpSignIn, type SrpUser } from '../../shared/domain/sign-in/srp-sign-in.js';
 import { DomainError } from '../../shared/errors.js';
-import { authenticate, cognitoUser, newBrowserStorage, signedInSubject, type CognitoParams, type CognitoTransport } from '../support/cognito-client.js';
+import {
+  authenticate,
+  cognitoUser,
+  newBrowserStorage,
+  signedInSubject,
+  type CognitoParams,
+  type CognitoTransport,
+} from '../support/cognito-client.js';
 import { newDeviceSecret, SrpTestClient } from '../support/srp-client.js';
 
 const SAAS = randomUUID();
@@ -94,14 +101,20 @@ class EngineAsCognito implements CognitoTransport {
     switch (params.ChallengeName) {
       case 'PASSWORD_VERIFIER': {
         const claim = await engine.openPasswordClaim(SAAS, responses, session);
-        if (!claim.verify(byId(claim.userId)?.verifier)) throw new DomainError('unauthenticated', 'not_authorized', 'Incorrect username or password.');
+        if (!claim.verify(byId(claim.userId)?.verifier))
+          throw new DomainError('unauthenticated', 'not_authorized', 'Incorrect username or password.');
         const device = responses.DEVICE_KEY ? this.devices.get(responses.DEVICE_KEY) : undefined;
         if (device?.userId === claim.userId && device.verifier) {
           const deviceSession = randomUUID();
           this.deviceSessions.set(deviceSession, claim.userId);
           return { ChallengeName: 'DEVICE_SRP_AUTH', Session: deviceSession, ChallengeParameters: {} };
         }
-        return { AuthenticationResult: { ...tokensFor(claim.userId), ...(this.rememberDevices ? { NewDeviceMetadata: this.offerDevice(claim.userId) } : {}) } };
+        return {
+          AuthenticationResult: {
+            ...tokensFor(claim.userId),
+            ...(this.rememberDevices ? { NewDeviceMetadata: this.offerDevice(claim.userId) } : {}),
+          },
+        };
       }
       case 'DEVICE_SRP_AUTH': {
         const userId = this.deviceSessions.get(session);
@@ -362,13 +375,25 @@ describe('SRP sign-in for a username that names nobody', () => {
     assert.match(first.parameters.USER_ID_FOR_SRP as string, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(first.parameters.SALT?.length, known.parameters.SALT?.length);
     assert.notEqual(first.parameters.SRP_B, again.parameters.SRP_B);
-    const elsewhere = await engine.passwordChallenge({ saasId: randomUUID(), username: 'nobody@example.test', srpA: new SrpTestClient().srpA, poolName: POOL, user: undefined });
+    const elsewhere = await engine.passwordChallenge({
+      saasId: randomUUID(),
+      username: 'nobody@example.test',
+      srpA: new SrpTestClient().srpA,
+      poolName: POOL,
+      user: undefined,
+    });
     assert.notEqual(elsewhere.parameters.SALT, first.parameters.SALT, 'another SaaS, another salt');
   });
 
   it('then fails the proof like a wrong password, whatever verifier is tried', async () => {
     const client = new SrpTestClient();
-    const challenge = await engine.passwordChallenge({ saasId: SAAS, username: 'ghost@example.test', srpA: client.srpA, poolName: POOL, user: undefined });
+    const challenge = await engine.passwordChallenge({
+      saasId: SAAS,
+      username: 'ghost@example.test',
+      srpA: client.srpA,
+      poolName: POOL,
+      user: undefined,
+    });
     const claim = await engine.openPasswordClaim(SAAS, client.passwordAnswer(challenge.parameters, 'any'), challenge.session);
     const guess = createPasswordVerifier(POOL, claim.userId, 'any', Buffer.from(challenge.parameters.SALT as string, 'hex'));
     assert.equal(claim.verify(undefined), false);
@@ -438,7 +463,11 @@ describe('the test client', () => {
       deviceGroupKey: '-group',
       device: stored,
     });
-    const claim = await engine.openDeviceClaim(SAAS, client.deviceAnswer(challenge.parameters, { deviceGroupKey: '-group', ...device }), challenge.session);
+    const claim = await engine.openDeviceClaim(
+      SAAS,
+      client.deviceAnswer(challenge.parameters, { deviceGroupKey: '-group', ...device }),
+      challenge.session,
+    );
     assert.ok(claim.verify(stored.verifier));
   });
 });

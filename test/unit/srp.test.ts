@@ -6,7 +6,6 @@ import { bigIntModPow } from '../support/srp-client.js';
 
 const big = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
 
-
 const sha256 = (...parts: Uint8Array[]) => {
   const h = createHash('sha256');
   parts.forEach((p) => h.update(p));

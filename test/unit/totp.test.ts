@@ -75,7 +75,10 @@ describe('one-time codes', () => {
   it('are six digits, leading zeros kept, and not repeated', () => {
     const codes = Array.from({ length: 2000 }, () => newOneTimeCode());
     assert.ok(codes.every((c) => /^\d{6}$/.test(c)));
-    assert.ok(codes.some((c) => c.startsWith('0')), 'leading zeros survive');
+    assert.ok(
+      codes.some((c) => c.startsWith('0')),
+      'leading zeros survive',
+    );
     assert.ok(new Set(codes).size > 1990);
   });
 

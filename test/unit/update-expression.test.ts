@@ -10,10 +10,7 @@ describe('Update', () => {
       .remove(['attributes', 'old.name'])
       .add('count', 1)
       .delete('roles', new Set(['1#admin']));
-    assert.equal(
-      update.expression(),
-      'SET #n0 = :v1, #n2 = list_append(if_not_exists(#n2, :empty), :v3) REMOVE #n4.#n5 ADD #n6 :v7 DELETE #n8 :v9',
-    );
+    assert.equal(update.expression(), 'SET #n0 = :v1, #n2 = list_append(if_not_exists(#n2, :empty), :v3) REMOVE #n4.#n5 ADD #n6 :v7 DELETE #n8 :v9');
     assert.deepEqual(update.names, { '#n0': 'name', '#n2': 'history', '#n4': 'attributes', '#n5': 'old.name', '#n6': 'count', '#n8': 'roles' });
     assert.deepEqual(update.values, { ':v1': 'x', ':v3': [1], ':empty': [], ':v7': 1, ':v9': new Set(['1#admin']) });
   });

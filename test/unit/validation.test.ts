@@ -23,7 +23,10 @@ describe('schema validation', () => {
   const attribute = definitionSchemas.createUserAttribute.body;
 
   it('names the missing field', () => {
-    assert.equal(messageOf(() => validate(attribute, { display_name: 'x', attribute_type: 'string' }, 'body')), 'attribute_name: is required');
+    assert.equal(
+      messageOf(() => validate(attribute, { display_name: 'x', attribute_type: 'string' }, 'body')),
+      'attribute_name: is required',
+    );
   });
 
   it('lists the allowed values of an enum', () => {
@@ -42,8 +45,14 @@ describe('schema validation', () => {
 
   it('names nested fields with dots and refuses non-objects', () => {
     const schema = Type.Object({ address: Type.Object({ city: Type.String() }) });
-    assert.equal(messageOf(() => validate(schema, { address: {} }, 'body')), 'address.city: is required');
-    assert.equal(messageOf(() => validate(schema, [], 'body')), 'body: must be a JSON object');
+    assert.equal(
+      messageOf(() => validate(schema, { address: {} }, 'body')),
+      'address.city: is required',
+    );
+    assert.equal(
+      messageOf(() => validate(schema, [], 'body')),
+      'body: must be a JSON object',
+    );
   });
 
   it('returns the value when it is valid', () => {
@@ -57,7 +66,10 @@ describe('schema validation', () => {
     for (const raw of ['1e3', ' 12', '0x10', '1.5', '', '012']) {
       assert.equal(coerceStrings(schema, { id: raw }).id, raw, raw);
     }
-    assert.equal(messageOf(() => validate(schema, { ...coerceStrings(schema, { id: '1e3' }), on: true, name: 'n' }, 'path')), 'id: must be an integer');
+    assert.equal(
+      messageOf(() => validate(schema, { ...coerceStrings(schema, { id: '1e3' }), on: true, name: 'n' }, 'path')),
+      'id: must be an integer',
+    );
   });
 });
 
@@ -109,14 +121,21 @@ describe('request bodies', () => {
   it('refuses attribute maps with names no attribute could have', () => {
     const schema = Type.Object({ attributes: AttributeChanges });
     for (const name of ['', ' padded', 'a/b']) {
-      assert.match(messageOf(() => validate(schema, { attributes: { [name]: null } }, 'body')), /^attributes(\.|:)/, JSON.stringify(name));
+      assert.match(
+        messageOf(() => validate(schema, { attributes: { [name]: null } }, 'body')),
+        /^attributes(\.|:)/,
+        JSON.stringify(name),
+      );
     }
   });
 
   it('bounds counts to what the store keeps exactly', () => {
     const schema = Type.Object({ count: Count });
     assert.deepEqual(validate(schema, { count: Number.MAX_SAFE_INTEGER }, 'body'), { count: Number.MAX_SAFE_INTEGER });
-    assert.equal(messageOf(() => validate(schema, { count: 1e300 }, 'body')), `count: must be at most ${Number.MAX_SAFE_INTEGER}`);
+    assert.equal(
+      messageOf(() => validate(schema, { count: 1e300 }, 'body')),
+      `count: must be at most ${Number.MAX_SAFE_INTEGER}`,
+    );
   });
 });
 
@@ -128,7 +147,11 @@ describe('number attribute values', () => {
       checkAttributeValues({ n }, definitions, 'tenant attribute');
     }
     for (const n of [1e300, -1e20, Number.MAX_SAFE_INTEGER + 2, 5e-323, -1e-200]) {
-      assert.match(messageOf(() => checkAttributeValues({ n }, definitions, 'tenant attribute')), /^attributes\.n: must be a number within/, String(n));
+      assert.match(
+        messageOf(() => checkAttributeValues({ n }, definitions, 'tenant attribute')),
+        /^attributes\.n: must be a number within/,
+        String(n),
+      );
     }
   });
 });

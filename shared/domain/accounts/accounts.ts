@@ -55,10 +55,7 @@ export function parsePermissions(list: readonly string[]): PermissionGrant[] {
   if (list.length === 0) throw invalid('invalid_parameter', 'permissions: give at least one permission');
   const areas = new Set(PERMISSIONS.map((p) => p.split(':')[0]));
   for (const grant of list) {
-    const known =
-      grant === '*' ||
-      (PERMISSIONS as readonly string[]).includes(grant) ||
-      (grant.endsWith(':*') && areas.has(grant.slice(0, -2)));
+    const known = grant === '*' || (PERMISSIONS as readonly string[]).includes(grant) || (grant.endsWith(':*') && areas.has(grant.slice(0, -2)));
     if (!known) {
       throw invalid('invalid_parameter', `permissions: unknown permission '${grant}' (known: *, ${PERMISSIONS.join(', ')})`);
     }
@@ -127,12 +124,7 @@ export interface ActiveApiKey {
  */
 const openedSecrets = new Map<string, string>();
 
-export async function findActiveApiKey(
-  repo: AccountRepository,
-  box: SecretBox,
-  saasId: string,
-  apiKey: string,
-): Promise<ActiveApiKey | undefined> {
+export async function findActiveApiKey(repo: AccountRepository, box: SecretBox, saasId: string, apiKey: string): Promise<ActiveApiKey | undefined> {
   const record = await repo.getApiKey(saasId, apiKey);
   if (!record || record.revokedAt !== undefined || record.saasId !== saasId) return undefined;
   let secret = openedSecrets.get(record.sealedSecret);

@@ -144,19 +144,18 @@ export class ConfigurationService {
         value: `_${label(saasId, doc.domain_name, 'validation')}.acm-validations.aws.`,
       },
       cdn_dns_record: { type: 'CNAME', name: `${doc.domain_name}.`, value: `${this.defaultDomainName}.` },
-      dkim_dns_records: dkim_tokens.map(
-        (token): DnsRecord => ({ type: 'CNAME', name: `${token}._domainkey.${doc.mail_domain}.`, value: `${token}.dkim.amazonses.com.` }),
-      ),
+      dkim_dns_records: dkim_tokens.map((token): DnsRecord => ({
+        type: 'CNAME',
+        name: `${token}._domainkey.${doc.mail_domain}.`,
+        value: `${token}.dkim.amazonses.com.`,
+      })),
       from_email_address: doc.from_email_address,
       reply_email_address: doc.reply_email_address,
       ...base,
     };
   }
 
-  async updateBasicInfo(
-    saasId: string,
-    change: { domain_name: string; from_email_address: string; reply_email_address?: string },
-  ): Promise<void> {
+  async updateBasicInfo(saasId: string, change: { domain_name: string; from_email_address: string; reply_email_address?: string }): Promise<void> {
     const domain = change.domain_name.toLowerCase();
     const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
     const identity = await this.identities.ensure(mailDomain);
@@ -242,7 +241,9 @@ export class ConfigurationService {
     const { google_tag_manager_container_id: sdkName, tag_manager_container_id: specName, ...rest } = update;
     const tagManagerId = sdkName ?? specName;
     if (tagManagerId === undefined) {
-      throw invalid('invalid_parameter', 'tag_manager_container_id: is required (or google_tag_manager_container_id)', { field: 'tag_manager_container_id' });
+      throw invalid('invalid_parameter', 'tag_manager_container_id: is required (or google_tag_manager_container_id)', {
+        field: 'tag_manager_container_id',
+      });
     }
     const value: CustomizePageSettings = { ...rest, tag_manager_container_id: tagManagerId };
     for (const field of ['icon', 'favicon'] as const) {

@@ -64,7 +64,11 @@ export class InfrastructureService {
   ): Promise<void> {
     for (const field of ['cloudformation_template', 'ddl_template'] as const) {
       if (change[field]) {
-        throw invalid('template_not_supported', `${field}: custom templates are not kept; the role template is served at cloudformation_template_url`, { field });
+        throw invalid(
+          'template_not_supported',
+          `${field}: custom templates are not kept; the role template is served at cloudformation_template_url`,
+          { field },
+        );
       }
     }
     // Checked against what is stored before anything is written: a refused change must not make the document.

@@ -45,13 +45,10 @@ export const paymentProviderNotConfigured = () =>
       '(or link one tenant to a customer with PUT /tenants/{tenant_id}/stripe-customer)',
   );
 
-export const paymentProviderRefused = (reason: string) =>
-  invalid('payment_provider_refused', `the payment provider refused the request: ${reason}`);
+export const paymentProviderRefused = (reason: string) => invalid('payment_provider_refused', `the payment provider refused the request: ${reason}`);
 
 export class PaymentProviderService {
-  constructor(
-    private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: TenantRepository; client: PaymentProviderClient },
-  ) {}
+  constructor(private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: TenantRepository; client: PaymentProviderClient }) {}
 
   async settings(saasId: string): Promise<PaymentProviderSettings> {
     const stored = await this.deps.settings.get<StoredProvider>(saasId, DOCUMENT);

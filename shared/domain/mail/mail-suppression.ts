@@ -71,7 +71,12 @@ export async function recordMailEvent(repo: SuppressionRepository, event: SesMai
   for (const suppression of found) {
     await repo.remember(suppression);
     metrics.count(suppression.reason === 'bounce' ? 'MailBounced' : 'MailComplained');
-    log.warn('address suppressed', { saasId: suppression.saasId, mailId: suppression.mailId, reason: suppression.reason, detail: suppression.detail });
+    log.warn('address suppressed', {
+      saasId: suppression.saasId,
+      mailId: suppression.mailId,
+      reason: suppression.reason,
+      detail: suppression.detail,
+    });
   }
   return found;
 }

@@ -98,7 +98,11 @@ export class CredentialService {
       if (user.id !== idClaims.sub) throw await this.tokenRefused(saasId, 'refresh_token: belongs to another user than id_token');
     }
     const code = randomUUID();
-    const credentials: Credentials = { id_token: input.id_token, access_token: input.access_token, ...(refreshToken ? { refresh_token: refreshToken } : {}) };
+    const credentials: Credentials = {
+      id_token: input.id_token,
+      access_token: input.access_token,
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    };
     await this.deps.tempCodes.save(saasId, codeHash(code), {
       sealed: sealWithCode(code, sealContext(saasId), JSON.stringify(credentials)),
       user_id: idClaims.sub,

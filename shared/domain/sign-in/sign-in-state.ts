@@ -119,7 +119,14 @@ export interface SignInStore extends LockoutStore {
    * Takes one answer of an open challenge of `step`: counted at once, refused (undefined) when the challenge
    * is missing, of another step, expired, or out of attempts.
    */
-  takeChallengeAttempt(saasId: string, userId: string, sessionHash: string, step: FollowUpStep, now: number, maxAttempts: number): Promise<OpenChallenge | undefined>;
+  takeChallengeAttempt(
+    saasId: string,
+    userId: string,
+    sessionHash: string,
+    step: FollowUpStep,
+    now: number,
+    maxAttempts: number,
+  ): Promise<OpenChallenge | undefined>;
   /** Closes the challenge: refused (rule `challenge_open`) when it is no longer open, so it closes once. */
   closeChallengeWrite(saasId: string, userId: string, sessionHash: string): AtomicWrite;
   /** Records the TOTP time step just used; false when it or a later one was used before. */

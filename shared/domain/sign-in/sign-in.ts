@@ -141,10 +141,7 @@ export class SignInService {
   /** Sign In (USER_SRP_AUTH): the PASSWORD_VERIFIER challenge; a look-alike one when USERNAME names nobody. One read. */
   async start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInChallenge> {
     const login = loginFromUsername(parameters.USERNAME);
-    const [user, poolName] = await Promise.all([
-      login ? this.deps.users.signInCredential(saasId, login) : undefined,
-      this.deps.poolName(saasId),
-    ]);
+    const [user, poolName] = await Promise.all([login ? this.deps.users.signInCredential(saasId, login) : undefined, this.deps.poolName(saasId)]);
     const challenge = await this.deps.srp.passwordChallenge({ saasId, username: parameters.USERNAME, srpA: parameters.SRP_A, poolName, user });
     return { challenge_name: 'PASSWORD_VERIFIER', challenge_parameters: challenge.parameters, session: challenge.session };
   }
@@ -154,9 +151,13 @@ export class SignInService {
     const responses = answer.challenge_responses ?? {};
     const session = answer.session || undefined;
     if (!OFFERED.includes(answer.challenge_name)) {
-      throw invalid('unsupported_challenge', `challenge_name: ${answer.challenge_name} is not offered by this service (it offers ${OFFERED.join(', ')})`, {
-        field: 'challenge_name',
-      });
+      throw invalid(
+        'unsupported_challenge',
+        `challenge_name: ${answer.challenge_name} is not offered by this service (it offers ${OFFERED.join(', ')})`,
+        {
+          field: 'challenge_name',
+        },
+      );
     }
     switch (answer.challenge_name) {
       case 'PASSWORD_VERIFIER':
@@ -180,21 +181,26 @@ export class SignInService {
     const presented = responses.DEVICE_KEY;
     const device = presented ? await this.deps.store.device(saasId, claim.userId, presented) : undefined;
     if (presented && device?.status !== 'confirmed') throw unknownDevice();
-    return this.decideProof(saasId, claim, (user) => user.password.verifier, async ({ user, spent }) => {
-      const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: !presented };
-      if (user.password.temporary) {
-        if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
-          throw invalid(
-            'temporary_password_expired',
-            'PASSWORD_CLAIM_SIGNATURE: the temporary password has expired; ask for a new one (Reset Password) and sign in with it',
-            { field: 'PASSWORD_CLAIM_SIGNATURE' },
-          );
+    return this.decideProof(
+      saasId,
+      claim,
+      (user) => user.password.verifier,
+      async ({ user, spent }) => {
+        const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: !presented };
+        if (user.password.temporary) {
+          if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
+            throw invalid(
+              'temporary_password_expired',
+              'PASSWORD_CLAIM_SIGNATURE: the temporary password has expired; ask for a new one (Reset Password) and sign in with it',
+              { field: 'PASSWORD_CLAIM_SIGNATURE' },
+            );
+          }
+          return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress, {}, spent);
         }
-        return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress, {}, spent);
-      }
-      if (device?.remembered) return this.challenge(saasId, user, 'DEVICE_SRP_AUTH', progress, { deviceKey: device.device_key }, spent);
-      return this.mfaOrCredentials(saasId, user, progress, spent);
-    });
+        if (device?.remembered) return this.challenge(saasId, user, 'DEVICE_SRP_AUTH', progress, { deviceKey: device.device_key }, spent);
+        return this.mfaOrCredentials(saasId, user, progress, spent);
+      },
+    );
   }
 
   /**
@@ -231,7 +237,9 @@ export class SignInService {
       const spent: SpentSession = { seen, sessionId: claim.sessionId, expiresAt: claim.expiresAt };
       try {
         if (checked.right) return await onRight({ user, spent });
-        const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charged(seen.lockout, now) }, now));
+        const outcome = await this.deps.committer.commit(
+          this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charged(seen.lockout, now) }, now),
+        );
         if (outcome.committed) return this.refused(claim, 'wrong proof');
       } catch (error) {
         if (!(error instanceof ProofContended)) throw error;
@@ -366,8 +374,14 @@ export class SignInService {
     // Cognito names it EMAIL_OTP_CODE; amazon-cognito-identity-js 6's sendMFACode sends every code as SMS_MFA_CODE.
     const field = responses.EMAIL_OTP_CODE || !responses.SMS_MFA_CODE ? 'EMAIL_OTP_CODE' : 'SMS_MFA_CODE';
     const code = requiredResponse(responses, field);
-    return this.codeAnswer(saasId, 'EMAIL_OTP', field, code, responses, session, async (_user, challenge, token) =>
-      challenge.codeHash !== undefined && constantTimeEqual(codeDigest(token, code), challenge.codeHash),
+    return this.codeAnswer(
+      saasId,
+      'EMAIL_OTP',
+      field,
+      code,
+      responses,
+      session,
+      async (_user, challenge, token) => challenge.codeHash !== undefined && constantTimeEqual(codeDigest(token, code), challenge.codeHash),
     );
   }
 
@@ -397,8 +411,11 @@ export class SignInService {
     const device = claim.deviceKey ? await this.deps.store.device(saasId, claim.userId, claim.deviceKey) : undefined;
     const verifier = device?.remembered ? device.verifier : undefined;
     // A remembered device stands in for the second factor.
-    return this.decideProof(saasId, claim, () => verifier, ({ user, spent }) =>
-      this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
+    return this.decideProof(
+      saasId,
+      claim,
+      () => verifier,
+      ({ user, spent }) => this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
     );
   }
 
@@ -408,7 +425,13 @@ export class SignInService {
    * the user is live and their session version unchanged. The refresh token is sealed, not stored
    * (refresh-tokens.ts). Tokens are signed only once it committed.
    */
-  private async complete(saasId: string, user: UserRecord, progress: Progress, spent?: SpentSession, ...writes: AtomicWrite[]): Promise<SignInResult> {
+  private async complete(
+    saasId: string,
+    user: UserRecord,
+    progress: Progress,
+    spent?: SpentSession,
+    ...writes: AtomicWrite[]
+  ): Promise<SignInResult> {
     const now = nowSeconds();
     const { settings } = this.deps;
     const remembering = progress.mayOfferDevice ? await this.deps.deviceRemembering(saasId) : 'no';

@@ -10,9 +10,7 @@ function addMonths(anchorSeconds: number, months: number): number {
   const month = anchor.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const day = Math.min(anchor.getUTCDate(), lastDay);
-  return (
-    Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()) / 1000
-  );
+  return Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()) / 1000;
 }
 
 export interface PlanPeriod {

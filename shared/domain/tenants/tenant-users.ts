@@ -136,9 +136,7 @@ export function envsWithRoles(roles: readonly EnvRole[], catalog: Catalog): EnvW
         id,
         name: env.name,
         display_name: env.display_name ?? '',
-        roles: envRoles
-          .sort((a, b) => a.role_name.localeCompare(b.role_name))
-          .map((r) => ({ role_name: r.role_name, display_name: r.display_name })),
+        roles: envRoles.sort((a, b) => a.role_name.localeCompare(b.role_name)).map((r) => ({ role_name: r.role_name, display_name: r.display_name })),
       };
     });
 }
@@ -307,11 +305,7 @@ export class TenantUserService {
   /** Adds an existing SaaS user, named by e-mail address or sign-in ID, to the tenant. */
   async create(saasId: string, tenantId: string, input: NewTenantUser): Promise<TenantUser> {
     const login = loginFromRequest(input);
-    const [tenant, user, catalog] = await Promise.all([
-      this.tenant(saasId, tenantId),
-      this.users.findByLogin(saasId, login),
-      this.catalog(saasId),
-    ]);
+    const [tenant, user, catalog] = await Promise.all([this.tenant(saasId, tenantId), this.users.findByLogin(saasId, login), this.catalog(saasId)]);
     if (!user) {
       throw notFound('user_not_found', `no user with ${login.kind === 'email' ? 'e-mail address' : 'sign-in ID'} ${login.value}`);
     }
@@ -353,10 +347,7 @@ export class TenantUserService {
 
   /** The user's memberships with their tenants, or undefined when there is no such user. */
   private async membershipsOf(saasId: string, userId: string): Promise<UserMemberships | undefined> {
-    const [user, members] = await Promise.all([
-      this.users.get(saasId, userId),
-      collect(this.memberships.directory(saasId, { id: userId })),
-    ]);
+    const [user, members] = await Promise.all([this.users.get(saasId, userId), collect(this.memberships.directory(saasId, { id: userId }))]);
     if (!user) return undefined;
     return { user, members: withLiveTenant(members, await this.tenantsOf(saasId, members)) };
   }

@@ -164,9 +164,7 @@ export class TenantService {
   async details(saasId: string, tenantId: string): Promise<TenantDetail> {
     const record = await this.current(saasId, tenantId);
     const tenant: TenantDetail = toTenant(record);
-    const appliedAt = record.plan_id
-      ? record.plan_histories.findLast((h) => h.plan_id === record.plan_id)?.plan_applied_at
-      : undefined;
+    const appliedAt = record.plan_id ? record.plan_histories.findLast((h) => h.plan_id === record.plan_id)?.plan_applied_at : undefined;
     if (appliedAt !== undefined) {
       const period = currentPlanPeriod(appliedAt, nowSeconds());
       tenant.current_plan_period_start = period.start;
@@ -209,7 +207,7 @@ export class TenantService {
           throw invalid(
             'payment_provider_not_linked',
             `${field}: needs the tenant to be linked to a payment-provider customer first: ` +
-              'PUT /tenants/{tenant_id}/stripe-customer {customer_id, subscription_schedule_id} (this service\'s extension), ' +
+              "PUT /tenants/{tenant_id}/stripe-customer {customer_id, subscription_schedule_id} (this service's extension), " +
               `or change the plan without ${field}`,
             { field },
           );
@@ -260,9 +258,7 @@ export class TenantService {
   /** The scheduled worker's job for one SaaS: apply every reservation that has come due. */
   async applyDueReservations(saasId: string): Promise<number> {
     const due = await this.tenants.dueReservations(saasId, nowSeconds());
-    const applied = await Promise.all(
-      due.map((d) => this.tenants.applyReservation(saasId, d.tenantId, d.reservation, historyOf(d.reservation))),
-    );
+    const applied = await Promise.all(due.map((d) => this.tenants.applyReservation(saasId, d.tenantId, d.reservation, historyOf(d.reservation))));
     return applied.filter(Boolean).length;
   }
 
@@ -297,4 +293,3 @@ export class TenantService {
     if (!(await this.tenants.patch(saasId, tenantId, { saml }))) throw tenantNotFound(tenantId);
   }
 }
-

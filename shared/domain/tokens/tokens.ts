@@ -11,13 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { JwtVerifier } from 'aws-jwt-verify';
-import {
-  JwtExpiredError,
-  JwtInvalidAudienceError,
-  JwtInvalidIssuerError,
-  JwtParseError,
-  KidNotFoundInJwksError,
-} from 'aws-jwt-verify/error';
+import { JwtExpiredError, JwtInvalidAudienceError, JwtInvalidIssuerError, JwtParseError, KidNotFoundInJwksError } from 'aws-jwt-verify/error';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { nowSeconds } from '../../clock.js';
 import { unauthenticated } from '../../errors.js';
@@ -147,8 +141,7 @@ export interface SessionVersionSource {
 }
 
 /** Verifier-level settings: an issuer, no audience (given per SaaS at each call), JWKS never fetched. */
-const newJwtVerifier = (issuer: string) =>
-  JwtVerifier.create({ issuer, audience: null, jwksUri: 'https://jwks.invalid/never-fetched.json' });
+const newJwtVerifier = (issuer: string) => JwtVerifier.create({ issuer, audience: null, jwksUri: 'https://jwks.invalid/never-fetched.json' });
 
 export class TokenVerifier {
   private readonly verifier: ReturnType<typeof newJwtVerifier>;
