@@ -3,7 +3,7 @@
  *   npm run fuzz                  100 000 requests
  *   npm run fuzz -- 500000        as many as given
  *   FUZZ_SEED=-123 npm run fuzz   replays the run fast-check reported (with the same count)
- * It starts its own DynamoDB Local and SES stand-in, like any single test file.
+ * It runs the fuzz file through `npm test` (Jest, the engines started once), without Jest's per-test time limit.
  */
 import { spawn } from 'node:child_process';
 
@@ -13,7 +13,7 @@ if (!/^[1-9][0-9]*$/.test(requests)) {
   process.exit(2);
 }
 process.stdout.write(`fuzzing with ${requests} requests${process.env.FUZZ_SEED ? `, seed ${process.env.FUZZ_SEED}` : ''}\n`);
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/integration/fuzz.test.ts'], {
+const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/test.ts', '--testTimeout=0', 'test/integration/fuzz.test.ts'], {
   stdio: 'inherit',
   env: {
     ...process.env,

@@ -8,7 +8,7 @@
  * the test checks that each of them still fails, so a fix must also remove its entry. The payment provider is a
  * local Stripe stand-in (test/support/stripe-stand-in.ts).
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
@@ -32,11 +32,11 @@ let h: Harness;
 let api: SignedClient;
 let saasId: string;
 
-before(async () => {
+beforeAll(async () => {
   world = await startHarnessWithStripe();
   ({ h, api, saasId } = world);
 });
-after(() => world.close());
+afterAll(() => world.close());
 
 const PASSWORD = 'Correct-horse-9';
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;

@@ -3,7 +3,7 @@
  * the JavaScript, PHP, Java and C# SDKs add `/v1/auth` to SAASUS_API_URL_BASE, the Python SDK adds `/auth` to
  * SAASUS_BASE_URL. Both must reach this API.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +12,10 @@ import { credentialsFile, readCredentials, sdkBaseUrls, writeCredentials } from 
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('the SDKs’ base-URL variables', () => {
   it('lead each SDK to this API', async () => {

@@ -3,7 +3,7 @@
  * refused sign-ins with their messages, the temporary-password and TOTP steps, sign-out, and that page
  * scripts never see a token. One browser for the file, a fresh context (cookie jar) per test.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -31,8 +31,8 @@ function totpCode(secret: string, offByOne = false): string {
   return offByOne ? String((Number(code) + 1) % 1_000_000).padStart(6, '0') : code;
 }
 
-describe('the example app in Chromium', { skip }, () => {
-  before(async () => {
+(skip ? describe.skip : describe)('the example app in Chromium', () => {
+  beforeAll(async () => {
     [world, browser] = await Promise.all([startAppWorld(), launchChromium()]);
     tenants.example = await world.setup.createTenant('Example', '@example.com');
     tenants.bare = await world.setup.createTenant('No login domain');
@@ -44,7 +44,7 @@ describe('the example app in Chromium', { skip }, () => {
     const hanakoId = await world.setup.createUser(HANAKO.email, HANAKO.password);
     hanakoTotpSecret = await enableTotp(world, hanakoId, HANAKO.email, HANAKO.password);
   });
-  after(async () => {
+  afterAll(async () => {
     await browser?.close();
     await world?.close();
   });

@@ -4,7 +4,7 @@
  * the tracer left out, the credential shim in place of the SDK's chain), answers, and writes its metrics
  * as one CloudWatch EMF line per invocation.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,11 +27,11 @@ let h: Harness;
 let dir: string;
 const accessKeyId = `bundle${randomUUID().replaceAll('-', '')}`;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ accessKeyId });
   dir = mkdtempSync(join(tmpdir(), 'bundle-test-'));
 });
-after(async () => {
+afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await h.close();
 });

@@ -3,7 +3,7 @@
  * its Lambda bundle, built with the service's bundling settings, answering API Gateway events in a fresh
  * Node process against the real service: the page, Secure cookies, and the spec's ID-login errors.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -71,7 +71,7 @@ describe('the example app Lambda bundle', () => {
   let env: Record<string, string>;
   let setup: ServiceSetup;
 
-  before(async () => {
+  beforeAll(async () => {
     h = await startHarness();
     dir = mkdtempSync(join(tmpdir(), 'example-app-bundle-'));
     bundle = join(dir, 'index.mjs');
@@ -92,7 +92,7 @@ describe('the example app Lambda bundle', () => {
       SAASUS_SECRET_KEY: key.credentials.secret,
     };
   });
-  after(async () => {
+  afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
     await h.close();
   });

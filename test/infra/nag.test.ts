@@ -2,7 +2,7 @@
  * cdk-nag's AwsSolutions rules over the synthesized stack: any finding not acknowledged with a written
  * reason (lib/nag.ts, beside the construct concerned) fails the test.
  */
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import type { IConstruct } from 'constructs';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 
 const outdirs: string[] = [];
-after(() => outdirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => outdirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 interface Report {
   pluginReports: { violations: { ruleName: string; violatingConstructs: { constructPath?: string }[] }[] }[];

@@ -2,7 +2,7 @@
  * The synthesized CloudFormation template: table shape, one route per route-table row, least privilege,
  * KMS grants per function, mail events, monitoring, and the optional custom domain and tracing.
  */
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -37,7 +37,7 @@ let outputs: Record<string, { Value: unknown }>;
 /** Everything optional turned on. */
 let custom: Synthesized;
 
-before(() => {
+beforeAll(() => {
   ({ template, resources, outputs } = synthesize());
   custom = synthesize({
     tracing: true,

@@ -1,5 +1,5 @@
 /** `npm run admin`: SaaS accounts and API keys made by the command work against the API at once. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,10 +18,10 @@ const dataDir = mkdtempSync(join(tmpdir(), 'admin-test-'));
 const table = `admin-${process.pid}`;
 
 // The command opens DynamoDB Local with the local access key; this file's table name keeps it apart.
-before(async () => {
+beforeAll(async () => {
   h = await startHarness({ accessKeyId: 'local', tableName: table, masterKey: masterKey(dataDir) });
 });
-after(async () => {
+afterAll(async () => {
   await h.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

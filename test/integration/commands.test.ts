@@ -1,5 +1,5 @@
 /** The commands a newcomer types answer a mistake in one line, not with a stack trace. */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /** The configuration API: every operation's happy path, each validation rule, secret masking, isolation. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -15,13 +15,13 @@ let h: Harness;
 let api: SignedClient;
 let saasId: string;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 

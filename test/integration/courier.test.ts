@@ -2,7 +2,7 @@
  * The courier against the local SES stand-in, with a proxy in front of it that can fail on purpose. Mail is
  * read back from the stand-in's store.
  */
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -44,13 +44,13 @@ async function enqueue(template: TemplateName, value: string): Promise<{ id: str
   return { id: mail.id, to };
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   saasId = (await h.newSaas()).saasId;
   await flaky.start(h.sesUrl);
   setClockForTests(() => Date.now() + clockOffset);
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await flaky.close();
   await h.close();

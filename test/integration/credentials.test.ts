@@ -3,7 +3,7 @@
  * (no rotation; ended by password change, reset and user deletion), temporary codes (10 seconds, single
  * use, sealed), /userinfo, and that nothing of one SaaS is accepted by another.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -39,13 +39,13 @@ const refresh = (token: string, client = api) =>
   client.get<Credentials>(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${encodeURIComponent(token)}`);
 const redeem = (code: string, client = api) => client.get<Credentials>(`/credentials?code=${code}`);
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

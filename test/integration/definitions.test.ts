@@ -1,5 +1,5 @@
 /** The definitions group through the API: behaviour, bad input on every route, races and SaaS isolation. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { expectError } from '../support/expect.js';
@@ -8,11 +8,11 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let api: SignedClient;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   api = (await h.newSaas()).client;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('attributes', () => {
   const kinds = [

@@ -4,7 +4,7 @@
  * every route that reads or sets them, /me's token verification, refresh and sign-out. Sign-ins run the
  * login page's own SRP code (examples/app/page/srp.ts) in Node.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
@@ -19,13 +19,13 @@ let tenantId: string;
 let taroId: string;
 const PASSWORD = 'Taro#Secret42';
 
-before(async () => {
+beforeAll(async () => {
   world = await startAppWorld();
   tenantId = await world.setup.createTenant('Example', '@example.com');
   taroId = await world.setup.createUser('taro@example.com', PASSWORD);
   await world.setup.addMember(tenantId, taroId, 'taro@example.com');
 });
-after(() => world.close());
+afterAll(() => world.close());
 
 const session = () => new AppSession(world.app.url);
 

@@ -9,7 +9,7 @@
  * sixteen at a time. FUZZ_RUNS sets the number of requests (10 000 here; `npm run fuzz` sends more), FUZZ_SEED
  * replays a run (fast-check prints the seed of a failure).
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -463,7 +463,7 @@ function poolsFor(route: Route, victims: Victims): Pools {
 const tokens = { otherUser: '', registration: '' };
 let victims: Victims;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   saas = await populatedSaas(h);
   apis.full = new DirectApi(saas.credentials);
@@ -473,7 +473,7 @@ before(async () => {
   victims = await makeVictims();
   watchWrites(dynamo());
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('the route table', () => {
   it('has an operation behind every route: none answers 501 not_implemented', async () => {

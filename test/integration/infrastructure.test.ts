@@ -1,5 +1,5 @@
 /** Single-tenant infrastructure settings and the signed template URL. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
@@ -15,11 +15,11 @@ interface Settings {
   stack_template_url: string;
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   api = (await h.newSaas()).client;
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

@@ -2,7 +2,7 @@
  * Tenant invitations through the API: create (by a member's access token, with a mail carrying the link),
  * list, get, delete, validity, and acceptance as an existing user or a new one, all in one transaction.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -81,7 +81,7 @@ const membersOf = async (tenantId: string) =>
 
 const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
@@ -92,7 +92,7 @@ before(async () => {
   inviter = await createUser({ email: address('inviter') });
   assert.equal((await api.post(`/tenants/${tenantA}/users`, { email: inviter.email, attributes: {} })).status, 201);
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

@@ -8,7 +8,7 @@
  * or 403. Nothing of A's changes. Then, inside one SaaS, tenant-scoped reads return that tenant's members
  * only.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -133,14 +133,14 @@ const typeOf = (answer: DirectAnswer) => (answer.body as { type?: string } | und
 const stage = (route: Route) => (route.status === 201 ? 2 : route.method === 'DELETE' ? 1 : 0);
 const sweepOrder = ROUTES.filter((route) => !FAILS_BY_DESIGN.has(route.operationId)).sort((x, y) => stage(x) - stage(y));
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   // Env ids are each SaaS's own numbers: A's differ from B's, so that naming A's env could mean anything.
   a = await populatedSaas(h, [7, 8]);
   [b, twin, owner] = [await populatedSaas(h), await populatedSaas(h), await populatedSaas(h)];
   registrationToken = await signRegistrationToken(MARKETPLACE_SECRET, { customerIdentifier: `cust-${b.tag}`, productCode: 'prod' });
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe("SaaS B against SaaS A's ids", () => {
   it('tells none of them from ids that exist nowhere, shows nothing of A, and changes nothing of A', async () => {

@@ -1,5 +1,5 @@
 /** The keys `npm start` hands out: kept while active, a new key for the same SaaS once revoked, a new SaaS when gone. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
@@ -9,10 +9,10 @@ import { secrets } from '../../shared/store/client.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const ORIGIN = 'http://127.0.0.1:8080';
 

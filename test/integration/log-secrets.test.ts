@@ -5,7 +5,7 @@
  * carrying a code through the courier (sent, deferred and failed), a whole sign-in (SRP values, a new
  * password, an e-mailed MFA code, tokens, a refresh and a temporary code) and a password change.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { issueApiKey } from '../../shared/domain/accounts/accounts.js';
@@ -56,14 +56,14 @@ const logLines = () =>
 /** Every secret the operations below handle; none may appear in any captured byte. */
 const secretsSeen: string[] = [];
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   saasId = (await h.newSaas()).saasId;
   setLogLevel('debug');
   capture(process.stdout);
   capture(process.stderr);
 });
-after(async () => {
+afterAll(async () => {
   restore.forEach((undo) => undo());
   setLogLevel('silent');
   await h.close();

@@ -2,7 +2,7 @@
  * Bounce and complaint suppression: the mail-events handler is fed SES's EventBridge events (the shape SES
  * publishes for a configuration set's event destination), then the courier refuses to mail the address.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Context, EventBridgeEvent } from 'aws-lambda';
@@ -65,11 +65,11 @@ async function enqueueTo(to: string): Promise<string> {
   return mail.id;
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   saasId = (await h.newSaas()).saasId;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('bounce and complaint suppression', () => {
   it('a permanent bounce suppresses the address; the courier then marks mail to it failed and sends nothing', async () => {

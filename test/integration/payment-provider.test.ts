@@ -3,7 +3,7 @@
  * (PATCH /stripe/init) gives each unlinked tenant a Stripe customer and links it, once; a key Stripe refuses
  * links nothing; Disconnect (DELETE /stripe) ends every link. Without a key both say what to set.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -17,11 +17,11 @@ let api: SignedClient;
 let saasId: string;
 let stripe: StripeStandIn;
 
-before(async () => {
+beforeAll(async () => {
   world = await startHarnessWithStripe();
   ({ api, saasId, stripe } = world);
 });
-after(() => world.close());
+afterAll(() => world.close());
 
 const tenant = async (name: string) => {
   const res = await api.post<{ id: string }>('/tenants', { name, attributes: {}, back_office_staff_email: `${name.toLowerCase()}@example.test` });

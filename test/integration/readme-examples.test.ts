@@ -2,7 +2,7 @@
  * The README's `npm run sign` examples work as written on a fresh `npm start`, whose demo seed made the
  * example application's env, role, tenants and user first (they used to collide: role_already_exists).
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -12,12 +12,12 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let api: SignedClient;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   api = (await h.newSaas()).client;
   await seedDemo(new ServiceSetup(api));
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 /** Every `npm run sign -- METHOD PATH ['BODY']` line of the README's code blocks, in order. */
 function readmeExamples(): { method: string; path: string; body?: string }[] {

@@ -1,5 +1,5 @@
 /** Contract of the DynamoDB repositories against DynamoDB Local: what the domain relies on. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
@@ -9,11 +9,11 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let repo: DynamoDefinitionRepository;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   repo = new DynamoDefinitionRepository(dynamo(), tableName());
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('definition repository', () => {
   it('creates once and reports the duplicate', async () => {

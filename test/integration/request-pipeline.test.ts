@@ -2,7 +2,7 @@
  * The request pipeline end to end, over HTTP through the local server and the Lambda handlers: signature
  * rules, permissions, error shape, routing, body limits.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
@@ -13,11 +13,11 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let saas: Awaited<ReturnType<Harness['newSaas']>>;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   saas = await h.newSaas(['*']);
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 function assertErrorShape(body: unknown, type: string): void {
   const error = body as { type: unknown; message: string; data: unknown };

@@ -1,5 +1,5 @@
 /** SaaS users through the API: create, read, passwords, sign-in names, attributes, MFA, providers, counts. */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -39,7 +39,7 @@ const assertPassword = (userId: string, password: string) => assertStoredPasswor
 
 const deliveredTo = (to: string) => deliveredMail(h.sesUrl, saasId, to);
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
@@ -54,7 +54,7 @@ before(async () => {
   }
   assert.equal((await api.post('/user-attributes', { attribute_name: 'department', display_name: 'Dept', attribute_type: 'string' })).status, 201);
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

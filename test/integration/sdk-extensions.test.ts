@@ -3,7 +3,7 @@
  * both are given, how the single-tenant settings take what they cannot keep, and the answers of the routes
  * that have no full implementation behind them.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { expectError } from '../support/expect.js';
@@ -12,11 +12,11 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let api: SignedClient;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   api = (await h.newSaas()).client;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 const pageSettings = {
   title: 'Acme',

@@ -4,7 +4,7 @@
  * client: the plain sign-in, every way a proof is refused, temporary passwords, MFA by app and by e-mail,
  * and the lockout.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -110,14 +110,14 @@ const codeAt = (secret: string, seconds: number) => totpCodeAt(base32Decode(secr
 const enableEmailMfa = async (userId: string) =>
   assert.equal((await api.patch(`/users/${userId}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
   poolId = `us-east-1_${(await h.accounts.getSaas(saasId))!.poolName}`;
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

@@ -1,5 +1,5 @@
 /** Sign Up, Resend Sign Up Confirmation Email and the marketplace operations, through the API. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -82,13 +82,13 @@ async function markSignedIn(userId: string): Promise<void> {
   );
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('Sign Up', () => {
   it('is refused while self sign-up is off (the default), storing and mailing nothing', async () => {

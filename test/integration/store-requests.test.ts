@@ -4,7 +4,7 @@
  * every refused proof (wrong password, a name nobody has, a replay, a locked user) exactly what the others
  * make, so counting cannot tell who has an account. A change that adds a request to these paths fails here.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -19,7 +19,7 @@ let h: Harness;
 let api: SignedClient;
 let counting: string[] | undefined;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   ({ client: api } = await h.newSaas());
   // Devices are not offered, so a sign-in is the SRP exchange and its credentials.
@@ -32,7 +32,7 @@ before(async () => {
     { step: 'initialize', name: 'testStoreRequestCount' },
   );
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 /** The store requests `work` makes, by command name. */
 async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {

@@ -1,5 +1,5 @@
 /** Tenant users through the API: memberships, their attributes, roles per env, Delete User's answer, counts. */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -57,7 +57,7 @@ const member = async (tenantId: string, userId: string) => {
   return res.body;
 };
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
@@ -67,7 +67,7 @@ before(async () => {
   assert.equal((await api.post('/user-attributes', { attribute_name: 'seat', display_name: 'Seat', attribute_type: 'number' })).status, 201);
   assert.equal((await api.post('/saas-user-attributes', { attribute_name: 'nickname', display_name: 'Nick', attribute_type: 'string' })).status, 201);
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('memberships', () => {
   it('adds an existing user by e-mail or sign-in ID, with attributes, and reads them back', async () => {

@@ -1,5 +1,5 @@
 /** Tenants, plans, billing, payment linkage and tenant identity providers through the API. */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -41,7 +41,7 @@ const advance = (seconds: number) => {
   clockOffset += seconds * 1000;
 };
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
@@ -56,7 +56,7 @@ before(async () => {
     assert.equal((await api.post('/tenant-attributes', { attribute_name, display_name: attribute_name, attribute_type })).status, 201);
   }
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

@@ -3,7 +3,7 @@
  * the SRP secret, the JWKS and OpenID configuration through the local API, rotation with time moved, and
  * every way a token is refused.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -26,11 +26,11 @@ let h: Harness;
 let saasId: string;
 let client: SignedClient;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   ({ saasId, client } = await h.newSaas());
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

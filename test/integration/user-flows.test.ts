@@ -3,7 +3,7 @@
  * authenticator-app registration (secret code, register) and external account links (request, confirm),
  * with the mails they send read back from the SES stand-in.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -66,13 +66,13 @@ async function emailUpdateRequested(name: string) {
   return { user, token, next, code: await codeMailedTo(next) };
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
 });
-after(async () => {
+afterAll(async () => {
   resetClockForTests();
   await h.close();
 });

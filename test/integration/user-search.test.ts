@@ -2,7 +2,7 @@
  * Both searches over 250 users and their memberships: every filter, paging with cursors, stable order, and
  * cursors that cannot be bent to read past the filter or the SaaS.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -78,7 +78,7 @@ const sorted = (list: string[]) => [...list].sort();
  * Seeded through the domain (the searches under test go through the API): users as Create SaaS User makes
  * them, memberships with their roles as the invitation flow will add them, one commit each.
  */
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
@@ -126,7 +126,7 @@ before(async () => {
     }),
   );
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('Search SaaS Users', () => {
   const search = (query: Record<string, string | number>, limit = 7) => pageAll<User>(api, '/users/search', query, limit);

@@ -3,7 +3,7 @@
  * hand to another position still inside the filter's range was accepted (the README said altered cursors
  * answer 400). Cursors now carry a MAC bound to the SaaS and the search.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { expectError } from '../support/expect.js';
@@ -12,14 +12,14 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let api: SignedClient;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   api = (await h.newSaas()).client;
   for (const name of ['amy', 'ben', 'cat', 'dan']) {
     assert.equal((await api.post('/users', { email: `${name}@example.test`, password: 'Correct-horse-9' })).status, 201);
   }
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('an altered search cursor', () => {
   it('is refused even when the position it names is in range, and so is a cursor of another SaaS', async () => {

@@ -4,7 +4,7 @@
  * the sender address. Every entry point now answers 400 naming the field and stores nothing; an accepted
  * address is stored with its domain in lower case.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -26,11 +26,11 @@ const HOSTILE = [
   'admin@exаmple.com',
 ];
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   ({ client: api, saasId } = await h.newSaas());
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 async function refused(call: Promise<{ status: number; body: unknown }>, field: string, label: string) {
   const res = await call;

@@ -5,7 +5,7 @@
  * limit answers 429 in the error shape with retry-after, and changes nothing. With self sign-up off, resend
  * answers an unknown address and a confirmed user as it answers a real resend.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -23,12 +23,12 @@ let saasId: string;
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;
 const selfSignUp = (enable: boolean) => api.put('/sign-in-settings', { self_regist: { enable } });
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   ({ client: api, saasId } = await h.newSaas());
 });
 afterEach(() => resetClockForTests());
-after(() => h.close());
+afterAll(() => h.close());
 
 function assertTooMany(res: { status: number; body: unknown; headers: Headers }) {
   assert.equal(res.status, 429, JSON.stringify(res.body));

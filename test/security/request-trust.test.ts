@@ -3,7 +3,7 @@
  * (never the source of a URL we hand out), bytes that are not UTF-8, bodies and header sections over the
  * limits (413 and 431 in the error shape, not a 500 or a reset), and the headers every answer carries.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -13,11 +13,11 @@ import { startHarness, type Harness } from '../support/harness.js';
 let h: Harness;
 let api: SignedClient;
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   api = (await h.newSaas()).client;
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 interface RawAnswer {
   status: number;

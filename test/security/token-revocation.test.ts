@@ -5,7 +5,7 @@
  * Every route that takes a user's token is tried with the old token; each must answer 401 invalid_token and
  * change nothing, while a token from a sign-in after the reset still works.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -61,11 +61,11 @@ function userTokenCalls(userId: string, credentials: Credentials, attacker: stri
   };
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   ({ client: api, saasId } = await h.newSaas());
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 describe('a token taken before a password reset', () => {
   it('is refused by every route that takes a user token, and the account stays the owner’s', async () => {

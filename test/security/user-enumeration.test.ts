@@ -5,7 +5,7 @@
  * two challenges have the same shape and length, and the two refused proofs send the same store requests in
  * the same order; the difference in time is measured by `npm run bench`, not here.
  */
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -41,7 +41,7 @@ async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
   }
 }
 
-before(async () => {
+beforeAll(async () => {
   h = await startHarness();
   ({ client: api, saasId } = await h.newSaas());
   dynamo().middlewareStack.add(
@@ -53,7 +53,7 @@ before(async () => {
     { step: 'initialize', name: 'enumerationRequestLog' },
   );
 });
-after(() => h.close());
+afterAll(() => h.close());
 
 /** Names of one length: the sealed block holds the name given, so only equal names can give equal blocks. */
 async function realUser(): Promise<string> {

@@ -1,7 +1,8 @@
 /**
  * A test file's own world: its own database inside the shared DynamoDB Local (an access key of its own),
  * the local API on a free port, running the same handlers as the Lambdas, and helpers to make SaaS
- * accounts and signed clients. Run alone (`node --import tsx --test FILE`), it starts its own engines.
+ * accounts and signed clients. The engines come from Jest's global setup (TEST_DYNAMODB_URL, TEST_SES_URL);
+ * without them (a script importing it), it starts its own.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';

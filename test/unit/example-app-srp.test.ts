@@ -3,7 +3,7 @@
  * CognitoUser sends) against the service's SRP engine, with no HTTP: the right password proves, a wrong
  * one does not, and the proof is bound to its challenge.
  */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPasswordVerifier } from '../../shared/crypto/srp.js';

@@ -2,7 +2,7 @@
  * The example backend's pure parts: cookie attributes and lifetimes, the CSRF check, reading request
  * bodies and Cookie headers, and the Lambda adapter's translation of API Gateway events.
  */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { clearedSessionCookies, secondsUntilExpiry, serializeCookie, sessionCookies } from '../../examples/app/server/cookies.js';

@@ -3,7 +3,7 @@
  * domain, http → wiring, functions → the CDK app, an example → the domain) is an error of its own rule, and the
  * tree as it is has none.
  */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ESLint } from 'eslint';
 

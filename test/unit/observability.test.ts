@@ -1,5 +1,5 @@
 /** Redaction by field name, the per-invocation log scope, and metrics staying silent unless enabled. */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Context } from 'aws-lambda';
 import { addToLogScope, isSensitiveName, log, redact, REDACTED, setLogLevel } from '../../shared/log.js';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { DomainError } from '../../shared/errors.js';
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /** The pipeline's own rules, on public routes so no store is involved. */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { Type } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { currentPlanPeriod } from '../../shared/domain/tenants/plan-period.js';
 import { isIsoDate } from '../../shared/domain/attributes.js';

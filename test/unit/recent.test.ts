@@ -1,5 +1,5 @@
 /** What a warm instance keeps of hot reads (store/recent.ts): for its seconds, found items only, evicted by its own writes. */
-import { afterEach, describe, it } from 'node:test';
+import { afterEach, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { Recent } from '../../shared/store/recent.js';

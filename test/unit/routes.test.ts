@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { hasPermission } from '../../shared/permissions.js';
 import { matchRoute, ROUTES, routeKey } from '../../shared/routes.js';

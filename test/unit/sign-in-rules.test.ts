@@ -1,5 +1,5 @@
 /** The pure rules of sign-in: the lockout's arithmetic, user-bound tokens, sealing under a code, masked addresses. */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { codeHash, openWithCode, sealWithCode } from '../../shared/crypto/code-box.js';

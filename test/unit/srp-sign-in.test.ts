@@ -3,7 +3,7 @@
  * CognitoUser (through an adapter that plays Cognito's InitiateAuth / RespondToAuthChallenge /
  * ConfirmDevice on the engine) and cognito-srp-helper. Then every way an answer must be refused.
  */
-import { afterEach, describe, it } from 'node:test';
+import { afterEach, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {

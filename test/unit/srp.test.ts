@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createPasswordVerifier, encode, G, K, N, powG } from '../../shared/crypto/srp.js';

@@ -1,4 +1,4 @@
-import { afterEach, describe, it } from 'node:test';
+import { afterEach, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { newOneTimeCode, oneTimeCodeMatches } from '../../shared/crypto/one-time-code.js';

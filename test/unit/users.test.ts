@@ -1,5 +1,5 @@
 /** The pure rules of users and memberships: sign-in names, filters, attribute changes, refusals. */
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { DomainError } from '../../shared/errors.js';
 import { RULE } from '../../shared/domain/atomic.js';
