@@ -57,10 +57,12 @@ export class ServiceSetup {
 
 export interface Demo {
   tenantId: string;
+  userId: string;
   email: string;
   /** The part before login_domain: what ID login asks for. */
   username: string;
-  password: string;
+  /** As seeded; absent once it was found no longer to sign in (changed by hand, say). */
+  password?: string;
 }
 
 export const DEMO_LOGIN_DOMAIN = '@example.com';
@@ -78,5 +80,5 @@ export async function seedDemo(setup: ServiceSetup): Promise<Demo> {
   const password = demoPassword();
   const userId = await setup.createUser(email, password);
   await setup.addMember(tenantId, userId, email);
-  return { tenantId, email, username, password };
+  return { tenantId, userId, email, username, password };
 }

@@ -1,7 +1,8 @@
 /**
  * The example application under `npm start`: on its own port beside the service, with its own API key
  * (tenant:read and sign-in only) and, on first start, the demo (demo.ts). What it made is kept in
- * `.data/example-app.json` (the demo password included: it is a local demo) and reused on later starts.
+ * `.data/example-app.json` (the demo password included: it is a local demo) and reused on later starts; the
+ * password is shown only while it still signs in.
  * Like any application, it speaks to the service through its public API only; the key comes from whoever
  * starts it (npm start issues it as the admin command would).
  */
@@ -9,6 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
 import { seedDemo, ServiceSetup, type Demo } from './demo.js';
+import { SrpClient } from './page/srp.js';
+import { ServiceClient, ServiceError } from './server/service-client.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
 
 /** Exactly what the backend needs (docs/decisions.md: decision 9, and the spec's ID login). */
@@ -47,14 +50,53 @@ function readState(dataDir: string): SavedState | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SavedState) : undefined;
 }
 
+/**
+ * Whether the demo password as seeded still signs the demo user in, tried once per start with the app's own
+ * key, as the page would (the SRP here, the password never sent). A further challenge (MFA turned on) counts as
+ * signing in. A refusal costs one failed attempt, once: the password is then forgotten, not tried again.
+ */
+async function demoPasswordWorks(service: ServiceClient, demo: Demo & { password: string }): Promise<boolean> {
+  const srp = new SrpClient();
+  try {
+    const started = await service.signIn(demo.email, await srp.srpA());
+    const p = started.challenge_parameters ?? {};
+    const challenge = {
+      srp_b: p.SRP_B ?? '',
+      salt: p.SALT ?? '',
+      secret_block: p.SECRET_BLOCK ?? '',
+      pool_name: p.POOL_NAME ?? '',
+      username: p.USER_ID_FOR_SRP ?? '',
+      session: started.session ?? '',
+    };
+    const claim = await srp.passwordClaim(challenge, demo.password);
+    await service.respond(
+      'PASSWORD_VERIFIER',
+      {
+        USERNAME: claim.username,
+        PASSWORD_CLAIM_SECRET_BLOCK: claim.password_claim_secret_block,
+        PASSWORD_CLAIM_SIGNATURE: claim.password_claim_signature,
+        TIMESTAMP: claim.timestamp,
+      },
+      claim.session,
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ServiceError && error.status < 500) return false;
+    throw error;
+  }
+}
+
 export async function startLocalExampleApp(options: LocalExampleAppOptions): Promise<LocalExampleApp> {
   const { saasId } = options.admin.credentials;
+  const file = stateFile(options.dataDir);
   let state = readState(options.dataDir);
   const banner: string[] = [];
-  // A revoked key is replaced like a missing one.
+  // A revoked key is replaced like a missing one; the demo already seeded stays.
   if (!state || !(await keyWorks(options.admin.baseUrl, { saasId, apiKey: state.apiKey, secret: state.secret }))) {
     const key = await options.issueKey(EXAMPLE_APP_PERMISSIONS, 'example app (npm start)');
-    state = { apiKey: key.apiKey, secret: key.secret };
+    state = { ...state, apiKey: key.apiKey, secret: key.secret };
+  }
+  if (!state.demo) {
     try {
       state.demo = await seedDemo(new ServiceSetup(options.admin));
     } catch (error) {
@@ -62,15 +104,23 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
       const { message, cause } = error as Error & { cause?: Error };
       banner.push(`  Demo             not seeded (${message}${cause ? `: ${cause.message}` : ''}); delete ${options.dataDir} to start afresh`);
     }
-    writeFileSync(stateFile(options.dataDir), JSON.stringify(state, null, 2), { mode: 0o600 });
   }
   const credentials: Credentials = { saasId, apiKey: state.apiKey, secret: state.secret };
+  const { demo } = state;
+  if (
+    demo?.password !== undefined &&
+    !(await demoPasswordWorks(new ServiceClient(options.admin.baseUrl, credentials), { ...demo, password: demo.password }))
+  ) {
+    delete demo.password;
+  }
+  writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
   const app = await startExampleApp({ serviceBaseUrl: options.admin.baseUrl, credentials, port: options.port });
   banner.unshift(`  Example app      ${app.url}  (e-mail login; API key ${state.apiKey}: tenant:read, sign-in)`);
-  if (state.demo) {
+  if (demo) {
     banner.push(
-      `  ID login         ${app.url}/?tenant_id=${state.demo.tenantId}  (username ${state.demo.username})`,
-      `  Demo user        ${state.demo.email}  password ${state.demo.password}`,
+      `  ID login         ${app.url}/?tenant_id=${demo.tenantId}  (username ${demo.username})`,
+      `  Demo user        ${demo.email}  id ${demo.userId ?? '(seeded before ids were kept)'}`,
+      `  Demo password    ${demo.password ?? '(changed since the demo was seeded: no longer shown)'}`,
     );
   }
   return { app, banner };
