@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
 import { seedDemo, ServiceSetup, type Demo } from './demo.js';
-import { SrpClient } from './page/srp.js';
+import { passwordChallenge, SrpClient, verifierResponses } from '../../client/srp.js';
 import { ServiceClient, ServiceError } from './server/service-client.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
 
@@ -58,27 +58,10 @@ function readState(dataDir: string): SavedState | undefined {
 async function demoPasswordWorks(service: ServiceClient, demo: Demo & { password: string }): Promise<boolean> {
   const srp = new SrpClient();
   try {
-    const started = await service.signIn(demo.email, await srp.srpA());
-    const p = started.challenge_parameters ?? {};
-    const challenge = {
-      srp_b: p.SRP_B ?? '',
-      salt: p.SALT ?? '',
-      secret_block: p.SECRET_BLOCK ?? '',
-      pool_name: p.POOL_NAME ?? '',
-      username: p.USER_ID_FOR_SRP ?? '',
-      session: started.session ?? '',
-    };
+    const challenge = passwordChallenge(await service.signIn(demo.email, await srp.srpA()));
+    if (!challenge) return false;
     const claim = await srp.passwordClaim(challenge, demo.password);
-    await service.respond(
-      'PASSWORD_VERIFIER',
-      {
-        USERNAME: claim.username,
-        PASSWORD_CLAIM_SECRET_BLOCK: claim.password_claim_secret_block,
-        PASSWORD_CLAIM_SIGNATURE: claim.password_claim_signature,
-        TIMESTAMP: claim.timestamp,
-      },
-      claim.session,
-    );
+    await service.respond('PASSWORD_VERIFIER', verifierResponses(claim), claim.session);
     return true;
   } catch (error) {
     if (error instanceof ServiceError && error.status < 500) return false;

@@ -2,12 +2,12 @@
  * The example application's backend over HTTP, against the real service: the spec's POST /challenge-id
  * errors and answer, the session cookies (HttpOnly, SameSite=Strict, tokens never in a body), CSRF on
  * every route that reads or sets them, /me's token verification, refresh and sign-out. Sign-ins run the
- * login page's own SRP code (examples/app/page/srp.ts) in Node.
+ * login page's own SRP code (client/srp.ts) in Node.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
+import { SrpClient, type PasswordChallenge } from '../../client/srp.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { AppSession, type AppAnswer } from '../support/app-session.js';
 import { setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';

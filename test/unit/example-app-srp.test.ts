@@ -1,5 +1,5 @@
 /**
- * The login page's SRP (examples/app/page/srp.ts, the unmodified AuthenticationHelper plus the proof
+ * The login page's SRP (client/srp.ts, the unmodified AuthenticationHelper plus the proof
  * CognitoUser sends) against the service's SRP engine, with no HTTP: the right password proves, a wrong
  * one does not, and the proof is bound to its challenge.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import { SrpSignIn } from '../../shared/domain/sign-in/srp-sign-in.js';
-import { SrpClient, type PasswordChallenge } from '../../examples/app/page/srp.js';
+import { SrpClient, type PasswordChallenge } from '../../client/srp.js';
 
 const SAAS = randomUUID();
 const POOL = `Pool${randomBytes(6).toString('hex')}`;

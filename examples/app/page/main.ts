@@ -3,7 +3,7 @@
  * and who is signed in. It talks only to its own backend; tokens stay in HttpOnly cookies it never sees,
  * and every call that touches them carries the CSRF token from GET /csrf.
  */
-import { SrpClient, type PasswordChallenge } from './srp.js';
+import { SrpClient, type PasswordChallenge } from '../../../client/srp.js';
 
 interface Answer {
   success: boolean;

@@ -6,6 +6,7 @@
  *   POST /sign-in/challenge  the PASSWORD_VERIFIER answer → signed in, or the next challenge
  *   POST /verify             a new password or an MFA code → signed in, or the next challenge
  */
+import { passwordChallenge, verifierResponses } from '../../../client/srp.js';
 import { log } from '../../../shared/log.js';
 import { sessionCookies } from './cookies.js';
 import type { AppContext, RouteHandler } from './context.js';
@@ -60,33 +61,18 @@ async function startChallenge(context: AppContext, username: string, srpA: strin
     if (!(error instanceof ServiceError) || error.status >= 500) log.error('Sign In failed', error);
     return failure(500, ID_LOGIN_ERRORS.challengeFailed);
   }
-  const p = step.challenge_parameters ?? {};
-  if (step.challenge_name !== 'PASSWORD_VERIFIER' || !p.SRP_B || !p.SALT || !p.SECRET_BLOCK || !p.POOL_NAME || !p.USER_ID_FOR_SRP) {
+  const challenge = passwordChallenge(step);
+  if (!challenge) {
     log.error('Sign In answered without an SRP challenge', undefined, { challengeName: step.challenge_name });
     return failure(500, ID_LOGIN_ERRORS.challengeFailed);
   }
-  return json(200, {
-    success: true,
-    message: 'Challenge started',
-    srp_b: p.SRP_B,
-    salt: p.SALT,
-    secret_block: p.SECRET_BLOCK,
-    pool_name: p.POOL_NAME,
-    username: p.USER_ID_FOR_SRP,
-    session: step.session ?? '',
-  });
+  return json(200, { success: true, message: 'Challenge started', ...challenge });
 }
 
 export const answerPasswordVerifier: RouteHandler = async (request, context) => {
   const body = readStringFields(request.body, ['session', 'username', 'password_claim_secret_block', 'password_claim_signature', 'timestamp']);
   if (!body) return failure(400, INVALID_REQUEST);
-  const responses = {
-    USERNAME: body.username,
-    PASSWORD_CLAIM_SECRET_BLOCK: body.password_claim_secret_block,
-    PASSWORD_CLAIM_SIGNATURE: body.password_claim_signature,
-    TIMESTAMP: body.timestamp,
-  };
-  return answer(context, 'PASSWORD_VERIFIER', responses, body.session, body.username);
+  return answer(context, 'PASSWORD_VERIFIER', verifierResponses(body), body.session, body.username);
 };
 
 /** The challenges after the password, each with the page's field and the service's answer name. */
