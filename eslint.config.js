@@ -80,7 +80,7 @@ const LAYER_RULES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'functions/login/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -35,6 +35,8 @@ export interface GroupFunctionProps {
   defaultDomainName: string;
   /** X-Ray: active tracing, and the handlers capture their AWS SDK calls. */
   tracing: boolean;
+  /** A folder copied beside the bundle as `public/` (the login screen's built script and style). */
+  publicDir?: string;
 }
 
 /** NodejsFunction's share of lib/bundling.ts: every function of the service, and the example app's, is built so. */
@@ -92,6 +94,15 @@ export class GroupFunction extends Construct {
         // The AWS SDK is bundled too: a pinned, tree-shaken copy starts faster than the runtime's.
         externalModules: externalModules(props.tracing),
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+        ...(props.publicDir
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_input: string, output: string) => [`cp -R "${props.publicDir}" "${output}/public"`],
+              },
+            }
+          : {}),
       },
     });
     this.grantTable(props);

@@ -21,8 +21,10 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, GROUP_ACCESS, GROUPS, ROUTES } from '../shared/routes.js';
+import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, ROUTES } from '../shared/routes.js';
+import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
+import { LOGIN_FUNCTION } from './bundling.js';
 import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
@@ -87,6 +89,18 @@ export class ServiceStack extends Stack {
       });
       functions.set(group, fn);
     }
+    // The hosted login screen: its page's script and style are built here and copied beside its bundle.
+    buildLoginAssetsSync();
+    const login = new GroupFunction(this, `Group-${LOGIN_FUNCTION}`, {
+      ...common,
+      group: LOGIN_FUNCTION,
+      // Sign-in state, temporary codes, accepted invitations; e-mail codes and signing keys are sealed.
+      writes: true,
+      seals: true,
+      timeout: Duration.seconds(10),
+      publicDir: LOCAL_ASSETS_DIR,
+    });
+    functions.set(LOGIN_FUNCTION, login.fn);
 
     // Stream records and mail events the functions kept failing on.
     const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
@@ -202,7 +216,10 @@ export class ServiceStack extends Stack {
     });
   }
 
-  /** One API route per row of the route table; every other path and method goes to the public function. */
+  /**
+   * One API route per row of the route table, one for the login screen's pages; every other path and method
+   * goes to the public function.
+   */
   private addRoutes(api: HttpApi, functions: ReadonlyMap<string, IFunction>): void {
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationOf = (group: string) => {
@@ -220,6 +237,11 @@ export class ServiceStack extends Stack {
         integration: integrationOf(route.group),
       });
     }
+    api.addRoutes({
+      path: `${BASE_PATH}${LOGIN_PATH}/{proxy+}`,
+      methods: [HttpMethod.ANY],
+      integration: integrationOf(LOGIN_FUNCTION),
+    });
     // The public function answers 404 or 405 in the service's error shape.
     const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
     for (const scope of [api, fallback]) {

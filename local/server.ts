@@ -10,6 +10,8 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { BASE_PATH, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { GROUP_HANDLERS } from './handlers.js';
+import { buildLoginAssets } from '../functions/login/build.js';
+import { handler as loginHandler, LOGIN_BASE_PATH } from '../functions/login/handler.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 
@@ -138,8 +140,18 @@ function lambdaContext(requestId: string, functionName: string): Context {
   };
 }
 
-/** Calls the function API Gateway would: the route's group, or for an unknown route the `$default` one. */
-export function invokeHandler(event: APIGatewayProxyEventV2) {
+let loginAssets: Promise<void> | undefined;
+
+/**
+ * Calls the function API Gateway would: the login screen's for its paths (its script and style built first,
+ * once per process), the route's group, or for an unknown route the `$default` one.
+ */
+export async function invokeHandler(event: APIGatewayProxyEventV2) {
+  if (event.rawPath.startsWith(LOGIN_BASE_PATH)) {
+    loginAssets ??= buildLoginAssets();
+    await loginAssets;
+    return loginHandler(event, lambdaContext(event.requestContext.requestId, 'login'));
+  }
   const found = matchRoute(event.requestContext.http.method, event.rawPath);
   const group = found.kind === 'match' ? found.match.route.group : 'public';
   return GROUP_HANDLERS[group](event, lambdaContext(event.requestContext.requestId, group));
@@ -159,7 +171,8 @@ export async function startLocalApi(port = 0, host = '127.0.0.1'): Promise<Local
       const body = await readBody(req);
       const result = await invokeHandler(toApiGatewayEvent(req, body));
       const payload = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-      res.writeHead(result.statusCode ?? 200, { ...result.headers, 'content-length': String(payload.length) });
+      const cookies = result.cookies?.length ? { 'set-cookie': result.cookies } : {};
+      res.writeHead(result.statusCode ?? 200, { ...result.headers, ...cookies, 'content-length': String(payload.length) });
       res.end(payload);
     } catch (error) {
       if (error instanceof RunnerRefusal) {

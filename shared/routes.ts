@@ -8,6 +8,15 @@ import type { Permission } from './permissions.js';
 
 export const BASE_PATH = '/v1/auth';
 
+/**
+ * The hosted login screen (functions/login), beside the API and outside its route table: its pages are HTML
+ * for people, not operations for SDKs. `{BASE_PATH}/login/{saas id}/…`.
+ */
+export const LOGIN_PATH = '/login';
+
+/** A SaaS's login screen under the service's public URL (`https://host/v1/auth`), ending in `/`. */
+export const loginScreenUrl = (publicBaseUrl: string, saasId: string) => `${publicBaseUrl}${LOGIN_PATH}/${encodeURIComponent(saasId)}/`;
+
 export const GROUPS = [
   'configuration',
   'saas-users',

@@ -6,7 +6,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler } from './http/pipeline.js';
-import type { Group } from './routes.js';
+import { loginScreenUrl, type Group } from './routes.js';
 import type { BoundOperation } from './schemas/operation.js';
 import { ConfigurationService, type EmailIdentityPort } from './domain/configuration/configuration.js';
 import { DefinitionService } from './domain/configuration/definitions.js';
@@ -84,7 +84,7 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
 const configuration = (identities: EmailIdentityPort, settings = settingsRepository()) =>
-  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName);
+  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, (saasId) => loginScreenUrl(config().publicBaseUrl, saasId));
 
 export const configurationService = () => configuration(emailIdentities());
 
@@ -232,7 +232,7 @@ export const invitationService = () =>
     tokens: tokenVerifier(),
     committer: committer(),
     box: secrets(),
-    siteDomain: (saasId) => configurationReader().siteDomain(saasId),
+    loginScreenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
     lifetimeSeconds: config().invitationLifetimeSeconds,
   });
 

@@ -4,23 +4,13 @@
  * of the example app, by the tests and by the CDK stack; the output is never committed.
  */
 import { build, buildSync, type BuildOptions } from 'esbuild';
+import { browserBundle } from '../../client/browser-bundle.js';
 import { fileURLToPath } from 'node:url';
 
 export const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./page/main.ts', import.meta.url));
 
-const pageBuildOptions = (outfile: string): BuildOptions => ({
-  entryPoints: [ENTRY],
-  outfile,
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  platform: 'browser',
-  target: ['chrome120', 'firefox120', 'safari17'],
-  // The `buffer` package (what the Cognito helper imports for Node's Buffer) reads Node's `global`.
-  define: { global: 'globalThis' },
-  logLevel: 'error',
-});
+const pageBuildOptions = (outfile: string): BuildOptions => browserBundle(ENTRY, outfile);
 
 export async function buildPage(outfile = `${PUBLIC_DIR}app.js`): Promise<void> {
   await build(pageBuildOptions(outfile));

@@ -42,7 +42,7 @@ function totpCode(secret: string, offByOne = false): string {
     const newcomerId = await world.setup.createUser(NEWCOMER.email, 'Initial#Pass1');
     await setTemporaryPassword(world.admin, newcomerId, NEWCOMER.temporary);
     const hanakoId = await world.setup.createUser(HANAKO.email, HANAKO.password);
-    hanakoTotpSecret = await enableTotp(world, hanakoId, HANAKO.email, HANAKO.password);
+    hanakoTotpSecret = await enableTotp(world.admin, hanakoId, HANAKO.email, HANAKO.password);
   });
   afterAll(async () => {
     await browser?.close();

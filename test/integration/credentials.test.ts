@@ -93,7 +93,10 @@ describe('refresh (auth-flow refreshTokenAuth)', () => {
       assert.equal((await end(user.id)).status, 200);
       const res = await refresh(user.credentials.refresh_token as string);
       await expectError(Promise.resolve(res), 401, 'invalid_token', 'refresh-token');
-      assert.match(String((res.body as unknown as { data: { sign_in_page_url: string } }).data.sign_in_page_url), /^https:\/\/.+\/sign-in$/);
+      assert.match(
+        String((res.body as unknown as { data: { sign_in_page_url: string } }).data.sign_in_page_url),
+        /^https?:\/\/.+\/login\/[^/]+\/sign-in$/,
+      );
     }
   });
 

@@ -125,7 +125,7 @@ describe('create, read, delete', () => {
       ],
       expired_at: at + 7 * DAY,
       status: 'pending',
-      invitation_url: `https://auth.localhost/invitation?invitation_id=${invitation.id}&tenant_id=${tenantA}`,
+      invitation_url: `${h.api.baseUrl}/login/${saasId}/invitation?invitation_id=${invitation.id}&tenant_id=${tenantA}`,
     });
     assert.deepEqual((await api.get(`/tenants/${tenantA}/invitations/${invitation.id}`)).body, invitation);
     assert.deepEqual(

@@ -68,7 +68,7 @@ async function refused(promise: Promise<unknown>, message: RegExp) {
     assert.equal(error.kind, 'unauthenticated');
     assert.equal(error.code, 'invalid_token');
     assert.match(error.message, message);
-    assert.match(String(error.data.sign_in_page_url), /^https:\/\/[^/]+\/sign-in$/);
+    assert.match(String(error.data.sign_in_page_url), /^https?:\/\/.+\/login\/[^/]+\/sign-in$/);
     return true;
   });
 }
@@ -213,11 +213,11 @@ describe('tokens', () => {
     await refused(verifier.verifyAccessToken(saasId, beforeDelete.accessToken), /^access_token: belongs to a user who no longer exists$/);
   });
 
-  it("send a refused user to the SaaS's sign-in page, on its own domain once configured", async () => {
+  it("send a refused user to the SaaS's login screen, on its own domain once configured", async () => {
     const saas = await h.newSaas();
     const { accessToken } = await mintTokens(await user());
     const before = tokenVerifier().verifyAccessToken(saas.saasId, accessToken);
-    await assert.rejects(before, (e: DomainError) => e.data.sign_in_page_url === `https://${config().defaultDomainName}/sign-in`);
+    await assert.rejects(before, (e: DomainError) => e.data.sign_in_page_url === `${h.api.baseUrl}/login/${saas.saasId}/sign-in`);
     const res = await saas.client.put('/basic-info', { domain_name: 'login.acme.test', from_email_address: 'no-reply@acme.test' });
     assert.equal(res.status, 200, res.text);
     const after = tokenVerifier().verifyAccessToken(saas.saasId, accessToken);

@@ -129,7 +129,7 @@ describe('e-mail update', () => {
     for (const token of [await tokenOf(other), 'not-a-jwt', '', await tokenOf(user, otherSaas.saasId)]) {
       const res = await api.post<{ data: { sign_in_page_url: string } }>(`/users/${user.id}/email/request`, body(token));
       await expectError(Promise.resolve(res), 401, 'invalid_token', 'access_token');
-      assert.match(res.body.data.sign_in_page_url, /^https:\/\/.+\/sign-in$/);
+      assert.match(res.body.data.sign_in_page_url, /^https?:\/\/.+\/login\/[^/]+\/sign-in$/);
     }
     await expectError(api.post(`/users/${user.id}/email/confirm`, { code: '123456', access_token: await tokenOf(other) }), 401, 'invalid_token');
     await expectError(api.post(`/users/${user.id}/email/request`, { email: address('x') }), 400, 'invalid_parameter', 'access_token');

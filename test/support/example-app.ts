@@ -52,17 +52,17 @@ export async function setTemporaryPassword(admin: SignedClient, userId: string, 
  * own app would do it: sign in, ask for a secret, answer with a code of it, then the preference. Answers the
  * secret.
  */
-export async function enableTotp(world: AppWorld, userId: string, email: string, password: string): Promise<string> {
-  const signedIn = await srpSignIn(world.admin, email, password);
+export async function enableTotp(admin: SignedClient, userId: string, email: string, password: string): Promise<string> {
+  const signedIn = await srpSignIn(admin, email, password);
   const accessToken = signedIn.body.credentials?.access_token;
   assert.ok(accessToken, signedIn.text);
-  const created = await world.admin.post<{ secret_code: string }>(`/users/${userId}/mfa/software-token/secret-code`, { access_token: accessToken });
+  const created = await admin.post<{ secret_code: string }>(`/users/${userId}/mfa/software-token/secret-code`, { access_token: accessToken });
   assert.equal(created.status, 201, created.text);
   const secret = created.body.secret_code;
   const verification_code = totpCodeAt(base32Decode(secret) as Buffer, totpStep(Date.now() / 1000));
-  const registered = await world.admin.put(`/users/${userId}/mfa/software-token`, { access_token: accessToken, verification_code });
+  const registered = await admin.put(`/users/${userId}/mfa/software-token`, { access_token: accessToken, verification_code });
   assert.equal(registered.status, 200, registered.text);
-  const answer = await world.admin.patch(`/users/${userId}/mfa/preference`, { enabled: true, method: 'softwareToken' });
+  const answer = await admin.patch(`/users/${userId}/mfa/preference`, { enabled: true, method: 'softwareToken' });
   assert.equal(answer.status, 200, answer.text);
   return secret;
 }

@@ -96,8 +96,10 @@ export class ConfigurationService {
     private readonly settings: SettingsRepository,
     private readonly box: SecretBox,
     private readonly identities: EmailIdentityPort,
-    /** The deployment's own domain: default sign-in domain and default sender. */
+    /** The deployment's own domain: the default sender's, and what the DNS records point at. */
     private readonly defaultDomainName: string,
+    /** The hosted login screen of a SaaS on the service's own URL, ending in `/` (functions/login). */
+    private readonly hostedLoginScreen: (saasId: string) => string,
   ) {}
 
   // Basic configuration
@@ -177,17 +179,21 @@ export class ConfigurationService {
   }
 
   /**
-   * The SaaS's sign-in page, on its configured domain or else the deployment's: where a 401 for a missing
-   * or bad user token sends the user (docs/decisions.md, decision 1). Reads no SES state, so any function may ask.
+   * The SaaS's sign-in page: where a 401 for a missing or bad user token sends the user (docs/decisions.md,
+   * decision 1). Reads no SES state, so any function may ask.
    */
   async signInPageUrl(saasId: string): Promise<string> {
-    return `https://${await this.siteDomain(saasId)}/sign-in`;
+    return `${await this.loginScreenUrl(saasId)}sign-in`;
   }
 
-  /** The host of the SaaS's pages (sign-in, invitations): its configured domain, else the deployment's. */
-  async siteDomain(saasId: string): Promise<string> {
+  /**
+   * Where the SaaS's login screen answers, ending in `/`: its own domain when it set one (a CNAME to the
+   * deployment, docs/login-screen.md), else the screen on the service's URL. Its pages (sign-in, invitation)
+   * are relative to it.
+   */
+  async loginScreenUrl(saasId: string): Promise<string> {
     const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
-    return doc?.domain_name || this.defaultDomainName;
+    return doc?.domain_name ? `https://${doc.domain_name}/` : this.hostedLoginScreen(saasId);
   }
 
   // Notification templates

@@ -89,14 +89,14 @@ export interface InvitationDeps {
   tokens: AccessTokenVerifier;
   committer: Committer;
   box: SecretBox;
-  /** The host of the SaaS's pages, where the invitation link points. */
-  siteDomain(saasId: string): Promise<string>;
+  /** The SaaS's login screen (ending in `/`), whose invitation page the link opens. */
+  loginScreenUrl(saasId: string): Promise<string>;
   lifetimeSeconds: number;
 }
 
-export function invitationUrl(domain: string, tenantId: string, invitationId: string): string {
+export function invitationUrl(loginScreen: string, tenantId: string, invitationId: string): string {
   const query = new URLSearchParams({ invitation_id: invitationId, tenant_id: tenantId });
-  return `https://${domain}/invitation?${query.toString()}`;
+  return `${loginScreen}invitation?${query.toString()}`;
 }
 
 export function statusOf(invitation: InvitationRecord, now: number): InvitationStatus {
@@ -170,10 +170,10 @@ export class InvitationService {
     emailLogin(input.email);
     const envs = mergeEnvs(input.envs);
     const claims = await this.deps.tokens.verifyAccessToken(saasId, input.access_token);
-    const [, catalog, domain] = await Promise.all([
+    const [, catalog, loginScreen] = await Promise.all([
       this.liveTenant(saasId, tenantId),
       loadCatalog(this.deps.definitions, saasId),
-      this.deps.siteDomain(saasId),
+      this.deps.loginScreenUrl(saasId),
     ]);
     checkInvitedEnvs(envs, catalog);
     const now = nowSeconds();
@@ -184,7 +184,7 @@ export class InvitationService {
       tenant_id: tenantId,
       email: emailAddress(input.email),
       envs,
-      invitation_url: invitationUrl(domain, tenantId, id),
+      invitation_url: invitationUrl(loginScreen, tenantId, id),
       inviter_id: claims.sub,
       created_at: now,
       expired_at: expiredAt,

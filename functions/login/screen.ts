@@ -1,0 +1,304 @@
+/**
+ * The hosted login screen of each SaaS (docs/login-screen.md): `{BASE_PATH}/login/{saas id}/…`. The page runs
+ * the SRP in the browser (client/srp.ts), so the password never reaches this server; its script calls the
+ * JSON steps below, which call the same domain services as the API's sign-in operations. Signed in, the user is
+ * sent to the SaaS's callback URL, and only there, with a temporary code (`POST /credentials` semantics) and
+ * the `state` the SaaS passed.
+ *
+ *   GET  ./  ./sign-in  ./invitation?invitation_id&tenant_id   the page
+ *   GET  ./assets/login.js  ./assets/login.css                 its script and style
+ *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
+ *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
+ *                                                              → the next step, or {redirect}
+ *   POST ./api/join     {invitation_id, tenant_id, password}   → a new user for an invitation
+ *
+ * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import * as Type from '@sinclair/typebox';
+import { passwordChallenge } from '../../client/srp.js';
+import { DomainError, invalid } from '../../shared/errors.js';
+import { errorAnswer } from '../../shared/http/errors.js';
+import { parseJsonBody, validate } from '../../shared/http/validation.js';
+import { log } from '../../shared/log.js';
+import type { Credentials, SignInResult, ChallengeAnswer } from '../../shared/schemas/sign-in.js';
+import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
+import { contentSecurityPolicy, loginPage, notFoundPage, type PageData, type ScreenLook } from './pages.js';
+import { fill, type LoginTexts, type MessageName } from './texts/en.js';
+
+export interface ScreenRequest {
+  method: string;
+  /** The path after `{BASE_PATH}/login/`: `{saas id}/…`. */
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case names. */
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+}
+
+export interface ScreenResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface LoginScreenDeps {
+  texts: LoginTexts;
+  /** The screen's URL path up to the SaaS id: `/v1/auth/login/`. */
+  basePath: string;
+  /** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
+  secureCookies: boolean;
+  saasExists(saasId: string): Promise<boolean>;
+  look(saasId: string): Promise<ScreenLook>;
+  callbackUrl(saasId: string): Promise<string>;
+  signIn: {
+    start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInResult>;
+    respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
+  };
+  saveCredentials(saasId: string, credentials: Credentials): Promise<{ code: string }>;
+  invitations: {
+    get(saasId: string, tenantId: string, invitationId: string): Promise<Invitation>;
+    accept(saasId: string, invitationId: string, input: InvitationAcceptance): Promise<void>;
+  };
+  /** The page's script and style, built by functions/login/build.ts. */
+  asset(name: 'login.js' | 'login.css'): Promise<string>;
+}
+
+const MAX_BODY_BYTES = 16 * 1024;
+const CSRF_COOKIE = 'login_csrf';
+const CSRF_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+const BASE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+const JSON_HEADERS = {
+  ...BASE_HEADERS,
+  'content-type': 'application/json; charset=utf-8',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/** The challenges a person can answer on this screen, with the page field each takes and its response name. */
+const FOLLOW_UPS: Readonly<Record<string, string | undefined>> = {
+  NEW_PASSWORD_REQUIRED: 'NEW_PASSWORD',
+  SOFTWARE_TOKEN_MFA: 'SOFTWARE_TOKEN_MFA_CODE',
+  EMAIL_OTP: 'EMAIL_OTP_CODE',
+};
+
+const Name = Type.String({ minLength: 1, maxLength: 256 });
+const State = Type.Optional(Type.String({ maxLength: 1024 }));
+const InvitationRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const BODIES = {
+  start: Type.Object({ username: Name, srp_a: Type.String({ minLength: 1, maxLength: 1024, pattern: '^[0-9a-fA-F]+$' }) }),
+  answer: Type.Object({
+    challenge_name: Type.Union([
+      Type.Literal('PASSWORD_VERIFIER'),
+      Type.Literal('NEW_PASSWORD_REQUIRED'),
+      Type.Literal('SOFTWARE_TOKEN_MFA'),
+      Type.Literal('EMAIL_OTP'),
+    ]),
+    session: Type.String({ minLength: 1, maxLength: 8192 }),
+    responses: Type.Record(Type.String({ pattern: '^[A-Z_]{1,64}$' }), Type.String({ maxLength: 2048 }), { maxProperties: 8 }),
+    state: State,
+    invitation: Type.Optional(InvitationRef),
+  }),
+  join: Type.Object({ invitation: InvitationRef, password: Type.String({ minLength: 1, maxLength: 256 }) }),
+};
+
+/** A refusal as the person reads it: the message named for each error type the steps can meet. */
+const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
+  not_authorized: 'wrongCredentials',
+  user_not_found: 'wrongCredentials',
+  code_mismatch: 'wrongCode',
+  invalid_session: 'sessionExpired',
+  temporary_password_expired: 'temporaryPasswordExpired',
+  password_policy_violation: 'passwordPolicy',
+  email_mismatch: 'invitationMismatch',
+  access_token_required: 'accountExists',
+  too_many_mails: 'locked',
+  no_callback_url: 'noCallback',
+  unsupported_challenge: 'unsupportedChallenge',
+};
+
+export class LoginScreen {
+  constructor(private readonly deps: LoginScreenDeps) {}
+
+  async handle(request: ScreenRequest): Promise<ScreenResponse> {
+    const [saasId = '', ...rest] = request.path.split('/');
+    const page = rest.join('/');
+    if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.notFound();
+    // The page's steps are relative to it (`api/start`): `…/login/{saas}` becomes `…/login/{saas}/`.
+    if (!request.path.includes('/') && request.method === 'GET') {
+      const query = request.query.toString();
+      return { status: 308, headers: { ...BASE_HEADERS, location: `${this.screenPath(saasId)}${query ? `?${query}` : ''}` }, body: '' };
+    }
+    if (request.method === 'GET' && page.startsWith('assets/')) return this.assetOf(page.slice('assets/'.length));
+    if (request.method === 'GET' && (page === '' || page === 'sign-in' || page === 'invitation')) return this.page(saasId, page, request);
+    if (request.method === 'POST' && page.startsWith('api/')) return this.step(saasId, page.slice('api/'.length), request);
+    return this.notFound(saasId);
+  }
+
+  private screenPath(saasId: string) {
+    return `${this.deps.basePath}${saasId}/`;
+  }
+
+  private notFound(saasId?: string): ScreenResponse {
+    const assets = saasId ? `${this.screenPath(saasId)}assets/` : undefined;
+    return {
+      status: 404,
+      headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
+      body: notFoundPage(this.deps.texts, assets),
+    };
+  }
+
+  private async assetOf(name: string): Promise<ScreenResponse> {
+    if (name !== 'login.js' && name !== 'login.css') return this.notFound();
+    return {
+      status: 200,
+      headers: {
+        ...BASE_HEADERS,
+        'cache-control': 'public, max-age=300',
+        'content-type': name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+      },
+      body: await this.deps.asset(name),
+    };
+  }
+
+  private async page(saasId: string, page: string, request: ScreenRequest): Promise<ScreenResponse> {
+    const look = await this.deps.look(saasId);
+    const existing = cookie(request.headers.cookie, CSRF_COOKIE);
+    const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
+    const state = request.query.get('state') ?? undefined;
+    const data: PageData = {
+      csrf,
+      messages: this.deps.texts.messages,
+      ...(state !== undefined && state.length <= 1024 ? { state } : {}),
+      ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
+    };
+    if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
+    const cookieFlags = `Path=${this.screenPath(saasId)}; HttpOnly; SameSite=Strict${this.deps.secureCookies ? '; Secure' : ''}`;
+    return {
+      status: 200,
+      headers: {
+        ...BASE_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId)),
+        'set-cookie': `${CSRF_COOKIE}=${csrf}; ${cookieFlags}`,
+      },
+      body: loginPage(this.deps.texts, look, data, `${this.screenPath(saasId)}assets/`),
+    };
+  }
+
+  /** The invitation of the link, when it can still be accepted; else why not (the page then signs in only). */
+  private async invitation(saasId: string, query: URLSearchParams): Promise<Pick<PageData, 'invitation' | 'invitationProblem'>> {
+    const id = query.get('invitation_id') ?? '';
+    const tenantId = query.get('tenant_id') ?? '';
+    try {
+      if (!id || !tenantId) throw invalid('invalid_parameter', 'invitation_id and tenant_id are required');
+      const invitation = await this.deps.invitations.get(saasId, tenantId, id);
+      if (invitation.status !== 'pending') return { invitationProblem: `it is ${invitation.status}` };
+      return { invitation: { id, tenantId, email: invitation.email } };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { invitationProblem: error.kind === 'not_found' ? 'there is no such invitation' : error.message };
+    }
+  }
+
+  private async step(saasId: string, name: string, request: ScreenRequest): Promise<ScreenResponse> {
+    try {
+      this.checkRequest(request);
+      const body = await parseJsonBody(request.body);
+      switch (name) {
+        case 'start':
+          return ok(await this.start(saasId, validate(BODIES.start, body, 'body')));
+        case 'answer':
+          return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body')));
+        case 'join':
+          return ok(await this.join(saasId, validate(BODIES.join, body, 'body')));
+        default:
+          return refusal(404, 'not_found', 'no such step', this.deps.texts);
+      }
+    } catch (error) {
+      return this.refused(error);
+    }
+  }
+
+  /** JSON, small, and from our own page: the CSRF cookie and header agree. */
+  private checkRequest(request: ScreenRequest): void {
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+      throw invalid('unsupported_media_type', 'content-type: must be application/json');
+    }
+    if (request.body.length > MAX_BODY_BYTES) throw invalid('request_too_large', `body: larger than ${MAX_BODY_BYTES} bytes`);
+    const fromCookie = cookie(request.headers.cookie, CSRF_COOKIE) ?? '';
+    const fromHeader = request.headers['x-csrf-token'] ?? '';
+    const same =
+      fromCookie.length > 0 && fromCookie.length === fromHeader.length && timingSafeEqual(Buffer.from(fromCookie), Buffer.from(fromHeader));
+    if (!same) throw new DomainError('forbidden', 'csrf_mismatch', 'x-csrf-token: does not match the page; reload it');
+  }
+
+  private async start(saasId: string, body: { username: string; srp_a: string }) {
+    const step = await this.deps.signIn.start(saasId, { USERNAME: body.username, SRP_A: body.srp_a });
+    const challenge = passwordChallenge(step);
+    if (!challenge) throw new Error(`Sign In answered ${String(step.challenge_name)} where PASSWORD_VERIFIER was expected`);
+    return { challenge };
+  }
+
+  private async answer(saasId: string, body: typeof BODIES.answer.static) {
+    const allowed = body.challenge_name === 'PASSWORD_VERIFIER' ? undefined : FOLLOW_UPS[body.challenge_name];
+    const responses = allowed ? { USERNAME: body.responses.USERNAME ?? '', [allowed]: body.responses[allowed] ?? '' } : body.responses;
+    const step = await this.deps.signIn.respond(saasId, {
+      challenge_name: body.challenge_name,
+      challenge_responses: responses,
+      session: body.session,
+    });
+    if (step.credentials) return this.finish(saasId, step.credentials, body.state, body.invitation);
+    const next = step.challenge_name ?? '';
+    if (!Object.hasOwn(FOLLOW_UPS, next)) throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
+    return { challenge_name: next, session: step.session ?? '', username: step.challenge_parameters?.USER_ID_FOR_SRP ?? responses.USERNAME };
+  }
+
+  /** Signed in: the invitation accepted (when there is one), the credentials saved under a code, the callback. */
+  private async finish(saasId: string, credentials: Credentials, state?: string, invitation?: { id: string }) {
+    const callback = await this.deps.callbackUrl(saasId);
+    if (!callback) throw invalid('no_callback_url', 'the SaaS has no callback URL (PUT /auth-info)');
+    if (invitation) await this.deps.invitations.accept(saasId, invitation.id, { access_token: credentials.access_token });
+    const { code } = await this.deps.saveCredentials(saasId, credentials);
+    const redirect = new URL(callback);
+    redirect.searchParams.set('code', code);
+    if (state !== undefined) redirect.searchParams.set('state', state);
+    return { redirect: redirect.toString() };
+  }
+
+  /** A new user with the invited address and this password, made a member: the page then signs in as them. */
+  private async join(saasId: string, body: typeof BODIES.join.static) {
+    const invitation = await this.deps.invitations.get(saasId, body.invitation.tenant_id, body.invitation.id);
+    await this.deps.invitations.accept(saasId, body.invitation.id, { email: invitation.email, password: body.password });
+    return { email: invitation.email };
+  }
+
+  private refused(error: unknown): ScreenResponse {
+    const answer = errorAnswer(error);
+    if (answer.unexpected) log.error('login screen step failed', error);
+    return refusal(answer.status, answer.body.type, answer.unexpected ? '' : answer.body.message, this.deps.texts);
+  }
+}
+
+const ok = (body: object): ScreenResponse => ({ status: 200, headers: JSON_HEADERS, body: JSON.stringify(body) });
+
+/** The error shape, its message the one a person reads (the service's own, field-named one in `data.detail`). */
+function refusal(status: number, type: string, detail: string, texts: LoginTexts): ScreenResponse {
+  const name = MESSAGE_OF[type] ?? (status >= 500 ? 'unavailable' : 'refused');
+  const message = fill(texts.messages[name], { detail: detail.replace(/^[^:]*:\s*/, '') });
+  return { status, headers: JSON_HEADERS, body: JSON.stringify({ type, message, data: {} }) };
+}
+
+function cookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}

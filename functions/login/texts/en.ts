@@ -1,0 +1,62 @@
+/**
+ * Every English word of the hosted login screen, the page's and its script's: a translation is another file of
+ * this shape (docs/login-screen.md). `{name}` marks a value filled in where the text is used.
+ */
+export const EN = {
+  lang: 'en',
+  page: {
+    defaultTitle: 'Sign in',
+    signInHeading: 'Sign in',
+    invitationHeading: 'Accept your invitation',
+    invitationIntro: 'You were invited to join a tenant as {email}. Sign in with that address, or choose a password if you are new.',
+    invitationUnusable: 'This invitation cannot be accepted: {reason}',
+    email: 'E-mail address',
+    emailOrSignInId: 'E-mail address or sign-in ID',
+    password: 'Password',
+    signIn: 'Sign in',
+    newHere: 'New here? Choose a password',
+    newAccountHeading: 'Choose a password for {email}',
+    createAccount: 'Create my account and join',
+    haveAccount: 'I already have an account',
+    newPasswordHeading: 'Choose a new password',
+    newPasswordIntro: 'Your password was temporary. Choose your own to finish signing in.',
+    newPassword: 'New password',
+    setPassword: 'Set password and sign in',
+    totpPrompt: 'Enter the 6-digit code from your authenticator app.',
+    emailCodePrompt: 'Enter the code we sent to your e-mail address.',
+    code: 'Code',
+    verify: 'Verify',
+    startAgain: 'Start again',
+    termsOfService: 'Terms of service',
+    privacyPolicy: 'Privacy policy',
+    notFoundTitle: 'Not found',
+    notFound: 'There is no login screen at this address.',
+    scriptNeeded: 'This page needs JavaScript to sign you in without sending your password.',
+    customContent: 'Information from the application',
+  },
+  /** What the script shows: while working, and for each refusal the service can give (by its error type). */
+  messages: {
+    working: 'Signing in…',
+    redirecting: 'Signed in. Taking you back to the application…',
+    wrongCredentials: 'The e-mail address or password is not right.',
+    locked: 'Too many attempts. Wait a moment, then try again.',
+    wrongCode: 'That code is not right, or it has expired.',
+    sessionExpired: 'This sign-in took too long. Start again.',
+    passwordPolicy: 'The new password {detail}',
+    temporaryPasswordExpired: 'Your temporary password has expired. Ask for a new one.',
+    noCallback: 'This application has not set where to return after sign-in (its callback URL). Tell its operator.',
+    invitationMismatch: 'This invitation was sent to another e-mail address.',
+    accountExists: 'An account with this address exists already: sign in instead.',
+    unavailable: 'Something went wrong on our side. Try again in a moment.',
+    refused: 'That did not work: {detail}',
+    unsupportedChallenge: 'This account needs a sign-in step this screen does not offer yet.',
+  },
+} as const;
+
+export type LoginTexts = typeof EN;
+export type MessageName = keyof LoginTexts['messages'];
+
+/** A text with its `{name}` marks filled in. */
+export function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (mark, name: string) => values[name] ?? mark);
+}

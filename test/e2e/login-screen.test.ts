@@ -1,0 +1,261 @@
+/**
+ * The hosted login screen in headless Chromium, with a SaaS backend built the way the SaaSus samples are
+ * (test/support/saas-backend.ts): sent to the screen, signed in with the SRP in the page, back at the callback
+ * URL with a code the backend trades once, then a protected page. Also the follow-up steps (temporary password,
+ * authenticator code), refusals, the customize settings, invitations, and what the screen must never do
+ * (redirect elsewhere, run the SaaS's HTML, answer a form posted without its CSRF token).
+ */
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { ServiceSetup } from '../../examples/app/demo.js';
+import { EN } from '../../functions/login/texts/en.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
+import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { enableTotp, setTemporaryPassword } from '../support/example-app.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
+import { srpSignIn } from '../support/sign-in.js';
+
+const skip = chromiumMissing();
+const SCREENSHOTS = '.test-results/login-screen';
+const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
+const NEWCOMER = { email: 'newcomer@example.com', temporary: 'Temp#Pass123', chosen: 'Chosen#Pass456' };
+const HANAKO = { email: 'hanako@example.com', password: 'Hanako#Secret7' };
+const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+let h: Harness;
+let browser: Browser;
+let admin: SignedClient;
+let saasId: string;
+let loginUrl: string;
+let backend: SaasBackend;
+let setup: ServiceSetup;
+let tenantId: string;
+let hanakoSecret: string;
+
+(skip ? describe.skip : describe)('the hosted login screen in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
+    ({ saasId, client: admin } = await h.newSaas());
+    loginUrl = `${h.api.baseUrl}/login/${saasId}/`;
+    backend = await startSaasBackend(admin, loginUrl);
+    assert.equal((await admin.put('/auth-info', { callback_url: backend.callbackUrl })).status, 200);
+    setup = new ServiceSetup(admin);
+    await setup.ensureDefinitions();
+    tenantId = await setup.createTenant('Acme');
+    const taroId = await setup.createUser(TARO.email, TARO.password);
+    await setup.addMember(tenantId, taroId, TARO.email);
+    const newcomerId = await setup.createUser(NEWCOMER.email, 'Initial#Pass1');
+    await setTemporaryPassword(admin, newcomerId, NEWCOMER.temporary);
+    const hanakoId = await setup.createUser(HANAKO.email, HANAKO.password);
+    hanakoSecret = await enableTotp(admin, hanakoId, HANAKO.email, HANAKO.password);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await backend?.close();
+    await h?.close();
+  });
+
+  async function open(url: string): Promise<Page> {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(url);
+    return page;
+  }
+
+  async function signIn(page: Page, username: string, password: string) {
+    await page.locator('#sign-in-form:not([hidden])').waitFor();
+    await page.fill('#username', username);
+    await page.fill('#password', password);
+    await page.click('#sign-in-form button[type=submit]');
+  }
+
+  /** The backend's protected page after the callback, or the screen's refusal at once. */
+  async function expectBackAtTheSaas(page: Page, email: string) {
+    await Promise.race([page.waitForURL(`${backend.url}/`), page.locator('#error:not([hidden])').waitFor()]);
+    if (page.url().startsWith(loginUrl)) assert.fail(`refused: ${await page.textContent('#error')}`);
+    assert.equal(await page.textContent('#who'), email);
+  }
+
+  const refusalOf = async (page: Page) => {
+    await page.locator('#error:not([hidden])').waitFor();
+    return page.textContent('#error');
+  };
+
+  it('signs in from the SaaS backend and returns to its callback with a code it trades once, and the state it passed', async () => {
+    const page = await open(`${backend.url}/dashboard`);
+    assert.ok(page.url().startsWith(loginUrl), 'the backend sends a visitor without a session to the screen');
+    await page.screenshot({ path: `${SCREENSHOTS}/sign-in.png` });
+    await signIn(page, TARO.email, TARO.password);
+    await expectBackAtTheSaas(page, TARO.email);
+    assert.deepEqual(await page.locator('#tenants li').allTextContents(), [tenantId]);
+    const callback = backend.callbacks.at(-1);
+    assert.equal(callback?.status, 200, 'the code is traded for the credentials');
+    assert.equal(callback?.again, 404, 'and only once');
+    assert.equal(callback?.state, 'from-/dashboard');
+  });
+
+  it('answers a wrong password and an unknown user with the same words', async () => {
+    const page = await open(loginUrl);
+    await signIn(page, TARO.email, 'Wrong#Password1');
+    const wrong = await refusalOf(page);
+    assert.equal(wrong, EN.messages.wrongCredentials);
+    await page.reload();
+    await signIn(page, 'nobody@example.com', 'Wrong#Password1');
+    assert.equal(await refusalOf(page), wrong);
+  });
+
+  it('asks a user with a temporary password for a new one, checked against the policy', async () => {
+    const page = await open(loginUrl);
+    await signIn(page, NEWCOMER.email, NEWCOMER.temporary);
+    await page.locator('#new-password-form:not([hidden])').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/new-password.png` });
+    await page.fill('#new-password', 'short');
+    await page.click('#new-password-form button[type=submit]');
+    assert.match(String(await refusalOf(page)), /^The new password /);
+    await page.fill('#new-password', NEWCOMER.chosen);
+    await page.click('#new-password-form button[type=submit]');
+    await expectBackAtTheSaas(page, NEWCOMER.email);
+  });
+
+  it('asks for the authenticator code when MFA is on, and refuses a wrong one', async () => {
+    const page = await open(loginUrl);
+    await signIn(page, HANAKO.email, HANAKO.password);
+    await page.locator('#code-form:not([hidden])').waitFor();
+    assert.equal(await page.textContent('#code-prompt'), EN.page.totpPrompt);
+    await page.screenshot({ path: `${SCREENSHOTS}/code.png` });
+    const code = totpCodeAt(base32Decode(hanakoSecret) as Buffer, totpStep(Date.now() / 1000));
+    await page.fill('#code', String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+    await page.click('#code-form button[type=submit]');
+    assert.equal(await refusalOf(page), EN.messages.wrongCode);
+    await page.fill('#code', code);
+    await page.click('#code-form button[type=submit]');
+    await expectBackAtTheSaas(page, HANAKO.email);
+  });
+
+  it('shows the customize settings, and the SaaS’s HTML in a frame that runs no script', async () => {
+    const settings = {
+      title: 'Acme Cloud',
+      icon: PNG_1PX,
+      favicon: PNG_1PX,
+      terms_of_service_url: 'https://acme.test/terms',
+      privacy_policy_url: 'https://acme.test/privacy',
+      tag_manager_container_id: '',
+      is_sign_in_id_enabled: true,
+    };
+    assert.equal((await admin.patch('/customize-page-settings', settings)).status, 200);
+    const html = '<p id="custom">Welcome to Acme</p><script>parent.document.title = "taken"; document.body.dataset.ran = "yes"</script>';
+    assert.equal(
+      (await admin.patch('/customize-pages', { sign_in_page: { html_contents: html, is_terms_of_service: false, is_privacy_policy: false } })).status,
+      200,
+    );
+    try {
+      // Settings are kept a few seconds per warm instance; the local server is one instance, told at once.
+      const page = await open(loginUrl);
+      await page.locator('#sign-in-form:not([hidden])').waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}/customized.png` });
+      assert.equal(await page.title(), 'Acme Cloud');
+      assert.equal(await page.textContent('h1'), 'Acme Cloud');
+      assert.equal(await page.getAttribute('img.icon', 'src'), PNG_1PX);
+      assert.equal(await page.getAttribute('link[rel=icon]', 'href'), PNG_1PX);
+      assert.equal(await page.getAttribute('footer a:first-child', 'href'), 'https://acme.test/terms');
+      assert.equal(await page.getAttribute('footer a:last-child', 'href'), 'https://acme.test/privacy');
+      assert.equal(await page.textContent('label[for=username]'), EN.page.emailOrSignInId);
+      const frame = page.frameLocator('iframe.custom');
+      assert.equal(await frame.locator('#custom').textContent(), 'Welcome to Acme');
+      assert.equal(await page.getAttribute('iframe.custom', 'sandbox'), '');
+      assert.equal(await frame.locator('body').getAttribute('data-ran'), null, 'the script in the SaaS’s HTML did not run');
+      assert.equal(await page.title(), 'Acme Cloud');
+    } finally {
+      await admin.patch('/customize-pages', { sign_in_page: { html_contents: '', is_terms_of_service: false, is_privacy_policy: false } });
+    }
+  });
+
+  it('sends the user only to the configured callback URL, whatever the address of the screen says', async () => {
+    const page = await open(`${loginUrl}?redirect_uri=${encodeURIComponent('https://evil.example/')}&callback_url=https://evil.example/&state=x`);
+    await signIn(page, TARO.email, TARO.password);
+    await expectBackAtTheSaas(page, TARO.email);
+    assert.equal(backend.callbacks.at(-1)?.state, 'x');
+  });
+
+  it('answers its pages with a strict Content-Security-Policy, refuses framing and a step posted without the page’s token', async () => {
+    const res = await fetch(loginUrl);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    assert.match(res.headers.get('set-cookie') ?? '', /^login_csrf=[A-Za-z0-9_-]{43}; Path=\/v1\/auth\/login\/[^/]+\/; HttpOnly; SameSite=Strict$/);
+
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const post = (headers: Record<string, string>) =>
+      fetch(`${loginUrl}api/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ username: TARO.email, srp_a: 'ab' }),
+      });
+    const noToken = await post({ cookie });
+    assert.equal(noToken.status, 403);
+    assert.equal(((await noToken.json()) as { type: string }).type, 'csrf_mismatch');
+    const wrongToken = await post({ cookie, 'x-csrf-token': 'A'.repeat(43) });
+    assert.equal(wrongToken.status, 403);
+    const token = cookie.split('=')[1] as string;
+    const badInput = await post({ cookie, 'x-csrf-token': token, 'content-type': 'text/plain' });
+    assert.equal(badInput.status, 400);
+  });
+
+  it('says so when the SaaS has no callback URL, and answers 404 for an unknown SaaS', async () => {
+    const other = await h.newSaas();
+    const userId = await new ServiceSetup(other.client).createUser(TARO.email, TARO.password);
+    assert.ok(userId);
+    const page = await open(`${h.api.baseUrl}/login/${other.saasId}/`);
+    await signIn(page, TARO.email, TARO.password);
+    assert.equal(await refusalOf(page), EN.messages.noCallback);
+    assert.equal((await fetch(`${h.api.baseUrl}/login/00000000-0000-4000-8000-000000000000/`)).status, 404);
+  });
+
+  describe('invitations', () => {
+    async function invite(email: string): Promise<string> {
+      const inviter = await srpSignIn(admin, TARO.email, TARO.password);
+      const res = await admin.post<{ invitation_url: string }>(`/tenants/${tenantId}/invitations`, {
+        email,
+        access_token: inviter.body.credentials?.access_token,
+        envs: [{ id: 1, role_names: ['admin'] }],
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.ok(res.body.invitation_url.startsWith(`${loginUrl}invitation?`), res.body.invitation_url);
+      return res.body.invitation_url;
+    }
+
+    const memberEmails = async () =>
+      (await admin.get<{ users: { email: string }[] }>(`/tenants/${tenantId}/users`)).body.users.map((user) => user.email).sort();
+
+    it('lets a new person choose a password, joins them to the tenant and returns to the SaaS', async () => {
+      const page = await open(await invite('invitee@example.com'));
+      await page.locator('#sign-in-form:not([hidden])').waitFor();
+      assert.match(String(await page.textContent('#invitation-intro')), /invitee@example\.com/);
+      await page.screenshot({ path: `${SCREENSHOTS}/invitation.png` });
+      await page.click('#show-new-account');
+      await page.fill('#account-password', 'Invitee#Pass42');
+      await page.click('#new-account-form button[type=submit]');
+      await expectBackAtTheSaas(page, 'invitee@example.com');
+      assert.ok((await memberEmails()).includes('invitee@example.com'));
+    });
+
+    it('accepts the invitation for an existing user who signs in, and says when a link was used already', async () => {
+      const url = await invite(HANAKO.email.replace('hanako', 'jiro'));
+      await setup.createUser('jiro@example.com', 'Jiro#Secret42');
+      const page = await open(url);
+      await signIn(page, 'jiro@example.com', 'Jiro#Secret42');
+      await expectBackAtTheSaas(page, 'jiro@example.com');
+      assert.ok((await memberEmails()).includes('jiro@example.com'));
+
+      const again = await open(url);
+      assert.match(String(await again.textContent('#invitation-problem')), /accepted/);
+    });
+  });
+});
