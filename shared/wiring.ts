@@ -214,6 +214,7 @@ export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
 export const userFlowService = () =>
   new UserFlowService({
     users: userRepository(),
+    passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
     flows: new DynamoUserFlowRepository(dynamo(), tableName()),
     committer: committer(),
     tokens: tokenVerifier(),

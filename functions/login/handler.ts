@@ -8,7 +8,15 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { config } from '../../shared/config.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, LOGIN_PATH } from '../../shared/routes.js';
-import { accountRepository, configurationReader, credentialService, invitationService, signInService } from '../../shared/wiring.js';
+import {
+  accountRepository,
+  configurationReader,
+  credentialService,
+  invitationService,
+  signInService,
+  signUpService,
+  userFlowService,
+} from '../../shared/wiring.js';
 import { LoginScreen } from './screen.js';
 import { EN } from './texts/en.js';
 
@@ -35,7 +43,11 @@ export const loginScreen = () =>
     saasExists: async (saasId) => (await accountRepository().getSaas(saasId)) !== undefined,
     look: async (saasId) => {
       const reader = configurationReader();
-      const [settings, pages] = await Promise.all([reader.customizePageSettings(saasId), reader.customizePages(saasId)]);
+      const [settings, pages, signIn] = await Promise.all([
+        reader.customizePageSettings(saasId),
+        reader.customizePages(saasId),
+        reader.signInSettings(saasId),
+      ]);
       return {
         title: settings.title,
         icon: settings.icon,
@@ -44,12 +56,18 @@ export const loginScreen = () =>
         privacyPolicyUrl: settings.privacy_policy_url,
         tagManagerId: settings.tag_manager_container_id,
         signInIdEnabled: Boolean(settings.is_sign_in_id_enabled),
-        signInPage: pages.sign_in_page,
+        selfSignUp: signIn.self_regist.enable,
+        pages,
       };
     },
     callbackUrl: async (saasId) => (await configurationReader().authInfo(saasId)).callback_url,
     signIn: signInService(),
     saveCredentials: (saasId, credentials) => credentialService().save(saasId, credentials),
+    signUp: (saasId, email) => signUpService().signUp(saasId, email),
+    passwordReset: {
+      request: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
+      confirm: (saasId, input) => userFlowService().confirmPasswordReset(saasId, input),
+    },
     invitations: invitationService(),
     asset,
   });

@@ -14,13 +14,21 @@ export interface ScreenLook {
   privacyPolicyUrl: string;
   tagManagerId: string;
   signInIdEnabled: boolean;
-  /** The SaaS's own HTML for the sign-in page ('' for none). */
-  signInPage: { html_contents: string };
+  /** self_regist.enable: the sign-up form is offered. */
+  selfSignUp: boolean;
+  /** The SaaS's own HTML ('' for none) and the consents each page asks for. */
+  pages: Record<PageName, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
 }
+
+export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
+
+/** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`). */
+export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form';
 
 /** What the script needs to know, in a JSON data block (never run: script-src allows only our file). */
 export interface PageData {
   csrf: string;
+  first: FirstForm;
   state?: string;
   invitation?: { id: string; tenantId: string; email: string };
   /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */
@@ -92,18 +100,41 @@ ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHt
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <p id="error" class="error" role="alert" hidden></p>
 
-<form id="sign-in-form" hidden>
+<form id="sign-in-form" data-heading="${escapeHtml(heading)}" hidden>
 <label for="username">${escapeHtml(usernameLabel)}</label>
 <input id="username" name="username" autocomplete="username" required maxlength="256"${invited ? ` value="${escapeHtml(invited.email)}"` : ''}>
 <label for="password">${escapeHtml(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
 <button type="submit">${escapeHtml(t.signIn)}</button>
 ${invited ? `<button type="button" id="show-new-account" class="secondary">${escapeHtml(t.newHere)}</button>` : ''}
+<p class="links"><a href="forgot-password" data-form="forgot-form">${escapeHtml(t.forgotPassword)}</a>${
+    look.selfSignUp && !invited ? ` · <a href="sign-up" data-form="sign-up-form">${escapeHtml(t.createAccountLink)}</a>` : ''
+  }</p>
+</form>
+
+${look.selfSignUp ? signUpForm(texts, look) : ''}
+
+<form id="forgot-form" data-heading="${escapeHtml(t.forgotHeading)}" hidden>
+<p>${escapeHtml(t.forgotIntro)}</p>
+<label for="forgot-username">${escapeHtml(usernameLabel)}</label>
+<input id="forgot-username" name="username" autocomplete="username" required maxlength="256">
+<button type="submit">${escapeHtml(t.sendCode)}</button>
+<button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
+</form>
+
+<form id="reset-form" data-heading="${escapeHtml(t.forgotHeading)}" hidden>
+<p>${escapeHtml(t.resetIntro)}</p>
+<label for="reset-code">${escapeHtml(t.code)}</label>
+<input id="reset-code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
+<label for="reset-password">${escapeHtml(t.newPassword)}</label>
+<input id="reset-password" name="password" type="password" autocomplete="new-password" required maxlength="256">
+<button type="submit">${escapeHtml(t.resetPassword)}</button>
+<button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
 </form>
 
 ${
   invited
-    ? `<form id="new-account-form" hidden>
+    ? `<form id="new-account-form" data-heading="${escapeHtml(heading)}" hidden>
 <p>${escapeHtml(fill(t.newAccountHeading, { email: invited.email }))}</p>
 <label for="account-password">${escapeHtml(t.password)}</label>
 <input id="account-password" name="password" type="password" autocomplete="new-password" required maxlength="256">
@@ -113,7 +144,7 @@ ${
     : ''
 }
 
-<form id="new-password-form" hidden>
+<form id="new-password-form" data-heading="${escapeHtml(t.newPasswordHeading)}" hidden>
 <p>${escapeHtml(t.newPasswordIntro)}</p>
 <label for="new-password">${escapeHtml(t.newPassword)}</label>
 <input id="new-password" name="new_password" type="password" autocomplete="new-password" required maxlength="256">
@@ -121,7 +152,7 @@ ${
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
 
-<form id="code-form" hidden>
+<form id="code-form" data-heading="${escapeHtml(heading)}" hidden>
 <p id="code-prompt" data-totp="${escapeHtml(t.totpPrompt)}" data-email="${escapeHtml(t.emailCodePrompt)}"></p>
 <label for="code">${escapeHtml(t.code)}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
@@ -129,16 +160,39 @@ ${
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
 
-${
-  look.signInPage.html_contents
-    ? `<iframe class="custom" title="${escapeHtml(t.customContent)}" sandbox="" srcdoc="${escapeHtml(look.signInPage.html_contents)}"></iframe>`
-    : ''
-}
+${customFrame(texts, look, 'sign_in_page', 'sign-in-form')}${customFrame(texts, look, 'sign_up_page', 'sign-up-form')}${customFrame(texts, look, 'password_reset_page', 'forgot-form')}
 ${legal.length ? `<footer>${legal.join(' · ')}</footer>` : ''}
 </main>
 </body>
 </html>
 `;
+}
+
+/** The SaaS's HTML for one page, shown with its form: sandboxed (no script, no same origin). */
+function customFrame(texts: LoginTexts, look: ScreenLook, page: PageName, form: FirstForm): string {
+  const html = look.pages[page].html_contents;
+  return html
+    ? `<iframe class="custom" data-with="${form}" hidden title="${escapeHtml(texts.page.customContent)}" sandbox="" srcdoc="${escapeHtml(html)}"></iframe>\n`
+    : '';
+}
+
+/** Sign-up: an e-mail address and the consents the SaaS asks for, each a required checkbox with its link. */
+function signUpForm(texts: LoginTexts, look: ScreenLook): string {
+  const t = texts.page;
+  const { is_terms_of_service, is_privacy_policy } = look.pages.sign_up_page;
+  const consent = (id: string, asked: boolean, text: string, url: string, name: string) =>
+    asked
+      ? `<label class="check"><input type="checkbox" id="${id}" required> ${fill(escapeHtml(text), { link: url ? link(url, name) : escapeHtml(name) })}</label>`
+      : '';
+  return `<form id="sign-up-form" data-heading="${escapeHtml(t.signUpHeading)}" hidden>
+<p>${escapeHtml(t.signUpIntro)}</p>
+<label for="sign-up-email">${escapeHtml(t.email)}</label>
+<input id="sign-up-email" name="email" type="email" autocomplete="email" required maxlength="254">
+${consent('accept-terms', is_terms_of_service, t.acceptTerms, look.termsOfServiceUrl, t.termsOfService)}
+${consent('accept-privacy', is_privacy_policy, t.acceptPrivacy, look.privacyPolicyUrl, t.privacyPolicy)}
+<button type="submit">${escapeHtml(t.signUp)}</button>
+<button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
+</form>`;
 }
 
 /** A page with only a heading and a sentence: unknown SaaS, unknown page. */

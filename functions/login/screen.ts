@@ -5,12 +5,16 @@
  * sent to the SaaS's callback URL, and only there, with a temporary code (`POST /credentials` semantics) and
  * the `state` the SaaS passed.
  *
- *   GET  ./  ./sign-in  ./invitation?invitation_id&tenant_id   the page
+ *   GET  ./  ./sign-in  ./sign-up  ./forgot-password           the page, opening with that form
+ *   GET  ./invitation?invitation_id&tenant_id                  the page for an invitation
  *   GET  ./assets/login.js  ./assets/login.css                 its script and style
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
- *   POST ./api/join     {invitation_id, tenant_id, password}   → a new user for an invitation
+ *   POST ./api/join     {invitation, password}                 → a new user for an invitation
+ *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
+ *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
+ *   POST ./api/reset    {username, code, password}             → the new password
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
@@ -23,7 +27,7 @@ import { parseJsonBody, validate } from '../../shared/http/validation.js';
 import { log } from '../../shared/log.js';
 import type { Credentials, SignInResult, ChallengeAnswer } from '../../shared/schemas/sign-in.js';
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
-import { contentSecurityPolicy, loginPage, notFoundPage, type PageData, type ScreenLook } from './pages.js';
+import { contentSecurityPolicy, loginPage, notFoundPage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
 export interface ScreenRequest {
@@ -56,6 +60,12 @@ export interface LoginScreenDeps {
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
   };
   saveCredentials(saasId: string, credentials: Credentials): Promise<{ code: string }>;
+  /** Sign Up (refused while self sign-up is off). */
+  signUp(saasId: string, email: string): Promise<unknown>;
+  passwordReset: {
+    request(saasId: string, username: string): Promise<void>;
+    confirm(saasId: string, input: { username: string; code: string; password: string }): Promise<void>;
+  };
   invitations: {
     get(saasId: string, tenantId: string, invitationId: string): Promise<Invitation>;
     accept(saasId: string, invitationId: string, input: InvitationAcceptance): Promise<void>;
@@ -106,6 +116,18 @@ const BODIES = {
     invitation: Type.Optional(InvitationRef),
   }),
   join: Type.Object({ invitation: InvitationRef, password: Type.String({ minLength: 1, maxLength: 256 }) }),
+  signUp: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
+  forgot: Type.Object({ username: Name }),
+  reset: Type.Object({ username: Name, code: Type.String({ minLength: 1, maxLength: 16 }), password: Type.String({ minLength: 1, maxLength: 256 }) }),
+};
+
+/** The page addresses, and the form each opens with. */
+const PAGES: Readonly<Record<string, FirstForm>> = {
+  '': 'sign-in-form',
+  'sign-in': 'sign-in-form',
+  invitation: 'sign-in-form',
+  'sign-up': 'sign-up-form',
+  'forgot-password': 'forgot-form',
 };
 
 /** A refusal as the person reads it: the message named for each error type the steps can meet. */
@@ -118,7 +140,11 @@ const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
   password_policy_violation: 'passwordPolicy',
   email_mismatch: 'invitationMismatch',
   access_token_required: 'accountExists',
-  too_many_mails: 'locked',
+  too_many_mails: 'tooManyMails',
+  self_sign_up_disabled: 'selfSignUpOff',
+  must_accept: 'mustAccept',
+  invalid_code: 'wrongCode',
+  code_expired: 'wrongCode',
   no_callback_url: 'noCallback',
   unsupported_challenge: 'unsupportedChallenge',
 };
@@ -136,7 +162,7 @@ export class LoginScreen {
       return { status: 308, headers: { ...BASE_HEADERS, location: `${this.screenPath(saasId)}${query ? `?${query}` : ''}` }, body: '' };
     }
     if (request.method === 'GET' && page.startsWith('assets/')) return this.assetOf(page.slice('assets/'.length));
-    if (request.method === 'GET' && (page === '' || page === 'sign-in' || page === 'invitation')) return this.page(saasId, page, request);
+    if (request.method === 'GET' && Object.hasOwn(PAGES, page)) return this.page(saasId, page, request);
     if (request.method === 'POST' && page.startsWith('api/')) return this.step(saasId, page.slice('api/'.length), request);
     return this.notFound(saasId);
   }
@@ -172,8 +198,10 @@ export class LoginScreen {
     const existing = cookie(request.headers.cookie, CSRF_COOKIE);
     const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
     const state = request.query.get('state') ?? undefined;
+    const first = PAGES[page] === 'sign-up-form' && !look.selfSignUp ? 'sign-in-form' : (PAGES[page] as FirstForm);
     const data: PageData = {
       csrf,
+      first,
       messages: this.deps.texts.messages,
       ...(state !== undefined && state.length <= 1024 ? { state } : {}),
       ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
@@ -218,6 +246,16 @@ export class LoginScreen {
           return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body')));
         case 'join':
           return ok(await this.join(saasId, validate(BODIES.join, body, 'body')));
+        case 'sign-up':
+          return ok(await this.signUp(saasId, validate(BODIES.signUp, body, 'body')));
+        case 'forgot': {
+          const { username } = validate(BODIES.forgot, body, 'body');
+          await this.deps.passwordReset.request(saasId, username);
+          return ok({});
+        }
+        case 'reset':
+          await this.deps.passwordReset.confirm(saasId, validate(BODIES.reset, body, 'body'));
+          return ok({});
         default:
           return refusal(404, 'not_found', 'no such step', this.deps.texts);
       }
@@ -277,6 +315,23 @@ export class LoginScreen {
     const invitation = await this.deps.invitations.get(saasId, body.invitation.tenant_id, body.invitation.id);
     await this.deps.invitations.accept(saasId, body.invitation.id, { email: invitation.email, password: body.password });
     return { email: invitation.email };
+  }
+
+  /**
+   * Sign-up with the consents the sign-up page asks for. An address that has an account already gets the
+   * same answer as a new one (and no mail): the screen does not tell who has an account.
+   */
+  private async signUp(saasId: string, body: typeof BODIES.signUp.static) {
+    const { sign_up_page } = (await this.deps.look(saasId)).pages;
+    if ((sign_up_page.is_terms_of_service && !body.accepted_terms) || (sign_up_page.is_privacy_policy && !body.accepted_privacy)) {
+      throw invalid('must_accept', 'accepted_terms, accepted_privacy: the sign-up page asks for both');
+    }
+    try {
+      await this.deps.signUp(saasId, body.email);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'email_already_exists')) throw error;
+    }
+    return { email: body.email };
   }
 
   private refused(error: unknown): ScreenResponse {

@@ -17,6 +17,7 @@ import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp, setTemporaryPassword } from '../support/example-app.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
+import { deliveredMail } from '../support/mail.js';
 import { srpSignIn } from '../support/sign-in.js';
 
 const skip = chromiumMissing();
@@ -79,6 +80,18 @@ let hanakoSecret: string;
     await Promise.race([page.waitForURL(`${backend.url}/`), page.locator('#error:not([hidden])').waitFor()]);
     if (page.url().startsWith(loginUrl)) assert.fail(`refused: ${await page.textContent('#error')}`);
     assert.equal(await page.textContent('#who'), email);
+  }
+
+  /** A step posted as the page would, with its CSRF cookie and token. */
+  async function postStep(step: string, body: object): Promise<{ status: number; body: { message?: string } & Record<string, unknown> }> {
+    const page = await fetch(loginUrl);
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const res = await fetch(`${loginUrl}api/${step}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': cookie.split('=')[1] as string },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as { message?: string } };
   }
 
   const refusalOf = async (page: Page) => {
@@ -216,6 +229,96 @@ let hanakoSecret: string;
     await signIn(page, TARO.email, TARO.password);
     assert.equal(await refusalOf(page), EN.messages.noCallback);
     assert.equal((await fetch(`${h.api.baseUrl}/login/00000000-0000-4000-8000-000000000000/`)).status, 404);
+  });
+
+  describe('sign-up', () => {
+    it('is absent while self sign-up is off', async () => {
+      const page = await open(`${loginUrl}sign-up`);
+      await page.locator('#sign-in-form:not([hidden])').waitFor();
+      assert.equal(await page.locator('#sign-up-form').count(), 0);
+      assert.equal(await page.locator('a[data-form=sign-up-form]').count(), 0);
+      const res = await postStep('sign-up', { email: 'someone@example.com', accepted_terms: true, accepted_privacy: true });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.message, EN.messages.selfSignUpOff);
+    });
+
+    it('mails a temporary password once the terms are accepted, then asks for a password of the person’s own', async () => {
+      assert.equal((await admin.put('/sign-in-settings', { self_regist: { enable: true } })).status, 200);
+      const terms = { html_contents: '<p>Join Acme</p>', is_terms_of_service: true, is_privacy_policy: false };
+      assert.equal((await admin.patch('/customize-pages', { sign_up_page: terms })).status, 200);
+      try {
+        const refused = await postStep('sign-up', { email: 'newbie@example.com', accepted_terms: false, accepted_privacy: false });
+        assert.equal(refused.status, 400, 'the terms are required by the server, not only by the form');
+        assert.equal(refused.body.message, EN.messages.mustAccept);
+
+        const page = await open(loginUrl);
+        await page.click('a[data-form=sign-up-form]');
+        await page.locator('#sign-up-form:not([hidden])').waitFor();
+        assert.equal(await page.locator('#accept-privacy').count(), 0, 'only the consents the sign-up page asks for');
+        assert.equal(await page.frameLocator('iframe.custom:not([hidden])').locator('p').textContent(), 'Join Acme');
+        await page.screenshot({ path: `${SCREENSHOTS}/sign-up.png` });
+        await page.fill('#sign-up-email', 'newbie@example.com');
+        await page.check('#accept-terms');
+        await page.click('#sign-up-form button[type=submit]');
+        await page.locator('#sign-in-form:not([hidden])').waitFor();
+        assert.equal(await page.textContent('#status'), EN.messages.signUpSent.replace('{email}', 'newbie@example.com'));
+        const [mail] = await deliveredMail(h.sesUrl, saasId, 'newbie@example.com');
+        const temporary = /temporary password is (\S+)/.exec(mail?.body.text ?? '')?.[1];
+        assert.ok(temporary, mail?.body.text);
+        assert.equal(await page.inputValue('#username'), 'newbie@example.com');
+        await page.fill('#password', temporary);
+        await page.click('#sign-in-form button[type=submit]');
+        await page.locator('#new-password-form:not([hidden])').waitFor();
+        await page.fill('#new-password', 'Newbie#Pass42');
+        await page.click('#new-password-form button[type=submit]');
+        await expectBackAtTheSaas(page, 'newbie@example.com');
+
+        const again = await postStep('sign-up', { email: TARO.email, accepted_terms: true, accepted_privacy: false });
+        assert.deepEqual([again.status, again.body], [200, { email: TARO.email }], 'an address with an account is answered as any other');
+      } finally {
+        await admin.put('/sign-in-settings', { self_regist: { enable: false } });
+      }
+    });
+  });
+
+  describe('a forgotten password', () => {
+    const KEN = { email: 'ken@example.com', password: 'Ken#Secret42', chosen: 'Ken#Chosen77' };
+
+    it('mails a code, refuses a wrong one, sets the new password and signs in with it', async () => {
+      await setup.createUser(KEN.email, KEN.password);
+      const page = await open(`${loginUrl}forgot-password`);
+      await page.locator('#forgot-form:not([hidden])').waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}/forgot-password.png` });
+      await page.fill('#forgot-username', KEN.email);
+      await page.click('#forgot-form button[type=submit]');
+      await page.locator('#reset-form:not([hidden])').waitFor();
+      const [mail] = await deliveredMail(h.sesUrl, saasId, KEN.email);
+      assert.equal(mail?.subject, 'Setting a new password');
+      const code = /use (\d{6})/.exec(mail?.body.text ?? '')?.[1] as string;
+      assert.ok(code, mail?.body.text);
+
+      await page.fill('#reset-code', code === '000000' ? '111111' : '000000');
+      await page.fill('#reset-password', KEN.chosen);
+      await page.click('#reset-form button[type=submit]');
+      assert.equal(await refusalOf(page), EN.messages.wrongCode);
+      await page.fill('#reset-password', 'short');
+      await page.fill('#reset-code', code);
+      await page.click('#reset-form button[type=submit]');
+      await page.locator('#error:not([hidden])').filter({ hasText: 'The new password' }).waitFor();
+      await page.fill('#reset-password', KEN.chosen);
+      await page.click('#reset-form button[type=submit]');
+      await expectBackAtTheSaas(page, KEN.email);
+      assert.equal((await srpSignIn(admin, KEN.email, KEN.password).catch(() => undefined))?.status ?? 401, 401, 'the old password is gone');
+    });
+
+    it('answers an unknown name as a known one, and mails nothing', async () => {
+      const known = await postStep('forgot', { username: TARO.email });
+      const unknown = await postStep('forgot', { username: 'nobody-here@example.com' });
+      assert.deepEqual([unknown.status, unknown.body], [known.status, known.body]);
+      assert.deepEqual(await deliveredMail(h.sesUrl, saasId, 'nobody-here@example.com'), []);
+      const wrong = await postStep('reset', { username: 'nobody-here@example.com', code: '123456', password: 'Whatever#1234' });
+      assert.equal(wrong.body.message, EN.messages.wrongCode);
+    });
   });
 
   describe('invitations', () => {

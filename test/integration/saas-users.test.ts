@@ -246,8 +246,8 @@ describe('passwords', () => {
     assert.equal(record.session_version, 1);
     const [mail, ...more] = await deliveredTo(address);
     assert.equal(more.length, 0);
-    assert.equal(mail!.subject, 'Your password has been reset');
-    assert.ok(mail!.body.text?.includes(`Your temporary password is ${res.body.password}`), mail!.body.text);
+    assert.equal(mail!.subject, 'Setting a new password');
+    assert.ok(mail!.body.text?.includes(`To set a new password, use ${res.body.password}\n`), mail!.body.text);
 
     await api.put('/notification-messages', { forgot_password: { subject: 'Reset at Acme', message: 'Use {####} to sign in.' } });
     const again = await api.post<{ password: string }>(`/users/${user.id}/password/reset`);

@@ -21,22 +21,29 @@ interface StepAnswer {
 const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{}') as PageData;
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T | null;
 const input = (id: string) => element<HTMLInputElement>(id) as HTMLInputElement;
-const FORMS = ['sign-in-form', 'new-account-form', 'new-password-form', 'code-form'] as const;
+const FORMS = ['sign-in-form', 'new-account-form', 'new-password-form', 'code-form', 'sign-up-form', 'forgot-form', 'reset-form'] as const;
 type FormId = (typeof FORMS)[number];
 
 /** The follow-up step the server asked for, answered by the code or new-password form. */
 let pending: { challenge_name: string; session: string; username: string } | undefined;
 let joined = false;
+/** Whose password is being reset: the name the code was asked for. */
+let resetting = '';
 
 if (data.tagManagerId) {
   const layer = ((window as unknown as { dataLayer?: object[] }).dataLayer ??= []);
   layer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
 }
 
+/** One form at a time, with the SaaS's HTML for its page (a frame marked data-with that form). */
 function show(id: FormId): void {
   for (const form of FORMS) {
     const el = element(form);
     if (el) el.hidden = form !== id;
+  }
+  (element('heading') as HTMLElement).textContent = element(id)?.dataset.heading ?? '';
+  for (const frame of document.querySelectorAll<HTMLElement>('iframe.custom')) {
+    frame.hidden = frame.dataset.with !== (id === 'reset-form' ? 'forgot-form' : id);
   }
   element<HTMLInputElement>(id)?.querySelector('input')?.focus();
 }
@@ -129,7 +136,35 @@ onSubmit('new-account-form', async () => {
   await signIn(email ?? invitation.email, password);
 });
 
+onSubmit('sign-up-form', async () => {
+  const email = input('sign-up-email').value.trim();
+  const accepted = (id: string) => element<HTMLInputElement>(id)?.checked ?? false;
+  await post('sign-up', { email, accepted_terms: accepted('accept-terms'), accepted_privacy: accepted('accept-privacy') });
+  input('username').value = email;
+  show('sign-in-form');
+  say(fill(data.messages.signUpSent, { email }));
+});
+onSubmit('forgot-form', async () => {
+  resetting = input('forgot-username').value.trim();
+  await post('forgot', { username: resetting });
+  show('reset-form');
+  say(fill(data.messages.resetSent, { username: resetting }));
+});
+onSubmit('reset-form', async () => {
+  const password = input('reset-password').value;
+  await post('reset', { username: resetting, code: input('reset-code').value.trim(), password });
+  await signIn(resetting, password);
+});
+
 element('show-new-account')?.addEventListener('click', () => show('new-account-form'));
+// The links work without the script too (they are pages of their own); with it, they only switch the form.
+for (const anchor of document.querySelectorAll<HTMLAnchorElement>('a[data-form]')) {
+  anchor.addEventListener('click', (event) => {
+    event.preventDefault();
+    say('');
+    show(anchor.dataset.form as FormId);
+  });
+}
 for (const button of document.querySelectorAll('.start-again')) {
   button.addEventListener('click', () => {
     pending = undefined;
@@ -137,4 +172,4 @@ for (const button of document.querySelectorAll('.start-again')) {
     show('sign-in-form');
   });
 }
-show('sign-in-form');
+show(data.first);

@@ -14,10 +14,10 @@ export const DEFAULT_TEMPLATES: TemplateSet = {
     subject: 'Your temporary password',
     message: 'Your temporary password is {####}\n\nSign in with it and choose a password of your own.',
   },
+  // Both a forgotten password's code (the login screen) and an administrator's reset (a temporary password).
   forgot_password: {
-    subject: 'Your password has been reset',
-    message:
-      'Your password has been reset. Your temporary password is {####}\n\nSign in with it and choose a new password. If you did not ask for this, tell your administrator.',
+    subject: 'Setting a new password',
+    message: 'To set a new password, use {####}\n\nIf you did not ask for this, ignore this mail or tell your administrator.',
   },
   update_user_attribute: {
     subject: 'Confirm your new e-mail address',

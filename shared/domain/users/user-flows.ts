@@ -10,13 +10,14 @@
 import { nowSeconds } from '../../clock.js';
 import { matchTotp, newTotpSecret } from '../../crypto/totp.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { alreadyExists, concurrentUpdate, invalid, type DomainError } from '../../errors.js';
+import { alreadyExists, concurrentUpdate, DomainError, invalid } from '../../errors.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
 import type { AccessTokenClaims, AccessTokenVerifier } from '../tokens/tokens.js';
 import {
   emailAddress,
   emailLogin,
+  loginFromUsername,
   loginOf,
   loginTaken,
   notAnEmailUser,
@@ -68,6 +69,8 @@ export interface UserFlowRepository {
 
 export interface UserFlowDeps {
   users: UserRepository;
+  /** A password change checked against the policy, to commit with the code's use (users.ts). */
+  passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
   flows: UserFlowRepository;
   committer: Committer;
   tokens: AccessTokenVerifier;
@@ -81,7 +84,7 @@ interface CodeRequest {
   purpose: CodePurpose;
   /** What the code confirms. */
   payload: Record<string, string>;
-  template: 'update_user_attribute' | 'verify_external_user';
+  template: 'update_user_attribute' | 'verify_external_user' | 'forgot_password';
   to: string;
   /** Writes that must hold in the same commit, and the errors for their refusals. */
   alongside?: AtomicWrite[];
@@ -158,6 +161,42 @@ export class UserFlowService {
         this.deps.flows.useCodeWrite(saasId, userId, code),
       ],
       { [RULE.loginFree]: () => loginTaken(to), [FLOW_RULE.codeUnused]: wrongCode },
+    );
+  }
+
+  /**
+   * Forgot password (the hosted login screen): a code mailed with forgot_password to the user's address. The
+   * same answer, and no mail, for an unknown name, a user without an address, or an address whose mails are
+   * limited for now: the screen must not tell who has an account.
+   */
+  async requestPasswordReset(saasId: string, username: string): Promise<void> {
+    const login = loginFromUsername(username);
+    const user = login && (await this.deps.users.findByLogin(saasId, login));
+    if (!user?.email) return;
+    try {
+      await this.mailCode(saasId, user.id, { purpose: 'PASSWORD_RESET', payload: {}, template: 'forgot_password', to: user.email });
+    } catch (error) {
+      if (error instanceof DomainError && (error.kind === 'too_many_requests' || error.code === 'user_not_found')) return;
+      throw error;
+    }
+  }
+
+  /**
+   * The code of a forgotten password and a new one (checked against the policy): the password changes, which
+   * ends the user's sessions and tokens, and the code is used up. An unknown name is refused as a wrong code.
+   */
+  async confirmPasswordReset(saasId: string, input: { username: string; code: string; password: string }): Promise<void> {
+    const login = loginFromUsername(input.username);
+    const user = login && (await this.deps.users.findByLogin(saasId, login));
+    if (!user) throw wrongCode();
+    const code = await this.answer(saasId, user.id, 'PASSWORD_RESET', input.code);
+    await this.commit(
+      saasId,
+      user.id,
+      [await this.deps.passwordChange(saasId, user.id, input.password), this.deps.flows.useCodeWrite(saasId, user.id, code)],
+      {
+        [FLOW_RULE.codeUnused]: wrongCode,
+      },
     );
   }
 

@@ -1,0 +1,74 @@
+/** The login screen's HTML (functions/login/pages.ts): every value from settings or the request is inert. */
+import { describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { contentSecurityPolicy, loginPage, type PageData, type ScreenLook } from '../../functions/login/pages.js';
+import { EN } from '../../functions/login/texts/en.js';
+
+const HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
+const noPage = { html_contents: '', is_terms_of_service: false, is_privacy_policy: false };
+
+const look = (over: Partial<ScreenLook> = {}): ScreenLook => ({
+  title: '',
+  icon: '',
+  favicon: '',
+  termsOfServiceUrl: '',
+  privacyPolicyUrl: '',
+  tagManagerId: '',
+  signInIdEnabled: false,
+  selfSignUp: false,
+  pages: { sign_in_page: noPage, sign_up_page: noPage, password_reset_page: noPage },
+  ...over,
+});
+const data = (over: Partial<PageData> = {}): PageData => ({ csrf: 'c'.repeat(43), first: 'sign-in-form', messages: EN.messages, ...over });
+
+/** The page's script elements: only our data block and our own file. */
+const scripts = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+
+describe('the login page', () => {
+  it('escapes the title, links, state and invitation address, and ends no data block early', () => {
+    const html = loginPage(
+      EN,
+      look({ title: HOSTILE, termsOfServiceUrl: `https://acme.test/${HOSTILE}` }),
+      data({ state: `</script>${HOSTILE}`, invitation: { id: 'i', tenantId: 't', email: HOSTILE } }),
+      '/v1/auth/login/s/assets/',
+    );
+    assert.deepEqual(scripts(html), ['<script id="page-data" type="application/json">', '<script src="/v1/auth/login/s/assets/login.js" defer>']);
+    assert.doesNotMatch(html, /<img src=x/i, 'no element of the hostile value');
+    const block = /<script id="page-data" type="application\/json">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+    assert.equal((JSON.parse(block) as PageData).state, `</script>${HOSTILE}`);
+  });
+
+  it('shows the SaaS’s HTML only in a frame sandboxed without script or origin', () => {
+    const html = loginPage(
+      EN,
+      look({ pages: { sign_in_page: { ...noPage, html_contents: HOSTILE }, sign_up_page: noPage, password_reset_page: noPage } }),
+      data(),
+      '/a/',
+    );
+    const frame = /<iframe[^>]*>/.exec(html)?.[0] ?? '';
+    assert.match(frame, / sandbox="" /);
+    assert.doesNotMatch(frame.replace(/srcdoc="[^"]*"/, ''), /script/);
+    assert.equal(scripts(html).length, 2);
+  });
+
+  it('offers sign-up and its consents only as the settings say', () => {
+    assert.doesNotMatch(loginPage(EN, look(), data(), '/a/'), /sign-up-form/);
+    const consents = { ...noPage, is_terms_of_service: true };
+    const html = loginPage(
+      EN,
+      look({ selfSignUp: true, pages: { sign_in_page: noPage, sign_up_page: consents, password_reset_page: noPage } }),
+      data(),
+      '/a/',
+    );
+    assert.match(html, /id="accept-terms" required/);
+    assert.doesNotMatch(html, /accept-privacy/);
+  });
+
+  it('allows the tag manager’s origin only when the SaaS set one', () => {
+    assert.doesNotMatch(contentSecurityPolicy(false), /googletagmanager/);
+    assert.match(contentSecurityPolicy(true), /script-src 'self' https:\/\/www\.googletagmanager\.com/);
+    for (const policy of [contentSecurityPolicy(false), contentSecurityPolicy(true)]) assert.match(policy, /frame-ancestors 'none'/);
+    const html = loginPage(EN, look({ tagManagerId: 'GTM-ABC123' }), data({ tagManagerId: 'GTM-ABC123' }), '/a/');
+    assert.match(html, /<script src="https:\/\/www\.googletagmanager\.com\/gtm\.js\?id=GTM-ABC123" async>/);
+  });
+});
