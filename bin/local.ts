@@ -6,7 +6,7 @@ import '../local/cli-errors.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
-import { BASE_PATH } from '../shared/routes.js';
+import { BASE_PATH, loginScreenUrl } from '../shared/routes.js';
 import { issueApiKey } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
@@ -104,7 +104,8 @@ async function main(): Promise<void> {
         working = false;
       });
   }, SCHEDULED_WORK_INTERVAL_MS);
-  writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: `http://127.0.0.1:${settings.appPort}/` });
+  const loginScreen = loginScreenUrl(api.baseUrl, credentials.SAASUS_SAAS_ID);
+  writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: loginScreen });
   exampleApp = await startLocalExampleApp({
     dataDir,
     port: settings.appPort,
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
     `  SaaS id          ${credentials.SAASUS_SAAS_ID}`,
     `  API key          ${credentials.SAASUS_API_KEY}`,
     `  Secret key       ${credentials.SAASUS_SECRET_KEY}`,
+    `  Login screen     ${loginScreen}  (hosted; returns to the SaaS's callback URL)`,
     `  Mail viewer      ${sesLocal.url}`,
     `  OpenAPI          ${api.baseUrl}/openapi.json`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,

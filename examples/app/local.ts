@@ -99,6 +99,9 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
   const app = await startExampleApp({ serviceBaseUrl: options.admin.baseUrl, credentials, port: options.port });
   banner.unshift(`  Example app      ${app.url}  (e-mail login; API key ${state.apiKey}: tenant:read, sign-in)`);
+  // The hosted login screen returns to the app, unless the SaaS's callback URL was set to something else.
+  const authInfo = await options.admin.get<{ callback_url: string }>('/auth-info');
+  if (authInfo.status === 200 && !authInfo.body.callback_url) await options.admin.put('/auth-info', { callback_url: `${app.url}/callback` });
   if (demo) {
     banner.push(
       `  ID login         ${app.url}/?tenant_id=${demo.tenantId}  (username ${demo.username})`,

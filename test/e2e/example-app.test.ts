@@ -65,6 +65,27 @@ function totpCode(secret: string, offByOne = false): string {
     await page.click('#email-form button[type=submit]');
   }
 
+  it('signs in through the hosted login screen and comes back signed in', async () => {
+    const { context, page } = await openLogin();
+    await page.click('#hosted-sign-in');
+    await page.waitForURL((url) => url.pathname.startsWith('/v1/auth/login/'));
+    assert.match(new URL(page.url()).searchParams.get('state') ?? '', /^[A-Za-z0-9_-]{32}$/);
+    await page.fill('#username', TARO.email);
+    await page.fill('#password', TARO.password);
+    await page.click('#sign-in-form button[type=submit]');
+    await page.waitForURL(`${world.app.url}/`);
+    await expectSignedInAs(page, TARO.email);
+    const names = (await context.cookies()).map((cookie) => cookie.name);
+    assert.ok(names.includes('access_token') && !names.includes('hosted_state'), names.join());
+    await context.close();
+  });
+
+  it('refuses a callback whose state it did not send', async () => {
+    const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`);
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('set-cookie')?.includes('access_token'), false);
+  });
+
   async function idLogin(page: Page, userId: string, password: string) {
     await page.fill('#user-id', userId);
     await page.fill('#id-password', password);

@@ -28,6 +28,9 @@ export async function startAppWorld(): Promise<AppWorld> {
   await setup.ensureDefinitions();
   const appKey = await harness.newKey(saasId, EXAMPLE_APP_PERMISSIONS);
   const app = await startExampleApp({ serviceBaseUrl: harness.api.baseUrl, credentials: appKey.credentials });
+  // The hosted login screen returns here (the app's "Sign in with the hosted screen").
+  const callback = await admin.put('/auth-info', { callback_url: `${app.url}/callback` });
+  assert.equal(callback.status, 200, callback.text);
   return {
     harness,
     saasId,

@@ -17,7 +17,15 @@ const NOW = 1_700_000_000;
 /** An unsigned JWT-shaped string with this payload: enough for the cookie lifetime, which never verifies. */
 const jwt = (payload: object) => `e30.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.c2ln`;
 
-const request = (over: Partial<AppRequest> = {}): AppRequest => ({ method: 'POST', path: '/sign-out', headers: {}, cookies: {}, body: '', ...over });
+const request = (over: Partial<AppRequest> = {}): AppRequest => ({
+  method: 'POST',
+  path: '/sign-out',
+  query: new URLSearchParams(),
+  headers: {},
+  cookies: {},
+  body: '',
+  ...over,
+});
 
 describe('cookies', () => {
   it('are HttpOnly and SameSite=Strict, Secure except on localhost', () => {
@@ -106,7 +114,7 @@ describe('the Lambda adapter', () => {
       ...over,
     }) as APIGatewayProxyEventV2;
 
-  it('passes method, path, lower-case headers, payload 2.0 cookies and a decoded body', async () => {
+  it('passes method, path, query, lower-case headers, payload 2.0 cookies and a decoded body', async () => {
     let seen: AppRequest | undefined;
     const handler = lambdaHandler(async (req) => {
       seen = req;
@@ -116,11 +124,20 @@ describe('the Lambda adapter', () => {
       event({
         headers: { 'X-CSRF-Token': 't' },
         cookies: ['csrf=t', 'id_token=x%20y'],
+        rawQueryString: 'code=c&state=s%20t',
         body: Buffer.from('{"a":"é"}').toString('base64'),
         isBase64Encoded: true,
       }),
     );
-    assert.deepEqual(seen, {
+    const { query, ...rest } = seen as AppRequest;
+    assert.deepEqual(
+      [...query],
+      [
+        ['code', 'c'],
+        ['state', 's t'],
+      ],
+    );
+    assert.deepEqual(rest, {
       method: 'GET',
       path: '/me',
       headers: { 'x-csrf-token': 't' },

@@ -6,6 +6,7 @@ import { log } from '../../../shared/log.js';
 import type { AppContext, RouteHandler } from './context.js';
 import { csrfHolds } from './csrf.js';
 import { failure, type AppRequest, type AppResponse } from './http.js';
+import { hostedCallback, startHostedSignIn } from './hosted-sign-in.js';
 import { issueCsrfToken, me, refresh, signOut } from './session.js';
 import { answerFollowUp, answerPasswordVerifier, challengeId, signIn } from './sign-in.js';
 import type { StaticFiles } from './static-files.js';
@@ -28,6 +29,9 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   'POST /refresh': { handle: refresh, csrf: true },
   'POST /sign-out': { handle: signOut, csrf: true },
   'GET /me': { handle: me, csrf: true },
+  // Top-level navigations: no script to send a header; the state cookie checks the round trip instead.
+  'GET /hosted-sign-in': { handle: startHostedSignIn, csrf: false },
+  'GET /callback': { handle: hostedCallback, csrf: false },
 };
 
 /**

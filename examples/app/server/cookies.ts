@@ -10,6 +10,7 @@ export const COOKIE = {
   accessToken: 'access_token',
   refreshToken: 'refresh_token',
   csrf: 'csrf',
+  hostedState: 'hosted_state',
 } as const;
 
 /** The refresh token goes only to the one route that spends it. */
@@ -26,6 +27,8 @@ interface CookieOptions {
   /** Absent: a session cookie, gone when the browser closes. */
   maxAgeSeconds?: number;
   path?: string;
+  /** Strict unless said: Lax for a cookie that must come back on the navigation from another site. */
+  sameSite?: 'Strict' | 'Lax';
 }
 
 export function serializeCookie(name: string, value: string, options: CookieOptions, policy: CookiePolicy): string {
@@ -34,7 +37,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
     `Path=${options.path ?? '/'}`,
     ...(options.maxAgeSeconds === undefined ? [] : [`Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`]),
     'HttpOnly',
-    'SameSite=Strict',
+    `SameSite=${options.sameSite ?? 'Strict'}`,
     ...(policy.secure ? ['Secure'] : []),
   ].join('; ');
 }

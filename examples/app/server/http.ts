@@ -8,6 +8,7 @@ export interface AppRequest {
   method: string;
   /** The path without the query, e.g. `/sign-in`. */
   path: string;
+  query: URLSearchParams;
   /** Header names in lower case. */
   headers: Readonly<Record<string, string | undefined>>;
   cookies: Readonly<Record<string, string>>;

@@ -15,6 +15,7 @@ export function lambdaHandler(app: (request: AppRequest) => Promise<AppResponse>
     const response = await app({
       method: event.requestContext.http.method.toUpperCase(),
       path: event.rawPath,
+      query: new URLSearchParams(event.rawQueryString ?? ''),
       headers,
       cookies: parseCookieHeader((event.cookies ?? []).join('; ')),
       body,

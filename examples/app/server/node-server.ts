@@ -51,6 +51,7 @@ async function toAppRequest(req: IncomingMessage): Promise<AppRequest | undefine
   return {
     method: (req.method ?? 'GET').toUpperCase(),
     path: url.pathname,
+    query: url.searchParams,
     headers,
     cookies: parseCookieHeader(req.headers.cookie),
     body: Buffer.concat(chunks).toString('utf8'),

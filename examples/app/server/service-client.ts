@@ -71,6 +71,16 @@ export class ServiceClient {
     return this.signed.credentials.saasId;
   }
 
+  /** The SaaS's hosted login screen on the service, which returns to the SaaS's callback URL with a code. */
+  get hostedLoginUrl(): string {
+    return `${this.baseUrl}/login/${encodeURIComponent(this.saasId)}/`;
+  }
+
+  /** The credentials the hosted screen saved under a temporary code (valid 10 seconds, once). */
+  tradeCode(code: string): Promise<ServiceCredentials> {
+    return this.call<ServiceCredentials>('GET', `/credentials?${new URLSearchParams({ code })}`);
+  }
+
   tenant(tenantId: string): Promise<Tenant> {
     return this.call<Tenant>('GET', `/tenants/${encodeURIComponent(tenantId)}`);
   }
