@@ -206,6 +206,10 @@ export class ServiceStack extends Stack {
       fn.addEnvironment('TOKEN_ISSUER', props.tokenIssuer ?? `${apiOrigin}${BASE_PATH}`);
     }
     new CfnOutput(this, 'ApiUrl', { value: `${apiOrigin}${BASE_PATH}`, description: 'Base URL of the API' });
+    new CfnOutput(this, 'LoginScreenUrl', {
+      value: `${apiOrigin}${BASE_PATH}${LOGIN_PATH}/`,
+      description: "Each SaaS's hosted login screen: this URL followed by its SaaS id and /",
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });
     new CfnOutput(this, 'MailDeadLetterQueueUrl', { value: mailDeadLetters.queueUrl });

@@ -8,6 +8,7 @@
  *   GET  ./  ./sign-in  ./sign-up  ./forgot-password           the page, opening with that form
  *   GET  ./invitation?invitation_id&tenant_id                  the page for an invitation
  *   GET  ./assets/login.js  ./assets/login.css                 its script and style
+ *   GET  ./sign-out?redirect_uri=…                             forgets the page's cookie, back to the SaaS
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
@@ -163,6 +164,7 @@ export class LoginScreen {
     }
     if (request.method === 'GET' && page.startsWith('assets/')) return this.assetOf(page.slice('assets/'.length));
     if (request.method === 'GET' && Object.hasOwn(PAGES, page)) return this.page(saasId, page, request);
+    if (request.method === 'GET' && page === 'sign-out') return this.signOut(saasId, request.query.get('redirect_uri') ?? '');
     if (request.method === 'POST' && page.startsWith('api/')) return this.step(saasId, page.slice('api/'.length), request);
     return this.notFound(saasId);
   }
@@ -207,17 +209,35 @@ export class LoginScreen {
       ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
     };
     if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
-    const cookieFlags = `Path=${this.screenPath(saasId)}; HttpOnly; SameSite=Strict${this.deps.secureCookies ? '; Secure' : ''}`;
     return {
       status: 200,
       headers: {
         ...BASE_HEADERS,
         'content-type': 'text/html; charset=utf-8',
         'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId)),
-        'set-cookie': `${CSRF_COOKIE}=${csrf}; ${cookieFlags}`,
+        'set-cookie': `${CSRF_COOKIE}=${csrf}; ${this.cookieFlags(saasId)}`,
       },
       body: loginPage(this.deps.texts, look, data, `${this.screenPath(saasId)}assets/`),
     };
+  }
+
+  /**
+   * The screen keeps no session of its own (each visit signs in afresh), so signing out forgets its cookie and
+   * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
+   */
+  private async signOut(saasId: string, redirectUri: string): Promise<ScreenResponse> {
+    const callback = await this.deps.callbackUrl(saasId);
+    const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+    const location = redirectUri && sameOrigin(redirectUri, callback) ? redirectUri : `${this.screenPath(saasId)}sign-in`;
+    return {
+      status: 302,
+      headers: { ...BASE_HEADERS, location, 'set-cookie': `${CSRF_COOKIE}=; ${this.cookieFlags(saasId)}; Max-Age=0` },
+      body: '',
+    };
+  }
+
+  private cookieFlags(saasId: string): string {
+    return `Path=${this.screenPath(saasId)}; HttpOnly; SameSite=Strict${this.deps.secureCookies ? '; Secure' : ''}`;
   }
 
   /** The invitation of the link, when it can still be accepted; else why not (the page then signs in only). */

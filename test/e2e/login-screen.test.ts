@@ -25,7 +25,9 @@ const SCREENSHOTS = '.test-results/login-screen';
 const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
 const NEWCOMER = { email: 'newcomer@example.com', temporary: 'Temp#Pass123', chosen: 'Chosen#Pass456' };
 const HANAKO = { email: 'hanako@example.com', password: 'Hanako#Secret7' };
-const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+/** A small logo (an 'A' on blue), as a SaaS would upload it. */
+const ICON =
+  'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSI2NCIgaGVpZ2h0PSI2NCIgdmlld0JveD0iMCAwIDY0IDY0Ij48cmVjdCB3aWR0aD0iNjQiIGhlaWdodD0iNjQiIHJ4PSIxNCIgZmlsbD0iIzJhNDZhZCIvPjxwYXRoIGQ9Ik0xOCA0NiAzMiAxNmwxNCAzMGgtOGwtNi0xNC02IDE0eiIgZmlsbD0iI2ZmZiIvPjwvc3ZnPg==';
 
 let h: Harness;
 let browser: Browser;
@@ -153,8 +155,8 @@ let hanakoSecret: string;
   it('shows the customize settings, and the SaaS’s HTML in a frame that runs no script', async () => {
     const settings = {
       title: 'Acme Cloud',
-      icon: PNG_1PX,
-      favicon: PNG_1PX,
+      icon: ICON,
+      favicon: ICON,
       terms_of_service_url: 'https://acme.test/terms',
       privacy_policy_url: 'https://acme.test/privacy',
       tag_manager_container_id: '',
@@ -173,8 +175,8 @@ let hanakoSecret: string;
       await page.screenshot({ path: `${SCREENSHOTS}/customized.png` });
       assert.equal(await page.title(), 'Acme Cloud');
       assert.equal(await page.textContent('h1'), 'Acme Cloud');
-      assert.equal(await page.getAttribute('img.icon', 'src'), PNG_1PX);
-      assert.equal(await page.getAttribute('link[rel=icon]', 'href'), PNG_1PX);
+      assert.equal(await page.getAttribute('img.icon', 'src'), ICON);
+      assert.equal(await page.getAttribute('link[rel=icon]', 'href'), ICON);
       assert.equal(await page.getAttribute('footer a:first-child', 'href'), 'https://acme.test/terms');
       assert.equal(await page.getAttribute('footer a:last-child', 'href'), 'https://acme.test/privacy');
       assert.equal(await page.textContent('label[for=username]'), EN.page.emailOrSignInId);
@@ -219,6 +221,17 @@ let hanakoSecret: string;
     const token = cookie.split('=')[1] as string;
     const badInput = await post({ cookie, 'x-csrf-token': token, 'content-type': 'text/plain' });
     assert.equal(badInput.status, 400);
+  });
+
+  it('signs out back to a page of the SaaS, and to no other site', async () => {
+    const signOut = (to: string) => fetch(`${loginUrl}sign-out?redirect_uri=${encodeURIComponent(to)}`, { redirect: 'manual' });
+    const home = await signOut(`${backend.url}/goodbye`);
+    assert.equal(home.status, 302);
+    assert.equal(home.headers.get('location'), `${backend.url}/goodbye`);
+    assert.match(home.headers.get('set-cookie') ?? '', /^login_csrf=; .*Max-Age=0$/);
+    for (const elsewhere of ['https://evil.example/', '//evil.example/', 'javascript:alert(1)']) {
+      assert.equal((await signOut(elsewhere)).headers.get('location'), `${new URL(loginUrl).pathname}sign-in`, elsewhere);
+    }
   });
 
   it('says so when the SaaS has no callback URL, and answers 404 for an unknown SaaS', async () => {

@@ -230,10 +230,11 @@ describe('API stage', () => {
     custom.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
     assert.deepEqual(custom.outputs.CustomDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
     assert.equal(custom.outputs.ApiUrl!.Value, `https://auth-api.example.com${BASE_PATH}`);
+    assert.equal(custom.outputs.LoginScreenUrl!.Value, `https://auth-api.example.com${BASE_PATH}/login/`);
   });
 
   it('gives every API function the API URL as PUBLIC_BASE_URL and, unless one is given, as TOKEN_ISSUER', () => {
-    for (const group of GROUPS) {
+    for (const group of [...GROUPS, 'login']) {
       const env = environmentOf(resources[functionOf(group)]!);
       assert.deepEqual(env.PUBLIC_BASE_URL, outputs.ApiUrl!.Value, group);
       assert.deepEqual(env.TOKEN_ISSUER, outputs.ApiUrl!.Value, group);

@@ -140,7 +140,7 @@ describe('create, read, delete', () => {
     assert.equal(mail!.body.text, `You have been invited to join a team. Accept the invitation here: ${invitation.invitation_url}`);
   });
 
-  it("builds the link on the SaaS's own domain and applies its invite_tenant_user template", async () => {
+  it("builds the link to the SaaS's login screen, not to a domain_name that serves nothing, and applies its invite_tenant_user template", async () => {
     const saas = await h.newSaas();
     await saas.client.put('/basic-info', { domain_name: 'login.acme.test', from_email_address: 'no-reply@acme.test' });
     await saas.client.put('/notification-messages', { invite_tenant_user: { subject: 'Join Acme', message: '<a href="{####}">Join</a>' } });
@@ -155,7 +155,7 @@ describe('create, read, delete', () => {
       envs: [{ id: 1, role_names: [] }],
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.equal(res.body.invitation_url, `https://login.acme.test/invitation?invitation_id=${res.body.id}&tenant_id=${tenantId}`);
+    assert.equal(res.body.invitation_url, `${h.api.baseUrl}/login/${saas.saasId}/invitation?invitation_id=${res.body.id}&tenant_id=${tenantId}`);
     assert.deepEqual(res.body.envs, [], 'an env without roles grants nothing to show');
     const [mail] = await deliveredMail(h.sesUrl, saas.saasId, email);
     assert.equal(mail!.subject, 'Join Acme');

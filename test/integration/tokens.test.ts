@@ -213,7 +213,7 @@ describe('tokens', () => {
     await refused(verifier.verifyAccessToken(saasId, beforeDelete.accessToken), /^access_token: belongs to a user who no longer exists$/);
   });
 
-  it("send a refused user to the SaaS's login screen, on its own domain once configured", async () => {
+  it("send a refused user to the SaaS's login screen, which a domain_name that serves nothing does not move", async () => {
     const saas = await h.newSaas();
     const { accessToken } = await mintTokens(await user());
     const before = tokenVerifier().verifyAccessToken(saas.saasId, accessToken);
@@ -221,7 +221,7 @@ describe('tokens', () => {
     const res = await saas.client.put('/basic-info', { domain_name: 'login.acme.test', from_email_address: 'no-reply@acme.test' });
     assert.equal(res.status, 200, res.text);
     const after = tokenVerifier().verifyAccessToken(saas.saasId, accessToken);
-    await assert.rejects(after, (e: DomainError) => e.data.sign_in_page_url === 'https://login.acme.test/sign-in');
+    await assert.rejects(after, (e: DomainError) => e.data.sign_in_page_url === `${h.api.baseUrl}/login/${saas.saasId}/sign-in`);
   });
 });
 

@@ -187,13 +187,12 @@ export class ConfigurationService {
   }
 
   /**
-   * Where the SaaS's login screen answers, ending in `/`: its own domain when it set one (a CNAME to the
-   * deployment, docs/login-screen.md), else the screen on the service's URL. Its pages (sign-in, invitation)
-   * are relative to it.
+   * Where the SaaS's login screen answers, ending in `/`: on the service's own URL. Its pages (sign-in,
+   * invitation) are relative to it. The SaaS's `domain_name` does not serve the screen yet (docs/decisions.md:
+   * links only point where something answers), so no link is built on it.
    */
   async loginScreenUrl(saasId: string): Promise<string> {
-    const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
-    return doc?.domain_name ? `https://${doc.domain_name}/` : this.hostedLoginScreen(saasId);
+    return this.hostedLoginScreen(saasId);
   }
 
   // Notification templates
