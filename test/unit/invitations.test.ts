@@ -23,7 +23,8 @@ describe('invitations', () => {
     assert.equal(statusOf(invitation({ status: 'accepted', accepted_at: 150 }), 250), 'accepted');
   });
 
-  it('links to the invitation page of the domain with both ids, encoded', () => {
-    assert.equal(invitationUrl('login.acme.test', 't 1', 'i&2'), 'https://login.acme.test/invitation?invitation_id=i%262&tenant_id=t+1');
+  it('links to the invitation page of the login screen with both ids, encoded', () => {
+    const screen = 'https://api.acme.test/v1/auth/login/s1/';
+    assert.equal(invitationUrl(screen, 't 1', 'i&2'), `${screen}invitation?invitation_id=i%262&tenant_id=t+1`);
   });
 });
