@@ -60,6 +60,33 @@ export function verifierResponses(claim: Omit<PasswordClaim, 'session'>): Record
   };
 }
 
+/** What a browser keeps to sign in as a remembered device: the device's key, its group, its random password. */
+export interface RememberedDevice {
+  key: string;
+  group: string;
+  password: string;
+}
+
+/**
+ * A new device's secret, as CognitoUser makes it on Confirm Device (generateHashDevice): a random password to
+ * keep, and the salt and SRP verifier to send (base64 of their hex bytes).
+ */
+export function newDeviceSecret(group: string, key: string): Promise<{ device: RememberedDevice; salt: string; verifier: string }> {
+  const helper = new AuthenticationHelper(group);
+  return new Promise((resolve, reject) => {
+    helper.generateHashDevice(group, key, (error) => {
+      if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+      resolve({
+        device: { key, group, password: helper.getRandomPassword() },
+        salt: toBase64(fromHex(helper.getSaltDevices())),
+        verifier: toBase64(fromHex(helper.getVerifierDevices())),
+      });
+    });
+  });
+}
+
+const fromHex = (hex: string) => Uint8Array.from((hex.length % 2 ? `0${hex}` : hex).match(/../g) ?? [], (pair) => parseInt(pair, 16));
+
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -91,6 +118,28 @@ export class SrpClient {
     return new Promise((resolve, reject) => {
       this.helper.getLargeAValue((error, a) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(a.toString(16))));
     });
+  }
+
+  /**
+   * The DEVICE_PASSWORD_VERIFIER answer: the same proof as the user's, with the device's group as the pool,
+   * its key as the name, its random password; USERNAME stays the user's.
+   */
+  async deviceClaim(
+    parameters: Record<string, string>,
+    session: string,
+    device: RememberedDevice,
+    username: string,
+  ): Promise<Record<string, string>> {
+    const challenge = {
+      srp_b: parameters.SRP_B ?? '',
+      salt: parameters.SALT ?? '',
+      secret_block: parameters.SECRET_BLOCK ?? '',
+      pool_name: device.group,
+      username: device.key,
+      session,
+    };
+    const claim = await this.passwordClaim(challenge, device.password);
+    return { ...verifierResponses(claim), USERNAME: username, DEVICE_KEY: device.key };
   }
 
   async passwordClaim(challenge: PasswordChallenge, password: string, timestamp = new DateHelper().getNowString()): Promise<PasswordClaim> {

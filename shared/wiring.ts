@@ -56,6 +56,8 @@ export const groupHandler = (group: Group, operations: Record<string, BoundOpera
 
 /** The functions' account reads keep an API key API_KEY_CACHE_SECONDS per warm instance (store/recent.ts). */
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });
+/** The envelope encryption of stored secrets (KMS on AWS, the local master key under npm start). */
+export const secretBox = () => secrets();
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());

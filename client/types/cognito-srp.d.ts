@@ -17,6 +17,11 @@ declare module 'amazon-cognito-identity-js/lib/AuthenticationHelper.js' {
     getLargeAValue(callback: Callback<BigInteger>): void;
     /** HKDF of the SRP session key: 16 bytes. Throws at once when B mod N is 0. */
     getPasswordAuthenticationKey(username: string, password: string, serverB: BigInteger, salt: BigInteger, callback: Callback<Uint8Array>): void;
+    /** A remembered device's random password, salt and verifier (hex), read back with the getters below. */
+    generateHashDevice(deviceGroupKey: string, deviceKey: string, callback: (error: unknown) => void): void;
+    getRandomPassword(): string;
+    getSaltDevices(): string;
+    getVerifierDevices(): string;
   }
   const module: { default: new (poolName: string) => AuthenticationHelper };
   export default module;

@@ -16,6 +16,8 @@ export interface ScreenLook {
   signInIdEnabled: boolean;
   /** self_regist.enable: the sign-up form is offered. */
   selfSignUp: boolean;
+  /** userOptIn: the sign-in form asks whether to remember this browser. */
+  deviceRemembering: 'always' | 'userOptIn' | 'no';
   /** The SaaS's own HTML ('' for none) and the consents each page asks for. */
   pages: Record<PageName, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
 }
@@ -105,6 +107,7 @@ ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHt
 <input id="username" name="username" autocomplete="username" required maxlength="256"${invited ? ` value="${escapeHtml(invited.email)}"` : ''}>
 <label for="password">${escapeHtml(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
+${look.deviceRemembering === 'userOptIn' ? `<label class="check"><input type="checkbox" id="remember-device"> ${escapeHtml(t.rememberDevice)}</label>` : ''}
 <button type="submit">${escapeHtml(t.signIn)}</button>
 ${invited ? `<button type="button" id="show-new-account" class="secondary">${escapeHtml(t.newHere)}</button>` : ''}
 <p class="links"><a href="forgot-password" data-form="forgot-form">${escapeHtml(t.forgotPassword)}</a>${

@@ -12,6 +12,7 @@
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
+ *   POST ./api/device   {ticket, salt, verifier, remember}     → the browser's device confirmed (remembered devices)
  *   POST ./api/join     {invitation, password}                 → a new user for an invitation
  *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
@@ -26,7 +27,7 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
 import { parseJsonBody, validate } from '../../shared/http/validation.js';
 import { log } from '../../shared/log.js';
-import type { Credentials, SignInResult, ChallengeAnswer } from '../../shared/schemas/sign-in.js';
+import type { ChallengeAnswer, Credentials, DeviceConfirmation, DeviceStatusUpdate, SignInResult } from '../../shared/schemas/sign-in.js';
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import { contentSecurityPolicy, loginPage, notFoundPage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
@@ -61,6 +62,15 @@ export interface LoginScreenDeps {
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
   };
   saveCredentials(saasId: string, credentials: Credentials): Promise<{ code: string }>;
+  devices: {
+    confirm(saasId: string, input: DeviceConfirmation): Promise<{ user_confirmation_necessary: boolean }>;
+    updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
+  };
+  /** Seals what the page carries between two steps and must not read (the box of shared/crypto/secret-box.ts). */
+  box: {
+    seal(plaintext: string, context: Record<string, string>): Promise<string>;
+    open(sealed: string, context: Record<string, string>): Promise<string>;
+  };
   /** Sign Up (refused while self sign-up is off). */
   signUp(saasId: string, email: string): Promise<unknown>;
   passwordReset: {
@@ -92,6 +102,9 @@ const JSON_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
+/** The challenges the page answers by itself with the device it remembers, passing its answers on whole. */
+const DEVICE_STEPS = ['DEVICE_SRP_AUTH', 'DEVICE_PASSWORD_VERIFIER'];
+
 /** The challenges a person can answer on this screen, with the page field each takes and its response name. */
 const FOLLOW_UPS: Readonly<Record<string, string | undefined>> = {
   NEW_PASSWORD_REQUIRED: 'NEW_PASSWORD',
@@ -107,6 +120,8 @@ const BODIES = {
   answer: Type.Object({
     challenge_name: Type.Union([
       Type.Literal('PASSWORD_VERIFIER'),
+      Type.Literal('DEVICE_SRP_AUTH'),
+      Type.Literal('DEVICE_PASSWORD_VERIFIER'),
       Type.Literal('NEW_PASSWORD_REQUIRED'),
       Type.Literal('SOFTWARE_TOKEN_MFA'),
       Type.Literal('EMAIL_OTP'),
@@ -115,6 +130,12 @@ const BODIES = {
     responses: Type.Record(Type.String({ pattern: '^[A-Z_]{1,64}$' }), Type.String({ maxLength: 2048 }), { maxProperties: 8 }),
     state: State,
     invitation: Type.Optional(InvitationRef),
+  }),
+  device: Type.Object({
+    ticket: Type.String({ minLength: 1, maxLength: 8192 }),
+    salt: Type.String({ minLength: 1, maxLength: 256 }),
+    verifier: Type.String({ minLength: 1, maxLength: 2048 }),
+    remember: Type.Boolean(),
   }),
   join: Type.Object({ invitation: InvitationRef, password: Type.String({ minLength: 1, maxLength: 256 }) }),
   signUp: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
@@ -264,6 +285,8 @@ export class LoginScreen {
           return ok(await this.start(saasId, validate(BODIES.start, body, 'body')));
         case 'answer':
           return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body')));
+        case 'device':
+          return ok(await this.confirmDevice(saasId, validate(BODIES.device, body, 'body')));
         case 'join':
           return ok(await this.join(saasId, validate(BODIES.join, body, 'body')));
         case 'sign-up':
@@ -305,21 +328,30 @@ export class LoginScreen {
   }
 
   private async answer(saasId: string, body: typeof BODIES.answer.static) {
-    const allowed = body.challenge_name === 'PASSWORD_VERIFIER' ? undefined : FOLLOW_UPS[body.challenge_name];
+    const allowed = FOLLOW_UPS[body.challenge_name];
     const responses = allowed ? { USERNAME: body.responses.USERNAME ?? '', [allowed]: body.responses[allowed] ?? '' } : body.responses;
     const step = await this.deps.signIn.respond(saasId, {
       challenge_name: body.challenge_name,
       challenge_responses: responses,
       session: body.session,
     });
-    if (step.credentials) return this.finish(saasId, step.credentials, body.state, body.invitation);
+    if (step.credentials) return this.finish(saasId, { ...step, credentials: step.credentials }, body.state, body.invitation);
     const next = step.challenge_name ?? '';
-    if (!Object.hasOwn(FOLLOW_UPS, next)) throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
-    return { challenge_name: next, session: step.session ?? '', username: step.challenge_parameters?.USER_ID_FOR_SRP ?? responses.USERNAME };
+    if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
+      throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
+    }
+    return {
+      challenge_name: next,
+      session: step.session ?? '',
+      username: step.challenge_parameters.USERNAME ?? step.challenge_parameters.USER_ID_FOR_SRP ?? responses.USERNAME,
+      // The device steps' SRP values; the person's steps need none.
+      ...(DEVICE_STEPS.includes(next) ? { parameters: step.challenge_parameters } : {}),
+    };
   }
 
   /** Signed in: the invitation accepted (when there is one), the credentials saved under a code, the callback. */
-  private async finish(saasId: string, credentials: Credentials, state?: string, invitation?: { id: string }) {
+  private async finish(saasId: string, step: SignInResult & { credentials: Credentials }, state?: string, invitation?: { id: string }) {
+    const { credentials } = step;
     const callback = await this.deps.callbackUrl(saasId);
     if (!callback) throw invalid('no_callback_url', 'the SaaS has no callback URL (PUT /auth-info)');
     if (invitation) await this.deps.invitations.accept(saasId, invitation.id, { access_token: credentials.access_token });
@@ -327,7 +359,37 @@ export class LoginScreen {
     const redirect = new URL(callback);
     redirect.searchParams.set('code', code);
     if (state !== undefined) redirect.searchParams.set('state', state);
-    return { redirect: redirect.toString() };
+    const offered = step.new_device_metadata;
+    if (!offered) return { redirect: redirect.toString() };
+    // A device offered: the page makes its secret and confirms it (api/device) before it leaves, with a ticket
+    // that carries the access token sealed, so the token never reaches the page.
+    const ticket = await this.deps.box.seal(
+      JSON.stringify({ access_token: credentials.access_token, device_key: offered.device_key }),
+      deviceTicket(saasId),
+    );
+    return { redirect: redirect.toString(), new_device: { ...offered, ticket } };
+  }
+
+  /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */
+  private async confirmDevice(saasId: string, body: typeof BODIES.device.static) {
+    let held: { access_token: string; device_key: string };
+    try {
+      held = JSON.parse(await this.deps.box.open(body.ticket, deviceTicket(saasId))) as typeof held;
+    } catch {
+      throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
+    }
+    const { access_token, device_key } = held;
+    const device_secret_verifier_config = { salt: body.salt, password_verifier: body.verifier };
+    const confirmed = await this.deps.devices.confirm(saasId, {
+      access_token,
+      device_key,
+      device_name: 'Browser (login screen)',
+      device_secret_verifier_config,
+    });
+    if (confirmed.user_confirmation_necessary && body.remember) {
+      await this.deps.devices.updateStatus(saasId, { access_token, device_key, device_remembered_status: 'remembered' });
+    }
+    return { remembered: !confirmed.user_confirmation_necessary || body.remember };
   }
 
   /** A new user with the invited address and this password, made a member: the page then signs in as them. */
@@ -360,6 +422,8 @@ export class LoginScreen {
     return refusal(answer.status, answer.body.type, answer.unexpected ? '' : answer.body.message, this.deps.texts);
   }
 }
+
+const deviceTicket = (saasId: string) => ({ purpose: 'login screen device ticket', saas_id: saasId });
 
 const ok = (body: object): ScreenResponse => ({ status: 200, headers: JSON_HEADERS, body: JSON.stringify(body) });
 

@@ -244,6 +244,51 @@ let hanakoSecret: string;
     assert.equal((await fetch(`${h.api.baseUrl}/login/00000000-0000-4000-8000-000000000000/`)).status, 404);
   });
 
+  describe('remembered devices', () => {
+    const RIKU = { email: 'riku@example.com', password: 'Riku#Secret42' };
+
+    it('keep the browser that answered the code once, and sign it in by its own SRP without the code after', async () => {
+      const rikuId = await setup.createUser(RIKU.email, RIKU.password);
+      const secret = await enableTotp(admin, rikuId, RIKU.email, RIKU.password);
+      assert.equal((await admin.put('/sign-in-settings', { device_configuration: { device_remembering: 'always' } })).status, 200);
+      try {
+        const page = await open(loginUrl);
+        await signIn(page, RIKU.email, RIKU.password);
+        await page.locator('#code-form:not([hidden])').waitFor();
+        await page.fill('#code', totpCodeAt(base32Decode(secret) as Buffer, totpStep(Date.now() / 1000)));
+        await page.click('#code-form button[type=submit]');
+        await expectBackAtTheSaas(page, RIKU.email);
+
+        await page.goto(loginUrl);
+        const kept = await page.evaluate(() => Object.entries(globalThis.localStorage).filter(([key]) => key.startsWith('login-device:')));
+        assert.equal(kept.length, 1, 'the screen keeps the device in this browser');
+        assert.deepEqual(Object.keys(JSON.parse(kept[0]![1]) as object).sort(), ['group', 'key', 'password']);
+        // Straight back, no code form: the device answered DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER itself.
+        await signIn(page, RIKU.email, RIKU.password);
+        await expectBackAtTheSaas(page, RIKU.email);
+
+        const elsewhere = await open(loginUrl);
+        await signIn(elsewhere, RIKU.email, RIKU.password);
+        await elsewhere.locator('#code-form:not([hidden])').waitFor();
+        assert.equal(await elsewhere.textContent('#code-prompt'), EN.page.totpPrompt, 'another browser still answers the code');
+      } finally {
+        await admin.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } });
+      }
+    });
+
+    it('ask whether to remember the browser when the SaaS lets people choose', async () => {
+      assert.equal((await admin.put('/sign-in-settings', { device_configuration: { device_remembering: 'userOptIn' } })).status, 200);
+      try {
+        const page = await open(loginUrl);
+        await page.locator('#sign-in-form:not([hidden])').waitFor();
+        assert.equal(await page.textContent('label.check'), ` ${EN.page.rememberDevice}`);
+        assert.equal(await page.isChecked('#remember-device'), false);
+      } finally {
+        await admin.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } });
+      }
+    });
+  });
+
   describe('sign-up', () => {
     it('is absent while self sign-up is off', async () => {
       const page = await open(`${loginUrl}sign-up`);

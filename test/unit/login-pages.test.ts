@@ -16,6 +16,7 @@ const look = (over: Partial<ScreenLook> = {}): ScreenLook => ({
   tagManagerId: '',
   signInIdEnabled: false,
   selfSignUp: false,
+  deviceRemembering: 'no',
   pages: { sign_in_page: noPage, sign_up_page: noPage, password_reset_page: noPage },
   ...over,
 });

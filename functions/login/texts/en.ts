@@ -14,6 +14,7 @@ export const EN = {
     emailOrSignInId: 'E-mail address or sign-in ID',
     password: 'Password',
     signIn: 'Sign in',
+    rememberDevice: 'Remember this browser (no code next time)',
     newHere: 'New here? Choose a password',
     newAccountHeading: 'Choose a password for {email}',
     createAccount: 'Create my account and join',
