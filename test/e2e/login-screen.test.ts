@@ -260,7 +260,12 @@ let hanakoSecret: string;
         await expectBackAtTheSaas(page, RIKU.email);
 
         await page.goto(loginUrl);
-        const kept = await page.evaluate(() => Object.entries(globalThis.localStorage).filter(([key]) => key.startsWith('login-device:')));
+        // Runs in the page: its localStorage, which Node's types do not know.
+        const kept = await page.evaluate(() =>
+          Object.entries((globalThis as unknown as { localStorage: Record<string, string> }).localStorage).filter(([key]) =>
+            key.startsWith('login-device:'),
+          ),
+        );
         assert.equal(kept.length, 1, 'the screen keeps the device in this browser');
         assert.deepEqual(Object.keys(JSON.parse(kept[0]![1]) as object).sort(), ['group', 'key', 'password']);
         // Straight back, no code form: the device answered DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER itself.
