@@ -25,7 +25,7 @@ import { EN } from './texts/en.js';
 export const LOGIN_BASE_PATH = `${BASE_PATH}${LOGIN_PATH}/`;
 
 /** Where the built script and style are: `public/` beside this file, or beside the deployed bundle. */
-export const LOGIN_ASSETS_DIR = new URL('./public/', import.meta.url);
+const LOGIN_ASSETS_DIR = new URL('./public/', import.meta.url);
 
 const assets = new Map<string, Promise<string>>();
 const asset = (name: string) => {
