@@ -141,6 +141,44 @@ export class GroupFunction extends Construct {
   }
 
   /**
+   * A SaaS's own domain for its login screen (shared/site/domains.ts): ask ACM for its certificate and read it,
+   * then an API Gateway custom domain with it, mapped to `apiId`. The configuration function only.
+   */
+  servesSaasDomains(apiId: string): void {
+    const { partition, region, account } = Stack.of(this);
+    this.fn.addEnvironment('API_ID', apiId);
+    const domainNames = `arn:${partition}:apigateway:${region}::/domainnames`;
+    this.fn.addToRolePolicy(new PolicyStatement({ actions: ['acm:RequestCertificate'], resources: ['*'] }));
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['acm:DescribeCertificate'], resources: [`arn:${partition}:acm:${region}:${account}:certificate/*`] }),
+    );
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:GET', 'apigateway:POST'],
+        resources: [domainNames, `${domainNames}/*`, `${domainNames}/*/apimappings`],
+      }),
+    );
+    // API Gateway's service-linked role, made by the first custom domain of the account.
+    const linkedRoles = `arn:${partition}:iam::${account}:role/aws-service-role/ops.apigateway.amazonaws.com/*`;
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['iam:CreateServiceLinkedRole'],
+        resources: [linkedRoles],
+        conditions: { StringEquals: { 'iam:AWSServiceName': 'ops.apigateway.amazonaws.com' } },
+      }),
+    );
+    const perSaas = "the domains are the SaaS products' own, set at run time (PUT /basic-info): their names are unknown at deploy time";
+    acceptNagFindings(this, {
+      'AwsSolutions-IAM5[Resource::*]': 'acm:RequestCertificate has no resource to scope to (and SES identities are created per SaaS at run time)',
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:acm:<AWS::Region>:<AWS::AccountId>:certificate/*]': `certificates of this account and region only; ${perSaas}`,
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/domainnames/*]': `custom domains of this region only; ${perSaas}`,
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/domainnames/*/apimappings]': `their API mappings; ${perSaas}`,
+      [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/aws-service-role/ops.apigateway.amazonaws.com/*]`]:
+        "API Gateway's own service-linked role, and only with iam:AWSServiceName ops.apigateway.amazonaws.com",
+    });
+  }
+
+  /**
    * The table is encrypted with the secrets key, so DynamoDB needs the key on the function's behalf. That
    * use is granted only through DynamoDB (kms:ViaService): it must not let a function seal secrets itself.
    */

@@ -79,15 +79,17 @@ export class ServiceStack extends Stack {
       tracing: props.tracing ?? false,
     };
     const functions = new Map<string, NodejsFunction>();
+    const groupFunctions = new Map<string, GroupFunction>();
     for (const group of GROUPS) {
-      const { fn } = new GroupFunction(this, `Group-${group}`, {
+      const groupFunction = new GroupFunction(this, `Group-${group}`, {
         ...common,
         group,
         ...GROUP_ACCESS[group],
         managesMailIdentities: group === 'configuration',
         timeout: Duration.seconds(10),
       });
-      functions.set(group, fn);
+      groupFunctions.set(group, groupFunction);
+      functions.set(group, groupFunction.fn);
     }
     // The hosted login screen: its page's script and style are built here and copied beside its bundle.
     buildLoginAssetsSync();
@@ -170,6 +172,8 @@ export class ServiceStack extends Stack {
       },
     });
     this.addRoutes(api, functions);
+    // A SaaS's own domain is mapped to this API by the configuration function (docs/login-screen.md).
+    groupFunctions.get('configuration')?.servesSaasDomains(api.apiId);
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,

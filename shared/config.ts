@@ -48,6 +48,8 @@ export interface ServiceConfig {
   mailLimits: MailLimits;
   /** Stripe's API (STRIPE_API_BASE_URL, https://api.stripe.com): a local stand-in in tests. */
   stripeApiBaseUrl: string;
+  /** The service's HTTP API id: a SaaS's own domain is mapped to it (the configuration function only). */
+  apiId: string | undefined;
   /**
    * The base URL of the API as the world reaches it (PUBLIC_BASE_URL, by default TOKEN_ISSUER): every URL the
    * service hands out (discovery, JWKS, role template) is built from it, never from the request's Host or
@@ -152,6 +154,7 @@ function readConfig(): ServiceConfig {
     tokenIssuer,
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
+    apiId: optionalFromEnv('API_ID'),
     mailLimits: {
       perAddress: positiveIntegerFromEnv('MAIL_LIMIT_PER_ADDRESS', 5),
       addressWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_ADDRESS_WINDOW_SECONDS', 15 * 60),

@@ -6,9 +6,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler } from './http/pipeline.js';
-import { loginScreenUrl, type Group } from './routes.js';
+import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
+import { siteDomains } from './site/domains.js';
 import type { BoundOperation } from './schemas/operation.js';
-import { ConfigurationService, type EmailIdentityPort } from './domain/configuration/configuration.js';
+import { ConfigurationService, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
 import { DefinitionService } from './domain/configuration/definitions.js';
 import { InfrastructureService } from './domain/configuration/infrastructure.js';
 import { InvitationService } from './domain/tenants/invitations.js';
@@ -85,14 +86,17 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-const configuration = (identities: EmailIdentityPort, settings = settingsRepository()) =>
-  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, (saasId) => loginScreenUrl(config().publicBaseUrl, saasId));
+const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
 
-export const configurationService = () => configuration(emailIdentities());
+const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
+  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, hostedLoginScreen, domains);
+
+export const configurationService = () => configuration(emailIdentities(), siteDomains());
 
 /** Only the configuration function manages SES identities; the others read configuration without them. */
 const notHere = () => Promise.reject(new Error('e-mail identities are managed by the configuration function'));
 const noEmailIdentities: EmailIdentityPort = { ensure: notHere, status: notHere, productionAccess: notHere };
+const noSiteDomains: SiteDomainPort = { requestCertificate: notHere, certificate: notHere, serve: notHere, pointsAt: notHere };
 
 /**
  * Configuration reads (password policy, the SaaS's domain, sign-in settings) for the functions outside the
@@ -100,7 +104,11 @@ const noEmailIdentities: EmailIdentityPort = { ensure: notHere, status: notHere,
  * keep what they read SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts).
  */
 export const configurationReader = () =>
-  configuration(noEmailIdentities, new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }));
+  configuration(
+    noEmailIdentities,
+    noSiteDomains,
+    new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }),
+  );
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {

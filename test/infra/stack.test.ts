@@ -169,6 +169,9 @@ describe('service stack', () => {
       const actions = policyActionsOf(functionOf(group));
       assert.equal(actions.includes('ses:SendEmail'), group === 'scheduled', `${group} and mail`);
       assert.equal(actions.includes('ses:CreateEmailIdentity'), group === 'configuration', `${group} and SES identities`);
+      for (const saasDomains of ['acm:RequestCertificate', 'apigateway:POST', 'iam:CreateServiceLinkedRole']) {
+        assert.equal(actions.includes(saasDomains), group === 'configuration', `${group} and SaaS domains (${saasDomains})`);
+      }
       for (const action of actions) {
         assert.ok(action !== '*' && !action.endsWith(':*'), `${group} has a wildcard action ${action}`);
         assert.ok(!['dynamodb:DeleteTable', 'dynamodb:CreateTable', 'dynamodb:Scan', 'kms:ScheduleKeyDeletion'].includes(action));
@@ -177,6 +180,17 @@ describe('service stack', () => {
         assert.ok(!JSON.stringify(statement.Resource).includes('index/*'), `${group} reaches gsi1 only, not every index`);
       }
     }
+  });
+
+  it('lets the configuration function map a SaaS domain to this API and no other, and make only API Gateway’s linked role', () => {
+    const configuration = functionOf('configuration');
+    const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
+    assert.deepEqual(environmentOf(resources[configuration]!).API_ID, { Ref: apiId });
+    const linkedRole = statementsOf(configuration).find((s) => actionsOf(s).includes('iam:CreateServiceLinkedRole'));
+    assert.deepEqual(linkedRole?.Condition, { StringEquals: { 'iam:AWSServiceName': 'ops.apigateway.amazonaws.com' } });
+    const apiGateway = statementsOf(configuration).find((s) => actionsOf(s).includes('apigateway:POST'));
+    const resourcesOf = JSON.stringify(apiGateway?.Resource);
+    for (const path of ['::/domainnames"', '::/domainnames/*"', '::/domainnames/*/apimappings"']) assert.ok(resourcesOf.includes(path), path);
   });
 
   it('grants kms:GenerateDataKey (sealing) only to the groups that seal, kms:Decrypt to those that open', () => {

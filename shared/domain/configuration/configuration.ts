@@ -3,7 +3,6 @@
  * authentication pages and their settings, the callback URL, the external provider, and the sign-in
  * settings with the password policy. Each is one settings document; reads fill in defaults.
  */
-import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { invalid } from '../../errors.js';
@@ -42,6 +41,28 @@ interface BasicDocument {
   mail_domain: string;
   dkim_tokens: string[];
   is_dns_validated: boolean;
+  /** The domain's certificate, its validation record once the issuer made it. */
+  certificate_id?: string;
+  certificate_record?: DnsRecord;
+  /** The name the domain's CNAME targets, once the certificate is issued and the API served on the domain. */
+  domain_target?: string;
+  /** The CNAME was seen pointing at the target: links use the domain from then on. */
+  domain_live?: boolean;
+}
+
+/**
+ * A SaaS's own domain for its login screen (shared/site/domains.ts): a certificate validated by a record the
+ * SaaS adds, then the API served on the domain, which the SaaS's CNAME targets.
+ */
+export interface SiteDomainPort {
+  /** Asks for a certificate for the domain; answers its id. */
+  requestCertificate(domain: string): Promise<string>;
+  /** The record that validates it, once the issuer has made it, and whether it is issued. */
+  certificate(certificateId: string): Promise<{ record?: DnsRecord; issued: boolean }>;
+  /** Serves the API on the domain with the issued certificate (asked again: the same); answers the CNAME's target. */
+  serve(domain: string, certificateId: string): Promise<string>;
+  /** Whether the domain's CNAME points at the target now. */
+  pointsAt(domain: string, target: string): Promise<boolean>;
 }
 
 interface StoredProvider extends Omit<IdentityProviderProps, 'application_secret'> {
@@ -80,9 +101,9 @@ const DEFAULT_SIGN_IN: SignInDocument = {
   self_regist: false,
 };
 
-/** A stable hex label for computed DNS names: the same SaaS and domain give the same records. */
-function label(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
+/** The members of `from` named in `names` that it has. */
+function pick<T extends object, K extends keyof T>(from: T, names: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(names.filter((name) => from[name] !== undefined).map((name) => [name, from[name]])) as Partial<Pick<T, K>>;
 }
 
 export const MASK = '********';
@@ -98,8 +119,9 @@ export class ConfigurationService {
     private readonly identities: EmailIdentityPort,
     /** The deployment's own domain: the default sender's, and what the DNS records point at. */
     private readonly defaultDomainName: string,
-    /** The hosted login screen of a SaaS on the service's own URL, ending in `/` (functions/login). */
-    private readonly hostedLoginScreen: (saasId: string) => string,
+    /** The hosted login screen of a SaaS (functions/login), ending in `/`: on the service's URL, or on `origin`. */
+    private readonly hostedLoginScreen: (saasId: string, origin?: string) => string,
+    private readonly domains: SiteDomainPort,
   ) {}
 
   // Basic configuration
@@ -128,24 +150,19 @@ export class ConfigurationService {
         ...base,
       };
     }
-    let { is_dns_validated, dkim_tokens } = doc;
-    if (!is_dns_validated) {
+    let next = { ...doc };
+    if (!next.is_dns_validated) {
       const status = await this.identities.status(doc.mail_domain);
-      if (status?.verified) {
-        is_dns_validated = true;
-        dkim_tokens = status.dkimTokens;
-        await this.settings.put<BasicDocument>(saasId, DOC.basic, { ...doc, is_dns_validated, dkim_tokens });
-      }
+      if (status?.verified) next = { ...next, is_dns_validated: true, dkim_tokens: status.dkimTokens };
     }
+    next = await this.progressDomain(next);
+    if (!isDeepStrictEqual(next, doc)) await this.settings.put<BasicDocument>(saasId, DOC.basic, next);
+    const { is_dns_validated, dkim_tokens } = next;
     return {
       domain_name: doc.domain_name,
       is_dns_validated,
-      certificate_dns_record: {
-        type: 'CNAME',
-        name: `_${label(saasId, doc.domain_name, 'certificate')}.${doc.domain_name}.`,
-        value: `_${label(saasId, doc.domain_name, 'validation')}.acm-validations.aws.`,
-      },
-      cdn_dns_record: { type: 'CNAME', name: `${doc.domain_name}.`, value: `${this.defaultDomainName}.` },
+      certificate_dns_record: next.certificate_record ?? { type: 'CNAME', name: '', value: '' },
+      cdn_dns_record: { type: 'CNAME', name: `${doc.domain_name}.`, value: next.domain_target ? `${next.domain_target}.` : '' },
       dkim_dns_records: dkim_tokens.map((token): DnsRecord => ({
         type: 'CNAME',
         name: `${token}._domainkey.${doc.mail_domain}.`,
@@ -157,11 +174,38 @@ export class ConfigurationService {
     };
   }
 
+  /**
+   * One step further for the SaaS's domain, as far as it can go now: the certificate's record once the issuer
+   * made it, the API served on the domain once the certificate is issued (the SaaS added the record), and live
+   * once the domain's CNAME points at the target. Read on every Get Basic Information until live.
+   */
+  private async progressDomain(doc: BasicDocument): Promise<BasicDocument> {
+    if (!doc.domain_name || doc.domain_live) return doc;
+    const next = { ...doc };
+    next.certificate_id ??= await this.domains.requestCertificate(doc.domain_name);
+    if (!next.domain_target) {
+      const certificate = await this.domains.certificate(next.certificate_id);
+      if (certificate.record) next.certificate_record = certificate.record;
+      if (certificate.issued) next.domain_target = await this.domains.serve(doc.domain_name, next.certificate_id);
+    }
+    if (next.domain_target && (await this.domains.pointsAt(doc.domain_name, next.domain_target))) next.domain_live = true;
+    return next;
+  }
+
   async updateBasicInfo(saasId: string, change: { domain_name: string; from_email_address: string; reply_email_address?: string }): Promise<void> {
     const domain = change.domain_name.toLowerCase();
     const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
     const identity = await this.identities.ensure(mailDomain);
+    const current = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    // The same domain keeps its certificate and its progress; another starts afresh.
+    const domainState =
+      current && current.domain_name === domain
+        ? pick(current, ['certificate_id', 'certificate_record', 'domain_target', 'domain_live'])
+        : domain
+          ? { certificate_id: await this.domains.requestCertificate(domain) }
+          : {};
     await this.settings.put<BasicDocument>(saasId, DOC.basic, {
+      ...domainState,
       domain_name: domain,
       from_email_address: change.from_email_address,
       reply_email_address: change.reply_email_address ?? '',
@@ -187,12 +231,13 @@ export class ConfigurationService {
   }
 
   /**
-   * Where the SaaS's login screen answers, ending in `/`: on the service's own URL. Its pages (sign-in,
-   * invitation) are relative to it. The SaaS's `domain_name` does not serve the screen yet (docs/decisions.md:
-   * links only point where something answers), so no link is built on it.
+   * Where the SaaS's login screen answers, ending in `/`: on its own domain once that domain is live (its CNAME
+   * seen pointing at the API served there), else on the service's URL. Its pages (sign-in, invitation) are
+   * relative to it. Links only point where something answers (docs/decisions.md, decision 10).
    */
   async loginScreenUrl(saasId: string): Promise<string> {
-    return this.hostedLoginScreen(saasId);
+    const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    return doc?.domain_live ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`) : this.hostedLoginScreen(saasId);
   }
 
   // Notification templates
