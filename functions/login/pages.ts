@@ -139,6 +139,8 @@ ${
   invited
     ? `<form id="new-account-form" data-heading="${escapeHtml(heading)}" hidden>
 <p>${escapeHtml(fill(t.newAccountHeading, { email: invited.email }))}</p>
+<label for="account-code">${escapeHtml(t.code)}</label>
+<input id="account-code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
 <label for="account-password">${escapeHtml(t.password)}</label>
 <input id="account-password" name="password" type="password" autocomplete="new-password" required maxlength="256">
 <button type="submit">${escapeHtml(t.createAccount)}</button>

@@ -13,7 +13,8 @@
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
  *   POST ./api/device   {ticket, salt, verifier, remember}     → the browser's device confirmed (remembered devices)
- *   POST ./api/join     {invitation, password}                 → a new user for an invitation
+ *   POST ./api/join-code {invitation}                          → a code mailed to the invited address (verify_user_attribute)
+ *   POST ./api/join     {invitation, code, password}           → a new user for an invitation
  *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
@@ -80,6 +81,8 @@ export interface LoginScreenDeps {
   invitations: {
     get(saasId: string, tenantId: string, invitationId: string): Promise<Invitation>;
     accept(saasId: string, invitationId: string, input: InvitationAcceptance): Promise<void>;
+    mailJoinCode(saasId: string, invitationId: string): Promise<void>;
+    joinWithCode(saasId: string, invitationId: string, input: { code: string; password: string }): Promise<{ email: string }>;
   };
   /** The page's script and style, built by functions/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
@@ -137,7 +140,12 @@ const BODIES = {
     verifier: Type.String({ minLength: 1, maxLength: 2048 }),
     remember: Type.Boolean(),
   }),
-  join: Type.Object({ invitation: InvitationRef, password: Type.String({ minLength: 1, maxLength: 256 }) }),
+  joinCode: Type.Object({ invitation: InvitationRef }),
+  join: Type.Object({
+    invitation: InvitationRef,
+    code: Type.String({ minLength: 1, maxLength: 16 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  }),
   signUp: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
   forgot: Type.Object({ username: Name }),
   reset: Type.Object({ username: Name, code: Type.String({ minLength: 1, maxLength: 16 }), password: Type.String({ minLength: 1, maxLength: 256 }) }),
@@ -287,8 +295,15 @@ export class LoginScreen {
           return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body')));
         case 'device':
           return ok(await this.confirmDevice(saasId, validate(BODIES.device, body, 'body')));
-        case 'join':
-          return ok(await this.join(saasId, validate(BODIES.join, body, 'body')));
+        case 'join-code': {
+          const { invitation } = validate(BODIES.joinCode, body, 'body');
+          await this.deps.invitations.mailJoinCode(saasId, invitation.id);
+          return ok({});
+        }
+        case 'join': {
+          const { invitation, code, password } = validate(BODIES.join, body, 'body');
+          return ok(await this.deps.invitations.joinWithCode(saasId, invitation.id, { code, password }));
+        }
         case 'sign-up':
           return ok(await this.signUp(saasId, validate(BODIES.signUp, body, 'body')));
         case 'forgot': {
@@ -390,13 +405,6 @@ export class LoginScreen {
       await this.deps.devices.updateStatus(saasId, { access_token, device_key, device_remembered_status: 'remembered' });
     }
     return { remembered: !confirmed.user_confirmation_necessary || body.remember };
-  }
-
-  /** A new user with the invited address and this password, made a member: the page then signs in as them. */
-  private async join(saasId: string, body: typeof BODIES.join.static) {
-    const invitation = await this.deps.invitations.get(saasId, body.invitation.tenant_id, body.invitation.id);
-    await this.deps.invitations.accept(saasId, body.invitation.id, { email: invitation.email, password: body.password });
-    return { email: invitation.email };
   }
 
   /**

@@ -3,15 +3,24 @@
  * one pointer item per invitation naming its tenant, for Validate Invitation, whose path has no tenant id.
  * Both carry the TTL attribute at the invitation's `remove_at`; reads check it too.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/tenants/invitations.js';
 import type { OutboxMail } from '../domain/mail/mail.js';
+import type { VerificationCode } from '../domain/users/verification-codes.js';
+import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { queryAll } from './query.js';
-import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
+import { both, check, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
+
+/** Still pending, and `now` before it expires. */
+const pendingAt = (now: number): Condition => ({
+  expression: '#status = :pending AND #expiredAt > :now',
+  names: { '#status': 'status', '#expiredAt': 'expired_at' },
+  values: { ':pending': 'pending', ':now': now },
+});
 
 function toRecord(item: Record<string, unknown>): InvitationRecord {
   const { mirror: _mirror, [TTL_ATTRIBUTE]: _ttl, ...record } = withoutKeys<InvitationRecord & { mirror: ItemKey; [TTL_ATTRIBUTE]: number }>(item);
@@ -73,13 +82,27 @@ export class DynamoInvitationRepository implements InvitationRepository {
   }
 
   acceptWrite(saasId: string, invitation: InvitationRecord, userId: string, now: number): AtomicWrite {
-    const change = new Update().set('status', 'accepted').set('accepted_at', now).set('accepted_user_id', userId);
-    const pending: Condition = {
-      expression: '#status = :pending AND #expiredAt > :now',
-      names: { '#status': 'status', '#expiredAt': 'expired_at' },
-      values: { ':pending': 'pending', ':now': now },
-    };
+    const change = new Update().set('status', 'accepted').set('accepted_at', now).set('accepted_user_id', userId).remove('join_code');
     const key = keys.invitation(saasId, invitation.tenant_id, invitation.id);
-    return atomicWrite(update(this.table, key, change, both(EXISTS, pending), INVITATION_RULE.invitationPending));
+    return atomicWrite(update(this.table, key, change, both(EXISTS, pendingAt(now)), INVITATION_RULE.invitationPending));
+  }
+
+  joinCodeWrite(saasId: string, invitation: InvitationRecord, code: VerificationCode, mail: OutboxMail, now: number): AtomicWrite {
+    const key = keys.invitation(saasId, invitation.tenant_id, invitation.id);
+    return atomicWrite(
+      update(this.table, key, new Update().set('join_code', code), both(EXISTS, pendingAt(now)), INVITATION_RULE.invitationPending),
+      ...mailWrites(this.table, mail),
+    );
+  }
+
+  spendJoinCodeAttempt(saasId: string, invitation: InvitationRecord, code: VerificationCode, maxAttempts: number): Promise<boolean> {
+    const key = keys.invitation(saasId, invitation.tenant_id, invitation.id);
+    const sameAndLeft: Condition = {
+      expression: '#code.#digest = :digest AND #code.#attempts < :max',
+      names: { '#code': 'join_code', '#digest': 'digest', '#attempts': 'attempts' },
+      values: { ':digest': code.digest, ':max': maxAttempts },
+    };
+    const change = new Update().add(['join_code', 'attempts'], 1);
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, sameAndLeft))));
   }
 }

@@ -170,17 +170,20 @@ async function answerPending(response: string, value: string): Promise<void> {
   await follow(await post('answer', { challenge_name, session, responses: { USERNAME: username, [response]: value }, ...context() }));
 }
 
-/** Runs one step with the form's buttons disabled; a refusal is announced, never thrown. */
+/** Runs one step with these buttons disabled; a refusal is announced, never thrown. */
+function busy(buttons: HTMLButtonElement[], step: () => Promise<void>): void {
+  buttons.forEach((b) => (b.disabled = true));
+  say(data.messages.working);
+  step()
+    .catch((error: unknown) => say('', error instanceof Refused ? error.message : fill(data.messages.refused, { detail: String(error) })))
+    .finally(() => buttons.forEach((b) => (b.disabled = false)));
+}
+
 function onSubmit(id: FormId, step: () => Promise<void>): void {
   const form = element<HTMLFormElement>(id);
   form?.addEventListener('submit', (event) => {
     event.preventDefault();
-    const buttons = [...form.querySelectorAll('button')];
-    buttons.forEach((b) => (b.disabled = true));
-    say(data.messages.working);
-    step()
-      .catch((error: unknown) => say('', error instanceof Refused ? error.message : fill(data.messages.refused, { detail: String(error) })))
-      .finally(() => buttons.forEach((b) => (b.disabled = false)));
+    busy([...form.querySelectorAll('button')], step);
   });
 }
 
@@ -193,7 +196,8 @@ onSubmit('new-account-form', async () => {
   const invitation = data.invitation;
   if (!invitation) return;
   const password = input('account-password').value;
-  const { email } = (await post('join', { invitation: { id: invitation.id, tenant_id: invitation.tenantId }, password })) as { email?: string };
+  const code = input('account-code').value.trim();
+  const { email } = (await post('join', { invitation: { id: invitation.id, tenant_id: invitation.tenantId }, code, password })) as { email?: string };
   joined = true;
   await signIn(email ?? invitation.email, password);
 });
@@ -218,7 +222,17 @@ onSubmit('reset-form', async () => {
   await signIn(resetting, password);
 });
 
-element('show-new-account')?.addEventListener('click', () => show('new-account-form'));
+// A new person first proves the invited address: a code is mailed to it, then the form asks for it.
+const newAccount = element<HTMLButtonElement>('show-new-account');
+newAccount?.addEventListener('click', () =>
+  busy([newAccount], async () => {
+    const invitation = data.invitation;
+    if (!invitation) return;
+    await post('join-code', { invitation: { id: invitation.id, tenant_id: invitation.tenantId } });
+    say('');
+    show('new-account-form');
+  }),
+);
 // The links work without the script too (they are pages of their own); with it, they only switch the form.
 for (const anchor of document.querySelectorAll<HTMLAnchorElement>('a[data-form]')) {
   anchor.addEventListener('click', (event) => {

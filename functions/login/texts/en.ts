@@ -16,7 +16,7 @@ export const EN = {
     signIn: 'Sign in',
     rememberDevice: 'Remember this browser (no code next time)',
     newHere: 'New here? Choose a password',
-    newAccountHeading: 'Choose a password for {email}',
+    newAccountHeading: 'We sent a code to {email}: enter it, and choose your password.',
     createAccount: 'Create my account and join',
     haveAccount: 'I already have an account',
     newPasswordHeading: 'Choose a new password',

@@ -20,6 +20,14 @@ import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type Tenan
 import { tenantNotFound, type TenantRepository } from './tenants.js';
 import type { AccessTokenVerifier } from '../tokens/tokens.js';
 import { emailAddress, emailLogin, given, userNotFound, type UserRepository, type UserService } from '../users/users.js';
+import {
+  issueVerificationCode,
+  MAX_CODE_ATTEMPTS,
+  unusableCode,
+  verificationCodeMatches,
+  wrongCode,
+  type VerificationCode,
+} from '../users/verification-codes.js';
 
 /** How long an invitation stays readable after it expired (as `expired`), before it goes. */
 export const KEEP_EXPIRED_SECONDS = 30 * 86400;
@@ -60,6 +68,8 @@ export interface InvitationRecord {
   status: 'pending' | 'accepted';
   accepted_at?: number;
   accepted_user_id?: string;
+  /** The login screen's code that proves the invited address before an account is made with it. */
+  join_code?: VerificationCode;
 }
 
 /** What an invitation id names: nothing, a deleted invitation, or an invitation. */
@@ -77,6 +87,10 @@ export interface InvitationRepository {
   deleteWrite(saasId: string, tenantId: string, invitationId: string): AtomicWrite;
   /** Marks it accepted by `userId`. Rule `invitation_pending`: still pending and `now` before expired_at. */
   acceptWrite(saasId: string, invitation: InvitationRecord, userId: string, now: number): AtomicWrite;
+  /** A new join code (replacing any) and its mail. Rule `invitation_pending`. */
+  joinCodeWrite(saasId: string, invitation: InvitationRecord, code: VerificationCode, mail: OutboxMail, now: number): AtomicWrite;
+  /** Spends one answer of the join code while it is `code` and has answers left; false otherwise. */
+  spendJoinCodeAttempt(saasId: string, invitation: InvitationRecord, code: VerificationCode, maxAttempts: number): Promise<boolean>;
 }
 
 export interface InvitationDeps {
@@ -252,6 +266,33 @@ export class InvitationService {
     if (lookup.state === 'missing') throw invitationNotFound(invitationId);
     if (lookup.state === 'deleted' || unacceptable(lookup.invitation, now)) return { is_valid: false };
     return { is_valid: Boolean(await this.deps.tenants.get(saasId, lookup.invitation.tenant_id)) };
+  }
+
+  /**
+   * The hosted login screen's way in for a new person: a code mailed (verify_user_attribute) to the invited
+   * address, which proves the address before an account is made with it; a forwarded link alone does not.
+   */
+  async mailJoinCode(saasId: string, invitationId: string): Promise<void> {
+    const now = nowSeconds();
+    const invitation = await this.acceptable(saasId, invitationId, now);
+    const { code, record } = issueVerificationCode('EMAIL_VERIFY', {}, now);
+    const mail = await newOutboxMail(this.deps.box, saasId, 'verify_user_attribute', invitation.email, code);
+    const outcome = await this.deps.committer.commit(this.deps.invitations.joinCodeWrite(saasId, invitation, record, mail, now));
+    if (outcome.committed) return;
+    await this.acceptable(saasId, invitationId, nowSeconds());
+    throw concurrentUpdate('invitation');
+  }
+
+  /** The join code and a password: the invited user made with them, a member, the invitation accepted. */
+  async joinWithCode(saasId: string, invitationId: string, input: { code: string; password: string }): Promise<{ email: string }> {
+    const invitation = await this.acceptable(saasId, invitationId, nowSeconds());
+    const unusable = unusableCode(invitation.join_code, nowSeconds());
+    if (unusable) throw unusable;
+    const code = invitation.join_code as VerificationCode;
+    const spent = await this.deps.invitations.spendJoinCodeAttempt(saasId, invitation, code, MAX_CODE_ATTEMPTS);
+    if (!spent || !verificationCodeMatches(code, input.code)) throw wrongCode();
+    await this.accept(saasId, invitationId, { email: invitation.email, password: input.password });
+    return { email: invitation.email };
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * Codes mailed to confirm a request a user made (a new e-mail address, a link to an external account, a
- * forgotten password): six digits, valid 24 hours (the spec's limits, docs/decisions.md; a password reset's one
+ * forgotten password, an invited address before its account is made): six digits, valid 24 hours (the spec's limits, docs/decisions.md; a password reset's one
  * hour), single use, and stored only as a salted hash beside what they
  * confirm. A code takes at most MAX_CODE_ATTEMPTS answers, right or wrong: each answer spends one before it
  * is compared, so parallel guessing cannot go past the limit, and a million codes cannot be tried in a day.
@@ -13,13 +13,14 @@ import { invalid, type DomainError } from '../../errors.js';
 export const CODE_LIFETIME_SECONDS = 24 * 3600;
 export const MAX_CODE_ATTEMPTS = 5;
 
-export type CodePurpose = 'EMAIL_UPDATE' | 'EXTERNAL_LINK' | 'PASSWORD_RESET';
+export type CodePurpose = 'EMAIL_UPDATE' | 'EXTERNAL_LINK' | 'PASSWORD_RESET' | 'EMAIL_VERIFY';
 
 /** A forgotten password's code lets anyone holding it in: an hour, as Cognito's forgot-password codes. */
 const LIFETIME_OF: Readonly<Record<CodePurpose, number>> = {
   EMAIL_UPDATE: CODE_LIFETIME_SECONDS,
   EXTERNAL_LINK: CODE_LIFETIME_SECONDS,
   PASSWORD_RESET: 3600,
+  EMAIL_VERIFY: 3600,
 };
 
 export interface VerificationCode {
