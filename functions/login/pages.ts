@@ -66,6 +66,14 @@ export function contentSecurityPolicy(tagManager: boolean): string {
   ].join('; ');
 }
 
+/** A one-time code's label and input. */
+const codeField = (id: string, label: string) =>
+  `<label for="${id}">${escapeHtml(label)}</label>\n<input id="${id}" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">`;
+
+/** A password being chosen: its label and input. */
+const newPasswordField = (id: string, label: string, name: string) =>
+  `<label for="${id}">${escapeHtml(label)}</label>\n<input id="${id}" name="${name}" type="password" autocomplete="new-password" required maxlength="256">`;
+
 function link(url: string, text: string): string {
   return url ? `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>` : '';
 }
@@ -127,10 +135,8 @@ ${look.selfSignUp ? signUpForm(texts, look) : ''}
 
 <form id="reset-form" data-heading="${escapeHtml(t.forgotHeading)}" hidden>
 <p>${escapeHtml(t.resetIntro)}</p>
-<label for="reset-code">${escapeHtml(t.code)}</label>
-<input id="reset-code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
-<label for="reset-password">${escapeHtml(t.newPassword)}</label>
-<input id="reset-password" name="password" type="password" autocomplete="new-password" required maxlength="256">
+${codeField('reset-code', t.code)}
+${newPasswordField('reset-password', t.newPassword, 'password')}
 <button type="submit">${escapeHtml(t.resetPassword)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
 </form>
@@ -139,10 +145,8 @@ ${
   invited
     ? `<form id="new-account-form" data-heading="${escapeHtml(heading)}" hidden>
 <p>${escapeHtml(fill(t.newAccountHeading, { email: invited.email }))}</p>
-<label for="account-code">${escapeHtml(t.code)}</label>
-<input id="account-code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
-<label for="account-password">${escapeHtml(t.password)}</label>
-<input id="account-password" name="password" type="password" autocomplete="new-password" required maxlength="256">
+${codeField('account-code', t.code)}
+${newPasswordField('account-password', t.password, 'password')}
 <button type="submit">${escapeHtml(t.createAccount)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.haveAccount)}</button>
 </form>`
@@ -151,16 +155,14 @@ ${
 
 <form id="new-password-form" data-heading="${escapeHtml(t.newPasswordHeading)}" hidden>
 <p>${escapeHtml(t.newPasswordIntro)}</p>
-<label for="new-password">${escapeHtml(t.newPassword)}</label>
-<input id="new-password" name="new_password" type="password" autocomplete="new-password" required maxlength="256">
+${newPasswordField('new-password', t.newPassword, 'new_password')}
 <button type="submit">${escapeHtml(t.setPassword)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
 
 <form id="code-form" data-heading="${escapeHtml(heading)}" hidden>
 <p id="code-prompt" data-totp="${escapeHtml(t.totpPrompt)}" data-email="${escapeHtml(t.emailCodePrompt)}"></p>
-<label for="code">${escapeHtml(t.code)}</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">
+${codeField('code', t.code)}
 <button type="submit">${escapeHtml(t.verify)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
