@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { EN } from '../../functions/login/texts/en.js';
+import { config } from '../../shared/config.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp, setTemporaryPassword } from '../support/example-app.js';
@@ -150,6 +151,22 @@ let hanakoSecret: string;
     await page.fill('#code', code);
     await page.click('#code-form button[type=submit]');
     await expectBackAtTheSaas(page, HANAKO.email);
+  });
+
+  it('asks for the code mailed to the user when MFA is by e-mail', async () => {
+    const SORA = { email: 'sora@example.com', password: 'Sora#Secret42' };
+    const soraId = await setup.createUser(SORA.email, SORA.password);
+    assert.equal((await admin.patch(`/users/${soraId}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const page = await open(loginUrl);
+    await signIn(page, SORA.email, SORA.password);
+    await page.locator('#code-form:not([hidden])').waitFor();
+    assert.equal(await page.textContent('#code-prompt'), EN.page.emailCodePrompt);
+    const [mail] = await deliveredMail(h.sesUrl, saasId, SORA.email);
+    const code = /(\d{6})/.exec(mail?.body.text ?? '')?.[1];
+    assert.ok(code, mail?.body.text);
+    await page.fill('#code', code);
+    await page.click('#code-form button[type=submit]');
+    await expectBackAtTheSaas(page, SORA.email);
   });
 
   it('shows the customize settings, and the SaaS’s HTML in a frame that runs no script', async () => {
@@ -381,6 +398,20 @@ let hanakoSecret: string;
       assert.deepEqual(await deliveredMail(h.sesUrl, saasId, 'nobody-here@example.com'), []);
       const wrong = await postStep('reset', { username: 'nobody-here@example.com', code: '123456', password: 'Whatever#1234' });
       assert.equal(wrong.body.message, EN.messages.wrongCode);
+    });
+  });
+
+  describe('mail limits', () => {
+    it('stop a page from mailing one address more than the limit allows, and answer as before', async () => {
+      const TAKO = 'tako@example.com';
+      await setup.createUser(TAKO, 'Tako#Secret42');
+      const answers = [];
+      for (let i = 0; i < config().mailLimits.perAddress + 3; i++) answers.push(await postStep('forgot', { username: TAKO }));
+      assert.ok(
+        answers.every((answer) => answer.status === 200),
+        'the same answer throughout: nothing tells the limit is reached',
+      );
+      assert.equal((await deliveredMail(h.sesUrl, saasId, TAKO)).length, config().mailLimits.perAddress);
     });
   });
 
