@@ -21,9 +21,10 @@
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as Type from '@sinclair/typebox';
 import { passwordChallenge } from '../../client/srp.js';
+import { constantTimeEqual } from '../../shared/crypto/compare.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
 import { parseJsonBody, validate } from '../../shared/http/validation.js';
@@ -330,9 +331,8 @@ export class LoginScreen {
     if (request.body.length > MAX_BODY_BYTES) throw invalid('request_too_large', `body: larger than ${MAX_BODY_BYTES} bytes`);
     const fromCookie = cookie(request.headers.cookie, CSRF_COOKIE) ?? '';
     const fromHeader = request.headers['x-csrf-token'] ?? '';
-    const same =
-      fromCookie.length > 0 && fromCookie.length === fromHeader.length && timingSafeEqual(Buffer.from(fromCookie), Buffer.from(fromHeader));
-    if (!same) throw new DomainError('forbidden', 'csrf_mismatch', 'x-csrf-token: does not match the page; reload it');
+    if (!fromCookie || !constantTimeEqual(fromCookie, fromHeader))
+      throw new DomainError('forbidden', 'csrf_mismatch', 'x-csrf-token: does not match the page; reload it');
   }
 
   private async start(saasId: string, body: { username: string; srp_a: string }) {

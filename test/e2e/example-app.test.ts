@@ -84,6 +84,10 @@ function totpCode(secret: string, offByOne = false): string {
     const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`);
     assert.equal(res.status, 400);
     assert.equal(res.headers.get('set-cookie')?.includes('access_token'), false);
+    // A state of as many characters as the cookie's but more bytes is refused the same way.
+    const cookie = 'hosted_state=' + 'A'.repeat(32);
+    const wide = await fetch(`${world.app.url}/callback?code=x&state=${encodeURIComponent('é'.repeat(32))}`, { headers: { cookie } });
+    assert.equal(wide.status, 400);
   });
 
   async function idLogin(page: Page, userId: string, password: string) {

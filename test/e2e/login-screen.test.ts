@@ -235,6 +235,9 @@ let hanakoSecret: string;
     assert.equal(((await noToken.json()) as { type: string }).type, 'csrf_mismatch');
     const wrongToken = await post({ cookie, 'x-csrf-token': 'A'.repeat(43) });
     assert.equal(wrongToken.status, 403);
+    // As many characters as the cookie's, but not as many bytes: still a plain refusal.
+    const wideToken = await post({ cookie, 'x-csrf-token': 'é'.repeat(43) });
+    assert.equal(wideToken.status, 403);
     const token = cookie.split('=')[1] as string;
     const badInput = await post({ cookie, 'x-csrf-token': token, 'content-type': 'text/plain' });
     assert.equal(badInput.status, 400);

@@ -4,7 +4,8 @@
  * SaaS's callback URL, PUT /auth-info) check the state, trade the temporary code for the credentials
  * (GET /credentials?code=…) and keep them in the session cookies.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { constantTimeEqual } from '../../../shared/crypto/compare.js';
 import { log } from '../../../shared/log.js';
 import type { RouteHandler } from './context.js';
 import { COOKIE, serializeCookie, sessionCookies } from './cookies.js';
@@ -31,7 +32,7 @@ export const hostedCallback: RouteHandler = async (request, context) => {
   const state = request.query.get('state') ?? '';
   const expected = request.cookies[COOKIE.hostedState] ?? '';
   const cleared = serializeCookie(COOKIE.hostedState, '', { ...STATE_COOKIE, maxAgeSeconds: 0 }, context.cookies);
-  if (!expected || state.length !== expected.length || !timingSafeEqual(Buffer.from(state), Buffer.from(expected))) {
+  if (!expected || !constantTimeEqual(state, expected)) {
     return failure(400, 'This sign-in did not start here, or took too long: sign in again', [cleared]);
   }
   try {
