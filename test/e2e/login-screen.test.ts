@@ -243,6 +243,27 @@ let hanakoSecret: string;
     assert.equal(badInput.status, 400);
   });
 
+  it('refuses malformed steps with a 4xx in the error shape', async () => {
+    const refusals: [string, object, number, string][] = [
+      ['start', { username: TARO.email, srp_a: 'not hex' }, 400, 'invalid_parameter'],
+      ['start', { username: '', srp_a: 'ab' }, 400, 'invalid_parameter'],
+      ['answer', { challenge_name: 'CUSTOM_CHALLENGE', session: 's', responses: {} }, 400, 'invalid_parameter'],
+      ['answer', { challenge_name: 'PASSWORD_VERIFIER', session: 's', responses: { lower: 'x' } }, 400, 'invalid_parameter'],
+      ['device', { ticket: 'forged', salt: 'a', verifier: 'b', remember: true }, 400, 'invalid_parameter'],
+      ['join', { invitation: { id: 'i', tenant_id: 't' }, code: 1, password: 'p' }, 400, 'invalid_parameter'],
+      ['reset', { username: TARO.email, code: '', password: 'x' }, 400, 'invalid_parameter'],
+      ['sign-up', { email: 'a@example.com' }, 400, 'invalid_parameter'],
+      ['nothing-here', {}, 404, 'not_found'],
+    ];
+    for (const [step, body, status, type] of refusals) {
+      const res = await postStep(step, body);
+      assert.equal(res.status, status, `${step} ${JSON.stringify(body)}`);
+      assert.equal(res.body.type, type, step);
+      assert.equal(typeof res.body.message, 'string');
+      assert.deepEqual(res.body.data, {});
+    }
+  });
+
   it('signs out back to a page of the SaaS, and to no other site', async () => {
     const signOut = (to: string) => fetch(`${loginUrl}sign-out?redirect_uri=${encodeURIComponent(to)}`, { redirect: 'manual' });
     const home = await signOut(`${backend.url}/goodbye`);
