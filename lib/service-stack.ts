@@ -21,7 +21,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, ROUTES } from '../shared/routes.js';
+import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, OAUTH2_PATH, ROUTES } from '../shared/routes.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { LOGIN_FUNCTION } from './bundling.js';
@@ -245,11 +245,10 @@ export class ServiceStack extends Stack {
         integration: integrationOf(route.group),
       });
     }
-    api.addRoutes({
-      path: `${BASE_PATH}${LOGIN_PATH}/{proxy+}`,
-      methods: [HttpMethod.ANY],
-      integration: integrationOf(LOGIN_FUNCTION),
-    });
+    // The login screen and the OpenID Connect authorization server: one function, outside the route table.
+    for (const prefix of [LOGIN_PATH, OAUTH2_PATH]) {
+      api.addRoutes({ path: `${BASE_PATH}${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(LOGIN_FUNCTION) });
+    }
     // The public function answers 404 or 405 in the service's error shape.
     const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
     for (const scope of [api, fallback]) {

@@ -11,7 +11,7 @@ import { BASE_PATH, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { GROUP_HANDLERS } from './handlers.js';
 import { buildLoginAssets } from '../functions/login/build.js';
-import { handler as loginHandler, LOGIN_BASE_PATH } from '../functions/login/handler.js';
+import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH } from '../functions/login/handler.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 
@@ -143,11 +143,12 @@ function lambdaContext(requestId: string, functionName: string): Context {
 let loginAssets: Promise<void> | undefined;
 
 /**
- * Calls the function API Gateway would: the login screen's for its paths (its script and style built first,
- * once per process), the route's group, or for an unknown route the `$default` one.
+ * Calls the function API Gateway would: the login function for the screen's and the authorization server's
+ * paths (the screen's script and style built first, once per process), the route's group, or for an unknown
+ * route the `$default` one.
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
-  if (event.rawPath.startsWith(LOGIN_BASE_PATH)) {
+  if (event.rawPath.startsWith(LOGIN_BASE_PATH) || event.rawPath.startsWith(OAUTH2_BASE_PATH)) {
     loginAssets ??= buildLoginAssets();
     await loginAssets;
     return loginHandler(event, lambdaContext(event.requestContext.requestId, 'login'));

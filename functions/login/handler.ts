@@ -1,5 +1,6 @@
 /**
- * The hosted login screen's function: every request under `{BASE_PATH}/login/` (functions/login/screen.ts).
+ * The hosted login screen's function: every request under `{BASE_PATH}/login/` (functions/login/screen.ts),
+ * and the OpenID Connect authorization server under `{BASE_PATH}/oauth2/` (authorization-server.ts).
  * Its page's script and style are built beside the bundle (functions/login/build.ts, lib/service-stack.ts);
  * under `npm start` and in the tests, the local server builds them before the first request.
  */
@@ -7,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../../shared/config.js';
 import { observed } from '../../shared/observability.js';
-import { BASE_PATH, LOGIN_PATH } from '../../shared/routes.js';
+import { BASE_PATH, LOGIN_PATH, OAUTH2_PATH } from '../../shared/routes.js';
 import {
   accountRepository,
   configurationReader,
@@ -19,10 +20,12 @@ import {
   signUpService,
   userFlowService,
 } from '../../shared/wiring.js';
-import { LoginScreen } from './screen.js';
+import { AuthorizationServer } from './authorization-server.js';
+import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
 import { EN } from './texts/en.js';
 
 export const LOGIN_BASE_PATH = `${BASE_PATH}${LOGIN_PATH}/`;
+export const OAUTH2_BASE_PATH = `${BASE_PATH}${OAUTH2_PATH}/`;
 
 /** Where the built script and style are: `public/` beside this file, or beside the deployed bundle. */
 const LOGIN_ASSETS_DIR = new URL('./public/', import.meta.url);
@@ -42,7 +45,7 @@ export const loginScreen = () =>
     texts: EN,
     basePath: LOGIN_BASE_PATH,
     secureCookies: config().publicBaseUrl.startsWith('https:'),
-    saasExists: async (saasId) => (await accountRepository().getSaas(saasId)) !== undefined,
+    saasExists,
     look: async (saasId) => {
       const reader = configurationReader();
       const [settings, pages, signIn] = await Promise.all([
@@ -63,9 +66,10 @@ export const loginScreen = () =>
         pages,
       };
     },
-    callbackUrl: async (saasId) => (await configurationReader().authInfo(saasId)).callback_url,
+    callbackUrl,
+    issuer: config().tokenIssuer,
     signIn: signInService(),
-    saveCredentials: (saasId, credentials) => credentialService().save(saasId, credentials),
+    saveCredentials: (saasId, credentials, binding) => credentialService().save(saasId, credentials, binding),
     devices: deviceService(),
     box: secretBox(),
     signUp: (saasId, email) => signUpService().signUp(saasId, email),
@@ -77,18 +81,49 @@ export const loginScreen = () =>
     asset,
   });
 
+const callbackUrl = async (saasId: string) => (await configurationReader().authInfo(saasId)).callback_url;
+const saasExists = async (saasId: string) => (await accountRepository().getSaas(saasId)) !== undefined;
+
+export const authorizationServer = () =>
+  new AuthorizationServer({
+    texts: EN,
+    issuer: config().tokenIssuer,
+    saasExists,
+    callbackUrl,
+    screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+    box: secretBox(),
+    credentials: credentialService(),
+  });
+
+const notFound: ScreenResponse = {
+  status: 404,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  body: JSON.stringify({ type: 'not_found', message: 'no such endpoint', data: {} }),
+};
+
+/** The screen for its paths, the authorization server for its own. */
+async function route(request: ScreenRequest, rawPath: string): Promise<ScreenResponse> {
+  if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen().handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
+  if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
+    return (await authorizationServer().handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
+  }
+  return notFound;
+}
+
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
-  const path = event.rawPath.startsWith(LOGIN_BASE_PATH) ? event.rawPath.slice(LOGIN_BASE_PATH.length) : '';
-  const answer = await loginScreen().handle({
-    method: event.requestContext.http.method,
-    path,
-    query: new URLSearchParams(event.rawQueryString ?? ''),
-    headers,
-    body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
-  });
+  const answer = await route(
+    {
+      method: event.requestContext.http.method,
+      path: '',
+      query: new URLSearchParams(event.rawQueryString ?? ''),
+      headers,
+      body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+    },
+    event.rawPath,
+  );
   // API Gateway's payload 2.0 sets cookies from `cookies`, not from a set-cookie header.
   const { 'set-cookie': setCookie, ...rest } = answer.headers;
   return { statusCode: answer.status, headers: rest, body: answer.body, ...(setCookie ? { cookies: [setCookie] } : {}) };

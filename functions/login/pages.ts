@@ -32,6 +32,8 @@ export interface PageData {
   csrf: string;
   first: FirstForm;
   state?: string;
+  /** The sealed OpenID Connect authorization request the page was opened for (authorization-server.ts). */
+  authorization?: string;
   invitation?: { id: string; tenantId: string; email: string };
   /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */
   invitationProblem?: string;
@@ -203,12 +205,13 @@ ${consent('accept-privacy', is_privacy_policy, t.acceptPrivacy, look.privacyPoli
 }
 
 /** A page with only a heading and a sentence: unknown SaaS, unknown page. */
-export function notFoundPage(texts: LoginTexts, assets?: string): string {
+/** A page that only says something: no script, no form. */
+export function messagePage(texts: LoginTexts, title: string, message: string, assets?: string): string {
   return `<!doctype html>
 <html lang="${texts.lang}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(texts.page.notFoundTitle)}</title>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 ${assets ? `<link rel="stylesheet" href="${assets}login.css">` : ''}</head>
-<body><main><h1>${escapeHtml(texts.page.notFoundTitle)}</h1><p>${escapeHtml(texts.page.notFound)}</p></main></body>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body>
 </html>
 `;
 }

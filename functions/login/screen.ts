@@ -7,6 +7,8 @@
  *
  *   GET  ./  ./sign-in  ./sign-up  ./forgot-password           the page, opening with that form
  *   GET  ./invitation?invitation_id&tenant_id                  the page for an invitation
+ *   GET  ./?authorization=…                                    the page for an OpenID Connect authorization request
+ *                                                              (authorization-server.ts): back to its redirect URI
  *   GET  ./assets/login.js  ./assets/login.css                 its script and style
  *   GET  ./sign-out?redirect_uri=…                             forgets the page's cookie, back to the SaaS
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
@@ -31,7 +33,9 @@ import { parseJsonBody, validate } from '../../shared/http/validation.js';
 import { log } from '../../shared/log.js';
 import type { ChallengeAnswer, Credentials, DeviceConfirmation, DeviceStatusUpdate, SignInResult } from '../../shared/schemas/sign-in.js';
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
-import { contentSecurityPolicy, loginPage, notFoundPage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
+import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
+import { authorizationResponse, openAuthorizationRequest, type SealingBox } from './authorization-server.js';
+import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
 export interface ScreenRequest {
@@ -59,20 +63,20 @@ export interface LoginScreenDeps {
   saasExists(saasId: string): Promise<boolean>;
   look(saasId: string): Promise<ScreenLook>;
   callbackUrl(saasId: string): Promise<string>;
+  /** The `iss` of the tokens, named in OpenID Connect authorization responses. */
+  issuer: string;
   signIn: {
     start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInResult>;
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
   };
-  saveCredentials(saasId: string, credentials: Credentials): Promise<{ code: string }>;
+  /** A temporary code for the credentials; with a binding, an OpenID Connect authorization code. */
+  saveCredentials(saasId: string, credentials: Credentials, binding?: AuthorizationBinding): Promise<{ code: string }>;
   devices: {
     confirm(saasId: string, input: DeviceConfirmation): Promise<{ user_confirmation_necessary: boolean }>;
     updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
   };
   /** Seals what the page carries between two steps and must not read (the box of shared/crypto/secret-box.ts). */
-  box: {
-    seal(plaintext: string, context: Record<string, string>): Promise<string>;
-    open(sealed: string, context: Record<string, string>): Promise<string>;
-  };
+  box: SealingBox;
   /** Sign Up (refused while self sign-up is off). */
   signUp(saasId: string, email: string): Promise<unknown>;
   passwordReset: {
@@ -118,6 +122,7 @@ const FOLLOW_UPS: Readonly<Record<string, string | undefined>> = {
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const State = Type.Optional(Type.String({ maxLength: 1024 }));
+const MAX_AUTHORIZATION_LENGTH = 4096;
 const InvitationRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const BODIES = {
   start: Type.Object({ username: Name, srp_a: Type.String({ minLength: 1, maxLength: 1024, pattern: '^[0-9a-fA-F]+$' }) }),
@@ -134,6 +139,7 @@ const BODIES = {
     responses: Type.Record(Type.String({ pattern: '^[A-Z_]{1,64}$' }), Type.String({ maxLength: 2048 }), { maxProperties: 8 }),
     state: State,
     invitation: Type.Optional(InvitationRef),
+    authorization: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUTHORIZATION_LENGTH })),
   }),
   device: Type.Object({
     ticket: Type.String({ minLength: 1, maxLength: 8192 }),
@@ -204,11 +210,15 @@ export class LoginScreen {
   }
 
   private notFound(saasId?: string): ScreenResponse {
+    return this.messagePage(404, saasId, this.deps.texts.page.notFoundTitle, this.deps.texts.page.notFound);
+  }
+
+  private messagePage(status: number, saasId: string | undefined, title: string, message: string): ScreenResponse {
     const assets = saasId ? `${this.screenPath(saasId)}assets/` : undefined;
     return {
-      status: 404,
+      status,
       headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: notFoundPage(this.deps.texts, assets),
+      body: messagePage(this.deps.texts, title, message, assets),
     };
   }
 
@@ -230,12 +240,28 @@ export class LoginScreen {
     const existing = cookie(request.headers.cookie, CSRF_COOKIE);
     const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
     const state = request.query.get('state') ?? undefined;
+    const authorization = request.query.get('authorization') ?? undefined;
+    if (authorization !== undefined) {
+      // Checked now, so a stale or foreign request is said at once rather than after the password.
+      try {
+        if (authorization.length > MAX_AUTHORIZATION_LENGTH) throw invalid('invalid_parameter', 'authorization: too long');
+        await openAuthorizationRequest(this.deps.box, saasId, authorization);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return this.messagePage(
+          400,
+          saasId,
+          this.deps.texts.page.badRequestTitle,
+          fill(this.deps.texts.page.badAuthorizationRequest, { detail: error.message }),
+        );
+      }
+    }
     const first = PAGES[page] === 'sign-up-form' && !look.selfSignUp ? 'sign-in-form' : (PAGES[page] as FirstForm);
     const data: PageData = {
       csrf,
       first,
       messages: this.deps.texts.messages,
-      ...(state !== undefined && state.length <= 1024 ? { state } : {}),
+      ...(authorization !== undefined ? { authorization } : state !== undefined && state.length <= 1024 ? { state } : {}),
       ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
     };
     if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
@@ -350,7 +376,7 @@ export class LoginScreen {
       challenge_responses: responses,
       session: body.session,
     });
-    if (step.credentials) return this.finish(saasId, { ...step, credentials: step.credentials }, body.state, body.invitation);
+    if (step.credentials) return this.finish(saasId, { ...step, credentials: step.credentials }, body);
     const next = step.challenge_name ?? '';
     if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
       throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
@@ -364,25 +390,40 @@ export class LoginScreen {
     };
   }
 
-  /** Signed in: the invitation accepted (when there is one), the credentials saved under a code, the callback. */
-  private async finish(saasId: string, step: SignInResult & { credentials: Credentials }, state?: string, invitation?: { id: string }) {
+  /**
+   * Signed in: the invitation accepted (when there is one), the credentials saved under a code, and back to the
+   * callback URL, or to the redirect URI of the OpenID Connect request the page was opened for.
+   */
+  private async finish(
+    saasId: string,
+    step: SignInResult & { credentials: Credentials },
+    { state, invitation, authorization }: Pick<typeof BODIES.answer.static, 'state' | 'invitation' | 'authorization'>,
+  ) {
     const { credentials } = step;
+    const request = authorization !== undefined ? await openAuthorizationRequest(this.deps.box, saasId, authorization) : undefined;
     const callback = await this.deps.callbackUrl(saasId);
     if (!callback) throw invalid('no_callback_url', 'the SaaS has no callback URL (PUT /auth-info)');
     if (invitation) await this.deps.invitations.accept(saasId, invitation.id, { access_token: credentials.access_token });
-    const { code } = await this.deps.saveCredentials(saasId, credentials);
-    const redirect = new URL(callback);
-    redirect.searchParams.set('code', code);
-    if (state !== undefined) redirect.searchParams.set('state', state);
+    let redirect: string;
+    if (request) {
+      const { redirect_uri, code_challenge, nonce, scope } = request;
+      const binding = { redirect_uri, code_challenge, scope, ...(nonce !== undefined ? { nonce } : {}) };
+      redirect = authorizationResponse(request, this.deps.issuer, (await this.deps.saveCredentials(saasId, credentials, binding)).code);
+    } else {
+      const url = new URL(callback);
+      url.searchParams.set('code', (await this.deps.saveCredentials(saasId, credentials)).code);
+      if (state !== undefined) url.searchParams.set('state', state);
+      redirect = url.toString();
+    }
     const offered = step.new_device_metadata;
-    if (!offered) return { redirect: redirect.toString() };
+    if (!offered) return { redirect };
     // A device offered: the page makes its secret and confirms it (api/device) before it leaves, with a ticket
     // that carries the access token sealed, so the token never reaches the page.
     const ticket = await this.deps.box.seal(
       JSON.stringify({ access_token: credentials.access_token, device_key: offered.device_key }),
       deviceTicket(saasId),
     );
-    return { redirect: redirect.toString(), new_device: { ...offered, ticket } };
+    return { redirect, new_device: { ...offered, ticket } };
   }
 
   /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */

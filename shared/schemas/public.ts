@@ -20,14 +20,27 @@ export const Jwks = Type.Object(
 export const OpenIdConfiguration = Type.Object(
   {
     issuer: Type.String(),
-    jwks_uri: Type.String(),
+    authorization_endpoint: Type.String(),
+    token_endpoint: Type.String(),
     userinfo_endpoint: Type.String(),
+    end_session_endpoint: Type.String(),
+    jwks_uri: Type.String(),
+    scopes_supported: Type.Array(Type.String()),
     response_types_supported: Type.Array(Type.String()),
+    response_modes_supported: Type.Array(Type.String()),
+    grant_types_supported: Type.Array(Type.String()),
+    code_challenge_methods_supported: Type.Array(Type.String()),
+    token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    authorization_response_iss_parameter_supported: Type.Boolean(),
     subject_types_supported: Type.Array(Type.String()),
     id_token_signing_alg_values_supported: Type.Array(Type.String()),
     claims_supported: Type.Array(Type.String()),
   },
-  { $id: 'OpenIdConfiguration', description: 'OpenID Provider metadata: where the keys are, which algorithm signs' },
+  {
+    $id: 'OpenIdConfiguration',
+    description:
+      'OpenID Provider metadata (OpenID Connect Discovery 1.0): the endpoints of the authorization server, where the keys are, which algorithm signs',
+  },
 );
 
 export const publicSchemas = {

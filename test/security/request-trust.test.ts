@@ -59,7 +59,9 @@ describe('public URLs', () => {
       assert.equal(answer.status, 200, answer.text);
       const discovery = JSON.parse(answer.text) as Record<string, string>;
       assert.equal(discovery.jwks_uri, `${config().publicBaseUrl}/.well-known/jwks.json`);
-      assert.equal(discovery.userinfo_endpoint, `${config().publicBaseUrl}/userinfo`);
+      for (const endpoint of ['authorization', 'token', 'userinfo', 'end_session']) {
+        assert.match(discovery[`${endpoint}_endpoint`] ?? '', new RegExp(`^${config().publicBaseUrl}/oauth2/[a-z]+$`));
+      }
       assert.doesNotMatch(answer.text, /evil|javascript/);
     }
   });

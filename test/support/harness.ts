@@ -41,6 +41,8 @@ export interface HarnessOptions {
   accessKeyId?: string;
   tableName?: string;
   masterKey?: string;
+  /** Tokens issued by the API this harness starts (as under `npm start`), so OpenID Connect discovery matches. */
+  issuerIsApi?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -49,6 +51,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // The URLs the service hands out come from configuration: here, the API this harness starts.
   const port = await freePort();
   process.env.PUBLIC_BASE_URL = `http://127.0.0.1:${port}${BASE_PATH}`;
+  if (options.issuerIsApi) process.env.TOKEN_ISSUER = process.env.PUBLIC_BASE_URL;
   useLocalEngines({
     dynamoUrl,
     sesUrl,

@@ -102,6 +102,7 @@ async function post(step: string, body: object): Promise<StepAnswer> {
 
 const context = () => ({
   ...(data.state !== undefined ? { state: data.state } : {}),
+  ...(data.authorization !== undefined ? { authorization: data.authorization } : {}),
   ...(data.invitation && !joined ? { invitation: { id: data.invitation.id, tenant_id: data.invitation.tenantId } } : {}),
 });
 

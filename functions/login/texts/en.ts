@@ -46,6 +46,8 @@ export const EN = {
     privacyPolicy: 'Privacy policy',
     notFoundTitle: 'Not found',
     notFound: 'There is no login screen at this address.',
+    badRequestTitle: 'Cannot sign in here',
+    badAuthorizationRequest: "The application's sign-in request is not valid ({detail}). Go back to the application and try again.",
     scriptNeeded: 'This page needs JavaScript to sign you in without sending your password.',
     customContent: 'Information from the application',
   },

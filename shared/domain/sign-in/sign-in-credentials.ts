@@ -12,7 +12,8 @@
  * A temporary code is a UUID valid 10 seconds and single use. The saved tokens are sealed under a key
  * derived from the code itself and stored under the code's hash, so the table never holds them readable.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { constantTimeEqual } from '../../crypto/compare.js';
 import { nowSeconds } from '../../clock.js';
 import { codeHash, openWithCode, sealWithCode } from '../../crypto/code-box.js';
 import { invalid, notFound } from '../../errors.js';
@@ -25,6 +26,38 @@ import type { UserRecord, UserRepository } from '../users/users.js';
 
 /** The spec (docs/decisions.md): a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
 export const TEMP_CODE_SECONDS = 10;
+
+/** An OpenID Connect authorization code lives a minute (RFC 6749 asks for at most ten), and is used once. */
+export const AUTHORIZATION_CODE_SECONDS = 60;
+
+/**
+ * What an OpenID Connect authorization request binds its code to (functions/login/authorization-server.ts):
+ * the code is redeemed only at the token endpoint, with the same redirect URI and the PKCE verifier.
+ */
+export interface AuthorizationBinding {
+  redirect_uri: string;
+  /** BASE64URL(SHA-256(code_verifier)): only S256 is accepted. */
+  code_challenge: string;
+  nonce?: string;
+  scope: string;
+}
+
+/** What the token endpoint answers for a code or a refresh token. */
+export interface GrantedTokens {
+  credentials: Credentials;
+  expiresIn: number;
+  scope?: string;
+}
+
+/** The claims of the OpenID Connect userinfo endpoint. */
+export interface OpenIdUserInfo {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  preferred_username?: string;
+}
+
+const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export interface SavedCredentials {
   /** The credentials as JSON, sealed under the code (code-box.ts). */
@@ -72,9 +105,14 @@ export class CredentialService {
 
   /** New ID and access tokens for a live refresh token, which is answered back unchanged (no rotation). */
   async refresh(saasId: string, refreshToken: string): Promise<Credentials> {
-    const { user, grant } = await this.liveRefreshToken(saasId, refreshToken, 'refresh-token');
-    const tokens = await this.deps.tokens.issue(tokenSubject(saasId, user, grant.authTime, grant.sessionVersion));
-    return credentialsOf(tokens, refreshToken);
+    return (await this.grantByRefreshToken(saasId, refreshToken)).credentials;
+  }
+
+  /** `refresh` with the lifetime, for the token endpoint; `nonce` goes into the new ID token. */
+  async grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field = 'refresh-token'): Promise<GrantedTokens> {
+    const { user, grant } = await this.liveRefreshToken(saasId, refreshToken, field);
+    const tokens = await this.deps.tokens.issue({ ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion), ...(nonce ? { nonce } : {}) });
+    return { credentials: credentialsOf(tokens, refreshToken), expiresIn: tokens.expiresIn };
   }
 
   /** Get Authentication/Authorization Information: by temporary code (the default flow) or by refresh token. */
@@ -88,8 +126,11 @@ export class CredentialService {
     return this.redeem(saasId, query.code);
   }
 
-  /** Save Authentication/Authorization Information: only tokens this service issued, all of one user. */
-  async save(saasId: string, input: CredentialsToSave): Promise<{ code: string }> {
+  /**
+   * Save Authentication/Authorization Information: only tokens this service issued, all of one user. With a
+   * binding, the code is an OpenID Connect authorization code: redeemable only by `redeemAuthorizationCode`.
+   */
+  async save(saasId: string, input: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }> {
     const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token);
     await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub });
     const refreshToken = input.refresh_token || undefined;
@@ -104,18 +145,58 @@ export class CredentialService {
       ...(refreshToken ? { refresh_token: refreshToken } : {}),
     };
     await this.deps.tempCodes.save(saasId, codeHash(code), {
-      sealed: sealWithCode(code, sealContext(saasId), JSON.stringify(credentials)),
+      sealed: sealWithCode(code, sealContext(saasId), JSON.stringify(binding ? { ...credentials, authorization: binding } : credentials)),
       user_id: idClaims.sub,
-      expiresAt: nowSeconds() + TEMP_CODE_SECONDS,
+      expiresAt: nowSeconds() + (binding ? AUTHORIZATION_CODE_SECONDS : TEMP_CODE_SECONDS),
     });
     return { code };
   }
 
-  private async redeem(saasId: string, code: string): Promise<Credentials> {
+  /** Takes the code's saved credentials out, once; undefined when unknown, used or expired. */
+  private async take(saasId: string, code: string): Promise<(Credentials & { authorization?: AuthorizationBinding }) | undefined> {
     const saved = await this.deps.tempCodes.take(saasId, codeHash(code.toLowerCase()), nowSeconds());
     const opened = saved && openWithCode(code.toLowerCase(), sealContext(saasId), saved.sealed);
-    if (!opened) throw notFound('code_not_found', 'code: no saved credentials under this code (unknown, used, or older than 10 seconds)');
-    return JSON.parse(opened) as Credentials;
+    return opened ? (JSON.parse(opened) as Credentials & { authorization?: AuthorizationBinding }) : undefined;
+  }
+
+  private async redeem(saasId: string, code: string): Promise<Credentials> {
+    const saved = await this.take(saasId, code);
+    // An authorization code is not redeemed here, without its PKCE verifier.
+    if (!saved || saved.authorization) {
+      throw notFound('code_not_found', 'code: no saved credentials under this code (unknown, used, or older than 10 seconds)');
+    }
+    return saved;
+  }
+
+  /**
+   * The token endpoint's authorization_code grant: the code taken out (so a second try fails even when this
+   * one does), its redirect URI and PKCE verifier checked, and fresh tokens issued, the ID token with the
+   * request's nonce. Refusals are `invalid_grant`.
+   */
+  async redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens> {
+    const saved = await this.take(saasId, code);
+    const binding = saved?.authorization;
+    if (!saved || !binding) throw invalid('invalid_grant', 'code: unknown, used, or expired');
+    if (binding.redirect_uri !== proof.redirect_uri) throw invalid('invalid_grant', 'redirect_uri: is not the one the code was issued for');
+    const challenge = createHash('sha256').update(proof.code_verifier).digest('base64url');
+    if (!PKCE_VERIFIER.test(proof.code_verifier) || !constantTimeEqual(challenge, binding.code_challenge)) {
+      throw invalid('invalid_grant', 'code_verifier: does not match the code_challenge');
+    }
+    if (!saved.refresh_token) throw invalid('invalid_grant', 'code: carries no session to issue tokens from');
+    const granted = await this.grantByRefreshToken(saasId, saved.refresh_token, binding.nonce, 'code');
+    return { ...granted, scope: binding.scope };
+  }
+
+  /** The OpenID Connect userinfo endpoint: the standard claims of the user a bearer access token names. */
+  async openIdUserInfo(saasId: string, accessToken: string): Promise<OpenIdUserInfo> {
+    const claims = await this.deps.verifier.verifyAccessToken(saasId, accessToken);
+    const user = await this.deps.users.get(saasId, claims.sub);
+    if (!user) throw await this.tokenRefused(saasId, 'access_token: its user no longer exists');
+    return {
+      sub: user.id,
+      ...(user.email ? { email: user.email, email_verified: true } : {}),
+      ...(user.sign_in_id ? { preferred_username: user.sign_in_id } : {}),
+    };
   }
 
   /** GET /userinfo: the user an ID token names, with their tenants, envs and roles. */

@@ -58,6 +58,8 @@ export interface TokenSubject {
   authTime?: number;
   /** The user's `session_version` now: a password change, reset or sign-out everywhere raises it and so revokes the tokens. */
   sessionVersion: number;
+  /** The `nonce` of an OpenID Connect authorization request: carried by the ID token only. */
+  nonce?: string;
 }
 
 export interface IssuedTokens {
@@ -111,7 +113,7 @@ export class TokenService {
         .setJti(randomUUID())
         .sign(key.privateKey);
     const [idToken, accessToken] = await Promise.all([
-      sign({ ...common, token_use: 'id', 'cognito:username': subject.userId }),
+      sign({ ...common, token_use: 'id', 'cognito:username': subject.userId, ...(subject.nonce !== undefined ? { nonce: subject.nonce } : {}) }),
       sign({ ...common, token_use: 'access', username: subject.userId }),
     ]);
     return { idToken, accessToken, expiresIn: this.settings.lifetimeSeconds };
@@ -223,15 +225,43 @@ function reasonOf(error: unknown): string {
   return 'is not a valid token';
 }
 
-/** The OpenID Provider metadata (GET /.well-known/openid-configuration); `baseUrl` is the configured public base URL. */
+/**
+ * The OpenID Provider metadata (GET /.well-known/openid-configuration); `baseUrl` is the configured public base
+ * URL, never a request's Host header. The endpoints are functions/login/authorization-server.ts's.
+ */
 export function openIdConfiguration(issuer: string, baseUrl: string) {
   return {
     issuer,
+    authorization_endpoint: `${baseUrl}/oauth2/authorize`,
+    token_endpoint: `${baseUrl}/oauth2/token`,
+    userinfo_endpoint: `${baseUrl}/oauth2/userinfo`,
+    end_session_endpoint: `${baseUrl}/oauth2/logout`,
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
-    userinfo_endpoint: `${baseUrl}/userinfo`,
-    response_types_supported: ['id_token', 'token'],
+    scopes_supported: ['openid', 'email'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    claims_supported: ['iss', 'sub', 'aud', 'client_id', 'saas_id', 'token_use', 'auth_time', 'iat', 'exp', 'jti', 'email', 'sign_in_id'],
+    claims_supported: [
+      'iss',
+      'sub',
+      'aud',
+      'client_id',
+      'saas_id',
+      'token_use',
+      'auth_time',
+      'iat',
+      'exp',
+      'jti',
+      'nonce',
+      'email',
+      'email_verified',
+      'sign_in_id',
+      'preferred_username',
+    ],
   };
 }

@@ -1,0 +1,292 @@
+/**
+ * The OpenID Connect authorization server (docs/openid-connect.md): any OpenID Connect library (openid-client,
+ * Auth.js, Spring Security) signs a SaaS's users in through it, with no SaaSus SDK. Each SaaS is a client: its
+ * `client_id` is the SaaS id (the `aud` of its tokens), its one registered redirect URI its callback URL
+ * (PUT /auth-info). Clients are public and prove themselves with PKCE (S256); the flow is authorization code.
+ *
+ *   GET       {BASE_PATH}/oauth2/authorize   → the SaaS's hosted login screen, the request carried sealed
+ *   POST      {BASE_PATH}/oauth2/token       grant_type authorization_code (with code_verifier) or refresh_token
+ *   GET|POST  {BASE_PATH}/oauth2/userinfo    Authorization: Bearer <access token>
+ *   GET       {BASE_PATH}/oauth2/logout      back to post_logout_redirect_uri on the callback URL's origin
+ *
+ * The token and userinfo endpoints answer errors as RFC 6749 and RFC 6750 say ({error, error_description}),
+ * the shape every OAuth client reads; the authorization endpoint sends them back to the redirect URI once that
+ * URI is known to be the client's, and shows a page before.
+ */
+import { decodeJwt } from 'jose';
+import { nowSeconds } from '../../shared/clock.js';
+import { DomainError, invalid } from '../../shared/errors.js';
+import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
+import { log } from '../../shared/log.js';
+import { contentSecurityPolicy, messagePage } from './pages.js';
+import type { ScreenRequest, ScreenResponse } from './screen.js';
+import { fill, type LoginTexts } from './texts/en.js';
+
+/** How long a person may take on the screen between the application's request and the code. */
+export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
+
+/** The scopes there are: `openid` (required) and `email`; others are left out of the grant. */
+export const SUPPORTED_SCOPES = ['openid', 'email'];
+
+/** An authorization request, checked, as the screen carries it (sealed) until the person has signed in. */
+export interface AuthorizationRequest extends AuthorizationBinding {
+  saas_id: string;
+  state?: string;
+  /** Unix seconds. */
+  exp: number;
+}
+
+export interface SealingBox {
+  seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  open(sealed: string, context: Record<string, string>): Promise<string>;
+}
+
+const requestContext = (saasId: string) => ({ purpose: 'openid connect authorization request', saas_id: saasId });
+
+/** The request the screen was opened for; refused when it is not one this server sealed for this SaaS, or too old. */
+export async function openAuthorizationRequest(box: SealingBox, saasId: string, sealed: string): Promise<AuthorizationRequest> {
+  let request: AuthorizationRequest;
+  try {
+    request = JSON.parse(await box.open(sealed, requestContext(saasId))) as AuthorizationRequest;
+  } catch {
+    throw invalid('invalid_parameter', 'authorization: is not an authorization request of this SaaS');
+  }
+  if (request.exp <= nowSeconds()) throw invalid('authorization_expired', 'authorization: the request is too old; start again from the application');
+  return request;
+}
+
+/** Where the screen sends the browser once signed in: the redirect URI with the code, the state and the issuer (RFC 9207). */
+export function authorizationResponse(request: AuthorizationRequest, issuer: string, code: string): string {
+  const url = new URL(request.redirect_uri);
+  url.searchParams.set('code', code);
+  if (request.state !== undefined) url.searchParams.set('state', request.state);
+  url.searchParams.set('iss', issuer);
+  return url.toString();
+}
+
+export interface AuthorizationServerDeps {
+  texts: LoginTexts;
+  /** The `iss` of the tokens, answered with every authorization response. */
+  issuer: string;
+  saasExists(saasId: string): Promise<boolean>;
+  callbackUrl(saasId: string): Promise<string>;
+  /** The SaaS's hosted login screen (ending in `/`). */
+  screenUrl(saasId: string): Promise<string>;
+  box: SealingBox;
+  credentials: {
+    redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens>;
+    grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field?: string): Promise<GrantedTokens>;
+    openIdUserInfo(saasId: string, accessToken: string): Promise<OpenIdUserInfo>;
+  };
+}
+
+const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const MAX_BODY_BYTES = 16 * 1024;
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+/** The token and userinfo endpoints are called from single-page applications too: any origin, no cookies. */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type',
+  'access-control-expose-headers': 'www-authenticate',
+  'access-control-max-age': '600',
+};
+const JSON_HEADERS = { ...NO_STORE, ...CORS, 'content-type': 'application/json; charset=utf-8' };
+
+/** An OAuth refusal (RFC 6749 section 5.2, RFC 6750 section 3.1). */
+class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+export class AuthorizationServer {
+  constructor(private readonly deps: AuthorizationServerDeps) {}
+
+  /** `request.path` is the part after `{BASE_PATH}/oauth2/`. */
+  async handle(request: ScreenRequest): Promise<ScreenResponse | undefined> {
+    const { method, path } = request;
+    if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo')) return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+    if (path === 'authorize' && method === 'GET') return this.authorize(request.query);
+    if (path === 'token' && method === 'POST') return this.answer(() => this.token(request));
+    if (path === 'userinfo' && (method === 'GET' || method === 'POST')) return this.answer(() => this.userInfo(request));
+    if (path === 'logout' && method === 'GET') return this.logout(request.query);
+    return undefined;
+  }
+
+  private async authorize(query: URLSearchParams): Promise<ScreenResponse> {
+    const saasId = query.get('client_id') ?? '';
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
+    // Never redirect anywhere but the registered URI: until it is checked, refusals are a page.
+    if (!redirectUri || redirectUri !== (await this.deps.callbackUrl(saasId))) {
+      return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)');
+    }
+    const state = query.get('state') ?? undefined;
+    const back = (error: string, description: string) => {
+      const url = new URL(redirectUri);
+      url.searchParams.set('error', error);
+      url.searchParams.set('error_description', description);
+      if (state !== undefined) url.searchParams.set('state', state);
+      url.searchParams.set('iss', this.deps.issuer);
+      return redirect(url.toString());
+    };
+    const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
+    const nonce = query.get('nonce') ?? undefined;
+    if (query.has('request') || query.has('request_uri')) return back('request_not_supported', 'request objects are not supported');
+    if (query.get('response_type') !== 'code') return back('unsupported_response_type', 'response_type: only code is supported');
+    if (!scopes.includes('openid')) return back('invalid_scope', 'scope: must include openid');
+    if (query.get('code_challenge_method') !== 'S256' || !PKCE_CHALLENGE.test(query.get('code_challenge') ?? '')) {
+      return back('invalid_request', 'code_challenge: PKCE with code_challenge_method S256 is required');
+    }
+    if ((state?.length ?? 0) > 1024 || (nonce?.length ?? 0) > 512) return back('invalid_request', 'state, nonce: too long');
+    if ((query.get('prompt') ?? '').split(' ').includes('none')) return back('login_required', 'the login screen keeps no session; sign in');
+    const request: AuthorizationRequest = {
+      saas_id: saasId,
+      redirect_uri: redirectUri,
+      code_challenge: query.get('code_challenge') as string,
+      scope: SUPPORTED_SCOPES.filter((scope) => scopes.includes(scope)).join(' '),
+      ...(nonce !== undefined ? { nonce } : {}),
+      ...(state !== undefined ? { state } : {}),
+      exp: nowSeconds() + AUTHORIZATION_REQUEST_SECONDS,
+    };
+    const sealed = await this.deps.box.seal(JSON.stringify(request), requestContext(saasId));
+    const screen = new URL(await this.deps.screenUrl(saasId));
+    screen.searchParams.set('authorization', sealed);
+    return redirect(screen.toString());
+  }
+
+  private async token(request: ScreenRequest): Promise<object> {
+    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+      throw new OAuthError('invalid_request', 'content-type: must be application/x-www-form-urlencoded');
+    }
+    if (request.body.length > MAX_BODY_BYTES) throw new OAuthError('invalid_request', 'the body is too large');
+    if (request.headers.authorization) {
+      throw new OAuthError('invalid_client', 'clients are public (token_endpoint_auth_method none): send client_id in the body', 401);
+    }
+    const form = new URLSearchParams(request.body.toString('utf8'));
+    const saasId = form.get('client_id') ?? '';
+    if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId)))
+      throw new OAuthError('invalid_client', 'client_id: there is no such client', 401);
+    const required = (name: string) => {
+      const value = form.get(name);
+      if (!value) throw new OAuthError('invalid_request', `${name}: is required`);
+      return value;
+    };
+    let granted: GrantedTokens;
+    switch (form.get('grant_type')) {
+      case 'authorization_code': {
+        const code = required('code');
+        const proof = { redirect_uri: required('redirect_uri'), code_verifier: required('code_verifier') };
+        granted = await asGrantError(this.deps.credentials.redeemAuthorizationCode(saasId, code, proof));
+        break;
+      }
+      case 'refresh_token':
+        granted = await asGrantError(this.deps.credentials.grantByRefreshToken(saasId, required('refresh_token'), undefined, 'refresh_token'));
+        break;
+      default:
+        throw new OAuthError('unsupported_grant_type', 'grant_type: authorization_code or refresh_token');
+    }
+    const { credentials } = granted;
+    return {
+      access_token: credentials.access_token,
+      token_type: 'Bearer',
+      expires_in: granted.expiresIn,
+      id_token: credentials.id_token,
+      ...(credentials.refresh_token ? { refresh_token: credentials.refresh_token } : {}),
+      ...(granted.scope !== undefined ? { scope: granted.scope } : {}),
+    };
+  }
+
+  private async userInfo(request: ScreenRequest): Promise<object> {
+    const [scheme, token = ''] = (request.headers.authorization ?? '').split(' ');
+    if (scheme?.toLowerCase() !== 'bearer' || !token)
+      throw new OAuthError('invalid_request', 'authorization: send the access token as a Bearer token', 401);
+    let saasId: unknown;
+    try {
+      saasId = decodeJwt(token).saas_id;
+    } catch {
+      throw new OAuthError('invalid_token', 'the access token is not a JWT', 401);
+    }
+    if (typeof saasId !== 'string' || !SAAS_ID.test(saasId)) throw new OAuthError('invalid_token', 'the access token names no SaaS', 401);
+    try {
+      return await this.deps.credentials.openIdUserInfo(saasId, token);
+    } catch (error) {
+      if (error instanceof DomainError) throw new OAuthError('invalid_token', error.message, 401);
+      throw error;
+    }
+  }
+
+  /**
+   * RP-initiated logout: the screen keeps no session, so there is nothing to end here but its page cookie; the
+   * browser goes back to `post_logout_redirect_uri` (with `state`) when it is on the callback URL's origin.
+   */
+  private async logout(query: URLSearchParams): Promise<ScreenResponse> {
+    let saasId = query.get('client_id') ?? '';
+    const hint = query.get('id_token_hint');
+    if (!saasId && hint) {
+      try {
+        const { aud } = decodeJwt(hint);
+        saasId = typeof aud === 'string' ? aud : '';
+      } catch {
+        return this.badRequest('id_token_hint: is not a JWT');
+      }
+    }
+    if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
+    const target = query.get('post_logout_redirect_uri');
+    let back = '';
+    if (target && URL.canParse(target)) {
+      const url = new URL(target);
+      const state = query.get('state');
+      if (state !== null) url.searchParams.set('state', state);
+      back = url.toString();
+    }
+    const signOut = new URL('sign-out', await this.deps.screenUrl(saasId));
+    if (back) signOut.searchParams.set('redirect_uri', back);
+    return redirect(signOut.toString());
+  }
+
+  private badRequest(detail: string): ScreenResponse {
+    const { texts } = this.deps;
+    return {
+      status: 400,
+      headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
+      body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail })),
+    };
+  }
+
+  private async answer(run: () => Promise<object>): Promise<ScreenResponse> {
+    try {
+      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(await run()) };
+    } catch (error) {
+      if (!(error instanceof OAuthError)) {
+        log.error('authorization server request failed', error);
+        return { status: 500, headers: JSON_HEADERS, body: JSON.stringify({ error: 'server_error', error_description: '' }) };
+      }
+      const headers: Record<string, string> = { ...JSON_HEADERS };
+      if (error.status === 401) {
+        const scheme = error.error === 'invalid_client' ? 'Basic' : 'Bearer';
+        headers['www-authenticate'] = `${scheme} error="${error.error}", error_description="${error.message.replace(/["\\]/g, '')}"`;
+      }
+      return { status: error.status, headers, body: JSON.stringify({ error: error.error, error_description: error.message }) };
+    }
+  }
+}
+
+/** A code or refresh token refused by the domain is `invalid_grant`, whatever the reason. */
+async function asGrantError<T>(granted: Promise<T>): Promise<T> {
+  try {
+    return await granted;
+  } catch (error) {
+    if (error instanceof DomainError) throw new OAuthError('invalid_grant', error.message);
+    throw error;
+  }
+}
+
+const redirect = (location: string): ScreenResponse => ({ status: 302, headers: { ...NO_STORE, location }, body: '' });

@@ -1,0 +1,284 @@
+/**
+ * The OpenID Connect authorization server (functions/login/authorization-server.ts) as a relying party from
+ * npm sees it: openid-client discovers the service, sends the person to the authorization endpoint (the hosted
+ * screen, signed in over HTTP as its page does: test/support/screen-client.ts), trades the code with PKCE,
+ * checks the ID token against the published JWKS, reads userinfo, refreshes, and logs out. Then what it must
+ * refuse: unregistered clients and redirect URIs, requests without PKCE, a wrong verifier, a code used twice or
+ * at the wrong door, another SaaS's code, a forged request.
+ */
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { config } from '../../shared/config.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { openScreen, signInOnScreen } from '../support/screen-client.js';
+
+const TARO = { email: 'taro.oidc@example.com', password: 'Taro#Secret42' };
+const CALLBACK = 'https://app.acme.test/auth/callback';
+
+let h: Harness;
+let admin: SignedClient;
+let saasId: string;
+let taroId: string;
+let client: oidc.Configuration;
+
+/** The authorization endpoint's answer for these parameters, not followed. */
+const authorize = (params: Record<string, string>) =>
+  fetch(`${h.api.baseUrl}/oauth2/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+
+const token = (form: Record<string, string>) =>
+  fetch(`${h.api.baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+
+/** A full run of the front channel: PKCE values, the authorization URL, the sign-in on the screen, the callback URL. */
+async function signInThroughScreen(nonce = oidc.randomNonce()) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(client, {
+    redirect_uri: CALLBACK,
+    scope: 'openid email',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
+  const sent = await fetch(url, { redirect: 'manual' });
+  assert.equal(sent.status, 302);
+  const screen = sent.headers.get('location') ?? '';
+  assert.ok(screen.startsWith(`${h.api.baseUrl}/login/${saasId}/?authorization=`), screen);
+  const visit = await openScreen(screen);
+  assert.equal(visit.status, 200);
+  const answer = await signInOnScreen(screen, visit, TARO.email, TARO.password);
+  return { callback: new URL(String(answer.redirect)), verifier, state, nonce };
+}
+
+beforeAll(async () => {
+  h = await startHarness({ issuerIsApi: true });
+  ({ saasId, client: admin } = await h.newSaas());
+  assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+  const created = await admin.post<{ id: string }>('/users', { email: TARO.email, password: TARO.password, attributes: {} });
+  assert.equal(created.status, 201, created.text);
+  taroId = created.body.id;
+  client = await oidc.discovery(new URL(h.api.baseUrl), saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('an OpenID Connect relying party (openid-client)', () => {
+  it('discovers the endpoints under the configured public URL', () => {
+    const metadata = client.serverMetadata();
+    assert.equal(metadata.issuer, config().tokenIssuer);
+    assert.equal(metadata.authorization_endpoint, `${config().publicBaseUrl}/oauth2/authorize`);
+    assert.equal(metadata.token_endpoint, `${config().publicBaseUrl}/oauth2/token`);
+    assert.ok(metadata.supportsPKCE());
+  });
+
+  it('signs a user in with the code flow and PKCE, verifies the ID token with the JWKS, reads userinfo, refreshes', async () => {
+    const { callback, verifier, state, nonce } = await signInThroughScreen();
+    assert.equal(callback.origin + callback.pathname, CALLBACK);
+    const tokens = await oidc.authorizationCodeGrant(client, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    });
+    assert.equal(tokens.token_type.toLowerCase(), 'bearer');
+    assert.equal(tokens.scope, 'openid email');
+    const claims = tokens.claims();
+    assert.equal(claims?.sub, taroId);
+    assert.equal(claims?.nonce, nonce);
+    assert.equal(claims?.email, TARO.email);
+
+    // Anyone can check the ID token with the published keys.
+    const jwks = createRemoteJWKSet(new URL(client.serverMetadata().jwks_uri as string));
+    const { payload } = await jwtVerify(tokens.id_token as string, jwks, { issuer: config().tokenIssuer, audience: saasId });
+    assert.equal(payload.sub, taroId);
+
+    const info = await oidc.fetchUserInfo(client, tokens.access_token, taroId);
+    assert.deepEqual({ ...info }, { sub: taroId, email: TARO.email, email_verified: true });
+
+    const refreshed = await oidc.refreshTokenGrant(client, tokens.refresh_token as string);
+    assert.notEqual(refreshed.access_token, tokens.access_token);
+    assert.equal(refreshed.claims()?.sub, taroId);
+    assert.equal((await oidc.fetchUserInfo(client, refreshed.access_token, taroId)).email, TARO.email);
+
+    // The code was used: a second trade is refused.
+    await assert.rejects(
+      oidc.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }),
+      (error: oidc.ResponseBodyError) => error.error === 'invalid_grant',
+    );
+  });
+
+  it('logs out back to a page on the callback origin, with the state', async () => {
+    const url = oidc.buildEndSessionUrl(client, { post_logout_redirect_uri: 'https://app.acme.test/signed-out', state: 'bye' });
+    const first = await fetch(url, { redirect: 'manual' });
+    assert.equal(first.status, 302);
+    const signOut = await fetch(first.headers.get('location') ?? '', { redirect: 'manual' });
+    assert.equal(signOut.headers.get('location'), 'https://app.acme.test/signed-out?state=bye');
+    // Anywhere else: the sign-in page.
+    const away = await fetch(oidc.buildEndSessionUrl(client, { post_logout_redirect_uri: 'https://evil.test/' }), { redirect: 'manual' });
+    const elsewhere = await fetch(away.headers.get('location') ?? '', { redirect: 'manual' });
+    assert.match(elsewhere.headers.get('location') ?? '', /\/login\/[^/]+\/sign-in$/);
+  });
+});
+
+describe('the authorization endpoint refuses', () => {
+  const valid = () => ({
+    response_type: 'code',
+    client_id: saasId,
+    redirect_uri: CALLBACK,
+    scope: 'openid',
+    state: 's1',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+
+  it('an unknown client or an unregistered redirect URI with a page, never a redirect', async () => {
+    for (const params of [
+      { ...valid(), client_id: 'no-such-saas' },
+      { ...valid(), redirect_uri: 'https://evil.test/callback' },
+      { ...valid(), redirect_uri: `${CALLBACK}/more` },
+      { ...valid(), redirect_uri: '' },
+    ]) {
+      const res = await authorize(params);
+      assert.equal(res.status, 400, JSON.stringify(params));
+      assert.equal(res.headers.get('location'), null);
+      assert.match(await res.text(), /sign-in request is not valid/);
+    }
+  });
+
+  it('bad requests of the registered client by sending the error back to it, with the state', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ ...valid(), response_type: 'token' }, 'unsupported_response_type'],
+      [{ ...valid(), scope: 'email' }, 'invalid_scope'],
+      [{ ...valid(), code_challenge_method: 'plain' }, 'invalid_request'],
+      [{ ...valid(), code_challenge: '' }, 'invalid_request'],
+      [{ ...valid(), prompt: 'none' }, 'login_required'],
+      [{ ...valid(), request: 'eyJ' }, 'request_not_supported'],
+    ];
+    for (const [params, error] of cases) {
+      const res = await authorize(params);
+      assert.equal(res.status, 302);
+      const back = new URL(res.headers.get('location') ?? '');
+      assert.equal(back.origin + back.pathname, CALLBACK);
+      assert.equal(back.searchParams.get('error'), error, JSON.stringify(params));
+      assert.equal(back.searchParams.get('state'), 's1');
+      assert.equal(back.searchParams.get('iss'), config().tokenIssuer);
+    }
+  });
+
+  it('a forged or foreign authorization parameter on the screen', async () => {
+    const forged = await openScreen(`${h.api.baseUrl}/login/${saasId}/?authorization=forged`);
+    assert.equal(forged.status, 400);
+    assert.match(forged.html, /sign-in request is not valid/);
+    // A request sealed for this SaaS does not open on another's screen.
+    const sent = await authorize(valid());
+    const sealed = new URL(sent.headers.get('location') ?? '').searchParams.get('authorization') ?? '';
+    const other = await h.newSaas();
+    const foreign = await openScreen(`${h.api.baseUrl}/login/${other.saasId}/?authorization=${encodeURIComponent(sealed)}`);
+    assert.equal(foreign.status, 400);
+  });
+});
+
+describe('the token endpoint refuses', () => {
+  it('a wrong verifier, and the code is spent by the attempt', async () => {
+    const { callback, verifier } = await signInThroughScreen();
+    const code = callback.searchParams.get('code') ?? '';
+    const wrong = await token({
+      grant_type: 'authorization_code',
+      client_id: saasId,
+      code,
+      redirect_uri: CALLBACK,
+      code_verifier: oidc.randomPKCECodeVerifier(),
+    });
+    assert.equal(wrong.status, 400);
+    assert.equal(((await wrong.json()) as { error: string }).error, 'invalid_grant');
+    const right = await token({ grant_type: 'authorization_code', client_id: saasId, code, redirect_uri: CALLBACK, code_verifier: verifier });
+    assert.equal(((await right.json()) as { error: string }).error, 'invalid_grant');
+  });
+
+  it("another redirect URI, another SaaS's client id, and the SaaSus temporary-code door", async () => {
+    const { callback, verifier } = await signInThroughScreen();
+    const code = callback.searchParams.get('code') ?? '';
+    const other = await h.newSaas();
+    const foreign = await token({ grant_type: 'authorization_code', client_id: other.saasId, code, redirect_uri: CALLBACK, code_verifier: verifier });
+    assert.equal(((await foreign.json()) as { error: string }).error, 'invalid_grant');
+    // An authorization code is not a temporary code: GET /credentials does not take it.
+    const second = await signInThroughScreen();
+    const asTempCode = await admin.get(`/credentials?code=${encodeURIComponent(second.callback.searchParams.get('code') ?? '')}`);
+    assert.equal(asTempCode.status, 404);
+    const third = await signInThroughScreen();
+    const elsewhere = await token({
+      grant_type: 'authorization_code',
+      client_id: saasId,
+      code: third.callback.searchParams.get('code') ?? '',
+      redirect_uri: 'https://app.acme.test/other',
+      code_verifier: third.verifier,
+    });
+    assert.equal(((await elsewhere.json()) as { error: string }).error, 'invalid_grant');
+  });
+
+  it('a plain screen code (no PKCE), unknown grants and clients, client secrets, and form-less bodies', async () => {
+    const screen = `${h.api.baseUrl}/login/${saasId}/`;
+    const plain = await signInOnScreen(screen, await openScreen(screen), TARO.email, TARO.password);
+    const code = new URL(String(plain.redirect)).searchParams.get('code') ?? '';
+    const cases: [RequestInit, number, string][] = [
+      [
+        {
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            client_id: saasId,
+            code,
+            redirect_uri: CALLBACK,
+            code_verifier: 'a'.repeat(43),
+          }),
+        },
+        400,
+        'invalid_grant',
+      ],
+      [{ body: new URLSearchParams({ grant_type: 'password', client_id: saasId }) }, 400, 'unsupported_grant_type'],
+      [{ body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'nobody', refresh_token: 'x' }) }, 401, 'invalid_client'],
+      [{ body: new URLSearchParams({ grant_type: 'refresh_token', client_id: saasId, refresh_token: 'not-a-token' }) }, 400, 'invalid_grant'],
+      [{ body: new URLSearchParams({ grant_type: 'refresh_token', client_id: saasId }) }, 400, 'invalid_request'],
+      [
+        { body: new URLSearchParams({ grant_type: 'refresh_token', client_id: saasId }), headers: { authorization: 'Basic eDp5' } },
+        401,
+        'invalid_client',
+      ],
+      [{ body: JSON.stringify({ grant_type: 'refresh_token' }), headers: { 'content-type': 'application/json' } }, 400, 'invalid_request'],
+    ];
+    for (const [init, status, error] of cases) {
+      const res = await fetch(`${h.api.baseUrl}/oauth2/token`, { method: 'POST', ...init });
+      assert.equal(res.status, status, String(init.body));
+      assert.equal(((await res.json()) as { error: string }).error, error);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+    }
+  });
+});
+
+describe('the userinfo endpoint', () => {
+  it('refuses a missing, malformed or foreign bearer token with WWW-Authenticate', async () => {
+    const { callback, verifier, state, nonce } = await signInThroughScreen();
+    const tokens = await oidc.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'invalid_request'],
+      [{ authorization: 'Bearer not-a-jwt' }, 'invalid_token'],
+      // The ID token is not an access token.
+      [{ authorization: `Bearer ${tokens.id_token}` }, 'invalid_token'],
+    ];
+    for (const [headers, error] of cases) {
+      const res = await fetch(`${h.api.baseUrl}/oauth2/userinfo`, { headers });
+      assert.equal(res.status, 401);
+      assert.match(res.headers.get('www-authenticate') ?? '', new RegExp(`^Bearer error="${error}"`));
+    }
+    const ok = await fetch(`${h.api.baseUrl}/oauth2/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('access-control-allow-origin'), '*');
+  });
+});
