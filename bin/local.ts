@@ -16,6 +16,7 @@ import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { SignedClient } from '../client/signed-fetch.js';
 import { startLocalExampleApp, type LocalExampleApp } from '../examples/app/local.js';
 import { log } from '../shared/log.js';
+import { startGoogleStandIn, type GoogleStandIn } from '../local/google-stand-in.js';
 import {
   createLocalTable,
   masterKey,
@@ -41,6 +42,9 @@ let stopping = false;
 /** What EventBridge and the table's stream do on AWS: here a tick every few seconds delivers mail too. */
 const SCHEDULED_WORK_INTERVAL_MS = 3_000;
 let scheduler: NodeJS.Timeout | undefined;
+/** `npm start -- --google-stand-in`: a local OpenID Connect provider behind the login screen's Google button. */
+const withGoogleStandIn = process.argv.includes('--google-stand-in');
+let google: GoogleStandIn | undefined;
 
 async function stop(code: number): Promise<never> {
   if (!stopping) {
@@ -48,6 +52,7 @@ async function stop(code: number): Promise<never> {
     clearInterval(scheduler);
     await exampleApp?.app.close();
     await api?.close();
+    await google?.close();
     await Promise.all(engines.map((e) => e.stop()));
     rmSync(runtimeFile(dataDir), { force: true });
   }
@@ -78,6 +83,16 @@ async function main(): Promise<void> {
   const [dynamoLocal, sesLocal] = engines as [Engine, Engine];
   // Tokens name the API they came from, so OpenID discovery from a token's `iss` works against this server.
   process.env.TOKEN_ISSUER ??= `http://127.0.0.1:${settings.apiPort}${BASE_PATH}`;
+  if (withGoogleStandIn) {
+    google = await startGoogleStandIn({
+      returnUrl: `${process.env.PUBLIC_BASE_URL ?? process.env.TOKEN_ISSUER}/oauth2/idpresponse`,
+      accounts: [
+        { sub: 'stand-in-ada', email: 'ada@gmail.test', email_verified: true, name: 'Ada' },
+        { sub: 'stand-in-grace', email: 'grace@gmail.test', email_verified: true, name: 'Grace' },
+      ],
+    });
+    process.env.GOOGLE_ISSUER = google.issuer;
+  }
   useLocalEngines({ dynamoUrl: dynamoLocal.url, sesUrl: sesLocal.url, masterKey: masterKey(dataDir) });
   await createLocalTable(dynamoLocal.url);
 
@@ -105,6 +120,21 @@ async function main(): Promise<void> {
       });
   }, SCHEDULED_WORK_INTERVAL_MS);
   const loginScreen = loginScreenUrl(api.baseUrl, credentials.SAASUS_SAAS_ID);
+  if (google) {
+    const admin = new SignedClient(api.baseUrl, {
+      saasId: credentials.SAASUS_SAAS_ID,
+      apiKey: credentials.SAASUS_API_KEY,
+      secret: credentials.SAASUS_SECRET_KEY,
+    });
+    const props = {
+      application_id: google.clientId,
+      application_secret: google.clientSecret,
+      approval_scope: 'openid email profile',
+      is_button_hidden: false,
+    };
+    const set = await admin.put('/identity-providers', { provider: 'Google', identity_provider_props: props });
+    if (set.status !== 200) throw new Error(`setting the demo SaaS's Google client answered ${set.status}: ${set.text}`);
+  }
   writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: loginScreen });
   exampleApp = await startLocalExampleApp({
     dataDir,
@@ -125,6 +155,7 @@ async function main(): Promise<void> {
     `  Secret key       ${credentials.SAASUS_SECRET_KEY}`,
     `  Login screen     ${loginScreen}  (hosted; returns to the SaaS's callback URL)`,
     `  Mail viewer      ${sesLocal.url}`,
+    ...(google ? [`  Stand-in Google  ${google.issuer}  (accounts ${google.accounts.map((a) => a.email).join(', ')}; docs/federation.md)`] : []),
     `  OpenAPI          ${api.baseUrl}/openapi.json`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,
     `  Data             ${dataDir} (kept across restarts)`,

@@ -40,6 +40,8 @@ export interface ServiceConfig {
    * discovery finds `/.well-known/openid-configuration`.
    */
   tokenIssuer: string;
+  /** The OpenID Connect provider behind the Google button: Google, or a stand-in on this machine (GOOGLE_ISSUER). */
+  googleIssuer: string;
   /**
    * Mails the API may cause (domain/mail.ts mailLimits): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
    * in MAIL_LIMIT_ADDRESS_WINDOW_SECONDS (15 minutes), and MAIL_LIMIT_PER_USER (10) for one user in
@@ -152,6 +154,7 @@ function readConfig(): ServiceConfig {
     metricsEnabled: booleanFromEnv('METRICS_ENABLED'),
     tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
     tokenIssuer,
+    googleIssuer: issuerFromEnv('GOOGLE_ISSUER', 'https://accounts.google.com'),
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
     apiId: optionalFromEnv('API_ID'),

@@ -18,6 +18,7 @@ import { MarketplaceService } from './domain/tenants/marketplace.js';
 import { SignInService } from './domain/sign-in/sign-in.js';
 import { CredentialService } from './domain/sign-in/sign-in-credentials.js';
 import { DeviceService } from './domain/sign-in/sign-in-devices.js';
+import { FederationService } from './domain/sign-in/federation.js';
 import { SignUpService } from './domain/sign-in/sign-up.js';
 import { SrpSignIn } from './domain/sign-in/srp-sign-in.js';
 import { RefreshTokens } from './domain/sign-in/refresh-tokens.js';
@@ -89,7 +90,7 @@ const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities()
 const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
 
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
-  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, hostedLoginScreen, domains);
+  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, hostedLoginScreen, domains, config().publicBaseUrl);
 
 export const configurationService = () => configuration(emailIdentities(), siteDomains());
 
@@ -286,10 +287,21 @@ export const credentialService = () =>
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
   });
 
-export const signUpService = () =>
-  new SignUpService({
-    users: userService(),
-    selfSignUpEnabled: async (saasId) => (await configurationReader().signInSettings(saasId)).self_regist.enable,
+const selfSignUpEnabled = async (saasId: string) => (await configurationReader().signInSettings(saasId)).self_regist.enable;
+
+export const signUpService = () => new SignUpService({ users: userService(), selfSignUpEnabled });
+
+/** Who an external provider's account signs in as (Google, SAML): shared/domain/sign-in/federation.ts. */
+export const federationService = () =>
+  new FederationService({
+    users: userRepository(),
+    userService: userService(),
+    flows: new DynamoUserFlowRepository(dynamo(), tableName()),
+    links: userFlowService(),
+    committer: committer(),
+    signIn: signInService(),
+    selfSignUpEnabled,
+    passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
   });
 
 /** The resolver is the seam for AWS Marketplace's own ResolveCustomer (docs/marketplace.md). */

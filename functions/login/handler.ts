@@ -14,6 +14,7 @@ import {
   configurationReader,
   credentialService,
   deviceService,
+  federationService,
   invitationService,
   secretBox,
   signInService,
@@ -21,6 +22,7 @@ import {
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
+import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
 import { EN } from './texts/en.js';
 
@@ -40,6 +42,20 @@ const asset = (name: string) => {
   return text;
 };
 
+let google: GoogleFederation | undefined;
+/** One per warm instance: it keeps the provider's discovery document. */
+const googleFederation = () =>
+  (google ??= new GoogleFederation({
+    issuer: config().googleIssuer,
+    returnUrl: `${config().publicBaseUrl}${OAUTH2_PATH}/idpresponse`,
+    settings: async (saasId) => {
+      const { google: props } = await configurationReader().identityProviders(saasId);
+      return props.application_id ? { clientId: String(props.application_id), scope: props.approval_scope } : undefined;
+    },
+    secret: (saasId) => configurationReader().providerSecret(saasId),
+    box: secretBox(),
+  }));
+
 export const loginScreen = () =>
   new LoginScreen({
     texts: EN,
@@ -48,10 +64,11 @@ export const loginScreen = () =>
     saasExists,
     look: async (saasId) => {
       const reader = configurationReader();
-      const [settings, pages, signIn] = await Promise.all([
+      const [settings, pages, signIn, providers] = await Promise.all([
         reader.customizePageSettings(saasId),
         reader.customizePages(saasId),
         reader.signInSettings(saasId),
+        reader.identityProviders(saasId),
       ]);
       return {
         title: settings.title,
@@ -63,6 +80,7 @@ export const loginScreen = () =>
         signInIdEnabled: Boolean(settings.is_sign_in_id_enabled),
         selfSignUp: signIn.self_regist.enable,
         deviceRemembering: signIn.device_configuration.device_remembering,
+        google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         pages,
       };
     },
@@ -78,6 +96,12 @@ export const loginScreen = () =>
       confirm: (saasId, input) => userFlowService().confirmPasswordReset(saasId, input),
     },
     invitations: invitationService(),
+    federation: {
+      google: googleFederation(),
+      returnUrl: googleFederation().returnUrl,
+      signIn: (saasId, account) => federationService().signIn(saasId, account),
+      confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
+    },
     asset,
   });
 
@@ -104,6 +128,7 @@ const notFound: ScreenResponse = {
 /** The screen for its paths, the authorization server for its own. */
 async function route(request: ScreenRequest, rawPath: string): Promise<ScreenResponse> {
   if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen().handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
+  if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen().federatedReturn(request);
   if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
     return (await authorizationServer().handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
   }

@@ -18,6 +18,8 @@ export interface ScreenLook {
   selfSignUp: boolean;
   /** userOptIn: the sign-in form asks whether to remember this browser. */
   deviceRemembering: 'always' | 'userOptIn' | 'no';
+  /** A Google client is set (PUT /identity-providers) and its button not hidden. */
+  google: boolean;
   /** The SaaS's own HTML ('' for none) and the consents each page asks for. */
   pages: Record<PageName, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
 }
@@ -25,7 +27,7 @@ export interface ScreenLook {
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
 
 /** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`). */
-export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form';
+export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'link-form';
 
 /** What the script needs to know, in a JSON data block (never run: script-src allows only our file). */
 export interface PageData {
@@ -34,6 +36,8 @@ export interface PageData {
   state?: string;
   /** The sealed OpenID Connect authorization request the page was opened for (authorization-server.ts). */
   authorization?: string;
+  /** A provider account to link with a mailed code (screen.ts, `./link`). */
+  link?: { ticket: string; email: string };
   invitation?: { id: string; tenantId: string; email: string };
   /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */
   invitationProblem?: string;
@@ -120,6 +124,7 @@ ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHt
 ${look.deviceRemembering === 'userOptIn' ? `<label class="check"><input type="checkbox" id="remember-device"> ${escapeHtml(t.rememberDevice)}</label>` : ''}
 <button type="submit">${escapeHtml(t.signIn)}</button>
 ${invited ? `<button type="button" id="show-new-account" class="secondary">${escapeHtml(t.newHere)}</button>` : ''}
+${look.google ? googleButton(texts, data) : ''}
 <p class="links"><a href="forgot-password" data-form="forgot-form">${escapeHtml(t.forgotPassword)}</a>${
     look.selfSignUp && !invited ? ` · <a href="sign-up" data-form="sign-up-form">${escapeHtml(t.createAccountLink)}</a>` : ''
   }</p>
@@ -162,6 +167,16 @@ ${newPasswordField('new-password', t.newPassword, 'new_password')}
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
 
+${
+  data.link
+    ? `<form id="link-form" data-heading="${escapeHtml(t.linkHeading)}" hidden>
+<p>${escapeHtml(fill(t.linkIntro, { email: data.link.email }))}</p>
+${codeField('link-code', t.code)}
+<button type="submit">${escapeHtml(t.linkAndSignIn)}</button>
+</form>`
+    : ''
+}
+
 <form id="code-form" data-heading="${escapeHtml(heading)}" hidden>
 <p id="code-prompt" data-totp="${escapeHtml(t.totpPrompt)}" data-email="${escapeHtml(t.emailCodePrompt)}"></p>
 ${codeField('code', t.code)}
@@ -175,6 +190,15 @@ ${legal.length ? `<footer>${legal.join(' · ')}</footer>` : ''}
 </body>
 </html>
 `;
+}
+
+/** A plain link (no script needed): it carries what the page was opened for to the provider and back. */
+function googleButton(texts: LoginTexts, data: PageData): string {
+  const query = new URLSearchParams(
+    data.authorization !== undefined ? { authorization: data.authorization } : data.state !== undefined ? { state: data.state } : {},
+  );
+  const href = `federated/google${query.size ? `?${query.toString()}` : ''}`;
+  return `<p class="federated"><a id="sign-in-with-google" class="button secondary" href="${escapeHtml(href)}">${escapeHtml(texts.page.signInWithGoogle)}</a></p>`;
 }
 
 /** The SaaS's HTML for one page, shown with its form: sandboxed (no script, no same origin). */

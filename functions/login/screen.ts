@@ -11,6 +11,9 @@
  *                                                              (authorization-server.ts): back to its redirect URI
  *   GET  ./assets/login.js  ./assets/login.css                 its script and style
  *   GET  ./sign-out?redirect_uri=…                             forgets the page's cookie, back to the SaaS
+ *   GET  ./federated/google?state|authorization=…              off to Google (federation.ts); back at
+ *                                                              {BASE_PATH}/oauth2/idpresponse (federatedReturn)
+ *   GET  ./link?ticket=…                                       the page asking for the code that links a provider account
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
@@ -20,6 +23,7 @@
  *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
+ *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
@@ -34,7 +38,10 @@ import { log } from '../../shared/log.js';
 import type { ChallengeAnswer, Credentials, DeviceConfirmation, DeviceStatusUpdate, SignInResult } from '../../shared/schemas/sign-in.js';
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
+import { nowSeconds } from '../../shared/clock.js';
+import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest, type SealingBox } from './authorization-server.js';
+import { FLOW_COOKIE, type GoogleFederation, type ScreenContext } from './federation.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
@@ -88,6 +95,13 @@ export interface LoginScreenDeps {
     accept(saasId: string, invitationId: string, input: InvitationAcceptance): Promise<void>;
     mailJoinCode(saasId: string, invitationId: string): Promise<void>;
     joinWithCode(saasId: string, invitationId: string, input: { code: string; password: string }): Promise<{ email: string }>;
+  };
+  federation: {
+    google: Pick<GoogleFederation, 'begin' | 'complete'>;
+    /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
+    returnUrl: string;
+    signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
+    confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
   };
   /** The page's script and style, built by functions/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
@@ -156,7 +170,18 @@ const BODIES = {
   signUp: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
   forgot: Type.Object({ username: Name }),
   reset: Type.Object({ username: Name, code: Type.String({ minLength: 1, maxLength: 16 }), password: Type.String({ minLength: 1, maxLength: 256 }) }),
+  link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
 };
+
+/** A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes. */
+interface LinkTicket {
+  user_id: string;
+  email: string;
+  context: ScreenContext;
+  exp: number;
+}
+const LINK_TICKET_SECONDS = 30 * 60;
+const linkTicket = (saasId: string) => ({ purpose: 'login screen link ticket', saas_id: saasId });
 
 /** The page addresses, and the form each opens with. */
 const PAGES: Readonly<Record<string, FirstForm>> = {
@@ -165,6 +190,7 @@ const PAGES: Readonly<Record<string, FirstForm>> = {
   invitation: 'sign-in-form',
   'sign-up': 'sign-up-form',
   'forgot-password': 'forgot-form',
+  link: 'link-form',
 };
 
 /** A refusal as the person reads it: the message named for each error type the steps can meet. */
@@ -201,6 +227,7 @@ export class LoginScreen {
     if (request.method === 'GET' && page.startsWith('assets/')) return this.assetOf(page.slice('assets/'.length));
     if (request.method === 'GET' && Object.hasOwn(PAGES, page)) return this.page(saasId, page, request);
     if (request.method === 'GET' && page === 'sign-out') return this.signOut(saasId, request.query.get('redirect_uri') ?? '');
+    if (request.method === 'GET' && page === 'federated/google') return this.beginGoogle(saasId, request.query);
     if (request.method === 'POST' && page.startsWith('api/')) return this.step(saasId, page.slice('api/'.length), request);
     return this.notFound(saasId);
   }
@@ -265,6 +292,15 @@ export class LoginScreen {
       ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
     };
     if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
+    if (page === 'link') {
+      try {
+        const ticket = await this.openLinkTicket(saasId, request.query.get('ticket') ?? '');
+        data.link = { ticket: request.query.get('ticket') ?? '', email: ticket.email };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, error.message);
+      }
+    }
     return {
       status: 200,
       headers: {
@@ -290,6 +326,65 @@ export class LoginScreen {
       headers: { ...BASE_HEADERS, location, 'set-cookie': `${CSRF_COOKIE}=; ${this.cookieFlags(saasId)}; Max-Age=0` },
       body: '',
     };
+  }
+
+  /** Off to Google with the flow in a cookie only the return address reads. */
+  private async beginGoogle(saasId: string, query: URLSearchParams): Promise<ScreenResponse> {
+    const context = screenContext(query);
+    const started = await this.deps.federation.google.begin(saasId, context);
+    if (!started) return this.notFound(saasId);
+    const path = new URL(this.deps.federation.returnUrl).pathname;
+    return {
+      status: 302,
+      headers: {
+        ...BASE_HEADERS,
+        location: started.location,
+        // Lax: the provider sends the browser back with a top-level GET from its own site.
+        'set-cookie': `${FLOW_COOKIE}=${started.flow}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=600${this.deps.secureCookies ? '; Secure' : ''}`,
+      },
+      body: '',
+    };
+  }
+
+  /**
+   * `{BASE_PATH}/oauth2/idpresponse`: back from the provider. Signed in, the browser goes where the screen would
+   * have sent it; an account to link goes to the code page; a refusal is a page saying why.
+   */
+  async federatedReturn(request: ScreenRequest): Promise<ScreenResponse> {
+    const path = new URL(this.deps.federation.returnUrl).pathname;
+    const forget = `${FLOW_COOKIE}=; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=0${this.deps.secureCookies ? '; Secure' : ''}`;
+    let saasId: string | undefined;
+    try {
+      const current = new URL(this.deps.federation.returnUrl);
+      current.search = request.query.toString();
+      const back = await this.deps.federation.google.complete(current, cookie(request.headers.cookie, FLOW_COOKIE) ?? '');
+      saasId = back.saasId;
+      const outcome = await this.deps.federation.signIn(back.saasId, back.account);
+      let location: string;
+      if (outcome.kind === 'signed_in') {
+        location = (await this.finish(back.saasId, { challenge_parameters: {}, credentials: outcome.credentials }, back.context)).redirect;
+      } else {
+        const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context: back.context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+        const sealed = await this.deps.box.seal(JSON.stringify(ticket), linkTicket(back.saasId));
+        location = `${this.screenPath(back.saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
+      }
+      return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const page = this.messagePage(400, saasId, this.deps.texts.page.federationFailedTitle, error.message);
+      return { ...page, headers: { ...page.headers, 'set-cookie': forget } };
+    }
+  }
+
+  private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {
+    let ticket: LinkTicket;
+    try {
+      ticket = JSON.parse(await this.deps.box.open(sealed, linkTicket(saasId))) as LinkTicket;
+    } catch {
+      throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
+    }
+    if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
+    return ticket;
   }
 
   private cookieFlags(saasId: string): string {
@@ -341,6 +436,12 @@ export class LoginScreen {
         case 'reset':
           await this.deps.passwordReset.confirm(saasId, validate(BODIES.reset, body, 'body'));
           return ok({});
+        case 'link': {
+          const { ticket, code } = validate(BODIES.link, body, 'body');
+          const pending = await this.openLinkTicket(saasId, ticket);
+          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code);
+          return ok(await this.finish(saasId, { challenge_parameters: {}, credentials }, pending.context));
+        }
         default:
           return refusal(404, 'not_found', 'no such step', this.deps.texts);
       }
@@ -397,7 +498,7 @@ export class LoginScreen {
   private async finish(
     saasId: string,
     step: SignInResult & { credentials: Credentials },
-    { state, invitation, authorization }: Pick<typeof BODIES.answer.static, 'state' | 'invitation' | 'authorization'>,
+    { state, invitation, authorization }: ScreenContext & { invitation?: { id: string } },
   ) {
     const { credentials } = step;
     const request = authorization !== undefined ? await openAuthorizationRequest(this.deps.box, saasId, authorization) : undefined;
@@ -470,6 +571,14 @@ export class LoginScreen {
     if (answer.unexpected) log.error('login screen step failed', error);
     return refusal(answer.status, answer.body.type, answer.unexpected ? '' : answer.body.message, this.deps.texts);
   }
+}
+
+/** What the screen was opened for, from its query: an OpenID Connect request, or the SaaS's state. */
+function screenContext(query: URLSearchParams): ScreenContext {
+  const authorization = query.get('authorization');
+  const state = query.get('state');
+  if (authorization && authorization.length <= MAX_AUTHORIZATION_LENGTH) return { authorization };
+  return state !== null && state.length <= 1024 ? { state } : {};
 }
 
 const deviceTicket = (saasId: string) => ({ purpose: 'login screen device ticket', saas_id: saasId });

@@ -39,6 +39,8 @@ export const ENTITY = {
   tempCode: 'TempCode',
   marketplaceCustomer: 'MarketplaceCustomer',
   tenantMarketplaceLink: 'TenantMarketplaceLink',
+  externalIdentity: 'ExternalIdentity',
+  userExternalIdentity: 'UserExternalIdentity',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -137,6 +139,16 @@ export const keys = {
    * and the items its items name as `mirror`.
    */
   userProfile: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'PROFILE' }),
+  /** Whom an external provider's account (its subject) is linked to: one user per provider account in a SaaS. */
+  externalIdentity: (saasId: string, provider: string, subject: string): ItemKey => ({
+    pk: `SAAS#${saasId}#IDENTITY#${provider}#${subject}`,
+    sk: 'OWNER',
+  }),
+  /** The user's side of that link, naming it as `mirror`: Delete User frees the provider's account. */
+  userExternalIdentity: (saasId: string, userId: string, provider: string): ItemKey => ({
+    pk: userPartition(saasId, userId),
+    sk: `IDENTITY#${provider}`,
+  }),
   userContents: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: '' }),
   userMembership: (saasId: string, userId: string, tenantId: string): ItemKey => ({
     pk: userPartition(saasId, userId),

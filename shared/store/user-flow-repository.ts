@@ -12,7 +12,7 @@ import type { CodePurpose, VerificationCode } from '../domain/users/verification
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
-import { both, check, LIVE, part, remove, update, updateRequest, type Condition } from './transact.js';
+import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** The code item is still the one read: same digest. */
@@ -97,6 +97,27 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
 
   linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite {
     const change = new Update().set(['providers', provider], link);
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive));
+    const unlinked: Condition = {
+      expression: 'attribute_not_exists(#providers.#provider)',
+      names: { '#providers': 'providers', '#provider': provider },
+    };
+    return atomicWrite(
+      // One part per item: a user who is gone is told apart from one already linked by the service.
+      update(this.table, keys.userProfile(saasId, userId), change, both(LIVE, unlinked), FLOW_RULE.providerUnlinked),
+      ...this.identityClaimWrite(saasId, userId, provider, link.subject).parts,
+    );
+  }
+
+  identityClaimWrite(saasId: string, userId: string, provider: string, subject: string): AtomicWrite {
+    const owner = keys.externalIdentity(saasId, provider, subject);
+    return atomicWrite(
+      putNew(this.table, { ...owner, entity: ENTITY.externalIdentity, v: 1, user_id: userId, provider }, FLOW_RULE.identityFree),
+      part(FLOW_RULE.identityFree, {
+        Put: {
+          TableName: this.table,
+          Item: { ...keys.userExternalIdentity(saasId, userId, provider), entity: ENTITY.userExternalIdentity, v: 1, mirror: owner },
+        },
+      }),
+    );
   }
 }

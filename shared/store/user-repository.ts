@@ -18,7 +18,7 @@ import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { indexQuery, queryAll, queryIndexAll, queryPages } from './query.js';
-import { both, check, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
+import { both, check, DynamoCommitter, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** Reads of an ordered source go a page of this many items at a time. */
@@ -270,12 +270,31 @@ export class DynamoUserRepository implements UserRepository {
     return this.conditionalUpdate(keys.userProfile(saasId, userId), change, preference.method === 'softwareToken' ? both(LIVE, registered) : LIVE);
   }
 
-  unlinkProvider(saasId: string, userId: string, provider: string): Promise<boolean> {
-    const linked: Condition = {
-      expression: 'attribute_exists(#providers.#provider)',
-      names: { '#providers': 'providers', '#provider': provider },
+  /** The link goes with the provider account's owner item and the user's side of it, while the link is the one read. */
+  async unlinkProvider(saasId: string, userId: string, provider: string): Promise<boolean> {
+    const subject = (await this.get(saasId, userId))?.providers[provider]?.subject;
+    if (subject === undefined) return false;
+    const sameLink: Condition = {
+      expression: '#providers.#provider.#subject = :subject',
+      names: { '#providers': 'providers', '#provider': provider, '#subject': 'subject' },
+      values: { ':subject': subject },
     };
-    return this.conditionalUpdate(keys.userProfile(saasId, userId), new Update().remove(['providers', provider]), both(LIVE, linked));
+    const outcome = await new DynamoCommitter(this.db).commit(
+      atomicWrite(
+        update(this.table, keys.userProfile(saasId, userId), new Update().remove(['providers', provider]), both(LIVE, sameLink), RULE.userLive),
+        part(RULE.userLive, { Delete: { TableName: this.table, Key: keys.externalIdentity(saasId, provider, subject) } }),
+        part(RULE.userLive, { Delete: { TableName: this.table, Key: keys.userExternalIdentity(saasId, userId, provider) } }),
+      ),
+    );
+    return outcome.committed;
+  }
+
+  async findByIdentity(saasId: string, provider: string, subject: string): Promise<UserRecord | undefined> {
+    const owner = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: keys.externalIdentity(saasId, provider, subject), ConsistentRead: true }),
+    );
+    const userId = owner.Item?.user_id;
+    return typeof userId === 'string' ? this.get(saasId, userId) : undefined;
   }
 
   /**

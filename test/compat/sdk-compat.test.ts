@@ -19,6 +19,7 @@ import type { Harness } from '../support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { STAND_IN_KEY, startHarnessWithStripe } from '../support/stripe-stand-in.js';
 import { srpSignIn } from '../support/sign-in.js';
+import { federationService } from '../../shared/wiring.js';
 import { modelName, modelProblems, sdkOperations, type SdkOperation } from './sdk-definition.js';
 
 const MARKETPLACE_SECRET = 'sdk-compat-marketplace-secret-0123456789';
@@ -150,7 +151,14 @@ function calls(): [string, Call][] {
     // E-mail codes, this service's extension, must not break the SDK's model either.
     ['UpdateUserMfaPreference', (w) => api.patch(`${u(w)}/mfa/preference`, { enabled: true, method: 'email' })],
     ['GetUserMfaPreference', (w) => api.get(`${u(w)}/mfa/preference`)],
-    ['RequestExternalUserLink', (w) => api.post('/external-users/request', { access_token: w.accessToken })],
+    [
+      'RequestExternalUserLink',
+      async (w) => {
+        // A Google account with the user's address signed in on the login screen: it waits to be linked.
+        await federationService().signIn(saasId, { provider: 'Google', subject: `google-${w.userId}`, email: w.email, emailVerified: true });
+        return api.post('/external-users/request', { access_token: w.accessToken });
+      },
+    ],
     ['ConfirmExternalUserLink', async (w) => api.post('/external-users/confirm', { access_token: w.accessToken, code: await lastCode(w.email) })],
     ['UnlinkProvider', (w) => api.delete(`${u(w)}/providers/Google`)],
     // Tenants.

@@ -56,6 +56,7 @@ describe("a SaaS's own domain", () => {
       'auth.localhost',
       (id, origin) => screen(id, origin),
       domains,
+      'https://auth.localhost/v1/auth',
     );
     const saasId = randomUUID();
     await service.updateBasicInfo(saasId, { domain_name: 'Login.Acme.test', from_email_address: 'no-reply@acme.test' });

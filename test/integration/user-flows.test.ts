@@ -15,7 +15,7 @@ import { MAX_CODE_ATTEMPTS } from '../../shared/domain/users/verification-codes.
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { userService } from '../../shared/wiring.js';
+import { federationService, userFlowService, userService } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { deliveredMail } from '../support/mail.js';
@@ -325,40 +325,69 @@ describe('authenticator app', () => {
 });
 
 describe('external account link', () => {
-  it('mails a code to the address in the token with verify_external_user; the code links the account, once', async () => {
+  /** What the login screen does when a Google account with the user's verified address signs in unlinked. */
+  const googleSignsIn = (user: User, subject: string) =>
+    federationService().signIn(saasId, { provider: 'Google', subject, email: user.email, emailVerified: true });
+
+  it('a Google account meeting the address waits for the code mailed with verify_external_user; the code links its subject, once', async () => {
     await api.put('/notification-messages', { verify_external_user: { subject: 'Link at Acme', message: 'Link code: {####}.' } });
     const user = await createUser({ email: address('Pam') });
-    const token = await tokenOf(user);
-    const requested = await api.post('/external-users/request', { access_token: token });
+    await expectError(api.post('/external-users/request', { access_token: await tokenOf(user) }), 400, 'no_external_account', 'access_token');
+    assert.deepEqual(await googleSignsIn(user, 'google-pam'), { kind: 'link_offered', userId: user.id, email: user.email });
+    assert.equal((await deliveredTo(user.email)).length, 1);
+    // Request mails a new code for the account that waits.
+    const requested = await api.post('/external-users/request', { access_token: await tokenOf(user) });
     assert.equal(requested.status, 200, JSON.stringify(requested.body));
     assert.equal(requested.text, '');
-    const [mail, ...more] = await deliveredTo(user.email);
-    assert.equal(more.length, 0);
-    assert.equal(mail!.subject, 'Link at Acme');
-    const code = /^Link code: (\d{6})\.$/.exec(mail!.body.text ?? '')?.[1];
-    assert.ok(code, mail!.body.text);
+    const mails = await deliveredTo(user.email);
+    assert.deepEqual(
+      mails.map((m) => m.subject),
+      ['Link at Acme', 'Link at Acme'],
+    );
+    const code = /^Link code: (\d{6})\.$/.exec(mails[1]!.body.text ?? '')?.[1];
+    assert.ok(code, mails[1]!.body.text);
     assert.deepEqual((await stored(user.id)).providers, {}, 'nothing is linked before the code is confirmed');
 
     const at = Math.floor(Date.now() / 1000) + 60;
     setClockForTests(at * 1000);
     const confirmed = await api.post('/external-users/confirm', { access_token: await tokenOf(user), code });
     assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
-    assert.deepEqual((await stored(user.id)).providers, { Google: { subject: user.email.toLowerCase(), linked_at: at } });
+    assert.deepEqual((await stored(user.id)).providers, { Google: { subject: 'google-pam', linked_at: at } });
+    resetClockForTests();
+    assert.equal((await googleSignsIn(user, 'google-pam')).kind, 'signed_in');
     await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user), code }), 400, 'invalid_code', 'code');
     await expectError(api.post('/external-users/request', { access_token: await tokenOf(user) }), 400, 'provider_already_linked', 'access_token');
 
-    // Unlinking makes room for a new link.
+    // The same Google account cannot be linked to a second user, even with a code offered for it.
+    const other = await createUser({ email: address('pam-2') });
+    await userFlowService().offerLink(saasId, await stored(other.id), 'Google', 'google-pam');
+    const otherCode = await codeMailedTo(other.email);
+    await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(other), code: otherCode }), 400, 'external_account_taken');
+    assert.deepEqual((await stored(other.id)).providers, {});
+
+    // Unlinking frees the Google account and makes room for a new link.
     assert.equal((await api.delete(`/users/${user.id}/providers/Google`)).status, 200);
     await expectError(api.delete(`/users/${user.id}/providers/Google`), 404, 'provider_not_linked');
+    assert.equal(await get(keys.externalIdentity(saasId, 'Google', 'google-pam')), undefined);
+    assert.equal((await googleSignsIn(user, 'google-pam')).kind, 'link_offered');
     assert.equal((await api.post('/external-users/request', { access_token: await tokenOf(user) })).status, 200);
     await api.put('/notification-messages', {
       verify_external_user: { subject: 'Link your account', message: 'Your code to link your account is {####}\n\nIt is valid for 24 hours.' },
     });
   });
 
+  it('Delete User frees the Google account for another user', async () => {
+    const user = await createUser({ email: address('ray') });
+    await googleSignsIn(user, 'google-ray');
+    await api.post('/external-users/confirm', { access_token: await tokenOf(user), code: await codeMailedTo(user.email) });
+    assert.equal((await get(keys.externalIdentity(saasId, 'Google', 'google-ray')))?.user_id, user.id);
+    assert.equal((await api.delete(`/users/${user.id}`)).status, 200);
+    assert.equal(await get(keys.externalIdentity(saasId, 'Google', 'google-ray')), undefined);
+  });
+
   it('a wrong or expired code links nothing', async () => {
     const user = await createUser({ email: address('quin') });
-    await api.post('/external-users/request', { access_token: await tokenOf(user) });
+    await googleSignsIn(user, 'google-quin');
     const code = await codeMailedTo(user.email);
     await expectError(
       api.post('/external-users/confirm', { access_token: await tokenOf(user), code: code === '999999' ? '999998' : '999999' }),
@@ -369,6 +398,8 @@ describe('external account link', () => {
     setClockForTests(Date.now() + 24 * 3600 * 1000 + 1000);
     await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user), code }), 400, 'code_expired', 'code');
     await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user), code: '123456' }), 400, 'code_expired', 'code');
+    // After 24 hours nothing waits any more.
+    await expectError(api.post('/external-users/request', { access_token: await tokenOf(user) }), 400, 'no_external_account', 'access_token');
     assert.deepEqual((await stored(user.id)).providers, {});
     resetClockForTests();
     await expectError(api.post('/external-users/confirm', { access_token: await tokenOf(user) }), 400, 'invalid_parameter', 'code');

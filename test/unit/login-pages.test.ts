@@ -17,6 +17,7 @@ const look = (over: Partial<ScreenLook> = {}): ScreenLook => ({
   signInIdEnabled: false,
   selfSignUp: false,
   deviceRemembering: 'no',
+  google: false,
   pages: { sign_in_page: noPage, sign_up_page: noPage, password_reset_page: noPage },
   ...over,
 });

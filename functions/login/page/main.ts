@@ -25,7 +25,16 @@ interface StepAnswer {
 const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{}') as PageData;
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T | null;
 const input = (id: string) => element<HTMLInputElement>(id) as HTMLInputElement;
-const FORMS = ['sign-in-form', 'new-account-form', 'new-password-form', 'code-form', 'sign-up-form', 'forgot-form', 'reset-form'] as const;
+const FORMS = [
+  'sign-in-form',
+  'new-account-form',
+  'new-password-form',
+  'code-form',
+  'sign-up-form',
+  'forgot-form',
+  'reset-form',
+  'link-form',
+] as const;
 type FormId = (typeof FORMS)[number];
 
 /** The follow-up step the server asked for, answered by the code or new-password form. */
@@ -201,6 +210,11 @@ onSubmit('new-account-form', async () => {
   const { email } = (await post('join', { invitation: { id: invitation.id, tenant_id: invitation.tenantId }, code, password })) as { email?: string };
   joined = true;
   await signIn(email ?? invitation.email, password);
+});
+
+onSubmit('link-form', async () => {
+  if (!data.link) return;
+  await follow(await post('link', { ticket: data.link.ticket, code: input('link-code').value.trim() }));
 });
 
 onSubmit('sign-up-form', async () => {

@@ -122,6 +122,8 @@ export class ConfigurationService {
     /** The hosted login screen of a SaaS (functions/login), ending in `/`: on the service's URL, or on `origin`. */
     private readonly hostedLoginScreen: (saasId: string, origin?: string) => string,
     private readonly domains: SiteDomainPort,
+    /** The service's public URL (`https://host/v1/auth`): where external providers send people back. */
+    private readonly publicBaseUrl: string,
   ) {}
 
   // Basic configuration
@@ -362,12 +364,11 @@ export class ConfigurationService {
   }
 
   private identityProviderConfiguration(saasId: string): SignInSettings['identity_provider_configuration'] {
-    const domain = `${this.defaultDomainName}`;
     return {
-      domain,
-      redirect_url: `https://${domain}/oauth2/idpresponse`,
+      domain: new URL(this.publicBaseUrl).host,
+      redirect_url: `${this.publicBaseUrl}/oauth2/idpresponse`,
       entity_id: `urn:amazon:cognito:sp:${saasId}`,
-      reply_url: `https://${domain}/saml2/idpresponse`,
+      reply_url: `${this.publicBaseUrl}/saml2/idpresponse`,
     };
   }
 

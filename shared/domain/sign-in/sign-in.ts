@@ -22,7 +22,7 @@ import { newUserToken, readUserToken, type UserToken } from '../../crypto/user-t
 import { invalid, unauthenticated } from '../../errors.js';
 import { log } from '../../log.js';
 import { metrics } from '../../metrics.js';
-import type { ChallengeAnswer, ChallengeName, SignInChallenge, SignInResult } from '../../schemas/sign-in.js';
+import type { ChallengeAnswer, ChallengeName, Credentials, SignInChallenge, SignInResult } from '../../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
 import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
@@ -417,6 +417,18 @@ export class SignInService {
       () => verifier,
       ({ user, spent }) => this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
     );
+  }
+
+  /**
+   * A sign-in an external identity provider vouched for (functions/login/federation.ts, docs/federation.md):
+   * no password and no MFA of ours (the provider has its own), no device offered; the same settling write,
+   * so a user removed meanwhile is refused.
+   */
+  async federated(saasId: string, userId: string): Promise<Credentials> {
+    const user = await this.deps.users.get(saasId, userId);
+    if (!user) throw unauthenticated('not_authorized', 'the user was removed during the sign-in; sign in again');
+    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false });
+    return credentials as Credentials;
   }
 
   /**

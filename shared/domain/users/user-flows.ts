@@ -44,6 +44,10 @@ export const FLOW_RULE = {
   codeUnused: 'code_unused',
   /** The secret being registered is still the pending one. */
   totpPending: 'totp_pending',
+  /** The user has no account of that provider linked yet. */
+  providerUnlinked: 'provider_unlinked',
+  /** No user has that provider account linked. */
+  identityFree: 'identity_free',
 } as const;
 
 /** The provider an external account is linked as; the only one there is (docs/decisions.md). */
@@ -63,8 +67,10 @@ export interface UserFlowRepository {
   pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
   /** Makes the pending secret the registered one, while it is `sealedSecret`. Rule `totp_pending`. */
   registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
-  /** Rule `user_live`. */
+  /** The link, and the provider account's owner item. Rules `provider_unlinked`, `identity_free`. */
   linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite;
+  /** The provider account's owner item alone (a user created with the link). Rule `identity_free`. */
+  identityClaimWrite(saasId: string, userId: string, provider: string, subject: string): AtomicWrite;
 }
 
 export interface UserFlowDeps {
@@ -90,6 +96,9 @@ interface CodeRequest {
   alongside?: AtomicWrite[];
   refusals?: Refusals;
 }
+
+const providerAlreadyLinked = (provider: string) =>
+  alreadyExists('provider_already_linked', `access_token: this user already has a linked ${provider} account`);
 
 export class UserFlowService {
   constructor(private readonly deps: UserFlowDeps) {}
@@ -230,7 +239,25 @@ export class UserFlowService {
     });
   }
 
-  /** Request External User Account Link: mails a code to the e-mail address in the access token. */
+  /**
+   * A provider's account (`subject`) signed in with the user's verified address but is linked to nobody: a
+   * `verify_external_user` code to the user's address confirms the link (docs/federation.md). The code's
+   * payload is that pending account, for 24 hours.
+   */
+  async offerLink(saasId: string, user: UserRecord, provider: string, subject: string): Promise<void> {
+    if (user.providers[provider]) throw providerAlreadyLinked(provider);
+    await this.mailCode(saasId, user.id, {
+      purpose: 'EXTERNAL_LINK',
+      payload: { provider, subject },
+      template: 'verify_external_user',
+      to: user.email,
+    });
+  }
+
+  /**
+   * Request External User Account Link: mails a new code for the provider account waiting to be linked to the
+   * access token's user (the last one the login screen met with the user's address, within 24 hours).
+   */
   async requestExternalLink(saasId: string, accessToken: string): Promise<void> {
     const { user, claims } = await this.tokenHolder(saasId, accessToken);
     if (!claims.email) {
@@ -238,27 +265,45 @@ export class UserFlowService {
         field: 'access_token',
       });
     }
-    if (user.providers[LINKED_PROVIDER]) {
-      throw alreadyExists('provider_already_linked', `access_token: this user already has a linked ${LINKED_PROVIDER} account`);
+    if (user.providers[LINKED_PROVIDER]) throw providerAlreadyLinked(LINKED_PROVIDER);
+    const pending = await this.deps.flows.code(saasId, user.id, 'EXTERNAL_LINK');
+    const { provider, subject } = pending && pending.expires_at > nowSeconds() ? pending.payload : {};
+    if (!provider || !subject) {
+      throw invalid(
+        'no_external_account',
+        `access_token: no ${LINKED_PROVIDER} account waits to be linked to this user; sign in with ${LINKED_PROVIDER} on the login screen first`,
+        {
+          field: 'access_token',
+        },
+      );
     }
-    // Until a real Google sign-in exists, the provider's account is known by its e-mail address (docs/architecture.md).
-    const link = { provider: LINKED_PROVIDER, subject: claims.email.trim().toLowerCase() };
-    await this.mailCode(saasId, user.id, { purpose: 'EXTERNAL_LINK', payload: link, template: 'verify_external_user', to: claims.email });
+    await this.offerLink(saasId, user, provider, subject);
   }
 
-  /** Confirm External User Account Link: the code records the link on the user. */
+  /** Confirm External User Account Link: the code records the pending provider account on the user. */
   async confirmExternalLink(saasId: string, input: { access_token: string; code: string }): Promise<void> {
     const { user } = await this.tokenHolder(saasId, input.access_token);
-    const code = await this.answer(saasId, user.id, 'EXTERNAL_LINK', input.code);
-    const link: LinkedProvider = { subject: code.payload.subject as string, linked_at: nowSeconds() };
+    await this.confirmLink(saasId, user.id, input.code);
+  }
+
+  /** The code's provider account linked to the user; answers the link. */
+  async confirmLink(saasId: string, userId: string, given: string): Promise<{ provider: string; subject: string }> {
+    const code = await this.answer(saasId, userId, 'EXTERNAL_LINK', given);
+    const provider = code.payload.provider as string;
+    const subject = code.payload.subject as string;
     await this.commit(
       saasId,
-      user.id,
+      userId,
       [
-        this.deps.flows.linkProviderWrite(saasId, user.id, code.payload.provider as string, link),
-        this.deps.flows.useCodeWrite(saasId, user.id, code),
+        this.deps.flows.linkProviderWrite(saasId, userId, provider, { subject, linked_at: nowSeconds() }),
+        this.deps.flows.useCodeWrite(saasId, userId, code),
       ],
-      { [FLOW_RULE.codeUnused]: wrongCode },
+      {
+        [FLOW_RULE.codeUnused]: wrongCode,
+        [FLOW_RULE.providerUnlinked]: () => providerAlreadyLinked(provider),
+        [FLOW_RULE.identityFree]: () => alreadyExists('external_account_taken', `code: this ${provider} account is linked to another user`),
+      },
     );
+    return { provider, subject };
   }
 }

@@ -146,6 +146,8 @@ export interface UserRepository {
   setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean>;
   /** false when the user is gone or the provider is not linked. */
   unlinkProvider(saasId: string, userId: string, provider: string): Promise<boolean>;
+  /** The user a provider's account (its subject) is linked to. */
+  findByIdentity(saasId: string, provider: string, subject: string): Promise<UserRecord | undefined>;
   /** Hides the user, then removes every item of theirs and the items they name; false when missing. */
   delete(saasId: string, userId: string): Promise<boolean>;
 }
@@ -289,6 +291,8 @@ export interface NewUser {
   email?: string | null;
   sign_in_id?: string;
   password?: string;
+  /** Linked from the start (a user made by a federated sign-in). */
+  providers?: Record<string, LinkedProvider>;
 }
 
 export interface PreparedUser {
@@ -328,7 +332,7 @@ export class UserService {
       password: credentialFor(poolName, id, password, generated, policy),
       session_version: 0,
       mfa: { enabled: false, software_token_registered: false },
-      providers: {},
+      providers: input.providers ?? {},
       last_login_at: 0,
       created_at: nowSeconds(),
     };

@@ -1,0 +1,153 @@
+/**
+ * Signing in with Google, or any OpenID Connect provider shaped like it (docs/federation.md), as the relying
+ * party: openid-client runs the authorization-code flow with PKCE, state and nonce against the provider's
+ * discovery document, and checks the ID token (issuer, audience, expiry, nonce, and its signature against the
+ * provider's JWKS). Who the account then signs in as is the domain's rule (shared/domain/sign-in/federation.ts).
+ *
+ * The browser carries the flow between the two requests in a sealed cookie scoped to the return address
+ * (`{BASE_PATH}/oauth2/idpresponse`): the PKCE verifier, the nonce, the state, the SaaS, and what the screen
+ * was opened for. The client secret is opened only for the token request.
+ */
+import * as oidc from 'openid-client';
+import { nowSeconds } from '../../shared/clock.js';
+import { invalid } from '../../shared/errors.js';
+import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
+import type { SealingBox } from './authorization-server.js';
+
+/** The provider name accounts are linked under. */
+export const GOOGLE = 'Google';
+
+/** How long a person may take at the provider. */
+const FLOW_SECONDS = 10 * 60;
+export const FLOW_COOKIE = 'login_federation';
+const DEFAULT_SCOPE = 'openid email profile';
+
+/** What the screen was opened with, to go on with once back: the SaaS's state, or an OpenID Connect request. */
+export interface ScreenContext {
+  state?: string;
+  authorization?: string;
+}
+
+interface Flow {
+  saas_id: string;
+  state: string;
+  nonce: string;
+  verifier: string;
+  context: ScreenContext;
+  exp: number;
+}
+
+export interface GoogleSettings {
+  clientId: string;
+  /** approval_scope: the scope asked for (openid is added when missing). */
+  scope: string;
+}
+
+export interface GoogleFederationDeps {
+  /** Google's issuer (`https://accounts.google.com`), or a stand-in's. */
+  issuer: string;
+  /** Where the provider sends the browser back: the `redirect_url` the sign-in settings show. */
+  returnUrl: string;
+  settings(saasId: string): Promise<GoogleSettings | undefined>;
+  /** The client secret, opened for the token request only. */
+  secret(saasId: string): Promise<string | undefined>;
+  box: SealingBox;
+}
+
+const FLOW_CONTEXT = { purpose: 'federated sign-in flow' };
+
+/** One discovery per warm instance and issuer. */
+const discovered = new Map<string, Promise<oidc.ServerMetadata>>();
+
+/** A stand-in on this machine speaks plain HTTP; anything else must be HTTPS. */
+const isLocal = (url: string) => /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(url);
+
+export class GoogleFederation {
+  constructor(private readonly deps: GoogleFederationDeps) {}
+
+  get returnUrl(): string {
+    return this.deps.returnUrl;
+  }
+
+  /** The provider's authorization URL for this SaaS, and the cookie that carries the flow; undefined when not set up. */
+  async begin(saasId: string, context: ScreenContext): Promise<{ location: string; flow: string } | undefined> {
+    const settings = await this.deps.settings(saasId);
+    if (!settings) return undefined;
+    const client = await this.client(settings.clientId);
+    const flow: Flow = {
+      saas_id: saasId,
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      verifier: oidc.randomPKCECodeVerifier(),
+      context,
+      exp: nowSeconds() + FLOW_SECONDS,
+    };
+    const scopes = new Set((settings.scope || DEFAULT_SCOPE).split(/[\s,]+/).filter(Boolean));
+    scopes.add('openid');
+    const location = oidc.buildAuthorizationUrl(client, {
+      redirect_uri: this.deps.returnUrl,
+      scope: [...scopes].join(' '),
+      response_type: 'code',
+      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
+      code_challenge_method: 'S256',
+      state: flow.state,
+      nonce: flow.nonce,
+    });
+    return { location: location.toString(), flow: await this.deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT) };
+  }
+
+  /** Back from the provider: the code traded and the ID token checked against the flow the cookie carries. */
+  async complete(currentUrl: URL, sealedFlow: string): Promise<{ saasId: string; context: ScreenContext; account: ExternalAccount }> {
+    let flow: Flow;
+    try {
+      flow = JSON.parse(await this.deps.box.open(sealedFlow, FLOW_CONTEXT)) as Flow;
+    } catch {
+      throw invalid('invalid_flow', 'this browser did not start a sign-in with the provider here; start again from the login screen');
+    }
+    if (flow.exp <= nowSeconds()) throw invalid('flow_expired', 'the sign-in with the provider took too long; start again');
+    const settings = await this.deps.settings(flow.saas_id);
+    if (!settings) throw invalid('provider_not_configured', 'this SaaS no longer signs in with the provider');
+    const client = await this.client(settings.clientId, await this.deps.secret(flow.saas_id));
+    let claims: oidc.IDToken | undefined;
+    try {
+      const tokens = await oidc.authorizationCodeGrant(client, currentUrl, {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch (error) {
+      // The provider's refusal (access_denied, a bad code) or a token that does not check out: a 400, said plainly.
+      const reason = error instanceof oidc.AuthorizationResponseError ? error.error : error instanceof Error ? error.message : 'refused';
+      throw invalid('provider_refused', `the provider did not sign you in (${reason}); start again`);
+    }
+    if (!claims) throw invalid('provider_refused', 'the provider answered no ID token');
+    return {
+      saasId: flow.saas_id,
+      context: flow.context,
+      account: {
+        provider: GOOGLE,
+        subject: claims.sub,
+        ...(typeof claims.email === 'string' ? { email: claims.email } : {}),
+        emailVerified: claims.email_verified === true,
+      },
+    };
+  }
+
+  private async client(clientId: string, secret?: string): Promise<oidc.Configuration> {
+    const { issuer } = this.deps;
+    let metadata = discovered.get(issuer);
+    if (!metadata) {
+      const options = isLocal(issuer) ? { execute: [oidc.allowInsecureRequests] } : {};
+      metadata = oidc.discovery(new URL(issuer), clientId, undefined, undefined, options).then((found) => found.serverMetadata());
+      discovered.set(issuer, metadata);
+      metadata.catch(() => discovered.delete(issuer));
+    }
+    const client = new oidc.Configuration(await metadata, clientId, undefined, secret === undefined ? oidc.None() : oidc.ClientSecretPost(secret));
+    if (isLocal(issuer)) oidc.allowInsecureRequests(client);
+    // The ID token's signature is checked against the provider's JWKS, not only trusted for arriving over TLS.
+    oidc.enableNonRepudiationChecks(client);
+    return client;
+  }
+}

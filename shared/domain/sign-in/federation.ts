@@ -1,0 +1,92 @@
+/**
+ * Who an external provider's verified account signs in as (docs/federation.md). The rule, in order:
+ *
+ *   1. The user that account is linked to (its subject, never its e-mail address, decides).
+ *   2. Else, when the provider vouches for the address (email_verified) and a user has it: nobody yet. A
+ *      `verify_external_user` code goes to that user's address, and the code links the account and signs in.
+ *      A provider saying an address is verified is not enough to enter someone's account.
+ *   3. Else, while self sign-up is on: a new user with that address, the account linked from the start, and a
+ *      random password nobody knows (Reset Password gives them one if they want it).
+ *   4. Else refused.
+ */
+import { nowSeconds } from '../../clock.js';
+import { invalid } from '../../errors.js';
+import type { Credentials } from '../../schemas/sign-in.js';
+import { RULE, type Committer } from '../atomic.js';
+import type { PasswordPolicy } from '../../schemas/configuration.js';
+import { generatePassword } from '../users/password-policy.js';
+import { FLOW_RULE, type UserFlowRepository, type UserFlowService } from '../users/user-flows.js';
+import { loginFromUsername, type UserRecord, type UserRepository, type UserService } from '../users/users.js';
+
+/** An account of an external provider, as its verified ID token describes it. */
+export interface ExternalAccount {
+  provider: string;
+  subject: string;
+  email?: string;
+  emailVerified: boolean;
+}
+
+export type FederatedOutcome =
+  | { kind: 'signed_in'; userId: string; credentials: Credentials }
+  /** Rule 2: a code went to `email`; `confirmLink` with it signs in. */
+  | { kind: 'link_offered'; userId: string; email: string };
+
+export interface FederationDeps {
+  users: Pick<UserRepository, 'findByIdentity' | 'findByLogin'>;
+  userService: Pick<UserService, 'prepareUser'>;
+  flows: Pick<UserFlowRepository, 'identityClaimWrite'>;
+  links: Pick<UserFlowService, 'offerLink' | 'confirmLink'>;
+  committer: Committer;
+  signIn: { federated(saasId: string, userId: string): Promise<Credentials> };
+  selfSignUpEnabled(saasId: string): Promise<boolean>;
+  passwordPolicy(saasId: string): Promise<PasswordPolicy>;
+}
+
+export class FederationService {
+  constructor(private readonly deps: FederationDeps) {}
+
+  async signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome> {
+    const linked = await this.deps.users.findByIdentity(saasId, account.provider, account.subject);
+    if (linked) return this.signedIn(saasId, linked.id);
+    const login = account.email && account.emailVerified ? loginFromUsername(account.email) : undefined;
+    if (!login || login.kind !== 'email') {
+      throw invalid('email_not_verified', `${account.provider} did not vouch for an e-mail address of this account; it cannot sign in here`);
+    }
+    const existing = await this.deps.users.findByLogin(saasId, login);
+    if (existing) return this.offerLink(saasId, existing, account);
+    if (!(await this.deps.selfSignUpEnabled(saasId))) {
+      throw invalid(
+        'self_sign_up_disabled',
+        `no account has this ${account.provider} account's address, and this SaaS does not let people sign themselves up`,
+      );
+    }
+    const prepared = await this.deps.userService.prepareUser(saasId, {
+      email: login.value,
+      password: generatePassword(await this.deps.passwordPolicy(saasId)),
+      providers: { [account.provider]: { subject: account.subject, linked_at: nowSeconds() } },
+    });
+    const outcome = await this.deps.committer.commit(
+      prepared.write,
+      this.deps.flows.identityClaimWrite(saasId, prepared.user.id, account.provider, account.subject),
+    );
+    if (outcome.committed) return this.signedIn(saasId, prepared.user.id);
+    // Another sign-in made the user or the link a moment ago: decide again on what is stored now.
+    if (outcome.refusedBy === RULE.loginFree || outcome.refusedBy === FLOW_RULE.identityFree) return this.signIn(saasId, account);
+    throw new Error(`creating a federated user was refused by ${outcome.refusedBy}`);
+  }
+
+  /** Rule 2 confirmed: the code links the pending account, then the user is signed in. */
+  async confirmLink(saasId: string, userId: string, code: string): Promise<Credentials> {
+    await this.deps.links.confirmLink(saasId, userId, code);
+    return this.deps.signIn.federated(saasId, userId);
+  }
+
+  private async offerLink(saasId: string, user: UserRecord, account: ExternalAccount): Promise<FederatedOutcome> {
+    await this.deps.links.offerLink(saasId, user, account.provider, account.subject);
+    return { kind: 'link_offered', userId: user.id, email: user.email };
+  }
+
+  private async signedIn(saasId: string, userId: string): Promise<FederatedOutcome> {
+    return { kind: 'signed_in', userId, credentials: await this.deps.signIn.federated(saasId, userId) };
+  }
+}

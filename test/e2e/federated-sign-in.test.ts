@@ -1,0 +1,171 @@
+/**
+ * Signing in with Google, end to end in headless Chromium: an application signs its users in through the
+ * service's OpenID Connect endpoints (openid-client), the person picks "Sign in with Google" on the hosted
+ * screen, and a real OpenID Connect provider from npm stands in for Google (local/google-stand-in.ts). Who the
+ * account signs in as follows shared/domain/sign-in/federation.ts: a new user while self sign-up is on, the
+ * linked user after that, and for an address that already has an account, a mailed code first.
+ */
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import type { Browser, Page } from 'playwright-core';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { EN } from '../../functions/login/texts/en.js';
+import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
+import { config, resetConfigForTests } from '../../shared/config.js';
+import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { deliveredMail } from '../support/mail.js';
+
+const skip = chromiumMissing();
+const TARO = { email: 'taro.fed@example.com', password: 'Taro#Secret42', sub: 'google-taro' };
+const NEW = { email: 'newcomer.fed@gmail.test', sub: 'google-newcomer' };
+const UNVERIFIED = { email: 'unverified.fed@gmail.test', sub: 'google-unverified' };
+
+let h: Harness;
+let browser: Browser;
+let google: GoogleStandIn;
+let admin: SignedClient;
+let saasId: string;
+let taroId: string;
+let app: Server;
+let callbackUrl: string;
+let client: oidc.Configuration;
+
+(skip ? describe.skip : describe)('signing in with Google (a stand-in OpenID Connect provider) in Chromium', () => {
+  beforeAll(async () => {
+    [h, browser] = await Promise.all([startHarness({ issuerIsApi: true }), launchChromium()]);
+    google = await startGoogleStandIn({
+      returnUrl: `${config().publicBaseUrl}/oauth2/idpresponse`,
+      accounts: [
+        { sub: TARO.sub, email: TARO.email, email_verified: true },
+        { sub: NEW.sub, email: NEW.email, email_verified: true },
+        { sub: UNVERIFIED.sub, email: UNVERIFIED.email, email_verified: false },
+      ],
+    });
+    process.env.GOOGLE_ISSUER = google.issuer;
+    resetConfigForTests();
+    // The application: its callback page only says it was reached.
+    app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p id="app">back at the app</p>'));
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    callbackUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
+
+    ({ saasId, client: admin } = await h.newSaas());
+    assert.equal((await admin.put('/auth-info', { callback_url: callbackUrl })).status, 200);
+    const props = {
+      application_id: google.clientId,
+      application_secret: google.clientSecret,
+      approval_scope: 'openid email',
+      is_button_hidden: false,
+    };
+    assert.equal((await admin.put('/identity-providers', { provider: 'Google', identity_provider_props: props })).status, 200);
+    const created = await admin.post<{ id: string }>('/users', { email: TARO.email, password: TARO.password, attributes: {} });
+    taroId = created.body.id;
+    client = await oidc.discovery(new URL(h.api.baseUrl), saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await google?.close();
+    await new Promise((resolve) => app?.close(resolve));
+    await h?.close();
+  });
+
+  const selfSignUp = (enable: boolean) => admin.put('/sign-in-settings', { self_regist: { enable } });
+
+  /** The application sends the browser to the authorization endpoint; the person picks Google and `sub`. */
+  async function startWithGoogle(sub: string) {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const nonce = oidc.randomNonce();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(client, {
+      redirect_uri: callbackUrl,
+      scope: 'openid email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(url.toString());
+    await page.click('#sign-in-with-google');
+    await page.click(sub === 'deny' ? '#deny' : `#account-${sub}`);
+    return { page, verifier, nonce, state };
+  }
+
+  /** Back at the application: the code traded with PKCE, the ID token checked; its subject. */
+  async function backAtTheApp({ page, verifier, nonce, state }: Awaited<ReturnType<typeof startWithGoogle>>): Promise<string> {
+    await page.locator('#app').waitFor();
+    const tokens = await oidc.authorizationCodeGrant(client, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: state,
+    });
+    await page.context().close();
+    return tokens.claims()?.sub as string;
+  }
+
+  async function refusedWith(page: Page, message: RegExp) {
+    await page.locator('h1', { hasText: EN.page.federationFailedTitle }).waitFor();
+    assert.match((await page.textContent('main')) ?? '', message);
+    await page.context().close();
+  }
+
+  it('refuses a new address while self sign-up is off, and an address Google does not vouch for', async () => {
+    assert.equal((await selfSignUp(false)).status, 200);
+    await refusedWith((await startWithGoogle(NEW.sub)).page, /does not let people sign themselves up/);
+    assert.equal((await selfSignUp(true)).status, 200);
+    await refusedWith((await startWithGoogle(UNVERIFIED.sub)).page, /did not vouch for an e-mail address/);
+  });
+
+  it('makes a new user for a new address while self sign-up is on, and signs the same user in next time', async () => {
+    const first = await backAtTheApp(await startWithGoogle(NEW.sub));
+    const users = (await admin.get<{ users: { id: string; email: string }[] }>('/users')).body.users;
+    assert.deepEqual(
+      users.filter((u) => u.email === NEW.email).map((u) => u.id),
+      [first],
+    );
+    assert.equal(await backAtTheApp(await startWithGoogle(NEW.sub)), first);
+  });
+
+  it('links an existing account only with the code mailed to it; after that, Google alone signs in', async () => {
+    const { page, ...flow } = await startWithGoogle(TARO.sub);
+    await page.locator('#link-form:not([hidden])').waitFor();
+    assert.match((await page.textContent('#link-form')) ?? '', new RegExp(TARO.email.replace('.', '\\.')));
+    await page.fill('#link-code', '000000');
+    await page.click('#link-form button[type=submit]');
+    await page.locator('#error:not([hidden])').waitFor();
+    const [mail] = await deliveredMail(h.sesUrl, saasId, TARO.email);
+    const code = /(\d{6})/.exec(mail?.body.text ?? '')?.[1];
+    assert.ok(code, mail?.body.text);
+    await page.fill('#link-code', code);
+    await page.click('#link-form button[type=submit]');
+    assert.equal(await backAtTheApp({ page, ...flow }), taroId);
+    assert.equal(await backAtTheApp(await startWithGoogle(TARO.sub)), taroId);
+
+    // Unlinked by the SaaS: the next Google sign-in asks for a code again.
+    assert.equal((await admin.delete(`/users/${taroId}/providers/google`)).status, 200);
+    const again = await startWithGoogle(TARO.sub);
+    await again.page.locator('#link-form:not([hidden])').waitFor();
+    await again.page.context().close();
+  });
+
+  it('comes back to the screen when the person cancels at Google, and hides the button when asked', async () => {
+    const { page } = await startWithGoogle('deny');
+    await refusedWith(page, /access_denied/);
+    const props = {
+      application_id: google.clientId,
+      application_secret: google.clientSecret,
+      approval_scope: 'openid email',
+      is_button_hidden: true,
+    };
+    assert.equal((await admin.put('/identity-providers', { provider: 'Google', identity_provider_props: props })).status, 200);
+    const screen = await (await browser.newContext()).newPage();
+    await screen.goto(`${h.api.baseUrl}/login/${saasId}/`);
+    await screen.locator('#sign-in-form:not([hidden])').waitFor();
+    assert.equal(await screen.locator('#sign-in-with-google').count(), 0);
+    await screen.context().close();
+  });
+});
