@@ -18,6 +18,7 @@ import { config, resetConfigForTests } from '../../shared/config.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { deliveredMail } from '../support/mail.js';
+import { authorizationAttempt } from '../support/oidc-request.js';
 
 const skip = chromiumMissing();
 const TARO = { email: 'taro.fed@example.com', password: 'Taro#Secret42', sub: 'google-taro' };
@@ -76,17 +77,7 @@ let client: oidc.Configuration;
 
   /** The application sends the browser to the authorization endpoint; the person picks Google and `sub`. */
   async function startWithGoogle(sub: string) {
-    const verifier = oidc.randomPKCECodeVerifier();
-    const nonce = oidc.randomNonce();
-    const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(client, {
-      redirect_uri: callbackUrl,
-      scope: 'openid email',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      nonce,
-    });
+    const { url, verifier, nonce, state } = await authorizationAttempt(client, callbackUrl);
     const page = await (await browser.newContext()).newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(url.toString());

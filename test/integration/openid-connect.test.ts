@@ -13,6 +13,7 @@ import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { config } from '../../shared/config.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { authorizationAttempt } from '../support/oidc-request.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 
 const TARO = { email: 'taro.oidc@example.com', password: 'Taro#Secret42' };
@@ -36,17 +37,8 @@ const token = (form: Record<string, string>) =>
   });
 
 /** A full run of the front channel: PKCE values, the authorization URL, the sign-in on the screen, the callback URL. */
-async function signInThroughScreen(nonce = oidc.randomNonce()) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(client, {
-    redirect_uri: CALLBACK,
-    scope: 'openid email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-  });
+async function signInThroughScreen() {
+  const { url, verifier, state, nonce } = await authorizationAttempt(client, CALLBACK);
   const sent = await fetch(url, { redirect: 'manual' });
   assert.equal(sent.status, 302);
   const screen = sent.headers.get('location') ?? '';
