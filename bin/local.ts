@@ -16,7 +16,7 @@ import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { SignedClient } from '../client/signed-fetch.js';
 import { startLocalExampleApp, type LocalExampleApp } from '../examples/app/local.js';
 import { log } from '../shared/log.js';
-import { startGoogleStandIn, type GoogleStandIn } from '../local/google-stand-in.js';
+import type { GoogleStandIn } from '../local/google-stand-in.js';
 import {
   createLocalTable,
   masterKey,
@@ -84,6 +84,8 @@ async function main(): Promise<void> {
   // Tokens name the API they came from, so OpenID discovery from a token's `iss` works against this server.
   process.env.TOKEN_ISSUER ??= `http://127.0.0.1:${settings.apiPort}${BASE_PATH}`;
   if (withGoogleStandIn) {
+    // Loaded only when asked for: oidc-provider talks on stderr as it loads.
+    const { startGoogleStandIn } = await import('../local/google-stand-in.js');
     google = await startGoogleStandIn({
       returnUrl: `${process.env.PUBLIC_BASE_URL ?? process.env.TOKEN_ISSUER}/oauth2/idpresponse`,
       accounts: [

@@ -50,7 +50,8 @@ beforeAll(() => {
 
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, 'login', ...WORKERS];
-const LOGIN_ROUTE = `ANY ${BASE_PATH}/login/{proxy+}`;
+/** The login function's routes: the hosted screen and the OpenID Connect authorization server. */
+const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`];
 const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
@@ -122,10 +123,10 @@ describe('service stack', () => {
     assert.deepEqual(outputs.KmsKeyArn!.Value, { 'Fn::GetAtt': [keyId, 'Arn'] });
   });
 
-  it('has exactly one API route per route-table row, plus the login screen and $default', () => {
+  it("has exactly one API route per route-table row, plus the login function's and $default", () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    assert.equal(keys.length, ROUTES.length + 2);
-    assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), LOGIN_ROUTE, '$default']));
+    assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + 1);
+    assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, '$default']));
     assert.ok(keys.every((k) => k === '$default' || k.split(' ')[1]!.startsWith(BASE_PATH)));
   });
 
@@ -138,7 +139,7 @@ describe('service stack', () => {
     for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
       const key = route.Properties.RouteKey as string;
       const target = (route.Properties.Target as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1][1] as { Ref: string };
-      const group = key === '$default' ? 'public' : key === LOGIN_ROUTE ? 'login' : ROUTES.find((r) => routeKey(r) === key)!.group;
+      const group = key === '$default' ? 'public' : LOGIN_ROUTES.includes(key) ? 'login' : ROUTES.find((r) => routeKey(r) === key)!.group;
       assert.equal(integrationTarget.get(target.Ref), functionOf(group), key);
     }
   });
