@@ -62,7 +62,7 @@ export class SignedClient {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...options.headers,
       },
-      ...(body !== undefined ? { body } : {}),
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : new Uint8Array(body) } : {}),
     });
     const text = await response.text();
     let parsed: unknown;

@@ -21,7 +21,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, OAUTH2_PATH, ROUTES } from '../shared/routes.js';
+import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { LOGIN_FUNCTION } from './bundling.js';
@@ -246,7 +246,7 @@ export class ServiceStack extends Stack {
       });
     }
     // The login screen and the OpenID Connect authorization server: one function, outside the route table.
-    for (const prefix of [LOGIN_PATH, OAUTH2_PATH]) {
+    for (const prefix of [LOGIN_PATH, OAUTH2_PATH, SAML2_PATH]) {
       api.addRoutes({ path: `${BASE_PATH}${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(LOGIN_FUNCTION) });
     }
     // The public function answers 404 or 405 in the service's error shape.

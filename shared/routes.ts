@@ -15,6 +15,8 @@ export const BASE_PATH = '/v1/auth';
 export const LOGIN_PATH = '/login';
 /** The OpenID Connect authorization server's endpoints (functions/login/authorization-server.ts). */
 export const OAUTH2_PATH = '/oauth2';
+/** The SAML service provider's endpoints (functions/login/saml.ts). */
+export const SAML2_PATH = '/saml2';
 
 /** A SaaS's login screen under the service's public URL (`https://host/v1/auth`), ending in `/`. */
 export const loginScreenUrl = (publicBaseUrl: string, saasId: string) => `${publicBaseUrl}${LOGIN_PATH}/${encodeURIComponent(saasId)}/`;

@@ -43,6 +43,7 @@ import { DynamoInvitationRepository } from './store/invitation-repository.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
 import { DynamoMembershipRepository } from './store/membership-repository.js';
+import { DynamoSamlAssertionRepository } from './store/saml-assertion-repository.js';
 import { DynamoOutboxRepository } from './store/outbox-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
 import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
@@ -64,14 +65,21 @@ export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), table
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());
 const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableName());
-const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
+export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
+/** SAML assertions already used (functions/login/saml.ts). */
+export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
 const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());
 const committer = () => new DynamoCommitter(dynamo());
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
-export const tenantService = () => new TenantService(tenantRepository(), definitionRepository(), config().defaultDomainName);
+export const tenantService = () =>
+  new TenantService(
+    tenantRepository(),
+    definitionRepository(),
+    (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
+  );
 
 /** The SaaS's payment provider: its key, Connect and Disconnect (PATCH /stripe/init, DELETE /stripe). */
 export const paymentProviderService = () =>
@@ -302,6 +310,8 @@ export const federationService = () =>
     signIn: signInService(),
     selfSignUpEnabled,
     passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
+    isMember: async (saasId, tenantId, userId) =>
+      (await new DynamoMembershipRepository(dynamo(), tableName(), userRepository()).get(saasId, tenantId, userId)) !== undefined,
   });
 
 /** The resolver is the seam for AWS Marketplace's own ResolveCustomer (docs/marketplace.md). */

@@ -14,6 +14,8 @@
  *   GET  ./federated/google?state|authorization=…              off to Google (federation.ts); back at
  *                                                              {BASE_PATH}/oauth2/idpresponse (federatedReturn)
  *   GET  ./link?ticket=…                                       the page asking for the code that links a provider account
+ *   GET  ./saml?tenant_id=…                                    off to the tenant's SAML identity provider (saml.ts); back
+ *                                                              at {BASE_PATH}/saml2/idpresponse, then ./saml2/continue
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
@@ -42,6 +44,7 @@ import { nowSeconds } from '../../shared/clock.js';
 import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest, type SealingBox } from './authorization-server.js';
 import { FLOW_COOKIE, type GoogleFederation, type ScreenContext } from './federation.js';
+import { SAML_FLOW_COOKIE, type SamlBrowserFlow, type SamlSignIn } from './saml.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
@@ -103,6 +106,7 @@ export interface LoginScreenDeps {
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
     confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
   };
+  saml: Pick<SamlSignIn, 'begin' | 'consume' | 'ticket' | 'metadata' | 'continueUrl'>;
   /** The page's script and style, built by functions/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
@@ -181,6 +185,9 @@ interface LinkTicket {
   exp: number;
 }
 const LINK_TICKET_SECONDS = 30 * 60;
+const SAML_FLOW_CONTEXT = { purpose: 'login screen saml flow' };
+/** A SAML response, base64 in a form: signed XML with a certificate or two. */
+const MAX_SAML_RESPONSE_BYTES = 256 * 1024;
 const linkTicket = (saasId: string) => ({ purpose: 'login screen link ticket', saas_id: saasId });
 
 /** The page addresses, and the form each opens with. */
@@ -228,6 +235,7 @@ export class LoginScreen {
     if (request.method === 'GET' && Object.hasOwn(PAGES, page)) return this.page(saasId, page, request);
     if (request.method === 'GET' && page === 'sign-out') return this.signOut(saasId, request.query.get('redirect_uri') ?? '');
     if (request.method === 'GET' && page === 'federated/google') return this.beginGoogle(saasId, request.query);
+    if (request.method === 'GET' && page === 'saml') return this.beginSaml(saasId, request.query);
     if (request.method === 'POST' && page.startsWith('api/')) return this.step(saasId, page.slice('api/'.length), request);
     return this.notFound(saasId);
   }
@@ -359,21 +367,85 @@ export class LoginScreen {
       current.search = request.query.toString();
       const back = await this.deps.federation.google.complete(current, cookie(request.headers.cookie, FLOW_COOKIE) ?? '');
       saasId = back.saasId;
-      const outcome = await this.deps.federation.signIn(back.saasId, back.account);
-      let location: string;
-      if (outcome.kind === 'signed_in') {
-        location = (await this.finish(back.saasId, { challenge_parameters: {}, credentials: outcome.credentials }, back.context)).redirect;
-      } else {
-        const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context: back.context, exp: nowSeconds() + LINK_TICKET_SECONDS };
-        const sealed = await this.deps.box.seal(JSON.stringify(ticket), linkTicket(back.saasId));
-        location = `${this.screenPath(back.saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
-      }
+      const location = await this.federatedSignIn(back.saasId, back.account, back.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const page = this.messagePage(400, saasId, this.deps.texts.page.federationFailedTitle, error.message);
-      return { ...page, headers: { ...page.headers, 'set-cookie': forget } };
+      return this.federationRefused(error, saasId, this.deps.texts.page.federationFailedTitle, forget);
     }
+  }
+
+  /** Signed in where the screen would have sent the browser, or to the page that takes the link code. */
+  private async federatedSignIn(saasId: string, account: ExternalAccount, context: ScreenContext): Promise<string> {
+    const outcome = await this.deps.federation.signIn(saasId, account);
+    if (outcome.kind === 'signed_in')
+      return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
+    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+    const sealed = await this.deps.box.seal(JSON.stringify(ticket), linkTicket(saasId));
+    return `${this.screenPath(saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
+  }
+
+  /** A refusal on the way back from an identity provider: a page saying why, and the flow's cookie forgotten. */
+  private federationRefused(error: unknown, saasId: string | undefined, title: string, forget: string): ScreenResponse {
+    if (!(error instanceof DomainError)) throw error;
+    const page = this.messagePage(400, saasId, title, error.message);
+    return { ...page, headers: { ...page.headers, 'set-cookie': forget } };
+  }
+
+  /** Off to the tenant's identity provider with a signed AuthnRequest; the browser keeps its flow in a cookie. */
+  private async beginSaml(saasId: string, query: URLSearchParams): Promise<ScreenResponse> {
+    const tenantId = query.get('tenant_id') ?? '';
+    const started = /^[A-Za-z0-9-]{1,64}$/.test(tenantId) ? await this.deps.saml.begin(saasId, tenantId, screenContext(query)) : undefined;
+    if (!started) return this.notFound(saasId);
+    const flow = await this.deps.box.seal(JSON.stringify(started.flow), SAML_FLOW_CONTEXT);
+    return { status: 302, headers: { ...BASE_HEADERS, location: started.location, 'set-cookie': this.samlCookie(flow, 600) }, body: '' };
+  }
+
+  /**
+   * `{BASE_PATH}/saml2/…`: the SP metadata, the assertion consumer service (the identity provider's cross-site
+   * POST carries no cookie of ours: the checked assertion goes on sealed to `continue`), and `continue`, where
+   * the browser's cookie must name the request the assertion answers.
+   */
+  async saml(request: ScreenRequest, path: string): Promise<ScreenResponse | undefined> {
+    const metadataOf = /^metadata\/([A-Za-z0-9-]{1,64})$/.exec(path)?.[1];
+    if (request.method === 'GET' && metadataOf) {
+      if (!(await this.deps.saasExists(metadataOf))) return this.notFound();
+      return {
+        status: 200,
+        headers: { ...BASE_HEADERS, 'cache-control': 'public, max-age=300', 'content-type': 'application/samlmetadata+xml; charset=utf-8' },
+        body: await this.deps.saml.metadata(metadataOf),
+      };
+    }
+    const title = this.deps.texts.page.samlFailedTitle;
+    const forget = this.samlCookie('', 0);
+    if (request.method === 'POST' && path === 'idpresponse') {
+      try {
+        if (request.body.length > MAX_SAML_RESPONSE_BYTES) throw invalid('request_too_large', 'SAMLResponse: too large');
+        const ticket = await this.deps.saml.consume(new URLSearchParams(request.body.toString('utf8')));
+        const location = `${this.deps.saml.continueUrl}?${new URLSearchParams({ ticket }).toString()}`;
+        return { status: 303, headers: { ...BASE_HEADERS, location }, body: '' };
+      } catch (error) {
+        return this.federationRefused(error, undefined, title, forget);
+      }
+    }
+    if (request.method === 'GET' && path === 'continue') {
+      let saasId: string | undefined;
+      try {
+        const sealed = cookie(request.headers.cookie, SAML_FLOW_COOKIE);
+        const flow = sealed ? (JSON.parse(await this.deps.box.open(sealed, SAML_FLOW_CONTEXT).catch(() => 'null')) as SamlBrowserFlow | null) : null;
+        const ticket = await this.deps.saml.ticket(request.query.get('ticket') ?? '', flow ?? undefined);
+        saasId = ticket.saas_id;
+        const location = await this.federatedSignIn(ticket.saas_id, ticket.account, flow?.context ?? {});
+        return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
+      } catch (error) {
+        return this.federationRefused(error, saasId, title, forget);
+      }
+    }
+    return undefined;
+  }
+
+  private samlCookie(value: string, maxAge: number): string {
+    const path = new URL(this.deps.saml.continueUrl).pathname;
+    return `${SAML_FLOW_COOKIE}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${this.deps.secureCookies ? '; Secure' : ''}`;
   }
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {

@@ -90,7 +90,9 @@ export type PlanUpdate = Static<typeof PlanUpdate>;
 
 export const SamlProps = Type.Object({
   email_attribute: Type.String({ minLength: 1, maxLength: 256, pattern: '\\S', description: 'not blank' }),
-  metadata_url: HttpsUrl,
+  /** The identity provider's metadata: at this URL (read at sign-in), or `metadata_xml` itself. */
+  metadata_url: Type.Optional(HttpsUrl),
+  metadata_xml: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'SAML 2.0 identity provider metadata' })),
 });
 export type SamlProps = Static<typeof SamlProps>;
 

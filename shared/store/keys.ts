@@ -40,6 +40,7 @@ export const ENTITY = {
   marketplaceCustomer: 'MarketplaceCustomer',
   tenantMarketplaceLink: 'TenantMarketplaceLink',
   externalIdentity: 'ExternalIdentity',
+  usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
@@ -143,6 +144,11 @@ export const keys = {
   externalIdentity: (saasId: string, provider: string, subject: string): ItemKey => ({
     pk: `SAAS#${saasId}#IDENTITY#${provider}#${subject}`,
     sk: 'OWNER',
+  }),
+  /** A SAML assertion that signed someone in: the same one is refused after (kept until it expires). */
+  usedSamlAssertion: (saasId: string, issuer: string, assertionId: string): ItemKey => ({
+    pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
+    sk: 'USED',
   }),
   /** The user's side of that link, naming it as `mirror`: Delete User frees the provider's account. */
   userExternalIdentity: (saasId: string, userId: string, provider: string): ItemKey => ({

@@ -51,7 +51,7 @@ beforeAll(() => {
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, 'login', ...WORKERS];
 /** The login function's routes: the hosted screen and the OpenID Connect authorization server. */
-const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`];
+const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, `ANY ${BASE_PATH}/saml2/{proxy+}`];
 const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);

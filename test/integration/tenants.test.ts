@@ -390,8 +390,8 @@ describe('billing, payment linkage and identity providers', () => {
     };
     assert.equal((await api.put(`/tenants/${tenant.id}/identity-providers`, { provider_type: 'SAML', identity_provider_props: saml })).status, 200);
     const on = (await api.get<{ saml: { sign_in_url: string } }>(`/tenants/${tenant.id}/identity-providers`)).body;
-    assert.equal(on.saml.sign_in_url.startsWith('https://'), true);
-    assert.ok(on.saml.sign_in_url.includes(tenant.id));
+    // Where the tenant's users start: the SaaS's login screen, which sends them to the tenant's identity provider.
+    assert.equal(on.saml.sign_in_url, `${h.api.baseUrl}/login/${saasId}/saml?tenant_id=${tenant.id}`);
     assert.deepEqual({ ...on.saml, sign_in_url: undefined }, { ...saml, sign_in_url: undefined });
 
     await expectError(

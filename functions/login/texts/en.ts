@@ -48,6 +48,7 @@ export const EN = {
     notFound: 'There is no login screen at this address.',
     badRequestTitle: 'Cannot sign in here',
     federationFailedTitle: 'Could not sign in with Google',
+    samlFailedTitle: "Could not sign in with your organization's account",
     signInWithGoogle: 'Sign in with Google',
     linkHeading: 'Link your Google account',
     linkIntro: '{email} already has an account here. We sent a code to that address: enter it to link your Google account and sign in.',

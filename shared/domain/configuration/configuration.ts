@@ -367,7 +367,7 @@ export class ConfigurationService {
     return {
       domain: new URL(this.publicBaseUrl).host,
       redirect_url: `${this.publicBaseUrl}/oauth2/idpresponse`,
-      entity_id: `urn:amazon:cognito:sp:${saasId}`,
+      entity_id: `${this.publicBaseUrl}/saml2/metadata/${encodeURIComponent(saasId)}`,
       reply_url: `${this.publicBaseUrl}/saml2/idpresponse`,
     };
   }

@@ -24,6 +24,8 @@ export interface ExternalAccount {
   subject: string;
   email?: string;
   emailVerified: boolean;
+  /** A tenant's own identity provider (SAML): only that tenant's users, and no new users. */
+  tenantId?: string;
 }
 
 export type FederatedOutcome =
@@ -39,21 +41,29 @@ export interface FederationDeps {
   committer: Committer;
   signIn: { federated(saasId: string, userId: string): Promise<Credentials> };
   selfSignUpEnabled(saasId: string): Promise<boolean>;
+  isMember(saasId: string, tenantId: string, userId: string): Promise<boolean>;
   passwordPolicy(saasId: string): Promise<PasswordPolicy>;
 }
+
+const notInTenant = () =>
+  invalid('not_a_tenant_user', "no user of this tenant has the address the identity provider gave; ask the tenant's administrator");
 
 export class FederationService {
   constructor(private readonly deps: FederationDeps) {}
 
   async signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome> {
     const linked = await this.deps.users.findByIdentity(saasId, account.provider, account.subject);
-    if (linked) return this.signedIn(saasId, linked.id);
+    if (linked) return this.signedIn(saasId, await this.member(saasId, account, linked));
     const login = account.email && account.emailVerified ? loginFromUsername(account.email) : undefined;
     if (!login || login.kind !== 'email') {
       throw invalid('email_not_verified', `${account.provider} did not vouch for an e-mail address of this account; it cannot sign in here`);
     }
     const existing = await this.deps.users.findByLogin(saasId, login);
-    if (existing) return this.offerLink(saasId, existing, account);
+    if (existing) {
+      await this.member(saasId, account, existing);
+      return this.offerLink(saasId, existing, account);
+    }
+    if (account.tenantId !== undefined) throw notInTenant();
     if (!(await this.deps.selfSignUpEnabled(saasId))) {
       throw invalid(
         'self_sign_up_disabled',
@@ -79,6 +89,12 @@ export class FederationService {
   async confirmLink(saasId: string, userId: string, code: string): Promise<Credentials> {
     await this.deps.links.confirmLink(saasId, userId, code);
     return this.deps.signIn.federated(saasId, userId);
+  }
+
+  /** A tenant's identity provider signs in that tenant's users only. */
+  private async member(saasId: string, account: ExternalAccount, user: UserRecord): Promise<string> {
+    if (account.tenantId !== undefined && !(await this.deps.isMember(saasId, account.tenantId, user.id))) throw notInTenant();
+    return user.id;
   }
 
   private async offerLink(saasId: string, user: UserRecord, account: ExternalAccount): Promise<FederatedOutcome> {

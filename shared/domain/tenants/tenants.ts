@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
+import { parseIdpMetadata } from './saml-metadata.js';
 import type { BillingInfo, PaymentCustomer, PlanHistory, PlanUpdate, SamlProps, Tenant, TenantDetail, TenantProps } from '../../schemas/tenants.js';
 import type { AtomicWrite } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
@@ -123,7 +124,8 @@ export class TenantService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly definitions: DefinitionRepository,
-    private readonly signInDomain: string,
+    /** Where a tenant's users start a SAML sign-in: the hosted login screen's `saml` page (functions/login/saml.ts). */
+    private readonly samlSignInUrl: (saasId: string, tenantId: string) => string,
   ) {}
 
   private async checkProps(saasId: string, props: TenantProps): Promise<void> {
@@ -284,12 +286,18 @@ export class TenantService {
     const tenant = await this.tenants.get(saasId, tenantId);
     if (!tenant) throw tenantNotFound(tenantId);
     if (!tenant.saml) return {};
-    const signInUrl = `https://${this.signInDomain}/sign-in/saml?tenant_id=${encodeURIComponent(tenantId)}`;
-    return { saml: { ...tenant.saml, sign_in_url: signInUrl } };
+    return { saml: { ...tenant.saml, sign_in_url: this.samlSignInUrl(saasId, tenantId) } };
   }
 
-  /** null turns the tenant's SAML sign-in off. */
+  /**
+   * null turns the tenant's SAML sign-in off. The identity provider is named by its metadata: at a URL (read
+   * at sign-in) or given whole (checked now).
+   */
   async setIdentityProvider(saasId: string, tenantId: string, saml: SamlProps | null): Promise<void> {
+    if (saml && !saml.metadata_url && !saml.metadata_xml) {
+      throw invalid('invalid_parameter', 'identity_provider_props: give metadata_url or metadata_xml', { field: 'identity_provider_props' });
+    }
+    if (saml?.metadata_xml) parseIdpMetadata(saml.metadata_xml, 'identity_provider_props.metadata_xml');
     if (!(await this.tenants.patch(saasId, tenantId, { saml }))) throw tenantNotFound(tenantId);
   }
 }

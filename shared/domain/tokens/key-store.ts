@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
 import { nowSeconds } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
+import { selfSignedCertificate } from '../../crypto/self-signed-certificate.js';
 import type { SrpSecretSource } from '../sign-in/srp-sign-in.js';
 
 /** A public key as the JWKS publishes it. */
@@ -70,6 +71,13 @@ export const KEY_CACHE_SECONDS = 5 * 60;
 /** Clock difference allowed between the functions that sign and those that verify. */
 const CLOCK_SKEW_SECONDS = 60;
 const SRP_SECRET = 'srp';
+const SAML_SP_KEY = 'saml-sp';
+
+/** PEM, both. */
+export interface SamlServiceProviderKey {
+  privateKey: string;
+  certificate: string;
+}
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
@@ -87,6 +95,7 @@ export class KeyStore implements SrpSecretSource {
   private cachedSet: Cached<SigningKeySet> | undefined;
   private active: ActiveSigningKey | undefined;
   private srp: Promise<Buffer> | undefined;
+  private saml: Promise<SamlServiceProviderKey> | undefined;
 
   constructor(
     private readonly repository: KeyRepository,
@@ -158,6 +167,30 @@ export class KeyStore implements SrpSecretSource {
     let sealed = await this.repository.deploymentSecret(SRP_SECRET);
     sealed ??= await this.repository.createDeploymentSecret(SRP_SECRET, await this.box.seal(randomBytes(32).toString('base64'), context));
     return Buffer.from(await this.box.open(sealed, context), 'base64');
+  }
+
+  /**
+   * The SAML service provider's signing key and its self-signed certificate (10 years), one per deployment,
+   * made on first use: it signs AuthnRequests; identity providers read the certificate in the SP metadata.
+   */
+  samlServiceProviderKey(): Promise<SamlServiceProviderKey> {
+    this.saml ??= this.loadSamlKey();
+    this.saml.catch(() => (this.saml = undefined));
+    return this.saml;
+  }
+
+  private async loadSamlKey(): Promise<SamlServiceProviderKey> {
+    const context = { purpose: 'deployment-secret', name: SAML_SP_KEY };
+    let sealed = await this.repository.deploymentSecret(SAML_SP_KEY);
+    if (!sealed) {
+      const { privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
+      const made: SamlServiceProviderKey = {
+        privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+        certificate: selfSignedCertificate(privateKey, 'SAML service provider', new Date(), 3650),
+      };
+      sealed = await this.repository.createDeploymentSecret(SAML_SP_KEY, await this.box.seal(JSON.stringify(made), context));
+    }
+    return JSON.parse(await this.box.open(sealed, context)) as SamlServiceProviderKey;
   }
 
   private async newKey(): Promise<SigningKeyRecord> {

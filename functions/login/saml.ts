@@ -1,0 +1,245 @@
+/**
+ * Per-tenant SAML sign-in, the service as the service provider (docs/federation.md), with `@node-saml/node-saml`
+ * doing every XML and signature check: the AuthnRequest is signed (HTTP-Redirect binding, RSA-SHA256, with the
+ * deployment's SP key), the response must carry a signed assertion from the tenant's identity provider (its
+ * metadata's certificates), for this SP's audience, within its time conditions, in response to the request this
+ * browser made; each assertion is accepted once.
+ *
+ * No state is kept between the request and the response but what is sealed: the AuthnRequest's ID is `_` +
+ * the sealed {saas, tenant, expiry}, so the response's InResponseTo names the tenant whose identity provider
+ * must have signed it; the browser's cookie (SameSite=Lax, so read only after the identity provider's cross-site
+ * POST has become a top-level GET) holds the same ID and what the screen was opened for.
+ *
+ *   GET  {BASE_PATH}/saml2/metadata/{saas id}   the SP metadata (its URL is the entity id)
+ *   POST {BASE_PATH}/saml2/idpresponse          the assertion consumer service (reply_url)
+ *   GET  {BASE_PATH}/saml2/continue?ticket=…    back on this site with the browser's cookie: sign in
+ */
+import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { DOMParser } from '@xmldom/xmldom';
+import { nowSeconds } from '../../shared/clock.js';
+import { invalid } from '../../shared/errors.js';
+import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
+import { parseIdpMetadata, type IdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
+import type { SamlServiceProviderKey } from '../../shared/domain/tokens/key-store.js';
+import type { SamlProps } from '../../shared/schemas/tenants.js';
+import type { SealingBox } from './authorization-server.js';
+import type { ScreenContext } from './federation.js';
+
+/** How long a person may take at the identity provider. */
+const REQUEST_SECONDS = 10 * 60;
+const CLOCK_SKEW_MS = 60_000;
+/** A metadata URL is read again after this long (per warm instance). */
+const METADATA_CACHE_MS = 10 * 60_000;
+export const SAML_FLOW_COOKIE = 'login_saml';
+
+/** The provider name a tenant's SAML accounts are linked under. */
+export const samlProvider = (tenantId: string) => `SAML:${tenantId}`;
+
+interface RequestState {
+  saas_id: string;
+  tenant_id: string;
+  exp: number;
+}
+
+/** What the browser's cookie holds between the request and the return. */
+export interface SamlBrowserFlow {
+  request_id: string;
+  context: ScreenContext;
+}
+
+/** A checked assertion, carried sealed from the consumer service to `continue`. */
+export interface SamlTicket {
+  request_id: string;
+  saas_id: string;
+  account: ExternalAccount;
+  exp: number;
+}
+
+export interface SamlSignInDeps {
+  /** `https://host/v1/auth`: the ACS and metadata URLs hang off it. */
+  publicBaseUrl: string;
+  spKey(): Promise<SamlServiceProviderKey>;
+  settings(saasId: string, tenantId: string): Promise<SamlProps | undefined>;
+  fetchMetadata(url: string): Promise<string>;
+  box: SealingBox;
+  /** true the first time an assertion is presented. */
+  claimAssertion(saasId: string, issuer: string, assertionId: string, expiresAt: number): Promise<boolean>;
+}
+
+const REQUEST_CONTEXT = { purpose: 'saml authn request' };
+const TICKET_CONTEXT = { purpose: 'saml ticket' };
+
+export class SamlSignIn {
+  private readonly metadataCache = new Map<string, { at: number; metadata: Promise<IdpMetadata> }>();
+
+  constructor(private readonly deps: SamlSignInDeps) {}
+
+  get acsUrl(): string {
+    return `${this.deps.publicBaseUrl}/saml2/idpresponse`;
+  }
+
+  get continueUrl(): string {
+    return `${this.deps.publicBaseUrl}/saml2/continue`;
+  }
+
+  /** The SP's entity id: the URL of its metadata. */
+  entityId(saasId: string): string {
+    return `${this.deps.publicBaseUrl}/saml2/metadata/${encodeURIComponent(saasId)}`;
+  }
+
+  async metadata(saasId: string): Promise<string> {
+    const sp = await this.deps.spKey();
+    return generateServiceProviderMetadata({
+      issuer: this.entityId(saasId),
+      callbackUrl: this.acsUrl,
+      publicCerts: sp.certificate,
+      privateKey: sp.privateKey,
+      signatureAlgorithm: 'sha256',
+      wantAssertionsSigned: true,
+      identifierFormat: null,
+    });
+  }
+
+  /** The identity provider's sign-in URL with a signed AuthnRequest, and the browser's flow; undefined when the tenant has no SAML. */
+  async begin(saasId: string, tenantId: string, context: ScreenContext): Promise<{ location: string; flow: SamlBrowserFlow } | undefined> {
+    const settings = await this.deps.settings(saasId, tenantId);
+    if (!settings) return undefined;
+    const idp = await this.idp(settings);
+    const state: RequestState = { saas_id: saasId, tenant_id: tenantId, exp: nowSeconds() + REQUEST_SECONDS };
+    const requestId = `_${await this.deps.box.seal(JSON.stringify(state), REQUEST_CONTEXT)}`;
+    const saml = await this.saml(saasId, idp, { requestId, generate: true });
+    const location = await saml.getAuthorizeUrlAsync('', undefined, {});
+    return { location, flow: { request_id: requestId, context } };
+  }
+
+  /** The assertion consumer service: the response checked; a sealed ticket for `continue`. */
+  async consume(form: URLSearchParams): Promise<string> {
+    const response = form.get('SAMLResponse') ?? '';
+    const requestId = inResponseTo(response);
+    const state = await this.openRequest(requestId);
+    const settings = await this.deps.settings(state.saas_id, state.tenant_id);
+    if (!settings) throw invalid('saml_not_configured', 'this tenant no longer signs in with SAML');
+    const saml = await this.saml(state.saas_id, await this.idp(settings), { requestId, generate: false });
+    let profile: Profile | null;
+    try {
+      ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: response }));
+    } catch (error) {
+      throw invalid('saml_refused', `the identity provider's answer was refused (${error instanceof Error ? error.message : 'invalid'})`);
+    }
+    if (!profile) throw invalid('saml_refused', 'the identity provider answered no assertion');
+    const assertion = assertionFacts(profile.getAssertionXml?.() ?? '');
+    if (!(await this.deps.claimAssertion(state.saas_id, profile.issuer, assertion.id, assertion.expiresAt))) {
+      throw invalid('saml_replayed', 'this assertion was used already; sign in again');
+    }
+    const raw = profile[settings.email_attribute];
+    const email = Array.isArray(raw) ? raw[0] : raw;
+    const ticket: SamlTicket = {
+      request_id: requestId,
+      saas_id: state.saas_id,
+      account: {
+        provider: samlProvider(state.tenant_id),
+        subject: profile.nameID,
+        ...(typeof email === 'string' ? { email } : {}),
+        // The tenant's own identity provider is the authority on its people's addresses.
+        emailVerified: typeof email === 'string',
+        tenantId: state.tenant_id,
+      },
+      exp: nowSeconds() + 60,
+    };
+    return this.deps.box.seal(JSON.stringify(ticket), TICKET_CONTEXT);
+  }
+
+  /** `continue`: the ticket, when this browser made the request it answers. */
+  async ticket(sealed: string, flow: SamlBrowserFlow | undefined): Promise<SamlTicket> {
+    let ticket: SamlTicket;
+    try {
+      ticket = JSON.parse(await this.deps.box.open(sealed, TICKET_CONTEXT)) as SamlTicket;
+    } catch {
+      throw invalid('invalid_parameter', 'ticket: is not a SAML ticket of this service');
+    }
+    if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in again');
+    if (!flow || flow.request_id !== ticket.request_id) {
+      throw invalid('saml_refused', 'this browser did not start this sign-in; start again from the login screen');
+    }
+    return ticket;
+  }
+
+  private async openRequest(requestId: string): Promise<RequestState> {
+    let state: RequestState;
+    try {
+      state = JSON.parse(await this.deps.box.open(requestId.slice(1), REQUEST_CONTEXT)) as RequestState;
+    } catch {
+      throw invalid('saml_refused', 'the answer is not for a request of this service');
+    }
+    if (state.exp <= nowSeconds()) throw invalid('saml_refused', 'the sign-in at the identity provider took too long; start again');
+    return state;
+  }
+
+  private idp(settings: SamlProps): Promise<IdpMetadata> {
+    if (settings.metadata_xml) return Promise.resolve(parseIdpMetadata(settings.metadata_xml));
+    const url = settings.metadata_url as string;
+    const cached = this.metadataCache.get(url);
+    if (cached && Date.now() - cached.at < METADATA_CACHE_MS) return cached.metadata;
+    const metadata = this.deps.fetchMetadata(url).then((xml) => parseIdpMetadata(xml, 'metadata_url'));
+    this.metadataCache.set(url, { at: Date.now(), metadata });
+    metadata.catch(() => this.metadataCache.delete(url));
+    return metadata;
+  }
+
+  /** node-saml for this SaaS and identity provider; its request-id cache knows only `requestId`. */
+  private async saml(saasId: string, idp: IdpMetadata, request: { requestId: string; generate: boolean }): Promise<SAML> {
+    const sp = await this.deps.spKey();
+    let pending: string | null = request.generate ? null : request.requestId;
+    const cacheProvider: CacheProvider = {
+      saveAsync: async (key, value) => {
+        pending = key;
+        return { value, createdAt: Date.now() };
+      },
+      getAsync: async (key) => (key === pending ? new Date().toISOString() : null),
+      removeAsync: async (key) => {
+        if (key !== pending) return null;
+        pending = null;
+        return key;
+      },
+    };
+    return new SAML({
+      issuer: this.entityId(saasId),
+      callbackUrl: this.acsUrl,
+      entryPoint: idp.ssoUrl,
+      idpIssuer: idp.entityId,
+      idpCert: idp.certificates,
+      audience: this.entityId(saasId),
+      privateKey: sp.privateKey,
+      signatureAlgorithm: 'sha256',
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      identifierFormat: null,
+      acceptedClockSkewMs: CLOCK_SKEW_MS,
+      validateInResponseTo: ValidateInResponseTo.always,
+      requestIdExpirationPeriodMs: REQUEST_SECONDS * 1000,
+      cacheProvider,
+      generateUniqueId: () => request.requestId,
+    });
+  }
+}
+
+const parse = (xml: string) =>
+  new DOMParser({ errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } }).parseFromString(xml, 'text/xml');
+
+/** The request a (not yet checked) response answers: only to find which request, and so which tenant, it claims. */
+function inResponseTo(samlResponse: string): string {
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const id = parse(xml).documentElement?.getAttribute('InResponseTo') ?? '';
+  if (!id.startsWith('_')) throw invalid('saml_refused', 'SAMLResponse: answers no request of this service');
+  return id;
+}
+
+/** The checked assertion's ID, and until when it could be accepted (its NotOnOrAfter, else ten minutes). */
+function assertionFacts(xml: string): { id: string; expiresAt: number } {
+  const assertion = parse(xml).documentElement;
+  const id = assertion?.getAttribute('ID') ?? '';
+  const conditions = assertion?.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Conditions')[0];
+  const until = Date.parse(conditions?.getAttribute('NotOnOrAfter') ?? '');
+  if (!id) throw invalid('saml_refused', 'the assertion has no ID');
+  return { id, expiresAt: Number.isNaN(until) ? nowSeconds() + REQUEST_SECONDS : Math.ceil(until / 1000) + CLOCK_SKEW_MS / 1000 };
+}

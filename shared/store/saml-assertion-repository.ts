@@ -1,0 +1,17 @@
+/** SAML assertions already used (replay protection), each kept until it could no longer be accepted. */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { putIfAbsent } from './conditional.js';
+import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
+
+export class DynamoSamlAssertionRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** true the first time an assertion is presented; false ever after (until `expiresAt`, Unix seconds). */
+  async claim(saasId: string, issuer: string, assertionId: string, expiresAt: number): Promise<boolean> {
+    const item = { ...keys.usedSamlAssertion(saasId, issuer, assertionId), entity: ENTITY.usedSamlAssertion, v: 1, [TTL_ATTRIBUTE]: expiresAt };
+    return (await putIfAbsent(this.db, this.table, item)) === 'created';
+  }
+}
