@@ -151,13 +151,20 @@ export class Monitoring extends Construct {
       api.metricLatency({ statistic: Stats.p(99), period: FIVE_MINUTES }),
       t.latencyP99Ms,
     );
-    this.alarm(
-      'ApiFunctionThrottles',
-      'Lambda throttled an API function: raise the account concurrency or lower API throttling',
-      throttles(apiFunctions),
-      0,
-      once,
-    );
+    // An alarm's math may sum at most 10 metrics: the API functions are watched ten at a time.
+    const api10 = [...apiFunctions];
+    for (let i = 0; i < api10.length; i += 10) {
+      this.alarm(
+        i === 0 ? 'ApiFunctionThrottles' : `ApiFunctionThrottles${i / 10 + 1}`,
+        `Lambda throttled an API function (${api10
+          .slice(i, i + 10)
+          .map(([name]) => name)
+          .join(', ')}): raise the account concurrency or lower API throttling`,
+        throttles(new Map(api10.slice(i, i + 10))),
+        0,
+        once,
+      );
+    }
     this.alarm('WorkerThrottles', 'Lambda throttled the scheduled worker or the mail-event handler', throttles(workerFunctions), 0, once);
     const tableThrottles = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES });
     this.alarm('TableThrottles', 'DynamoDB throttled requests of the table', tableThrottles, 0, once);

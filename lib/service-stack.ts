@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
-import { LOGIN_FUNCTION } from './bundling.js';
+import { LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
 import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
@@ -103,6 +103,16 @@ export class ServiceStack extends Stack {
       publicDir: LOCAL_ASSETS_DIR,
     });
     functions.set(LOGIN_FUNCTION, login.fn);
+    // The SAML service provider: apart, so the XML signature libraries load for SAML sign-ins only.
+    const saml = new GroupFunction(this, `Group-${SAML_FUNCTION}`, {
+      ...common,
+      group: SAML_FUNCTION,
+      // Used assertions (replay protection); the SP key is made and sealed on first use.
+      writes: true,
+      seals: true,
+      timeout: Duration.seconds(10),
+    });
+    functions.set(SAML_FUNCTION, saml.fn);
 
     // Stream records and mail events the functions kept failing on.
     const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
@@ -246,9 +256,10 @@ export class ServiceStack extends Stack {
       });
     }
     // The login screen and the OpenID Connect authorization server: one function, outside the route table.
-    for (const prefix of [LOGIN_PATH, OAUTH2_PATH, SAML2_PATH]) {
+    for (const prefix of [LOGIN_PATH, OAUTH2_PATH]) {
       api.addRoutes({ path: `${BASE_PATH}${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(LOGIN_FUNCTION) });
     }
+    api.addRoutes({ path: `${BASE_PATH}${SAML2_PATH}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(SAML_FUNCTION) });
     // The public function answers 404 or 405 in the service's error shape.
     const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
     for (const scope of [api, fallback]) {

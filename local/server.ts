@@ -11,7 +11,8 @@ import { BASE_PATH, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { GROUP_HANDLERS } from './handlers.js';
 import { buildLoginAssets } from '../functions/login/build.js';
-import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH, SAML2_BASE_PATH } from '../functions/login/handler.js';
+import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH } from '../functions/login/handler.js';
+import { handler as samlHandler, SAML2_BASE_PATH } from '../functions/saml/handler.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 
@@ -148,7 +149,8 @@ let loginAssets: Promise<void> | undefined;
  * route the `$default` one.
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
-  if ([LOGIN_BASE_PATH, OAUTH2_BASE_PATH, SAML2_BASE_PATH].some((prefix) => event.rawPath.startsWith(prefix))) {
+  if (event.rawPath.startsWith(SAML2_BASE_PATH)) return samlHandler(event, lambdaContext(event.requestContext.requestId, 'saml'));
+  if ([LOGIN_BASE_PATH, OAUTH2_BASE_PATH].some((prefix) => event.rawPath.startsWith(prefix))) {
     loginAssets ??= buildLoginAssets();
     await loginAssets;
     return loginHandler(event, lambdaContext(event.requestContext.requestId, 'login'));

@@ -7,7 +7,6 @@
 import { readFile } from 'node:fs/promises';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../../shared/config.js';
-import { invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, LOGIN_PATH, OAUTH2_PATH, SAML2_PATH } from '../../shared/routes.js';
 import {
@@ -17,23 +16,18 @@ import {
   deviceService,
   federationService,
   invitationService,
-  keyStore,
-  samlAssertions,
   secretBox,
   signInService,
   signUpService,
-  tenantRepository,
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
 import { GoogleFederation } from './federation.js';
-import { SamlSignIn } from './saml.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
 import { EN } from './texts/en.js';
 
 export const LOGIN_BASE_PATH = `${BASE_PATH}${LOGIN_PATH}/`;
 export const OAUTH2_BASE_PATH = `${BASE_PATH}${OAUTH2_PATH}/`;
-export const SAML2_BASE_PATH = `${BASE_PATH}${SAML2_PATH}/`;
 
 /** Where the built script and style are: `public/` beside this file, or beside the deployed bundle. */
 const LOGIN_ASSETS_DIR = new URL('./public/', import.meta.url);
@@ -60,22 +54,6 @@ const googleFederation = () =>
     },
     secret: (saasId) => configurationReader().providerSecret(saasId),
     box: secretBox(),
-  }));
-
-let samlSP: SamlSignIn | undefined;
-/** One per warm instance: it keeps the identity providers' metadata read from their URLs. */
-const samlSignIn = () =>
-  (samlSP ??= new SamlSignIn({
-    publicBaseUrl: config().publicBaseUrl,
-    spKey: () => keyStore().samlServiceProviderKey(),
-    settings: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId))?.saml,
-    fetchMetadata: async (url) => {
-      const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
-      if (!res.ok) throw invalid('metadata_unreachable', `metadata_url: answered ${res.status}`);
-      return res.text();
-    },
-    box: secretBox(),
-    claimAssertion: (saasId, issuer, id, expiresAt) => samlAssertions().claim(saasId, issuer, id, expiresAt),
   }));
 
 export const loginScreen = () =>
@@ -124,7 +102,7 @@ export const loginScreen = () =>
       signIn: (saasId, account) => federationService().signIn(saasId, account),
       confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
     },
-    saml: samlSignIn(),
+    samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
   });
 
@@ -152,7 +130,6 @@ const notFound: ScreenResponse = {
 async function route(request: ScreenRequest, rawPath: string): Promise<ScreenResponse> {
   if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen().handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
   if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen().federatedReturn(request);
-  if (rawPath.startsWith(SAML2_BASE_PATH)) return (await loginScreen().saml(request, rawPath.slice(SAML2_BASE_PATH.length))) ?? notFound;
   if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
     return (await authorizationServer().handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
   }

@@ -14,8 +14,8 @@
  *   GET  ./federated/google?state|authorization=…              off to Google (federation.ts); back at
  *                                                              {BASE_PATH}/oauth2/idpresponse (federatedReturn)
  *   GET  ./link?ticket=…                                       the page asking for the code that links a provider account
- *   GET  ./saml?tenant_id=…                                    off to the tenant's SAML identity provider (saml.ts); back
- *                                                              at {BASE_PATH}/saml2/idpresponse, then ./saml2/continue
+ *   GET  ./saml?tenant_id=…                                    off to the tenant's SAML identity provider (functions/saml);
+ *   GET  ./saml/continue?ticket=…                              back from its assertion consumer service: signed in
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
@@ -44,7 +44,7 @@ import { nowSeconds } from '../../shared/clock.js';
 import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest, type SealingBox } from './authorization-server.js';
 import { FLOW_COOKIE, type GoogleFederation, type ScreenContext } from './federation.js';
-import { SAML_FLOW_COOKIE, type SamlBrowserFlow, type SamlSignIn } from './saml.js';
+import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
@@ -106,7 +106,8 @@ export interface LoginScreenDeps {
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
     confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
   };
-  saml: Pick<SamlSignIn, 'begin' | 'consume' | 'ticket' | 'metadata' | 'continueUrl'>;
+  /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
+  samlStartUrl(saasId: string, tenantId: string): string;
   /** The page's script and style, built by functions/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
@@ -185,9 +186,6 @@ interface LinkTicket {
   exp: number;
 }
 const LINK_TICKET_SECONDS = 30 * 60;
-const SAML_FLOW_CONTEXT = { purpose: 'login screen saml flow' };
-/** A SAML response, base64 in a form: signed XML with a certificate or two. */
-const MAX_SAML_RESPONSE_BYTES = 256 * 1024;
 const linkTicket = (saasId: string) => ({ purpose: 'login screen link ticket', saas_id: saasId });
 
 /** The page addresses, and the form each opens with. */
@@ -236,6 +234,7 @@ export class LoginScreen {
     if (request.method === 'GET' && page === 'sign-out') return this.signOut(saasId, request.query.get('redirect_uri') ?? '');
     if (request.method === 'GET' && page === 'federated/google') return this.beginGoogle(saasId, request.query);
     if (request.method === 'GET' && page === 'saml') return this.beginSaml(saasId, request.query);
+    if (request.method === 'GET' && page === 'saml/continue') return this.continueSaml(saasId, request);
     if (request.method === 'POST' && page.startsWith('api/')) return this.step(saasId, page.slice('api/'.length), request);
     return this.notFound(saasId);
   }
@@ -391,61 +390,30 @@ export class LoginScreen {
     return { ...page, headers: { ...page.headers, 'set-cookie': forget } };
   }
 
-  /** Off to the tenant's identity provider with a signed AuthnRequest; the browser keeps its flow in a cookie. */
-  private async beginSaml(saasId: string, query: URLSearchParams): Promise<ScreenResponse> {
+  /** Off to the SAML function, which signs the AuthnRequest for the tenant's identity provider (functions/saml). */
+  private beginSaml(saasId: string, query: URLSearchParams): ScreenResponse {
     const tenantId = query.get('tenant_id') ?? '';
-    const started = /^[A-Za-z0-9-]{1,64}$/.test(tenantId) ? await this.deps.saml.begin(saasId, tenantId, screenContext(query)) : undefined;
-    if (!started) return this.notFound(saasId);
-    const flow = await this.deps.box.seal(JSON.stringify(started.flow), SAML_FLOW_CONTEXT);
-    return { status: 302, headers: { ...BASE_HEADERS, location: started.location, 'set-cookie': this.samlCookie(flow, 600) }, body: '' };
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(tenantId)) return this.notFound(saasId);
+    const start = new URL(this.deps.samlStartUrl(saasId, tenantId));
+    for (const [name, value] of Object.entries(screenContext(query))) start.searchParams.set(name, value);
+    return { status: 302, headers: { ...BASE_HEADERS, location: start.toString() }, body: '' };
   }
 
-  /**
-   * `{BASE_PATH}/saml2/…`: the SP metadata, the assertion consumer service (the identity provider's cross-site
-   * POST carries no cookie of ours: the checked assertion goes on sealed to `continue`), and `continue`, where
-   * the browser's cookie must name the request the assertion answers.
-   */
-  async saml(request: ScreenRequest, path: string): Promise<ScreenResponse | undefined> {
-    const metadataOf = /^metadata\/([A-Za-z0-9-]{1,64})$/.exec(path)?.[1];
-    if (request.method === 'GET' && metadataOf) {
-      if (!(await this.deps.saasExists(metadataOf))) return this.notFound();
-      return {
-        status: 200,
-        headers: { ...BASE_HEADERS, 'cache-control': 'public, max-age=300', 'content-type': 'application/samlmetadata+xml; charset=utf-8' },
-        body: await this.deps.saml.metadata(metadataOf),
-      };
+  /** `./saml/continue?ticket=…`: the assertion the SAML function checked, signed in when this browser asked for it. */
+  private async continueSaml(saasId: string, request: ScreenRequest): Promise<ScreenResponse> {
+    const forget = `${SAML_FLOW_COOKIE}=; ${this.cookieFlags(saasId).replace('SameSite=Strict', 'SameSite=Lax')}; Max-Age=0`;
+    try {
+      const { ticket, flow } = await openSamlTicket(
+        this.deps.box,
+        request.query.get('ticket') ?? '',
+        cookie(request.headers.cookie, SAML_FLOW_COOKIE),
+      );
+      if (ticket.saas_id !== saasId) throw invalid('saml_refused', 'ticket: is for another SaaS');
+      const location = await this.federatedSignIn(saasId, ticket.account, flow.context);
+      return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
+    } catch (error) {
+      return this.federationRefused(error, saasId, this.deps.texts.page.samlFailedTitle, forget);
     }
-    const title = this.deps.texts.page.samlFailedTitle;
-    const forget = this.samlCookie('', 0);
-    if (request.method === 'POST' && path === 'idpresponse') {
-      try {
-        if (request.body.length > MAX_SAML_RESPONSE_BYTES) throw invalid('request_too_large', 'SAMLResponse: too large');
-        const ticket = await this.deps.saml.consume(new URLSearchParams(request.body.toString('utf8')));
-        const location = `${this.deps.saml.continueUrl}?${new URLSearchParams({ ticket }).toString()}`;
-        return { status: 303, headers: { ...BASE_HEADERS, location }, body: '' };
-      } catch (error) {
-        return this.federationRefused(error, undefined, title, forget);
-      }
-    }
-    if (request.method === 'GET' && path === 'continue') {
-      let saasId: string | undefined;
-      try {
-        const sealed = cookie(request.headers.cookie, SAML_FLOW_COOKIE);
-        const flow = sealed ? (JSON.parse(await this.deps.box.open(sealed, SAML_FLOW_CONTEXT).catch(() => 'null')) as SamlBrowserFlow | null) : null;
-        const ticket = await this.deps.saml.ticket(request.query.get('ticket') ?? '', flow ?? undefined);
-        saasId = ticket.saas_id;
-        const location = await this.federatedSignIn(ticket.saas_id, ticket.account, flow?.context ?? {});
-        return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
-      } catch (error) {
-        return this.federationRefused(error, saasId, title, forget);
-      }
-    }
-    return undefined;
-  }
-
-  private samlCookie(value: string, maxAge: number): string {
-    const path = new URL(this.deps.saml.continueUrl).pathname;
-    return `${SAML_FLOW_COOKIE}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${this.deps.secureCookies ? '; Secure' : ''}`;
   }
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {

@@ -1,4 +1,5 @@
 /** The tenants group: tenants, plans, billing, payment-provider linkage, tenant identity providers. */
+import { parseIdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
 import { tenantService, groupHandler } from '../../shared/wiring.js';
@@ -16,9 +17,12 @@ export const handler = groupHandler('tenants', {
   getTenantIdentityProviders: operation(s.getTenantIdentityProviders, ({ params }, ctx) =>
     tenantService().identityProvider(ctx.saasId, params.tenant_id),
   ),
-  updateTenantIdentityProvider: operation(s.updateTenantIdentityProvider, ({ params, body }, ctx) =>
-    tenantService().setIdentityProvider(ctx.saasId, params.tenant_id, body.identity_provider_props ?? null),
-  ),
+  updateTenantIdentityProvider: operation(s.updateTenantIdentityProvider, ({ params, body }, ctx) => {
+    // Metadata given whole is read now, so a tenant never holds metadata no sign-in could use.
+    const xml = body.identity_provider_props?.metadata_xml;
+    if (xml) parseIdpMetadata(xml, 'identity_provider_props.metadata_xml');
+    return tenantService().setIdentityProvider(ctx.saasId, params.tenant_id, body.identity_provider_props ?? null);
+  }),
   resetPlan: operation(s.resetPlan, async (_, ctx) => {
     await tenantService().resetPlans(ctx.saasId);
   }),

@@ -49,10 +49,11 @@ beforeAll(() => {
 });
 
 const WORKERS = ['scheduled', 'mail-events'];
-const ALL_FUNCTIONS = [...GROUPS, 'login', ...WORKERS];
-/** The login function's routes: the hosted screen and the OpenID Connect authorization server. */
-const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, `ANY ${BASE_PATH}/saml2/{proxy+}`];
-const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login']);
+const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', ...WORKERS];
+/** The login function's routes (the hosted screen, the OpenID Connect authorization server) and the SAML function's. */
+const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`];
+const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
+const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
 
@@ -125,8 +126,8 @@ describe('service stack', () => {
 
   it("has exactly one API route per route-table row, plus the login function's and $default", () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + 1);
-    assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, '$default']));
+    assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + 2);
+    assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, SAML_ROUTE, '$default']));
     assert.ok(keys.every((k) => k === '$default' || k.split(' ')[1]!.startsWith(BASE_PATH)));
   });
 
@@ -139,7 +140,14 @@ describe('service stack', () => {
     for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
       const key = route.Properties.RouteKey as string;
       const target = (route.Properties.Target as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1][1] as { Ref: string };
-      const group = key === '$default' ? 'public' : LOGIN_ROUTES.includes(key) ? 'login' : ROUTES.find((r) => routeKey(r) === key)!.group;
+      const group =
+        key === '$default'
+          ? 'public'
+          : LOGIN_ROUTES.includes(key)
+            ? 'login'
+            : key === SAML_ROUTE
+              ? 'saml'
+              : ROUTES.find((r) => routeKey(r) === key)!.group;
       assert.equal(integrationTarget.get(target.Ref), functionOf(group), key);
     }
   });
@@ -249,7 +257,7 @@ describe('API stage', () => {
   });
 
   it('gives every API function the API URL as PUBLIC_BASE_URL and, unless one is given, as TOKEN_ISSUER', () => {
-    for (const group of [...GROUPS, 'login']) {
+    for (const group of [...GROUPS, 'login', 'saml']) {
       const env = environmentOf(resources[functionOf(group)]!);
       assert.deepEqual(env.PUBLIC_BASE_URL, outputs.ApiUrl!.Value, group);
       assert.deepEqual(env.TOKEN_ISSUER, outputs.ApiUrl!.Value, group);
@@ -359,10 +367,15 @@ describe('monitoring', () => {
     const latency = alarmWith(/p99 latency/);
     assert.equal(latency.MetricName, 'Latency');
     assert.equal(latency.ExtendedStatistic, 'p99');
-    assert.deepEqual(
-      metricNamesOf(alarmWith(/throttled an API function/)),
-      [...GROUPS, 'login'].map(() => 'Throttles'),
+    // Ten to an alarm (CloudWatch's limit on an alarm's math), every API function in one of them.
+    const throttleAlarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) =>
+      /throttled an API function/.test(String(a.Properties.AlarmDescription)),
     );
+    assert.deepEqual(
+      throttleAlarms.flatMap(([, a]) => metricNamesOf(a.Properties)),
+      [...GROUPS, 'login', 'saml'].map(() => 'Throttles'),
+    );
+    assert.ok(throttleAlarms.every(([, a]) => metricNamesOf(a.Properties).length <= 10));
     assert.deepEqual(
       metricNamesOf(alarmWith(/scheduled worker/)),
       WORKERS.map(() => 'Throttles'),

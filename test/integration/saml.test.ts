@@ -32,7 +32,10 @@ const cookieOf = (res: Response) => (res.headers.get('set-cookie') ?? '').split(
 
 /** The screen's `saml` page: the identity provider's URL with the AuthnRequest, and the browser's cookie. */
 async function startAt(tenantId: string) {
-  const res = await fetch(`${screen}saml?tenant_id=${tenantId}&state=s-1`, { redirect: 'manual' });
+  const fromScreen = await fetch(`${screen}saml?tenant_id=${tenantId}&state=s-1`, { redirect: 'manual' });
+  assert.equal(fromScreen.status, 302, await fromScreen.text());
+  // The screen sends the browser to the SAML function, which signs the AuthnRequest and sets the flow's cookie.
+  const res = await fetch(fromScreen.headers.get('location') ?? '', { redirect: 'manual' });
   assert.equal(res.status, 302, await res.text());
   return { location: res.headers.get('location') ?? '', cookie: cookieOf(res) };
 }

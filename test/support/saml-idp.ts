@@ -34,6 +34,7 @@ export function startTestIdp(name: string): TestIdp {
     privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
     wantAuthnRequestsSigned: true,
     singleSignOnService: [{ Binding: REDIRECT, Location: `https://idp-${name}.test/sso` }],
+    singleLogoutService: [{ Binding: REDIRECT, Location: `https://idp-${name}.test/slo` }],
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'],
   });
   return {

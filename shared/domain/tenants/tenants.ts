@@ -9,7 +9,6 @@
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
-import { parseIdpMetadata } from './saml-metadata.js';
 import type { BillingInfo, PaymentCustomer, PlanHistory, PlanUpdate, SamlProps, Tenant, TenantDetail, TenantProps } from '../../schemas/tenants.js';
 import type { AtomicWrite } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
@@ -291,13 +290,12 @@ export class TenantService {
 
   /**
    * null turns the tenant's SAML sign-in off. The identity provider is named by its metadata: at a URL (read
-   * at sign-in) or given whole (checked now).
+   * at sign-in) or given whole (checked by the tenants function before: saml-metadata.ts).
    */
   async setIdentityProvider(saasId: string, tenantId: string, saml: SamlProps | null): Promise<void> {
     if (saml && !saml.metadata_url && !saml.metadata_xml) {
       throw invalid('invalid_parameter', 'identity_provider_props: give metadata_url or metadata_xml', { field: 'identity_provider_props' });
     }
-    if (saml?.metadata_xml) parseIdpMetadata(saml.metadata_xml, 'identity_provider_props.metadata_xml');
     if (!(await this.tenants.patch(saasId, tenantId, { saml }))) throw tenantNotFound(tenantId);
   }
 }

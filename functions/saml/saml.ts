@@ -8,50 +8,27 @@
  * No state is kept between the request and the response but what is sealed: the AuthnRequest's ID is `_` +
  * the sealed {saas, tenant, expiry}, so the response's InResponseTo names the tenant whose identity provider
  * must have signed it; the browser's cookie (SameSite=Lax, so read only after the identity provider's cross-site
- * POST has become a top-level GET) holds the same ID and what the screen was opened for.
- *
- *   GET  {BASE_PATH}/saml2/metadata/{saas id}   the SP metadata (its URL is the entity id)
- *   POST {BASE_PATH}/saml2/idpresponse          the assertion consumer service (reply_url)
- *   GET  {BASE_PATH}/saml2/continue?ticket=…    back on this site with the browser's cookie: sign in
+ * POST has become a top-level GET) holds the same ID and what the screen was opened for, and the screen's
+ * `saml/continue` signs in only when it matches the ticket (functions/login/saml-ticket.ts).
  */
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import { nowSeconds } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
-import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
 import { parseIdpMetadata, type IdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import type { SamlServiceProviderKey } from '../../shared/domain/tokens/key-store.js';
 import type { SamlProps } from '../../shared/schemas/tenants.js';
-import type { SealingBox } from './authorization-server.js';
-import type { ScreenContext } from './federation.js';
+import type { SealingBox } from '../login/authorization-server.js';
+import type { ScreenContext } from '../login/federation.js';
+import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from '../login/saml-ticket.js';
 
-/** How long a person may take at the identity provider. */
-const REQUEST_SECONDS = 10 * 60;
 const CLOCK_SKEW_MS = 60_000;
 /** A metadata URL is read again after this long (per warm instance). */
 const METADATA_CACHE_MS = 10 * 60_000;
-export const SAML_FLOW_COOKIE = 'login_saml';
-
-/** The provider name a tenant's SAML accounts are linked under. */
-export const samlProvider = (tenantId: string) => `SAML:${tenantId}`;
 
 interface RequestState {
   saas_id: string;
   tenant_id: string;
-  exp: number;
-}
-
-/** What the browser's cookie holds between the request and the return. */
-export interface SamlBrowserFlow {
-  request_id: string;
-  context: ScreenContext;
-}
-
-/** A checked assertion, carried sealed from the consumer service to `continue`. */
-export interface SamlTicket {
-  request_id: string;
-  saas_id: string;
-  account: ExternalAccount;
   exp: number;
 }
 
@@ -67,7 +44,6 @@ export interface SamlSignInDeps {
 }
 
 const REQUEST_CONTEXT = { purpose: 'saml authn request' };
-const TICKET_CONTEXT = { purpose: 'saml ticket' };
 
 export class SamlSignIn {
   private readonly metadataCache = new Map<string, { at: number; metadata: Promise<IdpMetadata> }>();
@@ -76,10 +52,6 @@ export class SamlSignIn {
 
   get acsUrl(): string {
     return `${this.deps.publicBaseUrl}/saml2/idpresponse`;
-  }
-
-  get continueUrl(): string {
-    return `${this.deps.publicBaseUrl}/saml2/continue`;
   }
 
   /** The SP's entity id: the URL of its metadata. */
@@ -112,8 +84,8 @@ export class SamlSignIn {
     return { location, flow: { request_id: requestId, context } };
   }
 
-  /** The assertion consumer service: the response checked; a sealed ticket for `continue`. */
-  async consume(form: URLSearchParams): Promise<string> {
+  /** The assertion consumer service: the response checked; the SaaS, and a sealed ticket for the screen's `saml/continue`. */
+  async consume(form: URLSearchParams): Promise<{ saasId: string; ticket: string }> {
     const response = form.get('SAMLResponse') ?? '';
     const requestId = inResponseTo(response);
     const state = await this.openRequest(requestId);
@@ -146,22 +118,7 @@ export class SamlSignIn {
       },
       exp: nowSeconds() + 60,
     };
-    return this.deps.box.seal(JSON.stringify(ticket), TICKET_CONTEXT);
-  }
-
-  /** `continue`: the ticket, when this browser made the request it answers. */
-  async ticket(sealed: string, flow: SamlBrowserFlow | undefined): Promise<SamlTicket> {
-    let ticket: SamlTicket;
-    try {
-      ticket = JSON.parse(await this.deps.box.open(sealed, TICKET_CONTEXT)) as SamlTicket;
-    } catch {
-      throw invalid('invalid_parameter', 'ticket: is not a SAML ticket of this service');
-    }
-    if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in again');
-    if (!flow || flow.request_id !== ticket.request_id) {
-      throw invalid('saml_refused', 'this browser did not start this sign-in; start again from the login screen');
-    }
-    return ticket;
+    return { saasId: state.saas_id, ticket: await sealSamlTicket(this.deps.box, ticket) };
   }
 
   private async openRequest(requestId: string): Promise<RequestState> {

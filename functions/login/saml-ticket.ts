@@ -1,0 +1,61 @@
+/**
+ * What the SAML function (functions/saml) hands the login screen, sealed: the browser's flow (in a cookie the
+ * screen reads) and the checked assertion (a ticket in the URL). The screen needs neither node-saml nor any XML
+ * to finish the sign-in, so its bundle carries none.
+ */
+import { nowSeconds } from '../../shared/clock.js';
+import { invalid } from '../../shared/errors.js';
+import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
+import type { SealingBox } from './authorization-server.js';
+import type { ScreenContext } from './federation.js';
+
+export const SAML_FLOW_COOKIE = 'login_saml';
+/** How long a person may take at the identity provider. */
+export const SAML_FLOW_SECONDS = 10 * 60;
+
+/** The provider name a tenant's SAML accounts are linked under. */
+export const samlProvider = (tenantId: string) => `SAML:${tenantId}`;
+
+/** What the browser's cookie holds between the AuthnRequest and the return: the request's ID, what the screen was opened for. */
+export interface SamlBrowserFlow {
+  request_id: string;
+  context: ScreenContext;
+}
+
+/** A checked assertion, from the assertion consumer service to the screen's `saml/continue`. */
+export interface SamlTicket {
+  request_id: string;
+  saas_id: string;
+  account: ExternalAccount;
+  exp: number;
+}
+
+const FLOW_CONTEXT = { purpose: 'saml browser flow' };
+const TICKET_CONTEXT = { purpose: 'saml ticket' };
+
+export const sealSamlFlow = (box: SealingBox, flow: SamlBrowserFlow) => box.seal(JSON.stringify(flow), FLOW_CONTEXT);
+export const sealSamlTicket = (box: SealingBox, ticket: SamlTicket) => box.seal(JSON.stringify(ticket), TICKET_CONTEXT);
+
+async function opened<T>(box: SealingBox, sealed: string, context: Record<string, string>): Promise<T | undefined> {
+  try {
+    return JSON.parse(await box.open(sealed, context)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ticket and the browser's flow, when this browser made the request the assertion answers. */
+export async function openSamlTicket(
+  box: SealingBox,
+  sealedTicket: string,
+  sealedFlow: string | undefined,
+): Promise<{ ticket: SamlTicket; flow: SamlBrowserFlow }> {
+  const ticket = await opened<SamlTicket>(box, sealedTicket, TICKET_CONTEXT);
+  if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a SAML ticket of this service');
+  if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in again');
+  const flow = sealedFlow ? await opened<SamlBrowserFlow>(box, sealedFlow, FLOW_CONTEXT) : undefined;
+  if (!flow || flow.request_id !== ticket.request_id) {
+    throw invalid('saml_refused', 'this browser did not start this sign-in; start again from the login screen');
+  }
+  return { ticket, flow };
+}

@@ -1,0 +1,95 @@
+/**
+ * The SAML service provider's function (functions/saml/saml.ts), apart from the login screen's so that the
+ * XML signature stack (node-saml, xml-crypto, xpath, xmldom) loads only for SAML sign-ins:
+ *
+ *   GET  {BASE_PATH}/saml2/metadata/{saas id}                the SP metadata; its URL is the entity id
+ *   GET  {BASE_PATH}/saml2/login/{saas id}/{tenant id}?state|authorization
+ *                                                            a signed AuthnRequest to the tenant's identity provider
+ *   POST {BASE_PATH}/saml2/idpresponse                       the assertion consumer service (reply_url), then the
+ *                                                            screen's `saml/continue` with a sealed ticket
+ *
+ * Refusals are pages for people, as on the screen.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { config } from '../../shared/config.js';
+import { DomainError, invalid } from '../../shared/errors.js';
+import { observed } from '../../shared/observability.js';
+import { BASE_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
+import { accountRepository, keyStore, samlAssertions, secretBox, tenantRepository } from '../../shared/wiring.js';
+import { messagePage } from '../login/pages.js';
+import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
+import { EN } from '../login/texts/en.js';
+import { SamlSignIn } from './saml.js';
+
+export const SAML2_BASE_PATH = `${BASE_PATH}${SAML2_PATH}/`;
+const ID = '[A-Za-z0-9-]{1,64}';
+/** A SAML response, base64 in a form: signed XML with a certificate or two. */
+const MAX_RESPONSE_BYTES = 256 * 1024;
+const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
+
+let sp: SamlSignIn | undefined;
+/** One per warm instance: it keeps the identity providers' metadata read from their URLs. */
+const samlSignIn = () =>
+  (sp ??= new SamlSignIn({
+    publicBaseUrl: config().publicBaseUrl,
+    spKey: () => keyStore().samlServiceProviderKey(),
+    settings: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId))?.saml,
+    fetchMetadata: async (url) => {
+      const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
+      if (!res.ok) throw invalid('metadata_unreachable', `metadata_url: answered ${res.status}`);
+      return res.text();
+    },
+    box: secretBox(),
+    claimAssertion: (saasId, issuer, id, expiresAt) => samlAssertions().claim(saasId, issuer, id, expiresAt),
+  }));
+
+/** The screen of the SaaS on the service's own URL, where the flow's cookie is scoped and read. */
+const screenOf = (saasId: string) => loginScreenUrl(config().publicBaseUrl, saasId);
+
+const page = (status: number, title: string, message: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: status,
+  headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" },
+  body: messagePage(EN, title, message),
+});
+
+async function route(method: string, path: string, query: URLSearchParams, body: string): Promise<APIGatewayProxyStructuredResultV2> {
+  const metadataOf = new RegExp(`^metadata/(${ID})$`).exec(path)?.[1];
+  if (method === 'GET' && metadataOf && (await accountRepository().getSaas(metadataOf))) {
+    return {
+      statusCode: 200,
+      headers: { ...HEADERS, 'cache-control': 'public, max-age=300', 'content-type': 'application/samlmetadata+xml; charset=utf-8' },
+      body: await samlSignIn().metadata(metadataOf),
+    };
+  }
+  const start = new RegExp(`^login/(${ID})/(${ID})$`).exec(path);
+  if (method === 'GET' && start) {
+    const [, saasId = '', tenantId = ''] = start;
+    const authorization = query.get('authorization');
+    const state = query.get('state');
+    const context = authorization ? { authorization } : state !== null ? { state } : {};
+    const started = await samlSignIn().begin(saasId, tenantId, context);
+    if (!started) return page(404, EN.page.notFoundTitle, EN.page.notFound);
+    const flow = await sealSamlFlow(secretBox(), started.flow);
+    const secure = config().publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+    const cookie = `${SAML_FLOW_COOKIE}=${flow}; Path=${new URL(screenOf(saasId)).pathname}; HttpOnly; SameSite=Lax; Max-Age=${SAML_FLOW_SECONDS}${secure}`;
+    return { statusCode: 302, headers: { ...HEADERS, location: started.location }, cookies: [cookie], body: '' };
+  }
+  if (method === 'POST' && path === 'idpresponse') {
+    if (Buffer.byteLength(body) > MAX_RESPONSE_BYTES) throw invalid('request_too_large', 'SAMLResponse: too large');
+    const { saasId, ticket } = await samlSignIn().consume(new URLSearchParams(body));
+    // The identity provider's cross-site POST carries no cookie of ours; the screen, reached by a GET, reads it.
+    return { statusCode: 303, headers: { ...HEADERS, location: `${screenOf(saasId)}saml/continue?${new URLSearchParams({ ticket })}` }, body: '' };
+  }
+  return page(404, EN.page.notFoundTitle, EN.page.notFound);
+}
+
+export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  const path = event.rawPath.startsWith(SAML2_BASE_PATH) ? event.rawPath.slice(SAML2_BASE_PATH.length) : '';
+  const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '';
+  try {
+    return await route(event.requestContext.http.method, path, new URLSearchParams(event.rawQueryString ?? ''), body);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return page(400, EN.page.samlFailedTitle, error.message);
+  }
+});
