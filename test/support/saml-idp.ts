@@ -5,6 +5,8 @@
  * attribute, for the browser to post to the service's assertion consumer service.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as samlify from 'samlify';
 import { selfSignedCertificate } from '../../shared/crypto/self-signed-certificate.js';
 
@@ -24,7 +26,8 @@ export interface TestIdp {
 const ATTRIBUTES = (email: string) =>
   `<saml:AttributeStatement><saml:Attribute Name="${EMAIL_ATTRIBUTE}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri"><saml:AttributeValue xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:string">${email}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`;
 
-export function startTestIdp(name: string): TestIdp {
+/** `origin`: where a browser reaches its sign-in page (`serveTestIdp`); tests that post by themselves need none. */
+export function startTestIdp(name: string, origin = `https://idp-${name}.test`): TestIdp {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const certificate = selfSignedCertificate(privateKey, `test idp ${name}`, new Date(Date.now() - 60_000), 30);
   const entityId = `https://idp-${name}.test/metadata`;
@@ -33,8 +36,8 @@ export function startTestIdp(name: string): TestIdp {
     signingCert: certificate,
     privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
     wantAuthnRequestsSigned: true,
-    singleSignOnService: [{ Binding: REDIRECT, Location: `https://idp-${name}.test/sso` }],
-    singleLogoutService: [{ Binding: REDIRECT, Location: `https://idp-${name}.test/slo` }],
+    singleSignOnService: [{ Binding: REDIRECT, Location: `${origin}/sso` }],
+    singleLogoutService: [{ Binding: REDIRECT, Location: `${origin}/slo` }],
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'],
   });
   return {
@@ -86,4 +89,26 @@ export function startTestIdp(name: string): TestIdp {
       return { acs, SAMLResponse: response.context };
     },
   };
+}
+
+/**
+ * The identity provider as a browser meets it, on `localhost` (another site than the service's 127.0.0.1): its
+ * sign-in page answers the AuthnRequest with a form that posts the signed response to the service, as
+ * identity providers do (a button here, where they submit it by script).
+ */
+export async function serveTestIdp(name: string, spMetadataUrl: string, person: { nameId: string; email: string }) {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const idp = startTestIdp(name, `http://localhost:${(server.address() as AddressInfo).port}`);
+  server.on('request', (req, res) => {
+    void (async () => {
+      const spMetadata = await (await fetch(spMetadataUrl)).text();
+      const { acs, SAMLResponse } = await idp.respond(`http://localhost${req.url ?? '/'}`, spMetadata, person);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><title>Test IdP</title><form method="post" action="${acs}"><input type="hidden" name="SAMLResponse" value="${SAMLResponse}"><button id="continue">Continue</button></form>`,
+      );
+    })().catch((error: unknown) => res.writeHead(500).end(String(error)));
+  });
+  return { idp, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
