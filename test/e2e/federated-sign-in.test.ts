@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
@@ -21,6 +22,7 @@ import { deliveredMail } from '../support/mail.js';
 import { authorizationAttempt } from '../support/oidc-request.js';
 
 const skip = chromiumMissing();
+const SCREENSHOTS = '.test-results/federation';
 const TARO = { email: 'taro.fed@example.com', password: 'Taro#Secret42', sub: 'google-taro' };
 const NEW = { email: 'newcomer.fed@gmail.test', sub: 'google-newcomer' };
 const UNVERIFIED = { email: 'unverified.fed@gmail.test', sub: 'google-unverified' };
@@ -37,6 +39,7 @@ let client: oidc.Configuration;
 
 (skip ? describe.skip : describe)('signing in with Google (a stand-in OpenID Connect provider) in Chromium', () => {
   beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
     [h, browser] = await Promise.all([startHarness({ issuerIsApi: true }), launchChromium()]);
     google = await startGoogleStandIn({
       returnUrl: `${config().publicBaseUrl}/oauth2/idpresponse`,
@@ -81,6 +84,8 @@ let client: oidc.Configuration;
     const page = await (await browser.newContext()).newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(url.toString());
+    await page.locator('#sign-in-with-google').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/sign-in-with-google.png` });
     await page.click('#sign-in-with-google');
     await page.click(sub === 'deny' ? '#deny' : `#account-${sub}`);
     return { page, verifier, nonce, state };
@@ -124,6 +129,7 @@ let client: oidc.Configuration;
   it('links an existing account only with the code mailed to it; after that, Google alone signs in', async () => {
     const { page, ...flow } = await startWithGoogle(TARO.sub);
     await page.locator('#link-form:not([hidden])').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/link-code.png` });
     assert.match((await page.textContent('#link-form')) ?? '', new RegExp(TARO.email.replace('.', '\\.')));
     await page.fill('#link-code', '000000');
     await page.click('#link-form button[type=submit]');
