@@ -25,6 +25,8 @@ export const SAML2_BASE_PATH = `${BASE_PATH}${SAML2_PATH}/`;
 const ID = '[A-Za-z0-9-]{1,64}';
 /** A SAML response, base64 in a form: signed XML with a certificate or two. */
 const MAX_RESPONSE_BYTES = 256 * 1024;
+/** As much as `metadata_xml` may hold. */
+const MAX_METADATA_CHARS = 100_000;
 const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
 
 let sp: SamlSignIn | undefined;
@@ -37,7 +39,9 @@ const samlSignIn = () =>
     fetchMetadata: async (url) => {
       const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
       if (!res.ok) throw invalid('metadata_unreachable', `metadata_url: answered ${res.status}`);
-      return res.text();
+      const text = await res.text();
+      if (text.length > MAX_METADATA_CHARS) throw invalid('metadata_too_large', `metadata_url: larger than ${MAX_METADATA_CHARS} characters`);
+      return text;
     },
     box: secretBox(),
     claimAssertion: (saasId, issuer, id, expiresAt) => samlAssertions().claim(saasId, issuer, id, expiresAt),
