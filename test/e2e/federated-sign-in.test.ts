@@ -58,13 +58,7 @@ let client: oidc.Configuration;
 
     ({ saasId, client: admin } = await h.newSaas());
     assert.equal((await admin.put('/auth-info', { callback_url: callbackUrl })).status, 200);
-    const props = {
-      application_id: google.clientId,
-      application_secret: google.clientSecret,
-      approval_scope: 'openid email',
-      is_button_hidden: false,
-    };
-    assert.equal((await admin.put('/identity-providers', { provider: 'Google', identity_provider_props: props })).status, 200);
+    assert.equal((await setGoogleClient(false)).status, 200);
     const created = await admin.post<{ id: string }>('/users', { email: TARO.email, password: TARO.password, attributes: {} });
     taroId = created.body.id;
     client = await oidc.discovery(new URL(h.api.baseUrl), saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
@@ -76,6 +70,17 @@ let client: oidc.Configuration;
     await h?.close();
   });
 
+  /** The SaaS's Google client: the stand-in's. */
+  const setGoogleClient = (hidden: boolean) =>
+    admin.put('/identity-providers', {
+      provider: 'Google',
+      identity_provider_props: {
+        application_id: google.clientId,
+        application_secret: google.clientSecret,
+        approval_scope: 'openid email',
+        is_button_hidden: hidden,
+      },
+    });
   const selfSignUp = (enable: boolean) => admin.put('/sign-in-settings', { self_regist: { enable } });
 
   /** The application sends the browser to the authorization endpoint; the person picks Google and `sub`. */
@@ -152,13 +157,7 @@ let client: oidc.Configuration;
   it('comes back to the screen when the person cancels at Google, and hides the button when asked', async () => {
     const { page } = await startWithGoogle('deny');
     await refusedWith(page, /access_denied/);
-    const props = {
-      application_id: google.clientId,
-      application_secret: google.clientSecret,
-      approval_scope: 'openid email',
-      is_button_hidden: true,
-    };
-    assert.equal((await admin.put('/identity-providers', { provider: 'Google', identity_provider_props: props })).status, 200);
+    assert.equal((await setGoogleClient(true)).status, 200);
     const screen = await (await browser.newContext()).newPage();
     await screen.goto(`${h.api.baseUrl}/login/${saasId}/`);
     await screen.locator('#sign-in-form:not([hidden])').waitFor();

@@ -163,10 +163,15 @@ export class KeyStore implements SrpSecretSource {
   }
 
   private async loadSrpSecret(): Promise<Buffer> {
-    const context = { purpose: 'deployment-secret', name: SRP_SECRET };
-    let sealed = await this.repository.deploymentSecret(SRP_SECRET);
-    sealed ??= await this.repository.createDeploymentSecret(SRP_SECRET, await this.box.seal(randomBytes(32).toString('base64'), context));
-    return Buffer.from(await this.box.open(sealed, context), 'base64');
+    return Buffer.from(await this.deploymentSecret(SRP_SECRET, async () => randomBytes(32).toString('base64')), 'base64');
+  }
+
+  /** A secret of the whole deployment, made by `make` on first use and sealed; every instance reads the one stored first. */
+  private async deploymentSecret(name: string, make: () => Promise<string>): Promise<string> {
+    const context = { purpose: 'deployment-secret', name };
+    let sealed = await this.repository.deploymentSecret(name);
+    sealed ??= await this.repository.createDeploymentSecret(name, await this.box.seal(await make(), context));
+    return this.box.open(sealed, context);
   }
 
   /**
@@ -180,17 +185,14 @@ export class KeyStore implements SrpSecretSource {
   }
 
   private async loadSamlKey(): Promise<SamlServiceProviderKey> {
-    const context = { purpose: 'deployment-secret', name: SAML_SP_KEY };
-    let sealed = await this.repository.deploymentSecret(SAML_SP_KEY);
-    if (!sealed) {
+    const made = await this.deploymentSecret(SAML_SP_KEY, async () => {
       const { privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
-      const made: SamlServiceProviderKey = {
+      return JSON.stringify({
         privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
         certificate: selfSignedCertificate(privateKey, 'SAML service provider', new Date(), 3650),
-      };
-      sealed = await this.repository.createDeploymentSecret(SAML_SP_KEY, await this.box.seal(JSON.stringify(made), context));
-    }
-    return JSON.parse(await this.box.open(sealed, context)) as SamlServiceProviderKey;
+      } satisfies SamlServiceProviderKey);
+    });
+    return JSON.parse(made) as SamlServiceProviderKey;
   }
 
   private async newKey(): Promise<SigningKeyRecord> {
