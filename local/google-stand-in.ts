@@ -4,6 +4,7 @@
  * of Google's. The tests start it, and `npm start -- --google-stand-in` does (docs/federation.md). Point the
  * service at it with GOOGLE_ISSUER, and set the SaaS's Google client to `clientId`/`clientSecret`.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -59,6 +60,12 @@ export async function startGoogleStandIn(options: { returnUrl: string; accounts:
       return account ? { accountId: sub, claims: () => ({ ...account }) } : undefined;
     },
     cookies: { keys: ['stand-in cookie key, for this machine only'] },
+    // Its own signing key, made now (the ID tokens are checked against its JWKS).
+    jwks: {
+      keys: [
+        { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'stand-in', alg: 'RS256', use: 'sig' },
+      ],
+    },
   });
   const callback = provider.callback();
 
@@ -103,6 +110,10 @@ export async function startGoogleStandIn(options: { returnUrl: string; accounts:
     clientId,
     clientSecret,
     accounts,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

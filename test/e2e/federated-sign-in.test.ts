@@ -66,6 +66,7 @@ let client: oidc.Configuration;
   afterAll(async () => {
     await browser?.close();
     await google?.close();
+    app?.closeAllConnections();
     await new Promise((resolve) => app?.close(resolve));
     await h?.close();
   });

@@ -110,5 +110,10 @@ export async function serveTestIdp(name: string, spMetadataUrl: string, person: 
       );
     })().catch((error: unknown) => res.writeHead(500).end(String(error)));
   });
-  return { idp, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { idp, close };
 }
