@@ -159,6 +159,7 @@ async function main(): Promise<void> {
     `  Mail viewer      ${sesLocal.url}`,
     ...(google ? [`  Stand-in Google  ${google.issuer}  (accounts ${google.accounts.map((a) => a.email).join(', ')}; docs/federation.md)`] : []),
     `  OpenAPI          ${api.baseUrl}/openapi.json`,
+    `  OpenID Connect   ${api.baseUrl}/.well-known/openid-configuration  (client_id = the SaaS id)`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,
     `  Data             ${dataDir} (kept across restarts)`,
     ...exampleApp.banner,
