@@ -50,7 +50,7 @@ export const FLOW_RULE = {
   identityFree: 'identity_free',
 } as const;
 
-/** The provider an external account is linked as; the only one there is (docs/decisions.md). */
+/** The account-wide external provider (docs/federation.md); a tenant's SAML accounts are linked as `SAML:<tenant id>`. */
 export const LINKED_PROVIDER = 'Google';
 
 export interface UserFlowRepository {
@@ -265,16 +265,14 @@ export class UserFlowService {
         field: 'access_token',
       });
     }
-    if (user.providers[LINKED_PROVIDER]) throw providerAlreadyLinked(LINKED_PROVIDER);
     const pending = await this.deps.flows.code(saasId, user.id, 'EXTERNAL_LINK');
     const { provider, subject } = pending && pending.expires_at > nowSeconds() ? pending.payload : {};
     if (!provider || !subject) {
+      if (user.providers[LINKED_PROVIDER]) throw providerAlreadyLinked(LINKED_PROVIDER);
       throw invalid(
         'no_external_account',
-        `access_token: no ${LINKED_PROVIDER} account waits to be linked to this user; sign in with ${LINKED_PROVIDER} on the login screen first`,
-        {
-          field: 'access_token',
-        },
+        'access_token: no external account waits to be linked to this user; sign in with it (Google, or the tenant’s identity provider) on the login screen first',
+        { field: 'access_token' },
       );
     }
     await this.offerLink(saasId, user, provider, subject);
