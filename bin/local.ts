@@ -17,6 +17,7 @@ import { SignedClient } from '../client/signed-fetch.js';
 import { startLocalExampleApp, type LocalExampleApp } from '../examples/app/local.js';
 import { log } from '../shared/log.js';
 import type { GoogleStandIn } from '../local/google-stand-in.js';
+import { DEMO_EMAIL } from '../examples/app/demo.js';
 import {
   createLocalTable,
   masterKey,
@@ -89,8 +90,9 @@ async function main(): Promise<void> {
     google = await startGoogleStandIn({
       returnUrl: `${process.env.PUBLIC_BASE_URL ?? process.env.TOKEN_ISSUER}/oauth2/idpresponse`,
       accounts: [
+        // The demo user's address (its first Google sign-in asks for the code in the mail viewer), and a newcomer.
+        { sub: 'stand-in-demo', email: DEMO_EMAIL, email_verified: true, name: 'Demo' },
         { sub: 'stand-in-ada', email: 'ada@gmail.test', email_verified: true, name: 'Ada' },
-        { sub: 'stand-in-grace', email: 'grace@gmail.test', email_verified: true, name: 'Grace' },
       ],
     });
     process.env.GOOGLE_ISSUER = google.issuer;

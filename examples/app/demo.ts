@@ -66,6 +66,9 @@ export interface Demo {
 }
 
 export const DEMO_LOGIN_DOMAIN = '@example.com';
+/** The demo user's address: `demo@example.com`. */
+export const DEMO_USERNAME = 'demo';
+export const DEMO_EMAIL = `${DEMO_USERNAME}${DEMO_LOGIN_DOMAIN}`;
 
 /** A password that meets the default policy (upper, lower, digit, symbol; 8+), easy to read off a terminal. */
 export function demoPassword(): string {
@@ -75,8 +78,8 @@ export function demoPassword(): string {
 export async function seedDemo(setup: ServiceSetup): Promise<Demo> {
   await setup.ensureDefinitions();
   const tenantId = await setup.createTenant('Demo Tenant', DEMO_LOGIN_DOMAIN);
-  const username = 'demo';
-  const email = `${username}${DEMO_LOGIN_DOMAIN}`;
+  const username = DEMO_USERNAME;
+  const email = DEMO_EMAIL;
   const password = demoPassword();
   const userId = await setup.createUser(email, password);
   await setup.addMember(tenantId, userId, email);
