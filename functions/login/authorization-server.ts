@@ -19,6 +19,7 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { log } from '../../shared/log.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
+import { openJson, sealJson, type SealingBox } from './sealed.js';
 import type { ScreenRequest, ScreenResponse } from './screen.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
@@ -36,21 +37,12 @@ export interface AuthorizationRequest extends AuthorizationBinding {
   exp: number;
 }
 
-export interface SealingBox {
-  seal(plaintext: string, context: Record<string, string>): Promise<string>;
-  open(sealed: string, context: Record<string, string>): Promise<string>;
-}
-
 const requestContext = (saasId: string) => ({ purpose: 'openid connect authorization request', saas_id: saasId });
 
 /** The request the screen was opened for; refused when it is not one this server sealed for this SaaS, or too old. */
 export async function openAuthorizationRequest(box: SealingBox, saasId: string, sealed: string): Promise<AuthorizationRequest> {
-  let request: AuthorizationRequest;
-  try {
-    request = JSON.parse(await box.open(sealed, requestContext(saasId))) as AuthorizationRequest;
-  } catch {
-    throw invalid('invalid_parameter', 'authorization: is not an authorization request of this SaaS');
-  }
+  const request = await openJson<AuthorizationRequest>(box, sealed, requestContext(saasId));
+  if (!request) throw invalid('invalid_parameter', 'authorization: is not an authorization request of this SaaS');
   if (request.exp <= nowSeconds()) throw invalid('authorization_expired', 'authorization: the request is too old; start again from the application');
   return request;
 }
@@ -156,7 +148,7 @@ export class AuthorizationServer {
       ...(state !== undefined ? { state } : {}),
       exp: nowSeconds() + AUTHORIZATION_REQUEST_SECONDS,
     };
-    const sealed = await this.deps.box.seal(JSON.stringify(request), requestContext(saasId));
+    const sealed = await sealJson(this.deps.box, request, requestContext(saasId));
     const screen = new URL(await this.deps.screenUrl(saasId));
     screen.searchParams.set('authorization', sealed);
     return redirect(screen.toString());

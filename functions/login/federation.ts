@@ -12,7 +12,8 @@ import * as oidc from 'openid-client';
 import { nowSeconds } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
 import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
-import type { SealingBox } from './authorization-server.js';
+import type { ScreenContext } from './screen-context.js';
+import { openJson, sealJson, type SealingBox } from './sealed.js';
 
 /** The provider name accounts are linked under. */
 export const GOOGLE = 'Google';
@@ -21,12 +22,6 @@ export const GOOGLE = 'Google';
 const FLOW_SECONDS = 10 * 60;
 export const FLOW_COOKIE = 'login_federation';
 const DEFAULT_SCOPE = 'openid email profile';
-
-/** What the screen was opened with, to go on with once back: the SaaS's state, or an OpenID Connect request. */
-export interface ScreenContext {
-  state?: string;
-  authorization?: string;
-}
 
 interface Flow {
   saas_id: string;
@@ -93,17 +88,13 @@ export class GoogleFederation {
       state: flow.state,
       nonce: flow.nonce,
     });
-    return { location: location.toString(), flow: await this.deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT) };
+    return { location: location.toString(), flow: await sealJson(this.deps.box, flow, FLOW_CONTEXT) };
   }
 
   /** Back from the provider: the code traded and the ID token checked against the flow the cookie carries. */
   async complete(currentUrl: URL, sealedFlow: string): Promise<{ saasId: string; context: ScreenContext; account: ExternalAccount }> {
-    let flow: Flow;
-    try {
-      flow = JSON.parse(await this.deps.box.open(sealedFlow, FLOW_CONTEXT)) as Flow;
-    } catch {
-      throw invalid('invalid_flow', 'this browser did not start a sign-in with the provider here; start again from the login screen');
-    }
+    const flow = await openJson<Flow>(this.deps.box, sealedFlow, FLOW_CONTEXT);
+    if (!flow) throw invalid('invalid_flow', 'this browser did not start a sign-in with the provider here; start again from the login screen');
     if (flow.exp <= nowSeconds()) throw invalid('flow_expired', 'the sign-in with the provider took too long; start again');
     const settings = await this.deps.settings(flow.saas_id);
     if (!settings) throw invalid('provider_not_configured', 'this SaaS no longer signs in with the provider');

@@ -6,8 +6,8 @@
 import { nowSeconds } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
 import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
-import type { SealingBox } from './authorization-server.js';
-import type { ScreenContext } from './federation.js';
+import { openJson, sealJson, type SealingBox } from './sealed.js';
+import type { ScreenContext } from './screen-context.js';
 
 export const SAML_FLOW_COOKIE = 'login_saml';
 /** How long a person may take at the identity provider. */
@@ -33,16 +33,8 @@ export interface SamlTicket {
 const FLOW_CONTEXT = { purpose: 'saml browser flow' };
 const TICKET_CONTEXT = { purpose: 'saml ticket' };
 
-export const sealSamlFlow = (box: SealingBox, flow: SamlBrowserFlow) => box.seal(JSON.stringify(flow), FLOW_CONTEXT);
-export const sealSamlTicket = (box: SealingBox, ticket: SamlTicket) => box.seal(JSON.stringify(ticket), TICKET_CONTEXT);
-
-async function opened<T>(box: SealingBox, sealed: string, context: Record<string, string>): Promise<T | undefined> {
-  try {
-    return JSON.parse(await box.open(sealed, context)) as T;
-  } catch {
-    return undefined;
-  }
-}
+export const sealSamlFlow = (box: SealingBox, flow: SamlBrowserFlow) => sealJson(box, flow, FLOW_CONTEXT);
+export const sealSamlTicket = (box: SealingBox, ticket: SamlTicket) => sealJson(box, ticket, TICKET_CONTEXT);
 
 /** The ticket and the browser's flow, when this browser made the request the assertion answers. */
 export async function openSamlTicket(
@@ -50,10 +42,10 @@ export async function openSamlTicket(
   sealedTicket: string,
   sealedFlow: string | undefined,
 ): Promise<{ ticket: SamlTicket; flow: SamlBrowserFlow }> {
-  const ticket = await opened<SamlTicket>(box, sealedTicket, TICKET_CONTEXT);
+  const ticket = await openJson<SamlTicket>(box, sealedTicket, TICKET_CONTEXT);
   if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a SAML ticket of this service');
   if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in again');
-  const flow = sealedFlow ? await opened<SamlBrowserFlow>(box, sealedFlow, FLOW_CONTEXT) : undefined;
+  const flow = sealedFlow ? await openJson<SamlBrowserFlow>(box, sealedFlow, FLOW_CONTEXT) : undefined;
   if (!flow || flow.request_id !== ticket.request_id) {
     throw invalid('saml_refused', 'this browser did not start this sign-in; start again from the login screen');
   }

@@ -42,8 +42,11 @@ import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invi
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
 import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
-import { authorizationResponse, openAuthorizationRequest, type SealingBox } from './authorization-server.js';
-import { FLOW_COOKIE, type GoogleFederation, type ScreenContext } from './federation.js';
+import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
+import { cookie, setCookie, type CookieScope } from './cookies.js';
+import { openJson, sealJson, type SealingBox } from './sealed.js';
+import { FLOW_COOKIE, type GoogleFederation } from './federation.js';
+import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
@@ -140,8 +143,7 @@ const FOLLOW_UPS: Readonly<Record<string, string | undefined>> = {
 };
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
-const State = Type.Optional(Type.String({ maxLength: 1024 }));
-const MAX_AUTHORIZATION_LENGTH = 4096;
+const State = Type.Optional(Type.String({ maxLength: MAX_STATE_LENGTH }));
 const InvitationRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const BODIES = {
   start: Type.Object({ username: Name, srp_a: Type.String({ minLength: 1, maxLength: 1024, pattern: '^[0-9a-fA-F]+$' }) }),
@@ -273,7 +275,6 @@ export class LoginScreen {
     const look = await this.deps.look(saasId);
     const existing = cookie(request.headers.cookie, CSRF_COOKIE);
     const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
-    const state = request.query.get('state') ?? undefined;
     const authorization = request.query.get('authorization') ?? undefined;
     if (authorization !== undefined) {
       // Checked now, so a stale or foreign request is said at once rather than after the password.
@@ -295,7 +296,7 @@ export class LoginScreen {
       csrf,
       first,
       messages: this.deps.texts.messages,
-      ...(authorization !== undefined ? { authorization } : state !== undefined && state.length <= 1024 ? { state } : {}),
+      ...screenContext(request.query),
       ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
     };
     if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
@@ -314,7 +315,7 @@ export class LoginScreen {
         ...BASE_HEADERS,
         'content-type': 'text/html; charset=utf-8',
         'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId)),
-        'set-cookie': `${CSRF_COOKIE}=${csrf}; ${this.cookieFlags(saasId)}`,
+        'set-cookie': setCookie(CSRF_COOKIE, csrf, this.screenCookie(saasId, 'Strict')),
       },
       body: loginPage(this.deps.texts, look, data, `${this.screenPath(saasId)}assets/`),
     };
@@ -330,7 +331,7 @@ export class LoginScreen {
     const location = redirectUri && sameOrigin(redirectUri, callback) ? redirectUri : `${this.screenPath(saasId)}sign-in`;
     return {
       status: 302,
-      headers: { ...BASE_HEADERS, location, 'set-cookie': `${CSRF_COOKIE}=; ${this.cookieFlags(saasId)}; Max-Age=0` },
+      headers: { ...BASE_HEADERS, location, 'set-cookie': setCookie(CSRF_COOKIE, '', this.screenCookie(saasId, 'Strict'), 0) },
       body: '',
     };
   }
@@ -340,14 +341,13 @@ export class LoginScreen {
     const context = screenContext(query);
     const started = await this.deps.federation.google.begin(saasId, context);
     if (!started) return this.notFound(saasId);
-    const path = new URL(this.deps.federation.returnUrl).pathname;
     return {
       status: 302,
       headers: {
         ...BASE_HEADERS,
         location: started.location,
         // Lax: the provider sends the browser back with a top-level GET from its own site.
-        'set-cookie': `${FLOW_COOKIE}=${started.flow}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=600${this.deps.secureCookies ? '; Secure' : ''}`,
+        'set-cookie': setCookie(FLOW_COOKIE, started.flow, this.googleFlowCookie(), 600),
       },
       body: '',
     };
@@ -358,8 +358,7 @@ export class LoginScreen {
    * have sent it; an account to link goes to the code page; a refusal is a page saying why.
    */
   async federatedReturn(request: ScreenRequest): Promise<ScreenResponse> {
-    const path = new URL(this.deps.federation.returnUrl).pathname;
-    const forget = `${FLOW_COOKIE}=; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=0${this.deps.secureCookies ? '; Secure' : ''}`;
+    const forget = setCookie(FLOW_COOKIE, '', this.googleFlowCookie(), 0);
     let saasId: string | undefined;
     try {
       const current = new URL(this.deps.federation.returnUrl);
@@ -379,7 +378,7 @@ export class LoginScreen {
     if (outcome.kind === 'signed_in')
       return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
     const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
-    const sealed = await this.deps.box.seal(JSON.stringify(ticket), linkTicket(saasId));
+    const sealed = await sealJson(this.deps.box, ticket, linkTicket(saasId));
     return `${this.screenPath(saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
   }
 
@@ -401,7 +400,7 @@ export class LoginScreen {
 
   /** `./saml/continue?ticket=…`: the assertion the SAML function checked, signed in when this browser asked for it. */
   private async continueSaml(saasId: string, request: ScreenRequest): Promise<ScreenResponse> {
-    const forget = `${SAML_FLOW_COOKIE}=; ${this.cookieFlags(saasId).replace('SameSite=Strict', 'SameSite=Lax')}; Max-Age=0`;
+    const forget = setCookie(SAML_FLOW_COOKIE, '', this.screenCookie(saasId, 'Lax'), 0);
     try {
       const { ticket, flow } = await openSamlTicket(
         this.deps.box,
@@ -417,18 +416,20 @@ export class LoginScreen {
   }
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {
-    let ticket: LinkTicket;
-    try {
-      ticket = JSON.parse(await this.deps.box.open(sealed, linkTicket(saasId))) as LinkTicket;
-    } catch {
-      throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
-    }
+    const ticket = await openJson<LinkTicket>(this.deps.box, sealed, linkTicket(saasId));
+    if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
     if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
     return ticket;
   }
 
-  private cookieFlags(saasId: string): string {
-    return `Path=${this.screenPath(saasId)}; HttpOnly; SameSite=Strict${this.deps.secureCookies ? '; Secure' : ''}`;
+  /** Cookies of this SaaS's screen: its CSRF token (Strict), and the SAML flow the SAML function sets there (Lax). */
+  private screenCookie(saasId: string, sameSite: CookieScope['sameSite']): CookieScope {
+    return { path: this.screenPath(saasId), sameSite, secure: this.deps.secureCookies };
+  }
+
+  /** The Google flow's cookie: only the return address reads it. */
+  private googleFlowCookie(): CookieScope {
+    return { path: new URL(this.deps.federation.returnUrl).pathname, sameSite: 'Lax', secure: this.deps.secureCookies };
   }
 
   /** The invitation of the link, when it can still be accepted; else why not (the page then signs in only). */
@@ -560,21 +561,14 @@ export class LoginScreen {
     if (!offered) return { redirect };
     // A device offered: the page makes its secret and confirms it (api/device) before it leaves, with a ticket
     // that carries the access token sealed, so the token never reaches the page.
-    const ticket = await this.deps.box.seal(
-      JSON.stringify({ access_token: credentials.access_token, device_key: offered.device_key }),
-      deviceTicket(saasId),
-    );
+    const ticket = await sealJson(this.deps.box, { access_token: credentials.access_token, device_key: offered.device_key }, deviceTicket(saasId));
     return { redirect, new_device: { ...offered, ticket } };
   }
 
   /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */
   private async confirmDevice(saasId: string, body: typeof BODIES.device.static) {
-    let held: { access_token: string; device_key: string };
-    try {
-      held = JSON.parse(await this.deps.box.open(body.ticket, deviceTicket(saasId))) as typeof held;
-    } catch {
-      throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
-    }
+    const held = await openJson<{ access_token: string; device_key: string }>(this.deps.box, body.ticket, deviceTicket(saasId));
+    if (!held) throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
     const { access_token, device_key } = held;
     const device_secret_verifier_config = { salt: body.salt, password_verifier: body.verifier };
     const confirmed = await this.deps.devices.confirm(saasId, {
@@ -613,14 +607,6 @@ export class LoginScreen {
   }
 }
 
-/** What the screen was opened for, from its query: an OpenID Connect request, or the SaaS's state. */
-function screenContext(query: URLSearchParams): ScreenContext {
-  const authorization = query.get('authorization');
-  const state = query.get('state');
-  if (authorization && authorization.length <= MAX_AUTHORIZATION_LENGTH) return { authorization };
-  return state !== null && state.length <= 1024 ? { state } : {};
-}
-
 const deviceTicket = (saasId: string) => ({ purpose: 'login screen device ticket', saas_id: saasId });
 
 const ok = (body: object): ScreenResponse => ({ status: 200, headers: JSON_HEADERS, body: JSON.stringify(body) });
@@ -630,12 +616,4 @@ function refusal(status: number, type: string, detail: string, texts: LoginTexts
   const name = MESSAGE_OF[type] ?? (status >= 500 ? 'unavailable' : 'refused');
   const message = fill(texts.messages[name], { detail: detail.replace(/^[^:]*:\s*/, '') });
   return { status, headers: JSON_HEADERS, body: JSON.stringify({ type, message, data: {} }) };
-}
-
-function cookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
 }

@@ -16,8 +16,10 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
 import { accountRepository, keyStore, samlAssertions, secretBox, tenantRepository } from '../../shared/wiring.js';
+import { setCookie } from '../login/cookies.js';
 import { messagePage } from '../login/pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
+import { screenContext } from '../login/screen-context.js';
 import { EN } from '../login/texts/en.js';
 import { SamlSignIn } from './saml.js';
 
@@ -68,14 +70,12 @@ async function route(method: string, path: string, query: URLSearchParams, body:
   const start = new RegExp(`^login/(${ID})/(${ID})$`).exec(path);
   if (method === 'GET' && start) {
     const [, saasId = '', tenantId = ''] = start;
-    const authorization = query.get('authorization');
-    const state = query.get('state');
-    const context = authorization ? { authorization } : state !== null ? { state } : {};
-    const started = await samlSignIn().begin(saasId, tenantId, context);
+    const started = await samlSignIn().begin(saasId, tenantId, screenContext(query));
     if (!started) return page(404, EN.page.notFoundTitle, EN.page.notFound);
     const flow = await sealSamlFlow(secretBox(), started.flow);
-    const secure = config().publicBaseUrl.startsWith('https:') ? '; Secure' : '';
-    const cookie = `${SAML_FLOW_COOKIE}=${flow}; Path=${new URL(screenOf(saasId)).pathname}; HttpOnly; SameSite=Lax; Max-Age=${SAML_FLOW_SECONDS}${secure}`;
+    // Scoped to the screen's path: its `saml/continue` reads it (and forgets it there).
+    const scope = { path: new URL(screenOf(saasId)).pathname, sameSite: 'Lax', secure: config().publicBaseUrl.startsWith('https:') } as const;
+    const cookie = setCookie(SAML_FLOW_COOKIE, flow, scope, SAML_FLOW_SECONDS);
     return { statusCode: 302, headers: { ...HEADERS, location: started.location }, cookies: [cookie], body: '' };
   }
   if (method === 'POST' && path === 'idpresponse') {

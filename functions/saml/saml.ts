@@ -18,8 +18,8 @@ import { invalid } from '../../shared/errors.js';
 import { parseIdpMetadata, type IdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import type { SamlServiceProviderKey } from '../../shared/domain/tokens/key-store.js';
 import type { SamlProps } from '../../shared/schemas/tenants.js';
-import type { SealingBox } from '../login/authorization-server.js';
-import type { ScreenContext } from '../login/federation.js';
+import { openJson, sealJson, type SealingBox } from '../login/sealed.js';
+import type { ScreenContext } from '../login/screen-context.js';
 import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from '../login/saml-ticket.js';
 
 const CLOCK_SKEW_MS = 60_000;
@@ -78,7 +78,7 @@ export class SamlSignIn {
     if (!settings) return undefined;
     const idp = await this.idp(settings);
     const state: RequestState = { saas_id: saasId, tenant_id: tenantId, exp: nowSeconds() + REQUEST_SECONDS };
-    const requestId = `_${await this.deps.box.seal(JSON.stringify(state), REQUEST_CONTEXT)}`;
+    const requestId = `_${await sealJson(this.deps.box, state, REQUEST_CONTEXT)}`;
     const saml = await this.saml(saasId, idp, { requestId, generate: true });
     const location = await saml.getAuthorizeUrlAsync('', undefined, {});
     return { location, flow: { request_id: requestId, context } };
@@ -122,12 +122,8 @@ export class SamlSignIn {
   }
 
   private async openRequest(requestId: string): Promise<RequestState> {
-    let state: RequestState;
-    try {
-      state = JSON.parse(await this.deps.box.open(requestId.slice(1), REQUEST_CONTEXT)) as RequestState;
-    } catch {
-      throw invalid('saml_refused', 'the answer is not for a request of this service');
-    }
+    const state = await openJson<RequestState>(this.deps.box, requestId.slice(1), REQUEST_CONTEXT);
+    if (!state) throw invalid('saml_refused', 'the answer is not for a request of this service');
     if (state.exp <= nowSeconds()) throw invalid('saml_refused', 'the sign-in at the identity provider took too long; start again');
     return state;
   }

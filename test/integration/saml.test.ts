@@ -40,6 +40,9 @@ async function startAt(tenantId: string) {
   return { location: res.headers.get('location') ?? '', cookie: cookieOf(res) };
 }
 
+/** The service's SP metadata, as an identity provider reads it. */
+const serviceProviderMetadata = async () => (await fetch(`${h.api.baseUrl}/saml2/metadata/${saasId}`)).text();
+
 async function post(acs: string, SAMLResponse: string) {
   return fetch(acs, {
     method: 'POST',
@@ -52,7 +55,7 @@ async function post(acs: string, SAMLResponse: string) {
 /** The whole way: start, the identity provider's answer, the ACS, `continue`; where the browser ends up. */
 async function signIn(tenantId: string, idp: TestIdp, person: { nameId: string; email: string }) {
   const { location, cookie } = await startAt(tenantId);
-  const spMetadata = await (await fetch(`${h.api.baseUrl}/saml2/metadata/${saasId}`)).text();
+  const spMetadata = await serviceProviderMetadata();
   const { acs, SAMLResponse } = await idp.respond(location, spMetadata, person);
   const consumed = await post(acs, SAMLResponse);
   if (consumed.status !== 303) return { status: consumed.status, text: await consumed.text(), SAMLResponse, acs };
@@ -128,7 +131,7 @@ describe('per-tenant SAML sign-in', () => {
 
   it('refuses a tampered response, a replayed one, and one signed by another tenant’s identity provider', async () => {
     const { location } = await startAt(tenantA);
-    const spMetadata = await (await fetch(`${h.api.baseUrl}/saml2/metadata/${saasId}`)).text();
+    const spMetadata = await serviceProviderMetadata();
     const { acs, SAMLResponse } = await idpA.respond(location, spMetadata, KIM);
     const tampered = Buffer.from(Buffer.from(SAMLResponse, 'base64').toString('utf8').replace(KIM.email, LEE.email)).toString('base64');
     const refusedTamper = await post(acs, tampered);
@@ -152,7 +155,7 @@ describe('per-tenant SAML sign-in', () => {
     assert.match(outsider.text, /no user of this tenant/);
 
     const { location } = await startAt(tenantA);
-    const spMetadata = await (await fetch(`${h.api.baseUrl}/saml2/metadata/${saasId}`)).text();
+    const spMetadata = await serviceProviderMetadata();
     const { acs, SAMLResponse } = await idpA.respond(location, spMetadata, KIM);
     const consumed = await post(acs, SAMLResponse);
     const elsewhere = await fetch(consumed.headers.get('location') ?? '', { redirect: 'manual' });
