@@ -38,7 +38,7 @@ const PRICES = {
 /** The month the issue prices: 10 000 monthly active users, each with 30 sign-ins, 100 refreshes, 50 management calls. */
 const MONTH = { activeUsers: 10_000, signIns: 30, refreshes: 100, managementCalls: 50, scheduledRuns: 60 * 24 * 30 };
 
-const READS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
 
 interface Capacity {
   CapacityUnits?: number;
@@ -61,26 +61,23 @@ let current = newRecord();
 const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
 try {
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = context.commandName ?? 'unknown';
-      current.requests[command] = (current.requests[command] ?? 0) + 1;
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
-      try {
-        const result = await next(args);
-        const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
-        const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-        if (READS.has(command)) current.readUnits += units;
-        else current.writeUnits += units;
-        return result;
-      } catch (error) {
-        current.failed++;
-        if (!READS.has(command)) current.writeUnits += 1;
-        throw error;
-      }
-    },
-    { step: 'initialize', name: 'benchConsumedCapacity' },
-  );
+  dynamo().intercept(async (command, next) => {
+    const name = command.operation;
+    current.requests[name] = (current.requests[name] ?? 0) + 1;
+    (command.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
+    try {
+      const result = await next();
+      const consumed = (result as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
+      const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      if (READS.has(name)) current.readUnits += units;
+      else current.writeUnits += units;
+      return result;
+    } catch (error) {
+      current.failed++;
+      if (!READS.has(name)) current.writeUnits += 1;
+      throw error;
+    }
+  });
   for (const group of Object.keys(GROUP_HANDLERS) as Group[]) {
     const handler = GROUP_HANDLERS[group];
     GROUP_HANDLERS[group] = async (event: APIGatewayProxyEventV2, context: Context) => {

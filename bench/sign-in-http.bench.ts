@@ -11,7 +11,7 @@
  *   npm run bench -- sign-in-http
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../shared/store/dynamo-client.js';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { SignedClient } from '../client/signed-fetch.js';
 import { GROUP_HANDLERS } from '../local/handlers.js';
@@ -43,18 +43,15 @@ try {
   // The store requests a sign-in makes and the time they take: DynamoDB Local's share of the handler's time.
   let storeRequests = 0;
   let storeMs = 0;
-  dynamo().middlewareStack.add(
-    (next) => async (args) => {
-      const start = process.hrtime.bigint();
-      storeRequests++;
-      try {
-        return await next(args);
-      } finally {
-        storeMs += Number(process.hrtime.bigint() - start) / 1e6;
-      }
-    },
-    { step: 'initialize', name: 'benchStoreTimer' },
-  );
+  dynamo().intercept(async (_command, next) => {
+    const start = process.hrtime.bigint();
+    storeRequests++;
+    try {
+      return await next();
+    } finally {
+      storeMs += Number(process.hrtime.bigint() - start) / 1e6;
+    }
+  });
 
   let handlerMs = 0;
   const signInHandler = GROUP_HANDLERS['sign-in'];

@@ -30,6 +30,31 @@ export function traced<T>(client: T): T {
 }
 
 /**
+ * The store's DynamoDB calls (store/dynamo-client.ts, not an SDK client) in the trace, when tracing is on: one
+ * `aws` subsegment per call, named and described as the SDK's capture names its own.
+ */
+export function traceAwsCall<T>(service: string, operation: string, table: string | undefined, call: () => Promise<T>): Promise<T> {
+  const parent = tracer?.getSegment();
+  if (!tracer || !parent) return call();
+  const subsegment = parent.addNewSubsegment(service);
+  subsegment.namespace = 'aws';
+  subsegment.addAttribute('aws', { operation, region: config().region, ...(table ? { table_name: table } : {}) });
+  tracer.setSegment(subsegment);
+  return call().then(
+    (result) => {
+      subsegment.close();
+      tracer.setSegment(parent);
+      return result;
+    },
+    (error: unknown) => {
+      subsegment.close(error as Error);
+      tracer.setSegment(parent);
+      throw error;
+    },
+  );
+}
+
+/**
  * Wraps a Lambda handler with Powertools: its log lines carry the invocation's id and the Lambda context
  * (`logger.addContext`: injectLambdaContext would also reset the log level each warm invocation, which tests
  * set), its business metrics go out as one EMF line with the cold-start metric (logMetrics), and, with tracing

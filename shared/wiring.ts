@@ -2,7 +2,7 @@
  * Services over the store, for the handlers and the scheduled worker. Each is a thin object over the one
  * document client that store/client.ts builds per cold start, so making them per request costs nothing.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler } from './http/pipeline.js';
@@ -187,7 +187,7 @@ export const userService = () => {
  * the store itself is (tests and the local runner point the process at another table).
  */
 interface KeyServices {
-  db: DynamoDBDocumentClient;
+  db: DynamoClient;
   keyStore: KeyStore;
   tokenVerifier: TokenVerifier;
   srpSignIn: SrpSignIn;

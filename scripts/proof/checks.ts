@@ -3,7 +3,7 @@
  * scan) and from the SES stand-in's store: the rules the service keeps with transactions and conditions,
  * and everything the service acknowledged to the load (model), present.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { lockSeconds } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { ENTITY, keys, type ItemKey } from '../../shared/store/keys.js';

@@ -4,7 +4,7 @@
  * a right password while the user is locked is refused without being counted, and once the lock has run
  * out the right password signs in again.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { nowSeconds } from '../../shared/clock.js';
 import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import type { AccountRepository, ApiKeyRecord, SaasAccount } from '../domain/accounts/accounts.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
@@ -11,7 +11,7 @@ const recentKeys = new Recent<ApiKeyRecord | undefined>();
 export class DynamoAccountRepository implements AccountRepository {
   /** `options.keyCacheSeconds`: how long getApiKey keeps a key it read (0, the default: never). */
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
     private readonly options: { keyCacheSeconds?: number } = {},
   ) {}

@@ -1,4 +1,4 @@
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, type DynamoClient } from './dynamo-client.js';
 import type { ItemKey } from './keys.js';
 
 const WRITE_LIMIT = 25;
@@ -20,7 +20,7 @@ async function untilProcessed<T>(first: T[], send: (batch: T[]) => Promise<T[]>,
 /** Batches sent at once: a long list (10 000 counts) is written in a second or two, not in one long row. */
 const WRITES_AT_ONCE = 4;
 
-async function batchWrite(db: DynamoDBDocumentClient, table: string, requests: WriteRequest[]): Promise<void> {
+async function batchWrite(db: DynamoClient, table: string, requests: WriteRequest[]): Promise<void> {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += WRITE_LIMIT) batches.push(requests.slice(i, i + WRITE_LIMIT));
   const send = async (batch: WriteRequest[]) => {
@@ -33,7 +33,7 @@ async function batchWrite(db: DynamoDBDocumentClient, table: string, requests: W
 }
 
 /** Deletes the keys in batches of 25, retrying what DynamoDB hands back unprocessed, with backoff. */
-function batchDelete(db: DynamoDBDocumentClient, table: string, keys: ItemKey[]): Promise<void> {
+function batchDelete(db: DynamoClient, table: string, keys: ItemKey[]): Promise<void> {
   return batchWrite(
     db,
     table,
@@ -45,7 +45,7 @@ function batchDelete(db: DynamoDBDocumentClient, table: string, keys: ItemKey[])
  * Deletes the items and the item each names as its `mirror` (the other side of a pair kept in two
  * partitions, such as a membership's tenant and user sides): how a tenant or a user empties its partition.
  */
-export function batchDeleteWithMirrors(db: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+export function batchDeleteWithMirrors(db: DynamoClient, table: string, items: Record<string, unknown>[]): Promise<void> {
   return batchDelete(
     db,
     table,
@@ -54,7 +54,7 @@ export function batchDeleteWithMirrors(db: DynamoDBDocumentClient, table: string
 }
 
 /** Puts the items in batches of 25 (no conditions: for items whose last writer may win). */
-export function batchPut(db: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+export function batchPut(db: DynamoClient, table: string, items: Record<string, unknown>[]): Promise<void> {
   return batchWrite(
     db,
     table,
@@ -63,7 +63,7 @@ export function batchPut(db: DynamoDBDocumentClient, table: string, items: Recor
 }
 
 /** The items that exist among the keys, strongly consistent, in no particular order. */
-export async function batchGet(db: DynamoDBDocumentClient, table: string, keys: ItemKey[]): Promise<Record<string, unknown>[]> {
+export async function batchGet(db: DynamoClient, table: string, keys: ItemKey[]): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   for (let i = 0; i < keys.length; i += GET_LIMIT) {
     await untilProcessed(

@@ -1,30 +1,25 @@
-/** The DynamoDB document client and the secret box, built once per cold start. */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+/** The DynamoDB client and the secret box, built once per cold start. */
 import { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../crypto/secret-box.js';
-import { traced } from '../observability.js';
+import { traceAwsCall, traced } from '../observability.js';
+import { DynamoClient } from './dynamo-client.js';
 
-let documentClient: DynamoDBDocumentClient | undefined;
+let client: DynamoClient | undefined;
 let secretBox: SecretBox | undefined;
 
-export function dynamo(): DynamoDBDocumentClient {
-  if (!documentClient) {
+export function dynamo(): DynamoClient {
+  if (!client) {
     const { region, dynamoEndpoint } = config();
-    const client = traced(
-      new DynamoDBClient({
-        region,
-        ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
-        // Fail fast enough for an API answer; the SDK's standard retry still covers throttling.
-        maxAttempts: 3,
-      }),
-    );
-    documentClient = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true },
+    client = new DynamoClient({
+      region,
+      ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
+      // Fail fast enough for an API answer; the standard retry still covers throttling.
+      maxAttempts: 3,
+      trace: (operation, table, call) => traceAwsCall('DynamoDB', operation, table, call),
     });
   }
-  return documentClient;
+  return client;
 }
 
 export function secrets(): SecretBox {
@@ -45,6 +40,7 @@ export function tableName(): string {
 
 /** The local runner and tests point the same process at another table or engine. */
 export function resetClientsForTests(): void {
-  documentClient = undefined;
+  client?.destroy();
+  client = undefined;
   secretBox = undefined;
 }

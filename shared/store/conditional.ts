@@ -1,6 +1,5 @@
 /** Single-item writes guarded by a condition, answering what happened instead of throwing. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, DeleteCommand, PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import type { ItemKey } from './keys.js';
 
 /** Runs a conditional write; false when its condition failed. */
@@ -15,7 +14,7 @@ export async function unlessConditionFails(write: () => Promise<unknown>): Promi
 }
 
 /** Writes the item unless one with its key exists: the uniqueness rule and the write are one request. */
-export async function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: ItemKey & Record<string, unknown>): Promise<'created' | 'exists'> {
+export async function putIfAbsent(db: DynamoClient, table: string, item: ItemKey & Record<string, unknown>): Promise<'created' | 'exists'> {
   const created = await unlessConditionFails(() =>
     db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
   );
@@ -23,7 +22,7 @@ export async function putIfAbsent(db: DynamoDBDocumentClient, table: string, ite
 }
 
 /** Sets the given attributes on an existing item; false when there is none. `undefined` values are left alone. */
-export async function updateIfPresent(db: DynamoDBDocumentClient, table: string, key: ItemKey, values: Record<string, unknown>): Promise<boolean> {
+export async function updateIfPresent(db: DynamoClient, table: string, key: ItemKey, values: Record<string, unknown>): Promise<boolean> {
   const names: Record<string, string> = {};
   const placeholders: Record<string, unknown> = {};
   const sets: string[] = [];
@@ -50,7 +49,7 @@ export async function updateIfPresent(db: DynamoDBDocumentClient, table: string,
 
 /** Deletes an existing item, optionally only when `attribute = value` holds; false when nothing matched. */
 export async function deleteIfPresent(
-  db: DynamoDBDocumentClient,
+  db: DynamoClient,
   table: string,
   key: ItemKey,
   only?: { attribute: string; value: unknown },

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoClient } from './dynamo-client.js';
 import { nowMillis, nowSeconds } from '../clock.js';
 import type { AttributeKind, CreateOutcome, DefinitionRepository } from '../domain/configuration/definitions.js';
 import type { Attribute, Env, Role } from '../schemas/definitions.js';
@@ -29,7 +29,7 @@ const toEnv = (item: Record<string, unknown>): Env => ({
 
 export class DynamoDefinitionRepository implements DefinitionRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

@@ -3,7 +3,7 @@
  * one pointer item per invitation naming its tenant, for Validate Invitation, whose path has no tenant id.
  * Both carry the TTL attribute at the invitation's `remove_at`; reads check it too.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/tenants/invitations.js';
 import type { OutboxMail } from '../domain/mail/mail.js';
@@ -29,7 +29,7 @@ function toRecord(item: Record<string, unknown>): InvitationRecord {
 
 export class DynamoInvitationRepository implements InvitationRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

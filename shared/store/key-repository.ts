@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException, GetCommand, TransactWriteCommand, type DynamoClient } from './dynamo-client.js';
 import type { KeyRepository, SigningKeyRecord, SigningKeySet } from '../domain/tokens/key-store.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
@@ -25,7 +24,7 @@ async function unlessCanceled(write: () => Promise<unknown>): Promise<boolean> {
  */
 export class DynamoKeyRepository implements KeyRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoClient, type QueryInput } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { OrderedSource, Positioned } from '../domain/paging.js';
 import type { EnvRole, Member, MemberFilter, MembershipRecord, MembershipRepository, StoredUserCount } from '../domain/tenants/tenant-users.js';
@@ -73,7 +73,7 @@ function source<T>(
 
 export class DynamoMembershipRepository implements MembershipRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
     private readonly users: DynamoUserRepository,
   ) {}
@@ -116,7 +116,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
   }
 
   /** The memberships of one query's pages, each joined with its user; those whose user is gone are left out. */
-  private async *joined(saasId: string, input: QueryCommandInput, position: (item: Record<string, unknown>) => string) {
+  private async *joined(saasId: string, input: QueryInput, position: (item: Record<string, unknown>) => string) {
     for await (const page of queryPages(this.db, { ...input, Limit: READ_PAGE })) {
       const users = await this.users.getMany(
         saasId,

@@ -1,6 +1,6 @@
-import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, GetCommand, PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
+import { type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { RULE, type WritePart } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, mailCounters, type OutboxMail, type OutboxRepository } from '../domain/mail/mail.js';
@@ -69,7 +69,7 @@ export function outboxItem(table: string, mail: OutboxMail) {
 
 export class DynamoOutboxRepository implements OutboxRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

@@ -1,8 +1,8 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoClient, type QueryInput, type QueryOutput } from './dynamo-client.js';
 import { INDEX_NAME } from './keys.js';
 
 /** The raw answers of one query, following LastEvaluatedKey (from the input's ExclusiveStartKey when it has one). */
-async function* queryOutputs(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
+async function* queryOutputs(db: DynamoClient, input: QueryInput): AsyncGenerator<QueryOutput> {
   let start: Record<string, unknown> | undefined = input.ExclusiveStartKey;
   do {
     const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
@@ -12,7 +12,7 @@ async function* queryOutputs(db: DynamoDBDocumentClient, input: QueryCommandInpu
 }
 
 /** The pages of one query, in order: every paged read of the store goes here. */
-export async function* queryPages(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
+export async function* queryPages(db: DynamoClient, input: QueryInput): AsyncGenerator<Record<string, unknown>[]> {
   for await (const out of queryOutputs(db, input)) yield out.Items ?? [];
 }
 
@@ -23,7 +23,7 @@ async function collect(pages: AsyncGenerator<Record<string, unknown>[]>): Promis
 }
 
 /** The key condition of one partition whose sort key starts with a prefix ('' for all of it). */
-export function partitionQuery(table: string, where: { pk: string; skPrefix: string }): QueryCommandInput {
+export function partitionQuery(table: string, where: { pk: string; skPrefix: string }): QueryInput {
   return where.skPrefix
     ? {
         TableName: table,
@@ -34,12 +34,12 @@ export function partitionQuery(table: string, where: { pk: string; skPrefix: str
 }
 
 /** Every item of one partition whose sort key starts with a prefix ('' for all of it). */
-export function queryAll(db: DynamoDBDocumentClient, table: string, where: { pk: string; skPrefix: string }): Promise<Record<string, unknown>[]> {
+export function queryAll(db: DynamoClient, table: string, where: { pk: string; skPrefix: string }): Promise<Record<string, unknown>[]> {
   return collect(queryPages(db, partitionQuery(table, where)));
 }
 
 /** The key condition of one gsi1 partition, optionally only up to a sort key (inclusive) or with a sort key prefix. */
-export function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: string; gsi1skPrefix?: string }): QueryCommandInput {
+export function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: string; gsi1skPrefix?: string }): QueryInput {
   const { gsi1pk, gsi1skUpTo: upTo, gsi1skPrefix: prefix } = where;
   const index = { TableName: table, IndexName: INDEX_NAME };
   if (upTo !== undefined) {
@@ -57,7 +57,7 @@ export function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: 
 
 /** Every item of one gsi1 partition, optionally only up to a sort key (inclusive). */
 export function queryIndexAll(
-  db: DynamoDBDocumentClient,
+  db: DynamoClient,
   table: string,
   where: { gsi1pk: string; gsi1skUpTo?: string },
 ): Promise<Record<string, unknown>[]> {
@@ -65,7 +65,7 @@ export function queryIndexAll(
 }
 
 /** How many items one gsi1 partition holds, counted by DynamoDB without returning them. */
-export async function countIndex(db: DynamoDBDocumentClient, table: string, where: { gsi1pk: string }): Promise<number> {
+export async function countIndex(db: DynamoClient, table: string, where: { gsi1pk: string }): Promise<number> {
   let count = 0;
   for await (const out of queryOutputs(db, { ...indexQuery(table, where), Select: 'COUNT' })) count += out.Count ?? 0;
   return count;

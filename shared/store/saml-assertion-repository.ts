@@ -1,11 +1,11 @@
 /** SAML assertions already used (replay protection), each kept until it could no longer be accepted. */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoClient } from './dynamo-client.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
 
 export class DynamoSamlAssertionRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

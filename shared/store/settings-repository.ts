@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoClient } from './dynamo-client.js';
 import type { SettingsRepository } from '../domain/configuration/settings.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys } from './keys.js';
@@ -14,7 +14,7 @@ const recentKey = (saasId: string, name: string) => `${saasId}\n${name}`;
  */
 export class DynamoSettingsRepository implements SettingsRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
     private readonly options: { cacheSeconds?: number } = {},
   ) {}

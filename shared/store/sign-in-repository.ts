@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { SavedCredentials, TempCodeStore } from '../domain/sign-in/sign-in-credentials.js';
 import type { LockoutState } from '../domain/sign-in/sign-in-lockout.js';
@@ -82,7 +82,7 @@ function spendSession(spent: SpentSession, change: Update, now: number): Conditi
  */
 export class DynamoSignInRepository implements SignInStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 
@@ -208,7 +208,7 @@ export class DynamoSignInRepository implements SignInStore {
 /** Temporary codes, one partition each (keys.tempCode). */
 export class DynamoTempCodeRepository implements TempCodeStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

@@ -1,11 +1,11 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoClient } from './dynamo-client.js';
 import type { MailSuppression, SuppressionRepository } from '../domain/mail/mail-suppression.js';
 import { putIfAbsent } from './conditional.js';
 import { ENTITY, keys, withoutKeys } from './keys.js';
 
 export class DynamoSuppressionRepository implements SuppressionRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
@@ -18,7 +18,7 @@ function toRecord(item: Record<string, unknown>): TenantRecord {
 
 export class DynamoTenantRepository implements TenantRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

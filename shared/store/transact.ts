@@ -1,19 +1,11 @@
 /** The one place that runs transactions: writes built by the repositories, refusals named by rule. */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoClient, type TransactItem } from './dynamo-client.js';
 import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail/mail.js';
 import type { ItemKey } from './keys.js';
 import type { Update } from './update.js';
 
-type TransactOp = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type TransactOp = TransactItem;
 
 /** DynamoDB's limit of items in one transaction. */
 const TRANSACTION_LIMIT = 100;
@@ -76,7 +68,7 @@ export const remove = (table: string, key: ItemKey, condition: Condition, rule: 
   part(rule, { Delete: { TableName: table, Key: key, ...conditionInput(condition) } });
 
 export class DynamoCommitter implements Committer {
-  constructor(private readonly db: DynamoDBDocumentClient) {}
+  constructor(private readonly db: DynamoClient) {}
 
   private refusal(rule: string): CommitOutcome {
     // A mail over its rate limit refuses whatever change causes it, the same way everywhere (429).

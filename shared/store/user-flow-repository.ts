@@ -3,7 +3,7 @@
  * with the user), and the profile writes of MFA registration and account links. Every write is a part of
  * a transaction the domain composes; only spending a code's attempt stands alone.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { OutboxMail } from '../domain/mail/mail.js';
 import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.js';
@@ -35,7 +35,7 @@ function toCode(item: Record<string, unknown>): VerificationCode {
 
 export class DynamoUserFlowRepository implements UserFlowRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

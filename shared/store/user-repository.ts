@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { OutboxMail } from '../domain/mail/mail.js';
 import type { Positioned } from '../domain/paging.js';
@@ -79,7 +79,7 @@ const holdsLogin = (login: Login): Condition =>
 
 export class DynamoUserRepository implements UserRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoClient,
     private readonly table: string,
   ) {}
 

@@ -1,7 +1,7 @@
 /** The configuration API: every operation's happy path, each validation rule, secret masking, isolation. */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { DEFAULT_TEMPLATES } from '../../shared/domain/mail/default-templates.js';
 import { TEMPLATE_NAMES } from '../../shared/schemas/configuration.js';

@@ -13,7 +13,7 @@ import { newOutboxMail, type OutboxRepository } from '../../shared/domain/mail/m
 import { Courier } from '../../shared/mail/courier.js';
 import { SesMailSender } from '../../shared/mail/ses-sender.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '../../shared/store/dynamo-client.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';

@@ -1,7 +1,7 @@
 /** Contract of the DynamoDB repositories against DynamoDB Local: what the domain relies on. */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { startHarness, type Harness } from '../support/harness.js';

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { createSrpSession, signSrpSession, wrapAuthChallenge, wrapInitiateAuth } from 'cognito-srp-helper';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';

@@ -25,13 +25,10 @@ beforeAll(async () => {
   ({ client: api } = await h.newSaas());
   // Devices are not offered, so a sign-in is the SRP exchange and its credentials.
   assert.equal((await api.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      counting?.push(context.commandName as string);
-      return next(args);
-    },
-    { step: 'initialize', name: 'testStoreRequestCount' },
-  );
+  dynamo().intercept((command, next) => {
+    counting?.push(command.operation);
+    return next();
+  });
 });
 afterAll(() => h.close());
 
@@ -70,8 +67,8 @@ describe('store requests', () => {
     const email = await newUser();
     await srpSignIn(api, email, PASSWORD); // warms the per-instance keys and settings
     const [start, respond] = await stepsOf(email, PASSWORD, 200);
-    assert.deepEqual(start, ['GetItemCommand'], 'POST /sign-in: the name owner item, which carries the verifier');
-    assert.deepEqual(respond, ['GetItemCommand', 'UpdateItemCommand'], 'PASSWORD_VERIFIER: the profile, then one conditional write');
+    assert.deepEqual(start, ['GetItem'], 'POST /sign-in: the name owner item, which carries the verifier');
+    assert.deepEqual(respond, ['GetItem', 'UpdateItem'], 'PASSWORD_VERIFIER: the profile, then one conditional write');
     assert.ok(start.length + respond.length <= 3);
   });
 
@@ -82,7 +79,7 @@ describe('store requests', () => {
     const refresh = await requestsOf(async () =>
       assert.equal((await api.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${token}`)).status, 200),
     );
-    assert.deepEqual(refresh, ['GetItemCommand']);
+    assert.deepEqual(refresh, ['GetItem']);
     const read = await requestsOf(async () => assert.equal((await api.get('/roles')).status, 200));
     assert.equal(read.length, 1, `GET /roles: ${read.join(', ')}`);
   });

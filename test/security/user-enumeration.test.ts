@@ -44,14 +44,11 @@ async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
 beforeAll(async () => {
   h = await startHarness();
   ({ client: api, saasId } = await h.newSaas());
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as { ConditionExpression?: string; TransactItems?: unknown[] };
-      requestLog?.push(`${context.commandName as string}${input.ConditionExpression ? ' (conditional)' : ''}`);
-      return next(args);
-    },
-    { step: 'initialize', name: 'enumerationRequestLog' },
-  );
+  dynamo().intercept((command, next) => {
+    const input = command.input as { ConditionExpression?: string };
+    requestLog?.push(`${command.operation}${input.ConditionExpression ? ' (conditional)' : ''}`);
+    return next();
+  });
 });
 afterAll(() => h.close());
 

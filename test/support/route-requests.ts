@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { OperationSchema } from '../../shared/schemas/operation.js';
 import { pathParamNames, type Route } from '../../shared/routes.js';

@@ -5,11 +5,10 @@
  * count of its own attempt (see `ATTEMPT_COUNTERS`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoClient } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 
-const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
-const MIDDLEWARE = 'testWriteLog';
+const WRITE_COMMANDS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 /** What a write of the profile's sign-in state alone is logged as. */
 const SIGN_IN_STATE = 'PROFILE (sign-in state)';
 /** The profile's attributes that hold sign-in's state (shared/store/sign-in-repository.ts). */
@@ -68,22 +67,19 @@ function sortKeysOf(input: Input): string[] {
 }
 
 const logs = new AsyncLocalStorage<WriteRecord[]>();
-const watched = new WeakSet<DynamoDBDocumentClient>();
+const watched = new WeakSet<DynamoClient>();
 
 /** Starts noting writes of this client (once per client). */
-export function watchWrites(db: DynamoDBDocumentClient): void {
+export function watchWrites(db: DynamoClient): void {
   if (watched.has(db)) return;
   watched.add(db);
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const output = await next(args);
-      // Only a write that succeeded changed something: a refused condition throws before this line.
-      const command = context.commandName as string;
-      if (WRITE_COMMANDS.has(command)) logs.getStore()?.push({ command, sortKeys: sortKeysOf(args.input as Input) });
-      return output;
-    },
-    { step: 'initialize', name: MIDDLEWARE },
-  );
+  db.intercept(async (request, next) => {
+    const output = await next();
+    // Only a write that succeeded changed something: a refused condition throws before this line.
+    const command = request.operation;
+    if (WRITE_COMMANDS.has(command)) logs.getStore()?.push({ command, sortKeys: sortKeysOf(request.input as Input) });
+    return output;
+  });
 }
 
 /** Runs `work`, answering its result and the writes it made. */
