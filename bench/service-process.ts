@@ -49,10 +49,13 @@ export interface ServiceOptions {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** BENCH_CPU_PROFILE=<folder>: every service process writes a V8 CPU profile there as it stops (docs/proof.md). */
+const profiling = () => (process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROFILE] : []);
+
 export async function startServiceProcess(options: ServiceOptions = {}): Promise<ServiceProcess> {
   const output = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
   const child: ChildProcess = fork(options.childScript ?? join(here, 'service-child.ts'), [], {
-    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    execArgv: ['--import', 'tsx', ...(options.execArgv ?? []), ...profiling()],
     stdio: ['ignore', output, output, 'ipc'],
     env: {
       ...process.env,
