@@ -1,6 +1,6 @@
 /**
  * What each operation costs on AWS, from what it makes DynamoDB and Lambda do here: every DynamoDB request
- * of one call (counted by a middleware on the service's document client, which asks for
+ * of one call (counted by an interceptor on the service's store client, which asks for
  * ReturnConsumedCapacity INDEXES, so the read and write units come from DynamoDB Local's own consumed-
  * capacity figures, index writes included), and the time inside the function's handler (the billed
  * duration's stand-in). Then a month for 10 000 monthly active users at on-demand list prices, beside

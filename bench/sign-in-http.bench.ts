@@ -126,7 +126,7 @@ try {
     const measured = await measureThroughput(service, dynamoLocal.pid, clients, PER_CONCURRENCY, remote);
     throughput[`${clients} client${clients === 1 ? '' : 's'}`] = { ...measured, perCore: 1000 / measured.serviceCpuMs };
   }
-  // Where the service's CPU goes, measured in this process once warm: one store request through the AWS SDK
+  // Where the service's CPU goes, measured in this process once warm: one store request through the store client
   // (a GetItem of a missing item), and the tokens of one sign-in (ID and access token, RS256).
   const storeRequestCpuMs = await cpuPerCall(500, () => dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: 'BENCH', sk: 'NONE' } })));
   const tokensCpuMs = await cpuPerCall(200, () =>
@@ -176,7 +176,7 @@ try {
   }
   process.stdout.write(
     `  service CPU per sign-in, best: ${ms(best)} → ${figures.signInsPerSecondPerCore.toFixed(0)} sign-ins/s per core (target ≥ ${figures.perCoreTarget})\n` +
-      `    of which, measured apart: ${figures.storeRequestsPerSignIn} store requests × ${ms(storeRequestCpuMs)} in the AWS SDK` +
+      `    of which, measured apart: ${figures.storeRequestsPerSignIn} store requests × ${ms(storeRequestCpuMs)} in the store client` +
       ` = ${ms(figures.storeRequestsPerSignIn * storeRequestCpuMs)}; ID + access token ${ms(tokensCpuMs)}; SRP: see srp.bench\n`,
   );
   writeResults('sign-in-http', figures);

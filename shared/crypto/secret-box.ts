@@ -5,8 +5,7 @@
  * owner of the secret) is bound in, so a sealed value copied onto another record does not open.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { KMSClient } from '@aws-sdk/client-kms';
-import { DecryptCommand, GenerateDataKeyCommand } from '@aws-sdk/client-kms';
+import type { DataKeys } from './kms.js';
 
 export interface SecretBox {
   seal(plaintext: string, context: Record<string, string>): Promise<string>;
@@ -73,23 +72,17 @@ export class LocalSecretBox implements SecretBox {
   }
 }
 
-/** AWS: KMS GenerateDataKey per secret; the wrapped data key is stored beside the ciphertext. */
+/** AWS: a KMS data key per secret (kms.ts); the wrapped data key is stored beside the ciphertext. */
 export class KmsSecretBox implements SecretBox {
-  constructor(
-    private readonly kms: KMSClient,
-    private readonly keyId: string,
-  ) {}
+  constructor(private readonly dataKeys: DataKeys) {}
 
   async seal(plaintext: string, context: Record<string, string>): Promise<string> {
-    const out = await this.kms.send(new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: context }));
-    if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
-    return pack('kms', out.CiphertextBlob, encrypt(out.Plaintext, plaintext, context));
+    const dataKey = await this.dataKeys.generate(context);
+    return pack('kms', dataKey.wrapped, encrypt(dataKey.plaintext, plaintext, context));
   }
 
   async open(sealed: string, context: Record<string, string>): Promise<string> {
     const { wrappedKey, parts } = unpack(sealed, 'kms');
-    const out = await this.kms.send(new DecryptCommand({ CiphertextBlob: wrappedKey, EncryptionContext: context }));
-    if (!out.Plaintext) throw new Error('KMS returned no plaintext');
-    return decrypt(out.Plaintext, parts, context);
+    return decrypt(await this.dataKeys.decrypt(wrappedKey, context), parts, context);
   }
 }

@@ -1,8 +1,9 @@
 /** The DynamoDB client and the secret box, built once per cold start. */
-import { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config.js';
+import { KmsDataKeys } from '../crypto/kms.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../crypto/secret-box.js';
-import { traceAwsCall, traced } from '../observability.js';
+import type { CallTracer } from '../aws/json-service.js';
+import { traceAwsCall } from '../observability.js';
 import { DynamoClient } from './dynamo-client.js';
 
 let client: DynamoClient | undefined;
@@ -25,8 +26,10 @@ export function dynamo(): DynamoClient {
 export function secrets(): SecretBox {
   if (!secretBox) {
     const { kmsKeyId, localMasterKey, region } = config();
-    if (kmsKeyId) secretBox = new KmsSecretBox(traced(new KMSClient({ region })), kmsKeyId);
-    else if (localMasterKey) secretBox = new LocalSecretBox(localMasterKey);
+    if (kmsKeyId) {
+      const trace: CallTracer = (operation, call) => traceAwsCall('KMS', operation, undefined, call);
+      secretBox = new KmsSecretBox(new KmsDataKeys(kmsKeyId, { region, trace }));
+    } else if (localMasterKey) secretBox = new LocalSecretBox(localMasterKey);
     else throw new Error('set KMS_KEY_ID (AWS) or LOCAL_MASTER_KEY (local mode) to store secrets');
   }
   return secretBox;

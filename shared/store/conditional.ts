@@ -48,12 +48,7 @@ export async function updateIfPresent(db: DynamoClient, table: string, key: Item
 }
 
 /** Deletes an existing item, optionally only when `attribute = value` holds; false when nothing matched. */
-export async function deleteIfPresent(
-  db: DynamoClient,
-  table: string,
-  key: ItemKey,
-  only?: { attribute: string; value: unknown },
-): Promise<boolean> {
+export async function deleteIfPresent(db: DynamoClient, table: string, key: ItemKey, only?: { attribute: string; value: unknown }): Promise<boolean> {
   return unlessConditionFails(() =>
     db.send(
       new DeleteCommand({

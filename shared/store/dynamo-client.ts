@@ -1,21 +1,9 @@
 /**
- * The store's DynamoDB client: DynamoDB's JSON protocol over kept-alive connections, signed by the AWS SDK's
- * own SigV4 signer (@smithy/signature-v4) with the SDK's credential chain, items in and out as plain objects
- * (@aws-sdk/util-dynamodb, as the SDK's document client converts them), and the SDK's standard retry rule
- * (three attempts; network failures, 5xx and throttling, with jittered exponential backoff).
- *
- * Why not the SDK's document client: measured on one machine against DynamoDB Local, one GetItem spent
- * 1.2–1.5 ms of CPU in the document client and 0.4 ms here, for the same signed request (most of the
- * difference is the SDK's middleware stack, endpoint rules and schema-driven serialisation). A sign-in makes
- * three store requests; the difference is a quarter of its CPU (docs/decisions.md, decision 12).
- *
- * The commands carry the document client's inputs and answer its outputs (types from @aws-sdk/lib-dynamodb),
- * so a repository reads as it would with the SDK.
+ * The store's DynamoDB client (docs/decisions.md, decision 12): DynamoDB's JSON protocol through
+ * aws/json-service.ts, items in and out as plain objects (@aws-sdk/util-dynamodb, as the SDK's document
+ * client converts them). The commands carry the document client's inputs and answer its outputs (types from
+ * @aws-sdk/lib-dynamodb), so a repository reads as it would with the SDK.
  */
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type {
   BatchGetCommandInput,
@@ -37,8 +25,7 @@ import type {
   UpdateCommandInput,
   UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { SignatureV4 } from '@smithy/signature-v4';
-import type { AwsCredentialIdentityProvider, SourceData } from '@smithy/types';
+import { AwsJsonService, AwsServiceError, type AwsJsonServiceOptions } from '../aws/json-service.js';
 
 type Item = Record<string, unknown>;
 type Answer<O> = Omit<O, '$metadata'>;
@@ -82,21 +69,8 @@ export type QueryInput = QueryCommandInput;
 export type QueryOutput = Answer<QueryCommandOutput>;
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** An answer of DynamoDB other than success: `name` is its error type (ValidationException, …). */
-export class StoreRequestError extends Error {
-  constructor(
-    name: string,
-    message: string,
-    readonly statusCode: number | undefined,
-    readonly retryable: boolean,
-  ) {
-    super(message);
-    this.name = name;
-  }
-}
-
 /** A write's condition did not hold; `Item` is the item as it was when the request asked for it. */
-export class ConditionalCheckFailedException extends StoreRequestError {
+export class ConditionalCheckFailedException extends AwsServiceError {
   constructor(
     message: string,
     readonly Item?: Item,
@@ -106,7 +80,7 @@ export class ConditionalCheckFailedException extends StoreRequestError {
 }
 
 /** A transaction was refused as a whole; one reason per item, in the request's order. */
-export class TransactionCanceledException extends StoreRequestError {
+export class TransactionCanceledException extends AwsServiceError {
   constructor(
     message: string,
     readonly CancellationReasons: { Code?: string; Message?: string; Item?: Item }[],
@@ -121,23 +95,12 @@ export type StoreInterceptor = (command: StoreCommand, next: () => Promise<unkno
 /** Runs one request inside the caller's tracing, when there is any (observability.ts). */
 export type StoreTracer = <T>(operation: string, table: string | undefined, call: () => Promise<T>) => Promise<T>;
 
-export interface DynamoClientOptions {
-  region: string;
-  /** DynamoDB Local's URL; the region's public endpoint when absent. */
-  endpoint?: string;
-  credentials?: AwsCredentialIdentityProvider;
-  maxAttempts?: number;
-  /** How long one attempt may go without a byte from DynamoDB before it is abandoned (and retried). */
-  attemptTimeoutMs?: number;
+/** Where DynamoDB is and how to call it (aws/json-service.ts); DynamoDB Local's URL as `endpoint` locally. */
+export type DynamoClientOptions = Pick<AwsJsonServiceOptions, 'region' | 'endpoint' | 'credentials' | 'maxAttempts' | 'attemptTimeoutMs'> & {
   trace?: StoreTracer;
-}
+};
 
 const MARSHALL = { removeUndefinedValues: true };
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'LimitExceededException']);
-// The SDK's standard retry strategy: full jitter over 100 ms × 2^attempt (500 ms for throttling), capped at 20 s.
-const RETRY_BASE_MS = 100;
-const THROTTLING_RETRY_BASE_MS = 500;
-const MAX_RETRY_DELAY_MS = 20_000;
 
 const toAttributes = (value: Item | undefined) => (value === undefined ? undefined : marshall(value, MARSHALL));
 const toItem = (value: unknown) => (value === undefined ? undefined : unmarshall(value as Parameters<typeof unmarshall>[0]));
@@ -201,58 +164,25 @@ function fromResponse(output: Item): Item {
   return out;
 }
 
-/** DynamoDB's error answer as an error of its type. */
-function toError(statusCode: number, body: Item): StoreRequestError {
-  const type = String(body.__type ?? 'UnknownError');
-  const name = type.slice(type.lastIndexOf('#') + 1);
-  const message = String(body.message ?? body.Message ?? `DynamoDB answered ${statusCode}`);
+/** DynamoDB's refusals the repositories catch, carrying their items. */
+function toError(_statusCode: number, name: string, message: string, body: Item): AwsServiceError | undefined {
   if (name === 'ConditionalCheckFailedException') return new ConditionalCheckFailedException(message, toItem(body.Item));
-  if (name === 'TransactionCanceledException') {
-    const reasons = (body.CancellationReasons ?? []) as Item[];
-    return new TransactionCanceledException(
-      message,
-      reasons.map((reason) => ({ ...reason, Item: toItem(reason.Item) }) as { Code?: string; Message?: string; Item?: Item }),
-    );
-  }
-  return new StoreRequestError(name, message, statusCode, statusCode >= 500 || THROTTLING.has(name));
-}
-
-const bytes = (data: SourceData) =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-
-/** SHA-256 and HMAC-SHA256 from node:crypto in the shape the signer takes. */
-class NodeSha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
-  }
+  if (name !== 'TransactionCanceledException') return undefined;
+  const reasons = (body.CancellationReasons ?? []) as Item[];
+  return new TransactionCanceledException(
+    message,
+    reasons.map((reason) => ({ ...reason, Item: toItem(reason.Item) }) as { Code?: string; Message?: string; Item?: Item }),
+  );
 }
 
 export class DynamoClient {
-  private readonly url: URL;
-  private readonly signer: SignatureV4;
-  private readonly agent: HttpAgent;
-  private readonly send1: typeof httpRequest;
-  private readonly maxAttempts: number;
-  private readonly attemptTimeoutMs: number;
+  private readonly service: AwsJsonService;
   private readonly interceptors: StoreInterceptor[] = [];
 
   constructor(private readonly options: DynamoClientOptions) {
-    const { region, endpoint } = options;
-    this.url = new URL(endpoint ?? `https://dynamodb.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`);
-    const https = this.url.protocol === 'https:';
-    // The SDK's defaults: connections kept alive between requests (and between warm invocations), 50 at most.
-    this.agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: 50 }) : new HttpAgent({ keepAlive: true, maxSockets: 50 });
-    this.send1 = https ? httpsRequest : httpRequest;
-    this.signer = new SignatureV4({ service: 'dynamodb', region, credentials: options.credentials ?? defaultProvider(), sha256: NodeSha256 });
-    this.maxAttempts = options.maxAttempts ?? 3;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 5_000;
+    // Traced here rather than by the transport: a store request's trace names its table too.
+    const { trace: _tracedHere, ...transport } = options;
+    this.service = new AwsJsonService({ ...transport, service: 'dynamodb', targetPrefix: 'DynamoDB_20120810', jsonVersion: '1.0', toError });
   }
 
   /** Adds an interceptor around every later request (the last added is the outermost). */
@@ -270,73 +200,14 @@ export class DynamoClient {
 
   /** Closes the kept-alive connections (the local runner and tests, when they are done). */
   destroy(): void {
-    this.agent.destroy();
+    this.service.destroy();
   }
 
   private request(command: StoreCommand): Promise<Item> {
     const input = command.input as Item;
-    const call = () => this.withRetries(command.operation, JSON.stringify(toRequest(input)));
+    const request = toRequest(input);
+    const call = async () => fromResponse(await this.service.call(command.operation, request));
     const table = typeof input.TableName === 'string' ? input.TableName : undefined;
     return this.options.trace ? this.options.trace(command.operation, table, call) : call();
-  }
-
-  private async withRetries(operation: string, body: string): Promise<Item> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return fromResponse(await this.attempt(operation, body));
-      } catch (error) {
-        // A failure of the connection (reset, refused) has a system error code; nothing else is tried again.
-        const retryable = error instanceof StoreRequestError ? error.retryable : typeof (error as { code?: unknown }).code === 'string';
-        if (!retryable || attempt >= this.maxAttempts) throw error;
-        const base = error instanceof StoreRequestError && THROTTLING.has(error.name) ? THROTTLING_RETRY_BASE_MS : RETRY_BASE_MS;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_RETRY_DELAY_MS, base * 2 ** attempt)));
-      }
-    }
-  }
-
-  private async attempt(operation: string, body: string): Promise<Item> {
-    const { hostname, port, host } = this.url;
-    const signed = await this.signer.sign({
-      method: 'POST',
-      protocol: this.url.protocol,
-      hostname,
-      ...(port ? { port: Number(port) } : {}),
-      path: '/',
-      query: {},
-      headers: {
-        host,
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': `DynamoDB_20120810.${operation}`,
-        'content-length': String(Buffer.byteLength(body)),
-      },
-      body,
-    });
-    const options: RequestOptions = { hostname, port, method: 'POST', path: '/', headers: signed.headers, agent: this.agent };
-    const { statusCode, text } = await new Promise<{ statusCode: number; text: string }>((resolve, reject) => {
-      const req = this.send1(options, (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.setTimeout(this.attemptTimeoutMs, () =>
-        req.destroy(new StoreRequestError('TimeoutError', `DynamoDB ${operation} sent nothing for ${this.attemptTimeoutMs} ms`, undefined, true)),
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-    let answer: Item;
-    try {
-      answer = JSON.parse(text) as Item;
-    } catch {
-      throw new StoreRequestError(
-        'UnreadableAnswer',
-        `DynamoDB ${operation} answered ${statusCode} with a body that is not JSON`,
-        statusCode,
-        statusCode >= 500,
-      );
-    }
-    if (statusCode !== 200) throw toError(statusCode, answer);
-    return answer;
   }
 }

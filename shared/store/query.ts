@@ -56,11 +56,7 @@ export function indexQuery(table: string, where: { gsi1pk: string; gsi1skUpTo?: 
 }
 
 /** Every item of one gsi1 partition, optionally only up to a sort key (inclusive). */
-export function queryIndexAll(
-  db: DynamoClient,
-  table: string,
-  where: { gsi1pk: string; gsi1skUpTo?: string },
-): Promise<Record<string, unknown>[]> {
+export function queryIndexAll(db: DynamoClient, table: string, where: { gsi1pk: string; gsi1skUpTo?: string }): Promise<Record<string, unknown>[]> {
   return collect(queryPages(db, indexQuery(table, where)));
 }
 

@@ -1,5 +1,14 @@
 /** The one place that runs transactions: writes built by the repositories, refusals named by rule. */
-import { ConditionalCheckFailedException, TransactionCanceledException, DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoClient, type TransactItem } from './dynamo-client.js';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  DeleteCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoClient,
+  type TransactItem,
+} from './dynamo-client.js';
 import type { AtomicWrite, CommitOutcome, Committer, WritePart } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail/mail.js';
 import type { ItemKey } from './keys.js';

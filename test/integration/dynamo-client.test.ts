@@ -7,9 +7,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { AwsServiceError } from '../../shared/aws/json-service.js';
 import { config } from '../../shared/config.js';
 import { tableName } from '../../shared/store/client.js';
 import {
@@ -18,14 +16,13 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  StoreRequestError,
   TransactionCanceledException,
   TransactWriteCommand,
   UpdateCommand,
 } from '../../shared/store/dynamo-client.js';
+import { assertSignedFor, credentials, CREDENTIALS, json, standIn, type Answer, type Arrived } from '../support/aws-stand-in.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
-const CREDENTIALS = { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret', sessionToken: 'test-session' };
 let h: Harness;
 let db: DynamoClient;
 
@@ -141,41 +138,26 @@ describe('values against DynamoDB Local', () => {
 
   it('names any other refusal by its type and does not try it again', async () => {
     const refused = await db.send(new GetCommand({ TableName: 'no-such-table', Key: key() })).catch((error: unknown) => error);
-    assert.ok(refused instanceof StoreRequestError, String(refused));
+    assert.ok(refused instanceof AwsServiceError, String(refused));
     assert.equal(refused.name, 'ResourceNotFoundException');
     assert.equal(refused.retryable, false);
   });
 });
 
-/** A server standing in for DynamoDB where DynamoDB Local cannot misbehave: it answers in turn from `answers`. */
-async function stubServer(answers: ((req: IncomingMessage, body: string, res: ServerResponse) => void)[]) {
-  const seen: { headers: IncomingMessage['headers']; body: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      seen.push({ headers: req.headers, body });
-      (answers[seen.length - 1] ?? answers.at(-1))?.(req, body, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new DynamoClient({ region: 'eu-west-1', endpoint: url, credentials: async () => ({ ...CREDENTIALS }), attemptTimeoutMs: 200 });
+/** A client of a stand-in server (test/support/aws-stand-in.ts) answering in turn from `answers`. */
+async function stubServer(answers: Answer[]) {
+  const server = await standIn(answers);
+  const client = new DynamoClient({ region: 'eu-west-1', endpoint: server.url, credentials, attemptTimeoutMs: 200 });
   return {
-    seen,
+    seen: server.seen,
     client,
     close: () => {
       client.destroy();
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return server.close();
     },
   };
 }
 
-const json = (status: number, body: object) => (_req: IncomingMessage, _body: string, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(body));
-};
 const THROTTLED = json(400, { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'slow down' });
 const get = () => new GetCommand({ TableName: 'table', Key: { pk: 'a', sk: 'b' } });
 
@@ -184,32 +166,15 @@ describe('the wire, against a stand-in server', () => {
     const stub = await stubServer([json(200, { Item: { pk: { S: 'a' }, sk: { S: 'b' }, n: { N: '7' } } })]);
     try {
       assert.deepEqual((await stub.client.send(get())).Item, { pk: 'a', sk: 'b', n: 7 });
-      const [{ headers, body }] = stub.seen as [{ headers: IncomingMessage['headers']; body: string }];
-      assert.equal(headers['x-amz-target'], 'DynamoDB_20120810.GetItem');
-      assert.equal(headers['x-amz-security-token'], CREDENTIALS.sessionToken);
-      assert.deepEqual(JSON.parse(body), { TableName: 'table', Key: { pk: { S: 'a' }, sk: { S: 'b' } } });
-      const authorization = String(headers.authorization);
-      const signedNames = /SignedHeaders=([^,]+)/.exec(authorization)?.[1]?.split(';') ?? [];
+      const [arrived] = stub.seen as [Arrived];
+      assert.equal(arrived.headers['x-amz-target'], 'DynamoDB_20120810.GetItem');
+      assert.equal(arrived.headers['content-type'], 'application/x-amz-json-1.0');
+      assert.deepEqual(JSON.parse(arrived.body), { TableName: 'table', Key: { pk: { S: 'a' }, sk: { S: 'b' } } });
+      const signed = await assertSignedFor('dynamodb', 'eu-west-1', arrived);
       assert.ok(
-        ['host', 'x-amz-date', 'x-amz-target', 'content-type'].every((name) => signedNames.includes(name)),
-        authorization,
+        ['host', 'x-amz-date', 'x-amz-target', 'content-type'].every((name) => signed.includes(name)),
+        signed.join(';'),
       );
-      const amzDate = String(headers['x-amz-date']);
-      const signingDate = new Date(
-        `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
-      );
-      const verifier = new SignatureV4({
-        service: 'dynamodb',
-        region: 'eu-west-1',
-        credentials: CREDENTIALS,
-        sha256: (await import('@aws-crypto/sha256-js')).Sha256,
-      });
-      const arrived = Object.fromEntries(signedNames.map((name) => [name, String(headers[name])]));
-      const recomputed = await verifier.sign(
-        { method: 'POST', protocol: 'http:', hostname: '127.0.0.1', path: '/', query: {}, headers: arrived, body },
-        { signingDate },
-      );
-      assert.equal(recomputed.headers.authorization, authorization);
     } finally {
       await stub.close();
     }
@@ -226,7 +191,7 @@ describe('the wire, against a stand-in server', () => {
     const throttled = await stubServer([THROTTLED]);
     try {
       const error = await throttled.client.send(get()).catch((e: unknown) => e);
-      assert.ok(error instanceof StoreRequestError && error.name === 'ProvisionedThroughputExceededException', String(error));
+      assert.ok(error instanceof AwsServiceError && error.name === 'ProvisionedThroughputExceededException', String(error));
       assert.equal(throttled.seen.length, 3);
     } finally {
       await throttled.close();
@@ -237,7 +202,7 @@ describe('the wire, against a stand-in server', () => {
     const silent = await stubServer([() => undefined]);
     try {
       const error = await silent.client.send(get()).catch((e: unknown) => e);
-      assert.ok(error instanceof StoreRequestError && error.name === 'TimeoutError', String(error));
+      assert.ok(error instanceof AwsServiceError && error.name === 'TimeoutError', String(error));
       assert.equal(silent.seen.length, 3);
     } finally {
       await silent.close();
@@ -252,7 +217,7 @@ describe('the wire, against a stand-in server', () => {
   });
 
   it('tries again when the connection breaks', async () => {
-    const breaking = (_req: IncomingMessage, _body: string, res: ServerResponse) => res.socket?.destroy();
+    const breaking: Answer = (_arrived, res) => res.socket?.destroy();
     const stub = await stubServer([breaking, json(200, { Item: { pk: { S: 'a' } } })]);
     let seenByInterceptor = 0;
     stub.client.intercept((_command, next) => {

@@ -1,0 +1,84 @@
+/**
+ * Secrets sealed under KMS (shared/crypto/secret-box.ts over shared/crypto/kms.ts) against a stand-in KMS:
+ * the requests are KMS's JSON protocol, signed for `kms`, naming the key and the encryption context; a data
+ * key opens only under the context it was made for; throttling is tried again.
+ */
+import { describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { AwsServiceError } from '../../shared/aws/json-service.js';
+import { KmsDataKeys } from '../../shared/crypto/kms.js';
+import { KmsSecretBox } from '../../shared/crypto/secret-box.js';
+import { assertSignedFor, credentials, json, standIn, type Answer } from '../support/aws-stand-in.js';
+
+const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/test';
+
+/** A KMS that remembers the data keys it made and the context of each. */
+function standInKms(): Answer {
+  const made = new Map<string, { key: Buffer; context: string }>();
+  return (arrived, res) => {
+    const input = JSON.parse(arrived.body) as { KeyId?: string; CiphertextBlob?: string; EncryptionContext?: Record<string, string> };
+    const context = JSON.stringify(input.EncryptionContext ?? {});
+    if (arrived.headers['x-amz-target'] === 'TrentService.GenerateDataKey') {
+      const key = randomBytes(32);
+      const wrapped = randomBytes(48).toString('base64');
+      made.set(wrapped, { key, context });
+      json(200, { KeyId: input.KeyId, Plaintext: key.toString('base64'), CiphertextBlob: wrapped })(arrived, res);
+      return;
+    }
+    const entry = made.get(input.CiphertextBlob ?? '');
+    if (!entry || entry.context !== context) {
+      json(400, { __type: 'InvalidCiphertextException', message: 'no such data key under this context' })(arrived, res);
+      return;
+    }
+    json(200, { KeyId: KEY_ID, Plaintext: entry.key.toString('base64') })(arrived, res);
+  };
+}
+
+async function withKms<T>(answers: Answer[], work: (box: KmsSecretBox, seen: { headers: Record<string, unknown>; body: string }[]) => Promise<T>) {
+  const server = await standIn(answers);
+  try {
+    return await work(new KmsSecretBox(new KmsDataKeys(KEY_ID, { region: 'eu-west-1', endpoint: server.url, credentials })), server.seen);
+  } finally {
+    await server.close();
+  }
+}
+
+describe('KMS secret box', () => {
+  it('seals with a fresh data key and opens with KMS, in signed KMS requests', async () => {
+    const kms = standInKms();
+    await withKms([kms], async (box, seen) => {
+      const context = { saasId: 'saas-1', purpose: 'client-secret' };
+      const sealed = await box.seal('the secret', context);
+      assert.ok(sealed.startsWith('v1.kms.') && !sealed.includes('the secret'), sealed);
+      assert.equal(await box.open(sealed, context), 'the secret');
+      assert.deepEqual(
+        seen.map((r) => r.headers['x-amz-target']),
+        ['TrentService.GenerateDataKey', 'TrentService.Decrypt'],
+      );
+      assert.deepEqual(JSON.parse(seen[0]?.body ?? ''), { KeyId: KEY_ID, KeySpec: 'AES_256', EncryptionContext: context });
+      for (const arrived of seen) {
+        assert.equal(arrived.headers['content-type'], 'application/x-amz-json-1.1');
+        await assertSignedFor('kms', 'eu-west-1', arrived as Parameters<typeof assertSignedFor>[2]);
+      }
+    });
+  });
+
+  it('does not open under another context, and does not ask KMS twice for that', async () => {
+    await withKms([standInKms()], async (box, seen) => {
+      const sealed = await box.seal('the secret', { saasId: 'saas-1' });
+      const refused = await box.open(sealed, { saasId: 'saas-2' }).catch((error: unknown) => error);
+      assert.ok(refused instanceof AwsServiceError && refused.name === 'InvalidCiphertextException', String(refused));
+      assert.equal(seen.length, 2);
+    });
+  });
+
+  it('tries a throttled request again', async () => {
+    const kms = standInKms();
+    await withKms([json(400, { __type: 'ThrottlingException', message: 'slow down' }), kms], async (box, seen) => {
+      const sealed = await box.seal('kept', { saasId: 'saas-1' });
+      assert.equal(await box.open(sealed, { saasId: 'saas-1' }), 'kept');
+      assert.equal(seen.length, 3);
+    });
+  });
+});
