@@ -2,7 +2,7 @@
  * One AWS service that speaks the JSON protocol (DynamoDB, KMS), called without the AWS SDK's client stack:
  * requests signed by the SDK's own SigV4 signer (@smithy/signature-v4) with the SDK's credential chain, sent
  * over kept-alive connections, and retried by the SDK's standard rule (three attempts; connection failures,
- * 5xx and throttling, with full-jitter exponential backoff).
+ * 5xx and throttling, with full-jitter exponential backoff, within a retry quota that an outage empties).
  *
  * Why: the SDK's client spent 2.4 ms of CPU on one DynamoDB GetItem in the sign-in benchmark (its middleware
  * stack, endpoint rules and schema-driven serialisation) where this spends 0.6 ms, and its code is 150 KB of
@@ -48,6 +48,8 @@ export interface AwsJsonServiceOptions {
   maxAttempts?: number;
   /** How long one attempt may go without a byte from the service before it is abandoned (and retried). */
   attemptTimeoutMs?: number;
+  /** The retry quota's tokens (500, the SDK's); tests make it small. */
+  retryQuota?: number;
   /** Turns an error answer of this service into its error (DynamoDB's carry their items); `AwsServiceError` otherwise. */
   toError?: (statusCode: number, name: string, message: string, body: Json) => AwsServiceError | undefined;
   trace?: CallTracer;
@@ -58,6 +60,10 @@ const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'Throttlin
 const RETRY_BASE_MS = 100;
 const THROTTLING_RETRY_BASE_MS = 500;
 const MAX_RETRY_DELAY_MS = 20_000;
+// Its retry quota: 500 tokens per client, 5 per retry (10 after a timeout), given back by successes.
+const RETRY_QUOTA = 500;
+const RETRY_COST = 5;
+const TIMEOUT_RETRY_COST = 10;
 
 const bytes = (data: SourceData) =>
   typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
@@ -83,6 +89,8 @@ export class AwsJsonService {
   private readonly requestOf: typeof httpRequest;
   private readonly maxAttempts: number;
   private readonly attemptTimeoutMs: number;
+  private readonly retryQuota: number;
+  private retryTokens: number;
 
   constructor(private readonly options: AwsJsonServiceOptions) {
     const { service, region, endpoint } = options;
@@ -94,6 +102,8 @@ export class AwsJsonService {
     this.signer = new SignatureV4({ service, region, credentials: options.credentials ?? defaultProvider(), sha256: NodeSha256 });
     this.maxAttempts = options.maxAttempts ?? 3;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 5_000;
+    this.retryQuota = options.retryQuota ?? RETRY_QUOTA;
+    this.retryTokens = this.retryQuota;
   }
 
   /** The service's answer to `operation` with this input, as JSON. */
@@ -109,13 +119,21 @@ export class AwsJsonService {
   }
 
   private async withRetries(operation: string, body: string): Promise<Json> {
+    let spent = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(operation, body);
+        const answer = await this.attempt(operation, body);
+        // A success refills the quota: what its retries took, or one token for a first-time success.
+        this.retryTokens = Math.min(this.retryQuota, this.retryTokens + (spent > 0 ? spent : 1));
+        return answer;
       } catch (error) {
         // A failure of the connection (reset, refused) has a system error code; nothing else is tried again.
         const retryable = error instanceof AwsServiceError ? error.retryable : typeof (error as { code?: unknown }).code === 'string';
-        if (!retryable || attempt >= this.maxAttempts) throw error;
+        const cost = error instanceof AwsServiceError && error.name === 'TimeoutError' ? TIMEOUT_RETRY_COST : RETRY_COST;
+        // An empty quota (a service down for everyone) fails at once instead of multiplying the load on it.
+        if (!retryable || attempt >= this.maxAttempts || this.retryTokens < cost) throw error;
+        this.retryTokens -= cost;
+        spent += cost;
         const base = error instanceof AwsServiceError && THROTTLING.has(error.name) ? THROTTLING_RETRY_BASE_MS : RETRY_BASE_MS;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_RETRY_DELAY_MS, base * 2 ** attempt)));
       }

@@ -5,7 +5,6 @@
  * owner of the secret) is bound in, so a sealed value copied onto another record does not open.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { DataKeys } from './kms.js';
 
 export interface SecretBox {
   seal(plaintext: string, context: Record<string, string>): Promise<string>;
@@ -72,7 +71,20 @@ export class LocalSecretBox implements SecretBox {
   }
 }
 
-/** AWS: a KMS data key per secret (kms.ts); the wrapped data key is stored beside the ciphertext. */
+/** A data key: AES-256 key material and the same key encrypted under the KMS key. */
+export interface DataKey {
+  plaintext: Uint8Array;
+  /** The data key encrypted under the KMS key, stored beside what it encrypts. */
+  wrapped: Uint8Array;
+}
+
+/** Where data keys come from and are opened: KMS on AWS (aws/kms.ts). */
+export interface DataKeys {
+  generate(context: Record<string, string>): Promise<DataKey>;
+  decrypt(wrapped: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
+}
+
+/** AWS: a KMS data key per secret (aws/kms.ts); the wrapped data key is stored beside the ciphertext. */
 export class KmsSecretBox implements SecretBox {
   constructor(private readonly dataKeys: DataKeys) {}
 

@@ -96,7 +96,10 @@ export type StoreInterceptor = (command: StoreCommand, next: () => Promise<unkno
 export type StoreTracer = <T>(operation: string, table: string | undefined, call: () => Promise<T>) => Promise<T>;
 
 /** Where DynamoDB is and how to call it (aws/json-service.ts); DynamoDB Local's URL as `endpoint` locally. */
-export type DynamoClientOptions = Pick<AwsJsonServiceOptions, 'region' | 'endpoint' | 'credentials' | 'maxAttempts' | 'attemptTimeoutMs'> & {
+export type DynamoClientOptions = Pick<
+  AwsJsonServiceOptions,
+  'region' | 'endpoint' | 'credentials' | 'maxAttempts' | 'attemptTimeoutMs' | 'retryQuota'
+> & {
   trace?: StoreTracer;
 };
 

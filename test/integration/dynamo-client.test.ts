@@ -145,9 +145,9 @@ describe('values against DynamoDB Local', () => {
 });
 
 /** A client of a stand-in server (test/support/aws-stand-in.ts) answering in turn from `answers`. */
-async function stubServer(answers: Answer[]) {
+async function stubServer(answers: Answer[], options: { retryQuota?: number } = {}) {
   const server = await standIn(answers);
-  const client = new DynamoClient({ region: 'eu-west-1', endpoint: server.url, credentials, attemptTimeoutMs: 200 });
+  const client = new DynamoClient({ region: 'eu-west-1', endpoint: server.url, credentials, attemptTimeoutMs: 200, ...options });
   return {
     seen: server.seen,
     client,
@@ -213,6 +213,21 @@ describe('the wire, against a stand-in server', () => {
       assert.equal(refusing.seen.length, 1);
     } finally {
       await refusing.close();
+    }
+  });
+
+  it('stops trying again once an outage has emptied the retry quota, and refills it from successes', async () => {
+    const down = json(500, { __type: 'InternalServerError', message: 'down' });
+    // A quota of two retries: the first request spends it, the second is not tried again, the third succeeds.
+    const stub = await stubServer([down, down, down, down, json(200, { Item: { pk: { S: 'a' } } })], { retryQuota: 10 });
+    try {
+      assert.ok((await stub.client.send(get()).catch((e: unknown) => e)) instanceof AwsServiceError);
+      assert.equal(stub.seen.length, 3, 'three attempts while the quota lasts');
+      assert.ok((await stub.client.send(get()).catch((e: unknown) => e)) instanceof AwsServiceError);
+      assert.equal(stub.seen.length, 4, 'one attempt once it is empty');
+      assert.deepEqual((await stub.client.send(get())).Item, { pk: 'a' });
+    } finally {
+      await stub.close();
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * Secrets sealed under KMS (shared/crypto/secret-box.ts over shared/crypto/kms.ts) against a stand-in KMS:
+ * Secrets sealed under KMS (shared/crypto/secret-box.ts over shared/aws/kms.ts) against a stand-in KMS:
  * the requests are KMS's JSON protocol, signed for `kms`, naming the key and the encryption context; a data
  * key opens only under the context it was made for; throttling is tried again.
  */
@@ -7,7 +7,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { AwsServiceError } from '../../shared/aws/json-service.js';
-import { KmsDataKeys } from '../../shared/crypto/kms.js';
+import { KmsDataKeys } from '../../shared/aws/kms.js';
 import { KmsSecretBox } from '../../shared/crypto/secret-box.js';
 import { assertSignedFor, credentials, json, standIn, type Answer } from '../support/aws-stand-in.js';
 

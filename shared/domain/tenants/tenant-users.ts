@@ -359,7 +359,6 @@ export class TenantUserService {
     return found.members.map(({ member, tenant }) => toTenantUser(member, tenant, catalog));
   }
 
-  /** The user with every tenant they belong to (Delete User's answer; sign-in's `/userinfo`). */
   /** Get User Info by E-mail: the e-mail user with that address (any case), with every tenant they belong to. */
   async userInfoByEmail(saasId: string, email: string): Promise<UserInfo> {
     const login = loginFromUsername(email);
@@ -369,6 +368,7 @@ export class TenantUserService {
     return info;
   }
 
+  /** The user with every tenant they belong to (Delete User's answer; sign-in's `/userinfo`). */
   async userInfo(saasId: string, userId: string): Promise<UserInfo | undefined> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
     if (!found) return undefined;

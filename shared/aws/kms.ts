@@ -1,21 +1,11 @@
 /**
- * The two KMS calls of envelope encryption (secret-box.ts), GenerateDataKey and Decrypt, through
+ * The two KMS calls of envelope encryption (crypto/secret-box.ts), GenerateDataKey and Decrypt, through
  * aws/json-service.ts rather than the SDK's KMS client: the same signed requests, 150 KB less in every
  * function bundle (docs/decisions.md, decision 12). Binary values travel base64-encoded, as KMS's JSON
  * protocol has them.
  */
-import { AwsJsonService, type AwsJsonServiceOptions } from '../aws/json-service.js';
-
-export interface DataKey {
-  plaintext: Uint8Array;
-  /** The data key encrypted under the KMS key, stored beside what it encrypts. */
-  wrapped: Uint8Array;
-}
-
-export interface DataKeys {
-  generate(context: Record<string, string>): Promise<DataKey>;
-  decrypt(wrapped: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
-}
+import type { DataKey, DataKeys } from '../crypto/secret-box.js';
+import { AwsJsonService, type AwsJsonServiceOptions } from './json-service.js';
 
 const binary = (value: unknown, what: string) => {
   if (typeof value !== 'string' || value === '') throw new Error(`KMS returned no ${what}`);
