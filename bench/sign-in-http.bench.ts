@@ -165,7 +165,7 @@ try {
       `  refused proof, inside the handler: wrong password median ${ms(refused.wrongPassword.median)}, name nobody has median` +
       ` ${ms(refused.nobody.median)}: ratio ${figures.refusedProofRatio.toFixed(2)} (n = ${REFUSALS} each;` +
       ` ${figures.refusedProofStoreRequests.wrongPassword} and ${figures.refusedProofStoreRequests.nobody} store requests)\n` +
-      `  GET /userinfo with an ID token: ${userInfoRequests} store requests (the token check reads the user's session version)\n` +
+      `  GET /userinfo with an ID token: ${userInfoRequests} store requests (the token check takes the session version from the profile the answer reads)\n` +
       '  Throughput, the service in its own process (CPU time per sign-in: the service process; DynamoDB Local apart)\n',
   );
   for (const [label, t] of Object.entries(throughput)) {

@@ -291,7 +291,7 @@ export const credentialService = () =>
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
     tokens: tokenService(),
     verifier: tokenVerifier(),
-    userInfo: (saasId, userId) => tenantUserService().userInfo(saasId, userId),
+    userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
   });
 

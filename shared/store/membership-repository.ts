@@ -130,7 +130,13 @@ export class DynamoMembershipRepository implements MembershipRepository {
   }
 
   /** One user's memberships, after a tenant id. */
-  private async *ofUser(saasId: string, user: UserRecord, afterTenant?: string): AsyncGenerator<Positioned<Member>> {
+  async ofUser(saasId: string, user: UserRecord): Promise<Member[]> {
+    const members: Member[] = [];
+    for await (const { item } of this.userPartition(saasId, user)) members.push(item);
+    return members;
+  }
+
+  private async *userPartition(saasId: string, user: UserRecord, afterTenant?: string): AsyncGenerator<Positioned<Member>> {
     const pages = queryPages(this.db, {
       ...partitionQuery(this.table, keys.userMemberships(saasId, user.id)),
       ConsistentRead: true,
@@ -159,7 +165,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
 
   private async *readByUser(saasId: string, userId: string, after: string | undefined): AsyncGenerator<Positioned<Member>> {
     const user = await this.users.get(saasId, userId);
-    if (user) yield* this.ofUser(saasId, user, after);
+    if (user) yield* this.userPartition(saasId, user, after);
   }
 
   private byTenant(saasId: string, tenantId: string): OrderedSource<Member> {
@@ -212,14 +218,15 @@ export class DynamoMembershipRepository implements MembershipRepository {
       const sameUser = this.users.directory(saasId, { ...names, id: userAfter.slice(-36) });
       for await (const { position, item } of sameUser.read(undefined)) {
         if (position !== userAfter) continue;
-        for await (const member of this.ofUser(saasId, item, tenantId)) yield { position: `${position} ${member.position}`, item: member.item };
+        for await (const member of this.userPartition(saasId, item, tenantId))
+          yield { position: `${position} ${member.position}`, item: member.item };
       }
     }
     for await (const group of inGrowingGroups(this.users.directory(saasId, names).read(userAfter))) {
       const memberships = await Promise.all(
         group.map(async ({ item }) => {
           const list: Positioned<Member>[] = [];
-          for await (const member of this.ofUser(saasId, item)) list.push(member);
+          for await (const member of this.userPartition(saasId, item)) list.push(member);
           return list;
         }),
       );

@@ -84,6 +84,16 @@ describe('store requests', () => {
     assert.equal(read.length, 1, `GET /roles: ${read.join(', ')}`);
   });
 
+  it('GET /userinfo reads the profile once: the token check takes the session version from the read of the user', async () => {
+    const email = await newUser();
+    const signedIn = await srpSignIn(api, email, PASSWORD);
+    const token = encodeURIComponent(signedIn.body.credentials?.id_token as string);
+    assert.equal((await api.get(`/userinfo?token=${token}`)).status, 200); // warms the per-instance keys
+    const info = await requestsOf(async () => assert.equal((await api.get(`/userinfo?token=${token}`)).status, 200));
+    // The profile, then the user's memberships; beside them the SaaS's envs and roles (6 requests before).
+    assert.deepEqual([...info].sort(), ['GetItem', 'Query', 'Query', 'Query'], info.join(', '));
+  });
+
   it('refuses a wrong password, a name nobody has, a replay and a locked user with the same requests', async () => {
     const email = await newUser();
     const wrong = await stepsOf(email, 'Wrong-pass-1', 401);

@@ -78,8 +78,9 @@ export interface CredentialDeps {
   refreshTokens: Pick<RefreshTokens, 'open'>;
   tempCodes: TempCodeStore;
   tokens: Pick<TokenService, 'issue'>;
-  verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken'>;
-  userInfo(saasId: string, userId: string): Promise<UserInfo | undefined>;
+  verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken' | 'verifyIdTokenReading'>;
+  /** The user with their tenants, and their current session version; both undefined when the user is gone. */
+  userInfo(saasId: string, userId: string): Promise<{ info?: UserInfo; sessionVersion?: number }>;
   /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
   signInPageUrl(saasId: string): Promise<string>;
 }
@@ -201,9 +202,18 @@ export class CredentialService {
 
   /** GET /userinfo: the user an ID token names, with their tenants, envs and roles. */
   async userInfo(saasId: string, idToken: string): Promise<SignedInUser> {
-    const claims = await this.deps.verifier.verifyIdToken(saasId, idToken, { field: 'token' });
-    const info = await this.deps.userInfo(saasId, claims.sub);
-    if (!info) throw await this.tokenRefused(saasId, 'token: its user no longer exists');
-    return { ...info, attributes: info.user_attribute };
+    // The user's reads stand in for the token check's own: the profile they read holds the session version.
+    const { value: info } = await this.deps.verifier.verifyIdTokenReading(
+      saasId,
+      idToken,
+      async (userId) => {
+        const found = await this.deps.userInfo(saasId, userId);
+        return { sessionVersion: found.sessionVersion, value: found.info };
+      },
+      { field: 'token' },
+    );
+    // A user who is gone has no session version: the token check refused them, so `info` is there.
+    const user = info as UserInfo;
+    return { ...user, attributes: user.user_attribute };
   }
 }

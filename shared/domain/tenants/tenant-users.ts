@@ -69,6 +69,8 @@ export interface MembershipRepository {
   get(saasId: string, tenantId: string, userId: string): Promise<Member | undefined>;
   /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all). */
   directory(saasId: string, filter: MemberFilter): OrderedSource<Member>;
+  /** Every membership of a user already read, by tenant id (their partition alone: the profile is not read again). */
+  ofUser(saasId: string, user: UserRecord): Promise<Member[]>;
   /** Rules: `tenant_live`, `member`. */
   attributesWrite(saasId: string, tenantId: string, userId: string, changes: AttributeChanges): AtomicWrite;
   /** Rules: `tenant_live`, `member`, `env_exists:<id>`, `role_exists:<name>`. */
@@ -347,8 +349,9 @@ export class TenantUserService {
 
   /** The user's memberships with their tenants, or undefined when there is no such user. */
   private async membershipsOf(saasId: string, userId: string): Promise<UserMemberships | undefined> {
-    const [user, members] = await Promise.all([this.users.get(saasId, userId), collect(this.memberships.directory(saasId, { id: userId }))]);
+    const user = await this.users.get(saasId, userId);
     if (!user) return undefined;
+    const members = await this.memberships.ofUser(saasId, user);
     return { user, members: withLiveTenant(members, await this.tenantsOf(saasId, members)) };
   }
 
@@ -368,27 +371,35 @@ export class TenantUserService {
     return info;
   }
 
-  /** The user with every tenant they belong to (Delete User's answer; sign-in's `/userinfo`). */
+  /** The user with every tenant they belong to (Delete User's answer). */
   async userInfo(saasId: string, userId: string): Promise<UserInfo | undefined> {
+    return (await this.userInfoAndSession(saasId, userId)).info;
+  }
+
+  /** The same with the user's current session version (undefined for both when the user is gone): sign-in's `/userinfo`, which checks its token against it. */
+  async userInfoAndSession(saasId: string, userId: string): Promise<{ info?: UserInfo; sessionVersion?: number }> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
-    if (!found) return undefined;
+    if (!found) return {};
     const { user } = found;
     return {
-      id: user.id,
-      email: user.email,
-      sign_in_id: user.sign_in_id,
-      user_attribute: user.attributes,
-      tenants: found.members.map(({ member, tenant }) => ({
-        id: tenant.id,
-        name: tenant.name,
-        // Tenants are created through the API, complete from the start.
-        completed_sign_up: true,
-        envs: envsWithRoles(member.membership.roles, catalog),
-        user_attribute: memberAttributes(member),
-        back_office_staff_email: tenant.back_office_staff_email,
-        plan_id: tenant.plan_id ?? '',
-        is_paid: Boolean(tenant.plan_id && tenant.payment_customer),
-      })),
+      sessionVersion: user.session_version,
+      info: {
+        id: user.id,
+        email: user.email,
+        sign_in_id: user.sign_in_id,
+        user_attribute: user.attributes,
+        tenants: found.members.map(({ member, tenant }) => ({
+          id: tenant.id,
+          name: tenant.name,
+          // Tenants are created through the API, complete from the start.
+          completed_sign_up: true,
+          envs: envsWithRoles(member.membership.roles, catalog),
+          user_attribute: memberAttributes(member),
+          back_office_staff_email: tenant.back_office_staff_email,
+          plan_id: tenant.plan_id ?? '',
+          is_paid: Boolean(tenant.plan_id && tenant.payment_customer),
+        })),
+      },
     };
   }
 

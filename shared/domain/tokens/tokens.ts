@@ -175,29 +175,59 @@ export class TokenVerifier {
     return this.verify(saasId, token, 'id', options.field ?? 'id_token', options.userId) as Promise<IdTokenClaims>;
   }
 
-  private async verify(saasId: string, token: string, use: TokenUse, field: string, userId: string | undefined): Promise<CommonClaims> {
-    try {
-      let payload: JwtPayload;
-      try {
-        payload = await this.verifyWith(saasId, token, use, false);
-      } catch (error) {
-        // A key made since this cold start last read the store: read it again, once.
-        if (!(error instanceof KidNotFoundInJwksError)) throw error;
-        payload = await this.verifyWith(saasId, token, use, true);
-      }
-      if (userId !== undefined && payload.sub !== userId) throw new Refusal('belongs to another user');
-      await this.checkNotRevoked(saasId, payload);
-      return payload as unknown as CommonClaims;
-    } catch (error) {
-      throw invalidToken(`${field}: ${reasonOf(error)}`, await this.signInPageUrl(saasId));
-    }
+  /**
+   * Verifies an ID token with the reads its request needs instead of the token check's own: once the signature
+   * holds, `read` is given the token's user and answers what the request wants with the user's current
+   * session version (undefined for a user who is gone), which the token must hold. One store round fewer.
+   */
+  async verifyIdTokenReading<T>(
+    saasId: string,
+    token: string,
+    read: (userId: string) => Promise<{ sessionVersion: number | undefined; value: T }>,
+    options: VerifyOptions = {},
+  ): Promise<{ claims: IdTokenClaims; value: T }> {
+    let value: T | undefined;
+    const claims = (await this.verify(saasId, token, 'id', options.field ?? 'id_token', options.userId, async (userId) => {
+      const found = await read(userId);
+      value = found.value;
+      return found.sessionVersion;
+    })) as IdTokenClaims;
+    return { claims, value: value as T };
   }
 
-  /** A valid signature is not enough: the user must still exist and hold the session the token was issued in. */
-  private async checkNotRevoked(saasId: string, payload: JwtPayload): Promise<void> {
-    const current = await this.sessions.sessionVersion(saasId, payload.sub as string);
-    if (current === undefined) throw new Refusal('belongs to a user who no longer exists');
-    if (payload.session_version !== current) throw new Refusal('was revoked: the password was changed or reset since it was issued');
+  private async verify(
+    saasId: string,
+    token: string,
+    use: TokenUse,
+    field: string,
+    userId: string | undefined,
+    sessionVersionOf: (userId: string) => Promise<number | undefined> = (sub) => this.sessions.sessionVersion(saasId, sub),
+  ): Promise<CommonClaims> {
+    const refused = async (error: unknown) => invalidToken(`${field}: ${reasonOf(error)}`, await this.signInPageUrl(saasId));
+    let payload: JwtPayload;
+    try {
+      payload = await this.signedPayload(saasId, token, use);
+      if (userId !== undefined && payload.sub !== userId) throw new Refusal('belongs to another user');
+    } catch (error) {
+      throw await refused(error);
+    }
+    // A valid signature is not enough: the user must still exist and hold the session the token was issued in.
+    // The read is outside the refusals: a store that fails is our failure (5xx), never a reason to sign out.
+    const current = await sessionVersionOf(payload.sub as string);
+    if (current === undefined) throw await refused(new Refusal('belongs to a user who no longer exists'));
+    if (payload.session_version !== current) throw await refused(new Refusal('was revoked: the password was changed or reset since it was issued'));
+    return payload as unknown as CommonClaims;
+  }
+
+  /** The payload of a token whose signature, issuer, audience, use, SaaS and lifetime hold. */
+  private async signedPayload(saasId: string, token: string, use: TokenUse): Promise<JwtPayload> {
+    try {
+      return await this.verifyWith(saasId, token, use, false);
+    } catch (error) {
+      // A key made since this cold start last read the store: read it again, once.
+      if (!(error instanceof KidNotFoundInJwksError)) throw error;
+      return this.verifyWith(saasId, token, use, true);
+    }
   }
 
   private async verifyWith(saasId: string, token: string, use: TokenUse, refresh: boolean): Promise<JwtPayload> {
