@@ -19,7 +19,8 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { log } from '../../shared/log.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
-import { openJson, sealJson, type SealingBox } from './sealed.js';
+import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from './sealed.js';
 import type { ScreenRequest, ScreenResponse } from './screen.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
@@ -40,7 +41,7 @@ export interface AuthorizationRequest extends AuthorizationBinding {
 const requestContext = (saasId: string) => ({ purpose: 'openid connect authorization request', saas_id: saasId });
 
 /** The request the screen was opened for; refused when it is not one this server sealed for this SaaS, or too old. */
-export async function openAuthorizationRequest(box: SealingBox, saasId: string, sealed: string): Promise<AuthorizationRequest> {
+export async function openAuthorizationRequest(box: SecretBox, saasId: string, sealed: string): Promise<AuthorizationRequest> {
   const request = await openJson<AuthorizationRequest>(box, sealed, requestContext(saasId));
   if (!request) throw invalid('invalid_parameter', 'authorization: is not an authorization request of this SaaS');
   if (request.exp <= nowSeconds()) throw invalid('authorization_expired', 'authorization: the request is too old; start again from the application');
@@ -64,7 +65,7 @@ export interface AuthorizationServerDeps {
   callbackUrl(saasId: string): Promise<string>;
   /** The SaaS's hosted login screen (ending in `/`). */
   screenUrl(saasId: string): Promise<string>;
-  box: SealingBox;
+  box: SecretBox;
   credentials: {
     redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens>;
     grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field?: string): Promise<GrantedTokens>;

@@ -13,13 +13,14 @@ import { nowSeconds } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
 import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
 import type { ScreenContext } from './screen-context.js';
-import { openJson, sealJson, type SealingBox } from './sealed.js';
+import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from './sealed.js';
 
 /** The provider name accounts are linked under. */
 export const GOOGLE = 'Google';
 
 /** How long a person may take at the provider. */
-const FLOW_SECONDS = 10 * 60;
+export const FLOW_SECONDS = 10 * 60;
 export const FLOW_COOKIE = 'login_federation';
 const DEFAULT_SCOPE = 'openid email profile';
 
@@ -46,7 +47,7 @@ export interface GoogleFederationDeps {
   settings(saasId: string): Promise<GoogleSettings | undefined>;
   /** The client secret, opened for the token request only. */
   secret(saasId: string): Promise<string | undefined>;
-  box: SealingBox;
+  box: SecretBox;
 }
 
 const FLOW_CONTEXT = { purpose: 'federated sign-in flow' };

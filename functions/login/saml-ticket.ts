@@ -6,7 +6,8 @@
 import { nowSeconds } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
 import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
-import { openJson, sealJson, type SealingBox } from './sealed.js';
+import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from './sealed.js';
 import type { ScreenContext } from './screen-context.js';
 
 export const SAML_FLOW_COOKIE = 'login_saml';
@@ -33,12 +34,12 @@ export interface SamlTicket {
 const FLOW_CONTEXT = { purpose: 'saml browser flow' };
 const TICKET_CONTEXT = { purpose: 'saml ticket' };
 
-export const sealSamlFlow = (box: SealingBox, flow: SamlBrowserFlow) => sealJson(box, flow, FLOW_CONTEXT);
-export const sealSamlTicket = (box: SealingBox, ticket: SamlTicket) => sealJson(box, ticket, TICKET_CONTEXT);
+export const sealSamlFlow = (box: SecretBox, flow: SamlBrowserFlow) => sealJson(box, flow, FLOW_CONTEXT);
+export const sealSamlTicket = (box: SecretBox, ticket: SamlTicket) => sealJson(box, ticket, TICKET_CONTEXT);
 
 /** The ticket and the browser's flow, when this browser made the request the assertion answers. */
 export async function openSamlTicket(
-  box: SealingBox,
+  box: SecretBox,
   sealedTicket: string,
   sealedFlow: string | undefined,
 ): Promise<{ ticket: SamlTicket; flow: SamlBrowserFlow }> {

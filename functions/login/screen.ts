@@ -44,8 +44,9 @@ import { nowSeconds } from '../../shared/clock.js';
 import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
-import { openJson, sealJson, type SealingBox } from './sealed.js';
-import { FLOW_COOKIE, type GoogleFederation } from './federation.js';
+import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from './sealed.js';
+import { FLOW_COOKIE, FLOW_SECONDS, type GoogleFederation } from './federation.js';
 import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
@@ -89,7 +90,7 @@ export interface LoginScreenDeps {
     updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
   };
   /** Seals what the page carries between two steps and must not read (the box of shared/crypto/secret-box.ts). */
-  box: SealingBox;
+  box: SecretBox;
   /** Sign Up (refused while self sign-up is off). */
   signUp(saasId: string, email: string): Promise<unknown>;
   passwordReset: {
@@ -347,7 +348,7 @@ export class LoginScreen {
         ...BASE_HEADERS,
         location: started.location,
         // Lax: the provider sends the browser back with a top-level GET from its own site.
-        'set-cookie': setCookie(FLOW_COOKIE, started.flow, this.googleFlowCookie(), 600),
+        'set-cookie': setCookie(FLOW_COOKIE, started.flow, this.googleFlowCookie(), FLOW_SECONDS),
       },
       body: '',
     };

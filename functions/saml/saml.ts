@@ -18,7 +18,8 @@ import { invalid } from '../../shared/errors.js';
 import { parseIdpMetadata, type IdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import type { SamlServiceProviderKey } from '../../shared/domain/tokens/key-store.js';
 import type { SamlProps } from '../../shared/schemas/tenants.js';
-import { openJson, sealJson, type SealingBox } from '../login/sealed.js';
+import type { SecretBox } from '../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../login/sealed.js';
 import type { ScreenContext } from '../login/screen-context.js';
 import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from '../login/saml-ticket.js';
 
@@ -38,7 +39,7 @@ export interface SamlSignInDeps {
   spKey(): Promise<SamlServiceProviderKey>;
   settings(saasId: string, tenantId: string): Promise<SamlProps | undefined>;
   fetchMetadata(url: string): Promise<string>;
-  box: SealingBox;
+  box: SecretBox;
   /** true the first time an assertion is presented. */
   claimAssertion(saasId: string, issuer: string, assertionId: string, expiresAt: number): Promise<boolean>;
 }

@@ -129,13 +129,13 @@ export class DynamoMembershipRepository implements MembershipRepository {
     }
   }
 
-  /** One user's memberships, after a tenant id. */
   async ofUser(saasId: string, user: UserRecord): Promise<Member[]> {
     const members: Member[] = [];
     for await (const { item } of this.userPartition(saasId, user)) members.push(item);
     return members;
   }
 
+  /** One user's memberships, after a tenant id. */
   private async *userPartition(saasId: string, user: UserRecord, afterTenant?: string): AsyncGenerator<Positioned<Member>> {
     const pages = queryPages(this.db, {
       ...partitionQuery(this.table, keys.userMemberships(saasId, user.id)),

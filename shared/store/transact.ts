@@ -14,13 +14,11 @@ import { MAIL_RATE_RULE, tooManyMails } from '../domain/mail/mail.js';
 import type { ItemKey } from './keys.js';
 import type { Update } from './update.js';
 
-type TransactOp = TransactItem;
-
 /** DynamoDB's limit of items in one transaction. */
 const TRANSACTION_LIMIT = 100;
 const CONFLICT_ATTEMPTS = 6;
 
-export const part = (rule: string, op: TransactOp): WritePart => ({ rule, op });
+export const part = (rule: string, op: TransactItem): WritePart => ({ rule, op });
 
 export interface Condition {
   expression: string;
@@ -90,10 +88,10 @@ export class DynamoCommitter implements Committer {
     if (parts.length > TRANSACTION_LIMIT) throw new Error(`a transaction of ${parts.length} items is over DynamoDB's ${TRANSACTION_LIMIT}`);
     const [only] = parts;
     // A condition check alone still needs a transaction: only a transaction evaluates one without writing.
-    if (parts.length === 1 && only && !(only.op as TransactOp).ConditionCheck) return this.single(only);
+    if (parts.length === 1 && only && !(only.op as TransactItem).ConditionCheck) return this.single(only);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: parts.map((p) => p.op as TransactOp) }));
+        await this.db.send(new TransactWriteCommand({ TransactItems: parts.map((p) => p.op as TransactItem) }));
         return { committed: true };
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
@@ -112,11 +110,11 @@ export class DynamoCommitter implements Committer {
    * the write units (a transactional write is billed twice).
    */
   private async single(write: WritePart): Promise<CommitOutcome> {
-    const op = write.op as TransactOp;
+    const op = write.op as TransactItem;
     try {
       if (op.Update) await this.db.send(new UpdateCommand(op.Update));
       else if (op.Put) await this.db.send(new PutCommand(op.Put));
-      else await this.db.send(new DeleteCommand(op.Delete as NonNullable<TransactOp['Delete']>));
+      else await this.db.send(new DeleteCommand(op.Delete as NonNullable<TransactItem['Delete']>));
       return { committed: true };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
