@@ -161,6 +161,7 @@ export const ROUTES: readonly Route[] = [
     ['PATCH', '/aws-marketplace/link', 'linkAwsMarketplace', 'Link an existing tenant with marketplace', 'sign-in', 200, 'no body'],
     ['GET', '/credentials', 'getAuthCredentials', 'Get Authentication/Authorization Information', 'sign-in'],
     ['POST', '/credentials', 'createAuthCredentials', 'Save Authentication/Authorization Information', 'sign-in', 201],
+    ['POST', '/token/revoke', 'revokeToken', 'Revoke Token', 'sign-in', 200, 'no body'],
     ['GET', '/userinfo', 'getUserInfo', 'Get the signed-in user', 'sign-in'],
   ]),
   ...rows('tenant-users', [

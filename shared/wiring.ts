@@ -39,6 +39,7 @@ import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
 import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
+import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from './store/grant-repository.js';
 import { DynamoInvitationRepository } from './store/invitation-repository.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
@@ -98,7 +99,16 @@ const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities()
 const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
 
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
-  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, hostedLoginScreen, domains, config().publicBaseUrl);
+  new ConfigurationService(
+    settings,
+    secrets(),
+    identities,
+    config().defaultDomainName,
+    hostedLoginScreen,
+    domains,
+    config().publicBaseUrl,
+    config().refreshTokenLifetimeSeconds,
+  );
 
 export const configurationService = () => configuration(emailIdentities(), siteDomains());
 
@@ -199,7 +209,7 @@ let keyServices: KeyServices | undefined;
 function keyServicesOfThisStore(): KeyServices {
   const db = dynamo();
   if (keyServices?.db !== db) {
-    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds, refreshTokenLifetimeSeconds } = config();
+    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
     const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
     keyServices = {
       db,
@@ -211,7 +221,8 @@ function keyServicesOfThisStore(): KeyServices {
         new DynamoUserRepository(db, tableName()),
       ),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
-      refreshTokens: new RefreshTokens(keyStore, refreshTokenLifetimeSeconds),
+      // The SaaS's refresh_token_validity, read with the sign-in settings (kept SETTINGS_CACHE_SECONDS).
+      refreshTokens: new RefreshTokens(keyStore, (saasId) => configurationReader().refreshTokenSeconds(saasId)),
       // The deployment's SRP secret, from which the cursor key is derived for that use alone (paging.ts).
       cursors: new Cursors(() => keyStore.srpSecret()),
     };
@@ -288,8 +299,11 @@ export const credentialService = () =>
   new CredentialService({
     users: userRepository(),
     refreshTokens: keyServicesOfThisStore().refreshTokens,
+    grants: new DynamoGrantRepository(dynamo(), tableName()),
+    authorizationCodes: new DynamoAuthorizationCodeRepository(dynamo(), tableName()),
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
     tokens: tokenService(),
+    tokenLifetimeSeconds: config().tokenLifetimeSeconds,
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),

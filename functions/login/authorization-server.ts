@@ -5,7 +5,7 @@
  * (PUT /auth-info). Clients are public and prove themselves with PKCE (S256); the flow is authorization code.
  *
  *   GET       {BASE_PATH}/oauth2/authorize   → the SaaS's hosted login screen, the request carried sealed
- *   POST      {BASE_PATH}/oauth2/token       grant_type authorization_code (with code_verifier) or refresh_token
+ *   POST      {BASE_PATH}/oauth2/token       grant_type authorization_code (with code_verifier) or refresh_token (rotated)
  *   GET|POST  {BASE_PATH}/oauth2/userinfo    Authorization: Bearer <access token>
  *   GET       {BASE_PATH}/oauth2/logout      back to post_logout_redirect_uri on the callback URL's origin
  *
@@ -65,6 +65,8 @@ export interface AuthorizationServerDeps {
   callbackUrl(saasId: string): Promise<string>;
   /** The SaaS's hosted login screen (ending in `/`). */
   screenUrl(saasId: string): Promise<string>;
+  /** The SaaS and user of an ID token this service signed (expired or not); undefined for anything else. */
+  idTokenHint(token: string): Promise<{ saasId: string } | undefined>;
   box: SecretBox;
   credentials: {
     redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens>;
@@ -133,6 +135,9 @@ export class AuthorizationServer {
     const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
     const nonce = query.get('nonce') ?? undefined;
     if (query.has('request') || query.has('request_uri')) return back('request_not_supported', 'request objects are not supported');
+    // A client that asked for another mode would read the answer somewhere it is not: refused, not ignored.
+    const responseMode = query.get('response_mode');
+    if (responseMode !== null && responseMode !== 'query') return back('invalid_request', 'response_mode: only query is supported');
     if (query.get('response_type') !== 'code') return back('unsupported_response_type', 'response_type: only code is supported');
     if (!scopes.includes('openid')) return back('invalid_scope', 'scope: must include openid');
     if (query.get('code_challenge_method') !== 'S256' || !PKCE_CHALLENGE.test(query.get('code_challenge') ?? '')) {
@@ -219,17 +224,17 @@ export class AuthorizationServer {
   /**
    * RP-initiated logout: the screen keeps no session, so there is nothing to end here but its page cookie; the
    * browser goes back to `post_logout_redirect_uri` (with `state`) when it is on the callback URL's origin.
+   * An `id_token_hint` must be an ID token this service signed for the client (expired ones too: OpenID
+   * Connect RP-Initiated Logout 1.0, section 2); a forged or foreign one is refused with a page.
    */
   private async logout(query: URLSearchParams): Promise<ScreenResponse> {
     let saasId = query.get('client_id') ?? '';
     const hint = query.get('id_token_hint');
-    if (!saasId && hint) {
-      try {
-        const { aud } = decodeJwt(hint);
-        saasId = typeof aud === 'string' ? aud : '';
-      } catch {
-        return this.badRequest('id_token_hint: is not a JWT');
-      }
+    if (hint !== null) {
+      const named = await this.deps.idTokenHint(hint);
+      if (!named) return this.badRequest('id_token_hint: is not an ID token this service issued');
+      if (saasId && saasId !== named.saasId) return this.badRequest('id_token_hint: was issued to another client');
+      saasId = named.saasId;
     }
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
     const target = query.get('post_logout_redirect_uri');

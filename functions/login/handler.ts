@@ -19,6 +19,7 @@ import {
   secretBox,
   signInService,
   signUpService,
+  tokenVerifier,
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
@@ -116,6 +117,7 @@ export const authorizationServer = () =>
     saasExists,
     callbackUrl,
     screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+    idTokenHint: (token) => tokenVerifier().idTokenHint(token),
     box: secretBox(),
     credentials: credentialService(),
   });

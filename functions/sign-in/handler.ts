@@ -16,4 +16,5 @@ export const handler = groupHandler('sign-in', {
   getAuthCredentials: operation(s.getAuthCredentials, ({ query }, ctx) => credentials().get(ctx.saasId, query)),
   createAuthCredentials: operation(s.createAuthCredentials, ({ body }, ctx) => credentials().save(ctx.saasId, body)),
   getUserInfo: operation(s.getUserInfo, ({ query }, ctx) => credentials().userInfo(ctx.saasId, query.token)),
+  revokeToken: operation(s.revokeToken, ({ body }, ctx) => credentials().revoke(ctx.saasId, body.refresh_token)),
 });

@@ -135,4 +135,13 @@ export const signInSchemas = {
     response: Type.Object({ code: Type.String({ description: 'a UUID, valid 10 seconds, single use' }) }),
   },
   getUserInfo: { query: Type.Object({ token: IssuedToken('an ID token this service issued') }), response: SignedInUser },
+  revokeToken: {
+    body: Type.Object({
+      refresh_token: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'the refresh token to revoke, with every token issued from it; an unknown or revoked one is no error (RFC 7009)',
+      }),
+    }),
+  },
 } satisfies Record<string, OperationSchema>;

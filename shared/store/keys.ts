@@ -37,6 +37,7 @@ export const ENTITY = {
   usedTotpStep: 'UsedTotpStep',
   device: 'Device',
   tempCode: 'TempCode',
+  refreshGrant: 'RefreshGrant',
   marketplaceCustomer: 'MarketplaceCustomer',
   tenantMarketplaceLink: 'TenantMarketplaceLink',
   externalIdentity: 'ExternalIdentity',
@@ -183,7 +184,7 @@ export const keys = {
    * What sign-in keeps of a user beside the profile (which holds the failed-proof counter and the last
    * answered SRP session), in the user's partition so Delete User takes it along: the open follow-up
    * challenges (NEW_PASSWORD_REQUIRED, MFA, DEVICE_SRP_AUTH; by the SHA-256 of their session's secret), the
-   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored.
+   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored; their grants are (refreshGrant).
    */
   signInChallenge: (saasId: string, userId: string, sessionHash: string): ItemKey => ({
     pk: userPartition(saasId, userId),
@@ -191,6 +192,11 @@ export const keys = {
   }),
   usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
   device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
+  /**
+   * A refresh-token grant (shared/domain/sign-in/grants.ts): revoked, or the generation a rotating one is at.
+   * In the user's partition, read beside the profile in one request, and gone with Delete User.
+   */
+  refreshGrant: (saasId: string, userId: string, grantId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `GRANT#${grantId}` }),
   /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.

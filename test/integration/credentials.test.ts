@@ -69,7 +69,7 @@ describe('refresh (auth-flow refreshTokenAuth)', () => {
   it('stores nothing: the token is sealed, names no user in clear, and is refused once expired', async () => {
     const user = await signedInUser();
     const token = user.credentials.refresh_token as string;
-    assert.match(token, /^rt1\.[A-Za-z0-9_-]+$/);
+    assert.match(token, /^rt2\.[A-Za-z0-9_-]+$/);
     assert.ok(!token.includes(user.id) && !Buffer.from(token.slice(4), 'base64url').toString('latin1').includes(user.id), 'the user id is sealed');
     const partition = keys.userContents(saasId, user.id).pk;
     const items = await dynamo().send(

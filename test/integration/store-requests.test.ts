@@ -79,7 +79,8 @@ describe('store requests', () => {
     const refresh = await requestsOf(async () =>
       assert.equal((await api.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${token}`)).status, 200),
     );
-    assert.deepEqual(refresh, ['GetItem']);
+    // The profile and the grant's revocation record, in one request.
+    assert.deepEqual(refresh, ['BatchGetItem']);
     const read = await requestsOf(async () => assert.equal((await api.get('/roles')).status, 200));
     assert.equal(read.length, 1, `GET /roles: ${read.join(', ')}`);
   });

@@ -83,6 +83,11 @@ export interface UserRecord {
   password: PasswordCredential;
   /** Raised by every change that must end existing sessions (password change and reset). */
   session_version: number;
+  /**
+   * Grants revoked within the last token lifetime (grant id → until when their ID and access tokens could
+   * live): the token check refuses tokens whose `origin_jti` is listed (shared/domain/sign-in/grants.ts).
+   */
+  revoked_grants?: Record<string, number>;
   mfa: MfaSettings;
   providers: Record<string, LinkedProvider>;
   /** Unix seconds; 0 until the first sign-in. */
