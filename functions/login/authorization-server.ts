@@ -6,6 +6,7 @@
  *
  *   GET       {BASE_PATH}/oauth2/authorize   → the SaaS's hosted login screen, the request carried sealed
  *   POST      {BASE_PATH}/oauth2/token       grant_type authorization_code (with code_verifier) or refresh_token (rotated)
+ *   POST      {BASE_PATH}/oauth2/revoke      a refresh token, with every token of its grant (RFC 7009)
  *   GET|POST  {BASE_PATH}/oauth2/userinfo    Authorization: Bearer <access token>
  *   GET       {BASE_PATH}/oauth2/logout      back to post_logout_redirect_uri on the callback URL's origin
  *
@@ -72,6 +73,7 @@ export interface AuthorizationServerDeps {
     redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens>;
     grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field?: string): Promise<GrantedTokens>;
     openIdUserInfo(saasId: string, accessToken: string): Promise<OpenIdUserInfo>;
+    revoke(saasId: string, refreshToken: string): Promise<void>;
   };
 }
 
@@ -107,9 +109,12 @@ export class AuthorizationServer {
   /** `request.path` is the part after `{BASE_PATH}/oauth2/`. */
   async handle(request: ScreenRequest): Promise<ScreenResponse | undefined> {
     const { method, path } = request;
-    if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo')) return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+    if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo' || path === 'revoke')) {
+      return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+    }
     if (path === 'authorize' && method === 'GET') return this.authorize(request.query);
     if (path === 'token' && method === 'POST') return this.answer(() => this.token(request));
+    if (path === 'revoke' && method === 'POST') return this.answer(() => this.revoke(request));
     if (path === 'userinfo' && (method === 'GET' || method === 'POST')) return this.answer(() => this.userInfo(request));
     if (path === 'logout' && method === 'GET') return this.logout(request.query);
     return undefined;
@@ -160,7 +165,8 @@ export class AuthorizationServer {
     return redirect(screen.toString());
   }
 
-  private async token(request: ScreenRequest): Promise<object> {
+  /** The form of a public client's POST (token and revocation endpoints), with its client checked. */
+  private async clientForm(request: ScreenRequest): Promise<{ form: URLSearchParams; saasId: string }> {
     if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
       throw new OAuthError('invalid_request', 'content-type: must be application/x-www-form-urlencoded');
     }
@@ -172,6 +178,27 @@ export class AuthorizationServer {
     const saasId = form.get('client_id') ?? '';
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId)))
       throw new OAuthError('invalid_client', 'client_id: there is no such client', 401);
+    return { form, saasId };
+  }
+
+  /**
+   * RFC 7009 for public clients: a refresh token of this client ends with every token of its grant; one that
+   * is unknown, expired, revoked or another client's changes nothing and is no error. Access tokens are not
+   * revoked one by one (they end with their grant), so one presented here is refused as unsupported.
+   */
+  private async revoke(request: ScreenRequest): Promise<object> {
+    const { form, saasId } = await this.clientForm(request);
+    const token = form.get('token');
+    if (!token) throw new OAuthError('invalid_request', 'token: is required');
+    if (form.get('token_type_hint') === 'access_token' || token.split('.').length === 3) {
+      throw new OAuthError('unsupported_token_type', 'token: only refresh tokens are revoked here; an access token ends with its refresh token');
+    }
+    await this.deps.credentials.revoke(saasId, token);
+    return {};
+  }
+
+  private async token(request: ScreenRequest): Promise<object> {
+    const { form, saasId } = await this.clientForm(request);
     const required = (name: string) => {
       const value = form.get(name);
       if (!value) throw new OAuthError('invalid_request', `${name}: is required`);

@@ -417,3 +417,31 @@ describe('claims follow the scopes', () => {
     assert.equal((await userInfoWith(withEmail.tokens.access_token)).body.email, TARO.email);
   });
 });
+
+describe('the revocation endpoint (RFC 7009)', () => {
+  it('ends a refresh token with every token of its grant; unknown ones are no error; access tokens are unsupported', async () => {
+    assert.equal(client.serverMetadata().revocation_endpoint, `${config().publicBaseUrl}/oauth2/revoke`);
+    const { tokens } = await codeGrant();
+    const refreshed = await oidc.refreshTokenGrant(client, tokens.refresh_token as string);
+    await oidc.tokenRevocation(client, refreshed.refresh_token as string);
+    assert.equal(((await (await refreshWith(refreshed.refresh_token as string)).json()) as { error: string }).error, 'invalid_grant');
+    assert.equal((await userInfoWith(refreshed.access_token)).status, 401);
+    assert.equal((await userInfoWith(tokens.access_token)).status, 401);
+    // Again, unknown, or another client's: 200 and nothing changes.
+    await oidc.tokenRevocation(client, refreshed.refresh_token as string);
+    await oidc.tokenRevocation(client, 'not-a-token');
+    const other = await codeGrant();
+    const foreign = await h.newSaas();
+    const elsewhere = await fetch(`${h.api.baseUrl}/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: foreign.saasId, token: other.tokens.refresh_token as string }).toString(),
+    });
+    assert.equal(elsewhere.status, 200);
+    assert.equal((await userInfoWith(other.tokens.access_token)).status, 200, "another client's call changed nothing");
+    await assert.rejects(
+      oidc.tokenRevocation(client, other.tokens.access_token),
+      (error: oidc.ResponseBodyError) => error.error === 'unsupported_token_type',
+    );
+  });
+});

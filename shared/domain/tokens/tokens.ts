@@ -335,6 +335,8 @@ export function openIdConfiguration(issuer: string, baseUrl: string) {
     token_endpoint: `${baseUrl}/oauth2/token`,
     userinfo_endpoint: `${baseUrl}/oauth2/userinfo`,
     end_session_endpoint: `${baseUrl}/oauth2/logout`,
+    revocation_endpoint: `${baseUrl}/oauth2/revoke`,
+    revocation_endpoint_auth_methods_supported: ['none'],
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     scopes_supported: ['openid', 'email'],
     response_types_supported: ['code'],
