@@ -121,10 +121,14 @@ export class CredentialService {
     return { user, grant };
   }
 
-  /** Ends a grant: its refresh tokens at once, its ID and access tokens at the token check (grants.ts). */
+  /**
+   * Ends a grant: its refresh tokens at once, its ID and access tokens at the token check (grants.ts), which
+   * lists it a minute beyond their lifetime: a refresh that read the grant just before it was revoked may sign
+   * a moment after.
+   */
   private revokeGrant(saasId: string, userId: string, grantId: string, expiresAt: number): Promise<void> {
     const now = nowSeconds();
-    return this.deps.grants.revoke(saasId, userId, grantId, expiresAt, now + this.deps.tokenLifetimeSeconds, now);
+    return this.deps.grants.revoke(saasId, userId, grantId, expiresAt, now + this.deps.tokenLifetimeSeconds + 60, now);
   }
 
   /**
