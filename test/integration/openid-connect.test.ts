@@ -316,6 +316,18 @@ describe('refresh-token rotation (RFC 9700 section 4.14.2)', () => {
     assert.ok((await oidc.refreshTokenGrant(client, other.tokens.refresh_token as string)).refresh_token);
   });
 
+  it('lets one of several parallel refreshes with the same token through at most, and then ends the grant', async () => {
+    const { tokens } = await codeGrant();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => refreshWith(tokens.refresh_token as string)));
+    const bodies = (await Promise.all(answers.map((res) => res.json()))) as { error?: string; refresh_token?: string }[];
+    const granted = bodies.filter((body) => body.refresh_token);
+    assert.ok(granted.length <= 1, `${granted.length} refreshes spent the same token`);
+    assert.ok(bodies.some((body) => body.error === 'invalid_grant'));
+    for (const body of granted) {
+      assert.equal(((await (await refreshWith(body.refresh_token as string)).json()) as { error: string }).error, 'invalid_grant');
+    }
+  });
+
   it('is not a SaaSus API refresh: GET /credentials refuses a rotating token, and still answers its own unchanged', async () => {
     const { tokens } = await codeGrant();
     const res = await admin.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${encodeURIComponent(tokens.refresh_token as string)}`);
