@@ -266,7 +266,8 @@ export class TokenVerifier {
     const withKeys = async (jwks: PublicJwk[]) => {
       try {
         const verified = await compactVerify(token, createLocalJWKSet({ keys: jwks.map((jwk) => ({ ...jwk }) as JWK) }), { algorithms: ['RS256'] });
-        return JSON.parse(Buffer.from(verified.payload).toString('utf8')) as Record<string, unknown>;
+        const parsed = JSON.parse(Buffer.from(verified.payload).toString('utf8')) as unknown;
+        return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
       } catch (error) {
         return (error as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY' ? 'unknown key' : undefined;
       }
