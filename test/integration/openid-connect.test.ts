@@ -457,3 +457,35 @@ describe('the revocation endpoint (RFC 7009)', () => {
     );
   });
 });
+
+describe('hostile input at the logout and revocation endpoints', () => {
+  it('is refused with a 4xx (or ignored with a 200 where RFC 7009 says so), never a 5xx', async () => {
+    const odd = [
+      '',
+      '.',
+      '..',
+      'a.b.c',
+      'e30.e30.',
+      'e30.bnVsbA.AAAA',
+      `eyJhbGciOiJSUzI1NiJ9.${'x'.repeat(5000)}.y`,
+      'rt2.',
+      `rt2.${'A'.repeat(60)}`,
+      `rt1.${'_'.repeat(64)}`,
+      '\u0000\u202e',
+      '%00',
+      'é'.repeat(300),
+    ];
+    for (const value of odd) {
+      const logout = await fetch(`${h.api.baseUrl}/oauth2/logout?${new URLSearchParams({ id_token_hint: value })}`, { redirect: 'manual' });
+      assert.ok(logout.status >= 400 && logout.status < 500, `logout ${JSON.stringify(value)}: ${logout.status}`);
+      const revoked = await fetch(`${h.api.baseUrl}/oauth2/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: saasId, token: value }).toString(),
+      });
+      assert.ok(revoked.status < 500, `revoke ${JSON.stringify(value)}: ${revoked.status}`);
+      const api = await admin.post('/token/revoke', { refresh_token: value });
+      assert.ok(api.status === 200 || api.status === 400, `POST /token/revoke ${JSON.stringify(value)}: ${api.status}`);
+    }
+  });
+});
