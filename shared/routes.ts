@@ -161,11 +161,13 @@ export const ROUTES: readonly Route[] = [
     ['PATCH', '/aws-marketplace/link', 'linkAwsMarketplace', 'Link an existing tenant with marketplace', 'sign-in', 200, 'no body'],
     ['GET', '/credentials', 'getAuthCredentials', 'Get Authentication/Authorization Information', 'sign-in'],
     ['POST', '/credentials', 'createAuthCredentials', 'Save Authentication/Authorization Information', 'sign-in', 201],
+    ['POST', '/credentials/exchange', 'exchangeAuthCredentials', 'Exchange a PKCE-bound temporary code for credentials', 'sign-in'],
     ['GET', '/userinfo', 'getUserInfo', 'Get the signed-in user', 'sign-in'],
   ]),
   ...rows('tenant-users', [
     ['GET', '/tenants/all/users', 'getAllTenantUsers', 'Get Users', 'user:read'],
     ['GET', '/userinfo/search/email', 'getUserInfoByEmail', 'Get User Info by E-mail', 'user:read'],
+    ['GET', '/userinfo/search/sign-in-id', 'getUserInfoBySignInId', 'Get User Info by Sign-In ID', 'user:read'],
     ['GET', '/tenants/all/users/count', 'getTenantUsersCount', 'Get Tenant Users Count', 'user:read'],
     ['POST', '/tenants/all/users/count', 'saveTenantUsersCount', 'Save Tenant Users Count', 'user:write', 200, 'no body'],
     ['GET', '/tenants/all/users/search', 'searchTenantUsers', 'Search Tenant Users', 'user:read'],

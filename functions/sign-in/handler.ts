@@ -15,5 +15,6 @@ export const handler = groupHandler('sign-in', {
   updateDeviceStatus: operation(s.updateDeviceStatus, ({ body }, ctx) => devices().updateStatus(ctx.saasId, body)),
   getAuthCredentials: operation(s.getAuthCredentials, ({ query }, ctx) => credentials().get(ctx.saasId, query)),
   createAuthCredentials: operation(s.createAuthCredentials, ({ body }, ctx) => credentials().save(ctx.saasId, body)),
+  exchangeAuthCredentials: operation(s.exchangeAuthCredentials, ({ body }, ctx) => credentials().exchange(ctx.saasId, body)),
   getUserInfo: operation(s.getUserInfo, ({ query }, ctx) => credentials().userInfo(ctx.saasId, query.token)),
 });

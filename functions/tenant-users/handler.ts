@@ -11,6 +11,7 @@ export const handler = groupHandler('tenant-users', {
   saveTenantUsersCount: operation(s.saveTenantUsersCount, ({ body }, ctx) => tenantUsers().saveUserCounts(ctx.saasId, body.tenant_user_counts)),
   searchTenantUsers: operation(s.searchTenantUsers, ({ query }, ctx) => tenantUsers().search(ctx.saasId, query)),
   getUserInfoByEmail: operation(s.getUserInfoByEmail, ({ query }, ctx) => tenantUsers().userInfoByEmail(ctx.saasId, query.email)),
+  getUserInfoBySignInId: operation(s.getUserInfoBySignInId, ({ query }, ctx) => tenantUsers().userInfoBySignInId(ctx.saasId, query.sign_in_id)),
   getAllTenantUser: operation(s.getAllTenantUser, async ({ params }, ctx) => ({
     users: await tenantUsers().userTenants(ctx.saasId, params.user_id),
   })),

@@ -94,6 +94,7 @@ export const tenantUserSchemas = {
   searchTenantUsers: { query: TenantUserSearch, response: Type.Object({ users: Type.Array(TenantUser), cursor: Type.Optional(Type.String()) }) },
   getAllTenantUser: { params: Type.Object({ user_id: PathParam }), response: Users },
   getUserInfoByEmail: { query: Type.Object({ email: Type.String({ maxLength: 254 }) }), response: UserInfo },
+  getUserInfoBySignInId: { query: Type.Object({ sign_in_id: Type.String({ maxLength: 50 }) }), response: UserInfo },
   getTenantUsers: { params: TenantIdParam, response: Users },
   createTenantUser: {
     params: TenantIdParam,

@@ -1,0 +1,175 @@
+/**
+ * What the newest Auth API added (issue 25), through the local HTTP API over DynamoDB Local: the sign-in-ID
+ * lookup, PKCE-bound temporary codes and their exchange, with every refusal, and nothing across SaaS.
+ */
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import type { Credentials } from '../../shared/schemas/sign-in.js';
+import { expectError } from '../support/expect.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { srpSignIn } from '../support/sign-in.js';
+
+let h: Harness;
+let api: SignedClient;
+let other: SignedClient;
+
+const PASSWORD = 'Correct-horse-9';
+
+beforeAll(async () => {
+  h = await startHarness();
+  api = (await h.newSaas()).client;
+  other = (await h.newSaas()).client;
+});
+afterAll(async () => {
+  resetClockForTests();
+  await h.close();
+});
+afterEach(() => resetClockForTests());
+
+/** A new user, signed in: their credentials. */
+async function signedIn(client = api): Promise<Credentials> {
+  const created = await client.post<{ email: string }>('/users', { email: `pkce-${randomUUID().slice(0, 8)}@example.test`, password: PASSWORD });
+  assert.equal(created.status, 201, created.text);
+  const res = await srpSignIn(client, created.body.email, PASSWORD);
+  assert.equal(res.status, 200, res.text);
+  return res.body.credentials as Credentials;
+}
+
+const newVerifier = () => randomBytes(32).toString('base64url');
+const challengeOf = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+async function saveWithChallenge(credentials: Credentials, verifier: string, client = api): Promise<string> {
+  const saved = await client.post<{ code: string }>('/credentials', {
+    ...credentials,
+    code_challenge: challengeOf(verifier),
+    code_challenge_method: 'S256',
+  });
+  assert.equal(saved.status, 201, saved.text);
+  return saved.body.code;
+}
+
+const exchange = (code: string, verifier: string, client = api) =>
+  client.post<Credentials>('/credentials/exchange', { auth_flow: 'tempCodeAuth', code, code_verifier: verifier });
+
+describe('GET /userinfo/search/sign-in-id', () => {
+  it('finds a user by sign-in ID in any case, with their tenants; 404 for nobody and for an e-mail address', async () => {
+    const created = await api.post<{ id: string }>('/users', { sign_in_id: 'Finder_01', password: PASSWORD });
+    assert.equal(created.status, 201, created.text);
+    const tenant = await api.post<{ id: string }>('/tenants', { name: 'Lookup Co', attributes: {}, back_office_staff_email: 'staff@example.test' });
+    assert.equal(tenant.status, 201, tenant.text);
+    assert.equal((await api.post(`/tenants/${tenant.body.id}/users`, { email: '', sign_in_id: 'finder_01', attributes: {} })).status, 201);
+    const found = await api.get<{ id: string; sign_in_id: string; tenants: { id: string }[] }>('/userinfo/search/sign-in-id?sign_in_id=FINDER_01');
+    assert.equal(found.status, 200, found.text);
+    assert.equal(found.body.id, created.body.id);
+    assert.equal(found.body.sign_in_id, 'Finder_01');
+    assert.deepEqual(
+      found.body.tenants.map((t) => t.id),
+      [tenant.body.id],
+    );
+    await expectError(api.get('/userinfo/search/sign-in-id?sign_in_id=nobody_here'), 404, 'user_not_found', 'sign_in_id');
+    const byMail = await api.post<{ email: string }>('/users', { email: 'mailer@example.test', password: PASSWORD });
+    assert.equal(byMail.status, 201);
+    await expectError(api.get('/userinfo/search/sign-in-id?sign_in_id=mailer%40example.test'), 404, 'user_not_found', 'sign_in_id');
+    await expectError(api.get('/userinfo/search/sign-in-id'), 400, 'invalid_parameter');
+  });
+
+  it('needs user:read, and never finds a user of another SaaS', async () => {
+    const created = await other.post<{ id: string }>('/users', { sign_in_id: 'elsewhere_01', password: PASSWORD });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await other.get('/userinfo/search/sign-in-id?sign_in_id=elsewhere_01')).status, 200);
+    await expectError(api.get('/userinfo/search/sign-in-id?sign_in_id=elsewhere_01'), 404, 'user_not_found', 'sign_in_id');
+    const { saasId } = await h.newSaas();
+    const configOnly = await h.newKey(saasId, ['config:read']);
+    assert.equal((await configOnly.get('/userinfo/search/sign-in-id?sign_in_id=elsewhere_01')).status, 403);
+  });
+});
+
+describe('PKCE temporary codes (POST /credentials with a challenge, POST /credentials/exchange)', () => {
+  it('trades the code with its verifier for the saved credentials, once', async () => {
+    const credentials = await signedIn();
+    const verifier = newVerifier();
+    const code = await saveWithChallenge(credentials, verifier);
+    const back = await exchange(code, verifier);
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(back.body, credentials);
+    await expectError(exchange(code, verifier), 404, 'code_not_found', 'code');
+  });
+
+  it('refuses a wrong verifier with 401, and the code is used up by it', async () => {
+    const verifier = newVerifier();
+    const code = await saveWithChallenge(await signedIn(), verifier);
+    await expectError(exchange(code, newVerifier()), 401, 'invalid_code_verifier', 'code_verifier');
+    await expectError(exchange(code, verifier), 404, 'code_not_found', 'code');
+  });
+
+  it('lives 10 seconds: at second 11 the code is refused', async () => {
+    const credentials = await signedIn();
+    const verifier = newVerifier();
+    const start = Date.now();
+    setClockForTests(start);
+    const live = await saveWithChallenge(credentials, verifier);
+    setClockForTests(start + 10_000);
+    assert.equal((await exchange(live, verifier)).status, 200);
+    setClockForTests(start);
+    const late = await saveWithChallenge(credentials, verifier);
+    setClockForTests(start + 11_000);
+    await expectError(exchange(late, verifier), 404, 'code_not_found', 'code');
+  });
+
+  it('never answers a challenge-bound code at GET /credentials, nor a challenge-less one at the exchange', async () => {
+    const credentials = await signedIn();
+    const verifier = newVerifier();
+    const bound = await saveWithChallenge(credentials, verifier);
+    await expectError(api.get(`/credentials?code=${bound}`), 404, 'code_not_found', 'code');
+    await expectError(exchange(bound, verifier), 404, 'code_not_found', 'code');
+
+    const plain = await api.post<{ code: string }>('/credentials', credentials);
+    assert.equal(plain.status, 201, plain.text);
+    await expectError(exchange(plain.body.code, verifier), 404, 'code_not_found', 'code');
+    await expectError(api.get(`/credentials?code=${plain.body.code}`), 404, 'code_not_found', 'code');
+  });
+
+  it('refuses plain, a lone challenge or method, and malformed exchanges, saving nothing', async () => {
+    const credentials = await signedIn();
+    const verifier = newVerifier();
+    await expectError(
+      api.post('/credentials', { ...credentials, code_challenge: verifier.slice(0, 43), code_challenge_method: 'plain' }),
+      400,
+      'unsupported_code_challenge_method',
+      'code_challenge_method',
+    );
+    await expectError(
+      api.post('/credentials', { ...credentials, code_challenge: challengeOf(verifier) }),
+      400,
+      'invalid_parameter',
+      'code_challenge_method',
+    );
+    await expectError(api.post('/credentials', { ...credentials, code_challenge_method: 'S256' }), 400, 'invalid_parameter', 'code_challenge');
+    await expectError(api.post('/credentials', { ...credentials, code_challenge: 'short', code_challenge_method: 'S256' }), 400, 'invalid_parameter');
+    const code = await saveWithChallenge(credentials, verifier);
+    for (const body of [
+      { auth_flow: 'refreshTokenAuth', code, code_verifier: verifier },
+      { auth_flow: 'tempCodeAuth', code: 'not-a-uuid', code_verifier: verifier },
+      { auth_flow: 'tempCodeAuth', code, code_verifier: 'too-short' },
+      { auth_flow: 'tempCodeAuth', code },
+    ]) {
+      await expectError(api.post('/credentials/exchange', body), 400, 'invalid_parameter');
+    }
+    // None of the refused requests touched the code.
+    assert.equal((await exchange(code, verifier)).status, 200);
+  });
+
+  it('a code of one SaaS is unknown to another, and stays usable where it was saved', async () => {
+    const verifier = newVerifier();
+    const code = await saveWithChallenge(await signedIn(), verifier);
+    await expectError(exchange(code, verifier, other), 404, 'code_not_found', 'code');
+    assert.equal((await exchange(code, verifier)).status, 200);
+    // Tokens of one SaaS are not saved by another, challenge or not.
+    const foreign = await signedIn(other);
+    const refused = await api.post('/credentials', { ...foreign, code_challenge: challengeOf(verifier), code_challenge_method: 'S256' });
+    assert.equal(refused.status, 401, refused.text);
+  });
+});
