@@ -10,7 +10,7 @@ import { credentialService as credentials, deviceService as devices, signInServi
 export const handler = groupHandler('sign-in', {
   ...signUpOperations,
   signIn: operation(s.signIn, ({ body }, ctx) => signIn().start(ctx.saasId, body.sign_in_parameters)),
-  respondToChallenge: operation(s.respondToChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),
+  respondToSignInChallenge: operation(s.respondToSignInChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),
   confirmDevice: operation(s.confirmDevice, ({ body }, ctx) => devices().confirm(ctx.saasId, body)),
   updateDeviceStatus: operation(s.updateDeviceStatus, ({ body }, ctx) => devices().updateStatus(ctx.saasId, body)),
   getAuthCredentials: operation(s.getAuthCredentials, ({ query }, ctx) => credentials().get(ctx.saasId, query)),

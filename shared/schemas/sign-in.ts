@@ -145,7 +145,7 @@ export const signInSchemas = {
     }),
     response: SignInChallenge,
   },
-  respondToChallenge: { body: ChallengeAnswer, response: SignInResult },
+  respondToSignInChallenge: { body: ChallengeAnswer, response: SignInResult },
   confirmDevice: { body: DeviceConfirmation, response: Type.Object({ user_confirmation_necessary: Type.Boolean() }) },
   updateDeviceStatus: { body: DeviceStatusUpdate },
   getAuthCredentials: { query: CredentialsQuery, response: Credentials },
