@@ -1,12 +1,14 @@
 /**
  * What the newest Auth API added (issue 25), through the local HTTP API over DynamoDB Local: the sign-in-ID
- * lookup, PKCE-bound temporary codes and their exchange, with every refusal, and nothing across SaaS.
+ * lookup, PKCE-bound temporary codes and their exchange, with every refusal, and nothing across SaaS; the
+ * caller's X-SaaSus-Trace-Id in the logs and the answer.
  */
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { setLogLevel } from '../../shared/log.js';
 import type { Credentials } from '../../shared/schemas/sign-in.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -171,5 +173,82 @@ describe('PKCE temporary codes (POST /credentials with a challenge, POST /creden
     const foreign = await signedIn(other);
     const refused = await api.post('/credentials', { ...foreign, code_challenge: challengeOf(verifier), code_challenge_method: 'S256' });
     assert.equal(refused.status, 401, refused.text);
+  });
+});
+
+describe('X-SaaSus-Trace-Id', () => {
+  /** The log lines written while `run` runs (the logger writes JSON lines to stdout). */
+  async function logged(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
+    const chunks: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      if (!text.startsWith('{"level"')) return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      chunks.push(text);
+      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
+      return true;
+    }) as typeof process.stdout.write;
+    setLogLevel('debug');
+    try {
+      await run();
+    } finally {
+      setLogLevel('silent');
+      process.stdout.write = write;
+    }
+    return chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it('is logged as the request’s trace id and echoed, on answers and refusals alike', async () => {
+    const traceId = `trace-${randomUUID()}`;
+    const refusedTrace = `refused-${randomUUID()}`;
+    let ok = await api.get('/roles');
+    let refused = ok;
+    const lines = await logged(async () => {
+      ok = await api.get('/roles', { headers: { 'X-SaaSus-Trace-Id': traceId } });
+      refused = await api.get('/users/nobody', { headers: { 'x-saasus-trace-id': refusedTrace } });
+    });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('x-saasus-trace-id'), traceId);
+    assert.equal(refused.status, 404);
+    assert.equal(refused.headers.get('x-saasus-trace-id'), refusedTrace);
+    const answered = lines.filter((l) => l.message === 'request answered');
+    assert.deepEqual(
+      answered.map((l) => [l.operation, l.traceId]),
+      [
+        ['getRoles', traceId],
+        ['getSaasUser', refusedTrace],
+      ],
+    );
+    assert.ok(
+      answered.every((l) => typeof l.requestId === 'string' && l.requestId !== l.traceId),
+      'the request id stays the service’s own',
+    );
+  });
+
+  it('is ignored when malformed: neither logged nor echoed, and the request is answered as without it', async () => {
+    for (const bad of ['has space', 'x'.repeat(129), 'caf\u00e9', '-leading-dash', '"quoted"', 'a,b']) {
+      let res = await api.get('/roles');
+      const lines = await logged(async () => {
+        res = await api.get('/roles', { headers: { 'X-SaaSus-Trace-Id': bad } });
+      });
+      assert.equal(res.status, 200, bad);
+      assert.equal(res.headers.get('x-saasus-trace-id'), null, bad);
+      assert.ok(
+        lines.every((l) => !('traceId' in l)),
+        bad,
+      );
+    }
+    const bare = await api.get('/roles');
+    assert.equal(bare.headers.get('x-saasus-trace-id'), null);
+  });
+
+  it('trusts nothing else: a trace id does not stand in for the signature', async () => {
+    const res = await fetch(`${h.api.baseUrl}/roles`, { headers: { 'X-SaaSus-Trace-Id': 'trace-1' } });
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('x-saasus-trace-id'), 'trace-1');
   });
 });
