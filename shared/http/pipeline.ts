@@ -12,7 +12,7 @@ import { observed } from '../observability.js';
 import { hasPermission } from '../permissions.js';
 import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
 import { errorAnswer, HttpProblem } from './errors.js';
-import type { BoundOperation, RequestContext } from '../schemas/operation.js';
+import { RawDocument, type BoundOperation, type RequestContext } from '../schemas/operation.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
 import { coerceStrings, parseJsonBody, validate } from './validation.js';
 
@@ -232,6 +232,13 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
         throw new HttpProblem(501, 'not_implemented', `${route.operationId} is not available in this version`);
       }
       const output = await op.run(state.input, state.ctx);
+      if (output instanceof RawDocument) {
+        return {
+          statusCode: route.status,
+          headers: { ...op.headers, 'content-type': output.contentType, 'content-disposition': 'attachment' },
+          body: output.text,
+        };
+      }
       return {
         statusCode: route.status,
         headers: { ...(route.noBody ? {} : JSON_HEADERS), ...op.headers },

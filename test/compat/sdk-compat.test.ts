@@ -323,7 +323,18 @@ function calls(): [string, Call][] {
         }),
     ],
     // Single tenant, payment provider, plans, errors.
-    ['UpdateSingleTenantSettings', () => api.patch('/single-tenant/settings', { enabled: false })],
+    // As both SDKs' updateSingleTenantSettings send it: every field, the templates as base64.
+    [
+      'UpdateSingleTenantSettings',
+      () =>
+        api.patch('/single-tenant/settings', {
+          enabled: false,
+          role_arn: '',
+          cloudformation_template: Buffer.from('Resources: {}\n').toString('base64'),
+          ddl_template: Buffer.from('CREATE TABLE t (id INT);\n').toString('base64'),
+          role_external_id: '1234567890',
+        }),
+    ],
     ['GetSingleTenantSettings', () => api.get('/single-tenant/settings')],
     ['GetCloudFormationLaunchStackLinkForSingleTenant', () => api.get('/single-tenant/cloudformation-launch-stack-link')],
     // The payment provider's key is set with this service's extension route (SaaSus sets it in its console).

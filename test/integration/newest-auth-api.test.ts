@@ -1,7 +1,7 @@
 /**
  * What the newest Auth API added (issue 25), through the local HTTP API over DynamoDB Local: the sign-in-ID
  * lookup, PKCE-bound temporary codes and their exchange, with every refusal, and nothing across SaaS; the
- * caller's X-SaaSus-Trace-Id in the logs and the answer.
+ * caller's X-SaaSus-Trace-Id in the logs and the answer; the SaaS's own single-tenant templates.
  */
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -250,5 +250,130 @@ describe('X-SaaSus-Trace-Id', () => {
     const res = await fetch(`${h.api.baseUrl}/roles`, { headers: { 'X-SaaSus-Trace-Id': 'trace-1' } });
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('x-saasus-trace-id'), 'trace-1');
+  });
+});
+
+describe('PATCH /single-tenant/settings with the SaaS’s own templates', () => {
+  const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+  const CFN = 'AWSTemplateFormatVersion: "2010-09-09"\nResources:\n  Bucket:\n    Type: AWS::S3::Bucket\n';
+  const DDL = 'CREATE TABLE notes (id INT PRIMARY KEY, body TEXT); -- ünïcode kept\n';
+
+  interface Settings {
+    role_external_id: string;
+    stack_template_url: string;
+    cloudformation_template_url: string;
+    ddl_template_url: string;
+  }
+  const settingsOf = async (client: SignedClient) => (await client.get<Settings>('/single-tenant/settings')).body;
+  const templateAt = (client: SignedClient) => async () => {
+    const link = (await client.get<{ link: string }>('/single-tenant/cloudformation-launch-stack-link')).body.link;
+    return new URLSearchParams(new URL(link).hash.split('?')[1]).get('templateURL') as string;
+  };
+
+  it('keeps both templates and the external id as the SDKs send them, serves them back, and the launch link uses the SaaS’s template', async () => {
+    const { client } = await h.newSaas();
+    const before = await settingsOf(client);
+    assert.equal(before.ddl_template_url, '');
+    assert.equal(before.cloudformation_template_url, before.stack_template_url);
+    const patched = await client.patch('/single-tenant/settings', {
+      enabled: false,
+      role_arn: '',
+      cloudformation_template: b64(CFN),
+      ddl_template: b64(DDL),
+      role_external_id: '1234567890',
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const after = await settingsOf(client);
+    assert.equal(after.role_external_id, '1234567890');
+    assert.notEqual(after.cloudformation_template_url, after.stack_template_url);
+    for (const [url, text] of [
+      [after.cloudformation_template_url, CFN],
+      [after.ddl_template_url, DDL],
+    ] as const) {
+      const res = await fetch(url);
+      assert.equal(res.status, 200, url);
+      assert.equal(await res.text(), text);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+      assert.equal(res.headers.get('content-disposition'), 'attachment');
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    }
+    assert.equal(await (await fetch(await templateAt(client)())).text(), CFN, 'the launch-stack link opens the SaaS’s own template');
+    // The role template is still served, with the external id as given.
+    const role = (await (await fetch(after.stack_template_url)).json()) as {
+      Resources: { CrossAccountRole: { Properties: { AssumeRolePolicyDocument: { Statement: { Condition: unknown }[] } } } };
+    };
+    assert.deepEqual(role.Resources.CrossAccountRole.Properties.AssumeRolePolicyDocument.Statement[0]?.Condition, {
+      StringEquals: { 'sts:ExternalId': '1234567890' },
+    });
+    // Empty strings, as SDKs without optional fields send them, change nothing.
+    assert.equal(
+      (await client.patch('/single-tenant/settings', { cloudformation_template: '', ddl_template: '', role_external_id: '' })).status,
+      200,
+    );
+    const again = await settingsOf(client);
+    assert.equal(again.role_external_id, '1234567890');
+    assert.equal(await (await fetch(again.ddl_template_url)).text(), DDL);
+    // A new template replaces the old one.
+    assert.equal((await client.patch('/single-tenant/settings', { ddl_template: b64('DROP TABLE notes;') })).status, 200);
+    assert.equal(await (await fetch((await settingsOf(client)).ddl_template_url)).text(), 'DROP TABLE notes;');
+  });
+
+  it('refuses templates over the size cap, not base64 or not text, and changes nothing', async () => {
+    const { client } = await h.newSaas();
+    assert.equal((await client.patch('/single-tenant/settings', { ddl_template: b64(DDL), role_external_id: 'kept-id' })).status, 200);
+    const before = await settingsOf(client);
+    await expectError(
+      client.patch('/single-tenant/settings', { cloudformation_template: b64('#'.repeat(51_201)), role_external_id: 'other-id' }),
+      400,
+      'template_too_large',
+      'cloudformation_template',
+    );
+    await expectError(client.patch('/single-tenant/settings', { ddl_template: b64('-'.repeat(65_537)) }), 400, 'template_too_large', 'ddl_template');
+    await expectError(client.patch('/single-tenant/settings', { ddl_template: 'not base64!' }), 400, 'invalid_parameter', 'ddl_template');
+    await expectError(
+      client.patch('/single-tenant/settings', { ddl_template: Buffer.from([0xff, 0xfe, 0x00]).toString('base64') }),
+      400,
+      'invalid_parameter',
+      'ddl_template',
+    );
+    await expectError(client.patch('/single-tenant/settings', { cloudformation_template: 'A'.repeat(70_004) }), 400, 'invalid_parameter');
+    assert.equal(
+      (await client.patch('/single-tenant/settings', { cloudformation_template: b64('#'.repeat(51_200)) })).status,
+      200,
+      'the cap itself is kept',
+    );
+    const after = await settingsOf(client);
+    assert.equal(after.role_external_id, 'kept-id');
+    assert.equal(await (await fetch(after.ddl_template_url)).text(), DDL);
+    assert.equal(before.cloudformation_template_url, before.stack_template_url);
+  });
+
+  it('a template URL opens only its own SaaS’s template, and only signed and in time', async () => {
+    const mine = await h.newSaas();
+    const theirs = await h.newSaas();
+    assert.equal((await mine.client.patch('/single-tenant/settings', { ddl_template: b64('SELECT 1;') })).status, 200);
+    assert.equal((await theirs.client.patch('/single-tenant/settings', { ddl_template: b64('SELECT 2;') })).status, 200);
+    const url = new URL((await settingsOf(mine.client)).ddl_template_url);
+    assert.equal(await (await fetch(url)).text(), 'SELECT 1;');
+    const moved = new URL(url);
+    moved.searchParams.set('saas_id', theirs.saasId);
+    assert.equal((await fetch(moved)).status, 404);
+    // The signature names the template: a DDL URL does not open the CloudFormation template, nor the role template.
+    for (const template of ['cloudformation', null]) {
+      const other = new URL(url);
+      if (template) other.searchParams.set('template', template);
+      else other.searchParams.delete('template');
+      assert.equal((await fetch(other)).status, 404, String(template));
+    }
+    // A SaaS without a DDL template has no URL for one, and a forged one opens nothing.
+    const none = await h.newSaas();
+    assert.equal((await settingsOf(none.client)).ddl_template_url, '');
+    const forged = new URL((await settingsOf(none.client)).stack_template_url);
+    forged.searchParams.set('template', 'ddl');
+    assert.equal((await fetch(forged)).status, 404);
+    setClockForTests(Date.now() + 2 * 3600 * 1000);
+    assert.equal((await fetch(url)).status, 404);
+    resetClockForTests();
+    assert.equal((await fetch(url)).status, 200);
   });
 });
