@@ -37,7 +37,14 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
 import { parseJsonBody, validate } from '../../shared/http/validation.js';
 import { log } from '../../shared/log.js';
-import type { ChallengeAnswer, Credentials, DeviceConfirmation, DeviceStatusUpdate, SignInResult } from '../../shared/schemas/sign-in.js';
+import type {
+  ChallengeAnswer,
+  Credentials,
+  CredentialsToSave,
+  DeviceConfirmation,
+  DeviceStatusUpdate,
+  SignInResult,
+} from '../../shared/schemas/sign-in.js';
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
@@ -47,7 +54,7 @@ import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
 import { FLOW_COOKIE, FLOW_SECONDS, type GoogleFederation } from './federation.js';
-import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
+import { contextQuery, MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
@@ -84,7 +91,7 @@ export interface LoginScreenDeps {
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
   };
   /** A temporary code for the credentials; with a binding, an OpenID Connect authorization code. */
-  saveCredentials(saasId: string, credentials: Credentials, binding?: AuthorizationBinding): Promise<{ code: string }>;
+  saveCredentials(saasId: string, credentials: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }>;
   devices: {
     confirm(saasId: string, input: DeviceConfirmation): Promise<{ user_confirmation_necessary: boolean }>;
     updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
@@ -160,6 +167,7 @@ const BODIES = {
     session: Type.String({ minLength: 1, maxLength: 8192 }),
     responses: Type.Record(Type.String({ pattern: '^[A-Z_]{1,64}$' }), Type.String({ maxLength: 2048 }), { maxProperties: 8 }),
     state: State,
+    code_challenge: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' })),
     invitation: Type.Optional(InvitationRef),
     authorization: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUTHORIZATION_LENGTH })),
   }),
@@ -395,7 +403,7 @@ export class LoginScreen {
     const tenantId = query.get('tenant_id') ?? '';
     if (!/^[A-Za-z0-9-]{1,64}$/.test(tenantId)) return this.notFound(saasId);
     const start = new URL(this.deps.samlStartUrl(saasId, tenantId));
-    for (const [name, value] of Object.entries(screenContext(query))) start.searchParams.set(name, value);
+    for (const [name, value] of Object.entries(contextQuery(screenContext(query)))) start.searchParams.set(name, value);
     return { status: 302, headers: { ...BASE_HEADERS, location: start.toString() }, body: '' };
   }
 
@@ -540,7 +548,7 @@ export class LoginScreen {
   private async finish(
     saasId: string,
     step: SignInResult & { credentials: Credentials },
-    { state, invitation, authorization }: ScreenContext & { invitation?: { id: string } },
+    { state, invitation, authorization, code_challenge }: ScreenContext & { invitation?: { id: string } },
   ) {
     const { credentials } = step;
     const request = authorization !== undefined ? await openAuthorizationRequest(this.deps.box, saasId, authorization) : undefined;
@@ -554,7 +562,9 @@ export class LoginScreen {
       redirect = authorizationResponse(request, this.deps.issuer, (await this.deps.saveCredentials(saasId, credentials, binding)).code);
     } else {
       const url = new URL(callback);
-      url.searchParams.set('code', (await this.deps.saveCredentials(saasId, credentials)).code);
+      // With the application's PKCE challenge, the code is traded only with its verifier (POST /credentials/exchange).
+      const toSave = code_challenge ? { ...credentials, code_challenge, code_challenge_method: 'S256' as const } : credentials;
+      url.searchParams.set('code', (await this.deps.saveCredentials(saasId, toSave)).code);
       if (state !== undefined) url.searchParams.set('state', state);
       redirect = url.toString();
     }
