@@ -105,14 +105,16 @@ export const CredentialsToSave = Type.Object({
   id_token: IssuedToken('an ID token this service issued'),
   access_token: IssuedToken('an access token this service issued, of the same user'),
   refresh_token: Type.Optional(Type.String({ maxLength: 256, description: 'a refresh token of the same user; empty counts as not given' })),
-  code_challenge: Type.Optional(
+  code_challenge: OptionalOrEmpty(
     Type.String({
       pattern: '^[A-Za-z0-9_-]{43}$',
       description: 'BASE64URL(SHA-256(code_verifier)); the code is then traded only at POST /credentials/exchange',
     }),
   ),
   code_challenge_method: Type.Optional(
-    Type.Union([Type.Literal('S256'), Type.Literal('plain')], { description: 'S256, required with code_challenge; plain is refused (400)' }),
+    Type.Union([Type.Literal('S256'), Type.Literal('plain'), Type.Literal('')], {
+      description: "S256, required with code_challenge; plain is refused (400); '' counts as not given",
+    }),
   ),
 });
 export type CredentialsToSave = Static<typeof CredentialsToSave>;

@@ -151,6 +151,10 @@ describe('PKCE temporary codes (POST /credentials with a challenge, POST /creden
     );
     await expectError(api.post('/credentials', { ...credentials, code_challenge_method: 'S256' }), 400, 'invalid_parameter', 'code_challenge');
     await expectError(api.post('/credentials', { ...credentials, code_challenge: 'short', code_challenge_method: 'S256' }), 400, 'invalid_parameter');
+    // Empty strings, as SDKs without optional fields send them, are no challenge: the code is a plain one.
+    const blank = await api.post<{ code: string }>('/credentials', { ...credentials, code_challenge: '', code_challenge_method: '' });
+    assert.equal(blank.status, 201, blank.text);
+    assert.equal((await api.get(`/credentials?code=${blank.body.code}`)).status, 200);
     const code = await saveWithChallenge(credentials, verifier);
     for (const body of [
       { auth_flow: 'refreshTokenAuth', code, code_verifier: verifier },

@@ -261,7 +261,9 @@ function plainCredentials(saved: SavedContent): Credentials {
  * on the wire twice, and nothing that can hash needs it (RFC 7636, 4.2).
  */
 function pkceChallenge(input: CredentialsToSave): string | undefined {
-  const { code_challenge: challenge, code_challenge_method: method } = input;
+  // Empty strings count as not given (SDKs without optional fields send them so).
+  const challenge = input.code_challenge || undefined;
+  const method = input.code_challenge_method || undefined;
   if (challenge === undefined && method === undefined) return undefined;
   if (method === 'plain') {
     throw invalid('unsupported_code_challenge_method', 'code_challenge_method: only S256 is accepted; plain is refused', {
