@@ -100,7 +100,7 @@ export const loginScreen = () =>
       google: googleFederation(),
       returnUrl: googleFederation().returnUrl,
       signIn: (saasId, account) => federationService().signIn(saasId, account),
-      confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
+      confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
     },
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,

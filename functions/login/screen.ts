@@ -41,7 +41,7 @@ import type { ChallengeAnswer, Credentials, DeviceConfirmation, DeviceStatusUpda
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
-import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
+import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
@@ -108,7 +108,8 @@ export interface LoginScreenDeps {
     /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
     returnUrl: string;
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
-    confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
+    /** `account`: the provider account the browser met; the code links only that one. */
+    confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
   };
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
@@ -181,10 +182,14 @@ const BODIES = {
   link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
 };
 
-/** A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes. */
+/**
+ * A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes: the
+ * user, and the provider account this browser met, which alone the code may link.
+ */
 interface LinkTicket {
   user_id: string;
   email: string;
+  account: MetAccount;
   context: ScreenContext;
   exp: number;
 }
@@ -378,7 +383,9 @@ export class LoginScreen {
     const outcome = await this.deps.federation.signIn(saasId, account);
     if (outcome.kind === 'signed_in')
       return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
-    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+    const { provider, subject, tenantId } = account;
+    const met = { provider, subject, ...(tenantId !== undefined ? { tenantId } : {}) };
+    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, account: met, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
     const sealed = await sealJson(this.deps.box, ticket, linkTicket(saasId));
     return `${this.screenPath(saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
   }
@@ -418,7 +425,7 @@ export class LoginScreen {
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {
     const ticket = await openJson<LinkTicket>(this.deps.box, sealed, linkTicket(saasId));
-    if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
+    if (!ticket?.account) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
     if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
     return ticket;
   }
@@ -481,7 +488,7 @@ export class LoginScreen {
         case 'link': {
           const { ticket, code } = validate(BODIES.link, body, 'body');
           const pending = await this.openLinkTicket(saasId, ticket);
-          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code);
+          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code, pending.account);
           return ok(await this.finish(saasId, { challenge_parameters: {}, credentials }, pending.context));
         }
         default:
