@@ -110,6 +110,8 @@ export interface LoginScreenDeps {
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
     /** `account`: the provider account the browser met; the code links only that one. */
     confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
+    /** true the first time a SAML ticket (its assertion) is used on the screen. */
+    claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
   };
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
@@ -416,6 +418,9 @@ export class LoginScreen {
         cookie(request.headers.cookie, SAML_FLOW_COOKIE),
       );
       if (ticket.saas_id !== saasId) throw invalid('saml_refused', 'ticket: is for another SaaS');
+      if (!(await this.deps.federation.claimSamlTicket(saasId, ticket.assertion, ticket.exp))) {
+        throw invalid('saml_replayed', 'ticket: was used already; sign in again');
+      }
       const location = await this.federatedSignIn(saasId, ticket.account, flow.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {

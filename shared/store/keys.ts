@@ -150,6 +150,11 @@ export const keys = {
     pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
     sk: 'USED',
   }),
+  /** The screen's ticket for that assertion, once it signed in (or offered a link): a replayed ticket is refused. */
+  usedSamlTicket: (saasId: string, issuer: string, assertionId: string): ItemKey => ({
+    pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
+    sk: 'TICKET',
+  }),
   /** The user's side of that link, naming it as `mirror`: Delete User frees the provider's account. */
   userExternalIdentity: (saasId: string, userId: string, provider: string): ItemKey => ({
     pk: userPartition(saasId, userId),

@@ -189,6 +189,61 @@ describe('per-tenant SAML sign-in', () => {
   });
 });
 
+describe('what the assertion consumer service and the screen refuse', () => {
+  const MAY = { email: 'may.saml@acme.test', password: 'May#Secret42', nameId: 'may@idp-a' };
+
+  it('answers a 400 page for an empty, non-base64 or non-XML SAMLResponse, and for none at all', async () => {
+    const acs = `${h.api.baseUrl}/saml2/idpresponse`;
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    for (const body of [
+      'SAMLResponse=',
+      'SAMLResponse=%25%25%25not-base64',
+      `SAMLResponse=${encodeURIComponent(b64('not XML at all'))}`,
+      `SAMLResponse=${encodeURIComponent(b64('<?xml version="1.0"?><unclosed'))}`,
+      `SAMLResponse=${encodeURIComponent(b64('<Response/>'))}`,
+      `SAMLResponse=${encodeURIComponent(b64('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>'))}`,
+      '',
+      'RelayState=x',
+    ]) {
+      const res = await fetch(acs, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const page = await res.text();
+      assert.equal(res.status, 400, `${body}: ${res.status} ${page}`);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/, body);
+    }
+  });
+
+  it('refuses an assertion whose Recipient, or a response whose Destination, is another service provider', async () => {
+    const spMetadata = await serviceProviderMetadata();
+    for (const aimedAt of [{ recipient: 'https://other-sp.test/acs' }, { destination: 'https://other-sp.test/acs' }]) {
+      const { location } = await startAt(tenantA);
+      const { acs, SAMLResponse } = await idpA.respond(location, spMetadata, KIM, aimedAt);
+      const res = await post(acs, SAMLResponse);
+      const page = await res.text();
+      assert.equal(res.status, 400, `${JSON.stringify(aimedAt)}: ${page}`);
+      assert.match(page, /another (recipient|destination) \(https:\/\/other-sp\.test\/acs\)/);
+    }
+  });
+
+  it('takes the sealed ticket once: replayed within its minute, it mails no second code', async () => {
+    const setup = new ServiceSetup(admin);
+    await setup.addMember(tenantA, await setup.createUser(MAY.email, MAY.password), MAY.email);
+    const { location, cookie } = await startAt(tenantA);
+    const { acs, SAMLResponse } = await idpA.respond(location, await serviceProviderMetadata(), MAY);
+    const consumed = await post(acs, SAMLResponse);
+    assert.equal(consumed.status, 303);
+    const ticketUrl = consumed.headers.get('location') ?? '';
+    const first = await fetch(ticketUrl, { redirect: 'manual', headers: { cookie } });
+    assert.equal(first.status, 302, await first.text());
+    assert.match(first.headers.get('location') ?? '', /\/link\?ticket=/);
+    assert.equal((await deliveredMail(h.sesUrl, saasId, MAY.email)).length, 1);
+    const replayed = await fetch(ticketUrl, { redirect: 'manual', headers: { cookie } });
+    const page = await replayed.text();
+    assert.equal(replayed.status, 400, page);
+    assert.match(page, /used already/);
+    assert.equal((await deliveredMail(h.sesUrl, saasId, MAY.email)).length, 1, 'no second code');
+  });
+});
+
 describe('metadata_url', () => {
   const put = (tenantId: string, metadata_url: string) =>
     admin.put<{ type: string; message: string; data: Record<string, unknown> }>(`/tenants/${tenantId}/identity-providers`, {
