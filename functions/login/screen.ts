@@ -334,9 +334,14 @@ export class LoginScreen {
    * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
    */
   private async signOut(saasId: string, redirectUri: string): Promise<ScreenResponse> {
+    // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
+    if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
+      return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, 'redirect_uri: holds control characters');
+    }
     const callback = await this.deps.callbackUrl(saasId);
     const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
-    const location = redirectUri && sameOrigin(redirectUri, callback) ? redirectUri : `${this.screenPath(saasId)}sign-in`;
+    // In its parsed form: a header holds ASCII only, so anything else is percent-encoded as the browser would.
+    const location = redirectUri && sameOrigin(redirectUri, callback) ? new URL(redirectUri).href : `${this.screenPath(saasId)}sign-in`;
     return {
       status: 302,
       headers: { ...BASE_HEADERS, location, 'set-cookie': setCookie(CSRF_COOKIE, '', this.screenCookie(saasId, 'Strict'), 0) },
