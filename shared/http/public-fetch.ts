@@ -70,7 +70,8 @@ export class PublicFetcher {
       if (!allowed(host)) throw refused(`${host} is not a public address`);
       return { url: parsed, address: host, family: host.includes(':') ? 6 : 4 };
     }
-    if (host === 'localhost' || host.endsWith('.localhost')) throw refused(`${host} is this machine`);
+    const name = host.replace(/\.$/, '');
+    if (name === 'localhost' || name.endsWith('.localhost')) throw refused(`${host} is this machine`);
     let addresses: HostAddress[];
     try {
       addresses = await withDeadline(this.options.resolve(host), this.options.timeoutMs);

@@ -35,7 +35,9 @@ let google: GoogleStandIn;
 let screen: string;
 
 const stored = (id: string) => new DynamoUserRepository(dynamo(), tableName()).get(saasId, id) as Promise<UserRecord>;
-const codesMailed = async () => (await deliveredMail(h.sesUrl, saasId, USER.email)).map((m) => /(\d{6})/.exec(m.body.text ?? '')?.[1] ?? '');
+const codesMailedTo = async (email: string) =>
+  (await deliveredMail(h.sesUrl, saasId, email)).map((m) => /(\d{6})/.exec(m.body.text ?? '')?.[1] ?? '');
+const codesMailed = () => codesMailedTo(USER.email);
 const isLinkPage = (url: string) => url.startsWith(`${screen}link?`);
 
 /** A browser signs in with the stand-in Google account `sub`; the link page it lands on. */
@@ -154,4 +156,24 @@ describe('a link code confirms only the provider account the page met', () => {
     assert.equal((await enterCode(attacker, again, googleCode)).status, 400);
     assert.equal((await stored(userId)).providers[`SAML:${tenant1}`], undefined);
   });
+
+  it('a newer assertion of the same identity provider for another NameID makes the older page refuse the new code', async () => {
+    const users = await userOf('ivy.link@acme.test');
+    const user = new CookieBrowser();
+    const usersPage = await samlSignIn(user, { nameId: 'ivy@t1', email: users.email });
+    await samlSignIn(new CookieBrowser(), { nameId: ADMINS_NAME_ID, email: users.email });
+    const [, newest] = await codesMailedTo(users.email);
+    const refused = await enterCode(user, usersPage, newest as string);
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.type, 'link_offer_replaced');
+    assert.deepEqual((await stored(users.id)).providers, {});
+  });
 });
+
+/** A new user of tenant 1. */
+async function userOf(email: string) {
+  const setup = new ServiceSetup(admin);
+  const id = await setup.createUser(email, USER.password);
+  await setup.addMember(tenant1, id, email);
+  return { id, email };
+}

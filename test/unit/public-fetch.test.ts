@@ -123,6 +123,9 @@ describe('public addresses', () => {
       return found.map((address) => ({ address, family: 4 as const }));
     };
     const fetcher = new PublicFetcher({ resolve, timeoutMs: 1000, maxBytes: 1024 });
+    for (const url of ['https://localhost/m', 'https://LOCALHOST./m', 'https://idp.localhost./m']) {
+      assert.match((await refusal(fetcher.check(url, 'metadata_url'))).message, /is this machine/, url);
+    }
     for (const url of [
       'https://localhost/m',
       'https://LOCALHOST./m',
