@@ -34,7 +34,10 @@ export const systemResolver: HostResolver = async (hostname) =>
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
-  return parsed.range() === 'unicast';
+  if (parsed.range() !== 'unicast') return false;
+  // IPv6 beyond what ipaddr.js names: only the global unicast block 2000::/3 is routed on the internet, and
+  // ::/8 holds IPv4-compatible forms (::7f00:1 is 127.0.0.1 to some stacks) that it calls unicast.
+  return parsed.kind() === 'ipv4' || parsed.match(ipaddr.IPv6.parse('2000::'), 3);
 }
 
 export interface PublicFetchOptions {

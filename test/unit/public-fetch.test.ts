@@ -104,6 +104,12 @@ describe('public addresses', () => {
       '2002:a00:1::1',
       '2001:db8::1',
       '100::1',
+      '::7f00:1',
+      '::a00:1',
+      '::2',
+      'fec0::1',
+      '2001:2::1',
+      '3fff::1',
     ]) {
       assert.equal(isPublicAddress(address), false, address);
     }
