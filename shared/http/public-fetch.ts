@@ -91,7 +91,10 @@ export class PublicFetcher {
 
   /** The body of a 200 answer at `url` (checked as `check` does), as UTF-8 text. */
   async text(url: string, field: string): Promise<string> {
+    const started = Date.now();
     const target = await this.check(url, field);
+    // One deadline for the whole exchange, the lookup included.
+    const left = Math.max(1, this.options.timeoutMs - (Date.now() - started));
     const failed = (why: string) => invalid('metadata_unreachable', `${field}: ${why}`, { field });
     const { address, family } = target;
     // Answers the address checked above, whatever the name: the connection cannot be moved by another DNS answer.
@@ -106,7 +109,7 @@ export class PublicFetcher {
           method: 'GET',
           lookup: pinned,
           agent: false,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          signal: AbortSignal.timeout(left),
           headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
           ...(this.options.ca ? { ca: this.options.ca } : {}),
         },
