@@ -170,6 +170,20 @@ describe('a link code confirms only the provider account the page met', () => {
   });
 });
 
+describe('a link confirmed after the user left the tenant', () => {
+  it("links nothing: the tenant's identity provider signs in that tenant's members only", async () => {
+    const left = await userOf('lou.link@acme.test');
+    const browser = new CookieBrowser();
+    const page = await samlSignIn(browser, { nameId: 'lou@t1', email: left.email });
+    const [code] = await codesMailedTo(left.email);
+    assert.equal((await admin.delete(`/tenants/${tenant1}/users/${left.id}`)).status, 200);
+    const refused = await enterCode(browser, page, code as string);
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.type, 'not_a_tenant_user');
+    assert.deepEqual((await stored(left.id)).providers, {});
+  });
+});
+
 /** A new user of tenant 1. */
 async function userOf(email: string) {
   const setup = new ServiceSetup(admin);
