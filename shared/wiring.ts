@@ -52,6 +52,7 @@ import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
+import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
@@ -69,6 +70,8 @@ const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableNam
 export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
 /** SAML assertions already used (functions/login/saml.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
+/** A tenant's SAML metadata_url, read only from public addresses (shared/http/public-fetch.ts). */
+export const metadataFetcher = () => new PublicFetcher({ resolve: hostResolver(), timeoutMs: 5000, maxBytes: 256 * 1024 });
 const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());
 const committer = () => new DynamoCommitter(dynamo());

@@ -247,7 +247,7 @@ export const configurationSchemas = {
       reply_email_address: Type.Optional(Type.Union([Email, Type.Literal('')], { description: "an e-mail address, or ''" })),
     }),
   },
-  getNotificationMessages: { response: TemplateSet },
+  findNotificationMessages: { response: TemplateSet },
   updateNotificationMessages: { body: TemplateUpdate },
   getCustomizePages: { response: CustomizePages },
   updateCustomizePages: { body: Type.Partial(CustomizePages) },

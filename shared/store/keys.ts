@@ -151,6 +151,11 @@ export const keys = {
     pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
     sk: 'USED',
   }),
+  /** The screen's ticket for that assertion, once it signed in (or offered a link): a replayed ticket is refused. */
+  usedSamlTicket: (saasId: string, issuer: string, assertionId: string): ItemKey => ({
+    pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
+    sk: 'TICKET',
+  }),
   /** The user's side of that link, naming it as `mirror`: Delete User frees the provider's account. */
   userExternalIdentity: (saasId: string, userId: string, provider: string): ItemKey => ({
     pk: userPartition(saasId, userId),
@@ -174,11 +179,13 @@ export const keys = {
   }),
   /**
    * A code mailed to confirm something the user asked for (`EMAIL_UPDATE`, `EXTERNAL_LINK`), hashed, with
-   * what it confirms; in the user's partition, one per purpose (a new request replaces the old code).
+   * what it confirms; in the user's partition, one per purpose and slot (a new request replaces the old code
+   * of its slot; `EXTERNAL_LINK` offers have one slot per provider, so one provider's offer never replaces
+   * another's).
    */
-  verificationCode: (saasId: string, userId: string, purpose: string): ItemKey => ({
+  verificationCode: (saasId: string, userId: string, purpose: string, slot?: string): ItemKey => ({
     pk: userPartition(saasId, userId),
-    sk: `VERIFY#${purpose}`,
+    sk: slot === undefined ? `VERIFY#${purpose}` : `VERIFY#${purpose}#${slot}`,
   }),
   /**
    * What sign-in keeps of a user beside the profile (which holds the failed-proof counter and the last

@@ -15,13 +15,16 @@
  *
  * A temporary code is a UUID valid 10 seconds and single use. The saved tokens are sealed under a key
  * derived from the code itself and stored under the code's hash, so the table never holds them readable.
+ * Saved with a PKCE challenge (S256 only), the code is traded only at Exchange Authentication Credentials,
+ * with the verifier; saved without one, only by Get with tempCodeAuth. Any attempt takes the code out, so a
+ * wrong verifier or the wrong operation burns it: a stolen code cannot be tried twice.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { constantTimeEqual } from '../../crypto/compare.js';
 import { nowSeconds } from '../../clock.js';
 import { codeHash, openWithCode, sealWithCode } from '../../crypto/code-box.js';
-import { invalid, notFound } from '../../errors.js';
-import type { Credentials, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
+import { invalid, notFound, unauthenticated } from '../../errors.js';
+import type { Credentials, CredentialsExchange, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
 import type { UserInfo } from '../../schemas/tenant-users.js';
 import type { AuthorizationCodeStore, GrantStore } from './grants.js';
 import { newGrantId, type RefreshGrant, type RefreshTokens } from './refresh-tokens.js';
@@ -63,6 +66,14 @@ export interface OpenIdUserInfo {
 }
 
 const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** BASE64URL(SHA-256(verifier)), RFC 7636's S256 transform. */
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+/** What a code was saved as: how it may be traded. */
+type SavedContent = Credentials & { authorization?: AuthorizationBinding; code_challenge?: string };
+
+const codeNotFound = () => notFound('code_not_found', 'code: no saved credentials under this code (unknown, used, or older than 10 seconds)');
 
 export interface SavedCredentials {
   /** The credentials as JSON, sealed under the code (code-box.ts). */
@@ -204,6 +215,7 @@ export class CredentialService {
    * binding, the code is an OpenID Connect authorization code: redeemable only by `redeemAuthorizationCode`.
    */
   async save(saasId: string, input: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }> {
+    const challenge = pkceChallenge(input);
     const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token);
     await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub });
     const refreshToken = input.refresh_token || undefined;
@@ -218,7 +230,13 @@ export class CredentialService {
       ...(refreshToken ? { refresh_token: refreshToken } : {}),
     };
     await this.deps.tempCodes.save(saasId, codeHash(code), {
-      sealed: sealWithCode(code, sealContext(saasId), JSON.stringify(binding ? { ...credentials, authorization: binding } : credentials)),
+      sealed: sealWithCode(
+        code,
+        sealContext(saasId),
+        JSON.stringify(
+          binding ? { ...credentials, authorization: binding } : challenge ? { ...credentials, code_challenge: challenge } : credentials,
+        ),
+      ),
       user_id: idClaims.sub,
       expiresAt: nowSeconds() + (binding ? AUTHORIZATION_CODE_SECONDS : TEMP_CODE_SECONDS),
     });
@@ -226,19 +244,31 @@ export class CredentialService {
   }
 
   /** Takes the code's saved credentials out, once; undefined when unknown, used or expired. */
-  private async take(saasId: string, code: string): Promise<(Credentials & { authorization?: AuthorizationBinding }) | undefined> {
+  private async take(saasId: string, code: string): Promise<SavedContent | undefined> {
     const saved = await this.deps.tempCodes.take(saasId, codeHash(code.toLowerCase()), nowSeconds());
     const opened = saved && openWithCode(code.toLowerCase(), sealContext(saasId), saved.sealed);
-    return opened ? (JSON.parse(opened) as Credentials & { authorization?: AuthorizationBinding }) : undefined;
+    return opened ? (JSON.parse(opened) as SavedContent) : undefined;
   }
 
   private async redeem(saasId: string, code: string): Promise<Credentials> {
     const saved = await this.take(saasId, code);
-    // An authorization code is not redeemed here, without its PKCE verifier.
-    if (!saved || saved.authorization) {
-      throw notFound('code_not_found', 'code: no saved credentials under this code (unknown, used, or older than 10 seconds)');
+    // A code bound to a PKCE challenge is not redeemed here, without its verifier.
+    if (!saved || saved.authorization || saved.code_challenge) throw codeNotFound();
+    return plainCredentials(saved);
+  }
+
+  /**
+   * Exchange Authentication Credentials: a code saved with a PKCE challenge, traded with its verifier. A code
+   * saved without a challenge is unknown here (404 as any unknown code); a verifier that does not match is 401,
+   * and the code is gone either way.
+   */
+  async exchange(saasId: string, input: CredentialsExchange): Promise<Credentials> {
+    const saved = await this.take(saasId, input.code);
+    if (!saved || saved.authorization || !saved.code_challenge) throw codeNotFound();
+    if (!constantTimeEqual(s256(input.code_verifier), saved.code_challenge)) {
+      throw unauthenticated('invalid_code_verifier', 'code_verifier: does not match the code_challenge the code was saved with; the code is used up');
     }
-    return saved;
+    return plainCredentials(saved);
   }
 
   /**
@@ -259,8 +289,7 @@ export class CredentialService {
     const binding = saved?.authorization;
     if (!saved || !binding) throw invalid('invalid_grant', 'code: unknown, used, or expired');
     if (binding.redirect_uri !== proof.redirect_uri) throw invalid('invalid_grant', 'redirect_uri: is not the one the code was issued for');
-    const challenge = createHash('sha256').update(proof.code_verifier).digest('base64url');
-    if (!PKCE_VERIFIER.test(proof.code_verifier) || !constantTimeEqual(challenge, binding.code_challenge)) {
+    if (!PKCE_VERIFIER.test(proof.code_verifier) || !constantTimeEqual(s256(proof.code_verifier), binding.code_challenge)) {
       throw invalid('invalid_grant', 'code_verifier: does not match the code_challenge');
     }
     if (!saved.refresh_token) throw invalid('invalid_grant', 'code: carries no session to issue tokens from');
@@ -303,4 +332,35 @@ export class CredentialService {
     const user = info as UserInfo;
     return { ...user, attributes: user.user_attribute };
   }
+}
+
+/** The saved credentials alone, without what bound the code. */
+function plainCredentials(saved: SavedContent): Credentials {
+  return {
+    id_token: saved.id_token,
+    access_token: saved.access_token,
+    ...(saved.refresh_token ? { refresh_token: saved.refresh_token } : {}),
+  };
+}
+
+/**
+ * The S256 challenge a code is saved with, if any. `plain` is refused (400): it would put the verifier itself
+ * on the wire twice, and nothing that can hash needs it (RFC 7636, 4.2).
+ */
+function pkceChallenge(input: CredentialsToSave): string | undefined {
+  // Empty strings count as not given (SDKs without optional fields send them so).
+  const challenge = input.code_challenge || undefined;
+  const method = input.code_challenge_method || undefined;
+  if (challenge === undefined && method === undefined) return undefined;
+  if (method === 'plain') {
+    throw invalid('unsupported_code_challenge_method', 'code_challenge_method: only S256 is accepted; plain is refused', {
+      field: 'code_challenge_method',
+    });
+  }
+  if (challenge === undefined)
+    throw invalid('invalid_parameter', 'code_challenge: is required with code_challenge_method', { field: 'code_challenge' });
+  if (method === undefined) {
+    throw invalid('invalid_parameter', 'code_challenge_method: is required with code_challenge (S256)', { field: 'code_challenge_method' });
+  }
+  return challenge;
 }

@@ -372,6 +372,15 @@ export class TenantUserService {
     return info;
   }
 
+  /** Get User Info by Sign-In ID: the twin of the e-mail lookup (an e-mail address here finds nobody). */
+  async userInfoBySignInId(saasId: string, signInId: string): Promise<UserInfo> {
+    const login = loginFromUsername(signInId);
+    const user = login?.kind === 'sign_in_id' ? await this.users.findByLogin(saasId, login) : undefined;
+    const info = user && (await this.userInfo(saasId, user.id));
+    if (!info) throw notFound('user_not_found', 'sign_in_id: no user signs in with this sign-in ID');
+    return info;
+  }
+
   /** The user with every tenant they belong to (Delete User's answer). */
   async userInfo(saasId: string, userId: string): Promise<UserInfo | undefined> {
     return (await this.userInfoAndSession(saasId, userId)).info;

@@ -240,6 +240,11 @@ export function loginFromRequest(input: { email?: string | null; sign_in_id?: st
  */
 export function loginFromUsername(username: string): Login | undefined {
   const trimmed = username.trim();
+  // Lower-casing is the lookup's only folding (no NFKC: a full-width or other compatibility letter stays itself
+  // and names nobody). Two characters lower-case into ASCII (U+212A KELVIN SIGN into `k`, U+0130 into `i` and a
+  // dot): a name spelled with them is not the stored name, so it names nobody rather than someone else.
+  const ascii = (c: string) => c.charCodeAt(0) < 0x80;
+  if ([...trimmed].some((c) => !ascii(c) && [...c.toLowerCase()].some(ascii))) return undefined;
   if (trimmed.includes('@')) return STORED_EMAIL_SHAPE.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
   return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
 }
