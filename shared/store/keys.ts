@@ -207,6 +207,8 @@ export const keys = {
   /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.
+   * An OpenID Connect authorization code is spent in place (`spent_grant`, grant-repository.ts) and stays
+   * until its TTL, so a replay finds what it issued.
    */
   tempCode: (saasId: string, codeHash: string): ItemKey => ({ pk: `SAAS#${saasId}#TEMPCODE#${codeHash}`, sk: 'CODE' }),
   /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */
