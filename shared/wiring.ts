@@ -9,7 +9,8 @@ import { createGroupHandler } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
 import type { BoundOperation } from './schemas/operation.js';
-import { ConfigurationService, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
+import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
+import type { SignInSettings } from './schemas/configuration.js';
 import { DefinitionService } from './domain/configuration/definitions.js';
 import { InfrastructureService } from './domain/configuration/infrastructure.js';
 import { InvitationService } from './domain/tenants/invitations.js';
@@ -272,9 +273,24 @@ export const invitationService = () =>
 
 const deviceRemembering = async (saasId: string) => (await configurationReader().signInSettings(saasId)).device_configuration.device_remembering;
 
+/**
+ * The sign-in settings of a SaaS read once per service object (one request): a sign-in's device offer and its
+ * refresh token's lifetime come from one read, even where the settings cache has nothing (a SaaS that never
+ * saved them: absent documents are not kept).
+ */
+function signInSettingsOnce() {
+  const reads = new Map<string, Promise<SignInSettings>>();
+  return (saasId: string) => {
+    let read = reads.get(saasId);
+    if (!read) reads.set(saasId, (read = configurationReader().signInSettings(saasId)));
+    return read;
+  };
+}
+
 /** Sign In and Respond to Sign In Challenge. */
 export const signInService = () => {
   const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
+  const settings = signInSettingsOnce();
   return new SignInService({
     users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
@@ -282,10 +298,10 @@ export const signInService = () => {
     committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
-    refreshTokens: keyServicesOfThisStore().refreshTokens,
+    refreshTokens: new RefreshTokens(keyStore(), async (saasId) => validitySeconds((await settings(saasId)).refresh_token_validity)),
     box: secrets(),
     poolName,
-    deviceRemembering,
+    deviceRemembering: async (saasId) => (await settings(saasId)).device_configuration.device_remembering,
     settings: {
       challengeSeconds: signInSessionSeconds,
       offeredDeviceSeconds: tokenLifetimeSeconds,
