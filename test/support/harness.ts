@@ -43,6 +43,11 @@ export interface HarnessOptions {
   masterKey?: string;
   /** Tokens issued by the API this harness starts (as under `npm start`), so OpenID Connect discovery matches. */
   issuerIsApi?: boolean;
+  /**
+   * Each SaaS's screen on a host of its own, `<saas id>.localhost:<port>` (LOGIN_DOMAIN): browsers resolve
+   * `*.localhost` to the loopback address. Off, every screen shares the API's origin.
+   */
+  perSaasHosts?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -52,6 +57,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const port = await freePort();
   process.env.PUBLIC_BASE_URL = `http://127.0.0.1:${port}${BASE_PATH}`;
   if (options.issuerIsApi) process.env.TOKEN_ISSUER = process.env.PUBLIC_BASE_URL;
+  // Files share a worker's environment: set or clear it every time.
+  if (options.perSaasHosts) process.env.LOGIN_DOMAIN = `localhost:${port}`;
+  else delete process.env.LOGIN_DOMAIN;
   useLocalEngines({
     dynamoUrl,
     sesUrl,
