@@ -130,11 +130,6 @@ async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
     const context = await browser.newContext();
     try {
       await signInOnB(await open(context, b.url), true);
-      const device = (await context.cookies()).find((c) => c.name === `login_device_${rikuId}`);
-      assert.ok(device, 'B keeps the device in this browser');
-      assert.equal(device.domain, `${b.saasId}.localhost`);
-      assert.equal(device.httpOnly, true);
-
       const onA = await open(context, a.url);
       await onA.locator('#sign-in-form:not([hidden])').waitFor();
       // Runs in A's page, as A's tag manager would: every way a script reaches another screen's secrets.
@@ -161,6 +156,13 @@ async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
       assert.equal(reached.crossOrigin, 'blocked', 'B’s page, with its CSRF token, is another origin’s');
       assert.equal(reached.onThisHost.status, 421, 'B’s screen is not served on A’s host');
       assert.doesNotMatch(reached.onThisHost.text, /page-data|csrf/);
+
+      // Where B keeps it: a sealed HttpOnly cookie of B's host and B's steps.
+      const device = (await context.cookies()).find((c) => c.name === `login_device_${rikuId}`);
+      assert.ok(device, 'B keeps the device in this browser');
+      assert.equal(device.domain, `${b.saasId}.localhost`);
+      assert.equal(device.path, `/v1/auth/login/${b.saasId}/api/`);
+      assert.equal(device.httpOnly, true);
 
       // The device still signs Riku in on B, without the code.
       await signInOnB(await open(context, b.url), false);
