@@ -141,7 +141,8 @@ async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
           fetch: typeof fetch;
         };
         const storage: string[] = [];
-        for (let i = 0; i < scope.localStorage.length; i++) storage.push(`${scope.localStorage.key(i)}=${scope.localStorage.getItem(scope.localStorage.key(i) ?? '')}`);
+        for (let i = 0; i < scope.localStorage.length; i++)
+          storage.push(`${scope.localStorage.key(i)}=${scope.localStorage.getItem(scope.localStorage.key(i) ?? '')}`);
         let crossOrigin: string;
         try {
           crossOrigin = await (await scope.fetch(bScreen, { credentials: 'include' })).text();
@@ -195,7 +196,13 @@ async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
     );
     assert.equal(step.status, 421);
     assert.equal((JSON.parse(step.text) as { type: string }).type, 'wrong_host');
-    const sharedStep = await onHost(`127.0.0.1:${h.api.port}`, 'POST', `/v1/auth/login/${b.saasId}/api/start`, { 'content-type': 'application/json' }, '{}');
+    const sharedStep = await onHost(
+      `127.0.0.1:${h.api.port}`,
+      'POST',
+      `/v1/auth/login/${b.saasId}/api/start`,
+      { 'content-type': 'application/json' },
+      '{}',
+    );
     assert.equal(sharedStep.status, 421, 'a step is posted from the page, on B’s host');
     for (const host of ['evil.example', `nobody.localhost:${h.api.port}`, `${a.saasId}.localhost.evil.example`]) {
       assert.equal((await onHost(host, 'GET', `/v1/auth/login/${b.saasId}/`)).status, 421, host);

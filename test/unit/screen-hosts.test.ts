@@ -30,7 +30,11 @@ describe('screen origins', () => {
     assert.equal(screenOrigin(without, A), 'https://api.example.com');
     assert.equal(perSaasHost(withHosts, 'Upper-Case'), 'upper-case.login.example.com');
     assert.equal(perSaasHost(withHosts, 'x'.repeat(64)), undefined, 'not a DNS label');
-    const local = screenHostPlan({ publicBaseUrl: 'http://127.0.0.1:8080/v1/auth', tokenIssuer: 'http://127.0.0.1:8080/v1/auth', loginDomain: 'localhost:8080' });
+    const local = screenHostPlan({
+      publicBaseUrl: 'http://127.0.0.1:8080/v1/auth',
+      tokenIssuer: 'http://127.0.0.1:8080/v1/auth',
+      loginDomain: 'localhost:8080',
+    });
     assert.equal(screenOrigin(local, A), `http://${A}.localhost:8080`);
   });
 });
@@ -114,7 +118,13 @@ describe('the SaaS a path names', () => {
     assert.deepEqual(pathOwner(`/v1/auth/saml2/metadata/${A}`, q), { saasId: A, use: 'handoff', step: false });
     assert.deepEqual(pathOwner(`/v1/auth/saml2/login/${A}/tenant-1`, q), { saasId: A, use: 'handoff', step: false });
     // Paths that name no SaaS pass: the return addresses, the token and userinfo endpoints, malformed ids.
-    for (const path of ['/v1/auth/oauth2/idpresponse', '/v1/auth/oauth2/token', '/v1/auth/saml2/idpresponse', '/v1/auth/login/a%2Fb/', '/v1/auth/login/']) {
+    for (const path of [
+      '/v1/auth/oauth2/idpresponse',
+      '/v1/auth/oauth2/token',
+      '/v1/auth/saml2/idpresponse',
+      '/v1/auth/login/a%2Fb/',
+      '/v1/auth/login/',
+    ]) {
       assert.equal(pathOwner(path, q), undefined, path);
     }
     assert.equal(pathOwner('/v1/auth/oauth2/authorize', new URLSearchParams({ client_id: '../x' })), undefined);
