@@ -158,6 +158,41 @@ async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
       assert.equal(reached.onThisHost.status, 421, 'B’s screen is not served on A’s host');
       assert.doesNotMatch(reached.onThisHost.text, /page-data|csrf/);
 
+      // B's real screen in a window A's page opens: another origin's document, which A's script cannot touch.
+      const [popup] = await Promise.all([
+        context.waitForEvent('page'),
+        onA.evaluate((bScreen: string) => {
+          const scope = globalThis as unknown as { opened?: unknown; open(url: string): unknown };
+          scope.opened = scope.open(bScreen);
+        }, b.url),
+      ]);
+      await popup.locator('#sign-in-form:not([hidden])').waitFor();
+      await popup.fill('#password', 'typed-by-the-person');
+      const scripted = await onA.evaluate(() => {
+        const { opened } = globalThis as unknown as { opened: { document: { querySelector(s: string): { value: string } | null } } };
+        try {
+          return opened.document.querySelector('#password')?.value ?? 'no field';
+        } catch {
+          return 'blocked';
+        }
+      });
+      assert.equal(scripted, 'blocked', 'A’s script reads nothing typed on B’s screen');
+      // A step of B posted from A's page with B's cookies: the browser asks B first, and B allows no other origin.
+      const posted = await onA.evaluate(async (bScreen: string) => {
+        try {
+          const res = await fetch(`${bScreen}api/start`, {
+            method: 'POST',
+            credentials: 'include',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': 'x'.repeat(43) },
+            body: JSON.stringify({ username: 'riku@example.com', srp_a: 'ab' }),
+          });
+          return String(res.status);
+        } catch {
+          return 'blocked';
+        }
+      }, b.url);
+      assert.equal(posted, 'blocked');
+
       // Where B keeps it: a sealed HttpOnly cookie of B's host and B's steps.
       const device = (await context.cookies()).find((c) => c.name === `login_device_${rikuId}`);
       assert.ok(device, 'B keeps the device in this browser');
