@@ -208,7 +208,7 @@ let hanakoSecret: string;
   });
 
   it('runs no script of the SaaS on the API’s shared origin: its tag manager is neither loaded nor allowed', async () => {
-    const settings = { title: '', icon: '', favicon: '', terms_of_service_url: '', privacy_policy_url: '', is_sign_in_id_enabled: false };
+    const settings = { title: 'Acme', icon: '', favicon: '', terms_of_service_url: '', privacy_policy_url: '', is_sign_in_id_enabled: false };
     assert.equal((await admin.patch('/customize-page-settings', { ...settings, tag_manager_container_id: 'GTM-ABC123' })).status, 200);
     try {
       const page = await (await browser.newContext()).newPage();

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
@@ -15,6 +14,7 @@ import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js'
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { requestOnHost } from '../support/host-request.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 
 const skip = chromiumMissing();
@@ -35,24 +35,8 @@ let backend: SaasBackend;
 let rikuSecret: string;
 let rikuId: string;
 
-/** A request to the local API with a Host header of our choosing (Node's resolver may not know `*.localhost`). */
-function onHost(
-  host: string,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body = '',
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: h.api.port, method, path, headers: { ...headers, host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const onHost = (host: string, method: string, path: string, headers: Record<string, string> = {}, body = '') =>
+  requestOnHost(h.api.port, host, method, path, headers, body);
 
 /** The screen the service links to: the `sign_in_page_url` of a refused token. */
 async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
