@@ -6,6 +6,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ownScriptOnlyAtHome, pathOwner } from '../../functions/login/host-gate.js';
+import { config, ConfigError, resetConfigForTests } from '../../shared/config.js';
 import { judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/site/screen-hosts.js';
 
 const A = '3f2a6c1e-0000-4000-8000-00000000000a';
@@ -36,6 +37,35 @@ describe('screen origins', () => {
       loginDomain: 'localhost:8080',
     });
     assert.equal(screenOrigin(local, A), `http://${A}.localhost:8080`);
+  });
+});
+
+describe('LOGIN_DOMAIN', () => {
+  it('is a lower-case host name with an optional port, else a start-up error naming it', () => {
+    const before = process.env.LOGIN_DOMAIN;
+    try {
+      for (const good of ['login.example.com', 'localhost:8080', 'screens']) {
+        process.env.LOGIN_DOMAIN = good;
+        resetConfigForTests();
+        assert.equal(config().loginDomain, good);
+      }
+      for (const bad of ['Login.example.com', 'https://login.example.com', '*.login.example.com', 'login.example.com/', '.example.com', 'a..b']) {
+        process.env.LOGIN_DOMAIN = bad;
+        resetConfigForTests();
+        assert.throws(
+          () => config(),
+          (e: Error) => e instanceof ConfigError && /LOGIN_DOMAIN/.test(e.message),
+          bad,
+        );
+      }
+      process.env.LOGIN_DOMAIN = '';
+      resetConfigForTests();
+      assert.equal(config().loginDomain, undefined);
+    } finally {
+      if (before === undefined) delete process.env.LOGIN_DOMAIN;
+      else process.env.LOGIN_DOMAIN = before;
+      resetConfigForTests();
+    }
   });
 });
 
