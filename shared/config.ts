@@ -58,6 +58,13 @@ export interface ServiceConfig {
    * X-Forwarded-* headers, which a caller chooses.
    */
   publicBaseUrl: string;
+  /**
+   * The domain under which each SaaS's login screen has a host of its own, `<saas id>.<login domain>`
+   * (LOGIN_DOMAIN, a host name with an optional port, such as `login.example.com` or `localhost:8080`): the
+   * wildcard custom domain of the stack (docs/deployment.md). Unset, every screen shares the API's origin and
+   * runs no SaaS-supplied script (shared/site/screen-hosts.ts).
+   */
+  loginDomain: string | undefined;
   /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */
   tokenLifetimeSeconds: number;
   /**
@@ -134,6 +141,17 @@ function secretFromEnv(name: string, minimumLength: number): string | undefined 
   return value;
 }
 
+/** A host name (lower case, dot-separated labels) with an optional port: what follows `<saas id>.` in a screen's host. */
+function loginDomainFromEnv(name: string): string | undefined {
+  const value = optionalFromEnv(name);
+  if (value === undefined) return undefined;
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (!new RegExp(`^${label}(?:\\.${label})*(?::[0-9]{1,5})?$`).test(value)) {
+    throw new ConfigError(`environment variable ${name} must be a lower-case host name with an optional port, such as login.example.com`);
+  }
+  return value;
+}
+
 let cached: ServiceConfig | undefined;
 
 function readConfig(): ServiceConfig {
@@ -158,6 +176,7 @@ function readConfig(): ServiceConfig {
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
     apiId: optionalFromEnv('API_ID'),
+    loginDomain: loginDomainFromEnv('LOGIN_DOMAIN'),
     mailLimits: {
       perAddress: positiveIntegerFromEnv('MAIL_LIMIT_PER_ADDRESS', 5),
       addressWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_ADDRESS_WINDOW_SECONDS', 15 * 60),

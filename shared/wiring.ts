@@ -8,6 +8,7 @@ import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
+import { screenHostPlan, screenOrigin } from './site/screen-hosts.js';
 import type { BoundOperation } from './schemas/operation.js';
 import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
 import type { SignInSettings } from './schemas/configuration.js';
@@ -100,7 +101,11 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
+/** Which host serves which SaaS's screen (shared/site/screen-hosts.ts), from this deployment's configuration. */
+export const screenHosts = () => screenHostPlan(config());
+
+/** A SaaS's screen on `origin` (its own domain), else on its host under the login domain, else on the API's. */
+const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(`${origin ?? screenOrigin(screenHosts(), saasId)}${BASE_PATH}`, saasId);
 
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
   new ConfigurationService(

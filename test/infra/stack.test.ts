@@ -256,6 +256,25 @@ describe('API stage', () => {
     assert.equal(custom.outputs.LoginScreenUrl!.Value, `https://auth-api.example.com${BASE_PATH}/login/`);
   });
 
+  it('gives each SaaS’s login screen a host of its own only when asked: a wildcard domain, its mapping, LOGIN_DOMAIN everywhere', () => {
+    for (const group of [...GROUPS, 'login', 'saml']) assert.equal(environmentOf(resources[functionOf(group)]!).LOGIN_DOMAIN, undefined);
+    const screens = synthesize({
+      loginDomain: { domainName: 'login.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/2222' },
+    });
+    const [domainId, domain] = ofType('AWS::ApiGatewayV2::DomainName', screens.resources)[0]!;
+    assert.equal(domain.Properties.DomainName, '*.login.example.com');
+    screens.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainNameConfigurations: [
+        Match.objectLike({ CertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/2222', EndpointType: 'REGIONAL' }),
+      ],
+    });
+    screens.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
+    assert.deepEqual(screens.outputs.LoginDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+    for (const group of [...GROUPS, 'login', 'saml']) {
+      assert.equal(environmentOf(screens.resources[functionOf(group, screens.resources)]!).LOGIN_DOMAIN, 'login.example.com', group);
+    }
+  });
+
   it('gives every API function the API URL as PUBLIC_BASE_URL and, unless one is given, as TOKEN_ISSUER', () => {
     for (const group of [...GROUPS, 'login', 'saml']) {
       const env = environmentOf(resources[functionOf(group)]!);
