@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
 import { openApiDocument } from '../../shared/openapi.js';
-import { ROUTES } from '../../shared/routes.js';
+import { fullPath, ROUTES } from '../../shared/routes.js';
 
 describe('OpenAPI document', () => {
   const doc = openApiDocument() as { openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId: string }>> };
@@ -14,7 +14,7 @@ describe('OpenAPI document', () => {
 
   it('has every route of the table, under its operation id', () => {
     for (const route of ROUTES) {
-      assert.equal(doc.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.operationId, `${route.method} ${route.path}`);
+      assert.equal(doc.paths[fullPath(route)]?.[route.method.toLowerCase()]?.operationId, route.operationId, `${route.method} ${fullPath(route)}`);
     }
     const count = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     assert.equal(count, ROUTES.length);
