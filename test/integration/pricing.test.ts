@@ -246,6 +246,8 @@ describe('tax rates', () => {
     const bad = { name: 'x', display_name: '', percentage: 10, inclusive: true, country: 'JP', description: '' };
     await expectError(pricing.post('/tax-rates', { ...bad, percentage: -1 }), 400, 'invalid_parameter', 'percentage');
     await expectError(pricing.post('/tax-rates', { ...bad, percentage: 101 }), 400, 'invalid_parameter', 'percentage');
+    await expectError(pricing.post('/tax-rates', { ...bad, percentage: 5e-324 }), 400, 'invalid_parameter', 'percentage');
+    await expectError(pricing.post('/tax-rates', { ...bad, percentage: 8.12345 }), 400, 'invalid_parameter', 'percentage');
     await expectError(pricing.post('/tax-rates', { ...bad, country: 'jp' }), 400, 'invalid_parameter', 'country');
     await expectError(pricing.post('/tax-rates', { ...bad, country: 'ZZ' }), 400, 'invalid_parameter', 'country');
     await expectError(pricing.post('/tax-rates', { ...bad, inclusive: 'yes' }), 400, 'invalid_parameter', 'inclusive');

@@ -529,6 +529,10 @@ export class CatalogueService {
     if (!COUNTRY_CODES.has(input.country)) {
       throw invalid('invalid_parameter', `country: '${input.country}' is not an ISO 3166-1 alpha-2 code`, { field: 'country' });
     }
+    // Stripe's precision; also keeps out numbers the store cannot hold (5e-324).
+    if (Math.round(input.percentage * 10_000) / 10_000 !== input.percentage) {
+      throw invalid('invalid_parameter', 'percentage: at most 4 decimal places', { field: 'percentage' });
+    }
     const record: TaxRateRecord = { id: randomUUID(), rev: 0, created_at: nowSeconds(), ...input };
     return this.change(saasId, () => ({ writes: [{ op: 'create', kind: 'taxRate', record }], result: toTaxRate(record) }));
   }
