@@ -21,6 +21,7 @@ export interface Schema {
   allOf?: Schema[];
   oneOf?: Schema[];
   anyOf?: Schema[];
+  discriminator?: { propertyName: string; mapping?: Record<string, string> };
 }
 
 export interface SdkOperation {
@@ -41,25 +42,39 @@ interface Definition {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-export const definition = load(readFileSync(new URL('./saasus-auth-api.yml', import.meta.url), 'utf8')) as Definition;
-
-export const sdkOperations: SdkOperation[] = Object.entries(definition.paths).flatMap(([path, item]) =>
-  Object.entries(item)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, op]) => {
-      const status = Number(Object.keys(op.responses).find((code) => code.startsWith('2')) ?? Object.keys(op.responses)[0]);
-      const response = op.responses[String(status)]?.content?.['application/json']?.schema;
-      return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response ? { response } : {}) };
-    }),
-);
-
-function resolve(schema: Schema): Schema {
-  if (!schema.$ref) return schema;
-  const name = schema.$ref.replace('#/components/schemas/', '');
-  const target = definition.components.schemas[name];
-  if (!target) throw new Error(`the definition has no schema ${name}`);
-  return resolve(target);
+/** One of the SDKs' API definitions kept beside this file: its operations, and a checker of answers against its models. */
+export interface SdkDefinition {
+  definition: Definition;
+  sdkOperations: SdkOperation[];
+  /** Where `value` breaks `schema`, one line per problem, naming the path (`$.tenants[0].plan_id`); [] when it fits. */
+  modelProblems(schema: Schema, value: unknown, at?: string): string[];
 }
+
+export function readSdkDefinition(fileName: string): SdkDefinition {
+  const definition = load(readFileSync(new URL(`./${fileName}`, import.meta.url), 'utf8')) as Definition;
+  const sdkOperations: SdkOperation[] = Object.entries(definition.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => {
+        const status = Number(Object.keys(op.responses).find((code) => code.startsWith('2')) ?? Object.keys(op.responses)[0]);
+        const response = op.responses[String(status)]?.content?.['application/json']?.schema;
+        return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response ? { response } : {}) };
+      }),
+  );
+  const resolve = (schema: Schema): Schema => {
+    if (!schema.$ref) return schema;
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const target = definition.components.schemas[name];
+    if (!target) throw new Error(`the definition has no schema ${name}`);
+    return resolve(target);
+  };
+  return { definition, sdkOperations, modelProblems: (schema, value, at = '$') => problemsOf(resolve, schema, value, at) };
+}
+
+const auth = readSdkDefinition('saasus-auth-api.yml');
+export const definition = auth.definition;
+export const sdkOperations = auth.sdkOperations;
+export const modelProblems = auth.modelProblems;
 
 /** The model's name for messages: the last part of a $ref. */
 export const modelName = (schema: Schema) => schema.$ref?.split('/').pop() ?? '(inline)';
@@ -72,10 +87,18 @@ function typeOf(value: unknown): string {
 }
 
 /** Where `value` breaks `schema`, one line per problem, naming the path (`$.tenants[0].plan_id`); [] when it fits. */
-export function modelProblems(schema: Schema, value: unknown, at = '$'): string[] {
+function problemsOf(resolve: (schema: Schema) => Schema, schema: Schema, value: unknown, at: string): string[] {
+  const modelProblems = (inner: Schema, v: unknown, path: string) => problemsOf(resolve, inner, v, path);
   const model = resolve(schema);
   if (value === null) return model.nullable ? [] : [`${at}: null, but the model does not allow null`];
   if (model.allOf) return model.allOf.flatMap((part) => modelProblems(part, value, at));
+  // The generated clients pick a oneOf's alternative by its discriminator (the Python SDK's PricingUnit does).
+  const tag = model.discriminator && typeOf(value) === 'object' ? (value as Record<string, unknown>)[model.discriminator.propertyName] : undefined;
+  if (model.discriminator) {
+    const chosen = typeof tag === 'string' ? model.discriminator.mapping?.[tag] : undefined;
+    if (!chosen) return [`${at}.${model.discriminator.propertyName}: ${JSON.stringify(tag)} names none of the model's alternatives`];
+    return modelProblems({ $ref: chosen }, value, at);
+  }
   for (const choices of [model.oneOf, model.anyOf]) {
     if (choices && !choices.some((choice) => modelProblems(choice, value, at).length === 0)) return [`${at}: fits none of its alternatives`];
   }
