@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
-import { seedDemo, ServiceSetup, type Demo } from './demo.js';
+import { seedDemo, seedPricing, ServiceSetup, type Demo } from './demo.js';
 import { passwordChallenge, SrpClient, verifierResponses } from '../../client/srp.js';
 import { ServiceClient, ServiceError } from './server/service-client.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
@@ -21,6 +21,8 @@ interface SavedState {
   apiKey: string;
   secret: string;
   demo?: Demo;
+  /** The demo catalogue (a plan, a tax rate) and the demo tenant's plan were made. */
+  pricingSeeded?: boolean;
 }
 
 export interface LocalExampleApp {
@@ -86,6 +88,17 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
       // fetch's own message is only 'fetch failed'; the reason is its cause.
       const { message, cause } = error as Error & { cause?: Error };
       banner.push(`  Demo             not seeded (${message}${cause ? `: ${cause.message}` : ''}); delete ${options.dataDir} to start afresh`);
+    }
+  }
+  // Seeded once, also into a data directory seeded before the Pricing API existed.
+  if (state.demo && !state.pricingSeeded) {
+    try {
+      const setup = new ServiceSetup(options.admin);
+      await setup.ensureDefinitions();
+      await seedPricing(setup, state.demo.tenantId);
+      state.pricingSeeded = true;
+    } catch (error) {
+      banner.push(`  Pricing          not seeded (${(error as Error).message})`);
     }
   }
   const credentials: Credentials = { saasId, apiKey: state.apiKey, secret: state.secret };
