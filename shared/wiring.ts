@@ -115,6 +115,7 @@ export const meteringService = () => {
         (await tenantRepository().get(saasId, tenantId)) ? true : undefined,
       )) === true,
     shards: config().meteringWriteShards,
+    hotPerSecond: config().meteringHotUpdatesPerSecond,
   });
 };
 

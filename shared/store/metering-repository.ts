@@ -30,6 +30,34 @@ export class DynamoMeteringRepository implements MeteringRepository {
     };
   }
 
+  async addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number): Promise<{ count: number; spread: boolean }> {
+    const meta = this.meta(unit, timestamp, 0);
+    const out = await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: this.key(saasId, tenantId, unit, timestamp, 0),
+        UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
+        ExpressionAttributeNames: meta.names,
+        ExpressionAttributeValues: { ...meta.values, ':delta': delta },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { count: Number(out.Attributes?.c ?? 0), spread: out.Attributes?.spread === true };
+  }
+
+  async markSpread(saasId: string, tenantId: string, unit: string, timestamp: number): Promise<void> {
+    const meta = this.meta(unit, timestamp, 0);
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: this.key(saasId, tenantId, unit, timestamp, 0),
+        UpdateExpression: `${DynamoMeteringRepository.META}, #spread = :true ADD #c :zero`,
+        ExpressionAttributeNames: { ...meta.names, '#spread': 'spread' },
+        ExpressionAttributeValues: { ...meta.values, ':true': true, ':zero': 0 },
+      }),
+    );
+  }
+
   async add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number): Promise<void> {
     const meta = this.meta(unit, timestamp, shard);
     await this.db.send(
@@ -87,6 +115,8 @@ export class DynamoMeteringRepository implements MeteringRepository {
             ts: timestamp,
             shard: 0,
             c: count,
+            // Other instances may be spreading this timestamp right now: home updates read all shards from now on.
+            ...(shards > 1 ? { spread: true } : {}),
           },
         },
       },

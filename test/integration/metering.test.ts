@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
+import { dynamo } from '../../shared/store/client.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { tableDigest } from '../support/route-requests.js';
@@ -50,7 +51,23 @@ beforeAll(async () => {
   tenantId = tenant.body.id;
   await meter('calls');
   await meter('seats', 'max');
+  dynamo().intercept((command, next) => {
+    counting?.push(command.operation);
+    return next();
+  });
 });
+
+let counting: string[] | undefined;
+/** The store requests `work` makes, by command name (the signature's API-key read included: it is cached). */
+async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
+  counting = [];
+  try {
+    await work();
+    return counting;
+  } finally {
+    counting = undefined;
+  }
+}
 afterAll(() => h.close());
 
 describe('metering counts', () => {
@@ -90,8 +107,9 @@ describe('metering counts', () => {
 
   it('sub takes from several shards at once; direct sets; delete removes one timestamp only', async () => {
     const ts = T + 200;
-    await Promise.all(Array.from({ length: 20 }, () => at('calls', ts, 'add', 1)));
-    assert.equal((await at('calls', ts, 'sub', 19)).body.count, 1);
+    // More than METERING_HOT_UPDATES_PER_SECOND at once: the timestamp spreads over the shards.
+    await Promise.all(Array.from({ length: 60 }, () => at('calls', ts, 'add', 1)));
+    assert.equal((await at('calls', ts, 'sub', 59)).body.count, 1);
     await expectError(at('calls', ts, 'sub', 2), 400, 'metering_count_negative', 'count');
     assert.equal((await at('calls', ts, 'direct', 7)).body.count, 7);
     assert.equal((await at('calls', ts, 'add', 3)).body.count, 10);
@@ -190,5 +208,21 @@ describe('metering counts', () => {
     await expectError(otherPricing.delete(`/metering/tenants/${tenantId}/units/calls/timestamp/${T}`), 404, 'tenant_not_found');
     assert.equal(await meteringDigest(), before);
     assert.equal(await monthCount('calls'), 100);
+  });
+});
+
+describe('store requests', () => {
+  it('an update is one store request, a month of a unit or of a tenant one query', async () => {
+    const ts = Date.UTC(2026, 2, 3) / 1000;
+    await at('calls', ts, 'add', 1); // the API key, tenant and unit are read once and kept
+    assert.deepEqual(await requestsOf(() => at('calls', ts, 'add', 2)), ['UpdateItem']);
+    assert.deepEqual(await requestsOf(() => pricing.put(`/metering/tenants/${tenantId}/units/calls/now`, { method: 'add', count: 1 })), [
+      'UpdateItem',
+    ]);
+    assert.deepEqual(await requestsOf(() => monthCount('calls', '2026-03')), ['Query']);
+    assert.deepEqual(await requestsOf(() => dateCount('calls', '2026-03-03')), ['Query']);
+    // Every unit of the SaaS (the catalogue) and the tenant's month.
+    assert.deepEqual((await requestsOf(() => pricing.get(`/metering/tenants/${tenantId}/units/month/2026-03`))).sort(), ['Query', 'Query']);
+    assert.equal(await monthCount('calls', '2026-03'), 3);
   });
 });

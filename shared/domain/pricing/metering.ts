@@ -28,7 +28,14 @@ export interface TimestampCount {
 
 /** The store's side (store/metering-repository.ts). Months are `YYYY-MM` (UTC). */
 export interface MeteringRepository {
-  /** Adds `delta` to one shard: one atomic update. */
+  /**
+   * Adds `delta` to the timestamp's home shard (0) in one atomic update: its new count, and whether the
+   * timestamp has spread to other shards (then that count is not the whole).
+   */
+  addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number): Promise<{ count: number; spread: boolean }>;
+  /** Marks the home shard `spread`: done before the first write to another shard of the timestamp. */
+  markSpread(saasId: string, tenantId: string, unit: string, timestamp: number): Promise<void>;
+  /** Adds `delta` to another shard: one atomic update. */
   add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number): Promise<void>;
   /** The timestamp's shards that hold a count, read strongly consistent in one request. */
   shards(saasId: string, tenantId: string, unit: string, timestamp: number, shards: number): Promise<ShardCount[]>;
@@ -52,7 +59,45 @@ export interface MeteringDeps {
   tenantExists(saasId: string, tenantId: string): Promise<boolean>;
   /** Write shards per timestamp (METERING_WRITE_SHARDS). */
   shards: number;
+  /** Updates per second of one timestamp, seen by this instance, beyond which it writes to the other shards. */
+  hotPerSecond: number;
 }
+
+/** Whether an error is the store saying one item or partition takes no more writes just now. */
+const isThrottled = (error: unknown) => ['ThrottlingException', 'ProvisionedThroughputExceededException'].includes((error as Error).name);
+
+/**
+ * How often this instance updated each timestamp in the current second, for the timestamps it updates: a
+ * busy one spreads its writes over the shards (decision 16). Bounded like store/recent.ts.
+ */
+class Heat {
+  private readonly seen = new Map<string, { second: number; updates: number; spread: boolean }>();
+
+  /** Counts one update; whether the timestamp is hot (or spread already, by this instance). */
+  hot(key: string, threshold: number): boolean {
+    const second = Math.floor(Date.now() / 1000);
+    const entry = this.seen.get(key);
+    if (!entry || entry.second !== second) {
+      // A new second starts cold: a spread timestamp is marked again when it spreads again (a `direct` or a
+      // delete in between may have replaced the home shard and its mark).
+      this.seen.delete(key);
+      this.seen.set(key, { second, updates: 1, spread: false });
+      if (this.seen.size > 10_000) this.seen.delete(this.seen.keys().next().value as string);
+      return false;
+    }
+    entry.updates++;
+    return entry.spread || entry.updates > threshold;
+  }
+
+  /** True the first time this instance spreads the timestamp (it marks the home shard then). */
+  spread(key: string): boolean {
+    const entry = this.seen.get(key);
+    if (entry?.spread) return false;
+    this.seen.set(key, { second: Math.floor(Date.now() / 1000), updates: 0, ...entry, spread: true });
+    return true;
+  }
+}
+const heat = new Heat();
 
 const SUB_ATTEMPTS = 5;
 /** A period spans at most this long: one query per month it touches. */
@@ -115,11 +160,35 @@ export class MeteringService {
       await counts.set(saasId, tenantId, unitName, at, change.count, shards);
       count = change.count;
     } else {
-      if (change.method === 'add') await counts.add(saasId, tenantId, unitName, at, Math.floor(Math.random() * shards), change.count);
-      else await this.subtract(saasId, tenantId, unitName, at, change.count);
+      if (change.method === 'add')
+        return { metering_unit_name: unitName, timestamp: at, count: await this.add(saasId, tenantId, unitName, at, change.count) };
+      await this.subtract(saasId, tenantId, unitName, at, change.count);
       count = sumOf(await counts.shards(saasId, tenantId, unitName, at, shards));
     }
     return { metering_unit_name: unitName, timestamp: at, count };
+  }
+
+  /**
+   * One atomic update of the home shard, whose answer is the count while the timestamp has not spread: one
+   * store request. A timestamp this instance updates more than `hotPerSecond` times a second, or whose home
+   * shard is throttled, spreads: the home shard is marked first (once per instance), then the update goes to
+   * another shard at random and the count is read back from all of them.
+   */
+  private async add(saasId: string, tenantId: string, unit: string, at: number, amount: number): Promise<number> {
+    const { counts, shards, hotPerSecond } = this.deps;
+    const key = `${saasId}\n${tenantId}\n${unit}\n${at}`;
+    if (shards === 1 || !heat.hot(key, hotPerSecond)) {
+      try {
+        const home = await counts.addHome(saasId, tenantId, unit, at, amount);
+        if (!home.spread) return home.count;
+        return sumOf(await counts.shards(saasId, tenantId, unit, at, shards));
+      } catch (error) {
+        if (shards === 1 || !isThrottled(error)) throw error;
+      }
+    }
+    if (heat.spread(key)) await counts.markSpread(saasId, tenantId, unit, at);
+    await counts.add(saasId, tenantId, unit, at, 1 + Math.floor(Math.random() * (shards - 1)), amount);
+    return sumOf(await counts.shards(saasId, tenantId, unit, at, shards));
   }
 
   /** From the fullest shard when it holds enough, else from several at once; never below zero. */
