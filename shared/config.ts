@@ -72,7 +72,7 @@ export interface ServiceConfig {
   settingsCacheSeconds: number;
   /**
    * Write shards per metering timestamp (METERING_WRITE_SHARDS, 4, at most 25): how many items a busy second's
-   * updates of one tenant's unit spread over (1: never spread) (docs/decisions.md, decision 16). Raise it, never lower it: reads
+   * updates of one tenant's unit spread over (1: never spread) (docs/decisions.md, decision 13). Raise it, never lower it: reads
    * of one timestamp look at shards below this number only.
    */
   meteringWriteShards: number;

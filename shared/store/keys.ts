@@ -264,7 +264,7 @@ export const pricingKeys = {
    * A tenant's metering counts of one UTC month (`2026-11`) in one partition: the month of a tenant is one
    * query. Within it, one item per unit, write shard and timestamp (`storage#3#001764115200`): a busy
    * timestamp's updates spread over several items and over several sort-key ranges, between which DynamoDB
-   * can split the partition (docs/decisions.md, decision 16); one unit's counts are one key prefix.
+   * can split the partition (docs/decisions.md, decision 13); one unit's counts are one key prefix.
    */
   meteringCount: (saasId: string, tenantId: string, month: string, unitName: string, timestamp: number, shard: number): ItemKey => ({
     pk: `SAAS#${saasId}#METER#${tenantId}#${month}`,

@@ -6,9 +6,9 @@
  * for what must hold), never a read followed by a write of what was read. A count never goes below zero:
  * `sub` is refused when the timestamp holds less, `direct` sets what it is given (zero or more).
  *
- * A timestamp's count is kept in up to `shards` items (write shards): an update goes to one of them at
- * random, so a busy second's updates spread over several items and sort-key ranges (docs/decisions.md,
- * decision 16). Its count is their sum.
+ * A timestamp's count is kept in up to `shards` items (write shards): updates go to the home shard, one
+ * store request each, until the timestamp is hot; then they spread over the others (docs/decisions.md,
+ * decision 13). Its count is their sum.
  */
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
@@ -68,7 +68,7 @@ const isThrottled = (error: unknown) => ['ThrottlingException', 'ProvisionedThro
 
 /**
  * How often this instance updated each timestamp in the current second, for the timestamps it updates: a
- * busy one spreads its writes over the shards (decision 16). Bounded like store/recent.ts.
+ * busy one spreads its writes over the shards (decision 13). Bounded like store/recent.ts.
  */
 class Heat {
   private readonly seen = new Map<string, { second: number; updates: number; spread: boolean }>();
