@@ -1,5 +1,5 @@
 /**
- * Metering, the Pricing API's hot path (docs/decisions.md, decision 16), through the local HTTP API against
+ * Metering, the Pricing API's hot path (docs/decisions.md, decision 13), through the local HTTP API against
  * DynamoDB Local, the service in a process of its own: updates per second and per core (the service's CPU time
  * per update), for updates spread over timestamps (cold: one store request each) and for one timestamp of one
  * tenant's unit at once (hot: spread over the write shards); store requests per update, counted in this
