@@ -151,7 +151,7 @@ export async function parseJsonBody(raw: Buffer): Promise<unknown> {
  */
 function variantError(error: ValueError | undefined): ValueError | undefined {
   const value = error?.value as { type?: unknown } | undefined;
-  if (!error || error.type !== ValueErrorType.Union || value === null || typeof value !== 'object') return error;
+  if (!error || error.type !== ValueErrorType.Union || value === null || typeof value !== 'object' || typeof value.type !== 'string') return error;
   const variants = (error.schema as { anyOf?: TSchema[] }).anyOf ?? [];
   const named = variants.find((v) => (v as TObject).properties?.type?.const === value.type);
   const inner = named ? checker(named).Errors(value).First() : undefined;
