@@ -237,6 +237,38 @@ describe('used', () => {
   });
 });
 
+describe('used, at the same time as a change', () => {
+  it('marking a plan used while its menu changes units: the menu ends used, and every unit it names is used', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [
+        await created<Unit>(pricing.post('/units', fixed(`a${round}`))),
+        await created<Unit>(pricing.post('/units', fixed(`b${round}`))),
+      ];
+      const menu = await created<{ id: string }>(pricing.post('/menus', { name: 'race', display_name: '', description: '', unit_ids: [a.id] }));
+      const plan = await created<{ id: string }>(pricing.post('/plans', { name: 'race', display_name: '', description: '', menu_ids: [menu.id] }));
+      const [marked, changed] = await Promise.all([
+        pricing.patch('/plans/used', { plan_ids: [plan.id] }),
+        pricing.patch(`/menus/${menu.id}`, { name: 'race', display_name: '', description: '', unit_ids: [a.id, b.id] }),
+      ]);
+      assert.equal(marked.status, 200, marked.text);
+      const after = (await pricing.get<{ used: boolean; units: Unit[] }>(`/menus/${menu.id}`)).body;
+      assert.equal(after.used, true);
+      assert.ok(
+        after.units.every((u) => u.used),
+        `round ${round}: every unit of a used menu is used`,
+      );
+      if (changed.status === 200) assert.deepEqual(after.units.map((u) => u.id).sort(), [a.id, b.id].sort());
+      else {
+        assert.equal((changed.body as { type: string }).type, 'used_item_billing_fixed', changed.text);
+        assert.deepEqual(
+          after.units.map((u) => u.id),
+          [a.id],
+        );
+      }
+    }
+  });
+});
+
 describe('tax rates', () => {
   it('are made, listed and renamed; percentage and country are checked; unknown ids are 404', async () => {
     const rate = await created<{ id: string }>(
@@ -311,7 +343,7 @@ describe('tenants and the catalogue', () => {
     assert.deepEqual((await own.get('/tax-rates')).body, { tax_rates: [] });
   });
 
-  it('/userinfo-style answers leave plan_id out where a tenant has none', async () => {
+  it('a tenant without a plan has no plan_id member (as /userinfo, tenant-users.test.ts)', async () => {
     const tenant = await created<{ id: string }>(
       auth.post('/tenants', { name: 'NoPlan', attributes: {}, back_office_staff_email: 'np@example.test' }),
     );
