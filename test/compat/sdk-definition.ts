@@ -42,17 +42,44 @@ interface Definition {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-/** One of the SDKs' API definitions kept beside this file: its operations, and a checker of answers against its models. */
-export interface SdkDefinition {
-  definition: Definition;
-  sdkOperations: SdkOperation[];
-  /** Where `value` breaks `schema`, one line per problem, naming the path (`$.tenants[0].plan_id`); [] when it fits. */
-  modelProblems(schema: Schema, value: unknown, at?: string): string[];
+interface Additions {
+  paths: Definition['paths'];
+  components: Definition['components'];
+  members: Record<string, { properties: Record<string, Schema>; required?: string[] }>;
 }
 
-export function readSdkDefinition(fileName: string): SdkDefinition {
-  const definition = load(readFileSync(new URL(`./${fileName}`, import.meta.url), 'utf8')) as Definition;
-  const sdkOperations: SdkOperation[] = Object.entries(definition.paths).flatMap(([path, item]) =>
+const read = <T>(name: string) => load(readFileSync(new URL(name, import.meta.url), 'utf8')) as T;
+
+/**
+ * The published definition with what issue 25 adds that no published definition stored here has yet
+ * (saasus-auth-api.additions.yml): its operations, models, and members of existing models.
+ */
+function withAdditions(published: Definition, additions: Additions): Definition {
+  const schemas = { ...published.components.schemas, ...additions.components.schemas };
+  for (const [name, extra] of Object.entries(additions.members)) {
+    const model = schemas[name];
+    if (!model) throw new Error(`the definition has no schema ${name} to add members to`);
+    const members: Schema = { type: 'object', properties: extra.properties, ...(extra.required ? { required: extra.required } : {}) };
+    schemas[name] = model.$ref || model.allOf ? { allOf: [...(model.allOf ?? [{ $ref: model.$ref }]), members] } : mergeMembers(model, members);
+  }
+  const paths = { ...published.paths };
+  for (const [path, item] of Object.entries(additions.paths)) paths[path] = { ...paths[path], ...item };
+  return { paths, components: { schemas } };
+}
+
+function mergeMembers(model: Schema, members: Schema): Schema {
+  return {
+    ...model,
+    properties: { ...model.properties, ...members.properties },
+    required: [...(model.required ?? []), ...(members.required ?? [])],
+  };
+}
+
+export const publishedDefinition = read<Definition>('./saasus-auth-api.yml');
+export const definition = withAdditions(publishedDefinition, read<Additions>('./saasus-auth-api.additions.yml'));
+
+function operationsOf(within: Definition): SdkOperation[] {
+  return Object.entries(within.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
       .map(([method, op]) => {
@@ -61,20 +88,34 @@ export function readSdkDefinition(fileName: string): SdkDefinition {
         return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response ? { response } : {}) };
       }),
   );
-  const resolve = (schema: Schema): Schema => {
-    if (!schema.$ref) return schema;
-    const name = schema.$ref.replace('#/components/schemas/', '');
-    const target = definition.components.schemas[name];
-    if (!target) throw new Error(`the definition has no schema ${name}`);
-    return resolve(target);
-  };
-  return { definition, sdkOperations, modelProblems: (schema, value, at = '$') => problemsOf(resolve, schema, value, at) };
 }
 
-const auth = readSdkDefinition('saasus-auth-api.yml');
-export const definition = auth.definition;
-export const sdkOperations = auth.sdkOperations;
-export const modelProblems = auth.modelProblems;
+export const sdkOperations: SdkOperation[] = operationsOf(definition);
+
+/** Another of the SDKs' definitions kept beside this file (the Pricing and Billing APIs'): its operations, and a checker against its models. */
+export interface SdkDefinition {
+  definition: Definition;
+  sdkOperations: SdkOperation[];
+  /** Where `value` breaks `schema`, one line per problem; [] when it fits. */
+  modelProblems(schema: Schema, value: unknown, at?: string): string[];
+}
+
+export function readSdkDefinition(fileName: string): SdkDefinition {
+  const within = read<Definition>(`./${fileName}`);
+  return {
+    definition: within,
+    sdkOperations: operationsOf(within),
+    modelProblems: (schema, value, at = '$') => problemsIn(within, schema, value, at),
+  };
+}
+/** A `$ref` of `within`'s components, followed to the model it names. */
+function resolveIn(within: Definition, schema: Schema): Schema {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  const target = within.components.schemas[name];
+  if (!target) throw new Error(`the definition has no schema ${name}`);
+  return resolveIn(within, target);
+}
 
 /** The model's name for messages: the last part of a $ref. */
 export const modelName = (schema: Schema) => schema.$ref?.split('/').pop() ?? '(inline)';
@@ -87,14 +128,18 @@ function typeOf(value: unknown): string {
 }
 
 /** Where `value` breaks `schema`, one line per problem, naming the path (`$.tenants[0].plan_id`); [] when it fits. */
-function problemsOf(resolve: (schema: Schema) => Schema, schema: Schema, value: unknown, at: string): string[] {
-  const modelProblems = (inner: Schema, v: unknown, path: string) => problemsOf(resolve, inner, v, path);
-  const model = resolve(schema);
+export function modelProblems(schema: Schema, value: unknown, at = '$'): string[] {
+  return problemsIn(definition, schema, value, at);
+}
+
+function problemsIn(within: Definition, schema: Schema, value: unknown, at: string): string[] {
+  const modelProblems = (inner: Schema, v: unknown, path: string) => problemsIn(within, inner, v, path);
+  const model = resolveIn(within, schema);
   if (value === null) return model.nullable ? [] : [`${at}: null, but the model does not allow null`];
   if (model.allOf) return model.allOf.flatMap((part) => modelProblems(part, value, at));
   // The generated clients pick a oneOf's alternative by its discriminator (the Python SDK's PricingUnit does).
-  const tag = model.discriminator && typeOf(value) === 'object' ? (value as Record<string, unknown>)[model.discriminator.propertyName] : undefined;
   if (model.discriminator) {
+    const tag = typeOf(value) === 'object' ? (value as Record<string, unknown>)[model.discriminator.propertyName] : undefined;
     const chosen = typeof tag === 'string' ? model.discriminator.mapping?.[tag] : undefined;
     if (!chosen) return [`${at}.${model.discriminator.propertyName}: ${JSON.stringify(tag)} names none of the model's alternatives`];
     return modelProblems({ $ref: chosen }, value, at);

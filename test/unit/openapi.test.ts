@@ -2,7 +2,8 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
 import { openApiDocument } from '../../shared/openapi.js';
-import { fullPath, ROUTES } from '../../shared/routes.js';
+import { fullPath, ROUTES, type Api } from '../../shared/routes.js';
+import { definition, readSdkDefinition } from '../compat/sdk-definition.js';
 
 describe('OpenAPI document', () => {
   const doc = openApiDocument() as { openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId: string }>> };
@@ -18,6 +19,26 @@ describe('OpenAPI document', () => {
     }
     const count = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     assert.equal(count, ROUTES.length);
+  });
+
+  it('names every operation the SDKs know with the SDKs’ id (the first letter lower-cased)', () => {
+    const apis: [Api, typeof definition][] = [
+      ['auth', definition],
+      ['pricing', readSdkDefinition('saasus-pricing-api.yml').definition],
+      ['billing', readSdkDefinition('saasus-billing-api.yml').definition],
+    ];
+    const differing = apis.flatMap(([api, sdk]) =>
+      Object.entries(sdk.paths)
+        .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId] as const))
+        .flatMap(([key, id]) => {
+          const route = ROUTES.find((r) => r.api === api && `${r.method} ${r.path}` === key);
+          const expected = id.charAt(0).toLowerCase() + id.slice(1);
+          // Operation ids are unique in one document: the Pricing and Billing APIs' error-test routes say whose.
+          const renamed = api !== 'auth' && id === 'ReturnInternalServerError';
+          return route && !renamed && route.operationId !== expected ? [`${api} ${key}: ${route.operationId}, not ${expected}`] : [];
+        }),
+    );
+    assert.deepEqual(differing, []);
   });
 
   it('validates', async () => {
