@@ -165,6 +165,7 @@ async function main(): Promise<void> {
     `  Login screen     ${loginScreen}  (hosted; returns to the SaaS's callback URL)`,
     `  Mail viewer      ${sesLocal.url}`,
     ...(google ? [`  Stand-in Google  ${google.issuer}  (accounts ${google.accounts.map((a) => a.email).join(', ')}; docs/federation.md)`] : []),
+    `  Pricing, Billing ${api.baseUrl.replace(/\/v1\/auth$/, '')}/v1/pricing, /v1/billing  (demo plan, env 3 本番環境; docs/pricing.md)`,
     `  OpenAPI          ${api.baseUrl}/openapi.json`,
     `  OpenID Connect   ${api.baseUrl}/.well-known/openid-configuration  (client_id = the SaaS id)`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,

@@ -77,6 +77,17 @@ export interface ServiceConfig {
    * settings change reaches every function group within that time.
    */
   settingsCacheSeconds: number;
+  /**
+   * Write shards per metering timestamp (METERING_WRITE_SHARDS, 4, at most 25): how many items a busy second's
+   * updates of one tenant's unit spread over (1: never spread) (docs/decisions.md, decision 13). Raise it, never lower it: reads
+   * of one timestamp look at shards below this number only.
+   */
+  meteringWriteShards: number;
+  /**
+   * Updates per second one instance makes to one metering timestamp before it spreads them over the write
+   * shards (METERING_HOT_UPDATES_PER_SECOND, 25). Below it an update is one store request.
+   */
+  meteringHotUpdatesPerSecond: number;
   /** Lifetime of refresh tokens, in seconds (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days). */
   refreshTokenLifetimeSeconds: number;
   /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
@@ -186,6 +197,8 @@ function readConfig(): ServiceConfig {
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     apiKeyCacheSeconds: integerFromEnv('API_KEY_CACHE_SECONDS', 10),
     settingsCacheSeconds: integerFromEnv('SETTINGS_CACHE_SECONDS', 10),
+    meteringWriteShards: Math.min(25, positiveIntegerFromEnv('METERING_WRITE_SHARDS', 4)),
+    meteringHotUpdatesPerSecond: positiveIntegerFromEnv('METERING_HOT_UPDATES_PER_SECOND', 25),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
     invitationLifetimeSeconds: positiveIntegerFromEnv('INVITATION_LIFETIME_SECONDS', 7 * 86400),
