@@ -51,7 +51,8 @@ export async function seedSaas(api: SignedClient, options: { users: number; memb
  * uses. Benchmarks send no mail, so no SES stand-in is started: the address given for it is never called.
  */
 export async function startBenchDynamo(): Promise<Engine> {
-  const engine = await startDynamoLocal({ port: await freePort(), sharedDb: false });
+  // Under `nice -n 19` on a busy machine the JVM may take minutes to start.
+  const engine = await startDynamoLocal({ port: await freePort(), sharedDb: false, readyTimeoutMs: 300_000 });
   Object.assign(process.env, { TEST_DYNAMODB_URL: engine.url, TEST_SES_URL: 'http://127.0.0.1:9' });
   return engine;
 }

@@ -49,6 +49,11 @@ let counting = false;
 let current: Call = { ms: 0, cpuMs: 0, requests: 0, readUnits: 0, writeUnits: 0 };
 
 const dynamoLocal = await startBenchDynamo();
+// A failure outside the awaited chain must not leave DynamoDB Local's JVM behind.
+process.once('uncaughtException', (error) => {
+  process.stderr.write(`${error.stack ?? String(error)}\n`);
+  void dynamoLocal.stop().finally(() => process.exit(1));
+});
 const h = await startHarness();
 patientStoreClient();
 try {
@@ -166,6 +171,8 @@ try {
   };
 
   let bigTenant = '';
+  /** Users the write operations made, beside the seeded ones. */
+  let extraUsers = 0;
   const figures: Record<string, Record<number, ReturnType<typeof figuresOf>>> = {};
   const lists: Record<number, unknown> = {};
   const seeding: Record<number, { items: number; seconds: number }> = {};
@@ -253,6 +260,18 @@ try {
       if (body.users.length !== BIG_TENANT_MEMBERS) throw new Error(`the big tenant has ${body.users.length} users`);
     });
     await measure('Get tenant', 200, async () => expectStatus(await api.get(`/tenants/${someTenant()}`), 200, 'get tenant'));
+    const fresh: string[] = [];
+    await measure('Create SaaS user (what a sign-up writes)', 50, async () => {
+      const address = `new-${size}-${fresh.length}@scale.test`;
+      expectStatus(await api.post('/users', { email: address, password: PASSWORD }), 201, 'create user');
+      fresh.push(address);
+    });
+    extraUsers += fresh.length;
+    let joined = 0;
+    await measure('Add a user to a tenant', 50, async () => {
+      const address = fresh[joined++ % fresh.length]!;
+      expectStatus(await api.post(`/tenants/${tenantIds[1]}/users`, { email: address, attributes: {} }), 201, 'join');
+    });
     await measure('Get tenant users count (every tenant)', 10, async () => expectStatus(await api.get('/tenants/all/users/count'), 200, 'counts'));
     await measure('Get tenants (every tenant)', 10, async () => expectStatus(await api.get('/tenants'), 200, 'tenants'));
     await measure('Scheduled run (plan reservations, outbox, backlog)', 30, async () => {
@@ -264,13 +283,19 @@ try {
       const res = await srpSignIn(api, signInUsers[signer++ % SIGN_IN_USERS]!.email, PASSWORD);
       if (res.status !== 200 || !res.body.credentials) throw new Error(`sign-in: ${res.status} ${res.text}`);
     });
-    await measure(`Delete tenant (${doomedMembers} members)`, 1, async () => expectStatus(await api.delete(`/tenants/${doomed}`), 200, 'delete'), 0);
+    // One name at every size, so the ratio line compares it: the tenant holds min(users, 10 000) members.
+    await measure(
+      `Delete a tenant of up to ${DOOMED_MEMBERS_MAX} members`,
+      1,
+      async () => expectStatus(await api.delete(`/tenants/${doomed}`), 200, 'delete'),
+      0,
+    );
 
     // The unpaged lists: each way of answering them, with its bytes.
     const big = size >= 100_000;
     const listFigures: Record<string, unknown> = {};
     for (const [name, path, expected] of [
-      ['GET /users', '/users', size + SIGN_IN_USERS + 1],
+      ['GET /users', '/users', size + SIGN_IN_USERS + 1 + extraUsers],
       ['GET /tenants/all/users', '/tenants/all/users', undefined],
     ] as const) {
       for (const acceptEncoding of [undefined, 'gzip, deflate, br', 'gzip']) {
