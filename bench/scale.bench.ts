@@ -176,36 +176,47 @@ try {
   const figures: Record<string, Record<number, ReturnType<typeof figuresOf>>> = {};
   const lists: Record<number, unknown> = {};
   const seeding: Record<number, { items: number; seconds: number }> = {};
+  const failures: { size: number; name: string; error: string }[] = [];
 
   for (const size of SIZES) {
     // Grow the SaaS to `size` users.
     const started = Date.now();
-    const items: Item[] = [];
+    // Written in chunks as they are made, so 100 000 users never sit in memory at once.
+    let items: Item[] = [];
+    let total = 0;
+    let shown = 0;
+    const flush = async () => {
+      await putAll(items);
+      total += items.length;
+      items = [];
+      if (total - shown >= 50_000) {
+        shown = total;
+        say(`  seeding ${size} users: ${total} items written\n`);
+      }
+    };
+    const add = async (made: Item[]) => {
+      items.push(...made);
+      if (items.length >= 20_000) await flush();
+    };
     const firstNew = userIds.length;
     for (let i = firstNew; i < size; i++) {
       userIds.push(randomUUID());
-      items.push(...template.user.map((item) => rewrite(item, [userOf(i), [templateUser.email, email(i)]])));
+      await add(template.user.map((item) => rewrite(item, [userOf(i), [templateUser.email, email(i)]])));
     }
-    for (let j = tenantIds.length; j < tenantsAt(size); j++) items.push(...seedTenant(j));
+    for (let j = tenantIds.length; j < tenantsAt(size); j++) await add(seedTenant(j));
     if (!bigTenant) {
       bigTenant = randomUUID();
-      items.push(rewrite(template.tenant, [[templateTenant, bigTenant]]));
-      for (let i = 0; i < BIG_TENANT_MEMBERS; i++) items.push(...membership(i, bigTenant));
+      await add([rewrite(template.tenant, [[templateTenant, bigTenant]])]);
+      for (let i = 0; i < BIG_TENANT_MEMBERS; i++) await add(membership(i, bigTenant));
     }
-    for (let i = firstNew; i < size; i++) items.push(...membership(i, tenantIds[i % tenantIds.length]!));
+    for (let i = firstNew; i < size; i++) await add(membership(i, tenantIds[i % tenantIds.length]!));
     const doomed = randomUUID();
     const doomedMembers = Math.min(DOOMED_MEMBERS_MAX, size);
-    items.push(rewrite(template.tenant, [[templateTenant, doomed]]));
-    for (let i = 0; i < doomedMembers; i++) items.push(...membership(i, doomed));
-    let shown = 0;
-    await putAll(items, (written) => {
-      if (written - shown >= 50_000) {
-        shown = written;
-        say(`  seeding ${size} users: ${written} / ${items.length} items\n`);
-      }
-    });
-    seeding[size] = { items: items.length, seconds: (Date.now() - started) / 1000 };
-    say(`\n${size} users, ${tenantIds.length} tenants: seeded ${items.length} items in ${seeding[size].seconds.toFixed(0)} s\n`);
+    await add([rewrite(template.tenant, [[templateTenant, doomed]])]);
+    for (let i = 0; i < doomedMembers; i++) await add(membership(i, doomed));
+    await flush();
+    seeding[size] = { items: total, seconds: (Date.now() - started) / 1000 };
+    say(`\n${size} users, ${tenantIds.length} tenants: seeded ${total} items in ${seeding[size].seconds.toFixed(0)} s\n`);
 
     const measure = async (name: string, times: number, call: () => Promise<unknown>, warmup = Math.min(5, times)) => {
       const calls: Call[] = [];
@@ -215,8 +226,17 @@ try {
         const cpu = process.cpuUsage();
         const start = process.hrtime.bigint();
         counting = true;
-        const direct = await call();
-        counting = false;
+        let direct: unknown;
+        try {
+          direct = await call();
+        } catch (error) {
+          // One operation failing (DynamoDB Local starved on a busy machine) must not lose the rest of the run.
+          say(`  ${name.padEnd(58)} FAILED: ${(error as Error).message.slice(0, 300)}\n`);
+          failures.push({ size, name, error: (error as Error).message });
+          return;
+        } finally {
+          counting = false;
+        }
         if (direct === 'in-process') {
           const used = process.cpuUsage(cpu);
           current.ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -316,12 +336,16 @@ try {
           },
           big ? 0 : 1,
         );
-        listFigures[label] = { status, encoding, wireBytes, ...figures[label]![size] };
+        listFigures[label] = { status, encoding, wireBytes, ...figures[label]?.[size] };
         say(`    answered ${status}, ${encoding}, ${(wireBytes / 1e6).toFixed(2)} MB on the wire\n`);
       }
       // The body itself, compressed each way, timed here (the same bytes the handler answers).
-      const plain = Buffer.from((await api.get(path, { headers: { 'accept-encoding': 'gzip' } })).text || '', 'utf8');
-      const json = plain.length > 0 ? plain : Buffer.from(JSON.stringify({}), 'utf8');
+      const whole = await api.get(path, { headers: { 'accept-encoding': 'gzip' } });
+      if (whole.status !== 200) {
+        say(`    ${name} body: not measured (${whole.status})\n`);
+        continue;
+      }
+      const json = Buffer.from(whole.text, 'utf8');
       const timed = (fn: () => Buffer) => {
         const start = process.hrtime.bigint();
         const out = fn();
@@ -342,7 +366,7 @@ try {
       );
     }
     lists[size] = listFigures;
-    writeResults('scale', { sizes: SIZES, seeding, figures, lists, machine: machine() });
+    writeResults('scale', { sizes: SIZES, seeding, figures, lists, failures, machine: machine() });
   }
 
   // Largest over smallest, per operation, for p50, CPU, requests and read units.
@@ -364,7 +388,7 @@ try {
       `  ${name.padEnd(58)} p50 ${ratio.p50.toFixed(2)}×  CPU ${ratio.cpuMs.toFixed(2)}×  requests ${ratio.requests.toFixed(2)}×  RRU ${ratio.readUnits.toFixed(2)}×\n`,
     );
   }
-  writeResults('scale', { sizes: SIZES, seeding, figures, lists, ratios, machine: machine() });
+  writeResults('scale', { sizes: SIZES, seeding, figures, lists, ratios, failures, machine: machine() });
 } finally {
   await h.close();
   await dynamoLocal.stop();
