@@ -87,7 +87,11 @@ function panels(): Panel[] {
         .filter(([name]) => !name.includes('Accept-Encoding'))
         .map(([name, bySize]) => {
           const values = sizes.map((size) => bySize[size]?.cpuMs ?? 0);
-          return { label: name.length > 28 ? `${name.slice(0, 27)}…` : name, values, text: values.map((v) => v.toFixed(1)).join(' / ') };
+          return {
+            label: name.length > 28 ? `${name.slice(0, 27)}…` : name,
+            values,
+            text: sizes.map((size) => bySize[size]?.cpuMs.toFixed(1) ?? '—').join(' / '),
+          };
         }),
     });
   }
