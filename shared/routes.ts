@@ -70,6 +70,13 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   billing: { writes: true, seals: true },
 };
 
+/**
+ * A group's function timeout, in seconds (lib/service-stack.ts; the local runner gives handlers the same). The
+ * groups that answer whole lists (Get Users, Get Tenants) or delete a tenant with every membership may use
+ * all of API Gateway's 30 s; the rest answer in well under a second and stop at 10.
+ */
+export const groupTimeoutSeconds = (group: string): number => (['saas-users', 'tenant-users', 'tenants'].includes(group) ? 29 : 10);
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
