@@ -195,6 +195,12 @@ export type PasswordPolicy = Static<typeof PasswordPolicy>;
 
 const DeviceRemembering = Type.Union([Type.Literal('always'), Type.Literal('userOptIn'), Type.Literal('no')]);
 
+/** Our extension (SaaSus has no passkeys): the hosted screen offers passkeys (docs/login-screen.md). Off by default. */
+const Passkeys = Type.Object(
+  { enable: Type.Boolean({ description: 'the hosted login screen offers passkeys (extension; default false)' }) },
+  { additionalProperties: false },
+);
+
 /** Read with every member; the ones the spec fixes are accepted on write only with their fixed values. */
 export const SignInSettings = Type.Object(
   {
@@ -210,6 +216,7 @@ export const SignInSettings = Type.Object(
       entity_id: Type.String(),
       reply_url: Type.String(),
     }),
+    passkeys: Passkeys,
   },
   { $id: 'SignInSettings' },
 );
@@ -223,6 +230,7 @@ export const SignInSettingsUpdate = Type.Object({
   account_verification: Type.Optional(Type.Object({ verification_method: Type.String(), sending_to: Type.String() })),
   self_regist: Type.Optional(Type.Object({ enable: Type.Boolean() })),
   identity_provider_configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  passkeys: Type.Optional(Passkeys),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;
 

@@ -42,6 +42,9 @@ export const ENTITY = {
   externalIdentity: 'ExternalIdentity',
   usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
+  passkey: 'Passkey',
+  passkeyOwner: 'PasskeyOwner',
+  passkeyChallenge: 'PasskeyChallenge',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -191,6 +194,16 @@ export const keys = {
   }),
   usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
   device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
+  /** A passkey of the user (its public key, counter, backup flags), naming its owner item as `mirror`. */
+  passkey: (saasId: string, userId: string, passkeyId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `PASSKEY#${passkeyId}` }),
+  passkeys: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: 'PASSKEY#' }),
+  /**
+   * Whose a credential is, by its passkey id (the SHA-256 of its credential id): a passkey sign-in names only
+   * the credential. One credential belongs to one user of one SaaS: the rule is this item's existence.
+   */
+  passkeyOwner: (saasId: string, passkeyId: string): ItemKey => ({ pk: `SAAS#${saasId}#PASSKEY#${passkeyId}`, sk: 'OWNER' }),
+  /** A WebAuthn challenge handed to a page: taken (deleted) by the answer that uses it, so it serves once. */
+  passkeyChallenge: (saasId: string, challengeId: string): ItemKey => ({ pk: `SAAS#${saasId}#PASSKEYCHALLENGE#${challengeId}`, sk: 'CHALLENGE' }),
   /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.

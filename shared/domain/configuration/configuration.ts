@@ -74,6 +74,8 @@ interface SignInDocument {
   password_policy: PasswordPolicy;
   device_remembering: SignInSettings['device_configuration']['device_remembering'];
   self_regist: boolean;
+  /** Our extension; absent in documents written before it (off). */
+  passkeys?: boolean;
 }
 
 const DOC = {
@@ -380,6 +382,7 @@ export class ConfigurationService {
       ...structuredClone(FIXED_SIGN_IN_MEMBERS),
       self_regist: { enable: doc.self_regist },
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
+      passkeys: { enable: doc.passkeys ?? false },
     };
   }
 
@@ -396,6 +399,7 @@ export class ConfigurationService {
       password_policy: update.password_policy ?? doc.password_policy,
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
       self_regist: update.self_regist?.enable ?? doc.self_regist,
+      passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
     });
   }
 }
