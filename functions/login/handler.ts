@@ -16,6 +16,7 @@ import {
   deviceService,
   federationService,
   invitationService,
+  passkeyService,
   secretBox,
   signInService,
   signUpService,
@@ -81,6 +82,7 @@ export const loginScreen = () =>
         selfSignUp: signIn.self_regist.enable,
         deviceRemembering: signIn.device_configuration.device_remembering,
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
+        passkeys: signIn.passkeys.enable,
         pages,
       };
     },
@@ -102,6 +104,7 @@ export const loginScreen = () =>
       signIn: (saasId, account) => federationService().signIn(saasId, account),
       confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
     },
+    passkeys: passkeyService(),
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
   });

@@ -7,6 +7,7 @@
 import { newDeviceSecret, SrpClient, verifierResponses, type RememberedDevice } from '../../../client/srp.js';
 import type { PageData } from '../pages.js';
 import { fill } from '../texts/en.js';
+import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 
 interface StepAnswer {
   redirect?: string;
@@ -18,6 +19,8 @@ interface StepAnswer {
   parameters?: Record<string, string>;
   /** Offered when the SaaS remembers devices: confirm it with the ticket before leaving. */
   new_device?: { device_key: string; device_group_key: string; ticket: string };
+  /** The SaaS offers passkeys: the page may show the person theirs before leaving (passkeys.ts). */
+  passkeys?: PasskeyOffer;
   type?: string;
   message?: string;
 }
@@ -34,6 +37,7 @@ const FORMS = [
   'forgot-form',
   'reset-form',
   'link-form',
+  'passkeys-form',
 ] as const;
 type FormId = (typeof FORMS)[number];
 
@@ -143,6 +147,7 @@ async function follow(answer: StepAnswer): Promise<void> {
   if (answer.redirect) {
     // Signing in does not wait on the device: a device that could not be kept is simply not remembered.
     if (answer.new_device) await keepDevice(answer.new_device).catch(() => undefined);
+    if (await offerPasskeys(answer.passkeys, answer.redirect, person).catch(() => false)) return;
     say(data.messages.redirecting);
     window.location.assign(answer.redirect);
     return;
@@ -264,4 +269,14 @@ for (const button of document.querySelectorAll('.start-again')) {
     show('sign-in-form');
   });
 }
+setUpPasskeys({
+  data,
+  post: (step, body) => post(step, body) as Promise<Record<string, unknown>>,
+  follow: (answer) => follow(answer as StepAnswer),
+  context,
+  busy,
+  show,
+  say,
+  refused: (message) => new Refused(message),
+});
 show(data.first);
