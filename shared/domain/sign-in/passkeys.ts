@@ -122,6 +122,9 @@ export interface PasskeyDeps {
   signIn(saasId: string, userId: string, ...writes: AtomicWrite[]): Promise<Credentials>;
 }
 
+/** The library base64url-encodes a string challenge again: it is handed the bytes, and checks the string. */
+const challengeBytes = (challenge: PasskeyChallenge) => new Uint8Array(Buffer.from(challenge.challenge, 'base64url'));
+
 export const passkeyId = (credentialId: string) => createHash('sha256').update(credentialId).digest('base64url');
 
 const view = (p: PasskeyRecord): PasskeyView => ({
@@ -133,7 +136,7 @@ const view = (p: PasskeyRecord): PasskeyView => ({
   last_used_at: p.last_used_at,
 });
 
-/** One answer for every refused ceremony: what failed is logged by nobody and told to nobody. */
+/** One error type for every refused ceremony; its message names the rule (the screen shows its own words instead). */
 const refused = (why: string) => unauthenticated('passkey_refused', `the passkey was not accepted: ${why}`);
 const disabled = () => invalid('passkeys_disabled', 'passkeys: this SaaS has not turned them on (PUT /sign-in-settings {passkeys: {enable: true}})');
 
@@ -185,7 +188,7 @@ export class PasskeyService {
       rpID: rp.id,
       userName: name,
       userID: new TextEncoder().encode(userId),
-      challenge: challenge.challenge,
+      challenge: challengeBytes(challenge),
       timeout: CHALLENGE_SECONDS * 1000,
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
@@ -247,7 +250,7 @@ export class PasskeyService {
     const challenge = await this.newChallenge(saasId, rp, 'sign_in');
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
-      challenge: challenge.challenge,
+      challenge: challengeBytes(challenge),
       timeout: CHALLENGE_SECONDS * 1000,
       userVerification: 'required',
     });
