@@ -38,7 +38,7 @@ export function relyingParty(headers: Record<string, string | undefined>, secure
 
 export type PasskeyScreenService = Pick<
   PasskeyService,
-  'signInOptions' | 'signIn' | 'registrationOptions' | 'register' | 'listForHolder' | 'removeForHolder'
+  'enabled' | 'signInOptions' | 'signIn' | 'registrationOptions' | 'register' | 'listForHolder' | 'removeForHolder'
 >;
 
 const Ticket = Type.String({ minLength: 1, maxLength: 8192 });
@@ -87,7 +87,8 @@ export class PasskeySteps {
   constructor(private readonly deps: PasskeyStepsDeps) {}
 
   /** What a finished sign-in hands the page when the SaaS offers passkeys: the ticket and how many the person has. */
-  async offer(saasId: string, credentials: Credentials): Promise<{ passkeys: { ticket: string; count: number } }> {
+  async offer(saasId: string, credentials: Credentials): Promise<{ passkeys?: { ticket: string; count: number } }> {
+    if (!(await this.deps.passkeys.enabled(saasId))) return {};
     const ticket = await sealJson(
       this.deps.box,
       { access_token: credentials.access_token, exp: nowSeconds() + TICKET_SECONDS },

@@ -588,7 +588,7 @@ export class LoginScreen {
       redirect = url.toString();
     }
     // Passkeys on: the page may offer one, or show the person theirs, before it leaves (passkeys.ts).
-    const passkeys = (await this.deps.look(saasId)).passkeys ? await this.passkeySteps.offer(saasId, credentials) : {};
+    const passkeys = await this.passkeySteps.offer(saasId, credentials);
     const offered = step.new_device_metadata;
     if (!offered) return { redirect, ...passkeys };
     // A device offered: the page makes its secret and confirms it (api/device) before it leaves, with a ticket

@@ -143,6 +143,11 @@ const disabled = () => invalid('passkeys_disabled', 'passkeys: this SaaS has not
 export class PasskeyService {
   constructor(private readonly deps: PasskeyDeps) {}
 
+  /** The SaaS offers passkeys (its sign-in setting). */
+  enabled(saasId: string): Promise<boolean> {
+    return this.deps.enabled(saasId);
+  }
+
   private async requireEnabled(saasId: string): Promise<void> {
     if (!(await this.deps.enabled(saasId))) throw disabled();
   }
