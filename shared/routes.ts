@@ -172,6 +172,7 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/credentials', 'getAuthCredentials', 'Get Authentication/Authorization Information', 'sign-in'],
     ['POST', '/credentials', 'createAuthCredentials', 'Save Authentication/Authorization Information', 'sign-in', 201],
     ['POST', '/credentials/exchange', 'exchangeAuthCredentials', 'Exchange a PKCE-bound temporary code for credentials', 'sign-in'],
+    ['POST', '/token/revoke', 'revokeToken', 'Revoke Token', 'sign-in', 200, 'no body'],
     ['GET', '/userinfo', 'getUserInfo', 'Get the signed-in user', 'sign-in'],
   ]),
   ...rows('tenant-users', [

@@ -17,9 +17,11 @@ import {
   federationService,
   invitationService,
   passkeyService,
+  samlAssertions,
   secretBox,
   signInService,
   signUpService,
+  tokenVerifier,
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
@@ -102,7 +104,8 @@ export const loginScreen = () =>
       google: googleFederation(),
       returnUrl: googleFederation().returnUrl,
       signIn: (saasId, account) => federationService().signIn(saasId, account),
-      confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
+      confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
+      claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
     passkeys: passkeyService(),
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
@@ -119,6 +122,7 @@ export const authorizationServer = () =>
     saasExists,
     callbackUrl,
     screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+    idTokenHint: (token) => tokenVerifier().idTokenHint(token),
     box: secretBox(),
     credentials: credentialService(),
   });

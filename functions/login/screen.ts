@@ -48,7 +48,7 @@ import type {
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
-import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
+import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
@@ -116,7 +116,10 @@ export interface LoginScreenDeps {
     /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
     returnUrl: string;
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
-    confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
+    /** `account`: the provider account the browser met; the code links only that one. */
+    confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
+    /** true the first time a SAML ticket (its assertion) is used on the screen. */
+    claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
   };
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
@@ -192,10 +195,14 @@ const BODIES = {
   link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
 };
 
-/** A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes. */
+/**
+ * A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes: the
+ * user, and the provider account this browser met, which alone the code may link.
+ */
 interface LinkTicket {
   user_id: string;
   email: string;
+  account: MetAccount;
   context: ScreenContext;
   exp: number;
 }
@@ -350,9 +357,14 @@ export class LoginScreen {
    * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
    */
   private async signOut(saasId: string, redirectUri: string): Promise<ScreenResponse> {
+    // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
+    if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
+      return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, 'redirect_uri: holds control characters');
+    }
     const callback = await this.deps.callbackUrl(saasId);
     const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
-    const location = redirectUri && sameOrigin(redirectUri, callback) ? redirectUri : `${this.screenPath(saasId)}sign-in`;
+    // In its parsed form: a header holds ASCII only, so anything else is percent-encoded as the browser would.
+    const location = redirectUri && sameOrigin(redirectUri, callback) ? new URL(redirectUri).href : `${this.screenPath(saasId)}sign-in`;
     return {
       status: 302,
       headers: { ...BASE_HEADERS, location, 'set-cookie': setCookie(CSRF_COOKIE, '', this.screenCookie(saasId, 'Strict'), 0) },
@@ -401,7 +413,9 @@ export class LoginScreen {
     const outcome = await this.deps.federation.signIn(saasId, account);
     if (outcome.kind === 'signed_in')
       return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
-    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+    const { provider, subject, tenantId } = account;
+    const met = { provider, subject, ...(tenantId !== undefined ? { tenantId } : {}) };
+    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, account: met, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
     const sealed = await sealJson(this.deps.box, ticket, linkTicket(saasId));
     return `${this.screenPath(saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
   }
@@ -432,6 +446,9 @@ export class LoginScreen {
         cookie(request.headers.cookie, SAML_FLOW_COOKIE),
       );
       if (ticket.saas_id !== saasId) throw invalid('saml_refused', 'ticket: is for another SaaS');
+      if (!(await this.deps.federation.claimSamlTicket(saasId, ticket.assertion, ticket.exp))) {
+        throw invalid('saml_replayed', 'ticket: was used already; sign in again');
+      }
       const location = await this.federatedSignIn(saasId, ticket.account, flow.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
@@ -441,7 +458,7 @@ export class LoginScreen {
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {
     const ticket = await openJson<LinkTicket>(this.deps.box, sealed, linkTicket(saasId));
-    if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
+    if (!ticket?.account) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
     if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
     return ticket;
   }
@@ -504,7 +521,7 @@ export class LoginScreen {
         case 'link': {
           const { ticket, code } = validate(BODIES.link, body, 'body');
           const pending = await this.openLinkTicket(saasId, ticket);
-          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code);
+          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code, pending.account);
           return ok(await this.finish(saasId, { challenge_parameters: {}, credentials }, pending.context));
         }
         default: {
