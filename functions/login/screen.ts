@@ -26,6 +26,7 @@
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
  *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
+ *   POST ./api/passkey/…                                       passkeys, when the SaaS turned them on (passkeys.ts)
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
