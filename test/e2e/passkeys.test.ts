@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
@@ -17,6 +18,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 
 const skip = chromiumMissing();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = '.test-results/login-screen';
 const AKIKO = { email: 'akiko@example.com', password: 'Akiko#Secret42' };
 
@@ -83,12 +85,29 @@ let akikoId: string;
     await page.locator('#sign-in-form:not([hidden])').waitFor();
   }
 
+  /** axe-core over the page as it is now: no serious or critical violation. */
+  async function accessible(what: string) {
+    await page.evaluate(AXE);
+    const { passes, serious } = await page.evaluate(async () => {
+      type Rule = { id: string; impact: string | null };
+      const axe = (window as unknown as { axe: { run(): Promise<{ passes: Rule[]; violations: Rule[] }> } }).axe;
+      const result = await axe.run();
+      return {
+        passes: result.passes.length,
+        serious: result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+      };
+    });
+    assert.ok(passes > 0, 'axe ran its rules');
+    assert.deepEqual(serious, [], what);
+  }
+
   const storedCredentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
 
   it('offers a passkey after a password sign-in, and registers a discoverable one', async () => {
     await page.goto(`${backend.url}/dashboard`);
     assert.ok(page.url().startsWith(loginUrl));
     assert.equal(await page.textContent('#sign-in-with-passkey'), EN.page.signInWithPasskey);
+    await accessible('the sign-in form with the passkey button');
     await page.fill('#username', AKIKO.email);
     await page.fill('#password', AKIKO.password);
     await page.click('#sign-in-form button[type=submit]');
@@ -96,6 +115,7 @@ let akikoId: string;
     assert.equal(await page.textContent('#passkeys-intro'), EN.page.passkeysOffer);
     assert.equal(await page.textContent('#passkey-list li'), EN.page.noPasskeys);
     await page.screenshot({ path: `${SCREENSHOTS}/passkey-offer.png` });
+    await accessible('the passkey offer');
 
     await page.click('#add-passkey');
     await page.locator('#status', { hasText: EN.messages.passkeyAdded }).waitFor();
@@ -105,6 +125,7 @@ let akikoId: string;
     assert.equal(credential?.isResidentCredential, true, 'a discoverable credential');
     assert.equal(credential?.rpId, 'localhost', 'for the host that serves the screen');
     await page.screenshot({ path: `${SCREENSHOTS}/passkeys.png` });
+    await accessible('the list of passkeys');
 
     await page.click('#passkeys-continue');
     await expectBackAtTheSaas();
