@@ -2,8 +2,8 @@
  * Passkeys on the hosted screen in headless Chromium, with Chromium's own virtual authenticator (DevTools
  * protocol, WebAuthn domain: CTAP2, internal transport, resident keys, user verification): a person signs in
  * with their password, adds the passkey the screen offers, signs out, and signs in with the passkey alone; then
- * sees and removes it on the screen. The screen is opened at `localhost` (a relying party must be a domain, and
- * it is the host that serves the screen).
+ * sees and removes it on the screen. The screen is on the SaaS's own host, `<saas id>.localhost`: the relying
+ * party is the host that serves the screen.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -28,6 +28,7 @@ let admin: SignedClient;
 let loginUrl: string;
 let backend: SaasBackend;
 let akikoId: string;
+let saasId: string;
 
 (skip ? describe.skip : describe)('passkeys on the hosted login screen in Chromium', () => {
   let context: BrowserContext;
@@ -37,12 +38,10 @@ let akikoId: string;
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
-    let saasId: string;
+    [h, browser] = await Promise.all([startHarness({ perSaasHosts: true }), launchChromium()]);
     ({ saasId, client: admin } = await h.newSaas());
-    const api = new URL(h.api.baseUrl);
-    api.hostname = 'localhost';
-    loginUrl = `${api.toString()}/login/${saasId}/`;
+    // The SaaS's own host (`<saas id>.localhost`, as LOGIN_DOMAIN gives each SaaS): the passkey's relying party.
+    loginUrl = `http://${saasId}.localhost:${h.api.port}/v1/auth/login/${saasId}/`;
     backend = await startSaasBackend(admin, loginUrl);
     assert.equal((await admin.put('/auth-info', { callback_url: backend.callbackUrl })).status, 200);
     assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
@@ -123,7 +122,7 @@ let akikoId: string;
     const [credential, ...more] = await storedCredentials();
     assert.equal(more.length, 0);
     assert.equal(credential?.isResidentCredential, true, 'a discoverable credential');
-    assert.equal(credential?.rpId, 'localhost', 'for the host that serves the screen');
+    assert.equal(credential?.rpId, `${saasId}.localhost`, 'for the host that serves the screen');
     await page.screenshot({ path: `${SCREENSHOTS}/passkeys.png` });
     await accessible('the list of passkeys');
 
