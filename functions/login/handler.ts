@@ -16,6 +16,7 @@ import {
   deviceService,
   federationService,
   invitationService,
+  loginThemeService,
   samlAssertions,
   secretBox,
   signInService,
@@ -66,11 +67,12 @@ export const loginScreen = () =>
     saasExists,
     look: async (saasId) => {
       const reader = configurationReader();
-      const [settings, pages, signIn, providers] = await Promise.all([
+      const [settings, pages, signIn, providers, theme] = await Promise.all([
         reader.customizePageSettings(saasId),
         reader.customizePages(saasId),
         reader.signInSettings(saasId),
         reader.identityProviders(saasId),
+        loginThemeService(true).theme(saasId),
       ]);
       return {
         title: settings.title,
@@ -84,8 +86,10 @@ export const loginScreen = () =>
         deviceRemembering: signIn.device_configuration.device_remembering,
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         pages,
+        theme,
       };
     },
+    theme: (saasId) => loginThemeService(true).theme(saasId),
     callbackUrl,
     issuer: config().tokenIssuer,
     signIn: signInService(),
