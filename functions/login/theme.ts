@@ -112,13 +112,17 @@ const LOGO: Record<LoginTheme['logo_position'], string> = {
 export function themeStylesheet(theme: LoginTheme): string {
   const radius = theme.corner_radius;
   const control = Math.min(Math.round(radius / 2), 12);
-  const image = theme.background_image ? ` url(${cssString(theme.background_image)}) center / cover no-repeat fixed` : '';
+  const image = theme.background_image ? ` url(${cssString(theme.background_image)}) center / cover no-repeat` : '';
   const schemes =
     theme.mode === 'auto'
       ? `:root {\n  color-scheme: light dark;\n${variables(LIGHT, theme)}\n}\n@media (prefers-color-scheme: dark) {\n  :root {\n${variables(DARK, theme).replace(/^/gm, '  ')}\n  }\n}\n`
       : `:root {\n  color-scheme: ${theme.mode};\n${variables(theme.mode === 'dark' ? DARK : LIGHT, theme)}\n}\n`;
   return `/* The SaaS's theme (GET/PATCH /login-theme), over login.css. */
-${schemes}body {
+${schemes}html {
+  /* The background image covers the window, or the page when it is longer. */
+  min-height: 100%;
+}
+body {
   background: var(--page)${image};
   color: var(--text);
 }
