@@ -2,12 +2,12 @@
  * The login theme in headless Chromium: the screen's primary colour and dark mode follow the SaaS's theme
  * (PATCH /login-theme), auto follows prefers-color-scheme, the CSP allows no inline style, the SaaS's HTML
  * reads in the screen's font, and axe-core finds no colour-contrast (or other serious) violation in either mode.
- * Screenshots (default and branded, light and dark, desktop and 390 px) go to docs/images/ for
- * docs/login-screen.md.
+ * Screenshots (default and branded, light and dark, desktop and 390 px) go to .test-results/login-theme/; the ones
+ * in docs/images/ (docs/login-screen.md) are copies.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -15,7 +15,7 @@ import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const skip = chromiumMissing();
-const IMAGES = 'docs/images';
+const IMAGES = '.test-results/login-theme';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** A small logo (an 'A' on blue), as a SaaS would upload it. */
 const ICON =
@@ -65,6 +65,7 @@ async function brandAs(admin: SignedClient, title: string, html: string, icon = 
 
 (skip ? describe.skip : describe)('the login theme in Chromium', () => {
   beforeAll(async () => {
+    mkdirSync(IMAGES, { recursive: true });
     [h, browser] = await Promise.all([startHarness(), launchChromium()]);
     [plain, branded] = [await h.newSaas(), await h.newSaas()];
     await brandAs(plain.client, 'Acme Cloud', '<p>Need help? Write to <a href="mailto:help@acme.test">help@acme.test</a>.</p>');
