@@ -5,6 +5,7 @@ import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { loginThemeSchemas } from './login-theme.js';
+import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -25,4 +26,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,
   ...signUpSchemas,
+  ...pricingSchemas,
+  ...meteringSchemas,
+  ...billingSchemas,
 };
