@@ -17,6 +17,7 @@ import {
   federationService,
   invitationService,
   passkeyService,
+  loginThemeService,
   samlAssertions,
   screenHosts,
   secretBox,
@@ -69,11 +70,12 @@ export const loginScreen = () =>
     saasExists,
     look: async (saasId) => {
       const reader = configurationReader();
-      const [settings, pages, signIn, providers] = await Promise.all([
+      const [settings, pages, signIn, providers, theme] = await Promise.all([
         reader.customizePageSettings(saasId),
         reader.customizePages(saasId),
         reader.signInSettings(saasId),
         reader.identityProviders(saasId),
+        loginThemeService(true).theme(saasId),
       ]);
       return {
         title: settings.title,
@@ -88,8 +90,10 @@ export const loginScreen = () =>
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         passkeys: signIn.passkeys.enable,
         pages,
+        theme,
       };
     },
+    theme: (saasId) => loginThemeService(true).theme(saasId),
     callbackUrl,
     issuer: config().tokenIssuer,
     signIn: signInService(),
