@@ -42,6 +42,7 @@ export const ENTITY = {
   externalIdentity: 'ExternalIdentity',
   usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
+  domainClaim: 'DomainClaim',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -79,6 +80,13 @@ export const SAAS_REGISTRY = 'REGISTRY#SAAS';
  * secret). A handful of items, read in one query and cached per cold start.
  */
 export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
+
+/**
+ * The other partitions no SaaS owns: one per custom domain a SaaS serves its login screen on, naming that SaaS,
+ * so that a domain is held by one SaaS at a time (the claim is written in the transaction that saves the SaaS's
+ * basic configuration). Only ever read by key.
+ */
+export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),

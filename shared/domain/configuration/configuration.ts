@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { invalid } from '../../errors.js';
+import { DomainError, invalid } from '../../errors.js';
 import { DEFAULT_TEMPLATES, PLACEHOLDER } from '../mail/default-templates.js';
 import {
   TEMPLATE_NAMES,
@@ -106,6 +106,17 @@ function pick<T extends object, K extends keyof T>(from: T, names: readonly K[])
   return Object.fromEntries(names.filter((name) => from[name] !== undefined).map((name) => [name, from[name]])) as Partial<Pick<T, K>>;
 }
 
+/** A custom domain serves one SaaS's login screen: another SaaS cannot take it, nor learn its records. */
+const domainTaken = () =>
+  new DomainError(
+    'conflict',
+    'domain_taken',
+    'domain_name: another SaaS of this service uses this domain; choose another (or have it released there first)',
+    {
+      field: 'domain_name',
+    },
+  );
+
 export const MASK = '********';
 
 export function maskSecret(secret: string): string {
@@ -199,22 +210,34 @@ export class ConfigurationService {
     const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
     const identity = await this.identities.ensure(mailDomain);
     const current = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    const same = current !== undefined && current.domain_name === domain;
+    // Asked before the certificate, so no certificate is requested for a domain another SaaS holds; the
+    // transaction below is what holds it (two SaaS asking at once: one wins).
+    if (domain && !same) {
+      const holder = await this.settings.domainHolder(domain);
+      if (holder !== undefined && holder !== saasId) throw domainTaken();
+    }
     // The same domain keeps its certificate and its progress; another starts afresh.
-    const domainState =
-      current && current.domain_name === domain
-        ? pick(current, ['certificate_id', 'certificate_record', 'domain_target', 'domain_live'])
-        : domain
-          ? { certificate_id: await this.domains.requestCertificate(domain) }
-          : {};
-    await this.settings.put<BasicDocument>(saasId, DOC.basic, {
-      ...domainState,
-      domain_name: domain,
-      from_email_address: change.from_email_address,
-      reply_email_address: change.reply_email_address ?? '',
-      mail_domain: mailDomain,
-      dkim_tokens: identity.dkimTokens,
-      is_dns_validated: identity.verified,
-    });
+    const domainState = same
+      ? pick(current, ['certificate_id', 'certificate_record', 'domain_target', 'domain_live'])
+      : domain
+        ? { certificate_id: await this.domains.requestCertificate(domain) }
+        : {};
+    const held = await this.settings.putHoldingDomain<BasicDocument>(
+      saasId,
+      DOC.basic,
+      {
+        ...domainState,
+        domain_name: domain,
+        from_email_address: change.from_email_address,
+        reply_email_address: change.reply_email_address ?? '',
+        mail_domain: mailDomain,
+        dkim_tokens: identity.dkimTokens,
+        is_dns_validated: identity.verified,
+      },
+      { ...(domain ? { hold: domain } : {}), ...(current?.domain_name && !same ? { release: current.domain_name } : {}) },
+    );
+    if (!held) throw domainTaken();
   }
 
   /** Where mail of this SaaS comes from. */
