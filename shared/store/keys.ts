@@ -43,6 +43,7 @@ export const ENTITY = {
   usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
   domainClaim: 'DomainClaim',
+  decoy: 'Decoy',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -243,6 +244,15 @@ export const keys = {
    * send). Addresses compare without case, as mail providers treat them.
    */
   mailSuppression: (saasId: string, address: string): ItemKey => ({ pk: saasPartition(saasId), sk: `SUPPRESSED#${address.toLowerCase()}` }),
+
+  /**
+   * A decoy: what a step writes for a name nobody has (or a refused attempt), where it writes for a user, so
+   * the requests and their time are the same (sign-in-repository.ts, user-flow-repository.ts). It holds no
+   * one's data and expires; `id` is the made-up id of the name, so repeated tries of a name reuse its items.
+   */
+  decoy: (saasId: string, id: string, what: string): ItemKey => ({ pk: `SAAS#${saasId}#DECOY#${id}`, sk: `DECOY#${what}` }),
+  /** gsi1 of a decoy that stands for a user's profile, which is in the index (the user directory): its index entry is written alike. */
+  decoyIndexEntry: (saasId: string, id: string) => ({ gsi1pk: `SAAS#${saasId}#DECOYS`, gsi1sk: id }),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

@@ -22,6 +22,10 @@ const sameCode = (code: VerificationCode): Condition => ({
   values: { ':digest': code.digest },
 });
 
+/** Where a code is kept: in the user's partition, or a decoy's. */
+const codeKey = (saasId: string, userId: string, purpose: CodePurpose, decoy: boolean) =>
+  decoy ? keys.decoy(saasId, userId, `CODE#${purpose}`) : keys.verificationCode(saasId, userId, purpose);
+
 function toCode(item: Record<string, unknown>): VerificationCode {
   return {
     purpose: item.purpose as CodePurpose,
@@ -50,6 +54,41 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     );
   }
 
+  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
+    const decoy = (what: string) => ({ ...keys.decoy(saasId, decoyId, what), entity: ENTITY.decoy, v: 1 });
+    const counter = (what: string) =>
+      part(RULE.newItem, {
+        Update: updateRequest(
+          this.table,
+          keys.decoy(saasId, decoyId, what),
+          new Update().add('count', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, code.expires_at),
+          { expression: 'attribute_not_exists(#count) OR #count >= :zero', names: { '#count': 'count' }, values: { ':zero': 0 } },
+        ),
+      });
+    // saveCodeWrite's parts, one for one: the user's check, the code, the mail (never delivered: not an outbox item), its counters.
+    return atomicWrite(
+      check(
+        this.table,
+        keys.decoy(saasId, decoyId, 'USER'),
+        { expression: 'attribute_not_exists(#deleting)', names: { '#deleting': 'deleting' } },
+        RULE.userLive,
+      ),
+      part(RULE.userLive, { Put: { TableName: this.table, Item: { ...decoy(`CODE#${code.purpose}`), ...code, [TTL_ATTRIBUTE]: code.expires_at } } }),
+      part(RULE.newItem, {
+        Put: {
+          TableName: this.table,
+          // In the index as the outbox item is (the mails due), under the decoys' own index partition.
+          Item: { ...decoy('MAIL'), ...keys.decoyIndexEntry(saasId, decoyId), ...mail, [TTL_ATTRIBUTE]: code.expires_at },
+          // The outbox item's condition is on a fresh key; the decoy's key is reused, and its condition holds too.
+          ConditionExpression: 'attribute_not_exists(#claim)',
+          ExpressionAttributeNames: { '#claim': 'claim' },
+        },
+      }),
+      counter('COUNTER#TO'),
+      counter('COUNTER#USER'),
+    );
+  }
+
   loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite {
     const freeOrOwn: Condition = {
       expression: 'attribute_not_exists(#pk) OR #user = :user',
@@ -59,17 +98,15 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     return atomicWrite(check(this.table, keys.loginOwner(saasId, login), freeOrOwn, RULE.loginFree));
   }
 
-  async code(saasId: string, userId: string, purpose: CodePurpose): Promise<VerificationCode | undefined> {
-    const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: keys.verificationCode(saasId, userId, purpose), ConsistentRead: true }),
-    );
+  async code(saasId: string, userId: string, purpose: CodePurpose, decoy = false): Promise<VerificationCode | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: codeKey(saasId, userId, purpose, decoy), ConsistentRead: true }));
     return out.Item ? toCode(out.Item) : undefined;
   }
 
-  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean> {
+  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number, decoy = false): Promise<boolean> {
     const change = new Update().add('attempts', 1);
     const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
-    const key = keys.verificationCode(saasId, userId, code.purpose);
+    const key = codeKey(saasId, userId, code.purpose, decoy);
     return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, both(sameCode(code), left)))));
   }
 
