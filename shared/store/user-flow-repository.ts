@@ -5,7 +5,9 @@
  */
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import { MAIL_RATE_RULE, mailCounters, type OutboxMail } from '../domain/mail/mail.js';
+import { nowSeconds } from '../clock.js';
+import { config } from '../config.js';
 import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.js';
 import type { LinkedProvider, Login } from '../domain/users/users.js';
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
@@ -56,15 +58,18 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
 
   decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
     const decoy = (what: string) => ({ ...keys.decoy(saasId, decoyId, what), entity: ENTITY.decoy, v: 1 });
-    const counter = (what: string) =>
-      part(RULE.newItem, {
+    // The mail's rate counters, with the limits and windows of a real mail's (mailWrites): past them the decoy is
+    // refused as a real request is (429 inside, the same silent answer outside), at the same count.
+    const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ limit, windowEnd }, i) =>
+      part(`${MAIL_RATE_RULE}:${windowEnd}`, {
         Update: updateRequest(
           this.table,
-          keys.decoy(saasId, decoyId, what),
-          new Update().add('count', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, code.expires_at),
-          { expression: 'attribute_not_exists(#count) OR #count >= :zero', names: { '#count': 'count' }, values: { ':zero': 0 } },
+          keys.decoy(saasId, decoyId, `COUNTER#${i}#${windowEnd}`),
+          new Update().add('count', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
+          { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
         ),
-      });
+      }),
+    );
     // saveCodeWrite's parts, one for one: the user's check, the code, the mail (never delivered: not an outbox item), its counters.
     return atomicWrite(
       check(
@@ -84,8 +89,7 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
           ExpressionAttributeNames: { '#claim': 'claim' },
         },
       }),
-      counter('COUNTER#TO'),
-      counter('COUNTER#USER'),
+      ...counters,
     );
   }
 

@@ -166,7 +166,12 @@ export class UserFlowService {
     const id = decoyIdOf(saasId, username);
     const { code, record } = issueVerificationCode(request.purpose, {}, nowSeconds());
     const mail = await newOutboxMail(this.deps.box, saasId, request.template, DECOY_ADDRESS, code, id);
-    await this.deps.committer.commit(this.deps.flows.decoySaveCodeWrite(saasId, id, record, mail));
+    try {
+      await this.deps.committer.commit(this.deps.flows.decoySaveCodeWrite(saasId, id, record, mail));
+    } catch (error) {
+      // Past the mail limits, as a user's request is: the same silent answer.
+      if (!(error instanceof DomainError && error.kind === 'too_many_requests')) throw error;
+    }
   }
 
   /** Request User Email Update: mails a code to the new address, which must be free. */
