@@ -8,7 +8,8 @@
  * functions as API Gateway events (local/server.ts), eight at a time.
  *
  * Properties: never a 5xx (but for the two kinds other work owns, listed in OWNED_ELSEWHERE and printed); a
- * refused screen step answers {type, message, data}; Object.prototype unchanged. FUZZ_LOGIN_RUNS sets the count
+ * refused screen step answers {type, message, data} and wrote nothing but the count of its attempt (or a
+ * decoy's, test/support/write-log.ts); Object.prototype unchanged. FUZZ_LOGIN_RUNS sets the count
  * (1 500 here; `npm run fuzz` sends more), FUZZ_SEED replays a run.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
@@ -18,7 +19,9 @@ import fc from 'fast-check';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { apiGatewayEvent, invokeHandler } from '../../local/server.js';
 import { BASE_PATH } from '../../shared/routes.js';
+import { dynamo } from '../../shared/store/client.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { watchWrites, withWriteLog, writesBeyondAttempts, type WriteRecord } from '../support/write-log.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
 
 const REQUESTS = Number(process.env.FUZZ_LOGIN_RUNS ?? 1_500);
@@ -387,7 +390,7 @@ const unsendable = (headers: Record<string, unknown>) =>
     .filter(([, value]) => /[\r\n\0]|[^\t\x20-\x7e\x80-\xff]/.test(String(value)))
     .map(([name]) => name);
 
-function problemsOf(req: LoginRequest, answer: Answer): string[] {
+function problemsOf(req: LoginRequest, answer: Answer, writes: WriteRecord[]): string[] {
   const problems: string[] = [];
   const bad = unsendable(answer.headers);
   // Counted as the 500 it becomes.
@@ -396,6 +399,11 @@ function problemsOf(req: LoginRequest, answer: Answer): string[] {
     const owner = OWNED_ELSEWHERE.find((known) => known.matches(req));
     if (owner) ownedElsewhere.set(owner.name, [...(ownedElsewhere.get(owner.name) ?? []), `${req.method} ${req.url.slice(0, 120)}`]);
     else problems.push(`answered ${answer.status}`);
+  }
+  // A refused step changed nothing but the count of its own attempt (or its decoy's).
+  if (req.endpoint.startsWith('screen api/') && answer.status >= 400 && answer.status < 500) {
+    const changes = writesBeyondAttempts(writes);
+    if (changes.length > 0) problems.push(`refused, yet wrote ${changes.join(', ')}`);
   }
   // A step of a real SaaS's screen (a POST) answers JSON; anything else on the screen answers a page.
   if (req.endpoint.startsWith('screen api/') && req.method === 'POST' && req.url.startsWith(`/login/${real.saasId}/`) && answer.status >= 400) {
@@ -414,9 +422,14 @@ function problemsOf(req: LoginRequest, answer: Answer): string[] {
 }
 
 async function checkBatch(batch: LoginRequest[]): Promise<void> {
-  const answers = await Promise.all(batch.map(async (req) => ({ req, answer: await send(req) })));
-  const problems = answers.flatMap(({ req, answer }) =>
-    problemsOf(req, answer).map(
+  const answers = await Promise.all(
+    batch.map(async (req) => {
+      const { result, writes } = await withWriteLog(() => send(req));
+      return { req, answer: result, writes };
+    }),
+  );
+  const problems = answers.flatMap(({ req, answer, writes }) =>
+    problemsOf(req, answer, writes).map(
       (problem) =>
         `${req.method} ${req.url.slice(0, 200)} ${(req.body ?? '').slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 200)}: ${problem}`,
     ),
@@ -462,6 +475,7 @@ beforeAll(async () => {
   real.samlCookie = cookieOf(started);
   const metadata = await send({ endpoint: 'saml2 metadata', method: 'GET', url: `/saml2/metadata/${saasId}`, headers: {} });
   real.samlResponse = (await idp.respond(location, metadata.text, { nameId: 'fuzz@idp', email: real.email })).SAMLResponse;
+  watchWrites(dynamo());
 });
 afterAll(async () => {
   if (ownedElsewhere.size > 0) {
