@@ -128,4 +128,34 @@ describe("a SaaS's own domain", () => {
       assert.deepEqual(both.map((r) => r.status).sort(), [200, 400], free);
     }
   });
+
+  it('saved before domains were held: the first SaaS to read it holds it, and another shows none of its records', async () => {
+    const { client: a, saasId: aId } = await h.newSaas();
+    const { client: b, saasId: bId } = await h.newSaas();
+    const domain = `legacy-${randomUUID().slice(0, 8)}.acme.test`;
+    const settings = new DynamoSettingsRepository(dynamo(), tableName());
+    // Two documents as the service saved them before: the same domain, each with its certificate's progress, no claim.
+    for (const saasId of [aId, bId]) {
+      await settings.put(saasId, 'basic-info', {
+        domain_name: domain,
+        from_email_address: 'no-reply@acme.test',
+        reply_email_address: '',
+        mail_domain: 'acme.test',
+        dkim_tokens: [],
+        is_dns_validated: false,
+        certificate_id: `local-certificate:${domain}`,
+        certificate_record: { type: 'CNAME', name: `_secret.${domain}.`, value: '_validation.acm-validations.aws.' },
+        domain_target: 'd-legacy.execute-api.us-east-1.amazonaws.com',
+      });
+    }
+    type Info = { domain_name: string; certificate_dns_record: DnsRecord; cdn_dns_record: DnsRecord };
+    const first = (await a.get<Info>('/basic-info')).body;
+    assert.equal(first.cdn_dns_record.value, 'd-legacy.execute-api.us-east-1.amazonaws.com.');
+    const second = (await b.get<Info>('/basic-info')).body;
+    assert.deepEqual(second.certificate_dns_record, { type: 'CNAME', name: '', value: '' });
+    assert.equal(second.cdn_dns_record.value, '');
+    assert.ok(!JSON.stringify(second).includes('_validation') && !JSON.stringify(second).includes('d-legacy'), JSON.stringify(second));
+    await expectError(b.put('/basic-info', { domain_name: domain, from_email_address: 'no-reply@acme.test' }), 400, 'domain_taken');
+    assert.equal((await a.get<Info>('/basic-info')).body.cdn_dns_record.value, 'd-legacy.execute-api.us-east-1.amazonaws.com.', 'A keeps it');
+  });
 });

@@ -48,6 +48,8 @@ interface BasicDocument {
   domain_target?: string;
   /** The CNAME was seen pointing at the target: links use the domain from then on. */
   domain_live?: boolean;
+  /** This SaaS holds the domain (its claim was written with this document); absent in documents saved before claims. */
+  domain_held?: boolean;
 }
 
 /**
@@ -168,7 +170,7 @@ export class ConfigurationService {
       const status = await this.identities.status(doc.mail_domain);
       if (status?.verified) next = { ...next, is_dns_validated: true, dkim_tokens: status.dkimTokens };
     }
-    next = await this.progressDomain(next);
+    next = await this.progressDomain(saasId, next);
     if (!isDeepStrictEqual(next, doc)) await this.settings.put<BasicDocument>(saasId, DOC.basic, next);
     const { is_dns_validated, dkim_tokens } = next;
     return {
@@ -192,9 +194,17 @@ export class ConfigurationService {
    * made it, the API served on the domain once the certificate is issued (the SaaS added the record), and live
    * once the domain's CNAME points at the target. Read on every Get Basic Information until live.
    */
-  private async progressDomain(doc: BasicDocument): Promise<BasicDocument> {
+  private async progressDomain(saasId: string, doc: BasicDocument): Promise<BasicDocument> {
     if (!doc.domain_name || doc.domain_live) return doc;
     const next = { ...doc };
+    if (!next.domain_held) {
+      // Saved before domains were held: held now, or, when another SaaS holds it, nothing of it shown or made here.
+      if (!(await this.settings.putHoldingDomain(saasId, DOC.basic, { ...next, domain_held: true }, { hold: doc.domain_name }))) {
+        const { certificate_id: _id, certificate_record: _record, domain_target: _target, ...without } = next;
+        return without;
+      }
+      next.domain_held = true;
+    }
     next.certificate_id ??= await this.domains.requestCertificate(doc.domain_name);
     if (!next.domain_target) {
       const certificate = await this.domains.certificate(next.certificate_id);
@@ -234,6 +244,7 @@ export class ConfigurationService {
         mail_domain: mailDomain,
         dkim_tokens: identity.dkimTokens,
         is_dns_validated: identity.verified,
+        ...(domain ? { domain_held: true } : {}),
       },
       { ...(domain ? { hold: domain } : {}), ...(current?.domain_name && !same ? { release: current.domain_name } : {}) },
     );
