@@ -146,6 +146,8 @@ describe("a SaaS's own domain", () => {
         certificate_id: `local-certificate:${domain}`,
         certificate_record: { type: 'CNAME', name: `_secret.${domain}.`, value: '_validation.acm-validations.aws.' },
         domain_target: 'd-legacy.execute-api.us-east-1.amazonaws.com',
+        // Live already: the links of both used the domain.
+        domain_live: true,
       });
     }
     type Info = { domain_name: string; certificate_dns_record: DnsRecord; cdn_dns_record: DnsRecord };
@@ -157,5 +159,8 @@ describe("a SaaS's own domain", () => {
     assert.ok(!JSON.stringify(second).includes('_validation') && !JSON.stringify(second).includes('d-legacy'), JSON.stringify(second));
     await expectError(b.put('/basic-info', { domain_name: domain, from_email_address: 'no-reply@acme.test' }), 400, 'domain_taken');
     assert.equal((await a.get<Info>('/basic-info')).body.cdn_dns_record.value, 'd-legacy.execute-api.us-east-1.amazonaws.com.', 'A keeps it');
+    const stored = async (saasId: string) => (await settings.get<{ domain_live?: boolean; domain_held?: boolean }>(saasId, 'basic-info')) ?? {};
+    assert.deepEqual([(await stored(aId)).domain_live, (await stored(aId)).domain_held], [true, true]);
+    assert.deepEqual([(await stored(bId)).domain_live, (await stored(bId)).domain_held], [undefined, undefined], "B's links leave the domain");
   });
 });

@@ -195,16 +195,18 @@ export class ConfigurationService {
    * once the domain's CNAME points at the target. Read on every Get Basic Information until live.
    */
   private async progressDomain(saasId: string, doc: BasicDocument): Promise<BasicDocument> {
-    if (!doc.domain_name || doc.domain_live) return doc;
+    if (!doc.domain_name) return doc;
     const next = { ...doc };
     if (!next.domain_held) {
-      // Saved before domains were held: held now, or, when another SaaS holds it, nothing of it shown or made here.
+      // Saved before domains were held (live or not): held now, or, when another SaaS holds it, nothing of it
+      // shown, made or used here.
       if (!(await this.settings.putHoldingDomain(saasId, DOC.basic, { ...next, domain_held: true }, { hold: doc.domain_name }))) {
-        const { certificate_id: _id, certificate_record: _record, domain_target: _target, ...without } = next;
+        const { certificate_id: _id, certificate_record: _record, domain_target: _target, domain_live: _live, ...without } = next;
         return without;
       }
       next.domain_held = true;
     }
+    if (next.domain_live) return next;
     next.certificate_id ??= await this.domains.requestCertificate(doc.domain_name);
     if (!next.domain_target) {
       const certificate = await this.domains.certificate(next.certificate_id);
