@@ -9,7 +9,8 @@ import { createGroupHandler } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
 import type { BoundOperation } from './schemas/operation.js';
-import { ConfigurationService, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
+import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
+import type { SignInSettings } from './schemas/configuration.js';
 import { DefinitionService } from './domain/configuration/definitions.js';
 import { InfrastructureService } from './domain/configuration/infrastructure.js';
 import { InvitationService } from './domain/tenants/invitations.js';
@@ -39,6 +40,7 @@ import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
 import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
+import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from './store/grant-repository.js';
 import { DynamoInvitationRepository } from './store/invitation-repository.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
@@ -51,6 +53,7 @@ import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
+import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
@@ -68,6 +71,8 @@ const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableNam
 export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
 /** SAML assertions already used (functions/login/saml.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
+/** A tenant's SAML metadata_url, read only from public addresses (shared/http/public-fetch.ts). */
+export const metadataFetcher = () => new PublicFetcher({ resolve: hostResolver(), timeoutMs: 5000, maxBytes: 256 * 1024 });
 const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());
 const committer = () => new DynamoCommitter(dynamo());
@@ -98,7 +103,16 @@ const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities()
 const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
 
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
-  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, hostedLoginScreen, domains, config().publicBaseUrl);
+  new ConfigurationService(
+    settings,
+    secrets(),
+    identities,
+    config().defaultDomainName,
+    hostedLoginScreen,
+    domains,
+    config().publicBaseUrl,
+    config().refreshTokenLifetimeSeconds,
+  );
 
 export const configurationService = () => configuration(emailIdentities(), siteDomains());
 
@@ -199,7 +213,7 @@ let keyServices: KeyServices | undefined;
 function keyServicesOfThisStore(): KeyServices {
   const db = dynamo();
   if (keyServices?.db !== db) {
-    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds, refreshTokenLifetimeSeconds } = config();
+    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
     const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
     keyServices = {
       db,
@@ -211,7 +225,8 @@ function keyServicesOfThisStore(): KeyServices {
         new DynamoUserRepository(db, tableName()),
       ),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
-      refreshTokens: new RefreshTokens(keyStore, refreshTokenLifetimeSeconds),
+      // The SaaS's refresh_token_validity, read with the sign-in settings (kept SETTINGS_CACHE_SECONDS).
+      refreshTokens: new RefreshTokens(keyStore, (saasId) => configurationReader().refreshTokenSeconds(saasId)),
       // The deployment's SRP secret, from which the cursor key is derived for that use alone (paging.ts).
       cursors: new Cursors(() => keyStore.srpSecret()),
     };
@@ -258,9 +273,24 @@ export const invitationService = () =>
 
 const deviceRemembering = async (saasId: string) => (await configurationReader().signInSettings(saasId)).device_configuration.device_remembering;
 
+/**
+ * The sign-in settings of a SaaS read once per service object (one request): a sign-in's device offer and its
+ * refresh token's lifetime come from one read, even where the settings cache has nothing (a SaaS that never
+ * saved them: absent documents are not kept).
+ */
+function signInSettingsOnce() {
+  const reads = new Map<string, Promise<SignInSettings>>();
+  return (saasId: string) => {
+    let read = reads.get(saasId);
+    if (!read) reads.set(saasId, (read = configurationReader().signInSettings(saasId)));
+    return read;
+  };
+}
+
 /** Sign In and Respond to Sign In Challenge. */
 export const signInService = () => {
   const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
+  const settings = signInSettingsOnce();
   return new SignInService({
     users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
@@ -268,10 +298,10 @@ export const signInService = () => {
     committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
-    refreshTokens: keyServicesOfThisStore().refreshTokens,
+    refreshTokens: new RefreshTokens(keyStore(), async (saasId) => validitySeconds((await settings(saasId)).refresh_token_validity)),
     box: secrets(),
     poolName,
-    deviceRemembering,
+    deviceRemembering: async (saasId) => (await settings(saasId)).device_configuration.device_remembering,
     settings: {
       challengeSeconds: signInSessionSeconds,
       offeredDeviceSeconds: tokenLifetimeSeconds,
@@ -288,8 +318,11 @@ export const credentialService = () =>
   new CredentialService({
     users: userRepository(),
     refreshTokens: keyServicesOfThisStore().refreshTokens,
+    grants: new DynamoGrantRepository(dynamo(), tableName()),
+    authorizationCodes: new DynamoAuthorizationCodeRepository(dynamo(), tableName()),
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
     tokens: tokenService(),
+    tokenLifetimeSeconds: config().tokenLifetimeSeconds,
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),

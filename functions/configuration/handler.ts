@@ -14,7 +14,7 @@ export const handler = groupHandler('configuration', {
   }),
   getBasicInfo: operation(s.getBasicInfo, (_, ctx) => configuration().basicInfo(ctx.saasId)),
   updateBasicInfo: operation(s.updateBasicInfo, ({ body }, ctx) => configuration().updateBasicInfo(ctx.saasId, body)),
-  getNotificationMessages: operation(s.getNotificationMessages, (_, ctx) => configuration().templates(ctx.saasId)),
+  findNotificationMessages: operation(s.findNotificationMessages, (_, ctx) => configuration().templates(ctx.saasId)),
   updateNotificationMessages: operation(s.updateNotificationMessages, ({ body }, ctx) => configuration().updateTemplates(ctx.saasId, body)),
   getCustomizePages: operation(s.getCustomizePages, (_, ctx) => configuration().customizePages(ctx.saasId)),
   updateCustomizePages: operation(s.updateCustomizePages, ({ body }, ctx) => configuration().updateCustomizePages(ctx.saasId, body)),

@@ -16,9 +16,11 @@ import {
   deviceService,
   federationService,
   invitationService,
+  samlAssertions,
   secretBox,
   signInService,
   signUpService,
+  tokenVerifier,
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
@@ -100,7 +102,8 @@ export const loginScreen = () =>
       google: googleFederation(),
       returnUrl: googleFederation().returnUrl,
       signIn: (saasId, account) => federationService().signIn(saasId, account),
-      confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
+      confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
+      claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
@@ -116,6 +119,7 @@ export const authorizationServer = () =>
     saasExists,
     callbackUrl,
     screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+    idTokenHint: (token) => tokenVerifier().idTokenHint(token),
     box: secretBox(),
     credentials: credentialService(),
   });

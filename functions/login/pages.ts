@@ -3,6 +3,7 @@
  * a new account for an invitation), built from the SaaS's customize settings. Every value from settings or
  * the request is escaped; the SaaS's own HTML is shown in a sandboxed frame that runs no script.
  */
+import { contextQuery } from './screen-context.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
@@ -34,6 +35,8 @@ export interface PageData {
   csrf: string;
   first: FirstForm;
   state?: string;
+  /** The application's PKCE challenge (S256), handed back with the answer that ends the sign-in. */
+  code_challenge?: string;
   /** The sealed OpenID Connect authorization request the page was opened for (authorization-server.ts). */
   authorization?: string;
   /** A provider account to link with a mailed code (screen.ts, `./link`). */
@@ -194,9 +197,7 @@ ${legal.length ? `<footer>${legal.join(' · ')}</footer>` : ''}
 
 /** A plain link (no script needed): it carries what the page was opened for to the provider and back. */
 function googleButton(texts: LoginTexts, data: PageData): string {
-  const query = new URLSearchParams(
-    data.authorization !== undefined ? { authorization: data.authorization } : data.state !== undefined ? { state: data.state } : {},
-  );
+  const query = new URLSearchParams(contextQuery(data));
   const href = `federated/google${query.size ? `?${query.toString()}` : ''}`;
   return `<p class="federated"><a id="sign-in-with-google" class="button secondary" href="${escapeHtml(href)}">${escapeHtml(texts.page.signInWithGoogle)}</a></p>`;
 }

@@ -37,17 +37,24 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
 import { parseJsonBody, validate } from '../../shared/http/validation.js';
 import { log } from '../../shared/log.js';
-import type { ChallengeAnswer, Credentials, DeviceConfirmation, DeviceStatusUpdate, SignInResult } from '../../shared/schemas/sign-in.js';
+import type {
+  ChallengeAnswer,
+  Credentials,
+  CredentialsToSave,
+  DeviceConfirmation,
+  DeviceStatusUpdate,
+  SignInResult,
+} from '../../shared/schemas/sign-in.js';
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
-import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
+import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
 import { FLOW_COOKIE, FLOW_SECONDS, type GoogleFederation } from './federation.js';
-import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
+import { contextQuery, MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
@@ -84,7 +91,7 @@ export interface LoginScreenDeps {
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
   };
   /** A temporary code for the credentials; with a binding, an OpenID Connect authorization code. */
-  saveCredentials(saasId: string, credentials: Credentials, binding?: AuthorizationBinding): Promise<{ code: string }>;
+  saveCredentials(saasId: string, credentials: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }>;
   devices: {
     confirm(saasId: string, input: DeviceConfirmation): Promise<{ user_confirmation_necessary: boolean }>;
     updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
@@ -108,7 +115,10 @@ export interface LoginScreenDeps {
     /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
     returnUrl: string;
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
-    confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
+    /** `account`: the provider account the browser met; the code links only that one. */
+    confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
+    /** true the first time a SAML ticket (its assertion) is used on the screen. */
+    claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
   };
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
@@ -160,6 +170,7 @@ const BODIES = {
     session: Type.String({ minLength: 1, maxLength: 8192 }),
     responses: Type.Record(Type.String({ pattern: '^[A-Z_]{1,64}$' }), Type.String({ maxLength: 2048 }), { maxProperties: 8 }),
     state: State,
+    code_challenge: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' })),
     invitation: Type.Optional(InvitationRef),
     authorization: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUTHORIZATION_LENGTH })),
   }),
@@ -181,10 +192,14 @@ const BODIES = {
   link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
 };
 
-/** A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes. */
+/**
+ * A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes: the
+ * user, and the provider account this browser met, which alone the code may link.
+ */
 interface LinkTicket {
   user_id: string;
   email: string;
+  account: MetAccount;
   context: ScreenContext;
   exp: number;
 }
@@ -327,9 +342,14 @@ export class LoginScreen {
    * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
    */
   private async signOut(saasId: string, redirectUri: string): Promise<ScreenResponse> {
+    // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
+    if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
+      return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, 'redirect_uri: holds control characters');
+    }
     const callback = await this.deps.callbackUrl(saasId);
     const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
-    const location = redirectUri && sameOrigin(redirectUri, callback) ? redirectUri : `${this.screenPath(saasId)}sign-in`;
+    // In its parsed form: a header holds ASCII only, so anything else is percent-encoded as the browser would.
+    const location = redirectUri && sameOrigin(redirectUri, callback) ? new URL(redirectUri).href : `${this.screenPath(saasId)}sign-in`;
     return {
       status: 302,
       headers: { ...BASE_HEADERS, location, 'set-cookie': setCookie(CSRF_COOKIE, '', this.screenCookie(saasId, 'Strict'), 0) },
@@ -378,7 +398,9 @@ export class LoginScreen {
     const outcome = await this.deps.federation.signIn(saasId, account);
     if (outcome.kind === 'signed_in')
       return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
-    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+    const { provider, subject, tenantId } = account;
+    const met = { provider, subject, ...(tenantId !== undefined ? { tenantId } : {}) };
+    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, account: met, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
     const sealed = await sealJson(this.deps.box, ticket, linkTicket(saasId));
     return `${this.screenPath(saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
   }
@@ -395,7 +417,7 @@ export class LoginScreen {
     const tenantId = query.get('tenant_id') ?? '';
     if (!/^[A-Za-z0-9-]{1,64}$/.test(tenantId)) return this.notFound(saasId);
     const start = new URL(this.deps.samlStartUrl(saasId, tenantId));
-    for (const [name, value] of Object.entries(screenContext(query))) start.searchParams.set(name, value);
+    for (const [name, value] of Object.entries(contextQuery(screenContext(query)))) start.searchParams.set(name, value);
     return { status: 302, headers: { ...BASE_HEADERS, location: start.toString() }, body: '' };
   }
 
@@ -409,6 +431,9 @@ export class LoginScreen {
         cookie(request.headers.cookie, SAML_FLOW_COOKIE),
       );
       if (ticket.saas_id !== saasId) throw invalid('saml_refused', 'ticket: is for another SaaS');
+      if (!(await this.deps.federation.claimSamlTicket(saasId, ticket.assertion, ticket.exp))) {
+        throw invalid('saml_replayed', 'ticket: was used already; sign in again');
+      }
       const location = await this.federatedSignIn(saasId, ticket.account, flow.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
@@ -418,7 +443,7 @@ export class LoginScreen {
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {
     const ticket = await openJson<LinkTicket>(this.deps.box, sealed, linkTicket(saasId));
-    if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
+    if (!ticket?.account) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
     if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
     return ticket;
   }
@@ -483,7 +508,7 @@ export class LoginScreen {
         case 'link': {
           const { ticket, code } = validate(BODIES.link, body, 'body');
           const pending = await this.openLinkTicket(saasId, ticket);
-          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code);
+          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code, pending.account);
           return ok(await this.finish(saasId, { challenge_parameters: {}, credentials }, pending.context));
         }
         default:
@@ -542,7 +567,7 @@ export class LoginScreen {
   private async finish(
     saasId: string,
     step: SignInResult & { credentials: Credentials },
-    { state, invitation, authorization }: ScreenContext & { invitation?: { id: string } },
+    { state, invitation, authorization, code_challenge }: ScreenContext & { invitation?: { id: string } },
   ) {
     const { credentials } = step;
     const request = authorization !== undefined ? await openAuthorizationRequest(this.deps.box, saasId, authorization) : undefined;
@@ -556,7 +581,9 @@ export class LoginScreen {
       redirect = authorizationResponse(request, this.deps.issuer, (await this.deps.saveCredentials(saasId, credentials, binding)).code);
     } else {
       const url = new URL(callback);
-      url.searchParams.set('code', (await this.deps.saveCredentials(saasId, credentials)).code);
+      // With the application's PKCE challenge, the code is traded only with its verifier (POST /credentials/exchange).
+      const toSave = code_challenge ? { ...credentials, code_challenge, code_challenge_method: 'S256' as const } : credentials;
+      url.searchParams.set('code', (await this.deps.saveCredentials(saasId, toSave)).code);
       if (state !== undefined) url.searchParams.set('state', state);
       redirect = url.toString();
     }

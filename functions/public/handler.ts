@@ -6,7 +6,7 @@
 import * as Type from '@sinclair/typebox';
 import { config } from '../../shared/config.js';
 import { openIdConfiguration } from '../../shared/domain/tokens/tokens.js';
-import { operation, PUBLIC_DOCUMENT_HEADERS } from '../../shared/schemas/operation.js';
+import { operation, PUBLIC_DOCUMENT_HEADERS, RawDocument } from '../../shared/schemas/operation.js';
 import { openApiDocument } from '../../shared/openapi.js';
 import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';
 import { publicSchemas } from '../../shared/schemas/public.js';
@@ -23,5 +23,9 @@ export const handler = groupHandler('public', {
     async () => openIdConfiguration(config().tokenIssuer, config().publicBaseUrl),
     { headers: PUBLIC_DOCUMENT_HEADERS },
   ),
-  getRoleTemplate: operation(roleTemplateSchema, ({ query }) => infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature)),
+  getRoleTemplate: operation(roleTemplateSchema, async ({ query }) => {
+    const template = await infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature, query.template);
+    // A SaaS's own template is its text as it was stored (YAML, JSON or SQL), never re-encoded.
+    return 'kind' in template && typeof template.text === 'string' ? new RawDocument('text/plain; charset=utf-8', template.text) : template;
+  }),
 });

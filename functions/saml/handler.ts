@@ -15,7 +15,7 @@ import { config } from '../../shared/config.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
-import { accountRepository, keyStore, samlAssertions, secretBox, tenantRepository } from '../../shared/wiring.js';
+import { accountRepository, keyStore, metadataFetcher, samlAssertions, secretBox, tenantRepository } from '../../shared/wiring.js';
 import { setCookie } from '../login/cookies.js';
 import { messagePage } from '../login/pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
@@ -39,9 +39,8 @@ const samlSignIn = () =>
     spKey: () => keyStore().samlServiceProviderKey(),
     settings: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId))?.saml,
     fetchMetadata: async (url) => {
-      const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
-      if (!res.ok) throw invalid('metadata_unreachable', `metadata_url: answered ${res.status}`);
-      const text = await res.text();
+      // Checked again now, not only when saved: the name may resolve elsewhere since.
+      const text = await metadataFetcher().text(url, 'metadata_url');
       if (text.length > MAX_METADATA_CHARS) throw invalid('metadata_too_large', `metadata_url: larger than ${MAX_METADATA_CHARS} characters`);
       return text;
     },

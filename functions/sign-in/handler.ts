@@ -10,10 +10,12 @@ import { credentialService as credentials, deviceService as devices, signInServi
 export const handler = groupHandler('sign-in', {
   ...signUpOperations,
   signIn: operation(s.signIn, ({ body }, ctx) => signIn().start(ctx.saasId, body.sign_in_parameters)),
-  respondToChallenge: operation(s.respondToChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),
+  respondToSignInChallenge: operation(s.respondToSignInChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),
   confirmDevice: operation(s.confirmDevice, ({ body }, ctx) => devices().confirm(ctx.saasId, body)),
   updateDeviceStatus: operation(s.updateDeviceStatus, ({ body }, ctx) => devices().updateStatus(ctx.saasId, body)),
   getAuthCredentials: operation(s.getAuthCredentials, ({ query }, ctx) => credentials().get(ctx.saasId, query)),
   createAuthCredentials: operation(s.createAuthCredentials, ({ body }, ctx) => credentials().save(ctx.saasId, body)),
+  exchangeAuthCredentials: operation(s.exchangeAuthCredentials, ({ body }, ctx) => credentials().exchange(ctx.saasId, body)),
   getUserInfo: operation(s.getUserInfo, ({ query }, ctx) => credentials().userInfo(ctx.saasId, query.token)),
+  revokeToken: operation(s.revokeToken, ({ body }, ctx) => credentials().revoke(ctx.saasId, body.refresh_token)),
 });

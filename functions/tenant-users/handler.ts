@@ -5,12 +5,13 @@ import { tenantUserService as tenantUsers, groupHandler } from '../../shared/wir
 
 export const handler = groupHandler('tenant-users', {
   getAllTenantUsers: operation(s.getAllTenantUsers, async (_, ctx) => ({ users: await tenantUsers().list(ctx.saasId) })),
-  getTenantUsersCount: operation(s.getTenantUsersCount, async (_, ctx) => ({
+  getAllTenantUsersCount: operation(s.getAllTenantUsersCount, async (_, ctx) => ({
     tenant_user_counts: await tenantUsers().userCounts(ctx.saasId),
   })),
-  saveTenantUsersCount: operation(s.saveTenantUsersCount, ({ body }, ctx) => tenantUsers().saveUserCounts(ctx.saasId, body.tenant_user_counts)),
+  saveTenantUsersCounts: operation(s.saveTenantUsersCounts, ({ body }, ctx) => tenantUsers().saveUserCounts(ctx.saasId, body.tenant_user_counts)),
   searchTenantUsers: operation(s.searchTenantUsers, ({ query }, ctx) => tenantUsers().search(ctx.saasId, query)),
   getUserInfoByEmail: operation(s.getUserInfoByEmail, ({ query }, ctx) => tenantUsers().userInfoByEmail(ctx.saasId, query.email)),
+  getUserInfoBySignInId: operation(s.getUserInfoBySignInId, ({ query }, ctx) => tenantUsers().userInfoBySignInId(ctx.saasId, query.sign_in_id)),
   getAllTenantUser: operation(s.getAllTenantUser, async ({ params }, ctx) => ({
     users: await tenantUsers().userTenants(ctx.saasId, params.user_id),
   })),

@@ -12,7 +12,7 @@ import { observed } from '../observability.js';
 import { hasPermission } from '../permissions.js';
 import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
 import { errorAnswer, HttpProblem } from './errors.js';
-import type { BoundOperation, RequestContext } from '../schemas/operation.js';
+import { RawDocument, type BoundOperation, type RequestContext } from '../schemas/operation.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
 import { coerceStrings, parseJsonBody, validate } from './validation.js';
 
@@ -25,6 +25,8 @@ interface PipelineState {
   ctx: RequestContext;
   rawBody: Buffer;
   input?: { params: unknown; query: unknown; body: unknown };
+  /** X-SaaSus-Trace-Id, when the caller sent a valid one. */
+  traceId?: string;
 }
 
 /** The pipeline's per-request state rides on the Lambda context, where the handler can reach it. */
@@ -39,6 +41,22 @@ function stateOf(context: Context): PipelineState {
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/**
+ * The caller's trace id (the SaaSus Go SDK sends one on every call): logged with the request and echoed, and
+ * used for nothing else. Only a short token of safe characters is taken, so it cannot forge log lines or
+ * headers; any other value is ignored as if absent.
+ */
+export const TRACE_ID_HEADER = 'x-saasus-trace-id';
+const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** The request's valid trace id, or undefined. */
+export function traceIdOf(headers: Record<string, string | undefined> | undefined): string | undefined {
+  const value = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === TRACE_ID_HEADER)?.[1];
+  return value !== undefined && TRACE_ID.test(value) ? value : undefined;
+}
+
+const traceHeaders = (state: PipelineState | undefined): Record<string, string> => (state?.traceId ? { [TRACE_ID_HEADER]: state.traceId } : {});
+
 function header(event: Event, name: string): string | undefined {
   return event.headers?.[name] ?? Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
 }
@@ -49,8 +67,10 @@ const requestState = (): Middleware => ({
     const { event, context } = request;
     const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
     const requestId = event.requestContext?.requestId || randomUUID();
-    addToLogScope({ requestId });
+    const traceId = traceIdOf(event.headers);
+    addToLogScope({ requestId, ...(traceId ? { traceId } : {}) });
     (context as PipelineContext).pipeline = {
+      ...(traceId ? { traceId } : {}),
       pathParameters: {},
       rawBody,
       ctx: {
@@ -172,7 +192,10 @@ export const SECURITY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-o
 /** Registered first so that its onError runs last, after every other middleware had its say. */
 const errorResponder = (): Middleware => ({
   after: ({ context, response }) => {
-    if (response) response.headers = { ...SECURITY_HEADERS, ...response.headers, [REQUEST_ID_HEADER]: stateOf(context).ctx.requestId };
+    if (response) {
+      const state = stateOf(context);
+      response.headers = { ...SECURITY_HEADERS, ...response.headers, [REQUEST_ID_HEADER]: state.ctx.requestId, ...traceHeaders(state) };
+    }
   },
   onError: (request) => {
     const state = (request.context as PipelineContext).pipeline;
@@ -182,7 +205,7 @@ const errorResponder = (): Middleware => ({
     if (answer.unexpected) log.error('unexpected error', request.error);
     request.response = {
       statusCode: answer.status,
-      headers: { ...SECURITY_HEADERS, ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId },
+      headers: { ...SECURITY_HEADERS, ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId, ...traceHeaders(state) },
       body: JSON.stringify(answer.body),
     };
   },
@@ -209,6 +232,13 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
         throw new HttpProblem(501, 'not_implemented', `${route.operationId} is not available in this version`);
       }
       const output = await op.run(state.input, state.ctx);
+      if (output instanceof RawDocument) {
+        return {
+          statusCode: route.status,
+          headers: { ...op.headers, 'content-type': output.contentType, 'content-disposition': 'attachment' },
+          body: output.text,
+        };
+      }
       return {
         statusCode: route.status,
         headers: { ...(route.noBody ? {} : JSON_HEADERS), ...op.headers },

@@ -195,6 +195,16 @@ export type PasswordPolicy = Static<typeof PasswordPolicy>;
 
 const DeviceRemembering = Type.Union([Type.Literal('always'), Type.Literal('userOptIn'), Type.Literal('no')]);
 
+/** How long the refresh tokens issued from now on live: 60 minutes to 10 years (checked in the domain). */
+export const RefreshTokenValidity = Type.Object(
+  {
+    value: Type.Integer({ minimum: 1, maximum: 315_360_000, description: 'with unit, between 60 minutes and 10 years' }),
+    unit: Type.Union([Type.Literal('seconds'), Type.Literal('minutes'), Type.Literal('hours'), Type.Literal('days')]),
+  },
+  { $id: 'RefreshTokenValidity' },
+);
+export type RefreshTokenValidity = Static<typeof RefreshTokenValidity>;
+
 /** Read with every member; the ones the spec fixes are accepted on write only with their fixed values. */
 export const SignInSettings = Type.Object(
   {
@@ -210,6 +220,7 @@ export const SignInSettings = Type.Object(
       entity_id: Type.String(),
       reply_url: Type.String(),
     }),
+    refresh_token_validity: RefreshTokenValidity,
   },
   { $id: 'SignInSettings' },
 );
@@ -223,6 +234,7 @@ export const SignInSettingsUpdate = Type.Object({
   account_verification: Type.Optional(Type.Object({ verification_method: Type.String(), sending_to: Type.String() })),
   self_regist: Type.Optional(Type.Object({ enable: Type.Boolean() })),
   identity_provider_configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  refresh_token_validity: Type.Optional(RefreshTokenValidity),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;
 
@@ -235,7 +247,7 @@ export const configurationSchemas = {
       reply_email_address: Type.Optional(Type.Union([Email, Type.Literal('')], { description: "an e-mail address, or ''" })),
     }),
   },
-  getNotificationMessages: { response: TemplateSet },
+  findNotificationMessages: { response: TemplateSet },
   updateNotificationMessages: { body: TemplateUpdate },
   getCustomizePages: { response: CustomizePages },
   updateCustomizePages: { body: Type.Partial(CustomizePages) },

@@ -48,3 +48,14 @@ export function operation<S extends OperationSchema>(
 
 /** Public documents anyone may cache a while and read from any origin (the JWKS, OpenID discovery). */
 export const PUBLIC_DOCUMENT_HEADERS = { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' };
+
+/**
+ * An answer that is a document as it is rather than JSON (a template a SaaS stored): sent with its own
+ * content type, as an attachment, so that no browser renders it as a page of this origin.
+ */
+export class RawDocument {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
+}

@@ -105,8 +105,29 @@ export const CredentialsToSave = Type.Object({
   id_token: IssuedToken('an ID token this service issued'),
   access_token: IssuedToken('an access token this service issued, of the same user'),
   refresh_token: Type.Optional(Type.String({ maxLength: 256, description: 'a refresh token of the same user; empty counts as not given' })),
+  code_challenge: OptionalOrEmpty(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'BASE64URL(SHA-256(code_verifier)); the code is then traded only at POST /credentials/exchange',
+    }),
+  ),
+  code_challenge_method: Type.Optional(
+    Type.Union([Type.Literal('S256'), Type.Literal('plain'), Type.Literal('')], {
+      description: "S256, required with code_challenge; plain is refused (400); '' counts as not given",
+    }),
+  ),
 });
 export type CredentialsToSave = Static<typeof CredentialsToSave>;
+
+/** RFC 7636's code_verifier: 43 to 128 unreserved characters. */
+const CodeVerifier = Type.String({ pattern: '^[A-Za-z0-9._~-]{43,128}$', description: 'the PKCE verifier of the code_challenge' });
+
+export const CredentialsExchange = Type.Object({
+  auth_flow: Type.Literal('tempCodeAuth'),
+  code: Uuid,
+  code_verifier: CodeVerifier,
+});
+export type CredentialsExchange = Static<typeof CredentialsExchange>;
 
 /** /userinfo: the UserInfo shape, with the user's SaaS-user attributes also as `attributes` (as SDKs read them). */
 export const SignedInUser = Type.Composite([UserInfo, Type.Object({ attributes: AttributeValues })], { $id: 'SignedInUser' });
@@ -126,7 +147,7 @@ export const signInSchemas = {
     }),
     response: SignInChallenge,
   },
-  respondToChallenge: { body: ChallengeAnswer, response: SignInResult },
+  respondToSignInChallenge: { body: ChallengeAnswer, response: SignInResult },
   confirmDevice: { body: DeviceConfirmation, response: Type.Object({ user_confirmation_necessary: Type.Boolean() }) },
   updateDeviceStatus: { body: DeviceStatusUpdate },
   getAuthCredentials: { query: CredentialsQuery, response: Credentials },
@@ -134,5 +155,15 @@ export const signInSchemas = {
     body: CredentialsToSave,
     response: Type.Object({ code: Type.String({ description: 'a UUID, valid 10 seconds, single use' }) }),
   },
+  exchangeAuthCredentials: { body: CredentialsExchange, response: Credentials },
   getUserInfo: { query: Type.Object({ token: IssuedToken('an ID token this service issued') }), response: SignedInUser },
+  revokeToken: {
+    body: Type.Object({
+      refresh_token: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'the refresh token to revoke, with every token issued from it; an unknown or revoked one is no error (RFC 7009)',
+      }),
+    }),
+  },
 } satisfies Record<string, OperationSchema>;

@@ -79,14 +79,14 @@ const Users = Type.Object({ users: Type.Array(TenantUser) });
 
 export const tenantUserSchemas = {
   getAllTenantUsers: { response: Users },
-  getTenantUsersCount: {
+  getAllTenantUsersCount: {
     response: Type.Object({
       tenant_user_counts: Type.Array(
         Type.Object({ tenant_id: Type.String(), count: Type.Integer(), updated_at: Type.Integer({ description: 'Unix seconds' }) }),
       ),
     }),
   },
-  saveTenantUsersCount: {
+  saveTenantUsersCounts: {
     body: Type.Object({ tenant_user_counts: Type.Array(TenantUserCount, { maxItems: MAX_TENANT_USER_COUNTS }) }),
     // 10 000 counts are about 700 KB of JSON: more than the default body limit allows.
     maxBodyBytes: 2 * 1024 * 1024,
@@ -94,6 +94,7 @@ export const tenantUserSchemas = {
   searchTenantUsers: { query: TenantUserSearch, response: Type.Object({ users: Type.Array(TenantUser), cursor: Type.Optional(Type.String()) }) },
   getAllTenantUser: { params: Type.Object({ user_id: PathParam }), response: Users },
   getUserInfoByEmail: { query: Type.Object({ email: Type.String({ maxLength: 254 }) }), response: UserInfo },
+  getUserInfoBySignInId: { query: Type.Object({ sign_in_id: Type.String({ maxLength: 50 }) }), response: UserInfo },
   getTenantUsers: { params: TenantIdParam, response: Users },
   createTenantUser: {
     params: TenantIdParam,

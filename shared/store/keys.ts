@@ -37,6 +37,7 @@ export const ENTITY = {
   usedTotpStep: 'UsedTotpStep',
   device: 'Device',
   tempCode: 'TempCode',
+  refreshGrant: 'RefreshGrant',
   marketplaceCustomer: 'MarketplaceCustomer',
   tenantMarketplaceLink: 'TenantMarketplaceLink',
   externalIdentity: 'ExternalIdentity',
@@ -159,6 +160,11 @@ export const keys = {
     pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
     sk: 'USED',
   }),
+  /** The screen's ticket for that assertion, once it signed in (or offered a link): a replayed ticket is refused. */
+  usedSamlTicket: (saasId: string, issuer: string, assertionId: string): ItemKey => ({
+    pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
+    sk: 'TICKET',
+  }),
   /** The user's side of that link, naming it as `mirror`: Delete User frees the provider's account. */
   userExternalIdentity: (saasId: string, userId: string, provider: string): ItemKey => ({
     pk: userPartition(saasId, userId),
@@ -182,17 +188,19 @@ export const keys = {
   }),
   /**
    * A code mailed to confirm something the user asked for (`EMAIL_UPDATE`, `EXTERNAL_LINK`), hashed, with
-   * what it confirms; in the user's partition, one per purpose (a new request replaces the old code).
+   * what it confirms; in the user's partition, one per purpose and slot (a new request replaces the old code
+   * of its slot; `EXTERNAL_LINK` offers have one slot per provider, so one provider's offer never replaces
+   * another's).
    */
-  verificationCode: (saasId: string, userId: string, purpose: string): ItemKey => ({
+  verificationCode: (saasId: string, userId: string, purpose: string, slot?: string): ItemKey => ({
     pk: userPartition(saasId, userId),
-    sk: `VERIFY#${purpose}`,
+    sk: slot === undefined ? `VERIFY#${purpose}` : `VERIFY#${purpose}#${slot}`,
   }),
   /**
    * What sign-in keeps of a user beside the profile (which holds the failed-proof counter and the last
    * answered SRP session), in the user's partition so Delete User takes it along: the open follow-up
    * challenges (NEW_PASSWORD_REQUIRED, MFA, DEVICE_SRP_AUTH; by the SHA-256 of their session's secret), the
-   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored.
+   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored; their grants are (refreshGrant).
    */
   signInChallenge: (saasId: string, userId: string, sessionHash: string): ItemKey => ({
     pk: userPartition(saasId, userId),
@@ -201,8 +209,15 @@ export const keys = {
   usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
   device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
   /**
+   * A refresh-token grant (shared/domain/sign-in/grants.ts): revoked, or the generation a rotating one is at.
+   * In the user's partition, read beside the profile in one request, and gone with Delete User.
+   */
+  refreshGrant: (saasId: string, userId: string, grantId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `GRANT#${grantId}` }),
+  /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.
+   * An OpenID Connect authorization code is spent in place (`spent_grant`, grant-repository.ts) and stays
+   * until its TTL, so a replay finds what it issued.
    */
   tempCode: (saasId: string, codeHash: string): ItemKey => ({ pk: `SAAS#${saasId}#TEMPCODE#${codeHash}`, sk: 'CODE' }),
   /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */

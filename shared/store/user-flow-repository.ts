@@ -25,8 +25,8 @@ const sameCode = (code: VerificationCode): Condition => ({
 });
 
 /** Where a code is kept: in the user's partition, or a decoy's. */
-const codeKey = (saasId: string, userId: string, purpose: CodePurpose, decoy: boolean) =>
-  decoy ? keys.decoy(saasId, userId, `CODE#${purpose}`) : keys.verificationCode(saasId, userId, purpose);
+const codeKey = (saasId: string, userId: string, purpose: CodePurpose, slot: string | undefined, decoy: boolean) =>
+  decoy ? keys.decoy(saasId, userId, `CODE#${purpose}`) : keys.verificationCode(saasId, userId, purpose, slot);
 
 function toCode(item: Record<string, unknown>): VerificationCode {
   return {
@@ -36,6 +36,7 @@ function toCode(item: Record<string, unknown>): VerificationCode {
     expires_at: item.expires_at as number,
     attempts: item.attempts as number,
     payload: item.payload as Record<string, string>,
+    ...(typeof item.slot === 'string' ? { slot: item.slot } : {}),
   };
 }
 
@@ -46,11 +47,11 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
   ) {}
 
   saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
-    const key = keys.verificationCode(saasId, userId, code.purpose);
+    const key = keys.verificationCode(saasId, userId, code.purpose, code.slot);
     const item = { ...key, entity: ENTITY.verificationCode, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
     return atomicWrite(
       check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
-      // Replaces an earlier code of the same purpose: only the latest one confirms.
+      // Replaces an earlier code of the same purpose and slot: only the latest one confirms.
       part(RULE.userLive, { Put: { TableName: this.table, Item: item } }),
       ...mailWrites(this.table, mail),
     );
@@ -102,20 +103,22 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     return atomicWrite(check(this.table, keys.loginOwner(saasId, login), freeOrOwn, RULE.loginFree));
   }
 
-  async code(saasId: string, userId: string, purpose: CodePurpose, decoy = false): Promise<VerificationCode | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: codeKey(saasId, userId, purpose, decoy), ConsistentRead: true }));
+  async code(saasId: string, userId: string, purpose: CodePurpose, slot?: string, decoy = false): Promise<VerificationCode | undefined> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: codeKey(saasId, userId, purpose, slot, decoy), ConsistentRead: true }),
+    );
     return out.Item ? toCode(out.Item) : undefined;
   }
 
   spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number, decoy = false): Promise<boolean> {
     const change = new Update().add('attempts', 1);
     const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
-    const key = codeKey(saasId, userId, code.purpose, decoy);
+    const key = codeKey(saasId, userId, code.purpose, code.slot, decoy);
     return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, both(sameCode(code), left)))));
   }
 
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite {
-    return atomicWrite(remove(this.table, keys.verificationCode(saasId, userId, code.purpose), sameCode(code), FLOW_RULE.codeUnused));
+    return atomicWrite(remove(this.table, keys.verificationCode(saasId, userId, code.purpose, code.slot), sameCode(code), FLOW_RULE.codeUnused));
   }
 
   pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite {

@@ -13,6 +13,7 @@ import {
   type UserRepository,
 } from '../domain/users/users.js';
 import type { MfaPreference } from '../schemas/users.js';
+import { sessionOf, type UserSession } from '../domain/tokens/tokens.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
@@ -113,18 +114,18 @@ export class DynamoUserRepository implements UserRepository {
     return item ? toUser(item) : undefined;
   }
 
-  /** The token check's read (tokens.ts SessionVersionSource): two attributes of the profile, strongly consistent. */
-  async sessionVersion(saasId: string, userId: string): Promise<number | undefined> {
+  /** The token check's read (tokens.ts SessionSource): three attributes of the profile, strongly consistent. */
+  async session(saasId: string, userId: string): Promise<UserSession | undefined> {
     const out = await this.db.send(
       new GetCommand({
         TableName: this.table,
         Key: keys.userProfile(saasId, userId),
         ConsistentRead: true,
-        ProjectionExpression: '#version, #deleting',
-        ExpressionAttributeNames: { '#version': 'session_version', '#deleting': 'deleting' },
+        ProjectionExpression: '#version, #revoked, #deleting',
+        ExpressionAttributeNames: { '#version': 'session_version', '#revoked': 'revoked_grants', '#deleting': 'deleting' },
       }),
     );
-    return out.Item && !out.Item.deleting ? (out.Item.session_version as number) : undefined;
+    return out.Item && !out.Item.deleting ? sessionOf(out.Item as Pick<UserRecord, 'session_version' | 'revoked_grants'>) : undefined;
   }
 
   async getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {

@@ -41,7 +41,41 @@ interface Definition {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-export const definition = load(readFileSync(new URL('./saasus-auth-api.yml', import.meta.url), 'utf8')) as Definition;
+interface Additions {
+  paths: Definition['paths'];
+  components: Definition['components'];
+  members: Record<string, { properties: Record<string, Schema>; required?: string[] }>;
+}
+
+const read = <T>(name: string) => load(readFileSync(new URL(name, import.meta.url), 'utf8')) as T;
+
+/**
+ * The published definition with what issue 25 adds that no published definition stored here has yet
+ * (saasus-auth-api.additions.yml): its operations, models, and members of existing models.
+ */
+function withAdditions(published: Definition, additions: Additions): Definition {
+  const schemas = { ...published.components.schemas, ...additions.components.schemas };
+  for (const [name, extra] of Object.entries(additions.members)) {
+    const model = schemas[name];
+    if (!model) throw new Error(`the definition has no schema ${name} to add members to`);
+    const members: Schema = { type: 'object', properties: extra.properties, ...(extra.required ? { required: extra.required } : {}) };
+    schemas[name] = model.$ref || model.allOf ? { allOf: [...(model.allOf ?? [{ $ref: model.$ref }]), members] } : mergeMembers(model, members);
+  }
+  const paths = { ...published.paths };
+  for (const [path, item] of Object.entries(additions.paths)) paths[path] = { ...paths[path], ...item };
+  return { paths, components: { schemas } };
+}
+
+function mergeMembers(model: Schema, members: Schema): Schema {
+  return {
+    ...model,
+    properties: { ...model.properties, ...members.properties },
+    required: [...(model.required ?? []), ...(members.required ?? [])],
+  };
+}
+
+export const publishedDefinition = read<Definition>('./saasus-auth-api.yml');
+export const definition = withAdditions(publishedDefinition, read<Additions>('./saasus-auth-api.additions.yml'));
 
 export const sdkOperations: SdkOperation[] = Object.entries(definition.paths).flatMap(([path, item]) =>
   Object.entries(item)

@@ -65,11 +65,15 @@ function totpCode(secret: string, offByOne = false): string {
     await page.click('#email-form button[type=submit]');
   }
 
-  it('signs in through the hosted login screen and comes back signed in', async () => {
+  it('signs in through the hosted login screen with PKCE and comes back signed in', async () => {
     const { context, page } = await openLogin();
     await page.click('#hosted-sign-in');
     await page.waitForURL((url) => url.pathname.startsWith('/v1/auth/login/'));
-    assert.match(new URL(page.url()).searchParams.get('state') ?? '', /^[A-Za-z0-9_-]{32}$/);
+    const screen = new URL(page.url()).searchParams;
+    assert.match(screen.get('state') ?? '', /^[A-Za-z0-9_-]{32}$/);
+    // Only the challenge travels; the verifier stays in the app's HttpOnly cookie for its callback.
+    assert.match(screen.get('code_challenge') ?? '', /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(screen.get('code_challenge_method'), 'S256');
     await page.fill('#username', TARO.email);
     await page.fill('#password', TARO.password);
     await page.click('#sign-in-form button[type=submit]');
@@ -80,12 +84,33 @@ function totpCode(secret: string, offByOne = false): string {
     await context.close();
   });
 
+  it('gets a code from the screen that GET /credentials never answers: only the app’s verifier trades it', async () => {
+    const { context, page } = await openLogin();
+    let code = '';
+    // The browser is stopped at the callback, so the app never trades this code.
+    await page.route(`${world.app.url}/callback*`, async (route) => {
+      code = new URL(route.request().url()).searchParams.get('code') ?? '';
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'stopped' });
+    });
+    await page.click('#hosted-sign-in');
+    await page.waitForURL((url) => url.pathname.startsWith('/v1/auth/login/'));
+    await page.fill('#username', TARO.email);
+    await page.fill('#password', TARO.password);
+    await page.click('#sign-in-form button[type=submit]');
+    await page.waitForURL((url) => url.pathname === '/callback');
+    assert.match(code, /^[0-9a-f-]{36}$/);
+    const asked = await world.admin.get<{ type: string }>(`/credentials?code=${code}`);
+    assert.equal(asked.status, 404, asked.text);
+    assert.equal(asked.body.type, 'code_not_found');
+    await context.close();
+  });
+
   it('refuses a callback whose state it did not send', async () => {
     const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`);
     assert.equal(res.status, 400);
     assert.equal(res.headers.get('set-cookie')?.includes('access_token'), false);
     // A state of as many characters as the cookie's but more bytes is refused the same way.
-    const cookie = 'hosted_state=' + 'A'.repeat(32);
+    const cookie = 'hosted_state=' + 'A'.repeat(32) + '.' + 'B'.repeat(43);
     const wide = await fetch(`${world.app.url}/callback?code=x&state=${encodeURIComponent('é'.repeat(32))}`, { headers: { cookie } });
     assert.equal(wide.status, 400);
   });

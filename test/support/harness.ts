@@ -10,6 +10,7 @@ import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../lo
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
 import { startLocalApi, type LocalApi } from '../../local/server.js';
 import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/accounts.js';
+import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { BASE_PATH } from '../../shared/routes.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
@@ -59,6 +60,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     masterKey: options.masterKey ?? randomBytes(32).toString('base64'),
     ...(options.tableName ? { tableName: options.tableName } : {}),
   });
+  // No test depends on external DNS: names resolve only as a test says (setHostsForTests).
+  setHostsForTests({});
   await createLocalTable(dynamoUrl, tableName(), accessKeyId);
   const api = await startLocalApi(port);
   const accounts = new DynamoAccountRepository(dynamo(), tableName());

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
 import { openApiDocument } from '../../shared/openapi.js';
 import { ROUTES } from '../../shared/routes.js';
+import { definition } from '../compat/sdk-definition.js';
 
 describe('OpenAPI document', () => {
   const doc = openApiDocument() as { openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId: string }>> };
@@ -18,6 +19,18 @@ describe('OpenAPI document', () => {
     }
     const count = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     assert.equal(count, ROUTES.length);
+  });
+
+  it('names every operation the SDKs know with the SDKs’ id (the first letter lower-cased)', () => {
+    const official = Object.entries(definition.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId] as const),
+    );
+    const differing = official.flatMap(([key, id]) => {
+      const route = ROUTES.find((r) => `${r.method} ${r.path}` === key);
+      const expected = id.charAt(0).toLowerCase() + id.slice(1);
+      return route && route.operationId !== expected ? [`${key}: ${route.operationId}, not ${expected}`] : [];
+    });
+    assert.deepEqual(differing, []);
   });
 
   it('validates', async () => {

@@ -1,10 +1,12 @@
 /**
  * Signing in with the service's hosted login screen instead of this app's own page, as the SaaSus sample
- * applications do: send the person to the screen with a `state` kept in a cookie, and at the callback (the
- * SaaS's callback URL, PUT /auth-info) check the state, trade the temporary code for the credentials
- * (GET /credentials?code=…) and keep them in the session cookies.
+ * applications do, with PKCE as SaaSus now asks: send the person to the screen with a `state` and the
+ * S256 challenge of a verifier, both kept in a cookie; at the callback (the SaaS's callback URL,
+ * PUT /auth-info) check the state, trade the temporary code with the verifier for the credentials
+ * (POST /credentials/exchange) and keep them in the session cookies. A code that leaks from the address
+ * bar is worth nothing without the verifier, which never left this server and the person's cookie.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../../shared/crypto/compare.js';
 import { log } from '../../../shared/log.js';
 import type { RouteHandler } from './context.js';
@@ -22,21 +24,26 @@ const redirect = (location: string, cookies: string[]): AppResponse => ({
   body: '',
 });
 
+/** The cookie holds `<state>.<verifier>` (both base64url, so the dot splits them). */
+const STATE_AND_VERIFIER = /^([A-Za-z0-9_-]{32})\.([A-Za-z0-9_-]{43})$/;
+
 export const startHostedSignIn: RouteHandler = async (_request, context) => {
   const state = randomBytes(24).toString('base64url');
-  const url = `${context.service.hostedLoginUrl}?${new URLSearchParams({ state })}`;
-  return redirect(url, [serializeCookie(COOKIE.hostedState, state, STATE_COOKIE, context.cookies)]);
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const url = `${context.service.hostedLoginUrl}?${new URLSearchParams({ state, code_challenge: challenge, code_challenge_method: 'S256' })}`;
+  return redirect(url, [serializeCookie(COOKIE.hostedState, `${state}.${verifier}`, STATE_COOKIE, context.cookies)]);
 };
 
 export const hostedCallback: RouteHandler = async (request, context) => {
   const state = request.query.get('state') ?? '';
-  const expected = request.cookies[COOKIE.hostedState] ?? '';
+  const kept = STATE_AND_VERIFIER.exec(request.cookies[COOKIE.hostedState] ?? '');
   const cleared = serializeCookie(COOKIE.hostedState, '', { ...STATE_COOKIE, maxAgeSeconds: 0 }, context.cookies);
-  if (!expected || !constantTimeEqual(state, expected)) {
+  if (!kept || !constantTimeEqual(state, kept[1] as string)) {
     return failure(400, 'This sign-in did not start here, or took too long: sign in again', [cleared]);
   }
   try {
-    const credentials = await context.service.tradeCode(request.query.get('code') ?? '');
+    const credentials = await context.service.tradeCode(request.query.get('code') ?? '', kept[2] as string);
     return redirect('/', [cleared, ...sessionCookies(credentials, context.cookies)]);
   } catch (error) {
     if (!(error instanceof ServiceError) || error.status >= 500) log.error('trading the temporary code failed', error);

@@ -76,9 +76,9 @@ export class ServiceClient {
     return `${this.baseUrl}/login/${encodeURIComponent(this.saasId)}/`;
   }
 
-  /** The credentials the hosted screen saved under a temporary code (valid 10 seconds, once). */
-  tradeCode(code: string): Promise<ServiceCredentials> {
-    return this.call<ServiceCredentials>('GET', `/credentials?${new URLSearchParams({ code })}`);
+  /** The credentials the hosted screen saved under a temporary code bound to our PKCE challenge (10 seconds, once). */
+  tradeCode(code: string, verifier: string): Promise<ServiceCredentials> {
+    return this.call<ServiceCredentials>('POST', '/credentials/exchange', { auth_flow: 'tempCodeAuth', code, code_verifier: verifier });
   }
 
   tenant(tenantId: string): Promise<Tenant> {

@@ -111,6 +111,7 @@ async function post(step: string, body: object): Promise<StepAnswer> {
 
 const context = () => ({
   ...(data.state !== undefined ? { state: data.state } : {}),
+  ...(data.code_challenge !== undefined ? { code_challenge: data.code_challenge } : {}),
   ...(data.authorization !== undefined ? { authorization: data.authorization } : {}),
   ...(data.invitation && !joined ? { invitation: { id: data.invitation.id, tenant_id: data.invitation.tenantId } } : {}),
 });

@@ -17,6 +17,7 @@ import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
 import { collect, MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
 import { tenantNotFound, type TenantRecord, type TenantRepository } from './tenants.js';
+import { sessionOf, type UserSession } from '../tokens/tokens.js';
 import {
   checkAttributeChanges,
   loginFromRequest,
@@ -371,18 +372,27 @@ export class TenantUserService {
     return info;
   }
 
+  /** Get User Info by Sign-In ID: the twin of the e-mail lookup (an e-mail address here finds nobody). */
+  async userInfoBySignInId(saasId: string, signInId: string): Promise<UserInfo> {
+    const login = loginFromUsername(signInId);
+    const user = login?.kind === 'sign_in_id' ? await this.users.findByLogin(saasId, login) : undefined;
+    const info = user && (await this.userInfo(saasId, user.id));
+    if (!info) throw notFound('user_not_found', 'sign_in_id: no user signs in with this sign-in ID');
+    return info;
+  }
+
   /** The user with every tenant they belong to (Delete User's answer). */
   async userInfo(saasId: string, userId: string): Promise<UserInfo | undefined> {
     return (await this.userInfoAndSession(saasId, userId)).info;
   }
 
-  /** The same with the user's current session version (undefined for both when the user is gone): sign-in's `/userinfo`, which checks its token against it. */
-  async userInfoAndSession(saasId: string, userId: string): Promise<{ info?: UserInfo; sessionVersion?: number }> {
+  /** The same with the user's current session (undefined for both when the user is gone): sign-in's `/userinfo`, which checks its token against it. */
+  async userInfoAndSession(saasId: string, userId: string): Promise<{ info?: UserInfo; session?: UserSession }> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
     if (!found) return {};
     const { user } = found;
     return {
-      sessionVersion: user.session_version,
+      session: sessionOf(user),
       info: {
         id: user.id,
         email: user.email,

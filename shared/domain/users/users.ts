@@ -83,6 +83,11 @@ export interface UserRecord {
   password: PasswordCredential;
   /** Raised by every change that must end existing sessions (password change and reset). */
   session_version: number;
+  /**
+   * Grants revoked within the last token lifetime (grant id → until when their ID and access tokens could
+   * live): the token check refuses tokens whose `origin_jti` is listed (shared/domain/sign-in/grants.ts).
+   */
+  revoked_grants?: Record<string, number>;
   mfa: MfaSettings;
   providers: Record<string, LinkedProvider>;
   /** Unix seconds; 0 until the first sign-in. */
@@ -235,6 +240,11 @@ export function loginFromRequest(input: { email?: string | null; sign_in_id?: st
  */
 export function loginFromUsername(username: string): Login | undefined {
   const trimmed = username.trim();
+  // Lower-casing is the lookup's only folding (no NFKC: a full-width or other compatibility letter stays itself
+  // and names nobody). Two characters lower-case into ASCII (U+212A KELVIN SIGN into `k`, U+0130 into `i` and a
+  // dot): a name spelled with them is not the stored name, so it names nobody rather than someone else.
+  const ascii = (c: string) => c.charCodeAt(0) < 0x80;
+  if ([...trimmed].some((c) => !ascii(c) && [...c.toLowerCase()].some(ascii))) return undefined;
   if (trimmed.includes('@')) return STORED_EMAIL_SHAPE.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
   return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
 }
