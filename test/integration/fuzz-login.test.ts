@@ -7,7 +7,7 @@
  * with the wrong method, content type, CSRF token or path segment now and then. They go straight to the
  * functions as API Gateway events (local/server.ts), eight at a time.
  *
- * Properties: never a 5xx (but for the two kinds other work owns, listed in OWNED_ELSEWHERE and printed); a
+ * Properties: never a 5xx (a malformed SAMLResponse and CR/LF in sign-out's redirect_uri were 500s); a
  * refused screen step answers {type, message, data} and wrote nothing but the count of its attempt (or a
  * decoy's, test/support/write-log.ts); Object.prototype unchanged. FUZZ_LOGIN_RUNS sets the count
  * (1 500 here; `npm run fuzz` sends more), FUZZ_SEED replays a run.
@@ -369,19 +369,6 @@ async function send(req: LoginRequest): Promise<Answer> {
   return { status: result.statusCode ?? 200, headers: result.headers ?? {}, text: body };
 }
 
-/**
- * 5xx whose fix belongs to other work on issue 24 (the SAML response parsing, the sign-out redirect): noted
- * and printed, not failed, so this fuzz holds every other route to "no 5xx" meanwhile.
- */
-const OWNED_ELSEWHERE: { name: string; matches: (req: LoginRequest) => boolean }[] = [
-  { name: 'a malformed SAMLResponse (SAML hardening)', matches: (req) => req.endpoint === 'saml2 idpresponse' },
-  {
-    name: 'CR/LF in sign-out?redirect_uri (sign-out redirect)',
-    matches: (req) => req.endpoint === 'screen sign-out' && /%0[dDaA]|[\r\n]/.test(req.url),
-  },
-];
-const ownedElsewhere = new Map<string, string[]>();
-
 const PROTOTYPE_MEMBERS = Object.getOwnPropertyNames(Object.prototype).join(',');
 
 /** A header value Node's HTTP server (and API Gateway) cannot send: the answer would become a 500 on the way out. */
@@ -395,11 +382,7 @@ function problemsOf(req: LoginRequest, answer: Answer, writes: WriteRecord[]): s
   const bad = unsendable(answer.headers);
   // Counted as the 500 it becomes.
   if (bad.length > 0 && answer.status < 500) answer = { ...answer, status: 500, text: `header ${bad.join(', ')} cannot be sent: ${answer.text}` };
-  if (answer.status >= 500) {
-    const owner = OWNED_ELSEWHERE.find((known) => known.matches(req));
-    if (owner) ownedElsewhere.set(owner.name, [...(ownedElsewhere.get(owner.name) ?? []), `${req.method} ${req.url.slice(0, 120)}`]);
-    else problems.push(`answered ${answer.status}`);
-  }
+  if (answer.status >= 500) problems.push(`answered ${answer.status}`);
   // A refused step changed nothing but the count of its own attempt (or its decoy's).
   if (req.endpoint.startsWith('screen api/') && answer.status >= 400 && answer.status < 500) {
     const changes = writesBeyondAttempts(writes);
@@ -478,15 +461,11 @@ beforeAll(async () => {
   watchWrites(dynamo());
 });
 afterAll(async () => {
-  if (ownedElsewhere.size > 0) {
-    const lines = [...ownedElsewhere].map(([name, seen]) => `  ${name}: ${seen.length} (e.g. ${seen[0]})`);
-    process.stdout.write(`login fuzz: 5xx left to the work that owns them:\n${lines.join('\n')}\n`);
-  }
   await h?.close();
 });
 
 describe('login screen, OpenID Connect and SAML fuzz', () => {
-  it('answers the cases the reviews found without a 5xx (those others own are printed)', async () => {
+  it('answers the cases the reviews found without a 5xx', async () => {
     const saas = real.saasId;
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const cases: LoginRequest[] = [
