@@ -8,6 +8,7 @@ import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
+import { screenHostPlan, screenOrigin } from './site/screen-hosts.js';
 import type { BoundOperation } from './schemas/operation.js';
 import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
 import type { SignInSettings } from './schemas/configuration.js';
@@ -38,6 +39,11 @@ import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
 import { SesMailSender } from './mail/ses-sender.js';
 import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
+import { DynamoCatalogueRepository } from './store/catalogue-repository.js';
+import { DynamoMeteringRepository } from './store/metering-repository.js';
+import { Recent } from './store/recent.js';
+import { CatalogueService } from './domain/pricing/catalogue.js';
+import { MeteringService } from './domain/pricing/metering.js';
 import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from './store/grant-repository.js';
@@ -79,12 +85,45 @@ const committer = () => new DynamoCommitter(dynamo());
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
-export const tenantService = () =>
+const tenantServiceWithout = () =>
   new TenantService(
     tenantRepository(),
     definitionRepository(),
     (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
   );
+
+export const tenantService = () =>
+  new TenantService(
+    tenantRepository(),
+    definitionRepository(),
+    (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
+    (saasId, planId) => catalogueService().planStatus(saasId, planId),
+  );
+
+const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableName(), { meterCacheSeconds: config().settingsCacheSeconds });
+
+/** The Pricing API's catalogue: units, metering units, menus, plans, tax rates (shared/domain/pricing). */
+export const catalogueService = () =>
+  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) });
+
+/** Tenants the metering function found, kept SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts). */
+const knownTenants = new Recent<true | undefined>();
+
+/** Metering counts: the Pricing API's hot path. */
+export const meteringService = () => {
+  const catalogue = catalogueRepository();
+  return new MeteringService({
+    counts: new DynamoMeteringRepository(dynamo(), tableName()),
+    meter: (saasId, unitName) => catalogue.meterByName(saasId, unitName),
+    meters: async (saasId) => (await catalogue.read(saasId)).meters.sort((a, b) => a.unit_name.localeCompare(b.unit_name)),
+    tenantExists: async (saasId, tenantId) =>
+      (await knownTenants.get(`${saasId}\n${tenantId}`, config().settingsCacheSeconds, async () =>
+        (await tenantRepository().get(saasId, tenantId)) ? true : undefined,
+      )) === true,
+    shards: config().meteringWriteShards,
+    hotPerSecond: config().meteringHotUpdatesPerSecond,
+  });
+};
 
 /** The SaaS's payment provider: its key, Connect and Disconnect (PATCH /stripe/init, DELETE /stripe). */
 export const paymentProviderService = () =>
@@ -100,7 +139,11 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
+/** Which host serves which SaaS's screen (shared/site/screen-hosts.ts), from this deployment's configuration. */
+export const screenHosts = () => screenHostPlan(config());
+
+/** A SaaS's screen on `origin` (its own domain), else on its host under the login domain, else on the API's. */
+const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(`${origin ?? screenOrigin(screenHosts(), saasId)}${BASE_PATH}`, saasId);
 
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
   new ConfigurationService(

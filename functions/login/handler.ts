@@ -17,6 +17,7 @@ import {
   federationService,
   invitationService,
   samlAssertions,
+  screenHosts,
   secretBox,
   signInService,
   signUpService,
@@ -24,6 +25,7 @@ import {
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
+import { hostGate } from './host-gate.js';
 import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
 import { EN } from './texts/en.js';
@@ -144,16 +146,30 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
-  const answer = await route(
+  // Each SaaS's screen on its own hosts only (shared/site/screen-hosts.ts).
+  const gate = await hostGate(
+    { plan: screenHosts(), screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId), texts: EN },
     {
       method: event.requestContext.http.method,
-      path: '',
-      query: new URLSearchParams(event.rawQueryString ?? ''),
-      headers,
-      body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+      rawPath: event.rawPath,
+      rawQueryString: event.rawQueryString ?? '',
+      host: headers.host ?? event.requestContext.domainName,
     },
-    event.rawPath,
   );
+  const answer =
+    'answer' in gate
+      ? gate.answer
+      : await route(
+          {
+            method: event.requestContext.http.method,
+            path: '',
+            query: new URLSearchParams(event.rawQueryString ?? ''),
+            headers,
+            body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+            ownOrigin: gate.ownOrigin,
+          },
+          event.rawPath,
+        );
   // API Gateway's payload 2.0 sets cookies from `cookies`, not from a set-cookie header.
   const { 'set-cookie': setCookie, ...rest } = answer.headers;
   return { statusCode: answer.status, headers: rest, body: answer.body, ...(setCookie ? { cookies: [setCookie] } : {}) };

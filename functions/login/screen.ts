@@ -19,7 +19,8 @@
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
- *   POST ./api/device   {ticket, salt, verifier, remember}     → the browser's device confirmed (remembered devices)
+ *   POST ./api/device   {ticket, remember}                     → the browser's device confirmed, kept in a sealed cookie
+ *                                                              (remembered-devices.ts)
  *   POST ./api/join-code {invitation}                          → a code mailed to the invited address (verify_user_attribute)
  *   POST ./api/join     {invitation, code, password}           → a new user for an invitation
  *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
@@ -56,6 +57,8 @@ import { openJson, sealJson } from './sealed.js';
 import { FLOW_COOKIE, FLOW_SECONDS, type GoogleFederation } from './federation.js';
 import { contextQuery, MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
+import { ownScriptOnlyAtHome } from './host-gate.js';
+import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
@@ -67,6 +70,8 @@ export interface ScreenRequest {
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
   body: Buffer;
+  /** On the SaaS's own origin (functions/login/host-gate.ts): only there does its own script (the tag manager) run. */
+  ownOrigin?: boolean;
 }
 
 export interface ScreenResponse {
@@ -174,12 +179,7 @@ const BODIES = {
     invitation: Type.Optional(InvitationRef),
     authorization: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUTHORIZATION_LENGTH })),
   }),
-  device: Type.Object({
-    ticket: Type.String({ minLength: 1, maxLength: 8192 }),
-    salt: Type.String({ minLength: 1, maxLength: 256 }),
-    verifier: Type.String({ minLength: 1, maxLength: 2048 }),
-    remember: Type.Boolean(),
-  }),
+  device: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), remember: Type.Boolean() }),
   joinCode: Type.Object({ invitation: InvitationRef }),
   join: Type.Object({
     invitation: InvitationRef,
@@ -288,7 +288,7 @@ export class LoginScreen {
   }
 
   private async page(saasId: string, page: string, request: ScreenRequest): Promise<ScreenResponse> {
-    const look = await this.deps.look(saasId);
+    const look = ownScriptOnlyAtHome(await this.deps.look(saasId), request.ownOrigin === true);
     const existing = cookie(request.headers.cookie, CSRF_COOKIE);
     const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
     const authorization = request.query.get('authorization') ?? undefined;
@@ -476,6 +476,16 @@ export class LoginScreen {
   }
 
   private async step(saasId: string, name: string, request: ScreenRequest): Promise<ScreenResponse> {
+    const devices = new DeviceJar(this.deps.box, saasId, request.headers.cookie, {
+      path: `${this.screenPath(saasId)}api/`,
+      sameSite: 'Strict',
+      secure: this.deps.secureCookies,
+    });
+    const answer = await this.runStep(saasId, name, request, devices);
+    return devices.setCookie ? { ...answer, headers: { ...answer.headers, 'set-cookie': devices.setCookie } } : answer;
+  }
+
+  private async runStep(saasId: string, name: string, request: ScreenRequest, devices: DeviceJar): Promise<ScreenResponse> {
     try {
       this.checkRequest(request);
       const body = await parseJsonBody(request.body);
@@ -483,9 +493,9 @@ export class LoginScreen {
         case 'start':
           return ok(await this.start(saasId, validate(BODIES.start, body, 'body')));
         case 'answer':
-          return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body')));
+          return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body'), devices));
         case 'device':
-          return ok(await this.confirmDevice(saasId, validate(BODIES.device, body, 'body')));
+          return ok(await this.confirmDevice(saasId, validate(BODIES.device, body, 'body'), devices));
         case 'join-code': {
           const { invitation } = validate(BODIES.joinCode, body, 'body');
           await this.deps.invitations.mailJoinCode(saasId, invitation.id);
@@ -538,14 +548,26 @@ export class LoginScreen {
     return { challenge };
   }
 
-  private async answer(saasId: string, body: typeof BODIES.answer.static) {
+  private async answer(saasId: string, body: typeof BODIES.answer.static, devices: DeviceJar) {
     const allowed = FOLLOW_UPS[body.challenge_name];
     const responses = allowed ? { USERNAME: body.responses.USERNAME ?? '', [allowed]: body.responses[allowed] ?? '' } : body.responses;
-    const step = await this.deps.signIn.respond(saasId, {
-      challenge_name: body.challenge_name,
-      challenge_responses: responses,
-      session: body.session,
-    });
+    // The device this browser keeps for the user goes with the password's proof, and answers its own steps.
+    const device = body.challenge_name === 'PASSWORD_VERIFIER' && !responses.DEVICE_KEY ? await devices.device(responses.USERNAME ?? '') : undefined;
+    const respond = (answer: ChallengeAnswer) => this.deps.signIn.respond(saasId, answer);
+    let step: SignInResult;
+    try {
+      step = await respond({
+        challenge_name: body.challenge_name,
+        challenge_responses: device ? { ...responses, DEVICE_KEY: device.key } : responses,
+        session: body.session,
+      });
+      if (device && step.challenge_name === 'DEVICE_SRP_AUTH') {
+        step = await answerDeviceSteps(respond, step, device, step.challenge_parameters.USERNAME ?? responses.USERNAME ?? '');
+      }
+    } catch (error) {
+      if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
+      throw error;
+    }
     if (step.credentials) return this.finish(saasId, { ...step, credentials: step.credentials }, body);
     const next = step.challenge_name ?? '';
     if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
@@ -589,28 +611,35 @@ export class LoginScreen {
     }
     const offered = step.new_device_metadata;
     if (!offered) return { redirect };
-    // A device offered: the page makes its secret and confirms it (api/device) before it leaves, with a ticket
-    // that carries the access token sealed, so the token never reaches the page.
-    const ticket = await sealJson(this.deps.box, { access_token: credentials.access_token, device_key: offered.device_key }, deviceTicket(saasId));
+    // A device offered: the page confirms it (api/device) before it leaves, with a ticket that carries the access
+    // token sealed, so the token never reaches the page; the server makes the device's secret (remembered-devices.ts).
+    const held = { access_token: credentials.access_token, device_key: offered.device_key, device_group_key: offered.device_group_key };
+    const ticket = await sealJson(this.deps.box, held, deviceTicket(saasId));
     return { redirect, new_device: { ...offered, ticket } };
   }
 
   /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */
-  private async confirmDevice(saasId: string, body: typeof BODIES.device.static) {
-    const held = await openJson<{ access_token: string; device_key: string }>(this.deps.box, body.ticket, deviceTicket(saasId));
-    if (!held) throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
+  private async confirmDevice(saasId: string, body: typeof BODIES.device.static, devices: DeviceJar) {
+    const held = await openJson<{ access_token: string; device_key: string; device_group_key: string }>(
+      this.deps.box,
+      body.ticket,
+      deviceTicket(saasId),
+    );
+    if (!held?.device_group_key) throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
     const { access_token, device_key } = held;
-    const device_secret_verifier_config = { salt: body.salt, password_verifier: body.verifier };
-    const confirmed = await this.deps.devices.confirm(saasId, {
-      access_token,
-      device_key,
-      device_name: 'Browser (login screen)',
-      device_secret_verifier_config,
+    const remembered = await devices.keep(access_token, held, async (salt, password_verifier) => {
+      const confirmed = await this.deps.devices.confirm(saasId, {
+        access_token,
+        device_key,
+        device_name: 'Browser (login screen)',
+        device_secret_verifier_config: { salt, password_verifier },
+      });
+      if (confirmed.user_confirmation_necessary && body.remember) {
+        await this.deps.devices.updateStatus(saasId, { access_token, device_key, device_remembered_status: 'remembered' });
+      }
+      return !confirmed.user_confirmation_necessary || body.remember;
     });
-    if (confirmed.user_confirmation_necessary && body.remember) {
-      await this.deps.devices.updateStatus(saasId, { access_token, device_key, device_remembered_status: 'remembered' });
-    }
-    return { remembered: !confirmed.user_confirmation_necessary || body.remember };
+    return { remembered };
   }
 
   /**

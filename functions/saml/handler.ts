@@ -15,7 +15,17 @@ import { config } from '../../shared/config.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
-import { accountRepository, keyStore, metadataFetcher, samlAssertions, secretBox, tenantRepository } from '../../shared/wiring.js';
+import {
+  accountRepository,
+  configurationReader,
+  keyStore,
+  metadataFetcher,
+  samlAssertions,
+  screenHosts,
+  secretBox,
+  tenantRepository,
+} from '../../shared/wiring.js';
+import { hostGate } from '../login/host-gate.js';
 import { setCookie } from '../login/cookies.js';
 import { messagePage } from '../login/pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
@@ -87,6 +97,17 @@ async function route(method: string, path: string, query: URLSearchParams, body:
 }
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  // A SaaS's SAML endpoints on its own hosts and the API's, never on another SaaS's (shared/site/screen-hosts.ts).
+  const gate = await hostGate(
+    { plan: screenHosts(), screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId), texts: EN },
+    {
+      method: event.requestContext.http.method,
+      rawPath: event.rawPath,
+      rawQueryString: event.rawQueryString ?? '',
+      host: event.headers?.host ?? event.requestContext.domainName,
+    },
+  );
+  if ('answer' in gate) return { statusCode: gate.answer.status, headers: gate.answer.headers, body: gate.answer.body };
   const path = event.rawPath.startsWith(SAML2_BASE_PATH) ? event.rawPath.slice(SAML2_BASE_PATH.length) : '';
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '';
   try {

@@ -45,6 +45,12 @@ export const ENTITY = {
   userExternalIdentity: 'UserExternalIdentity',
   domainClaim: 'DomainClaim',
   decoy: 'Decoy',
+  pricingUnit: 'PricingUnit',
+  meteringUnit: 'MeteringUnit',
+  pricingMenu: 'PricingMenu',
+  pricingPlan: 'PricingPlan',
+  taxRate: 'TaxRate',
+  meteringCount: 'MeteringCount',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -268,6 +274,40 @@ export const keys = {
   decoy: (saasId: string, id: string, what: string): ItemKey => ({ pk: `SAAS#${saasId}#DECOY#${id}`, sk: `DECOY#${what}` }),
   /** gsi1 of a decoy that stands for a user's profile, which is in the index (the user directory): its index entry is written alike. */
   decoyIndexEntry: (saasId: string, id: string) => ({ gsi1pk: `SAAS#${saasId}#DECOYS`, gsi1sk: id }),
+};
+
+/** The catalogue's item kinds and their sort-key prefixes. */
+const CATALOGUE_PREFIX = { unit: 'UNIT#', meter: 'METER#', menu: 'MENU#', plan: 'PLAN#', taxRate: 'TAX#' } as const;
+export type CatalogueKey = keyof typeof CATALOGUE_PREFIX;
+
+export const pricingKeys = {
+  /**
+   * A SaaS's pricing catalogue in one partition (a few hundred small items at most), so that every read of it
+   * (a plan with its menus and units) is one strongly consistent query. Metering units are keyed by name: the
+   * metering routes name them, and the metering hot path reads one by its key.
+   */
+  catalogueItem: (saasId: string, kind: CatalogueKey, idOrName: string): ItemKey => ({
+    pk: `SAAS#${saasId}#PRICING`,
+    sk: `${CATALOGUE_PREFIX[kind]}${idOrName}`,
+  }),
+  catalogue: (saasId: string) => ({ pk: `SAAS#${saasId}#PRICING`, skPrefix: '' }),
+  kindOfSortKey: (sk: string): CatalogueKey | undefined =>
+    (Object.entries(CATALOGUE_PREFIX) as [CatalogueKey, string][]).find(([, prefix]) => sk.startsWith(prefix))?.[0],
+  /**
+   * A tenant's metering counts of one UTC month (`2026-11`) in one partition: the month of a tenant is one
+   * query. Within it, one item per unit, write shard and timestamp (`storage#3#001764115200`): a busy
+   * timestamp's updates spread over several items and over several sort-key ranges, between which DynamoDB
+   * can split the partition (docs/decisions.md, decision 13); one unit's counts are one key prefix.
+   */
+  meteringCount: (saasId: string, tenantId: string, month: string, unitName: string, timestamp: number, shard: number): ItemKey => ({
+    pk: `SAAS#${saasId}#METER#${tenantId}#${month}`,
+    sk: `${unitName}#${shard}#${padSeconds(timestamp)}`,
+  }),
+  meteringMonth: (saasId: string, tenantId: string, month: string) => ({ pk: `SAAS#${saasId}#METER#${tenantId}#${month}`, skPrefix: '' }),
+  meteringUnitMonth: (saasId: string, tenantId: string, month: string, unitName: string) => ({
+    pk: `SAAS#${saasId}#METER#${tenantId}#${month}`,
+    skPrefix: `${unitName}#`,
+  }),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

@@ -46,6 +46,8 @@ export const EN = {
     privacyPolicy: 'Privacy policy',
     notFoundTitle: 'Not found',
     notFound: 'There is no login screen at this address.',
+    wrongHostTitle: 'Not this address',
+    wrongHost: 'This sign-in page is not served at this address. Open the link the application gave you.',
     badRequestTitle: 'Cannot sign in here',
     federationFailedTitle: 'Could not sign in with Google',
     samlFailedTitle: "Could not sign in with your organization's account",

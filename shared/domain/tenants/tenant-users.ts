@@ -406,7 +406,8 @@ export class TenantUserService {
           envs: envsWithRoles(member.membership.roles, catalog),
           user_attribute: memberAttributes(member),
           back_office_staff_email: tenant.back_office_staff_email,
-          plan_id: tenant.plan_id ?? '',
+          // Left out without a plan, as the SaaSus schema has it: an empty id would be taken for a plan to look up.
+          ...(tenant.plan_id ? { plan_id: tenant.plan_id } : {}),
           is_paid: Boolean(tenant.plan_id && tenant.payment_customer),
         })),
       },
