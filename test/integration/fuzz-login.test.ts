@@ -356,7 +356,8 @@ interface Answer {
 }
 
 async function send(req: LoginRequest): Promise<Answer> {
-  const headers: Record<string, string> = { host: 'api.test', ...req.headers };
+  // The host the screen is served on here (the harness's API: PUBLIC_BASE_URL), as a browser sends it.
+  const headers: Record<string, string> = { host: new URL(h.api.baseUrl).host, ...req.headers };
   const event = apiGatewayEvent({ method: req.method, url: `${BASE_PATH}${req.url}`, headers, body: Buffer.from(req.body ?? '') });
   let result: Awaited<ReturnType<typeof invokeHandler>>;
   try {
