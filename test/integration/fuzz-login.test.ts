@@ -340,6 +340,12 @@ const anyRequest = (): fc.Arbitrary<LoginRequest> =>
       { arbitrary: oidc(), weight: 3 },
       { arbitrary: saml(), weight: 2 },
     )
+    // Now and then another host: another SaaS's, a foreign one, none, or garbage (421 or a redirect, never a 5xx).
+    .chain((req) =>
+      fc
+        .option(fc.constantFrom('evil.test', `${randomUUID()}.localhost`, `${real.saasId}.localhost`, '', 'a b', 'x'.repeat(300)), { freq: 10 })
+        .map((host) => (host === null ? req : { ...req, headers: { ...req.headers, host } })),
+    )
     .map((req) =>
       Object.assign(req, {
         [fc.toStringMethod]: () => `${req.method} ${req.url.slice(0, 300)} ${JSON.stringify(req.headers)} ${(req.body ?? '').slice(0, 300)}`,
