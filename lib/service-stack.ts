@@ -21,7 +21,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
+import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, groupTimeoutSeconds, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
@@ -92,7 +92,7 @@ export class ServiceStack extends Stack {
         group,
         ...GROUP_ACCESS[group],
         managesMailIdentities: group === 'configuration',
-        timeout: Duration.seconds(10),
+        timeout: Duration.seconds(groupTimeoutSeconds(group)),
       });
       groupFunctions.set(group, groupFunction);
       functions.set(group, groupFunction.fn);

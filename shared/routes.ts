@@ -70,6 +70,13 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   billing: { writes: true, seals: true },
 };
 
+/**
+ * A group's function timeout, in seconds (lib/service-stack.ts; the local runner gives handlers the same). The
+ * groups that answer whole lists (Get Users, Get Tenants) or delete a tenant with every membership may use
+ * all of API Gateway's 30 s; the rest answer in well under a second and stop at 10.
+ */
+export const groupTimeoutSeconds = (group: string): number => (['saas-users', 'tenant-users', 'tenants'].includes(group) ? 29 : 10);
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
@@ -163,6 +170,16 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/users/{user_id}/mfa/preference', 'getUserMfaPreference', "Get User's MFA Settings", 'user:read'],
     ['PATCH', '/users/{user_id}/mfa/preference', 'updateUserMfaPreference', "Update User's MFA Settings", 'user:write', 200, 'no body'],
     ['DELETE', '/users/{user_id}/providers/{provider_name}', 'unlinkProvider', 'Unlink external identity providers', 'user:write', 200, 'no body'],
+    ['GET', '/users/{user_id}/passkeys', 'getUserPasskeys', "List the user's passkeys (extension)", 'user:read'],
+    [
+      'DELETE',
+      '/users/{user_id}/passkeys/{passkey_id}',
+      'deleteUserPasskey',
+      "Remove one of the user's passkeys (extension)",
+      'user:write',
+      200,
+      'no body',
+    ],
     ['POST', '/external-users/request', 'requestExternalUserLink', 'Request External User Account Link', 'user:write', 200, 'no body'],
     ['POST', '/external-users/confirm', 'confirmExternalUserLink', 'Confirm External User Account Link', 'user:write', 200, 'no body'],
   ]),

@@ -32,7 +32,7 @@ import { TenantUserService } from './domain/tenants/tenant-users.js';
 import { TenantService } from './domain/tenants/tenants.js';
 import { TokenService, TokenVerifier } from './domain/tokens/tokens.js';
 import { UserFlowService } from './domain/users/user-flows.js';
-import { UserService } from './domain/users/users.js';
+import { loginOf, UserService } from './domain/users/users.js';
 import { sesClient, sesSendingClient } from './mail/clients.js';
 import { Courier } from './mail/courier.js';
 import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
@@ -61,6 +61,8 @@ import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
+import { PasskeyService } from './domain/sign-in/passkeys.js';
+import { DynamoPasskeyRepository } from './store/passkey-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
 export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
@@ -401,4 +403,20 @@ export const marketplaceService = () =>
     accessTokens: tokenVerifier(),
     marketplace: new DynamoMarketplaceRepository(tableName()),
     committer: committer(),
+  });
+
+/** Passkeys (our extension): the hosted screen's ceremonies and the API's list and remove. */
+export const passkeyService = () =>
+  new PasskeyService({
+    passkeys: new DynamoPasskeyRepository(dynamo(), tableName()),
+    committer: committer(),
+    enabled: async (saasId) => (await configurationReader().signInSettings(saasId)).passkeys.enable,
+    users: {
+      name: async (saasId, userId) => {
+        const user = await userRepository().get(saasId, userId);
+        return user ? loginOf(user).value : undefined;
+      },
+    },
+    tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
+    signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, ...writes),
   });

@@ -16,6 +16,7 @@ import {
   deviceService,
   federationService,
   invitationService,
+  passkeyService,
   samlAssertions,
   screenHosts,
   secretBox,
@@ -85,6 +86,7 @@ export const loginScreen = () =>
         selfSignUp: signIn.self_regist.enable,
         deviceRemembering: signIn.device_configuration.device_remembering,
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
+        passkeys: signIn.passkeys.enable,
         pages,
       };
     },
@@ -107,6 +109,7 @@ export const loginScreen = () =>
       confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
       claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
+    passkeys: passkeyService(),
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
   });

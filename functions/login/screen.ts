@@ -27,6 +27,7 @@
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
  *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
+ *   POST ./api/passkey/…                                       passkeys, when the SaaS turned them on (passkeys.ts)
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
@@ -59,6 +60,7 @@ import { contextQuery, MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { ownScriptOnlyAtHome } from './host-gate.js';
 import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
+import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 
@@ -127,6 +129,8 @@ export interface LoginScreenDeps {
   };
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
+  /** Passkeys (our extension; functions/login/passkeys.ts). */
+  passkeys: PasskeyScreenService;
   /** The page's script and style, built by functions/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
@@ -233,10 +237,22 @@ const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
   code_expired: 'wrongCode',
   no_callback_url: 'noCallback',
   unsupported_challenge: 'unsupportedChallenge',
+  passkey_refused: 'passkeyRefused',
+  passkey_already_registered: 'passkeyExists',
+  passkeys_disabled: 'passkeysOff',
 };
 
 export class LoginScreen {
-  constructor(private readonly deps: LoginScreenDeps) {}
+  private readonly passkeySteps: PasskeySteps;
+
+  constructor(private readonly deps: LoginScreenDeps) {
+    this.passkeySteps = new PasskeySteps({
+      passkeys: deps.passkeys,
+      box: deps.box,
+      secure: deps.secureCookies,
+      finish: (saasId, credentials, context) => this.finish(saasId, { challenge_parameters: {}, credentials }, context),
+    });
+  }
 
   async handle(request: ScreenRequest): Promise<ScreenResponse> {
     const [saasId = '', ...rest] = request.path.split('/');
@@ -521,8 +537,12 @@ export class LoginScreen {
           const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code, pending.account);
           return ok(await this.finish(saasId, { challenge_parameters: {}, credentials }, pending.context));
         }
-        default:
-          return refusal(404, 'not_found', 'no such step', this.deps.texts);
+        default: {
+          const passkeyStep = name.startsWith('passkey/')
+            ? await this.passkeySteps.step(saasId, name.slice('passkey/'.length), body, request.headers, (await this.deps.look(saasId)).title)
+            : undefined;
+          return passkeyStep ? ok(passkeyStep) : refusal(404, 'not_found', 'no such step', this.deps.texts);
+        }
       }
     } catch (error) {
       return this.refused(error);
@@ -609,13 +629,15 @@ export class LoginScreen {
       if (state !== undefined) url.searchParams.set('state', state);
       redirect = url.toString();
     }
+    // Passkeys on: the page may offer one, or show the person theirs, before it leaves (passkeys.ts).
+    const passkeys = await this.passkeySteps.offer(saasId, credentials);
     const offered = step.new_device_metadata;
-    if (!offered) return { redirect };
+    if (!offered) return { redirect, ...passkeys };
     // A device offered: the page confirms it (api/device) before it leaves, with a ticket that carries the access
     // token sealed, so the token never reaches the page; the server makes the device's secret (remembered-devices.ts).
     const held = { access_token: credentials.access_token, device_key: offered.device_key, device_group_key: offered.device_group_key };
     const ticket = await sealJson(this.deps.box, held, deviceTicket(saasId));
-    return { redirect, new_device: { ...offered, ticket } };
+    return { redirect, new_device: { ...offered, ticket }, ...passkeys };
   }
 
   /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */

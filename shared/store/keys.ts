@@ -45,6 +45,9 @@ export const ENTITY = {
   userExternalIdentity: 'UserExternalIdentity',
   domainClaim: 'DomainClaim',
   decoy: 'Decoy',
+  passkey: 'Passkey',
+  passkeyOwner: 'PasskeyOwner',
+  passkeyChallenge: 'PasskeyChallenge',
   pricingUnit: 'PricingUnit',
   meteringUnit: 'MeteringUnit',
   pricingMenu: 'PricingMenu',
@@ -214,6 +217,16 @@ export const keys = {
   }),
   usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
   device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
+  /** A passkey of the user (its public key, counter, backup flags), naming its owner item as `mirror`. */
+  passkey: (saasId: string, userId: string, passkeyId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `PASSKEY#${passkeyId}` }),
+  passkeys: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: 'PASSKEY#' }),
+  /**
+   * Whose a credential is, by its passkey id (the SHA-256 of its credential id): a passkey sign-in names only
+   * the credential. One credential belongs to one user of one SaaS: the rule is this item's existence.
+   */
+  passkeyOwner: (saasId: string, passkeyId: string): ItemKey => ({ pk: `SAAS#${saasId}#PASSKEY#${passkeyId}`, sk: 'OWNER' }),
+  /** A WebAuthn challenge handed to a page: taken (deleted) by the answer that uses it, so it serves once. */
+  passkeyChallenge: (saasId: string, challengeId: string): ItemKey => ({ pk: `SAAS#${saasId}#PASSKEYCHALLENGE#${challengeId}`, sk: 'CHALLENGE' }),
   /**
    * A refresh-token grant (shared/domain/sign-in/grants.ts): revoked, or the generation a rotating one is at.
    * In the user's partition, read beside the profile in one request, and gone with Delete User.

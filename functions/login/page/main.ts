@@ -7,6 +7,7 @@
 import { SrpClient, verifierResponses } from '../../../client/srp.js';
 import type { PageData } from '../pages.js';
 import { fill } from '../texts/en.js';
+import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 
 interface StepAnswer {
   redirect?: string;
@@ -16,6 +17,8 @@ interface StepAnswer {
   username?: string;
   /** Offered when the SaaS remembers devices: confirm it with the ticket before leaving. */
   new_device?: { ticket: string };
+  /** The SaaS offers passkeys: the page may show the person theirs before leaving (passkeys.ts). */
+  passkeys?: PasskeyOffer;
   type?: string;
   message?: string;
 }
@@ -32,12 +35,15 @@ const FORMS = [
   'forgot-form',
   'reset-form',
   'link-form',
+  'passkeys-form',
 ] as const;
 type FormId = (typeof FORMS)[number];
 
 /** The follow-up step the server asked for, answered by the code or new-password form. */
 let pending: { challenge_name: string; session: string; username: string } | undefined;
 let joined = false;
+/** The name the person signed in with, as typed: whose "not now" to a passkey this browser remembers. */
+let person = '';
 /** Whose password is being reset: the name the code was asked for. */
 let resetting = '';
 
@@ -114,6 +120,7 @@ async function follow(answer: StepAnswer): Promise<void> {
   if (answer.redirect) {
     // Signing in does not wait on the device: a device that could not be kept is simply not remembered.
     if (answer.new_device) await keepDevice(answer.new_device).catch(() => undefined);
+    if (await offerPasskeys(answer.passkeys, answer.redirect, person).catch(() => false)) return;
     say(data.messages.redirecting);
     window.location.assign(answer.redirect);
     return;
@@ -127,6 +134,7 @@ async function follow(answer: StepAnswer): Promise<void> {
 }
 
 async function signIn(username: string, password: string, again = true): Promise<void> {
+  person = username;
   const srp = new SrpClient();
   const started = await post('start', { username, srp_a: await srp.srpA() });
   if (!started.challenge) throw new Refused(data.messages.unavailable);
@@ -231,4 +239,14 @@ for (const button of document.querySelectorAll('.start-again')) {
     show('sign-in-form');
   });
 }
+setUpPasskeys({
+  data,
+  post: (step, body) => post(step, body) as Promise<Record<string, unknown>>,
+  follow: (answer) => follow(answer as StepAnswer),
+  context,
+  busy,
+  show,
+  say,
+  refused: (message) => new Refused(message),
+});
 show(data.first);

@@ -77,6 +77,8 @@ interface SignInDocument {
   password_policy: PasswordPolicy;
   device_remembering: SignInSettings['device_configuration']['device_remembering'];
   self_regist: boolean;
+  /** Our extension; absent in documents written before it (off). */
+  passkeys?: boolean;
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
 }
@@ -433,6 +435,7 @@ export class ConfigurationService {
       ...structuredClone(FIXED_SIGN_IN_MEMBERS),
       self_regist: { enable: doc.self_regist },
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
+      passkeys: { enable: doc.passkeys ?? false },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
     };
   }
@@ -463,6 +466,7 @@ export class ConfigurationService {
       password_policy: update.password_policy ?? doc.password_policy,
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
       self_regist: update.self_regist?.enable ?? doc.self_regist,
+      passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
     });
   }

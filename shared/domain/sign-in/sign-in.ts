@@ -424,10 +424,11 @@ export class SignInService {
    * no password and no MFA of ours (the provider has its own), no device offered; the same settling write,
    * so a user removed meanwhile is refused.
    */
-  async federated(saasId: string, userId: string): Promise<Credentials> {
+  async federated(saasId: string, userId: string, ...writes: AtomicWrite[]): Promise<Credentials> {
     const user = await this.deps.users.get(saasId, userId);
     if (!user) throw unauthenticated('not_authorized', 'the user was removed during the sign-in; sign in again');
-    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false });
+    // A passkey's sign-in (passkeys.ts) passes its counter update: it commits with the sign-in or not at all.
+    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, undefined, ...writes);
     return credentials as Credentials;
   }
 

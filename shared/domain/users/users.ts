@@ -95,6 +95,9 @@ export interface UserRecord {
   created_at: number;
 }
 
+/** What the unpaged lists answer of a user: read without the password verifier and sign-in state. */
+export type UserSummary = Pick<UserRecord, 'id' | 'email' | 'sign_in_id' | 'attributes' | 'last_login_at'>;
+
 /** A sign-in name, normalised: e-mail addresses trimmed, both kinds in lower case. */
 export interface Login {
   kind: 'email' | 'sign_in_id';
@@ -118,7 +121,8 @@ export interface UserRepository {
   findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined>;
   /** The first step of a sign-in: the SRP salt and verifier of the user holding `login`, in one read. */
   signInCredential(saasId: string, login: Login): Promise<SignInCredential | undefined>;
-  list(saasId: string): Promise<UserRecord[]>;
+  /** Every user of the SaaS, as the unpaged lists answer them (eventually consistent, like the directory). */
+  list(saasId: string): Promise<UserSummary[]>;
   /** The SaaS's users in sign-in name order, narrowed by the filter's key (an id, or a name prefix). */
   directory(saasId: string, filter: UserFilter): OrderedSource<UserRecord>;
   /**
@@ -249,7 +253,7 @@ export function loginFromUsername(username: string): Login | undefined {
   return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
 }
 
-export function toSaasUser(user: UserRecord): SaasUser {
+export function toSaasUser(user: UserSummary): SaasUser {
   return { id: user.id, email: user.email, sign_in_id: user.sign_in_id, attributes: user.attributes, last_login_at: user.last_login_at };
 }
 
