@@ -488,6 +488,8 @@ export class LoginScreen {
     const tenantId = query.get('tenant_id') ?? '';
     try {
       if (!id || !tenantId) throw invalid('invalid_parameter', 'invitation_id and tenant_id are required');
+      // Ids as the service makes them: a longer one is no key the store could even look up (a 500 before).
+      if (!SAAS_ID.test(id) || !SAAS_ID.test(tenantId)) return { invitationProblem: 'there is no such invitation' };
       const invitation = await this.deps.invitations.get(saasId, tenantId, id);
       if (invitation.status !== 'pending') return { invitationProblem: `it is ${invitation.status}` };
       return { invitation: { id, tenantId, email: invitation.email } };
