@@ -6,6 +6,7 @@
 import { contextQuery } from './screen-context.js';
 import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
+import type { FirstForm, PageData } from './page-data.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
@@ -35,26 +36,7 @@ export interface ScreenLook {
 
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
 
-/** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`). */
-export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'link-form';
-
-/** What the script needs to know, in a JSON data block (never run: script-src allows only our file). */
-export interface PageData {
-  csrf: string;
-  first: FirstForm;
-  state?: string;
-  /** The application's PKCE challenge (S256), handed back with the answer that ends the sign-in. */
-  code_challenge?: string;
-  /** The sealed OpenID Connect authorization request the page was opened for (authorization-server.ts). */
-  authorization?: string;
-  /** A provider account to link with a mailed code (screen.ts, `./link`). */
-  link?: { ticket: string; email: string };
-  invitation?: { id: string; tenantId: string; email: string };
-  /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */
-  invitationProblem?: string;
-  messages: LoginTexts['messages'];
-  tagManagerId?: string;
-}
+export type { FirstForm, PageData } from './page-data.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);

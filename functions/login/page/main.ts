@@ -5,7 +5,7 @@
  * (functions/login/texts/), so this file holds no words of its own.
  */
 import { SrpClient, verifierResponses } from '../../../client/srp.js';
-import type { PageData } from '../pages.js';
+import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
 import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 

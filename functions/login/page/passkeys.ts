@@ -4,7 +4,7 @@
  * @simplewebauthn/browser's; the server makes and checks every challenge. Texts come from the page.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
-import type { PageData } from '../pages.js';
+import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
 
 interface PasskeyView {

@@ -1,0 +1,27 @@
+/**
+ * The page's data block, shared by the server that writes it (pages.ts) and the page script that reads it
+ * (page/). Kept apart from pages.ts, whose stylesheet and ticket code need Node: the page's own type check
+ * compiles this file and nothing of the server.
+ */
+import type { LoginTexts } from './texts/en.js';
+
+/** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`). */
+export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'link-form';
+
+/** What the script needs to know, in a JSON data block (never run: script-src allows only our file). */
+export interface PageData {
+  csrf: string;
+  first: FirstForm;
+  state?: string;
+  /** The application's PKCE challenge (S256), handed back with the answer that ends the sign-in. */
+  code_challenge?: string;
+  /** The sealed OpenID Connect authorization request the page was opened for (authorization-server.ts). */
+  authorization?: string;
+  /** A provider account to link with a mailed code (screen.ts, `./link`). */
+  link?: { ticket: string; email: string };
+  invitation?: { id: string; tenantId: string; email: string };
+  /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */
+  invitationProblem?: string;
+  messages: LoginTexts['messages'];
+  tagManagerId?: string;
+}
