@@ -100,7 +100,7 @@ export const tenantService = () =>
     tenantRepository(),
     definitionRepository(),
     (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
-    (saasId, planId) => catalogueService().planStatus(saasId, planId),
+    catalogueService(),
   );
 
 const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableName(), { meterCacheSeconds: config().settingsCacheSeconds });

@@ -79,6 +79,9 @@ function link(url: string, text: string): string {
   return url ? `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>` : '';
 }
 
+/** Without a favicon of the SaaS, an empty one: else browsers ask /favicon.ico, a 404 in every console. */
+const EMPTY_ICON = 'data:,';
+
 /** The sign-in screen. `assets` is the URL of the screen's own files (`…/login/{saas}/assets/`). */
 export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, assets: string): string {
   const t = texts.page;
@@ -94,7 +97,7 @@ export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, a
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-${look.favicon ? `<link rel="icon" href="${escapeHtml(look.favicon)}">` : ''}
+<link rel="icon" href="${escapeHtml(look.favicon || EMPTY_ICON)}">
 <link rel="stylesheet" href="${assets}login.css">
 ${themeLink(assets, look.theme)}
 <script id="page-data" type="application/json">${dataBlock(data)}</script>

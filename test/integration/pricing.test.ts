@@ -343,6 +343,69 @@ describe('tenants and the catalogue', () => {
     assert.deepEqual((await own.get('/tax-rates')).body, { tax_rates: [] });
   });
 
+  it("a tenant's plan period follows its plan's units, and its plan history names a tax rate of the catalogue", async () => {
+    const { client } = await world.h.newSaas();
+    const own = under(client, '/v1/pricing');
+    const tenant = await created<{ id: string }>(client.post('/tenants', { name: 'T', attributes: {}, back_office_staff_email: 't@example.test' }));
+    const DAY = 86400;
+    const details = async () =>
+      (
+        await client.get<{
+          current_plan_period_start: number;
+          current_plan_period_end: number;
+          plan_histories: { plan_id: string; tax_rate_id?: string }[];
+        }>(`/tenants/${tenant.id}`)
+      ).body;
+    const periodDays = async () => {
+      const d = await details();
+      return (d.current_plan_period_end - d.current_plan_period_start) / DAY;
+    };
+    // Before the catalogue: any plan and tax rate id is taken, and the period is a month.
+    assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: randomUUID(), next_plan_tax_rate_id: randomUUID() })).status, 200);
+    assert.ok((await periodDays()) <= 31);
+
+    const planOf = async (name: string, unitIds: string[]) => {
+      const menu = await created<{ id: string }>(own.post('/menus', { name, display_name: name, description: '', unit_ids: unitIds }));
+      return (await created<{ id: string }>(own.post('/plans', { name, display_name: name, description: '', menu_ids: [menu.id] }))).id;
+    };
+    const yearlyUnit = await created<Unit>(own.post('/units', { ...fixed('yearly'), recurring_interval: 'year' }));
+    const monthlyUnit = await created<Unit>(own.post('/units', fixed('monthly')));
+    const yearly = await planOf('yearly', [yearlyUnit.id]);
+    const mixed = await planOf('mixed', [yearlyUnit.id, monthlyUnit.id]);
+    const rate = await created<{ id: string }>(
+      own.post('/tax-rates', { name: 'jct', display_name: 'JCT', percentage: 10, inclusive: false, country: 'JP', description: '' }),
+    );
+
+    const tenantItem = async () =>
+      (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(client.credentials.saasId, tenant.id) }))).Item;
+    const before = await tenantItem();
+    await expectError(
+      client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: yearly, next_plan_tax_rate_id: randomUUID() }),
+      400,
+      'tax_rate_not_found',
+      'next_plan_tax_rate_id',
+    );
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    await expectError(
+      client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: yearly, next_plan_tax_rate_id: randomUUID(), using_next_plan_from: future }),
+      400,
+      'tax_rate_not_found',
+    );
+    assert.deepEqual(await tenantItem(), before, 'the refusals changed nothing');
+
+    assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: yearly, next_plan_tax_rate_id: rate.id })).status, 200);
+    const days = await periodDays();
+    assert.ok(days >= 365 && days <= 366, `a yearly plan renews yearly, not after ${days} days`);
+    assert.deepEqual((await details()).plan_histories.at(-1), {
+      plan_id: yearly,
+      plan_applied_at: (await details()).current_plan_period_start,
+      tax_rate_id: rate.id,
+    });
+    // A plan with a monthly unit among yearly ones bills monthly.
+    assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: mixed })).status, 200);
+    assert.ok((await periodDays()) <= 31);
+  });
+
   it('a tenant without a plan has no plan_id member (as /userinfo, tenant-users.test.ts)', async () => {
     const tenant = await created<{ id: string }>(
       auth.post('/tenants', { name: 'NoPlan', attributes: {}, back_office_staff_email: 'np@example.test' }),

@@ -53,6 +53,14 @@ describe('the login page', () => {
     assert.equal(scripts(html).length, 2);
   });
 
+  it('names an empty favicon when the SaaS set none, so browsers do not ask the API for /favicon.ico', () => {
+    const icon = (html: string) => [...html.matchAll(/<link rel="icon" href="([^"]*)">/g)].map((m) => m[1]);
+    assert.deepEqual(icon(loginPage(EN, look(), data(), '/a/')), ['data:,']);
+    assert.deepEqual(icon(loginPage(EN, look({ favicon: 'https://acme.test/i.png' }), data(), '/a/')), ['https://acme.test/i.png']);
+    // The page's own policy must let the empty icon load, or the 404 becomes a policy violation in the console.
+    assert.match(contentSecurityPolicy(false), /img-src 'self' data:/);
+  });
+
   it('offers sign-up and its consents only as the settings say', () => {
     assert.doesNotMatch(loginPage(EN, look(), data(), '/a/'), /sign-up-form/);
     const consents = { ...noPage, is_terms_of_service: true };

@@ -34,6 +34,18 @@ describe('current plan period', () => {
     const p = currentPlanPeriod(at('2025-12-15T00:00:00Z'), at('2027-01-20T00:00:00Z'));
     assert.deepEqual([iso(p.start), iso(p.end)], ['2027-01-15T00:00:00.000Z', '2027-02-15T00:00:00.000Z']);
   });
+
+  it('moves a year at a time for a yearly plan, the leap day clamped and the anchor kept', () => {
+    const applied = at('2028-02-29T09:00:00Z');
+    const first = currentPlanPeriod(applied, at('2028-12-31T00:00:00Z'), 'year');
+    assert.deepEqual([iso(first.start), iso(first.end)], ['2028-02-29T09:00:00.000Z', '2029-02-28T09:00:00.000Z']);
+    const edge = currentPlanPeriod(applied, at('2029-02-28T09:00:00Z'), 'year');
+    assert.deepEqual([iso(edge.start), iso(edge.end)], ['2029-02-28T09:00:00.000Z', '2030-02-28T09:00:00.000Z']);
+    const back = currentPlanPeriod(applied, at('2032-02-29T08:59:59Z'), 'year');
+    assert.deepEqual([iso(back.start), iso(back.end)], ['2031-02-28T09:00:00.000Z', '2032-02-29T09:00:00.000Z']);
+    const ahead = currentPlanPeriod(at('2027-06-01T00:00:00Z'), at('2027-05-01T00:00:00Z'), 'year');
+    assert.equal(iso(ahead.end), '2028-06-01T00:00:00.000Z');
+  });
 });
 
 describe('ISO dates', () => {

@@ -554,6 +554,26 @@ export class CatalogueService {
     return plans.some((p) => p.id === planId) ? 'exists' : 'missing';
   }
 
+  /** Whether a tax rate exists; `no_catalogue` while the SaaS has no tax rate at all. */
+  async taxRateStatus(saasId: string, taxRateId: string): Promise<'exists' | 'missing' | 'no_catalogue'> {
+    const { taxRates } = await this.repository.read(saasId);
+    if (taxRates.length === 0) return 'no_catalogue';
+    return taxRates.some((r) => r.id === taxRateId) ? 'exists' : 'missing';
+  }
+
+  /**
+   * The billing interval of a plan: a year when every pricing unit of its menus is yearly, else a month (also for
+   * a plan without units); undefined for a plan the catalogue does not have (plans set before it existed).
+   */
+  async planInterval(saasId: string, planId: string): Promise<RecurringInterval | undefined> {
+    const catalogue = await this.repository.read(saasId);
+    const plan = catalogue.plans.find((p) => p.id === planId);
+    if (!plan) return undefined;
+    const unitIds = new Set(catalogue.menus.filter((m) => plan.menu_ids.includes(m.id)).flatMap((m) => m.unit_ids));
+    const units = catalogue.units.filter((u) => unitIds.has(u.id));
+    return units.length > 0 && units.every((u) => u.recurring_interval === 'year') ? 'year' : 'month';
+  }
+
   // Metering units.
 
   async meters(saasId: string): Promise<{ units: MeteringUnit[] }> {

@@ -14,7 +14,7 @@ import type { AtomicWrite } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
 import { COUNTRY_CODES } from './countries.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
-import { currentPlanPeriod } from './plan-period.js';
+import { currentPlanPeriod, type PlanInterval } from './plan-period.js';
 
 /** A tenant's link to its AWS Marketplace customer: part of the tenant record, made by Link AWS Marketplace. */
 export interface MarketplaceLink {
@@ -119,14 +119,22 @@ export function toTenant(record: TenantRecord): Tenant {
   };
 }
 
+/** What tenants ask of the SaaS's pricing catalogue; `no_catalogue` while it has none of the kind. */
+export interface PlanCatalogue {
+  planStatus(saasId: string, planId: string): Promise<'exists' | 'missing' | 'no_catalogue'>;
+  taxRateStatus(saasId: string, taxRateId: string): Promise<'exists' | 'missing' | 'no_catalogue'>;
+  /** undefined for a plan the catalogue does not have. */
+  planInterval(saasId: string, planId: string): Promise<PlanInterval | undefined>;
+}
+
 export class TenantService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly definitions: DefinitionRepository,
     /** Where a tenant's users start a SAML sign-in: the hosted login screen's `saml` page (functions/login/saml.ts). */
     private readonly samlSignInUrl: (saasId: string, tenantId: string) => string,
-    /** Whether a plan of the SaaS's pricing catalogue exists (`no_catalogue` while it has no plans). */
-    private readonly planStatus?: (saasId: string, planId: string) => Promise<'exists' | 'missing' | 'no_catalogue'>,
+    /** The SaaS's pricing catalogue, where plans, tax rates and billing intervals are checked (shared/domain/pricing). */
+    private readonly pricing?: PlanCatalogue,
   ) {}
 
   private async checkProps(saasId: string, props: TenantProps): Promise<void> {
@@ -169,7 +177,9 @@ export class TenantService {
     const tenant: TenantDetail = toTenant(record);
     const appliedAt = record.plan_id ? record.plan_histories.findLast((h) => h.plan_id === record.plan_id)?.plan_applied_at : undefined;
     if (appliedAt !== undefined) {
-      const period = currentPlanPeriod(appliedAt, nowSeconds());
+      // The plan's own interval where the catalogue has the plan; monthly for plans set before it had them.
+      const interval = (await this.pricing?.planInterval(saasId, record.plan_id as string)) ?? 'month';
+      const period = currentPlanPeriod(appliedAt, nowSeconds(), interval);
       tenant.current_plan_period_start = period.start;
       tenant.current_plan_period_end = period.end;
     }
@@ -203,9 +213,15 @@ export class TenantService {
       throw invalid('invalid_parameter', 'next_plan_id: is required with using_next_plan_from', { field: 'next_plan_id' });
     }
     // Once the SaaS has plans, a tenant's plan must be one of them; before, any id is taken (docs/pricing.md).
-    if (nextPlanId !== undefined && this.planStatus && (await this.planStatus(saasId, nextPlanId)) === 'missing') {
+    if (nextPlanId !== undefined && this.pricing && (await this.pricing.planStatus(saasId, nextPlanId)) === 'missing') {
       throw invalid('pricing_plan_not_found', `next_plan_id: no pricing plan with id ${nextPlanId} (GET /v1/pricing/plans lists them)`, {
         field: 'next_plan_id',
+      });
+    }
+    // The same for the tax rate the plan history records, once the SaaS has tax rates.
+    if (nextPlanId !== undefined && taxRateId !== undefined && this.pricing && (await this.pricing.taxRateStatus(saasId, taxRateId)) === 'missing') {
+      throw invalid('tax_rate_not_found', `next_plan_tax_rate_id: no tax rate with id ${taxRateId} (GET /v1/pricing/tax-rates lists them)`, {
+        field: 'next_plan_tax_rate_id',
       });
     }
     for (let attempt = 0; attempt < PLAN_UPDATE_ATTEMPTS; attempt++) {
