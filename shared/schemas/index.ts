@@ -5,6 +5,7 @@ import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
+import { apiLogSchemas } from './apilog.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -27,4 +28,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...pricingSchemas,
   ...meteringSchemas,
   ...billingSchemas,
+  ...apiLogSchemas,
 };
