@@ -5,7 +5,7 @@
 import type { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
-import { createGroupHandler } from './http/pipeline.js';
+import { createGroupHandler, type CallRecorder } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
 import type { BoundOperation } from './schemas/operation.js';
@@ -63,12 +63,10 @@ import { DynamoUserRepository } from './store/user-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
 export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
-  createGroupHandler(
-    group,
-    operations,
-    (saasId, apiKey) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey),
-    (call) => apiLogRepository().put(apiLogRecord(call, config().apiLogRetentionDays * 86400)),
-  );
+  createGroupHandler(group, operations, (saasId, apiKey) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey), recordApiCall);
+
+/** The API log's one write per signed call (shared/domain/apilog); the pipeline calls it. */
+export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiLogRecord(call, config().apiLogRetentionDays * 86400));
 
 const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
 
