@@ -298,6 +298,8 @@ export const apiLogKeys = {
   /** The sort keys of `from <= at < to`, inclusive bounds for BETWEEN. */
   range: (from: number, to: number) => ({ low: padMillis(from), high: `${padMillis(to - 1)}#~` }),
   isPosition: (position: string) => API_LOG_POSITION.test(position),
+  /** Whether a partition key is one of the API log's (tests tell the log's writes from the operations'). */
+  isPartition: (pk: string) => /^SAAS#[^#]+#APILOG#\d+$/.test(pk),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */
