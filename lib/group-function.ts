@@ -24,6 +24,11 @@ export interface GroupFunctionProps {
    * the codes and temporary passwords it puts in the mail outbox. Every other function may only open them.
    */
   seals: boolean;
+  /**
+   * Serves signed routes, so it writes each call's API log record (shared/domain/apilog). A group that writes
+   * nothing else gets PutItem on the API log's partitions only (dynamodb:LeadingKeys).
+   */
+  recordsCalls?: boolean;
   /** Opens sealed secrets (kms:Decrypt): API-key secrets on every signed request, mail values in the courier. */
   opens?: boolean;
   /** May send mail through SES (only the courier), always through this configuration set. */
@@ -50,6 +55,8 @@ export const NODEJS_BUNDLING = {
   forceDockerBundling: false,
 } satisfies BundlingOptions;
 
+/** The API log's partitions (shared/store/keys.ts, apiLogKeys), as an IAM pattern of partition keys. */
+const API_LOG_PARTITIONS = 'SAAS#*#APILOG#*';
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 /** What DynamoDB itself needs of a table's customer-managed key when it reads or writes for the caller. */
@@ -182,15 +189,25 @@ export class GroupFunction extends Construct {
    * The table is encrypted with the secrets key, so DynamoDB needs the key on the function's behalf. That
    * use is granted only through DynamoDB (kms:ViaService): it must not let a function seal secrets itself.
    */
-  private grantTable({ table, secretsKey, writes }: GroupFunctionProps): void {
+  private grantTable({ table, secretsKey, writes, recordsCalls }: GroupFunctionProps): void {
     Grant.addToPrincipal({
       grantee: this.fn,
       actions: [...TABLE_READ, ...(writes ? TABLE_WRITE : [])],
       resourceArns: [table.tableArn, `${table.tableArn}/index/${INDEX_NAME}`],
     });
+    const logsOnly = !writes && recordsCalls === true;
+    if (logsOnly) {
+      this.fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:PutItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS] } },
+        }),
+      );
+    }
     this.fn.addToRolePolicy(
       new PolicyStatement({
-        actions: [...TABLE_KEY_READ, ...(writes ? TABLE_KEY_WRITE : [])],
+        actions: [...TABLE_KEY_READ, ...(writes || logsOnly ? TABLE_KEY_WRITE : [])],
         resources: [secretsKey.keyArn],
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Aws.REGION}.amazonaws.com` } },
       }),

@@ -351,7 +351,10 @@ export class Monitoring extends Construct {
         'Sign-ins and MFA challenges',
         SIGN_IN_METRICS.map((name) => businessMetric(name)),
       ),
-      this.graph('Plan reservations applied', [businessMetric('PlanReservationsApplied')]),
+      this.graph('Plan reservations applied, API log writes failed', [
+        businessMetric('PlanReservationsApplied'),
+        businessMetric('ApiLogWriteFailed'),
+      ]),
       new TextWidget({ markdown: `### What the business metrics count\n${described.join('  \n')}`, width: 8, height: 6 }),
     ];
   }

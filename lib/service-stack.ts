@@ -91,6 +91,7 @@ export class ServiceStack extends Stack {
         ...common,
         group,
         ...GROUP_ACCESS[group],
+        recordsCalls: ROUTES.some((route) => route.group === group && route.permission !== null),
         managesMailIdentities: group === 'configuration',
         timeout: Duration.seconds(groupTimeoutSeconds(group)),
       });

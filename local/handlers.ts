@@ -13,6 +13,7 @@ import { handler as tenants } from '../functions/tenants/handler.js';
 import { handler as pricing } from '../functions/pricing/handler.js';
 import { handler as metering } from '../functions/metering/handler.js';
 import { handler as billing } from '../functions/billing/handler.js';
+import { handler as apilog } from '../functions/apilog/handler.js';
 
 export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   configuration,
@@ -27,4 +28,5 @@ export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   pricing,
   metering,
   billing,
+  apilog,
 };

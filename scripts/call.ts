@@ -3,7 +3,7 @@
  * `.data/credentials.env` or the SAASUS_* environment variables.
  *   npm run sign -- GET /roles
  *   npm run sign -- POST /roles '{"role_name":"admin","display_name":"Administrator"}'
- *   npm run sign -- GET /v1/pricing/plans        (a path from /v1/ names the API: /v1/pricing, /v1/billing)
+ *   npm run sign -- GET /v1/pricing/plans        (a path from /v1/ names the API: /v1/pricing, /v1/billing, /v1/apilog)
  */
 import '../local/cli-errors.js';
 import { SignedClient } from '../client/signed-fetch.js';

@@ -88,6 +88,16 @@ export interface ServiceConfig {
    * shards (METERING_HOT_UPDATES_PER_SECOND, 25). Below it an update is one store request.
    */
   meteringHotUpdatesPerSecond: number;
+  /**
+   * How long the API log keeps a call (APILOG_RETENTION_DAYS, 90): the store's TTL deletes it some time after,
+   * and every read refuses it from then on.
+   */
+  apiLogRetentionDays: number;
+  /**
+   * Write shards of each SaaS's API log (APILOG_WRITE_SHARDS, 8, at most 25): each takes 1,000 calls a second.
+   * Raise it, never lower it: reads look at shards below this number only.
+   */
+  apiLogWriteShards: number;
   /** Lifetime of refresh tokens, in seconds (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days). */
   refreshTokenLifetimeSeconds: number;
   /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
@@ -199,6 +209,8 @@ function readConfig(): ServiceConfig {
     settingsCacheSeconds: integerFromEnv('SETTINGS_CACHE_SECONDS', 10),
     meteringWriteShards: Math.min(25, positiveIntegerFromEnv('METERING_WRITE_SHARDS', 4)),
     meteringHotUpdatesPerSecond: positiveIntegerFromEnv('METERING_HOT_UPDATES_PER_SECOND', 25),
+    apiLogRetentionDays: positiveIntegerFromEnv('APILOG_RETENTION_DAYS', 90),
+    apiLogWriteShards: Math.min(25, positiveIntegerFromEnv('APILOG_WRITE_SHARDS', 8)),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
     invitationLifetimeSeconds: positiveIntegerFromEnv('INVITATION_LIFETIME_SECONDS', 7 * 86400),

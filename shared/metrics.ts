@@ -25,6 +25,7 @@ export const BUSINESS_METRICS = {
   MailComplained: 'complaints reported by SES (the address is suppressed)',
   MailBacklog: 'mails not yet final when the scheduled worker ran (pending, deferred or being sent)',
   PlanReservationsApplied: 'reserved plan changes applied when due',
+  ApiLogWriteFailed: 'signed calls answered but not recorded in the API log (the store refused the write)',
 } as const;
 export type MetricName = keyof typeof BUSINESS_METRICS;
 

@@ -22,11 +22,13 @@ export const PERMISSIONS = [
   // The Billing API: the Stripe connection (its secret key).
   'billing:read',
   'billing:write',
+  // The ApiLog API: the record of signed calls (no change operation exists).
+  'apilog:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
  * What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`: every permission of
- * every API (Auth, Pricing, Billing), including those added later.
+ * every API (Auth, Pricing, Billing, ApiLog), including those added later.
  */
 export type PermissionGrant = Permission | '*' | `${string}:*`;
 

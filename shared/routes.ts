@@ -1,13 +1,13 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
- * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing
- * and Billing APIs', each under its own base path, so the existing SDKs work unchanged.
+ * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing,
+ * Billing and ApiLog APIs', each under its own base path, so the existing SDKs work unchanged.
  */
 
 import type { Permission } from './permissions.js';
 
 /** The APIs this service serves, each under its own base path, as the SaaSus SDKs call them. */
-export const API_BASE_PATHS = { auth: '/v1/auth', pricing: '/v1/pricing', billing: '/v1/billing' } as const;
+export const API_BASE_PATHS = { auth: '/v1/auth', pricing: '/v1/pricing', billing: '/v1/billing', apilog: '/v1/apilog' } as const;
 export type Api = keyof typeof API_BASE_PATHS;
 
 /** The Auth API's base: the login screen, OpenID Connect and SAML live under it too. */
@@ -39,6 +39,7 @@ export const GROUPS = [
   'pricing',
   'metering',
   'billing',
+  'apilog',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -68,6 +69,8 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   metering: { writes: true, seals: false },
   // The Stripe secret key: sealed here.
   billing: { writes: true, seals: true },
+  // Reads the API log; like every group with signed routes, it may add its own calls' records and nothing else.
+  apilog: { writes: false, seals: false },
 };
 
 /**
@@ -450,6 +453,16 @@ export const ROUTES: readonly Route[] = [
     ],
     'billing',
   ),
+  // The ApiLog API (/v1/apilog): the record of every signed call (shared/domain/apilog).
+  ...rows(
+    'apilog',
+    [
+      ['GET', '/logs', 'getLogs', 'Get API execution log list', 'apilog:read'],
+      ['GET', '/logs/{api_log_id}', 'getLog', 'Get API execution log', 'apilog:read'],
+      ['GET', '/errors/internal-server-error', 'returnApiLogInternalServerError', 'Return Internal Server Error', 'apilog:read'],
+    ],
+    'apilog',
+  ),
 ];
 
 /** Operations whose answer is a 500 by design (the SDKs' error-handling tests call it): checks for 5xx skip them. */
@@ -457,6 +470,7 @@ export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set([
   'returnInternalServerError',
   'returnPricingInternalServerError',
   'returnBillingInternalServerError',
+  'returnApiLogInternalServerError',
 ]);
 
 /** The route's path from the root: `/v1/pricing/plans/{plan_id}`. */

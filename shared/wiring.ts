@@ -5,7 +5,7 @@
 import type { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
-import { createGroupHandler } from './http/pipeline.js';
+import { createGroupHandler, type CallRecorder } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
 import { screenHostPlan, screenOrigin } from './site/screen-hosts.js';
@@ -26,6 +26,9 @@ import { SrpSignIn } from './domain/sign-in/srp-sign-in.js';
 import { RefreshTokens } from './domain/sign-in/refresh-tokens.js';
 import { ScheduledWork } from './domain/scheduled-work.js';
 import { Cursors } from './domain/paging.js';
+import { apiLogRecord, ApiLogService } from './domain/apilog/api-log.js';
+import { DynamoApiLogRepository } from './store/api-log-repository.js';
+import { nowMillis } from './clock.js';
 import { PaymentProviderService } from './domain/configuration/payment-provider.js';
 import { LoginThemeService } from './domain/configuration/login-theme.js';
 import { StripeClient } from './payment/stripe-client.js';
@@ -67,7 +70,21 @@ import { DynamoPasskeyRepository } from './store/passkey-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
 export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
-  createGroupHandler(group, operations, (saasId, apiKey) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey));
+  createGroupHandler(group, operations, (saasId, apiKey) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey), recordApiCall);
+
+/** The API log's one write per signed call (shared/domain/apilog); the pipeline calls it. */
+export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiLogRecord(call, config().apiLogRetentionDays * 86400));
+
+const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
+
+/** The ApiLog API's reads (/v1/apilog). */
+export const apiLogService = () =>
+  new ApiLogService({
+    logs: apiLogRepository(),
+    cursors: keyServicesOfThisStore().cursors,
+    retentionSeconds: config().apiLogRetentionDays * 86400,
+    now: nowMillis,
+  });
 
 /** The functions' account reads keep an API key API_KEY_CACHE_SECONDS per warm instance (store/recent.ts). */
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import { addToLogScope, log } from '../log.js';
+import { metrics } from '../metrics.js';
 import { observed } from '../observability.js';
 import { hasPermission } from '../permissions.js';
 import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
@@ -251,9 +252,57 @@ const answerSize = (): Middleware => ({
   },
 });
 
+/** A call whose signature verified, as the API log takes it (shared/domain/apilog, ApiCall). */
+export interface SignedCall {
+  saasId: string;
+  apiKey: string;
+  requestId: string;
+  method: string;
+  rawPath: string;
+  rawQuery: string;
+  status: number;
+  sourceIp: string;
+  referer: string | undefined;
+  /** Unix milliseconds of its arrival. */
+  at: number;
+  latencyMs: number;
+}
+
+/** Writes a signed call's API log record: one store write; wired in shared/wiring.ts. */
+export type CallRecorder = (call: SignedCall) => Promise<void>;
+
+/**
+ * Every call whose signature verified is recorded once its answer is ready, before it leaves (a Lambda is
+ * frozen after it answers, so a write left running could be lost). A failed write is logged and counted,
+ * never the call's failure: the answer stands as the operation made it.
+ */
+async function recordCall(recorder: CallRecorder, event: Event, context: Context, answer: Result, at: number, started: number): Promise<void> {
+  const state = (context as PipelineContext).pipeline;
+  if (!state?.ctx.saasId) return;
+  const call: SignedCall = {
+    saasId: state.ctx.saasId,
+    apiKey: state.ctx.apiKey,
+    requestId: state.ctx.requestId,
+    method: event.requestContext.http.method,
+    rawPath: event.rawPath,
+    rawQuery: event.rawQueryString ?? '',
+    status: answer.statusCode ?? 200,
+    sourceIp: event.requestContext.http.sourceIp,
+    referer: header(event, 'referer'),
+    at,
+    latencyMs: performance.now() - started,
+  };
+  try {
+    await recorder(call);
+  } catch (error) {
+    metrics.count('ApiLogWriteFailed');
+    log.warn('API log: the call was answered but its record was not written', { error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
 export type GroupHandler = ReturnType<typeof createGroupHandler>;
 
-export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>, signingKeys: SigningKeyLookup) {
+export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>, signingKeys: SigningKeyLookup, recorder?: CallRecorder) {
   for (const operationId of Object.keys(operations)) {
     const route = ROUTES.find((r) => r.operationId === operationId);
     if (route?.group !== group) throw new Error(`operation ${operationId} is not a route of the ${group} group`);
@@ -287,7 +336,9 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
       };
     });
   return observed<Event, Result>(async (event, context) => {
+    const [at, started] = [Date.now(), performance.now()];
     const answer = await pipeline(event, context);
+    if (recorder) await recordCall(recorder, event, context, answer, at, started);
     // Debug only: API Gateway's access log already has a line per request.
     log.debug('request answered', { method: event.requestContext.http.method, status: answer.statusCode });
     return answer;

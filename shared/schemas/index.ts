@@ -6,6 +6,7 @@ import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { loginThemeSchemas } from './login-theme.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
+import { apiLogSchemas } from './apilog.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -29,4 +30,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...pricingSchemas,
   ...meteringSchemas,
   ...billingSchemas,
+  ...apiLogSchemas,
 };

@@ -54,6 +54,7 @@ export const ENTITY = {
   pricingPlan: 'PricingPlan',
   taxRate: 'TaxRate',
   meteringCount: 'MeteringCount',
+  apiLog: 'ApiLog',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -321,6 +322,30 @@ export const pricingKeys = {
     pk: `SAAS#${saasId}#METER#${tenantId}#${month}`,
     skPrefix: `${unitName}#`,
   }),
+};
+
+/** Unix milliseconds, zero-padded so they sort as numbers until the year 33658. */
+const padMillis = (ms: number) => String(ms).padStart(15, '0');
+const API_LOG_POSITION = /^\d{15}#[0-9a-f-]{36}$/;
+
+export const apiLogKeys = {
+  /**
+   * One record per signed call, in one of a SaaS's write shards (APILOG_WRITE_SHARDS), chosen at random:
+   * the sort key grows with time, so DynamoDB cannot split a partition's hot end, and a busy SaaS's calls
+   * instead spread over that many partitions (each takes 1,000 writes a second). A range of time is one
+   * query per shard, merged; the record's id (a UUIDv7) names its time, so Get is one BatchGetItem over the
+   * shards (docs/deployment-shape.md).
+   */
+  record: (saasId: string, shard: number, at: number, id: string): ItemKey => ({
+    pk: `SAAS#${saasId}#APILOG#${shard}`,
+    sk: `${padMillis(at)}#${id}`,
+  }),
+  shard: (saasId: string, shard: number) => `SAAS#${saasId}#APILOG#${shard}`,
+  /** The sort keys of `from <= at < to`, inclusive bounds for BETWEEN. */
+  range: (from: number, to: number) => ({ low: padMillis(from), high: `${padMillis(to - 1)}#~` }),
+  isPosition: (position: string) => API_LOG_POSITION.test(position),
+  /** Whether a partition key is one of the API log's (tests tell the log's writes from the operations'). */
+  isPartition: (pk: string) => /^SAAS#[^#]+#APILOG#\d+$/.test(pk),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

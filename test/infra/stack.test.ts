@@ -173,6 +173,12 @@ describe('service stack', () => {
     assert.ok(publicActions.includes('dynamodb:GetItem'));
     for (const action of writes) assert.ok(!publicActions.includes(action), `public may not ${action}`);
     assert.ok(policyActionsOf(functionOf('definitions')).includes('dynamodb:PutItem'));
+    // The ApiLog group reads; it writes its own calls' records, into API log partitions only.
+    const apilog = statementsOf(functionOf('apilog'));
+    for (const action of writes.slice(1)) assert.ok(!apilog.flatMap(actionsOf).includes(action), `apilog may not ${action}`);
+    const puts = apilog.filter((st) => actionsOf(st).includes('dynamodb:PutItem'));
+    assert.equal(puts.length, 1);
+    assert.deepEqual(puts[0]?.Condition, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SAAS#*#APILOG#*'] } });
 
     for (const group of ALL_FUNCTIONS) {
       const actions = policyActionsOf(functionOf(group));

@@ -21,6 +21,7 @@ import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/dir
 import { startHarness, type Harness } from '../support/harness.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';
 import {
+  clearApiLog,
   bodyText,
   clip,
   describeRequest,
@@ -514,6 +515,7 @@ describe('request fuzz', () => {
   });
 
   it(`leaves every stored item as it was after a refused request (${READ_BACK_CASES} requests, the table read back each time)`, async () => {
+    await clearApiLog();
     const readBack = fc.asyncProperty(hostile(), async (req) => {
       const before = await tableDigest('', isAttemptCounter);
       const { result } = await send(req);

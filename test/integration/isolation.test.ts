@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { newApiLogId } from '../../shared/domain/apilog/api-log.js';
 import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
 import { FAILS_BY_DESIGN, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
 import { DirectApi, type DirectAnswer } from '../support/direct-api.js';
@@ -40,6 +41,7 @@ const OWNED_PARAMS = new Set([
   'tax_rate_id',
   'metering_unit_id',
   'metering_unit_name',
+  'api_log_id',
 ]);
 
 /** The ids and names a request can carry, index for index the same kind of thing in every world. */
@@ -62,6 +64,8 @@ interface World {
   taxRateIds: string[];
   meterIds: string[];
   meterNames: string[];
+  /** An API log record of the SaaS's own calls. */
+  apiLogIds: string[];
 }
 
 let h: Harness;
@@ -71,6 +75,7 @@ let b: PopulatedSaas;
 let twin: PopulatedSaas;
 let owner: PopulatedSaas;
 let registrationToken: string;
+const apiLogIds = new Map<string, string[]>();
 
 const worldOf = (s: PopulatedSaas): World => ({
   saasId: s.saasId,
@@ -90,6 +95,7 @@ const worldOf = (s: PopulatedSaas): World => ({
   taxRateIds: [s.pricing.taxRateId],
   meterIds: [s.pricing.meterId],
   meterNames: [s.pricing.meterName],
+  apiLogIds: apiLogIds.get(s.saasId) ?? [],
 });
 
 /** A's world with every id and name swapped for one of the same shape that exists nowhere. */
@@ -118,6 +124,8 @@ async function ghostOf(world: World, tag: string): Promise<World> {
     taxRateIds: world.taxRateIds.map(ghost),
     meterIds: world.meterIds.map(ghost),
     meterNames: world.meterNames.map(ghost),
+    // An id of the same shape (a UUIDv7 of now) that names no record.
+    apiLogIds: world.apiLogIds.map(() => newApiLogId(Date.now())),
   };
 }
 
@@ -149,6 +157,7 @@ function poolsOf(world: World): Pools {
     tax_rate_id: world.taxRateIds,
     metering_unit_id: world.meterIds,
     metering_unit_name: world.meterNames,
+    api_log_id: world.apiLogIds,
   };
 }
 
@@ -180,6 +189,12 @@ beforeAll(async () => {
   // Env ids are each SaaS's own numbers: A's differ from B's, so that naming A's env could mean anything.
   a = await populatedSaas(h, [7, 8]);
   [b, twin, owner] = [await populatedSaas(h), await populatedSaas(h), await populatedSaas(h)];
+  for (const saas of [a, b, twin, owner]) {
+    const listed = await new DirectApi(saas.credentials).send({ method: 'GET', path: '/v1/apilog/logs?limit=1' });
+    const id = (listed.body as { api_logs: { api_log_id: string }[] }).api_logs[0]?.api_log_id;
+    assert.ok(id, 'populating the SaaS made signed calls, which are logged');
+    apiLogIds.set(saas.saasId, [id]);
+  }
   registrationToken = await signRegistrationToken(MARKETPLACE_SECRET, { customerIdentifier: `cust-${b.tag}`, productCode: 'prod' });
 });
 afterAll(() => h.close());

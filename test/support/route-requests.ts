@@ -4,12 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { ScanCommand } from '../../shared/store/dynamo-client.js';
+import { BatchWriteCommand, ScanCommand } from '../../shared/store/dynamo-client.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { OperationSchema } from '../../shared/schemas/operation.js';
 import { fullPath, pathParamNames, type Route } from '../../shared/routes.js';
 import { OPERATION_SCHEMAS } from '../../shared/schemas/index.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
+import { apiLogKeys } from '../../shared/store/keys.js';
 import { arbitraryOf, type Pools } from './schema-arbitrary.js';
 
 /** Who signs: the SaaS's full key, a narrow one, nobody, or a forger. */
@@ -93,6 +94,36 @@ export function isErrorBody(body: unknown): boolean {
  * out those whose sort key `skip` names), in key order, hashed. A test may read its own database whole;
  * service code never scans.
  */
+/**
+ * Deletes every API log record of the table: a sweep of thousands of signed calls leaves as many, which a
+ * test that reads the whole table back after each request need not scan again and again.
+ */
+export async function clearApiLog(): Promise<void> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new ScanCommand({
+        TableName: tableName(),
+        ExclusiveStartKey: start,
+        ProjectionExpression: 'pk, sk',
+        FilterExpression: 'contains(pk, :apilog)',
+        ExpressionAttributeValues: { ':apilog': '#APILOG#' },
+      }),
+    );
+    const found = (out.Items ?? []).filter((item) => apiLogKeys.isPartition(String(item.pk)));
+    for (let i = 0; i < found.length; i += 25) {
+      let requests: Record<string, unknown>[] | undefined = found
+        .slice(i, i + 25)
+        .map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+      while (requests && requests.length > 0) {
+        const written = await dynamo().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+        requests = written.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined;
+      }
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+}
+
 export async function tableDigest(pkPrefix = '', skip: (sortKey: string) => boolean = () => false): Promise<string> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
@@ -109,7 +140,8 @@ export async function tableDigest(pkPrefix = '', skip: (sortKey: string) => bool
     start = out.LastEvaluatedKey;
   } while (start);
   const canonical = items
-    .filter((item) => !skip(String(item.sk)))
+    // The API log records every signed call, refused or not: it is not the data an operation keeps.
+    .filter((item) => !skip(String(item.sk)) && !apiLogKeys.isPartition(String(item.pk)))
     .map((item) => JSON.stringify(item, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v)))
     .sort()
     .join('\n');

@@ -6,9 +6,11 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoClient } from '../../shared/store/dynamo-client.js';
-import { keys } from '../../shared/store/keys.js';
+import { apiLogKeys, keys } from '../../shared/store/keys.js';
 
 const WRITE_COMMANDS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+/** What the API log's record of a signed call (one per call, answered or refused) is logged as. */
+const API_LOG_RECORD = 'API log record';
 /** What a write of the profile's sign-in state alone is logged as. */
 const SIGN_IN_STATE = 'PROFILE (sign-in state)';
 /** The profile's attributes that hold sign-in's state (shared/store/sign-in-repository.ts). */
@@ -24,9 +26,10 @@ export interface WriteRecord {
  * Items a refused answer still writes, by the start of their sort key: the counters that make guessing
  * expensive. A wrong proof counts towards the lockout and spends its SRP session (the profile's sign-in state),
  * a wrong code uses one of the answers the code allows. Counting the attempt is the point of the refusal;
- * nothing a user stored changes. An attempt for a name nobody has writes the same to a decoy item instead.
+ * nothing a user stored changes. Every signed call, refused or not, also leaves its record in the API log.
  */
 export const ATTEMPT_COUNTERS: readonly string[] = [
+  API_LOG_RECORD,
   SIGN_IN_STATE,
   keys.signInChallenge('', '', '').sk,
   keys.verificationCode('', '', '').sk,
@@ -55,7 +58,7 @@ function sortKeysOf(input: Input): string[] {
   const skOf = (item: unknown) => String((item as Input | undefined)?.sk ?? '?');
   if (signInStateOnly(input)) return [SIGN_IN_STATE];
   if (input.Key) return [skOf(input.Key)];
-  if (input.Item) return [skOf(input.Item)];
+  if (input.Item) return apiLogKeys.isPartition(String((input.Item as Input).pk)) ? [API_LOG_RECORD] : [skOf(input.Item)];
   if (Array.isArray(input.TransactItems)) {
     return (input.TransactItems as Input[])
       .filter((entry) => !entry.ConditionCheck)

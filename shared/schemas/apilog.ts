@@ -1,0 +1,48 @@
+/**
+ * The SaaSus ApiLog API (/v1/apilog), as its published definition (apilogapi.yml, v1.13.4) names members and
+ * types. Dates and date-times are strings here and read by the domain (shared/domain/apilog), which answers
+ * a malformed one with a 400 that names the field.
+ */
+import * as Type from '@sinclair/typebox';
+import type { OperationSchema } from './operation.js';
+import { Limit, Uuid } from './common.js';
+
+export const ApiLog = Type.Object(
+  {
+    trace_id: Type.String({ description: 'the request id (x-request-id) of the call' }),
+    api_log_id: Uuid,
+    created_at: Type.Integer({ description: 'Unix seconds of the call' }),
+    created_date: Type.String({ description: 'UTC date of the call, YYYY-MM-DD' }),
+    ttl: Type.Integer({ description: 'Unix seconds after which the record is gone' }),
+    request_method: Type.String(),
+    saas_id: Type.String(),
+    api_key: Type.String({ description: 'the id of the API key that signed the call (never its secret)' }),
+    response_status: Type.String(),
+    request_uri: Type.String({ description: 'path and query; values of credential-like or personal query parameters are [redacted]' }),
+    remote_address: Type.String(),
+    referer: Type.String({ description: "origin and path of the Referer header; '' without one" }),
+    request_body: Type.String({ description: "always '': bodies are never recorded" }),
+    response_body: Type.String({ description: "always '': bodies are never recorded" }),
+    latency_ms: Type.Integer({ description: 'extension: milliseconds from arrival to answer' }),
+  },
+  { $id: 'ApiLog' },
+);
+
+const DateTime = (description: string) => Type.String({ maxLength: 40, description });
+
+export const ApiLogQuery = Type.Object({
+  created_date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD (UTC): calls of that day' })),
+  created_at: Type.Optional(DateTime('ISO 8601 date-time with a zone: calls at or after it')),
+  created_before: Type.Optional(DateTime('extension, ISO 8601 date-time with a zone: calls before it')),
+  limit: Type.Optional(Limit),
+  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+
+export const apiLogSchemas = {
+  getLogs: {
+    query: ApiLogQuery,
+    response: Type.Object({ api_logs: Type.Array(ApiLog), cursor: Type.Optional(Type.String()) }, { $id: 'ApiLogs' }),
+  },
+  getLog: { params: Type.Object({ api_log_id: Uuid }), response: ApiLog },
+  returnApiLogInternalServerError: {},
+} satisfies Record<string, OperationSchema>;
