@@ -16,6 +16,7 @@ import {
   deviceService,
   federationService,
   invitationService,
+  tenantService,
   secretBox,
   signInService,
   signUpService,
@@ -24,7 +25,9 @@ import {
 import { AuthorizationServer } from './authorization-server.js';
 import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
-import { EN } from './texts/en.js';
+import { faviconAnswer } from './dead-ends.js';
+import { chooseTexts, switchLanguage } from './language.js';
+import { EN, type LoginTexts } from './texts/en.js';
 
 export const LOGIN_BASE_PATH = `${BASE_PATH}${LOGIN_PATH}/`;
 export const OAUTH2_BASE_PATH = `${BASE_PATH}${OAUTH2_PATH}/`;
@@ -56,9 +59,9 @@ const googleFederation = () =>
     box: secretBox(),
   }));
 
-export const loginScreen = () =>
+export const loginScreen = (texts: LoginTexts = EN) =>
   new LoginScreen({
-    texts: EN,
+    texts,
     basePath: LOGIN_BASE_PATH,
     secureCookies: config().publicBaseUrl.startsWith('https:'),
     saasExists,
@@ -102,6 +105,10 @@ export const loginScreen = () =>
       signIn: (saasId, account) => federationService().signIn(saasId, account),
       confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
     },
+    invitationNames: async (saasId, tenantId) => {
+      const [saas, tenant] = await Promise.all([accountRepository().getSaas(saasId), tenantService().current(saasId, tenantId)]);
+      return { saas: saas?.name ?? '', tenant: tenant.name };
+    },
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
   });
@@ -109,9 +116,9 @@ export const loginScreen = () =>
 const callbackUrl = async (saasId: string) => (await configurationReader().authInfo(saasId)).callback_url;
 const saasExists = async (saasId: string) => (await accountRepository().getSaas(saasId)) !== undefined;
 
-export const authorizationServer = () =>
+export const authorizationServer = (texts: LoginTexts = EN) =>
   new AuthorizationServer({
-    texts: EN,
+    texts,
     issuer: config().tokenIssuer,
     saasExists,
     callbackUrl,
@@ -119,6 +126,17 @@ export const authorizationServer = () =>
     box: secretBox(),
     credentials: credentialService(),
   });
+
+const LANGUAGE_SWITCH = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/language$`);
+/** The icon browsers ask for by themselves: at the host's root (the default), or on a SaaS's screen (its own). */
+const SCREEN_FAVICON = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/favicon\\.ico$`);
+
+async function favicon(rawPath: string) {
+  if (['/favicon.ico', `${BASE_PATH}/favicon.ico`, `${LOGIN_BASE_PATH}favicon.ico`].includes(rawPath)) return faviconAnswer(undefined);
+  const saasId = SCREEN_FAVICON.exec(rawPath)?.[1];
+  if (!saasId) return undefined;
+  return faviconAnswer((await saasExists(saasId)) ? (await configurationReader().customizePageSettings(saasId)).favicon : undefined);
+}
 
 const notFound: ScreenResponse = {
   status: 404,
@@ -128,16 +146,28 @@ const notFound: ScreenResponse = {
 
 /** The screen for its paths, the authorization server for its own. */
 async function route(request: ScreenRequest, rawPath: string): Promise<ScreenResponse> {
-  if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen().handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
-  if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen().federatedReturn(request);
+  // Every page in the person's language (language.ts); the switch itself only sets its cookie and goes back.
+  const texts = chooseTexts(request.query, request.headers);
+  const switched = LANGUAGE_SWITCH.exec(rawPath);
+  if (switched && request.method === 'GET') {
+    const answer = switchLanguage(`${LOGIN_BASE_PATH}${switched[1]}/`, request.query, config().publicBaseUrl.startsWith('https:'));
+    if (answer) return answer;
+  }
+  if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen(texts).handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
+  if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen(texts).federatedReturn(request);
   if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
-    return (await authorizationServer().handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
+    return (await authorizationServer(texts).handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
   }
   return notFound;
 }
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers: Record<string, string | undefined> = {};
+  const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath) : undefined;
+  if (icon) {
+    const { status, ...rest } = icon;
+    return { statusCode: status, ...rest };
+  }
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   const answer = await route(
