@@ -105,14 +105,41 @@ function totpCode(secret: string, offByOne = false): string {
     await context.close();
   });
 
-  it('refuses a callback whose state it did not send', async () => {
-    const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`);
-    assert.equal(res.status, 400);
+  it('never trades a code at a callback whose state it did not send: it starts a sign-in of its own', async () => {
+    const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const screen = new URL(res.headers.get('location') ?? '');
+    assert.ok(screen.pathname.startsWith('/v1/auth/login/'), screen.toString());
+    assert.match(screen.searchParams.get('state') ?? '', /^[A-Za-z0-9_-]{32}$/);
+    assert.notEqual(screen.searchParams.get('state'), 'forged');
     assert.equal(res.headers.get('set-cookie')?.includes('access_token'), false);
-    // A state of as many characters as the cookie's but more bytes is refused the same way.
+    assert.match(res.headers.get('set-cookie') ?? '', /^hosted_state=[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{43};/);
+    // A state of as many characters as the cookie's but more bytes is not this browser's either.
     const cookie = 'hosted_state=' + 'A'.repeat(32) + '.' + 'B'.repeat(43);
-    const wide = await fetch(`${world.app.url}/callback?code=x&state=${encodeURIComponent('é'.repeat(32))}`, { headers: { cookie } });
-    assert.equal(wide.status, 400);
+    const wide = await fetch(`${world.app.url}/callback?code=x&state=${encodeURIComponent('é'.repeat(32))}`, {
+      headers: { cookie },
+      redirect: 'manual',
+    });
+    assert.equal(wide.status, 302);
+    assert.equal(wide.headers.get('set-cookie')?.includes('access_token'), false);
+  });
+
+  it('takes the screen opened directly (the start banner\'s "Login screen") through to signed in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${world.harness.api.baseUrl}/login/${world.saasId}/`);
+    await page.fill('#username', TARO.email);
+    await page.fill('#password', TARO.password);
+    await page.click('#sign-in-form button[type=submit]');
+    // Back at the app without its state: it sends the browser to sign in afresh, now with its own state.
+    await page.waitForURL((url) => url.pathname.startsWith('/v1/auth/login/') && url.searchParams.has('code_challenge'));
+    await page.fill('#username', TARO.email);
+    await page.fill('#password', TARO.password);
+    await page.click('#sign-in-form button[type=submit]');
+    await page.waitForURL(`${world.app.url}/`);
+    await expectSignedInAs(page, TARO.email);
+    await context.close();
   });
 
   async function idLogin(page: Page, userId: string, password: string) {
