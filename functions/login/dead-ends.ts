@@ -4,6 +4,7 @@
  * Every such answer is a page in the screen's look, never JSON (docs/login-screen.md, "No dead ends").
  */
 import type { DomainError } from '../../shared/errors.js';
+import { contentSecurityPolicy, messagePage } from './pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
 /** The refusals of the Google, SAML and link steps (federation.ts, saml-ticket.ts, screen.ts), as a person reads them. */
@@ -20,7 +21,8 @@ const STEP_TEXT: Readonly<Record<string, keyof LoginTexts['page']>> = {
 /** The sentence for a refusal on the way back from a provider or a ticket; the service's own words otherwise. */
 export function refusalText(texts: LoginTexts, error: DomainError): string {
   const name = STEP_TEXT[error.code];
-  if (name) return texts.page[name];
+  // The provider's own reason (`access_denied`), when it gave one, helps whoever the person asks for help.
+  if (name) return fill(texts.page[name], { detail: /\(([^)]+)\)/.exec(error.message)?.[1] ?? error.code });
   return fill(texts.messages.refused, { detail: error.message.replace(/^[^:]*:\s*/, '') });
 }
 
@@ -40,10 +42,7 @@ export interface IconAnswer {
 
 const ICON_HEADERS = { 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' };
 
-/**
- * The SaaS's favicon (customize page settings: a data URL is served as its bytes, an https URL by a redirect)
- * or the default icon.
- */
+/** The SaaS's favicon (customize page settings hold it as a data URL: served as its bytes), or the default icon. */
 export function faviconAnswer(favicon: string | undefined): IconAnswer {
   const data = /^data:(image\/[a-z0-9.+-]+)(;base64)?,(.*)$/i.exec(favicon ?? '');
   if (data) {
@@ -51,8 +50,25 @@ export function faviconAnswer(favicon: string | undefined): IconAnswer {
     const bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
     return { status: 200, headers: { ...ICON_HEADERS, 'content-type': type }, body: bytes.toString('base64'), isBase64Encoded: true };
   }
-  if (favicon && /^https:\/\//i.test(favicon) && URL.canParse(favicon)) {
-    return { status: 302, headers: { ...ICON_HEADERS, location: favicon }, body: '' };
-  }
   return { status: 200, headers: { ...ICON_HEADERS, 'content-type': 'image/svg+xml' }, body: DEFAULT_ICON };
+}
+
+/**
+ * An address under the screen's prefixes that nothing answers: a page for a browser (it asks for HTML), the
+ * error shape for a program.
+ */
+export function notFoundFor(accept: string | undefined, texts: LoginTexts, assets: string) {
+  if (!/text\/html/.test(accept ?? '')) return undefined;
+  return {
+    status: 404,
+    headers: {
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': contentSecurityPolicy(false),
+    },
+    body: messagePage(texts, texts.page.notFoundTitle, texts.page.notFound, assets),
+  };
 }

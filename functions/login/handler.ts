@@ -25,8 +25,8 @@ import {
 import { AuthorizationServer } from './authorization-server.js';
 import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
-import { faviconAnswer } from './dead-ends.js';
-import { chooseTexts, switchLanguage } from './language.js';
+import { faviconAnswer, notFoundFor } from './dead-ends.js';
+import { chooseTexts, rememberedLanguage, switchLanguage } from './language.js';
 import { EN, type LoginTexts } from './texts/en.js';
 
 export const LOGIN_BASE_PATH = `${BASE_PATH}${LOGIN_PATH}/`;
@@ -156,7 +156,8 @@ async function route(request: ScreenRequest, rawPath: string): Promise<ScreenRes
   if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen(texts).handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
   if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen(texts).federatedReturn(request);
   if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
-    return (await authorizationServer(texts).handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
+    const answer = await authorizationServer(texts).handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) });
+    return answer ?? notFoundFor(request.headers.accept, texts, `${LOGIN_BASE_PATH}assets/`) ?? notFound;
   }
   return notFound;
 }
@@ -182,5 +183,7 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   );
   // API Gateway's payload 2.0 sets cookies from `cookies`, not from a set-cookie header.
   const { 'set-cookie': setCookie, ...rest } = answer.headers;
-  return { statusCode: answer.status, headers: rest, body: answer.body, ...(setCookie ? { cookies: [setCookie] } : {}) };
+  const language = rememberedLanguage(new URLSearchParams(event.rawQueryString ?? ''), config().publicBaseUrl.startsWith('https:'));
+  const cookies = [setCookie, language].filter((value) => value !== undefined);
+  return { statusCode: answer.status, headers: rest, body: answer.body, ...(cookies.length ? { cookies } : {}) };
 });

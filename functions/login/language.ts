@@ -49,6 +49,18 @@ export function chooseTexts(query: URLSearchParams, headers: Record<string, stri
   );
 }
 
+const langCookie = (lang: string, secure: boolean) =>
+  setCookie(LANG_COOKIE, lang, { path: LANG_COOKIE_PATH, sameSite: 'Lax', secure }, LANG_COOKIE_SECONDS);
+
+/**
+ * A page opened with `?lang=` keeps that language for the rest of the visit (the Google or SAML round trip, the
+ * pages after it), as the switch does: the same cookie.
+ */
+export function rememberedLanguage(query: URLSearchParams, secure: boolean): string | undefined {
+  const chosen = catalogueOf(query.get('lang'));
+  return chosen ? langCookie(chosen.lang, secure) : undefined;
+}
+
 /** The screen's pages the switch may return to (screen.ts serves each); nothing else, so it sends nobody away. */
 const PAGES = new Set(['', 'sign-in', 'sign-up', 'forgot-password', 'invitation', 'link']);
 /** What those pages read from their query: all the switch carries back. */
@@ -73,7 +85,7 @@ export function switchLanguage(screenPath: string, query: URLSearchParams, secur
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
       location: `${screenPath}${page}${back.size ? `?${back.toString()}` : ''}`,
-      'set-cookie': setCookie(LANG_COOKIE, to, { path: LANG_COOKIE_PATH, sameSite: 'Lax', secure }, LANG_COOKIE_SECONDS),
+      'set-cookie': langCookie(to, secure),
     },
     body: '',
   };

@@ -429,9 +429,7 @@ export class LoginScreen {
     const { texts } = this.deps;
     if (!(error instanceof DomainError)) log.error('a federated sign-in failed', error);
     const [status, message] = error instanceof DomainError ? [400, refusalText(texts, error)] : [503, texts.page.providerUnavailable];
-    const page = saasId
-      ? this.otherWaysIn(saasId, title, message, context, status)
-      : this.messagePage(status, undefined, texts.page.stepExpiredTitle, texts.page.stepExpired);
+    const page = saasId ? this.otherWaysIn(saasId, title, message, context, status) : this.messagePage(status, undefined, title, message);
     return { ...page, headers: { ...page.headers, 'set-cookie': forget } };
   }
 

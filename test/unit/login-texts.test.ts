@@ -5,7 +5,7 @@
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { CATALOGUES, catalogueOf, chooseTexts, LANG_COOKIE, switchLanguage } from '../../functions/login/language.js';
+import { CATALOGUES, catalogueOf, chooseTexts, LANG_COOKIE, rememberedLanguage, switchLanguage } from '../../functions/login/language.js';
 import { loginPage, type PageData, type ScreenLook } from '../../functions/login/pages.js';
 import { EN, type LoginTexts } from '../../functions/login/texts/en.js';
 import { JA } from '../../functions/login/texts/ja.js';
@@ -66,6 +66,12 @@ describe('choosing the language', () => {
     assert.equal(choose('', { 'accept-language': 'ja;q=0, en' }), 'en');
     assert.equal(choose('', { 'accept-language': 'fr, *, JA-jp' }), 'ja');
     assert.equal(catalogueOf('zh-TW'), undefined);
+  });
+
+  it('a page opened with ?lang= keeps the language for the rest of the visit, in the same cookie; nothing else sets it', () => {
+    assert.match(rememberedLanguage(new URLSearchParams('lang=ja-JP'), false) ?? '', new RegExp(`^${LANG_COOKIE}=ja; Path=/v1/auth/;`));
+    assert.equal(rememberedLanguage(new URLSearchParams('lang=fr'), false), undefined);
+    assert.equal(rememberedLanguage(new URLSearchParams(''), false), undefined);
   });
 
   it('the switch remembers the choice and goes back to the same page of the same screen, and nowhere else', () => {

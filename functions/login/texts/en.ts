@@ -65,7 +65,7 @@ export const EN = {
     stepExpired: 'This sign-in took too long, or it was started in another browser. Start again.',
     providerUnavailableTitle: 'This way of signing in is not available',
     providerUnavailable: 'We could not reach the sign-in provider, or its settings are not complete. Sign in another way, or try again later.',
-    providerRefused: 'The provider did not sign you in. Start again, or sign in another way.',
+    providerRefused: 'The provider did not sign you in ({detail}). Start again, or sign in another way.',
     otherWays: 'Sign in another way',
     goBack: 'Back to the sign-in page',
   },

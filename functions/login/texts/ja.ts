@@ -68,7 +68,7 @@ export const JA: LoginTexts = {
     stepExpired: 'ログインに時間がかかりすぎたか、別のブラウザで開始されました。最初からやり直してください。',
     providerUnavailableTitle: 'この方法ではログインできません',
     providerUnavailable: 'ログインサービスに接続できないか、その設定が完了していません。別の方法でログインするか、しばらくしてからお試しください。',
-    providerRefused: 'ログインサービスで認証されませんでした。最初からやり直すか、別の方法でログインしてください。',
+    providerRefused: 'ログインサービスで認証されませんでした（{detail}）。最初からやり直すか、別の方法でログインしてください。',
     otherWays: '別の方法でログイン',
     goBack: 'ログイン画面に戻る',
   },
