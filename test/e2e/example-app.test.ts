@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { EN as APP_EN, JA as APP_JA } from '../../examples/app/page/texts.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
@@ -272,5 +274,69 @@ function totpCode(secret: string, offByOne = false): string {
     await page.locator('#login').waitFor();
     assert.equal(await page.isVisible('#signed-in'), false);
     await context.close();
+  });
+
+  describe('in Japanese and English', () => {
+    const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+    async function seriousViolations(page: Page): Promise<string[]> {
+      await page.evaluate(AXE);
+      const found = await page.evaluate(async () => {
+        const axe = (
+          globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+        ).axe;
+        return (await axe.run()).violations;
+      });
+      return found
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+
+    it('follows ?lang=, then the switch (by keyboard, remembered), then the browser’s language; English otherwise', async () => {
+      const { context, page } = await openLogin('?lang=ja');
+      assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+      assert.equal(await page.textContent('#email-form button[type=submit]'), APP_JA.signIn);
+      assert.equal(await page.title(), APP_JA.title);
+      assert.deepEqual(await seriousViolations(page), []);
+      await emailLogin(page, TARO.email, 'Wrong#Password1');
+      await expectError(page, APP_JA.server['Incorrect username or password.']);
+      await page.locator('nav.languages button[lang=en]').focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.equal(await page.textContent('#email-form button[type=submit]'), APP_EN.signIn);
+      assert.equal(await page.getAttribute('nav.languages button[lang=en]', 'aria-pressed'), 'true');
+      assert.equal(new URL(page.url()).searchParams.has('lang'), false, 'the choice, not the link, decides now');
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.reload();
+      await page.locator('#login').waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'en', 'the switch’s cookie');
+      await context.close();
+
+      const ja = await browser.newContext({ locale: 'ja-JP' });
+      const jaPage = await ja.newPage();
+      await jaPage.goto(`${world.app.url}/`);
+      await jaPage.locator('#login').waitFor();
+      assert.equal(await jaPage.getAttribute('html', 'lang'), 'ja');
+      assert.equal(await jaPage.textContent('#tab-id'), APP_JA.idTab);
+      await ja.close();
+      const fr = await browser.newContext({ locale: 'fr-FR' });
+      const frPage = await fr.newPage();
+      await frPage.goto(`${world.app.url}/`);
+      await frPage.locator('#login').waitFor();
+      assert.equal(await frPage.getAttribute('html', 'lang'), 'en');
+      await fr.close();
+    });
+
+    it('signs in with the keyboard alone in Japanese and shows the signed-in page in Japanese', async () => {
+      const { context, page } = await openLogin('?lang=ja');
+      await page.locator('#email').focus();
+      await page.keyboard.type(TARO.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(TARO.password);
+      await page.keyboard.press('Enter');
+      await expectSignedInAs(page, TARO.email);
+      assert.equal(await page.textContent('#sign-out'), APP_JA.signOut);
+      assert.deepEqual(await seriousViolations(page), []);
+      await context.close();
+    });
   });
 });
