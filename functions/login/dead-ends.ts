@@ -7,14 +7,16 @@ import type { DomainError } from '../../shared/errors.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
-/** The refusals of the Google, SAML and link steps (federation.ts, saml-ticket.ts, screen.ts), as a person reads them. */
+/** The refusals of the Google, SAML and link steps (federation.ts, functions/saml, saml-ticket.ts, screen.ts), as a person reads them. */
 const STEP_TEXT: Readonly<Record<string, keyof LoginTexts['page']>> = {
   invalid_flow: 'stepExpired',
   flow_expired: 'stepExpired',
   ticket_expired: 'stepExpired',
-  saml_refused: 'stepExpired',
+  saml_replayed: 'providerRefused',
   invalid_parameter: 'stepExpired',
   provider_not_configured: 'providerUnavailable',
+  saml_not_configured: 'providerUnavailable',
+  saml_refused: 'providerRefused',
   provider_refused: 'providerRefused',
 };
 
@@ -22,7 +24,7 @@ const STEP_TEXT: Readonly<Record<string, keyof LoginTexts['page']>> = {
 export function refusalText(texts: LoginTexts, error: DomainError): string {
   const name = STEP_TEXT[error.code];
   // The provider's own reason (`access_denied`), when it gave one, helps whoever the person asks for help.
-  if (name) return fill(texts.page[name], { detail: /\(([^)]+)\)/.exec(error.message)?.[1] ?? error.code });
+  if (name) return fill(texts.page[name], { detail: /\(([^)]+)\)/.exec(error.message)?.[1] ?? error.message.replace(/^[^:]*:\s*/, '') });
   return fill(texts.messages.refused, { detail: error.message.replace(/^[^:]*:\s*/, '') });
 }
 
