@@ -63,6 +63,38 @@ function panels(): Panel[] {
       })),
     });
   }
+  const lambda =
+    readResults<Record<string, { handlerCpu: Median; floor: Median; ratio: number; storeRequests: number; target: number }>>('sign-in-lambda');
+  if (lambda) {
+    out.push({
+      title: "A full sign-in on the Lambda path: the handler's CPU ms beside the crypto floor (3 modexp + 2 RS256)",
+      bars: Object.entries(lambda).flatMap(([label, run]) => [
+        {
+          label: `${label.replace(/ \(.*\)$/, '')}`,
+          values: [run.handlerCpu.median],
+          text: `${run.handlerCpu.median.toFixed(2)} ms, ${run.ratio.toFixed(2)}× the floor, ${run.storeRequests} store requests`,
+        },
+        { label: 'floor, same run', values: [run.floor.median], text: `${run.floor.median.toFixed(2)} ms` },
+      ]),
+    });
+  }
+  const scale = readResults<{ sizes: number[]; figures: Record<string, Record<number, { cpuMs: number; p50: number }>> }>('scale');
+  if (scale) {
+    const sizes = scale.sizes.filter((size) => Object.values(scale.figures).some((bySize) => bySize[size]));
+    out.push({
+      title: `Scale: handler CPU ms per call at ${sizes.map((n) => n.toLocaleString('en')).join(' / ')} users (one SaaS)`,
+      bars: Object.entries(scale.figures)
+        .filter(([name]) => !name.includes('Accept-Encoding'))
+        .map(([name, bySize]) => {
+          const values = sizes.map((size) => bySize[size]?.cpuMs ?? 0);
+          return {
+            label: name.length > 28 ? `${name.slice(0, 27)}…` : name,
+            values,
+            text: sizes.map((size) => bySize[size]?.cpuMs.toFixed(1) ?? '—').join(' / '),
+          };
+        }),
+    });
+  }
   const cost = readResults<{ monthlyTotal: number; cognitoMonthly: number; month: { activeUsers: number } }>('cost');
   if (cost) {
     out.push({
@@ -80,7 +112,7 @@ const WIDTH = 760;
 const LABEL = 170;
 const BAR_AREA = 380;
 const ROW = 22;
-const COLOURS = ['#3b6ea8', '#a8c4e0'];
+const COLOURS = ['#3b6ea8', '#a8c4e0', '#1f3d63'];
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -4,6 +4,7 @@
  *   tracing=true                          X-Ray tracing of every function
  *   throttleRate=100 throttleBurst=200    API Gateway's default stage throttling
  *   domainName=... certificateArn=...     serve the API on your own domain
+ *   loginDomain=... loginCertificateArn=...  each SaaS's login screen on <saas id>.<loginDomain> (a *.<loginDomain> certificate)
  *   defaultDomainName=auth.example.com    the default sign-in domain shown to every SaaS
  *   tableName=... tableStreamArn=...      use a table restored from a backup instead of the stack's own
  *   tokenIssuer=https://.../v1/auth       the `iss` of every token (default: the API's own URL, ApiUrl)
@@ -34,6 +35,14 @@ const certificateArn = context('certificateArn');
 if ((domainName === undefined) !== (certificateArn === undefined)) {
   throw new Error('-c domainName and -c certificateArn go together: a custom domain needs its certificate');
 }
+const loginDomain = context('loginDomain');
+const loginCertificateArn = context('loginCertificateArn');
+if ((loginDomain === undefined) !== (loginCertificateArn === undefined)) {
+  throw new Error('-c loginDomain and -c loginCertificateArn go together: the screens need a certificate for *.<loginDomain>');
+}
+if (loginDomain !== undefined && !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(loginDomain)) {
+  throw new Error(`-c loginDomain: a lower-case domain name such as login.example.com, not ${loginDomain}`);
+}
 const defaultDomainName = context('defaultDomainName');
 const tokenIssuer = context('tokenIssuer');
 if (tokenIssuer !== undefined && !/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?[^/]$/.test(tokenIssuer)) {
@@ -51,6 +60,7 @@ new ServiceStack(app, 'TenantIdentityService', {
   tracing: context('tracing') === 'true',
   ...(rateLimit || burstLimit ? { throttle: { rateLimit: rateLimit ?? 100, burstLimit: burstLimit ?? 200 } } : {}),
   ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
+  ...(loginDomain && loginCertificateArn ? { loginDomain: { domainName: loginDomain, certificateArn: loginCertificateArn } } : {}),
   ...(defaultDomainName ? { defaultDomainName } : {}),
   ...(tableName && tableStreamArn ? { existingTable: { tableName, tableStreamArn } } : {}),
   ...(tokenIssuer ? { tokenIssuer } : {}),

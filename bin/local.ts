@@ -7,6 +7,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
 import { BASE_PATH, loginScreenUrl } from '../shared/routes.js';
+import { screenOrigin } from '../shared/site/screen-hosts.js';
+import { screenHosts } from '../shared/wiring.js';
 import { issueApiKey } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
@@ -84,6 +86,9 @@ async function main(): Promise<void> {
   const [dynamoLocal, sesLocal] = engines as [Engine, Engine];
   // Tokens name the API they came from, so OpenID discovery from a token's `iss` works against this server.
   process.env.TOKEN_ISSUER ??= `http://127.0.0.1:${settings.apiPort}${BASE_PATH}`;
+  // Each SaaS's screen on an origin of its own, http://<saas id>.localhost:PORT (browsers resolve *.localhost to
+  // the loopback address); LOGIN_DOMAIN= (empty) serves every screen on the API's origin, without SaaS script.
+  if (settings.apiPort) process.env.LOGIN_DOMAIN ??= `localhost:${settings.apiPort}`;
   if (withGoogleStandIn) {
     // Loaded only when asked for: oidc-provider talks on stderr as it loads.
     const { startGoogleStandIn } = await import('../local/google-stand-in.js');
@@ -123,7 +128,7 @@ async function main(): Promise<void> {
         working = false;
       });
   }, SCHEDULED_WORK_INTERVAL_MS);
-  const loginScreen = loginScreenUrl(api.baseUrl, credentials.SAASUS_SAAS_ID);
+  const loginScreen = loginScreenUrl(`${screenOrigin(screenHosts(), credentials.SAASUS_SAAS_ID)}${BASE_PATH}`, credentials.SAASUS_SAAS_ID);
   if (google) {
     const admin = new SignedClient(api.baseUrl, {
       saasId: credentials.SAASUS_SAAS_ID,
@@ -160,6 +165,7 @@ async function main(): Promise<void> {
     `  Login screen     ${loginScreen}  (hosted; returns to the SaaS's callback URL)`,
     `  Mail viewer      ${sesLocal.url}`,
     ...(google ? [`  Stand-in Google  ${google.issuer}  (accounts ${google.accounts.map((a) => a.email).join(', ')}; docs/federation.md)`] : []),
+    `  Pricing, Billing ${api.baseUrl.replace(/\/v1\/auth$/, '')}/v1/pricing, /v1/billing  (demo plan, env 3 本番環境; docs/pricing.md)`,
     `  OpenAPI          ${api.baseUrl}/openapi.json`,
     `  OpenID Connect   ${api.baseUrl}/.well-known/openid-configuration  (client_id = the SaaS id)`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,

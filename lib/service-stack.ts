@@ -21,7 +21,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, GROUP_ACCESS, GROUPS, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
+import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, groupTimeoutSeconds, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
@@ -42,6 +42,12 @@ export interface ServiceStackProps extends StackProps {
   tracing?: boolean;
   /** Serve the API on your own domain: an ACM certificate for it in the stack's region. */
   customDomain?: { domainName: string; certificateArn: string };
+  /**
+   * A host of its own for each SaaS's login screen, `<saas id>.<domainName>` (docs/security.md, one origin per
+   * login screen): a wildcard API Gateway domain for `*.<domainName>` with an ACM certificate covering it, in
+   * the stack's region. Without it every screen shares the API's origin and runs no SaaS-supplied script.
+   */
+  loginDomain?: { domainName: string; certificateArn: string };
   alarmThresholds?: Partial<AlarmThresholds>;
   /** Use this table (restored from a backup) instead of creating one. */
   existingTable?: ExistingTable;
@@ -86,7 +92,7 @@ export class ServiceStack extends Stack {
         group,
         ...GROUP_ACCESS[group],
         managesMailIdentities: group === 'configuration',
-        timeout: Duration.seconds(10),
+        timeout: Duration.seconds(groupTimeoutSeconds(group)),
       });
       groupFunctions.set(group, groupFunction);
       functions.set(group, groupFunction.fn);
@@ -214,15 +220,34 @@ export class ServiceStack extends Stack {
       new CfnOutput(this, 'CustomDomainHostedZoneId', { value: domain.regionalHostedZoneId, description: 'For a Route 53 alias record' });
     }
 
+    if (props.loginDomain) {
+      const { domainName, certificateArn } = props.loginDomain;
+      const screens = new DomainName(this, 'LoginDomain', {
+        domainName: `*.${domainName}`,
+        certificate: Certificate.fromCertificateArn(this, 'LoginDomainCertificate', certificateArn),
+      });
+      new ApiMapping(this, 'LoginDomainMapping', { api, domainName: screens, stage });
+      new CfnOutput(this, 'LoginDomainTarget', {
+        value: screens.regionalDomainName,
+        description: `DNS: a CNAME (or alias A record) from *.${domainName} to this name`,
+      });
+      new CfnOutput(this, 'LoginDomainHostedZoneId', { value: screens.regionalHostedZoneId, description: 'For a Route 53 alias record' });
+    }
+
     // Every URL the service hands out (discovery, JWKS, role template) is built from this, never from a request.
     for (const fn of functions.values()) {
       fn.addEnvironment('PUBLIC_BASE_URL', `${apiOrigin}${BASE_PATH}`);
       fn.addEnvironment('TOKEN_ISSUER', props.tokenIssuer ?? `${apiOrigin}${BASE_PATH}`);
+      if (props.loginDomain) fn.addEnvironment('LOGIN_DOMAIN', props.loginDomain.domainName);
     }
     new CfnOutput(this, 'ApiUrl', { value: `${apiOrigin}${BASE_PATH}`, description: 'Base URL of the API' });
     new CfnOutput(this, 'LoginScreenUrl', {
-      value: `${apiOrigin}${BASE_PATH}${LOGIN_PATH}/`,
-      description: "Each SaaS's hosted login screen: this URL followed by its SaaS id and /",
+      value: props.loginDomain
+        ? `https://{saas id}.${props.loginDomain.domainName}${BASE_PATH}${LOGIN_PATH}/`
+        : `${apiOrigin}${BASE_PATH}${LOGIN_PATH}/`,
+      description: props.loginDomain
+        ? "Each SaaS's hosted login screen: this URL with its SaaS id in the host name and after the last /"
+        : "Each SaaS's hosted login screen: this URL followed by its SaaS id and /",
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'KmsKeyArn', { value: secretsKey.keyArn, description: 'For `npm run admin -- --aws --kms-key-id`' });
@@ -250,7 +275,7 @@ export class ServiceStack extends Stack {
     };
     for (const route of ROUTES) {
       api.addRoutes({
-        path: `${BASE_PATH}${route.path}`,
+        path: fullPath(route),
         methods: [HttpMethod[route.method]],
         integration: integrationOf(route.group),
       });

@@ -66,6 +66,8 @@ export interface DynamoOptions {
   dbPath?: string;
   /** One database for every access key and region: the dev server wants it, tests isolate without it. */
   sharedDb: boolean;
+  /** How long it may take to answer its first request (30 s unless given). */
+  readyTimeoutMs?: number;
 }
 
 export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> {
@@ -77,7 +79,13 @@ export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> 
     stdio: 'ignore',
   } as Parameters<typeof spawnDynamo>[0]);
   const url = `http://127.0.0.1:${options.port}`;
-  await waitForHttp(url, child, 'DynamoDB Local');
+  try {
+    await waitForHttp(url, child, 'DynamoDB Local', options.readyTimeoutMs);
+  } catch (error) {
+    // Not ready in time (a busy machine): stop it, rather than leave a JVM behind.
+    await stopper(child)();
+    throw error;
+  }
   return { url, pid: child.pid, stop: stopper(child) };
 }
 

@@ -10,6 +10,9 @@ import { handler as saasUsers } from '../functions/saas-users/handler.js';
 import { handler as signIn } from '../functions/sign-in/handler.js';
 import { handler as tenantUsers } from '../functions/tenant-users/handler.js';
 import { handler as tenants } from '../functions/tenants/handler.js';
+import { handler as pricing } from '../functions/pricing/handler.js';
+import { handler as metering } from '../functions/metering/handler.js';
+import { handler as billing } from '../functions/billing/handler.js';
 
 export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   configuration,
@@ -21,4 +24,7 @@ export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   'sign-in': signIn,
   infrastructure,
   public: publicRoutes,
+  pricing,
+  metering,
+  billing,
 };

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { BASE_PATH, matchRoute, routeKey } from '../shared/routes.js';
+import { BASE_PATH, groupTimeoutSeconds, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { GROUP_HANDLERS } from './handlers.js';
 import { buildLoginAssets } from '../functions/login/build.js';
@@ -134,7 +134,7 @@ function lambdaContext(requestId: string, functionName: string): Context {
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => groupTimeoutSeconds(functionName) * 1000,
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -58,6 +58,13 @@ export interface ServiceConfig {
    * X-Forwarded-* headers, which a caller chooses.
    */
   publicBaseUrl: string;
+  /**
+   * The domain under which each SaaS's login screen has a host of its own, `<saas id>.<login domain>`
+   * (LOGIN_DOMAIN, a host name with an optional port, such as `login.example.com` or `localhost:8080`): the
+   * wildcard custom domain of the stack (docs/deployment.md). Unset, every screen shares the API's origin and
+   * runs no SaaS-supplied script (shared/site/screen-hosts.ts).
+   */
+  loginDomain: string | undefined;
   /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */
   tokenLifetimeSeconds: number;
   /**
@@ -70,6 +77,17 @@ export interface ServiceConfig {
    * settings change reaches every function group within that time.
    */
   settingsCacheSeconds: number;
+  /**
+   * Write shards per metering timestamp (METERING_WRITE_SHARDS, 4, at most 25): how many items a busy second's
+   * updates of one tenant's unit spread over (1: never spread) (docs/decisions.md, decision 13). Raise it, never lower it: reads
+   * of one timestamp look at shards below this number only.
+   */
+  meteringWriteShards: number;
+  /**
+   * Updates per second one instance makes to one metering timestamp before it spreads them over the write
+   * shards (METERING_HOT_UPDATES_PER_SECOND, 25). Below it an update is one store request.
+   */
+  meteringHotUpdatesPerSecond: number;
   /** Lifetime of refresh tokens, in seconds (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days). */
   refreshTokenLifetimeSeconds: number;
   /** How long an SRP challenge may be answered, in seconds (SIGN_IN_SESSION_SECONDS, 3 minutes). */
@@ -134,6 +152,17 @@ function secretFromEnv(name: string, minimumLength: number): string | undefined 
   return value;
 }
 
+/** A host name (lower case, dot-separated labels) with an optional port: what follows `<saas id>.` in a screen's host. */
+function loginDomainFromEnv(name: string): string | undefined {
+  const value = optionalFromEnv(name);
+  if (value === undefined) return undefined;
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (!new RegExp(`^${label}(?:\\.${label})*(?::[0-9]{1,5})?$`).test(value)) {
+    throw new ConfigError(`environment variable ${name} must be a lower-case host name with an optional port, such as login.example.com`);
+  }
+  return value;
+}
+
 let cached: ServiceConfig | undefined;
 
 function readConfig(): ServiceConfig {
@@ -158,6 +187,7 @@ function readConfig(): ServiceConfig {
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
     apiId: optionalFromEnv('API_ID'),
+    loginDomain: loginDomainFromEnv('LOGIN_DOMAIN'),
     mailLimits: {
       perAddress: positiveIntegerFromEnv('MAIL_LIMIT_PER_ADDRESS', 5),
       addressWindowSeconds: positiveIntegerFromEnv('MAIL_LIMIT_ADDRESS_WINDOW_SECONDS', 15 * 60),
@@ -167,6 +197,8 @@ function readConfig(): ServiceConfig {
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     apiKeyCacheSeconds: integerFromEnv('API_KEY_CACHE_SECONDS', 10),
     settingsCacheSeconds: integerFromEnv('SETTINGS_CACHE_SECONDS', 10),
+    meteringWriteShards: Math.min(25, positiveIntegerFromEnv('METERING_WRITE_SHARDS', 4)),
+    meteringHotUpdatesPerSecond: positiveIntegerFromEnv('METERING_HOT_UPDATES_PER_SECOND', 25),
     refreshTokenLifetimeSeconds: positiveIntegerFromEnv('REFRESH_TOKEN_LIFETIME_SECONDS', 30 * 86400),
     signInSessionSeconds: positiveIntegerFromEnv('SIGN_IN_SESSION_SECONDS', 180),
     invitationLifetimeSeconds: positiveIntegerFromEnv('INVITATION_LIFETIME_SECONDS', 7 * 86400),

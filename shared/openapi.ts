@@ -3,7 +3,7 @@
  * that drive routing and validation, so the document cannot promise what the service does not do.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { BASE_PATH, pathParamNames, ROUTES, type Route } from './routes.js';
+import { fullPath, pathParamNames, ROUTES, type Route } from './routes.js';
 import { OPERATION_SCHEMAS } from './schemas/index.js';
 
 type Json = Record<string, unknown>;
@@ -75,7 +75,7 @@ function operationObject(route: Route, components: Record<string, Json>): Json {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    tags: [route.group],
+    tags: [route.api, route.group],
     ...(route.permission ? { 'x-permission': route.permission } : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
     ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: collect(schema.body, components) } } } } : {}),
@@ -90,8 +90,10 @@ export function openApiDocument(): Json {
   const components: Record<string, Json> = { Error: ERROR_SCHEMA };
   const paths: Record<string, Json> = {};
   for (const route of ROUTES) {
-    paths[route.path] ??= {};
-    (paths[route.path] as Json)[route.method.toLowerCase()] = operationObject(route, components);
+    // Paths from the root: the Auth, Pricing and Billing APIs each have their own base (/v1/auth, /v1/pricing, /v1/billing).
+    const path = fullPath(route);
+    paths[path] ??= {};
+    (paths[path] as Json)[route.method.toLowerCase()] = operationObject(route, components);
   }
   built = {
     openapi: '3.1.0',
@@ -99,9 +101,9 @@ export function openApiDocument(): Json {
       title: 'Identity and tenant management API',
       version: '1.0.0',
       description:
-        'Wire-compatible with the SaaSus Platform Auth API. Signed requests: `Authorization: SAASUSSIGV1 Sig=<hex>, SaaSID=<id>, APIKey=<key>`.',
+        'Wire-compatible with the SaaSus Platform Auth API (/v1/auth), Pricing API (/v1/pricing) and Billing API (/v1/billing). Signed requests: `Authorization: SAASUSSIGV1 Sig=<hex>, SaaSID=<id>, APIKey=<key>`.',
     },
-    servers: [{ url: BASE_PATH }],
+    servers: [{ url: '/' }],
     security: [{ saasusSignature: [] }],
     paths,
     components: {

@@ -13,9 +13,21 @@ export const PERMISSIONS = [
   'definition:read',
   'definition:write',
   'sign-in',
+  // The Pricing API: the catalogue (units, menus, plans, metering units, tax rates, the Stripe link).
+  'pricing:read',
+  'pricing:write',
+  // The Pricing API's metering counts: a key that records usage needs nothing else.
+  'metering:read',
+  'metering:write',
+  // The Billing API: the Stripe connection (its secret key).
+  'billing:read',
+  'billing:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
-/** What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`. */
+/**
+ * What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`: every permission of
+ * every API (Auth, Pricing, Billing), including those added later.
+ */
 export type PermissionGrant = Permission | '*' | `${string}:*`;
 
 /** Whether `grants` include `needed`: itself, its area's wildcard (`user:*`), or everything (`*`). */

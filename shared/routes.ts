@@ -1,12 +1,17 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
- * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth API's, so the existing
- * SDKs work unchanged.
+ * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing
+ * and Billing APIs', each under its own base path, so the existing SDKs work unchanged.
  */
 
 import type { Permission } from './permissions.js';
 
-export const BASE_PATH = '/v1/auth';
+/** The APIs this service serves, each under its own base path, as the SaaSus SDKs call them. */
+export const API_BASE_PATHS = { auth: '/v1/auth', pricing: '/v1/pricing', billing: '/v1/billing' } as const;
+export type Api = keyof typeof API_BASE_PATHS;
+
+/** The Auth API's base: the login screen, OpenID Connect and SAML live under it too. */
+export const BASE_PATH = API_BASE_PATHS.auth;
 
 /**
  * The hosted login screen (functions/login), beside the API and outside its route table: its pages are HTML
@@ -31,6 +36,9 @@ export const GROUPS = [
   'sign-in',
   'infrastructure',
   'public',
+  'pricing',
+  'metering',
+  'billing',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -54,13 +62,28 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   infrastructure: { writes: true, seals: false },
   // JWKS and discovery: reads only.
   public: { writes: false, seals: false },
+  // The catalogue; Connect to Stripe opens the sealed key but makes no new secret.
+  pricing: { writes: true, seals: false },
+  // Metering counts only: the hot path gets a function of its own, so its cold starts load nothing else.
+  metering: { writes: true, seals: false },
+  // The Stripe secret key: sealed here.
+  billing: { writes: true, seals: true },
 };
+
+/**
+ * A group's function timeout, in seconds (lib/service-stack.ts; the local runner gives handlers the same). The
+ * groups that answer whole lists (Get Users, Get Tenants) or delete a tenant with every membership may use
+ * all of API Gateway's 30 s; the rest answer in well under a second and stop at 10.
+ */
+export const groupTimeoutSeconds = (group: string): number => (['saas-users', 'tenant-users', 'tenants'].includes(group) ? 29 : 10);
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
+  /** The API the route belongs to: its path is relative to that API's base (API_BASE_PATHS). */
+  api: Api;
   method: HttpMethod;
-  /** Relative to BASE_PATH, with `{param}` placeholders. */
+  /** Relative to the API's base path, with `{param}` placeholders. */
   path: string;
   operationId: string;
   summary: string;
@@ -74,8 +97,9 @@ export interface Route {
 
 type Row = [HttpMethod, string, string, string, Permission | null, (200 | 201)?, 'no body'?];
 
-function rows(group: Group, list: Row[]): Route[] {
+function rows(group: Group, list: Row[], api: Api = 'auth'): Route[] {
   return list.map(([method, path, operationId, summary, permission, status = 200, noBody]) => ({
+    api,
     method,
     path,
     operationId,
@@ -146,6 +170,16 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/users/{user_id}/mfa/preference', 'getUserMfaPreference', "Get User's MFA Settings", 'user:read'],
     ['PATCH', '/users/{user_id}/mfa/preference', 'updateUserMfaPreference', "Update User's MFA Settings", 'user:write', 200, 'no body'],
     ['DELETE', '/users/{user_id}/providers/{provider_name}', 'unlinkProvider', 'Unlink external identity providers', 'user:write', 200, 'no body'],
+    ['GET', '/users/{user_id}/passkeys', 'getUserPasskeys', "List the user's passkeys (extension)", 'user:read'],
+    [
+      'DELETE',
+      '/users/{user_id}/passkeys/{passkey_id}',
+      'deleteUserPasskey',
+      "Remove one of the user's passkeys (extension)",
+      'user:write',
+      200,
+      'no body',
+    ],
     ['POST', '/external-users/request', 'requestExternalUserLink', 'Request External User Account Link', 'user:write', 200, 'no body'],
     ['POST', '/external-users/confirm', 'confirmExternalUserLink', 'Confirm External User Account Link', 'user:write', 200, 'no body'],
   ]),
@@ -162,6 +196,7 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/credentials', 'getAuthCredentials', 'Get Authentication/Authorization Information', 'sign-in'],
     ['POST', '/credentials', 'createAuthCredentials', 'Save Authentication/Authorization Information', 'sign-in', 201],
     ['POST', '/credentials/exchange', 'exchangeAuthCredentials', 'Exchange a PKCE-bound temporary code for credentials', 'sign-in'],
+    ['POST', '/token/revoke', 'revokeToken', 'Revoke Token', 'sign-in', 200, 'no body'],
     ['GET', '/userinfo', 'getUserInfo', 'Get the signed-in user', 'sign-in'],
   ]),
   ...rows('tenant-users', [
@@ -280,14 +315,154 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/openapi.json', 'getOpenApiDocument', 'This OpenAPI document', null],
     ['GET', '/single-tenant/role-template', 'getRoleTemplate', 'CloudFormation template of the cross-account role (signed URL)', null],
   ]),
+  // The Pricing API (/v1/pricing): the catalogue of units, menus, plans, metering units and tax rates.
+  ...rows(
+    'pricing',
+    [
+      ['GET', '/units', 'getPricingUnits', 'Get Pricing Units', 'pricing:read'],
+      ['POST', '/units', 'createPricingUnit', 'Create Pricing Unit', 'pricing:write', 201],
+      ['GET', '/units/{pricing_unit_id}', 'getPricingUnit', 'Get Pricing Unit', 'pricing:read'],
+      ['DELETE', '/units/{pricing_unit_id}', 'deletePricingUnit', 'Delete Pricing Unit', 'pricing:write', 200, 'no body'],
+      ['PATCH', '/units/{pricing_unit_id}', 'updatePricingUnit', 'Update Pricing Unit', 'pricing:write', 200, 'no body'],
+      ['GET', '/menus', 'getPricingMenus', 'Get Pricing Feature Menus', 'pricing:read'],
+      ['POST', '/menus', 'createPricingMenu', 'Create a Pricing Feature Menu', 'pricing:write', 201],
+      ['GET', '/menus/{menu_id}', 'getPricingMenu', 'Get Pricing Feature Menu', 'pricing:read'],
+      ['DELETE', '/menus/{menu_id}', 'deletePricingMenu', 'Delete Pricing Feature Menu', 'pricing:write', 200, 'no body'],
+      ['PATCH', '/menus/{menu_id}', 'updatePricingMenu', 'Update Pricing Feature Menu', 'pricing:write', 200, 'no body'],
+      ['GET', '/plans', 'getPricingPlans', 'Get Pricing Plans', 'pricing:read'],
+      ['POST', '/plans', 'createPricingPlan', 'Create Pricing Plan', 'pricing:write', 201],
+      ['PATCH', '/plans/used', 'updatePricingPlansUsed', 'Update Used Flag', 'pricing:write', 200, 'no body'],
+      ['GET', '/plans/{plan_id}', 'getPricingPlan', 'Get Pricing Plan', 'pricing:read'],
+      ['DELETE', '/plans/{plan_id}', 'deletePricingPlan', 'Delete Pricing Plan', 'pricing:write', 200, 'no body'],
+      ['PATCH', '/plans/{plan_id}', 'updatePricingPlan', 'Update Pricing Plan', 'pricing:write', 200, 'no body'],
+      // Through the payment-provider port, like the Auth API's PATCH /stripe/init and DELETE /stripe.
+      ['PATCH', '/stripe/init', 'linkPlanToStripe', 'Connect to Stripe', 'pricing:write', 200, 'no body'],
+      ['DELETE', '/stripe', 'deleteStripePlan', 'Delete Product Data from Stripe', 'pricing:write', 200, 'no body'],
+      [
+        'DELETE',
+        '/plans-initialization',
+        'deleteAllPlansAndMenusAndUnitsAndMetersAndTaxRates',
+        'Delete all Plans, Menus, Units, Meters and Tax Rates',
+        'pricing:write',
+        200,
+        'no body',
+      ],
+      ['POST', '/tax-rates', 'createTaxRate', 'Create Tax Rate', 'pricing:write', 201],
+      ['GET', '/tax-rates', 'getTaxRates', 'Get Tax Rates', 'pricing:read'],
+      ['PATCH', '/tax-rates/{tax_rate_id}', 'updateTaxRate', 'Update Tax Rate', 'pricing:write', 200, 'no body'],
+      ['POST', '/metering/units', 'createMeteringUnit', 'Create Metering Unit', 'pricing:write', 201],
+      ['GET', '/metering/units', 'getMeteringUnits', 'Get all metering units', 'pricing:read'],
+      ['PATCH', '/metering/units/{metering_unit_id}', 'updateMeteringUnitByID', 'Update Metering Unit', 'pricing:write', 200, 'no body'],
+      ['DELETE', '/metering/units/{metering_unit_id}', 'deleteMeteringUnitByID', 'Delete Metering Unit', 'pricing:write', 200, 'no body'],
+      ['GET', '/errors/internal-server-error', 'returnPricingInternalServerError', 'Return Internal Server Error', 'pricing:read'],
+    ],
+    'pricing',
+  ),
+  // The Pricing API's metering counts: the hot path, in a function of its own.
+  ...rows(
+    'metering',
+    [
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/date/{date}',
+        'getMeteringUnitDateCountByTenantIdAndUnitNameAndDate',
+        'Get Metering Unit Count for Specific Date',
+        'metering:read',
+      ],
+      [
+        'PUT',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/timestamp/{timestamp}',
+        'updateMeteringUnitTimestampCount',
+        'Update Metering Unit Count for Specified Timestamp',
+        'metering:write',
+      ],
+      [
+        'DELETE',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/timestamp/{timestamp}',
+        'deleteMeteringUnitTimestampCount',
+        'Delete Metering Unit Count for Specified Timestamp',
+        'metering:write',
+        200,
+        'no body',
+      ],
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/today',
+        'getMeteringUnitDateCountByTenantIdAndUnitNameToday',
+        'Get Metering Unit Count for the Current Day',
+        'metering:read',
+      ],
+      [
+        'PUT',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/now',
+        'updateMeteringUnitTimestampCountNow',
+        'Update Metering Unit Count for Current Time',
+        'metering:write',
+      ],
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/thismonth',
+        'getMeteringUnitMonthCountByTenantIdAndUnitNameThisMonth',
+        'Get Metering Unit Count for the Current Month',
+        'metering:read',
+      ],
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/month/{month}',
+        'getMeteringUnitMonthCountByTenantIdAndUnitNameAndMonth',
+        'Get the Metering Unit Count for the Specified Month',
+        'metering:read',
+      ],
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/date/{date}',
+        'getMeteringUnitDateCountsByTenantIdAndDate',
+        'Get All Metering Unit Counts for a Specified Date',
+        'metering:read',
+      ],
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/month/{month}',
+        'getMeteringUnitMonthCountsByTenantIdAndMonth',
+        'Get All Metering Unit Counts for the Specified Month',
+        'metering:read',
+      ],
+      [
+        'GET',
+        '/metering/tenants/{tenant_id}/units/{metering_unit_name}/date-period',
+        'getMeteringUnitDateCountByTenantIdAndUnitNameAndDatePeriod',
+        'Obtain metering unit counts for a specified date/time period',
+        'metering:read',
+      ],
+    ],
+    'pricing',
+  ),
+  // The Billing API (/v1/billing): the Stripe connection.
+  ...rows(
+    'billing',
+    [
+      ['GET', '/stripe/info', 'getStripeInfo', 'Get Stripe Connection information', 'billing:read'],
+      ['PUT', '/stripe/info', 'updateStripeInfo', 'Update Stripe Connection Info', 'billing:write', 200, 'no body'],
+      ['DELETE', '/stripe/info', 'deleteStripeInfo', 'Delete Stripe Connection', 'billing:write', 200, 'no body'],
+      ['GET', '/errors/internal-server-error', 'returnBillingInternalServerError', 'Return Internal Server Error', 'billing:read'],
+    ],
+    'billing',
+  ),
 ];
 
 /** Operations whose answer is a 500 by design (the SDKs' error-handling tests call it): checks for 5xx skip them. */
-export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set(['returnInternalServerError']);
+export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set([
+  'returnInternalServerError',
+  'returnPricingInternalServerError',
+  'returnBillingInternalServerError',
+]);
+
+/** The route's path from the root: `/v1/pricing/plans/{plan_id}`. */
+export const fullPath = (route: Route): string => `${API_BASE_PATHS[route.api]}${route.path}`;
 
 /** API Gateway's route key for a route: `GET /v1/auth/roles/{role_name}`. */
 export function routeKey(route: Route): string {
-  return `${route.method} ${BASE_PATH}${route.path}`;
+  return `${route.method} ${fullPath(route)}`;
 }
 
 export function pathParamNames(path: string): string[] {
@@ -315,7 +490,7 @@ const compiled: CompiledRoute[] = ROUTES.map((route) => {
     .join('/');
   return {
     route,
-    pattern: new RegExp(`^${BASE_PATH}${source}$`),
+    pattern: new RegExp(`^${API_BASE_PATHS[route.api]}${source}$`),
     names,
     literalSegments: route.path.split('/').filter((s) => s && !s.startsWith('{')).length,
   };

@@ -8,8 +8,10 @@ import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './site/domains.js';
+import { screenHostPlan, screenOrigin } from './site/screen-hosts.js';
 import type { BoundOperation } from './schemas/operation.js';
-import { ConfigurationService, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
+import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
+import type { SignInSettings } from './schemas/configuration.js';
 import { DefinitionService } from './domain/configuration/definitions.js';
 import { InfrastructureService } from './domain/configuration/infrastructure.js';
 import { InvitationService } from './domain/tenants/invitations.js';
@@ -30,15 +32,21 @@ import { TenantUserService } from './domain/tenants/tenant-users.js';
 import { TenantService } from './domain/tenants/tenants.js';
 import { TokenService, TokenVerifier } from './domain/tokens/tokens.js';
 import { UserFlowService } from './domain/users/user-flows.js';
-import { UserService } from './domain/users/users.js';
+import { loginOf, UserService } from './domain/users/users.js';
 import { sesClient, sesSendingClient } from './mail/clients.js';
 import { Courier } from './mail/courier.js';
 import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
 import { SesMailSender } from './mail/ses-sender.js';
 import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
+import { DynamoCatalogueRepository } from './store/catalogue-repository.js';
+import { DynamoMeteringRepository } from './store/metering-repository.js';
+import { Recent } from './store/recent.js';
+import { CatalogueService } from './domain/pricing/catalogue.js';
+import { MeteringService } from './domain/pricing/metering.js';
 import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
+import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from './store/grant-repository.js';
 import { DynamoInvitationRepository } from './store/invitation-repository.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
@@ -51,7 +59,10 @@ import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
+import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
+import { PasskeyService } from './domain/sign-in/passkeys.js';
+import { DynamoPasskeyRepository } from './store/passkey-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
 export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
@@ -68,18 +79,53 @@ const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableNam
 export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
 /** SAML assertions already used (functions/login/saml.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
+/** A tenant's SAML metadata_url, read only from public addresses (shared/http/public-fetch.ts). */
+export const metadataFetcher = () => new PublicFetcher({ resolve: hostResolver(), timeoutMs: 5000, maxBytes: 256 * 1024 });
 const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());
 const committer = () => new DynamoCommitter(dynamo());
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
-export const tenantService = () =>
+const tenantServiceWithout = () =>
   new TenantService(
     tenantRepository(),
     definitionRepository(),
     (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
   );
+
+export const tenantService = () =>
+  new TenantService(
+    tenantRepository(),
+    definitionRepository(),
+    (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
+    (saasId, planId) => catalogueService().planStatus(saasId, planId),
+  );
+
+const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableName(), { meterCacheSeconds: config().settingsCacheSeconds });
+
+/** The Pricing API's catalogue: units, metering units, menus, plans, tax rates (shared/domain/pricing). */
+export const catalogueService = () =>
+  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) });
+
+/** Tenants the metering function found, kept SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts). */
+const knownTenants = new Recent<true | undefined>();
+
+/** Metering counts: the Pricing API's hot path. */
+export const meteringService = () => {
+  const catalogue = catalogueRepository();
+  return new MeteringService({
+    counts: new DynamoMeteringRepository(dynamo(), tableName()),
+    meter: (saasId, unitName) => catalogue.meterByName(saasId, unitName),
+    meters: async (saasId) => (await catalogue.read(saasId)).meters.sort((a, b) => a.unit_name.localeCompare(b.unit_name)),
+    tenantExists: async (saasId, tenantId) =>
+      (await knownTenants.get(`${saasId}\n${tenantId}`, config().settingsCacheSeconds, async () =>
+        (await tenantRepository().get(saasId, tenantId)) ? true : undefined,
+      )) === true,
+    shards: config().meteringWriteShards,
+    hotPerSecond: config().meteringHotUpdatesPerSecond,
+  });
+};
 
 /** The SaaS's payment provider: its key, Connect and Disconnect (PATCH /stripe/init, DELETE /stripe). */
 export const paymentProviderService = () =>
@@ -95,10 +141,23 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(origin ? `${origin}${BASE_PATH}` : config().publicBaseUrl, saasId);
+/** Which host serves which SaaS's screen (shared/site/screen-hosts.ts), from this deployment's configuration. */
+export const screenHosts = () => screenHostPlan(config());
+
+/** A SaaS's screen on `origin` (its own domain), else on its host under the login domain, else on the API's. */
+const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(`${origin ?? screenOrigin(screenHosts(), saasId)}${BASE_PATH}`, saasId);
 
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
-  new ConfigurationService(settings, secrets(), identities, config().defaultDomainName, hostedLoginScreen, domains, config().publicBaseUrl);
+  new ConfigurationService(
+    settings,
+    secrets(),
+    identities,
+    config().defaultDomainName,
+    hostedLoginScreen,
+    domains,
+    config().publicBaseUrl,
+    config().refreshTokenLifetimeSeconds,
+  );
 
 export const configurationService = () => configuration(emailIdentities(), siteDomains());
 
@@ -199,7 +258,7 @@ let keyServices: KeyServices | undefined;
 function keyServicesOfThisStore(): KeyServices {
   const db = dynamo();
   if (keyServices?.db !== db) {
-    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds, refreshTokenLifetimeSeconds } = config();
+    const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
     const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
     keyServices = {
       db,
@@ -211,7 +270,8 @@ function keyServicesOfThisStore(): KeyServices {
         new DynamoUserRepository(db, tableName()),
       ),
       srpSignIn: new SrpSignIn(keyStore, { sessionSeconds: signInSessionSeconds }),
-      refreshTokens: new RefreshTokens(keyStore, refreshTokenLifetimeSeconds),
+      // The SaaS's refresh_token_validity, read with the sign-in settings (kept SETTINGS_CACHE_SECONDS).
+      refreshTokens: new RefreshTokens(keyStore, (saasId) => configurationReader().refreshTokenSeconds(saasId)),
       // The deployment's SRP secret, from which the cursor key is derived for that use alone (paging.ts).
       cursors: new Cursors(() => keyStore.srpSecret()),
     };
@@ -258,9 +318,24 @@ export const invitationService = () =>
 
 const deviceRemembering = async (saasId: string) => (await configurationReader().signInSettings(saasId)).device_configuration.device_remembering;
 
+/**
+ * The sign-in settings of a SaaS read once per service object (one request): a sign-in's device offer and its
+ * refresh token's lifetime come from one read, even where the settings cache has nothing (a SaaS that never
+ * saved them: absent documents are not kept).
+ */
+function signInSettingsOnce() {
+  const reads = new Map<string, Promise<SignInSettings>>();
+  return (saasId: string) => {
+    let read = reads.get(saasId);
+    if (!read) reads.set(saasId, (read = configurationReader().signInSettings(saasId)));
+    return read;
+  };
+}
+
 /** Sign In and Respond to Sign In Challenge. */
 export const signInService = () => {
   const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
+  const settings = signInSettingsOnce();
   return new SignInService({
     users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
@@ -268,10 +343,10 @@ export const signInService = () => {
     committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
-    refreshTokens: keyServicesOfThisStore().refreshTokens,
+    refreshTokens: new RefreshTokens(keyStore(), async (saasId) => validitySeconds((await settings(saasId)).refresh_token_validity)),
     box: secrets(),
     poolName,
-    deviceRemembering,
+    deviceRemembering: async (saasId) => (await settings(saasId)).device_configuration.device_remembering,
     settings: {
       challengeSeconds: signInSessionSeconds,
       offeredDeviceSeconds: tokenLifetimeSeconds,
@@ -288,8 +363,11 @@ export const credentialService = () =>
   new CredentialService({
     users: userRepository(),
     refreshTokens: keyServicesOfThisStore().refreshTokens,
+    grants: new DynamoGrantRepository(dynamo(), tableName()),
+    authorizationCodes: new DynamoAuthorizationCodeRepository(dynamo(), tableName()),
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
     tokens: tokenService(),
+    tokenLifetimeSeconds: config().tokenLifetimeSeconds,
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
@@ -325,4 +403,20 @@ export const marketplaceService = () =>
     accessTokens: tokenVerifier(),
     marketplace: new DynamoMarketplaceRepository(tableName()),
     committer: committer(),
+  });
+
+/** Passkeys (our extension): the hosted screen's ceremonies and the API's list and remove. */
+export const passkeyService = () =>
+  new PasskeyService({
+    passkeys: new DynamoPasskeyRepository(dynamo(), tableName()),
+    committer: committer(),
+    enabled: async (saasId) => (await configurationReader().signInSettings(saasId)).passkeys.enable,
+    users: {
+      name: async (saasId, userId) => {
+        const user = await userRepository().get(saasId, userId);
+        return user ? loginOf(user).value : undefined;
+      },
+    },
+    tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
+    signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, ...writes),
   });

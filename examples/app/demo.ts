@@ -5,9 +5,11 @@
  * their worlds with the same calls.
  */
 import { randomInt } from 'node:crypto';
-import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
+import { SignedClient, type SignedResponse } from '../../client/signed-fetch.js';
 
 export const DEMO_ENV = { id: 1, name: 'prod', display_name: 'Production' };
+/** The env the official SaaSus sample applications assign roles in. */
+export const SAMPLES_ENV = { id: 3, name: 'production', display_name: '本番環境' };
 export const DEMO_ROLE = { role_name: 'admin', display_name: 'Administrator' };
 
 function expect<T>(response: SignedResponse<T>, what: string, ...statuses: number[]): T {
@@ -32,6 +34,7 @@ export class ServiceSetup {
       'the login_domain attribute',
     );
     createdOrExists(await this.admin.post('/envs', DEMO_ENV), 'the demo env');
+    createdOrExists(await this.admin.post('/envs', SAMPLES_ENV), "the samples' env");
     createdOrExists(await this.admin.post('/roles', DEMO_ROLE), 'the demo role');
   }
 
@@ -84,4 +87,61 @@ export async function seedDemo(setup: ServiceSetup): Promise<Demo> {
   const userId = await setup.createUser(email, password);
   await setup.addMember(tenantId, userId, email);
   return { tenantId, userId, email, username, password };
+}
+
+/** The demo SaaS's pricing catalogue: a plan of one menu with a fixed and a usage unit, and a tax rate. */
+export const DEMO_METER = 'api_calls';
+
+/**
+ * Made through the Pricing API (the admin key's `*` covers it), once: a SaaS that has plans already is left as
+ * it is. The plan is marked used and the demo tenant put on it, so the example app shows a plan and usage.
+ */
+export async function seedPricing(setup: ServiceSetup, tenantId: string): Promise<{ planId: string } | undefined> {
+  const pricing = new SignedClient(setup.admin.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), setup.admin.credentials);
+  const plans = expect(await pricing.get<{ pricing_plans: unknown[] }>('/plans'), 'the plans', 200);
+  if (plans.pricing_plans.length > 0) return undefined;
+  const unit = async (body: Record<string, unknown>) =>
+    expect(await pricing.post<{ id: string }>('/units', body), `unit ${String(body.name)}`, 201).id;
+  const common = { description: '', currency: 'JPY' };
+  const unitIds = [
+    await unit({ ...common, name: 'base_fee', display_name: '基本料金', type: 'fixed', unit_amount: 1000, recurring_interval: 'month' }),
+    await unit({
+      ...common,
+      name: 'api_usage',
+      display_name: 'API 呼び出し',
+      type: 'usage',
+      unit_amount: 1,
+      upper_count: 0,
+      metering_unit_name: DEMO_METER,
+    }),
+  ];
+  const menu = expect(
+    await pricing.post<{ id: string }>('/menus', {
+      name: 'standard',
+      display_name: 'Standard',
+      description: 'base fee and API calls',
+      unit_ids: unitIds,
+    }),
+    'the demo menu',
+    201,
+  );
+  const plan = expect(
+    await pricing.post<{ id: string }>('/plans', {
+      name: 'standard',
+      display_name: 'Standard Plan',
+      description: 'the demo plan',
+      menu_ids: [menu.id],
+    }),
+    'the demo plan',
+    201,
+  );
+  expect(
+    await pricing.post('/tax-rates', { name: 'jct', display_name: '消費税', percentage: 10, inclusive: false, country: 'JP', description: '' }),
+    'the demo tax rate',
+    201,
+  );
+  expect(await pricing.patch('/plans/used', { plan_ids: [plan.id] }), 'marking the demo plan used', 200);
+  expect(await setup.admin.put(`/tenants/${tenantId}/plans`, { next_plan_id: plan.id }), "the demo tenant's plan", 200);
+  expect(await pricing.put(`/metering/tenants/${tenantId}/units/${DEMO_METER}/now`, { method: 'add', count: 42 }), 'demo usage', 200);
+  return { planId: plan.id };
 }

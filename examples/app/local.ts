@@ -9,18 +9,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
-import { seedDemo, ServiceSetup, type Demo } from './demo.js';
+import { seedDemo, seedPricing, ServiceSetup, type Demo } from './demo.js';
 import { passwordChallenge, SrpClient, verifierResponses } from '../../client/srp.js';
 import { ServiceClient, ServiceError } from './server/service-client.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
 
 /** Exactly what the backend needs (docs/decisions.md: decision 9, and the spec's ID login). */
-export const EXAMPLE_APP_PERMISSIONS = ['tenant:read', 'sign-in'];
+export const EXAMPLE_APP_PERMISSIONS = ['tenant:read', 'sign-in', 'pricing:read', 'metering:read'];
 
 interface SavedState {
   apiKey: string;
   secret: string;
   demo?: Demo;
+  /** The demo catalogue (a plan, a tax rate) and the demo tenant's plan were made. */
+  pricingSeeded?: boolean;
 }
 
 export interface LocalExampleApp {
@@ -38,9 +40,13 @@ export interface LocalExampleAppOptions {
   issueKey(permissions: string[], description: string): Promise<{ apiKey: string; secret: string }>;
 }
 
-/** Whether a stored key still signs requests: a revoked or unknown one answers 401. */
+/**
+ * Whether a stored key still signs requests (a revoked or unknown one answers 401) and reads plans (a key made
+ * before the app showed them answers 403 there): otherwise a new one is issued.
+ */
 async function keyWorks(baseUrl: string, credentials: Credentials): Promise<boolean> {
-  return (await new SignedClient(baseUrl, credentials).get('/tenants')).status !== 401;
+  if ((await new SignedClient(baseUrl, credentials).get('/tenants')).status === 401) return false;
+  return (await new SignedClient(baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), credentials).get('/plans')).status === 200;
 }
 
 const stateFile = (dataDir: string) => join(dataDir, 'example-app.json');
@@ -88,6 +94,17 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
       banner.push(`  Demo             not seeded (${message}${cause ? `: ${cause.message}` : ''}); delete ${options.dataDir} to start afresh`);
     }
   }
+  // Seeded once, also into a data directory seeded before the Pricing API existed.
+  if (state.demo && !state.pricingSeeded) {
+    try {
+      const setup = new ServiceSetup(options.admin);
+      await setup.ensureDefinitions();
+      await seedPricing(setup, state.demo.tenantId);
+      state.pricingSeeded = true;
+    } catch (error) {
+      banner.push(`  Pricing          not seeded (${(error as Error).message})`);
+    }
+  }
   const credentials: Credentials = { saasId, apiKey: state.apiKey, secret: state.secret };
   const { demo } = state;
   if (
@@ -98,7 +115,7 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
   }
   writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
   const app = await startExampleApp({ serviceBaseUrl: options.admin.baseUrl, credentials, port: options.port });
-  banner.unshift(`  Example app      ${app.url}  (e-mail login; API key ${state.apiKey}: tenant:read, sign-in)`);
+  banner.unshift(`  Example app      ${app.url}  (e-mail login; API key ${state.apiKey}: ${EXAMPLE_APP_PERMISSIONS.join(', ')})`);
   // The hosted login screen returns to the app, unless the SaaS's callback URL was set to something else.
   const authInfo = await options.admin.get<{ callback_url: string }>('/auth-info');
   if (authInfo.status === 200 && !authInfo.body.callback_url) await options.admin.put('/auth-info', { callback_url: `${app.url}/callback` });

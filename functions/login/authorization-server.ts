@@ -5,7 +5,8 @@
  * (PUT /auth-info). Clients are public and prove themselves with PKCE (S256); the flow is authorization code.
  *
  *   GET       {BASE_PATH}/oauth2/authorize   → the SaaS's hosted login screen, the request carried sealed
- *   POST      {BASE_PATH}/oauth2/token       grant_type authorization_code (with code_verifier) or refresh_token
+ *   POST      {BASE_PATH}/oauth2/token       grant_type authorization_code (with code_verifier) or refresh_token (rotated)
+ *   POST      {BASE_PATH}/oauth2/revoke      a refresh token, with every token of its grant (RFC 7009)
  *   GET|POST  {BASE_PATH}/oauth2/userinfo    Authorization: Bearer <access token>
  *   GET       {BASE_PATH}/oauth2/logout      back to post_logout_redirect_uri on the callback URL's origin
  *
@@ -69,11 +70,14 @@ export interface AuthorizationServerDeps {
   callbackUrl(saasId: string): Promise<string>;
   /** The SaaS's hosted login screen (ending in `/`). */
   screenUrl(saasId: string): Promise<string>;
+  /** The SaaS and user of an ID token this service signed (expired or not); undefined for anything else. */
+  idTokenHint(token: string): Promise<{ saasId: string } | undefined>;
   box: SecretBox;
   credentials: {
     redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens>;
     grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field?: string): Promise<GrantedTokens>;
     openIdUserInfo(saasId: string, accessToken: string): Promise<OpenIdUserInfo>;
+    revoke(saasId: string, refreshToken: string): Promise<void>;
   };
 }
 
@@ -109,9 +113,12 @@ export class AuthorizationServer {
   /** `request.path` is the part after `{BASE_PATH}/oauth2/`. */
   async handle(request: ScreenRequest): Promise<ScreenResponse | undefined> {
     const { method, path } = request;
-    if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo')) return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+    if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo' || path === 'revoke')) {
+      return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+    }
     if (path === 'authorize' && method === 'GET') return this.authorize(request.query);
     if (path === 'token' && method === 'POST') return this.answer(() => this.token(request));
+    if (path === 'revoke' && method === 'POST') return this.answer(() => this.revoke(request));
     if (path === 'userinfo' && (method === 'GET' || method === 'POST')) return this.answer(() => this.userInfo(request));
     if (path === 'logout' && method === 'GET') return this.logout(request.query);
     return undefined;
@@ -137,6 +144,9 @@ export class AuthorizationServer {
     const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
     const nonce = query.get('nonce') ?? undefined;
     if (query.has('request') || query.has('request_uri')) return back('request_not_supported', 'request objects are not supported');
+    // A client that asked for another mode would read the answer somewhere it is not: refused, not ignored.
+    const responseMode = query.get('response_mode');
+    if (responseMode !== null && responseMode !== 'query') return back('invalid_request', 'response_mode: only query is supported');
     if (query.get('response_type') !== 'code') return back('unsupported_response_type', 'response_type: only code is supported');
     if (!scopes.includes('openid')) return back('invalid_scope', 'scope: must include openid');
     if (query.get('code_challenge_method') !== 'S256' || !PKCE_CHALLENGE.test(query.get('code_challenge') ?? '')) {
@@ -159,7 +169,8 @@ export class AuthorizationServer {
     return redirect(screen.toString());
   }
 
-  private async token(request: ScreenRequest): Promise<object> {
+  /** The form of a public client's POST (token and revocation endpoints), with its client checked. */
+  private async clientForm(request: ScreenRequest): Promise<{ form: URLSearchParams; saasId: string }> {
     if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
       throw new OAuthError('invalid_request', 'content-type: must be application/x-www-form-urlencoded');
     }
@@ -171,6 +182,27 @@ export class AuthorizationServer {
     const saasId = form.get('client_id') ?? '';
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId)))
       throw new OAuthError('invalid_client', 'client_id: there is no such client', 401);
+    return { form, saasId };
+  }
+
+  /**
+   * RFC 7009 for public clients: a refresh token of this client ends with every token of its grant; one that
+   * is unknown, expired, revoked or another client's changes nothing and is no error. Access tokens are not
+   * revoked one by one (they end with their grant), so one presented here is refused as unsupported.
+   */
+  private async revoke(request: ScreenRequest): Promise<object> {
+    const { form, saasId } = await this.clientForm(request);
+    const token = form.get('token');
+    if (!token) throw new OAuthError('invalid_request', 'token: is required');
+    if (form.get('token_type_hint') === 'access_token' || token.split('.').length === 3) {
+      throw new OAuthError('unsupported_token_type', 'token: only refresh tokens are revoked here; an access token ends with its refresh token');
+    }
+    await this.deps.credentials.revoke(saasId, token);
+    return {};
+  }
+
+  private async token(request: ScreenRequest): Promise<object> {
+    const { form, saasId } = await this.clientForm(request);
     const required = (name: string) => {
       const value = form.get(name);
       if (!value) throw new OAuthError('invalid_request', `${name}: is required`);
@@ -223,17 +255,17 @@ export class AuthorizationServer {
   /**
    * RP-initiated logout: the screen keeps no session, so there is nothing to end here but its page cookie; the
    * browser goes back to `post_logout_redirect_uri` (with `state`) when it is on the callback URL's origin.
+   * An `id_token_hint` must be an ID token this service signed for the client (expired ones too: OpenID
+   * Connect RP-Initiated Logout 1.0, section 2); a forged or foreign one is refused with a page.
    */
   private async logout(query: URLSearchParams): Promise<ScreenResponse> {
     let saasId = query.get('client_id') ?? '';
     const hint = query.get('id_token_hint');
-    if (!saasId && hint) {
-      try {
-        const { aud } = decodeJwt(hint);
-        saasId = typeof aud === 'string' ? aud : '';
-      } catch {
-        return this.badRequest('id_token_hint: is not a JWT');
-      }
+    if (hint !== null) {
+      const named = await this.deps.idTokenHint(hint);
+      if (!named) return this.badRequest('id_token_hint: is not an ID token this service issued');
+      if (saasId && saasId !== named.saasId) return this.badRequest('id_token_hint: was issued to another client');
+      saasId = named.saasId;
     }
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
     const target = query.get('post_logout_redirect_uri');

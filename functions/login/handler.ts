@@ -17,12 +17,17 @@ import {
   federationService,
   invitationService,
   tenantService,
+  passkeyService,
+  samlAssertions,
+  screenHosts,
   secretBox,
   signInService,
   signUpService,
+  tokenVerifier,
   userFlowService,
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
+import { hostGate } from './host-gate.js';
 import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
 import { faviconAnswer, notFoundFor } from './dead-ends.js';
@@ -84,6 +89,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         selfSignUp: signIn.self_regist.enable,
         deviceRemembering: signIn.device_configuration.device_remembering,
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
+        passkeys: signIn.passkeys.enable,
         pages,
       };
     },
@@ -103,12 +109,14 @@ export const loginScreen = (texts: LoginTexts = EN) =>
       google: googleFederation(),
       returnUrl: googleFederation().returnUrl,
       signIn: (saasId, account) => federationService().signIn(saasId, account),
-      confirmLink: (saasId, userId, code) => federationService().confirmLink(saasId, userId, code),
+      confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
+      claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
     invitationNames: async (saasId, tenantId) => {
       const [saas, tenant] = await Promise.all([accountRepository().getSaas(saasId), tenantService().current(saasId, tenantId)]);
       return { saas: saas?.name ?? '', tenant: tenant.name };
     },
+    passkeys: passkeyService(),
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
   });
@@ -123,6 +131,7 @@ export const authorizationServer = (texts: LoginTexts = EN) =>
     saasExists,
     callbackUrl,
     screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+    idTokenHint: (token) => tokenVerifier().idTokenHint(token),
     box: secretBox(),
     credentials: credentialService(),
   });
@@ -171,16 +180,34 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   }
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
-  const answer = await route(
+  // Each SaaS's screen on its own hosts only (shared/site/screen-hosts.ts).
+  const gate = await hostGate(
+    {
+      plan: screenHosts(),
+      screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+      texts: chooseTexts(new URLSearchParams(event.rawQueryString ?? ''), headers),
+    },
     {
       method: event.requestContext.http.method,
-      path: '',
-      query: new URLSearchParams(event.rawQueryString ?? ''),
-      headers,
-      body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+      rawPath: event.rawPath,
+      rawQueryString: event.rawQueryString ?? '',
+      host: headers.host ?? event.requestContext.domainName,
     },
-    event.rawPath,
   );
+  const answer =
+    'answer' in gate
+      ? gate.answer
+      : await route(
+          {
+            method: event.requestContext.http.method,
+            path: '',
+            query: new URLSearchParams(event.rawQueryString ?? ''),
+            headers,
+            body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
+            ownOrigin: gate.ownOrigin,
+          },
+          event.rawPath,
+        );
   // API Gateway's payload 2.0 sets cookies from `cookies`, not from a set-cookie header.
   const { 'set-cookie': setCookie, ...rest } = answer.headers;
   const language = rememberedLanguage(new URLSearchParams(event.rawQueryString ?? ''), config().publicBaseUrl.startsWith('https:'));

@@ -5,6 +5,7 @@
  */
 import { contextQuery } from './screen-context.js';
 import { languageSwitch } from './language.js';
+import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
@@ -22,6 +23,8 @@ export interface ScreenLook {
   deviceRemembering: 'always' | 'userOptIn' | 'no';
   /** A Google client is set (PUT /identity-providers) and its button not hidden. */
   google: boolean;
+  /** The sign-in setting passkeys.enable (our extension): the screen offers passkeys. */
+  passkeys?: boolean;
   /** The SaaS's own HTML ('' for none) and the consents each page asks for. */
   pages: Record<PageName, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
 }
@@ -135,6 +138,7 @@ ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHt
 <button type="submit">${escapeHtml(t.signIn)}</button>
 ${invited ? `<button type="button" id="show-new-account" class="secondary">${escapeHtml(t.newHere)}</button>` : ''}
 ${look.google ? googleButton(texts, data) : ''}
+${look.passkeys ? passkeySignInButton(texts) : ''}
 <p class="links"><a href="forgot-password" data-form="forgot-form">${escapeHtml(t.forgotPassword)}</a>${
     look.selfSignUp && !invited ? ` · <a href="sign-up" data-form="sign-up-form">${escapeHtml(t.createAccountLink)}</a>` : ''
   }</p>
@@ -186,6 +190,8 @@ ${codeField('link-code', t.code)}
 </form>`
     : ''
 }
+
+${look.passkeys ? passkeysForm(texts) : ''}
 
 <form id="code-form" data-heading="${escapeHtml(heading)}" hidden>
 <p id="code-prompt" data-totp="${escapeHtml(t.totpPrompt)}" data-email="${escapeHtml(t.emailCodePrompt)}"></p>

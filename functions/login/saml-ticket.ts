@@ -27,6 +27,8 @@ export interface SamlBrowserFlow {
 export interface SamlTicket {
   request_id: string;
   saas_id: string;
+  /** The assertion it carries: the ticket is used once (the screen claims it), as the assertion is. */
+  assertion: { issuer: string; id: string };
   account: ExternalAccount;
   exp: number;
 }
@@ -44,7 +46,7 @@ export async function openSamlTicket(
   sealedFlow: string | undefined,
 ): Promise<{ ticket: SamlTicket; flow: SamlBrowserFlow }> {
   const ticket = await openJson<SamlTicket>(box, sealedTicket, TICKET_CONTEXT);
-  if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a SAML ticket of this service');
+  if (!ticket?.assertion) throw invalid('invalid_parameter', 'ticket: is not a SAML ticket of this service');
   if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in again');
   const flow = sealedFlow ? await openJson<SamlBrowserFlow>(box, sealedFlow, FLOW_CONTEXT) : undefined;
   if (!flow || flow.request_id !== ticket.request_id) {

@@ -19,13 +19,15 @@
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
- *   POST ./api/device   {ticket, salt, verifier, remember}     → the browser's device confirmed (remembered devices)
+ *   POST ./api/device   {ticket, remember}                     → the browser's device confirmed, kept in a sealed cookie
+ *                                                              (remembered-devices.ts)
  *   POST ./api/join-code {invitation}                          → a code mailed to the invited address (verify_user_attribute)
  *   POST ./api/join     {invitation, code, password}           → a new user for an invitation
  *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
  *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
+ *   POST ./api/passkey/…                                       passkeys, when the SaaS turned them on (passkeys.ts)
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
@@ -48,7 +50,7 @@ import type {
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
-import type { ExternalAccount, FederatedOutcome } from '../../shared/domain/sign-in/federation.js';
+import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
@@ -56,6 +58,9 @@ import { openJson, sealJson } from './sealed.js';
 import { FLOW_COOKIE, FLOW_SECONDS, type GoogleFederation } from './federation.js';
 import { contextQuery, MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
+import { ownScriptOnlyAtHome } from './host-gate.js';
+import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
+import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
@@ -68,6 +73,8 @@ export interface ScreenRequest {
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
   body: Buffer;
+  /** On the SaaS's own origin (functions/login/host-gate.ts): only there does its own script (the tag manager) run. */
+  ownOrigin?: boolean;
 }
 
 export interface ScreenResponse {
@@ -116,12 +123,17 @@ export interface LoginScreenDeps {
     /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
     returnUrl: string;
     signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
-    confirmLink(saasId: string, userId: string, code: string): Promise<Credentials>;
+    /** `account`: the provider account the browser met; the code links only that one. */
+    confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
+    /** true the first time a SAML ticket (its assertion) is used on the screen. */
+    claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
   };
   /** The names an invitation page shows: the inviting SaaS and the tenant. */
   invitationNames?(saasId: string, tenantId: string): Promise<{ saas: string; tenant: string }>;
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
+  /** Passkeys (our extension; functions/login/passkeys.ts). */
+  passkeys: PasskeyScreenService;
   /** The page's script and style, built by functions/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
@@ -174,12 +186,7 @@ const BODIES = {
     invitation: Type.Optional(InvitationRef),
     authorization: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUTHORIZATION_LENGTH })),
   }),
-  device: Type.Object({
-    ticket: Type.String({ minLength: 1, maxLength: 8192 }),
-    salt: Type.String({ minLength: 1, maxLength: 256 }),
-    verifier: Type.String({ minLength: 1, maxLength: 2048 }),
-    remember: Type.Boolean(),
-  }),
+  device: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), remember: Type.Boolean() }),
   joinCode: Type.Object({ invitation: InvitationRef }),
   join: Type.Object({
     invitation: InvitationRef,
@@ -192,10 +199,14 @@ const BODIES = {
   link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
 };
 
-/** A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes. */
+/**
+ * A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes: the
+ * user, and the provider account this browser met, which alone the code may link.
+ */
 interface LinkTicket {
   user_id: string;
   email: string;
+  account: MetAccount;
   context: ScreenContext;
   exp: number;
 }
@@ -229,10 +240,22 @@ const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
   code_expired: 'wrongCode',
   no_callback_url: 'noCallback',
   unsupported_challenge: 'unsupportedChallenge',
+  passkey_refused: 'passkeyRefused',
+  passkey_already_registered: 'passkeyExists',
+  passkeys_disabled: 'passkeysOff',
 };
 
 export class LoginScreen {
-  constructor(private readonly deps: LoginScreenDeps) {}
+  private readonly passkeySteps: PasskeySteps;
+
+  constructor(private readonly deps: LoginScreenDeps) {
+    this.passkeySteps = new PasskeySteps({
+      passkeys: deps.passkeys,
+      box: deps.box,
+      secure: deps.secureCookies,
+      finish: (saasId, credentials, context) => this.finish(saasId, { challenge_parameters: {}, credentials }, context),
+    });
+  }
 
   async handle(request: ScreenRequest): Promise<ScreenResponse> {
     const [saasId = '', ...rest] = request.path.split('/');
@@ -301,7 +324,7 @@ export class LoginScreen {
   }
 
   private async page(saasId: string, page: string, request: ScreenRequest): Promise<ScreenResponse> {
-    const look = await this.deps.look(saasId);
+    const look = ownScriptOnlyAtHome(await this.deps.look(saasId), request.ownOrigin === true);
     const existing = cookie(request.headers.cookie, CSRF_COOKIE);
     const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
     const authorization = request.query.get('authorization') ?? undefined;
@@ -358,9 +381,14 @@ export class LoginScreen {
    * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
    */
   private async signOut(saasId: string, redirectUri: string): Promise<ScreenResponse> {
+    // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
+    if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
+      return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, 'redirect_uri: holds control characters');
+    }
     const callback = await this.deps.callbackUrl(saasId);
     const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
-    const location = redirectUri && sameOrigin(redirectUri, callback) ? redirectUri : `${this.screenPath(saasId)}sign-in`;
+    // In its parsed form: a header holds ASCII only, so anything else is percent-encoded as the browser would.
+    const location = redirectUri && sameOrigin(redirectUri, callback) ? new URL(redirectUri).href : `${this.screenPath(saasId)}sign-in`;
     return {
       status: 302,
       headers: { ...BASE_HEADERS, location, 'set-cookie': setCookie(CSRF_COOKIE, '', this.screenCookie(saasId, 'Strict'), 0) },
@@ -419,7 +447,9 @@ export class LoginScreen {
     const outcome = await this.deps.federation.signIn(saasId, account);
     if (outcome.kind === 'signed_in')
       return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
-    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+    const { provider, subject, tenantId } = account;
+    const met = { provider, subject, ...(tenantId !== undefined ? { tenantId } : {}) };
+    const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, account: met, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
     const sealed = await sealJson(this.deps.box, ticket, linkTicket(saasId));
     return `${this.screenPath(saasId)}link?${new URLSearchParams({ ticket: sealed }).toString()}`;
   }
@@ -452,6 +482,9 @@ export class LoginScreen {
         cookie(request.headers.cookie, SAML_FLOW_COOKIE),
       );
       if (ticket.saas_id !== saasId) throw invalid('saml_refused', 'ticket: is for another SaaS');
+      if (!(await this.deps.federation.claimSamlTicket(saasId, ticket.assertion, ticket.exp))) {
+        throw invalid('saml_replayed', 'ticket: was used already; sign in again');
+      }
       const location = await this.federatedSignIn(saasId, ticket.account, flow.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
@@ -461,7 +494,7 @@ export class LoginScreen {
 
   private async openLinkTicket(saasId: string, sealed: string): Promise<LinkTicket> {
     const ticket = await openJson<LinkTicket>(this.deps.box, sealed, linkTicket(saasId));
-    if (!ticket) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
+    if (!ticket?.account) throw invalid('invalid_parameter', 'ticket: is not a link ticket of this screen');
     if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
     return ticket;
   }
@@ -494,6 +527,16 @@ export class LoginScreen {
   }
 
   private async step(saasId: string, name: string, request: ScreenRequest): Promise<ScreenResponse> {
+    const devices = new DeviceJar(this.deps.box, saasId, request.headers.cookie, {
+      path: `${this.screenPath(saasId)}api/`,
+      sameSite: 'Strict',
+      secure: this.deps.secureCookies,
+    });
+    const answer = await this.runStep(saasId, name, request, devices);
+    return devices.setCookie ? { ...answer, headers: { ...answer.headers, 'set-cookie': devices.setCookie } } : answer;
+  }
+
+  private async runStep(saasId: string, name: string, request: ScreenRequest, devices: DeviceJar): Promise<ScreenResponse> {
     try {
       this.checkRequest(request);
       const body = await parseJsonBody(request.body);
@@ -501,9 +544,9 @@ export class LoginScreen {
         case 'start':
           return ok(await this.start(saasId, validate(BODIES.start, body, 'body')));
         case 'answer':
-          return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body')));
+          return ok(await this.answer(saasId, validate(BODIES.answer, body, 'body'), devices));
         case 'device':
-          return ok(await this.confirmDevice(saasId, validate(BODIES.device, body, 'body')));
+          return ok(await this.confirmDevice(saasId, validate(BODIES.device, body, 'body'), devices));
         case 'join-code': {
           const { invitation } = validate(BODIES.joinCode, body, 'body');
           await this.deps.invitations.mailJoinCode(saasId, invitation.id);
@@ -526,11 +569,15 @@ export class LoginScreen {
         case 'link': {
           const { ticket, code } = validate(BODIES.link, body, 'body');
           const pending = await this.openLinkTicket(saasId, ticket);
-          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code);
+          const credentials = await this.deps.federation.confirmLink(saasId, pending.user_id, code, pending.account);
           return ok(await this.finish(saasId, { challenge_parameters: {}, credentials }, pending.context));
         }
-        default:
-          return refusal(404, 'not_found', 'no such step', this.deps.texts);
+        default: {
+          const passkeyStep = name.startsWith('passkey/')
+            ? await this.passkeySteps.step(saasId, name.slice('passkey/'.length), body, request.headers, (await this.deps.look(saasId)).title)
+            : undefined;
+          return passkeyStep ? ok(passkeyStep) : refusal(404, 'not_found', 'no such step', this.deps.texts);
+        }
       }
     } catch (error) {
       return this.refused(error);
@@ -556,14 +603,26 @@ export class LoginScreen {
     return { challenge };
   }
 
-  private async answer(saasId: string, body: typeof BODIES.answer.static) {
+  private async answer(saasId: string, body: typeof BODIES.answer.static, devices: DeviceJar) {
     const allowed = FOLLOW_UPS[body.challenge_name];
     const responses = allowed ? { USERNAME: body.responses.USERNAME ?? '', [allowed]: body.responses[allowed] ?? '' } : body.responses;
-    const step = await this.deps.signIn.respond(saasId, {
-      challenge_name: body.challenge_name,
-      challenge_responses: responses,
-      session: body.session,
-    });
+    // The device this browser keeps for the user goes with the password's proof, and answers its own steps.
+    const device = body.challenge_name === 'PASSWORD_VERIFIER' && !responses.DEVICE_KEY ? await devices.device(responses.USERNAME ?? '') : undefined;
+    const respond = (answer: ChallengeAnswer) => this.deps.signIn.respond(saasId, answer);
+    let step: SignInResult;
+    try {
+      step = await respond({
+        challenge_name: body.challenge_name,
+        challenge_responses: device ? { ...responses, DEVICE_KEY: device.key } : responses,
+        session: body.session,
+      });
+      if (device && step.challenge_name === 'DEVICE_SRP_AUTH') {
+        step = await answerDeviceSteps(respond, step, device, step.challenge_parameters.USERNAME ?? responses.USERNAME ?? '');
+      }
+    } catch (error) {
+      if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
+      throw error;
+    }
     if (step.credentials) return this.finish(saasId, { ...step, credentials: step.credentials }, body);
     const next = step.challenge_name ?? '';
     if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
@@ -605,30 +664,39 @@ export class LoginScreen {
       if (state !== undefined) url.searchParams.set('state', state);
       redirect = url.toString();
     }
+    // Passkeys on: the page may offer one, or show the person theirs, before it leaves (passkeys.ts).
+    const passkeys = await this.passkeySteps.offer(saasId, credentials);
     const offered = step.new_device_metadata;
-    if (!offered) return { redirect };
-    // A device offered: the page makes its secret and confirms it (api/device) before it leaves, with a ticket
-    // that carries the access token sealed, so the token never reaches the page.
-    const ticket = await sealJson(this.deps.box, { access_token: credentials.access_token, device_key: offered.device_key }, deviceTicket(saasId));
-    return { redirect, new_device: { ...offered, ticket } };
+    if (!offered) return { redirect, ...passkeys };
+    // A device offered: the page confirms it (api/device) before it leaves, with a ticket that carries the access
+    // token sealed, so the token never reaches the page; the server makes the device's secret (remembered-devices.ts).
+    const held = { access_token: credentials.access_token, device_key: offered.device_key, device_group_key: offered.device_group_key };
+    const ticket = await sealJson(this.deps.box, held, deviceTicket(saasId));
+    return { redirect, new_device: { ...offered, ticket }, ...passkeys };
   }
 
   /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */
-  private async confirmDevice(saasId: string, body: typeof BODIES.device.static) {
-    const held = await openJson<{ access_token: string; device_key: string }>(this.deps.box, body.ticket, deviceTicket(saasId));
-    if (!held) throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
+  private async confirmDevice(saasId: string, body: typeof BODIES.device.static, devices: DeviceJar) {
+    const held = await openJson<{ access_token: string; device_key: string; device_group_key: string }>(
+      this.deps.box,
+      body.ticket,
+      deviceTicket(saasId),
+    );
+    if (!held?.device_group_key) throw invalid('invalid_parameter', 'ticket: is not a device ticket of this screen');
     const { access_token, device_key } = held;
-    const device_secret_verifier_config = { salt: body.salt, password_verifier: body.verifier };
-    const confirmed = await this.deps.devices.confirm(saasId, {
-      access_token,
-      device_key,
-      device_name: 'Browser (login screen)',
-      device_secret_verifier_config,
+    const remembered = await devices.keep(access_token, held, async (salt, password_verifier) => {
+      const confirmed = await this.deps.devices.confirm(saasId, {
+        access_token,
+        device_key,
+        device_name: 'Browser (login screen)',
+        device_secret_verifier_config: { salt, password_verifier },
+      });
+      if (confirmed.user_confirmation_necessary && body.remember) {
+        await this.deps.devices.updateStatus(saasId, { access_token, device_key, device_remembered_status: 'remembered' });
+      }
+      return !confirmed.user_confirmation_necessary || body.remember;
     });
-    if (confirmed.user_confirmation_necessary && body.remember) {
-      await this.deps.devices.updateStatus(saasId, { access_token, device_key, device_remembered_status: 'remembered' });
-    }
-    return { remembered: !confirmed.user_confirmation_necessary || body.remember };
+    return { remembered };
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { operation } from '../../shared/schemas/operation.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
-import { userFlowService as flows, userService as users, groupHandler } from '../../shared/wiring.js';
+import { passkeyService as passkeys, userFlowService as flows, userService as users, groupHandler } from '../../shared/wiring.js';
 
 export const handler = groupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
@@ -30,6 +30,8 @@ export const handler = groupHandler('saas-users', {
     users().updateMfaPreference(ctx.saasId, params.user_id, body),
   ),
   unlinkProvider: operation(s.unlinkProvider, ({ params }, ctx) => users().unlinkProvider(ctx.saasId, params.user_id, params.provider_name)),
+  getUserPasskeys: operation(s.getUserPasskeys, ({ params }, ctx) => passkeys().list(ctx.saasId, params.user_id)),
+  deleteUserPasskey: operation(s.deleteUserPasskey, ({ params }, ctx) => passkeys().remove(ctx.saasId, params.user_id, params.passkey_id)),
   requestEmailUpdate: operation(s.requestEmailUpdate, ({ params, body }, ctx) => flows().requestEmailUpdate(ctx.saasId, params.user_id, body)),
   confirmEmailUpdate: operation(s.confirmEmailUpdate, ({ params, body }, ctx) => flows().confirmEmailUpdate(ctx.saasId, params.user_id, body)),
   createSecretCode: operation(s.createSecretCode, ({ params, body }, ctx) => flows().createSecretCode(ctx.saasId, params.user_id, body.access_token)),

@@ -15,7 +15,17 @@ import { config } from '../../shared/config.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, LOGIN_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
-import { accountRepository, keyStore, samlAssertions, secretBox, tenantRepository } from '../../shared/wiring.js';
+import {
+  accountRepository,
+  configurationReader,
+  keyStore,
+  metadataFetcher,
+  samlAssertions,
+  screenHosts,
+  secretBox,
+  tenantRepository,
+} from '../../shared/wiring.js';
+import { hostGate } from '../login/host-gate.js';
 import { setCookie } from '../login/cookies.js';
 import { contentSecurityPolicy, messagePage } from '../login/pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
@@ -41,9 +51,8 @@ const samlSignIn = () =>
     spKey: () => keyStore().samlServiceProviderKey(),
     settings: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId))?.saml,
     fetchMetadata: async (url) => {
-      const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(5000) });
-      if (!res.ok) throw invalid('metadata_unreachable', `metadata_url: answered ${res.status}`);
-      const text = await res.text();
+      // Checked again now, not only when saved: the name may resolve elsewhere since.
+      const text = await metadataFetcher().text(url, 'metadata_url');
       if (text.length > MAX_METADATA_CHARS) throw invalid('metadata_too_large', `metadata_url: larger than ${MAX_METADATA_CHARS} characters`);
       return text;
     },
@@ -97,10 +106,21 @@ async function route(
 }
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-  const path = event.rawPath.startsWith(SAML2_BASE_PATH) ? event.rawPath.slice(SAML2_BASE_PATH.length) : '';
-  const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '';
   const query = new URLSearchParams(event.rawQueryString ?? '');
   const texts = chooseTexts(query, { cookie: event.cookies?.join('; '), 'accept-language': event.headers?.['accept-language'] });
+  // A SaaS's SAML endpoints on its own hosts and the API's, never on another SaaS's (shared/site/screen-hosts.ts).
+  const gate = await hostGate(
+    { plan: screenHosts(), screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId), texts },
+    {
+      method: event.requestContext.http.method,
+      rawPath: event.rawPath,
+      rawQueryString: event.rawQueryString ?? '',
+      host: event.headers?.host ?? event.requestContext.domainName,
+    },
+  );
+  if ('answer' in gate) return { statusCode: gate.answer.status, headers: gate.answer.headers, body: gate.answer.body };
+  const path = event.rawPath.startsWith(SAML2_BASE_PATH) ? event.rawPath.slice(SAML2_BASE_PATH.length) : '';
+  const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '';
   try {
     return await route(texts, event.requestContext.http.method, path, query, body);
   } catch (error) {

@@ -101,6 +101,16 @@ export class SamlSignIn {
     }
     if (!profile) throw invalid('saml_refused', 'the identity provider answered no assertion');
     const assertion = assertionFacts(profile.getAssertionXml?.() ?? '');
+    // node-saml checks neither: an assertion for another service provider's ACS must not sign in here.
+    if (assertion.recipient !== this.acsUrl) {
+      throw invalid(
+        'saml_refused',
+        `the assertion is for ${assertion.recipient ? `another recipient (${assertion.recipient})` : 'no recipient'}, not this service`,
+      );
+    }
+    const destination = responseDestination(response);
+    if (destination !== undefined && destination !== this.acsUrl)
+      throw invalid('saml_refused', `the response is for another destination (${destination})`);
     if (!(await this.deps.claimAssertion(state.saas_id, profile.issuer, assertion.id, assertion.expiresAt))) {
       throw invalid('saml_replayed', 'this assertion was used already; sign in again');
     }
@@ -109,6 +119,7 @@ export class SamlSignIn {
     const ticket: SamlTicket = {
       request_id: requestId,
       saas_id: state.saas_id,
+      assertion: { issuer: profile.issuer, id: assertion.id },
       account: {
         provider: samlProvider(state.tenant_id),
         subject: profile.nameID,
@@ -180,20 +191,57 @@ export class SamlSignIn {
 const parse = (xml: string) =>
   new DOMParser({ errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } }).parseFromString(xml, 'text/xml');
 
+const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}\s*$/;
+const SAML_PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const SAML_ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+
+/** The descendants of `element` so named, as an array (xmldom's lists are not iterable). */
+function elements(element: Element | null | undefined, namespace: string, name: string): Element[] {
+  const list = element?.getElementsByTagNameNS(namespace, name);
+  return list ? Array.from({ length: list.length }, (_, i) => list.item(i)).filter((e): e is Element => e !== null) : [];
+}
+
+/** The response's root element: a 400 for a form that holds no base64 XML SAML response (empty, not base64, not XML). */
+function responseElement(samlResponse: string): Element {
+  const notSaml = () => invalid('saml_refused', 'SAMLResponse: is not a SAML response');
+  if (!BASE64.test(samlResponse)) throw notSaml();
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  let root: Element | null | undefined;
+  try {
+    root = parse(xml).documentElement;
+  } catch {
+    throw notSaml();
+  }
+  if (!root || root.namespaceURI !== SAML_PROTOCOL || root.localName !== 'Response') throw notSaml();
+  return root;
+}
+
 /** The request a (not yet checked) response answers: only to find which request, and so which tenant, it claims. */
 function inResponseTo(samlResponse: string): string {
-  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
-  const id = parse(xml).documentElement?.getAttribute('InResponseTo') ?? '';
+  const id = responseElement(samlResponse).getAttribute('InResponseTo') ?? '';
   if (!id.startsWith('_')) throw invalid('saml_refused', 'SAMLResponse: answers no request of this service');
   return id;
 }
 
-/** The checked assertion's ID, and until when it could be accepted (its NotOnOrAfter, else ten minutes). */
-function assertionFacts(xml: string): { id: string; expiresAt: number } {
+/** The response's Destination, when it names one. */
+function responseDestination(samlResponse: string): string | undefined {
+  const root = responseElement(samlResponse);
+  return root.hasAttribute('Destination') ? (root.getAttribute('Destination') ?? '') : undefined;
+}
+
+/**
+ * The checked assertion's ID, until when it could be accepted (its NotOnOrAfter, else ten minutes), and the
+ * Recipient of its bearer SubjectConfirmationData (the ACS it was issued for; signed with the assertion).
+ */
+function assertionFacts(xml: string): { id: string; expiresAt: number; recipient: string } {
   const assertion = parse(xml).documentElement;
   const id = assertion?.getAttribute('ID') ?? '';
-  const conditions = assertion?.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Conditions')[0];
+  const conditions = assertion?.getElementsByTagNameNS(SAML_ASSERTION, 'Conditions')[0];
   const until = Date.parse(conditions?.getAttribute('NotOnOrAfter') ?? '');
   if (!id) throw invalid('saml_refused', 'the assertion has no ID');
-  return { id, expiresAt: Number.isNaN(until) ? nowSeconds() + REQUEST_SECONDS : Math.ceil(until / 1000) + CLOCK_SKEW_MS / 1000 };
+  const bearer = elements(assertion, SAML_ASSERTION, 'SubjectConfirmation').find(
+    (confirmation) => confirmation.getAttribute('Method') === 'urn:oasis:names:tc:SAML:2.0:cm:bearer',
+  );
+  const recipient = elements(bearer, SAML_ASSERTION, 'SubjectConfirmationData')[0]?.getAttribute('Recipient') ?? '';
+  return { id, expiresAt: Number.isNaN(until) ? nowSeconds() + REQUEST_SECONDS : Math.ceil(until / 1000) + CLOCK_SKEW_MS / 1000, recipient };
 }

@@ -17,4 +17,5 @@ export const handler = groupHandler('sign-in', {
   createAuthCredentials: operation(s.createAuthCredentials, ({ body }, ctx) => credentials().save(ctx.saasId, body)),
   exchangeAuthCredentials: operation(s.exchangeAuthCredentials, ({ body }, ctx) => credentials().exchange(ctx.saasId, body)),
   getUserInfo: operation(s.getUserInfo, ({ query }, ctx) => credentials().userInfo(ctx.saasId, query.token)),
+  revokeToken: operation(s.revokeToken, ({ body }, ctx) => credentials().revoke(ctx.saasId, body.refresh_token)),
 });

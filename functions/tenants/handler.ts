@@ -2,7 +2,7 @@
 import { parseIdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
-import { tenantService, groupHandler } from '../../shared/wiring.js';
+import { groupHandler, metadataFetcher, tenantService } from '../../shared/wiring.js';
 
 export const handler = groupHandler('tenants', {
   getTenants: operation(s.getTenants, async (_, ctx) => ({ tenants: await tenantService().list(ctx.saasId) })),
@@ -17,10 +17,13 @@ export const handler = groupHandler('tenants', {
   getTenantIdentityProviders: operation(s.getTenantIdentityProviders, ({ params }, ctx) =>
     tenantService().identityProvider(ctx.saasId, params.tenant_id),
   ),
-  updateTenantIdentityProvider: operation(s.updateTenantIdentityProvider, ({ params, body }, ctx) => {
+  updateTenantIdentityProvider: operation(s.updateTenantIdentityProvider, async ({ params, body }, ctx) => {
     // Metadata given whole is read now, so a tenant never holds metadata no sign-in could use.
     const xml = body.identity_provider_props?.metadata_xml;
     if (xml) parseIdpMetadata(xml, 'identity_provider_props.metadata_xml');
+    // A URL must name a public host now (and again when read at sign-in): never the service's own network.
+    const url = body.identity_provider_props?.metadata_url;
+    if (url) await metadataFetcher().check(url, 'identity_provider_props.metadata_url');
     return tenantService().setIdentityProvider(ctx.saasId, params.tenant_id, body.identity_provider_props ?? null);
   }),
   resetPlan: operation(s.resetPlan, async (_, ctx) => {

@@ -11,6 +11,7 @@ import { addToLogScope, log } from '../log.js';
 import { observed } from '../observability.js';
 import { hasPermission } from '../permissions.js';
 import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
+import { chooseEncoding, compress, COMPRESS_FROM_BYTES, LAMBDA_RESPONSE_LIMIT_BYTES } from './compression.js';
 import { errorAnswer, HttpProblem } from './errors.js';
 import { RawDocument, type BoundOperation, type RequestContext } from '../schemas/operation.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
@@ -211,6 +212,45 @@ const errorResponder = (): Middleware => ({
   },
 });
 
+/** Where to read an answer in pages when it is too large to go in one (docs/deployment-shape.md, "Unpaged lists"). */
+const PAGED_INSTEAD: Record<string, string> = {
+  getSaasUsers: 'GET /users/search (cursor pages of up to 100)',
+  getAllTenantUsers: 'GET /tenants/all/users/search (cursor pages of up to 100)',
+  getTenantUsers: 'GET /tenants/all/users/search?tenant_id= (cursor pages of up to 100)',
+};
+
+/**
+ * A large answer goes compressed when the client accepts gzip or br (compression.ts); one that would
+ * still pass Lambda's 6 MB limit is refused here in the error shape, naming the paged operation to use,
+ * rather than lost as API Gateway's bare 502. Runs the same locally, so local mode refuses what AWS would.
+ */
+const answerSize = (): Middleware => ({
+  after: ({ event, context, response }) => {
+    if (!response || typeof response.body !== 'string' || response.isBase64Encoded || response.body.length < COMPRESS_FROM_BYTES) return;
+    const encoding = chooseEncoding(header(event, 'accept-encoding'));
+    const plain = Buffer.from(response.body, 'utf8');
+    if (encoding) {
+      response.body = compress(plain, encoding).toString('base64');
+      response.isBase64Encoded = true;
+      response.headers = { ...response.headers, 'content-encoding': encoding, vary: 'accept-encoding' };
+    } else {
+      response.headers = { ...response.headers, vary: 'accept-encoding' };
+    }
+    // Lambda counts the result as JSON: a JSON body's quotes are escaped in it, base64 is not.
+    const resultBytes = Buffer.byteLength(JSON.stringify(response));
+    if (resultBytes <= LAMBDA_RESPONSE_LIMIT_BYTES) return;
+    const operationId = stateOf(context).ctx.operationId;
+    const paged = PAGED_INSTEAD[operationId];
+    throw new HttpProblem(
+      406,
+      'response_too_large',
+      `the answer of ${operationId} (${plain.length} bytes of JSON${encoding ? `, ${resultBytes} as sent ${encoding}-compressed` : ''}) is larger than ` +
+        `the ${LAMBDA_RESPONSE_LIMIT_BYTES} bytes a function may answer` +
+        `${encoding ? '' : ': send Accept-Encoding: gzip to receive it compressed'}${paged ? `${encoding ? ': read' : ', or read'} it with ${paged}` : ''}`,
+    );
+  },
+});
+
 export type GroupHandler = ReturnType<typeof createGroupHandler>;
 
 export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>, signingKeys: SigningKeyLookup) {
@@ -220,6 +260,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
   }
   const pipeline = middy<Event, Result, Error, Context>()
     .use(errorResponder())
+    .use(answerSize())
     .use(requestState())
     .use(routing(group))
     .use(signatureCheck(signingKeys))

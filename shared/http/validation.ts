@@ -146,6 +146,19 @@ export async function parseJsonBody(raw: Buffer): Promise<unknown> {
 }
 
 /**
+ * A union told apart by a `type` member (the Pricing API's units): the error of the alternative the value
+ * names, so the message says which member is wrong rather than that no alternative fits.
+ */
+function variantError(error: ValueError | undefined): ValueError | undefined {
+  const value = error?.value as { type?: unknown } | undefined;
+  if (!error || error.type !== ValueErrorType.Union || value === null || typeof value !== 'object' || typeof value.type !== 'string') return error;
+  const variants = (error.schema as { anyOf?: TSchema[] }).anyOf ?? [];
+  const named = variants.find((v) => (v as TObject).properties?.type?.const === value.type);
+  const inner = named ? checker(named).Errors(value).First() : undefined;
+  return inner ? { ...inner, path: `${error.path}${inner.path}` } : error;
+}
+
+/**
  * Checks a value against a schema and drops the members the schema does not name, so that only what an
  * operation declares reaches the domain and the store. Throws a 400-kind domain error naming the first field
  * that failed.
@@ -153,7 +166,7 @@ export async function parseJsonBody(raw: Buffer): Promise<unknown> {
 export function validate<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'query' | 'path'): Static<T> {
   const check = checker(schema);
   if (check.Check(value)) return Clean(schema, value) as Static<T>;
-  const first = check.Errors(value).First();
+  const first = variantError(check.Errors(value).First());
   const field = first ? fieldName(where, first.path) : where;
   throw invalid('invalid_parameter', `${field}: ${first ? describe(first) : 'is invalid'}`, { field });
 }

@@ -195,6 +195,21 @@ export type PasswordPolicy = Static<typeof PasswordPolicy>;
 
 const DeviceRemembering = Type.Union([Type.Literal('always'), Type.Literal('userOptIn'), Type.Literal('no')]);
 
+/** Our extension (SaaSus has no passkeys): the hosted screen offers passkeys (docs/login-screen.md). Off by default. */
+const Passkeys = Type.Object(
+  { enable: Type.Boolean({ description: 'the hosted login screen offers passkeys (extension; default false)' }) },
+  { additionalProperties: false },
+);
+/** How long the refresh tokens issued from now on live: 60 minutes to 10 years (checked in the domain). */
+export const RefreshTokenValidity = Type.Object(
+  {
+    value: Type.Integer({ minimum: 1, maximum: 315_360_000, description: 'with unit, between 60 minutes and 10 years' }),
+    unit: Type.Union([Type.Literal('seconds'), Type.Literal('minutes'), Type.Literal('hours'), Type.Literal('days')]),
+  },
+  { $id: 'RefreshTokenValidity' },
+);
+export type RefreshTokenValidity = Static<typeof RefreshTokenValidity>;
+
 /** Read with every member; the ones the spec fixes are accepted on write only with their fixed values. */
 export const SignInSettings = Type.Object(
   {
@@ -210,6 +225,8 @@ export const SignInSettings = Type.Object(
       entity_id: Type.String(),
       reply_url: Type.String(),
     }),
+    passkeys: Passkeys,
+    refresh_token_validity: RefreshTokenValidity,
   },
   { $id: 'SignInSettings' },
 );
@@ -223,6 +240,8 @@ export const SignInSettingsUpdate = Type.Object({
   account_verification: Type.Optional(Type.Object({ verification_method: Type.String(), sending_to: Type.String() })),
   self_regist: Type.Optional(Type.Object({ enable: Type.Boolean() })),
   identity_provider_configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  passkeys: Type.Optional(Passkeys),
+  refresh_token_validity: Type.Optional(RefreshTokenValidity),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;
 

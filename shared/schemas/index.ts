@@ -4,6 +4,7 @@ import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
+import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -23,4 +24,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   getRoleTemplate: roleTemplateSchema,
   ...publicSchemas,
   ...signUpSchemas,
+  ...pricingSchemas,
+  ...meteringSchemas,
+  ...billingSchemas,
 };

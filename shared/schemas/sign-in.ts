@@ -157,4 +157,13 @@ export const signInSchemas = {
   },
   exchangeAuthCredentials: { body: CredentialsExchange, response: Credentials },
   getUserInfo: { query: Type.Object({ token: IssuedToken('an ID token this service issued') }), response: SignedInUser },
+  revokeToken: {
+    body: Type.Object({
+      refresh_token: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'the refresh token to revoke, with every token issued from it; an unknown or revoked one is no error (RFC 7009)',
+      }),
+    }),
+  },
 } satisfies Record<string, OperationSchema>;

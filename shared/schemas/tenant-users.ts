@@ -44,7 +44,7 @@ export const UserInfo = Type.Object(
           envs: Type.Array(EnvWithRoles),
           user_attribute: AttributeValues,
           back_office_staff_email: Type.String(),
-          plan_id: Type.String({ description: "the tenant's current plan; empty without one" }),
+          plan_id: Type.Optional(Type.String({ description: "the tenant's current plan; left out without one" })),
           is_paid: Type.Boolean({ description: 'the tenant has a plan and is linked to a payment-provider customer' }),
         },
         { $id: 'UserTenant' },

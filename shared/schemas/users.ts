@@ -37,6 +37,20 @@ export const MfaPreferenceAnswer = Type.Object(
 );
 export type MfaPreferenceAnswer = Static<typeof MfaPreferenceAnswer>;
 
+/** A passkey (our extension, shared/domain/sign-in/passkeys.ts): what it is, never its key. */
+export const Passkey = Type.Object(
+  {
+    id: Type.String({ description: 'the passkey id: base64url SHA-256 of its WebAuthn credential id' }),
+    rp_id: Type.String({ description: 'the relying party (the login screen host) it was registered at' }),
+    device_type: Type.Union([Type.Literal('singleDevice'), Type.Literal('multiDevice')], { description: 'multiDevice: a synced passkey' }),
+    backed_up: Type.Boolean(),
+    created_at: Type.Integer({ description: 'Unix seconds' }),
+    last_used_at: Type.Integer({ description: 'Unix seconds of its last sign-in; 0 before the first' }),
+  },
+  { $id: 'Passkey' },
+);
+const PasskeyIdParam = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'a passkey id (GET /users/{user_id}/passkeys)' });
+
 export const NewSaasUser = Type.Object({
   email: Type.Optional(Type.Union([Type.String({ maxLength: 254 }), Type.Null()], { description: 'an e-mail address or null' })),
   sign_in_id: Type.Optional(Type.String({ maxLength: 50 })),
@@ -79,6 +93,8 @@ export const userSchemas = {
   getUserMfaPreference: { params: UserIdParam, response: MfaPreferenceAnswer },
   updateUserMfaPreference: { params: UserIdParam, body: Type.Object({ enabled: Type.Boolean(), method: Type.Optional(MfaMethod) }) },
   unlinkProvider: { params: Type.Object({ user_id: PathParam, provider_name: PathParam }) },
+  getUserPasskeys: { params: UserIdParam, response: Type.Object({ passkeys: Type.Array(Passkey) }) },
+  deleteUserPasskey: { params: Type.Object({ user_id: PathParam, passkey_id: PasskeyIdParam }) },
   requestEmailUpdate: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }), access_token: AccessToken }) },
   confirmEmailUpdate: { params: UserIdParam, body: Type.Object({ code: TypedCode, access_token: AccessToken }) },
   createSecretCode: {

@@ -37,11 +37,21 @@ export const ENTITY = {
   usedTotpStep: 'UsedTotpStep',
   device: 'Device',
   tempCode: 'TempCode',
+  refreshGrant: 'RefreshGrant',
   marketplaceCustomer: 'MarketplaceCustomer',
   tenantMarketplaceLink: 'TenantMarketplaceLink',
   externalIdentity: 'ExternalIdentity',
   usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
+  passkey: 'Passkey',
+  passkeyOwner: 'PasskeyOwner',
+  passkeyChallenge: 'PasskeyChallenge',
+  pricingUnit: 'PricingUnit',
+  meteringUnit: 'MeteringUnit',
+  pricingMenu: 'PricingMenu',
+  pricingPlan: 'PricingPlan',
+  taxRate: 'TaxRate',
+  meteringCount: 'MeteringCount',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -150,6 +160,11 @@ export const keys = {
     pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
     sk: 'USED',
   }),
+  /** The screen's ticket for that assertion, once it signed in (or offered a link): a replayed ticket is refused. */
+  usedSamlTicket: (saasId: string, issuer: string, assertionId: string): ItemKey => ({
+    pk: `SAAS#${saasId}#SAML#${issuer}#${assertionId}`,
+    sk: 'TICKET',
+  }),
   /** The user's side of that link, naming it as `mirror`: Delete User frees the provider's account. */
   userExternalIdentity: (saasId: string, userId: string, provider: string): ItemKey => ({
     pk: userPartition(saasId, userId),
@@ -173,17 +188,19 @@ export const keys = {
   }),
   /**
    * A code mailed to confirm something the user asked for (`EMAIL_UPDATE`, `EXTERNAL_LINK`), hashed, with
-   * what it confirms; in the user's partition, one per purpose (a new request replaces the old code).
+   * what it confirms; in the user's partition, one per purpose and slot (a new request replaces the old code
+   * of its slot; `EXTERNAL_LINK` offers have one slot per provider, so one provider's offer never replaces
+   * another's).
    */
-  verificationCode: (saasId: string, userId: string, purpose: string): ItemKey => ({
+  verificationCode: (saasId: string, userId: string, purpose: string, slot?: string): ItemKey => ({
     pk: userPartition(saasId, userId),
-    sk: `VERIFY#${purpose}`,
+    sk: slot === undefined ? `VERIFY#${purpose}` : `VERIFY#${purpose}#${slot}`,
   }),
   /**
    * What sign-in keeps of a user beside the profile (which holds the failed-proof counter and the last
    * answered SRP session), in the user's partition so Delete User takes it along: the open follow-up
    * challenges (NEW_PASSWORD_REQUIRED, MFA, DEVICE_SRP_AUTH; by the SHA-256 of their session's secret), the
-   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored.
+   * last TOTP step used, and remembered devices. Refresh tokens are sealed, not stored; their grants are (refreshGrant).
    */
   signInChallenge: (saasId: string, userId: string, sessionHash: string): ItemKey => ({
     pk: userPartition(saasId, userId),
@@ -191,9 +208,26 @@ export const keys = {
   }),
   usedTotpStep: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'SIGNIN#TOTP' }),
   device: (saasId: string, userId: string, deviceKey: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `DEVICE#${deviceKey}` }),
+  /** A passkey of the user (its public key, counter, backup flags), naming its owner item as `mirror`. */
+  passkey: (saasId: string, userId: string, passkeyId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `PASSKEY#${passkeyId}` }),
+  passkeys: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: 'PASSKEY#' }),
+  /**
+   * Whose a credential is, by its passkey id (the SHA-256 of its credential id): a passkey sign-in names only
+   * the credential. One credential belongs to one user of one SaaS: the rule is this item's existence.
+   */
+  passkeyOwner: (saasId: string, passkeyId: string): ItemKey => ({ pk: `SAAS#${saasId}#PASSKEY#${passkeyId}`, sk: 'OWNER' }),
+  /** A WebAuthn challenge handed to a page: taken (deleted) by the answer that uses it, so it serves once. */
+  passkeyChallenge: (saasId: string, challengeId: string): ItemKey => ({ pk: `SAAS#${saasId}#PASSKEYCHALLENGE#${challengeId}`, sk: 'CHALLENGE' }),
+  /**
+   * A refresh-token grant (shared/domain/sign-in/grants.ts): revoked, or the generation a rotating one is at.
+   * In the user's partition, read beside the profile in one request, and gone with Delete User.
+   */
+  refreshGrant: (saasId: string, userId: string, grantId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `GRANT#${grantId}` }),
   /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.
+   * An OpenID Connect authorization code is spent in place (`spent_grant`, grant-repository.ts) and stays
+   * until its TTL, so a replay finds what it issued.
    */
   tempCode: (saasId: string, codeHash: string): ItemKey => ({ pk: `SAAS#${saasId}#TEMPCODE#${codeHash}`, sk: 'CODE' }),
   /** One item per sign-in name of a SaaS, naming the user who holds it: the uniqueness rule is its existence. */
@@ -235,6 +269,40 @@ export const keys = {
    * send). Addresses compare without case, as mail providers treat them.
    */
   mailSuppression: (saasId: string, address: string): ItemKey => ({ pk: saasPartition(saasId), sk: `SUPPRESSED#${address.toLowerCase()}` }),
+};
+
+/** The catalogue's item kinds and their sort-key prefixes. */
+const CATALOGUE_PREFIX = { unit: 'UNIT#', meter: 'METER#', menu: 'MENU#', plan: 'PLAN#', taxRate: 'TAX#' } as const;
+export type CatalogueKey = keyof typeof CATALOGUE_PREFIX;
+
+export const pricingKeys = {
+  /**
+   * A SaaS's pricing catalogue in one partition (a few hundred small items at most), so that every read of it
+   * (a plan with its menus and units) is one strongly consistent query. Metering units are keyed by name: the
+   * metering routes name them, and the metering hot path reads one by its key.
+   */
+  catalogueItem: (saasId: string, kind: CatalogueKey, idOrName: string): ItemKey => ({
+    pk: `SAAS#${saasId}#PRICING`,
+    sk: `${CATALOGUE_PREFIX[kind]}${idOrName}`,
+  }),
+  catalogue: (saasId: string) => ({ pk: `SAAS#${saasId}#PRICING`, skPrefix: '' }),
+  kindOfSortKey: (sk: string): CatalogueKey | undefined =>
+    (Object.entries(CATALOGUE_PREFIX) as [CatalogueKey, string][]).find(([, prefix]) => sk.startsWith(prefix))?.[0],
+  /**
+   * A tenant's metering counts of one UTC month (`2026-11`) in one partition: the month of a tenant is one
+   * query. Within it, one item per unit, write shard and timestamp (`storage#3#001764115200`): a busy
+   * timestamp's updates spread over several items and over several sort-key ranges, between which DynamoDB
+   * can split the partition (docs/decisions.md, decision 13); one unit's counts are one key prefix.
+   */
+  meteringCount: (saasId: string, tenantId: string, month: string, unitName: string, timestamp: number, shard: number): ItemKey => ({
+    pk: `SAAS#${saasId}#METER#${tenantId}#${month}`,
+    sk: `${unitName}#${shard}#${padSeconds(timestamp)}`,
+  }),
+  meteringMonth: (saasId: string, tenantId: string, month: string) => ({ pk: `SAAS#${saasId}#METER#${tenantId}#${month}`, skPrefix: '' }),
+  meteringUnitMonth: (saasId: string, tenantId: string, month: string, unitName: string) => ({
+    pk: `SAAS#${saasId}#METER#${tenantId}#${month}`,
+    skPrefix: `${unitName}#`,
+  }),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

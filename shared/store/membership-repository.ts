@@ -1,15 +1,23 @@
 import { GetCommand, type DynamoClient, type QueryInput } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { OrderedSource, Positioned } from '../domain/paging.js';
-import type { EnvRole, Member, MemberFilter, MembershipRecord, MembershipRepository, StoredUserCount } from '../domain/tenants/tenant-users.js';
+import type {
+  EnvRole,
+  ListedMember,
+  Member,
+  MemberFilter,
+  MembershipRecord,
+  MembershipRepository,
+  StoredUserCount,
+} from '../domain/tenants/tenant-users.js';
 import type { AttributeChanges, UserFilter, UserRecord } from '../domain/users/users.js';
 import type { TenantUserCount } from '../schemas/tenant-users.js';
 import { batchPut } from './batch.js';
-import { ENTITY, keys } from './keys.js';
-import { indexQuery, partitionQuery, queryIndexAll, queryPages } from './query.js';
+import { ENTITY, INDEX_NAME, keys } from './keys.js';
+import { collect, indexQuery, partitionQuery, queryIndexAll, queryPages } from './query.js';
 import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
 import { Update } from './update.js';
-import { READ_PAGE, UUID, UUID_POSITION, type DynamoUserRepository } from './user-repository.js';
+import { projection, READ_PAGE, UUID, UUID_POSITION, type DynamoUserRepository } from './user-repository.js';
 
 /** A role held in an env, as a member of the membership's string set: `<env id>#<role name>`. */
 const roleMember = (role: EnvRole) => `${role.env_id}#${role.role_name}`;
@@ -30,6 +38,13 @@ function toMembership(item: Record<string, unknown>): MembershipRecord {
     created_at: item.created_at as number,
   };
 }
+
+/**
+ * The membership directory's sort keys begin with a user id, a random UUID: split at these first characters,
+ * its ranges hold about as many memberships each, and read side by side they come back in order.
+ */
+const DIRECTORY_SPLITS = [...'123456789abcdef'];
+const MEMBERSHIP_ATTRIBUTES = ['tenant_id', 'user_id', 'attributes', 'roles', 'created_at'];
 
 /** A membership position in name order: the user's directory position, a space, the tenant id. */
 const LOGIN_ORDER_POSITION = new RegExp(`^(.+) (${UUID})$`);
@@ -133,6 +148,40 @@ export class DynamoMembershipRepository implements MembershipRepository {
     const members: Member[] = [];
     for await (const { item } of this.userPartition(saasId, user)) members.push(item);
     return members;
+  }
+
+  /**
+   * Get Users' read path: the membership directory in 16 ranges read side by side, and beside them the user
+   * directory once, joined here; so a membership costs its share of two index reads (eventually consistent,
+   * as the directory always was) rather than a strongly consistent read of its user's profile each.
+   */
+  async everyMember(saasId: string): Promise<ListedMember[]> {
+    const gsi1pk = keys.membershipDirectory(saasId);
+    const base = { TableName: this.table, IndexName: INDEX_NAME, ...projection(MEMBERSHIP_ATTRIBUTES) };
+    const bounds = ['', ...DIRECTORY_SPLITS, undefined];
+    const ranges = bounds.slice(0, -1).map((from, i) => {
+      const to = bounds[i + 1];
+      // No sort key is a single character, so a bound never names an item: BETWEEN reads [from, to).
+      const [condition, values] =
+        from === ''
+          ? ['gsi1sk < :to', { ':to': to }]
+          : to === undefined
+            ? ['gsi1sk >= :from', { ':from': from }]
+            : ['gsi1sk BETWEEN :from AND :to', { ':from': from, ':to': to }];
+      return collect(
+        queryPages(this.db, {
+          ...base,
+          KeyConditionExpression: `gsi1pk = :pk AND ${condition}`,
+          ExpressionAttributeValues: { ':pk': gsi1pk, ...values },
+        }),
+      );
+    });
+    const [users, ...parts] = await Promise.all([this.users.list(saasId), ...ranges]);
+    const byId = new Map(users.map((user) => [user.id, user]));
+    return parts.flat().flatMap((item) => {
+      const user = byId.get(item.user_id as string);
+      return user ? [{ membership: toMembership(item), user }] : [];
+    });
   }
 
   /** One user's memberships, after a tenant id. */

@@ -16,7 +16,7 @@ export async function* queryPages(db: DynamoClient, input: QueryInput): AsyncGen
   for await (const out of queryOutputs(db, input)) yield out.Items ?? [];
 }
 
-async function collect(pages: AsyncGenerator<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
+export async function collect(pages: AsyncGenerator<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for await (const page of pages) items.push(...page);
   return items;

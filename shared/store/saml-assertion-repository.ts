@@ -14,4 +14,10 @@ export class DynamoSamlAssertionRepository {
     const item = { ...keys.usedSamlAssertion(saasId, issuer, assertionId), entity: ENTITY.usedSamlAssertion, v: 1, [TTL_ATTRIBUTE]: expiresAt };
     return (await putIfAbsent(this.db, this.table, item)) === 'created';
   }
+
+  /** true the first time the screen's ticket for an assertion is used; false ever after (until `expiresAt`). */
+  async claimTicket(saasId: string, issuer: string, assertionId: string, expiresAt: number): Promise<boolean> {
+    const item = { ...keys.usedSamlTicket(saasId, issuer, assertionId), entity: ENTITY.usedSamlAssertion, v: 1, [TTL_ATTRIBUTE]: expiresAt };
+    return (await putIfAbsent(this.db, this.table, item)) === 'created';
+  }
 }

@@ -30,6 +30,7 @@ function toCode(item: Record<string, unknown>): VerificationCode {
     expires_at: item.expires_at as number,
     attempts: item.attempts as number,
     payload: item.payload as Record<string, string>,
+    ...(typeof item.slot === 'string' ? { slot: item.slot } : {}),
   };
 }
 
@@ -40,11 +41,11 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
   ) {}
 
   saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
-    const key = keys.verificationCode(saasId, userId, code.purpose);
+    const key = keys.verificationCode(saasId, userId, code.purpose, code.slot);
     const item = { ...key, entity: ENTITY.verificationCode, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
     return atomicWrite(
       check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
-      // Replaces an earlier code of the same purpose: only the latest one confirms.
+      // Replaces an earlier code of the same purpose and slot: only the latest one confirms.
       part(RULE.userLive, { Put: { TableName: this.table, Item: item } }),
       ...mailWrites(this.table, mail),
     );
@@ -59,9 +60,9 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     return atomicWrite(check(this.table, keys.loginOwner(saasId, login), freeOrOwn, RULE.loginFree));
   }
 
-  async code(saasId: string, userId: string, purpose: CodePurpose): Promise<VerificationCode | undefined> {
+  async code(saasId: string, userId: string, purpose: CodePurpose, slot?: string): Promise<VerificationCode | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: keys.verificationCode(saasId, userId, purpose), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: keys.verificationCode(saasId, userId, purpose, slot), ConsistentRead: true }),
     );
     return out.Item ? toCode(out.Item) : undefined;
   }
@@ -69,12 +70,12 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
   spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean> {
     const change = new Update().add('attempts', 1);
     const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
-    const key = keys.verificationCode(saasId, userId, code.purpose);
+    const key = keys.verificationCode(saasId, userId, code.purpose, code.slot);
     return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, both(sameCode(code), left)))));
   }
 
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite {
-    return atomicWrite(remove(this.table, keys.verificationCode(saasId, userId, code.purpose), sameCode(code), FLOW_RULE.codeUnused));
+    return atomicWrite(remove(this.table, keys.verificationCode(saasId, userId, code.purpose, code.slot), sameCode(code), FLOW_RULE.codeUnused));
   }
 
   pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite {

@@ -11,13 +11,15 @@ import {
   type UserFilter,
   type UserRecord,
   type UserRepository,
+  type UserSummary,
 } from '../domain/users/users.js';
 import type { MfaPreference } from '../schemas/users.js';
+import { sessionOf, type UserSession } from '../domain/tokens/tokens.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
-import { indexQuery, queryAll, queryIndexAll, queryPages } from './query.js';
+import { collect, indexQuery, queryAll, queryPages } from './query.js';
 import { both, check, DynamoCommitter, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -31,6 +33,16 @@ export const UUID_POSITION = new RegExp(`^${UUID}$`);
 const NOBODY = '00000000-0000-0000-0000-000000000000';
 /** A user directory position: the index sort key, `E#<name> <id>` or `S#<name> <id>`. */
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
+
+const SUMMARY_ATTRIBUTES = ['id', 'email', 'sign_in_id', 'attributes', 'last_login_at', 'deleting'];
+
+/** A ProjectionExpression of these attributes, each by a name placeholder. */
+export function projection(attributes: readonly string[]) {
+  return {
+    ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#p${i}`, name])),
+  };
+}
 
 /** What the profile item holds beside the record: the name's key, the delete mark, and sign-in's state (sign-in-repository.ts). */
 type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_answered?: unknown };
@@ -113,18 +125,18 @@ export class DynamoUserRepository implements UserRepository {
     return item ? toUser(item) : undefined;
   }
 
-  /** The token check's read (tokens.ts SessionVersionSource): two attributes of the profile, strongly consistent. */
-  async sessionVersion(saasId: string, userId: string): Promise<number | undefined> {
+  /** The token check's read (tokens.ts SessionSource): three attributes of the profile, strongly consistent. */
+  async session(saasId: string, userId: string): Promise<UserSession | undefined> {
     const out = await this.db.send(
       new GetCommand({
         TableName: this.table,
         Key: keys.userProfile(saasId, userId),
         ConsistentRead: true,
-        ProjectionExpression: '#version, #deleting',
-        ExpressionAttributeNames: { '#version': 'session_version', '#deleting': 'deleting' },
+        ProjectionExpression: '#version, #revoked, #deleting',
+        ExpressionAttributeNames: { '#version': 'session_version', '#revoked': 'revoked_grants', '#deleting': 'deleting' },
       }),
     );
-    return out.Item && !out.Item.deleting ? (out.Item.session_version as number) : undefined;
+    return out.Item && !out.Item.deleting ? sessionOf(out.Item as Pick<UserRecord, 'session_version' | 'revoked_grants'>) : undefined;
   }
 
   async getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>> {
@@ -158,9 +170,24 @@ export class DynamoUserRepository implements UserRepository {
     return { userId: owner.user_id as string, salt, verifier };
   }
 
-  async list(saasId: string): Promise<UserRecord[]> {
-    const items = await queryIndexAll(this.db, this.table, { gsi1pk: keys.userDirectory(saasId) });
-    return items.filter((item) => !item.deleting).map(toUser);
+  /**
+   * The whole directory, each item projected to what the lists answer: a profile is mostly its SRP verifier,
+   * which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
+   * counts the items it reads, not what it returns).
+   */
+  async list(saasId: string): Promise<UserSummary[]> {
+    const items = await collect(
+      queryPages(this.db, { ...indexQuery(this.table, { gsi1pk: keys.userDirectory(saasId) }), ...projection(SUMMARY_ATTRIBUTES) }),
+    );
+    return items
+      .filter((item) => !item.deleting)
+      .map((item) => ({
+        id: item.id as string,
+        email: item.email as string,
+        sign_in_id: item.sign_in_id as string,
+        attributes: (item.attributes ?? {}) as UserSummary['attributes'],
+        last_login_at: item.last_login_at as number,
+      }));
   }
 
   directory(saasId: string, filter: UserFilter) {

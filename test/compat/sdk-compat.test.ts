@@ -20,6 +20,7 @@ import { deliveredMail } from '../support/mail.js';
 import { STAND_IN_KEY, startHarnessWithStripe } from '../support/stripe-stand-in.js';
 import { srpSignIn } from '../support/sign-in.js';
 import { newDeviceSecret, SrpTestClient } from '../support/srp-client.js';
+import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { federationService } from '../../shared/wiring.js';
 import { modelName, modelProblems, publishedDefinition, sdkOperations, type SdkOperation } from './sdk-definition.js';
 
@@ -37,6 +38,8 @@ let saasId: string;
 beforeAll(async () => {
   world = await startHarnessWithStripe();
   ({ h, api, saasId } = world);
+  // A SAML metadata URL is resolved when saved and must name a public address; no test depends on outside DNS.
+  setHostsForTests({ 'idp.sdk.example': '93.184.215.14' });
 });
 afterAll(() => world.close());
 

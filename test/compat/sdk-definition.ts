@@ -21,6 +21,7 @@ export interface Schema {
   allOf?: Schema[];
   oneOf?: Schema[];
   anyOf?: Schema[];
+  discriminator?: { propertyName: string; mapping?: Record<string, string> };
 }
 
 export interface SdkOperation {
@@ -77,22 +78,43 @@ function mergeMembers(model: Schema, members: Schema): Schema {
 export const publishedDefinition = read<Definition>('./saasus-auth-api.yml');
 export const definition = withAdditions(publishedDefinition, read<Additions>('./saasus-auth-api.additions.yml'));
 
-export const sdkOperations: SdkOperation[] = Object.entries(definition.paths).flatMap(([path, item]) =>
-  Object.entries(item)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, op]) => {
-      const status = Number(Object.keys(op.responses).find((code) => code.startsWith('2')) ?? Object.keys(op.responses)[0]);
-      const response = op.responses[String(status)]?.content?.['application/json']?.schema;
-      return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response ? { response } : {}) };
-    }),
-);
+function operationsOf(within: Definition): SdkOperation[] {
+  return Object.entries(within.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => {
+        const status = Number(Object.keys(op.responses).find((code) => code.startsWith('2')) ?? Object.keys(op.responses)[0]);
+        const response = op.responses[String(status)]?.content?.['application/json']?.schema;
+        return { operationId: op.operationId, method: method.toUpperCase(), path, status, ...(response ? { response } : {}) };
+      }),
+  );
+}
 
-function resolve(schema: Schema): Schema {
+export const sdkOperations: SdkOperation[] = operationsOf(definition);
+
+/** Another of the SDKs' definitions kept beside this file (the Pricing and Billing APIs'): its operations, and a checker against its models. */
+export interface SdkDefinition {
+  definition: Definition;
+  sdkOperations: SdkOperation[];
+  /** Where `value` breaks `schema`, one line per problem; [] when it fits. */
+  modelProblems(schema: Schema, value: unknown, at?: string): string[];
+}
+
+export function readSdkDefinition(fileName: string): SdkDefinition {
+  const within = read<Definition>(`./${fileName}`);
+  return {
+    definition: within,
+    sdkOperations: operationsOf(within),
+    modelProblems: (schema, value, at = '$') => problemsIn(within, schema, value, at),
+  };
+}
+/** A `$ref` of `within`'s components, followed to the model it names. */
+function resolveIn(within: Definition, schema: Schema): Schema {
   if (!schema.$ref) return schema;
   const name = schema.$ref.replace('#/components/schemas/', '');
-  const target = definition.components.schemas[name];
+  const target = within.components.schemas[name];
   if (!target) throw new Error(`the definition has no schema ${name}`);
-  return resolve(target);
+  return resolveIn(within, target);
 }
 
 /** The model's name for messages: the last part of a $ref. */
@@ -107,9 +129,21 @@ function typeOf(value: unknown): string {
 
 /** Where `value` breaks `schema`, one line per problem, naming the path (`$.tenants[0].plan_id`); [] when it fits. */
 export function modelProblems(schema: Schema, value: unknown, at = '$'): string[] {
-  const model = resolve(schema);
+  return problemsIn(definition, schema, value, at);
+}
+
+function problemsIn(within: Definition, schema: Schema, value: unknown, at: string): string[] {
+  const modelProblems = (inner: Schema, v: unknown, path: string) => problemsIn(within, inner, v, path);
+  const model = resolveIn(within, schema);
   if (value === null) return model.nullable ? [] : [`${at}: null, but the model does not allow null`];
   if (model.allOf) return model.allOf.flatMap((part) => modelProblems(part, value, at));
+  // The generated clients pick a oneOf's alternative by its discriminator (the Python SDK's PricingUnit does).
+  if (model.discriminator) {
+    const tag = typeOf(value) === 'object' ? (value as Record<string, unknown>)[model.discriminator.propertyName] : undefined;
+    const chosen = typeof tag === 'string' ? model.discriminator.mapping?.[tag] : undefined;
+    if (!chosen) return [`${at}.${model.discriminator.propertyName}: ${JSON.stringify(tag)} names none of the model's alternatives`];
+    return modelProblems({ $ref: chosen }, value, at);
+  }
   for (const choices of [model.oneOf, model.anyOf]) {
     if (choices && !choices.some((choice) => modelProblems(choice, value, at).length === 0)) return [`${at}: fits none of its alternatives`];
   }

@@ -174,7 +174,9 @@ function totpCode(secret: string, offByOne = false): string {
     const { context, page } = await openLogin();
     await emailLogin(page, TARO.email, TARO.password);
     await expectSignedInAs(page, TARO.email);
-    assert.deepEqual(await page.locator('#tenants li').allTextContents(), ['Example: Administrator (Production)']);
+    // The tenant has no plan and the SaaS no metering unit: the plan line says so.
+    assert.deepEqual(await page.locator('#tenants li').allTextContents(), ['Example: Administrator (Production)Plan: none']);
+    assert.deepEqual(await page.locator('#tenants li .plan').allTextContents(), ['Plan: none']);
     mkdirSync('.test-results', { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 

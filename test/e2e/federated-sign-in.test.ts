@@ -37,38 +37,45 @@ let app: Server;
 let callbackUrl: string;
 let client: oidc.Configuration;
 
-(skip ? describe.skip : describe)('signing in with Google (a stand-in OpenID Connect provider) in Chromium', () => {
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    [h, browser] = await Promise.all([startHarness({ issuerIsApi: true }), launchChromium()]);
-    google = await startGoogleStandIn({
-      returnUrl: `${config().publicBaseUrl}/oauth2/idpresponse`,
-      accounts: [
-        { sub: TARO.sub, email: TARO.email, email_verified: true },
-        { sub: NEW.sub, email: NEW.email, email_verified: true },
-        { sub: UNVERIFIED.sub, email: UNVERIFIED.email, email_verified: false },
-      ],
-    });
-    process.env.GOOGLE_ISSUER = google.issuer;
-    resetConfigForTests();
-    // The application: its callback page only says it was reached.
-    app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p id="app">back at the app</p>'));
-    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-    callbackUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
+beforeAll(async () => {
+  if (skip) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  [h, browser] = await Promise.all([startHarness({ issuerIsApi: true }), launchChromium()]);
+  google = await startGoogleStandIn({
+    returnUrl: `${config().publicBaseUrl}/oauth2/idpresponse`,
+    accounts: [
+      { sub: TARO.sub, email: TARO.email, email_verified: true },
+      { sub: NEW.sub, email: NEW.email, email_verified: true },
+      { sub: UNVERIFIED.sub, email: UNVERIFIED.email, email_verified: false },
+    ],
+  });
+  process.env.GOOGLE_ISSUER = google.issuer;
+  resetConfigForTests();
+  // The application: its callback page only says it was reached.
+  app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p id="app">back at the app</p>'));
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  callbackUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await google?.close();
+  app?.closeAllConnections();
+  await new Promise((resolve) => app?.close(resolve));
+  await h?.close();
+});
 
+/** Every screen on the API's origin, then on hosts of their own: the flow crosses to the API's host, where Google returns. */
+const onEachHosting = (skip ? describe.skip : describe).each([false, true]);
+
+onEachHosting('signing in with Google (a stand-in OpenID Connect provider) in Chromium, own hosts %s', (perSaasHosts) => {
+  beforeAll(async () => {
+    h.usePerSaasHosts(perSaasHosts);
     ({ saasId, client: admin } = await h.newSaas());
     assert.equal((await admin.put('/auth-info', { callback_url: callbackUrl })).status, 200);
     assert.equal((await setGoogleClient(false)).status, 200);
     const created = await admin.post<{ id: string }>('/users', { email: TARO.email, password: TARO.password, attributes: {} });
     taroId = created.body.id;
     client = await oidc.discovery(new URL(h.api.baseUrl), saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await google?.close();
-    app?.closeAllConnections();
-    await new Promise((resolve) => app?.close(resolve));
-    await h?.close();
   });
 
   /** The SaaS's Google client: the stand-in's. */
@@ -90,6 +97,7 @@ let client: oidc.Configuration;
     const page = await (await browser.newContext()).newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(url.toString());
+    if (perSaasHosts) assert.ok(page.url().startsWith(`http://${saasId}.localhost:${h.api.port}/`), page.url());
     await page.locator('#sign-in-with-google').waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}/sign-in-with-google.png` });
     await page.click('#sign-in-with-google');
@@ -140,7 +148,8 @@ let client: oidc.Configuration;
     await page.fill('#link-code', '000000');
     await page.click('#link-form button[type=submit]');
     await page.locator('#error:not([hidden])').waitFor();
-    const [mail] = await deliveredMail(h.sesUrl, saasId, TARO.email);
+    // The newest: the stand-in holds the mail of every SaaS of this file.
+    const mail = (await deliveredMail(h.sesUrl, saasId, TARO.email)).at(-1);
     const code = /(\d{6})/.exec(mail?.body.text ?? '')?.[1];
     assert.ok(code, mail?.body.text);
     await page.fill('#link-code', code);

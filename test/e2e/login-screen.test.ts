@@ -207,6 +207,23 @@ let hanakoSecret: string;
     }
   });
 
+  it('runs no script of the SaaS on the API’s shared origin: its tag manager is neither loaded nor allowed', async () => {
+    const settings = { title: 'Acme', icon: '', favicon: '', terms_of_service_url: '', privacy_policy_url: '', is_sign_in_id_enabled: false };
+    assert.equal((await admin.patch('/customize-page-settings', { ...settings, tag_manager_container_id: 'GTM-ABC123' })).status, 200);
+    try {
+      const page = await (await browser.newContext()).newPage();
+      const answer = await page.goto(loginUrl);
+      const csp = (await answer?.allHeaders())?.['content-security-policy'] ?? '';
+      assert.doesNotMatch(csp, /googletagmanager|google-analytics/);
+      assert.match(csp, /script-src 'self';/);
+      await page.locator('#sign-in-form:not([hidden])').waitFor();
+      assert.equal(await page.locator('script[src*="googletagmanager"]').count(), 0);
+      assert.equal(await page.evaluate(() => 'dataLayer' in globalThis), false);
+    } finally {
+      await admin.patch('/customize-page-settings', { ...settings, tag_manager_container_id: '' });
+    }
+  });
+
   it('sends the user only to the configured callback URL, whatever the address of the screen says', async () => {
     const page = await open(`${loginUrl}?redirect_uri=${encodeURIComponent('https://evil.example/')}&callback_url=https://evil.example/&state=x`);
     await signIn(page, TARO.email, TARO.password);
@@ -301,14 +318,19 @@ let hanakoSecret: string;
         await expectBackAtTheSaas(page, RIKU.email);
 
         await page.goto(loginUrl);
-        // Runs in the page: its localStorage, which Node's types do not know.
-        const kept = await page.evaluate(() =>
-          Object.entries((globalThis as unknown as { localStorage: Record<string, string> }).localStorage).filter(([key]) =>
-            key.startsWith('login-device:'),
-          ),
-        );
+        // Kept in a sealed HttpOnly cookie that only the screen's steps receive, never in storage a script reads.
+        const kept = (await page.context().cookies()).filter((c) => c.name === `login_device_${rikuId}`);
         assert.equal(kept.length, 1, 'the screen keeps the device in this browser');
-        assert.deepEqual(Object.keys(JSON.parse(kept[0]![1]) as object).sort(), ['group', 'key', 'password']);
+        assert.equal(kept[0]?.httpOnly, true);
+        assert.equal(kept[0]?.path, `${new URL(loginUrl).pathname}api/`);
+        assert.equal(kept[0]?.sameSite, 'Strict');
+        assert.doesNotMatch(kept[0]?.value ?? '', /password|group/);
+        // Runs in the page: its storage and cookies, which Node's types do not know.
+        const visible = await page.evaluate(() => {
+          const scope = globalThis as unknown as { localStorage: { length: number }; document: { cookie: string } };
+          return { storage: scope.localStorage.length, cookie: scope.document.cookie };
+        });
+        assert.deepEqual(visible, { storage: 0, cookie: '' }, 'no script of the page can read the device');
         // Straight back, no code form: the device answered DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER itself.
         await signIn(page, RIKU.email, RIKU.password);
         await expectBackAtTheSaas(page, RIKU.email);

@@ -8,7 +8,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
-import { BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
+import { API_BASE_PATHS, BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
 interface Statement {
@@ -54,7 +54,7 @@ const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', ...WORKERS];
 /** The icon browsers ask every host for goes to the screen's function too (a page, not a JSON 404). */
 const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, 'GET /favicon.ico'];
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
-const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml']);
+const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'billing']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
 
@@ -129,7 +129,11 @@ describe('service stack', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
     assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + 2);
     assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, SAML_ROUTE, '$default']));
-    assert.ok(keys.every((k) => k === '$default' || k === 'GET /favicon.ico' || k.split(' ')[1]!.startsWith(BASE_PATH)));
+    assert.ok(
+      keys.every(
+        (k) => k === '$default' || k === 'GET /favicon.ico' || Object.values(API_BASE_PATHS).some((base) => k.split(' ')[1]!.startsWith(`${base}/`)),
+      ),
+    );
   });
 
   it('sends every route to the function of its group', () => {
@@ -255,6 +259,25 @@ describe('API stage', () => {
     assert.deepEqual(custom.outputs.CustomDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
     assert.equal(custom.outputs.ApiUrl!.Value, `https://auth-api.example.com${BASE_PATH}`);
     assert.equal(custom.outputs.LoginScreenUrl!.Value, `https://auth-api.example.com${BASE_PATH}/login/`);
+  });
+
+  it('gives each SaaS’s login screen a host of its own only when asked: a wildcard domain, its mapping, LOGIN_DOMAIN everywhere', () => {
+    for (const group of [...GROUPS, 'login', 'saml']) assert.equal(environmentOf(resources[functionOf(group)]!).LOGIN_DOMAIN, undefined);
+    const screens = synthesize({
+      loginDomain: { domainName: 'login.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/2222' },
+    });
+    const [domainId, domain] = ofType('AWS::ApiGatewayV2::DomainName', screens.resources)[0]!;
+    assert.equal(domain.Properties.DomainName, '*.login.example.com');
+    screens.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainNameConfigurations: [
+        Match.objectLike({ CertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/2222', EndpointType: 'REGIONAL' }),
+      ],
+    });
+    screens.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
+    assert.deepEqual(screens.outputs.LoginDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+    for (const group of [...GROUPS, 'login', 'saml']) {
+      assert.equal(environmentOf(screens.resources[functionOf(group, screens.resources)]!).LOGIN_DOMAIN, 'login.example.com', group);
+    }
   });
 
   it('gives every API function the API URL as PUBLIC_BASE_URL and, unless one is given, as TOKEN_ISSUER', () => {

@@ -1,6 +1,7 @@
 /**
  * What an application does with credentials after signing a user in, through the local HTTP API: refresh
- * (no rotation; ended by password change, reset and user deletion), temporary codes (10 seconds, single
+ * (no rotation; ended by password change, reset and user deletion; living refresh_token_validity, as it was
+ * when the token was issued), temporary codes (10 seconds, single
  * use, sealed), /userinfo, and that nothing of one SaaS is accepted by another.
  */
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
@@ -69,7 +70,7 @@ describe('refresh (auth-flow refreshTokenAuth)', () => {
   it('stores nothing: the token is sealed, names no user in clear, and is refused once expired', async () => {
     const user = await signedInUser();
     const token = user.credentials.refresh_token as string;
-    assert.match(token, /^rt1\.[A-Za-z0-9_-]+$/);
+    assert.match(token, /^rt2\.[A-Za-z0-9_-]+$/);
     assert.ok(!token.includes(user.id) && !Buffer.from(token.slice(4), 'base64url').toString('latin1').includes(user.id), 'the user id is sealed');
     const partition = keys.userContents(saasId, user.id).pk;
     const items = await dynamo().send(
@@ -107,6 +108,54 @@ describe('refresh (auth-flow refreshTokenAuth)', () => {
     const other = await signedInUser();
     for (const bad of ['nonsense', `${other.id}.${token.split('.')[1]}`, `${user.id}.${'A'.repeat(43)}`]) {
       await expectError(refresh(bad), 401, 'invalid_token', 'refresh-token');
+    }
+  });
+});
+
+describe('refresh_token_validity (GET/PUT /sign-in-settings)', () => {
+  type Validity = { value: number; unit: string };
+  const validityOf = async (client: SignedClient) =>
+    (await client.get<{ refresh_token_validity: Validity }>('/sign-in-settings')).body.refresh_token_validity;
+
+  it('sets how long refresh tokens issued from then on live; those issued before keep their lifetime', async () => {
+    const { client } = await h.newSaas();
+    assert.deepEqual(await validityOf(client), { value: 30, unit: 'days' }, 'the deployment default');
+    const before = await signedInUser(client);
+    assert.equal((await client.put('/sign-in-settings', { refresh_token_validity: { value: 2, unit: 'hours' } })).status, 200);
+    assert.deepEqual(await validityOf(client), { value: 2, unit: 'hours' });
+    const after = await signedInUser(client);
+    const start = Date.now();
+    setClockForTests(start + (2 * 3600 - 60) * 1000);
+    assert.equal((await refresh(after.credentials.refresh_token as string, client)).status, 200, 'live within its 2 hours');
+    setClockForTests(start + (2 * 3600 + 1) * 1000);
+    await expectError(refresh(after.credentials.refresh_token as string, client), 401, 'invalid_token', 'refresh-token');
+    assert.equal((await refresh(before.credentials.refresh_token as string, client)).status, 200, 'issued before the change: 30 days');
+    setClockForTests(start + (30 * 86_400 + 1) * 1000);
+    await expectError(refresh(before.credentials.refresh_token as string, client), 401, 'invalid_token', 'refresh-token');
+  });
+
+  it('takes 60 minutes to 10 years in any unit, refuses the rest and changes nothing then', async () => {
+    const { client } = await h.newSaas();
+    for (const fine of [
+      { value: 60, unit: 'minutes' },
+      { value: 3600, unit: 'seconds' },
+      { value: 3650, unit: 'days' },
+      { value: 87_600, unit: 'hours' },
+    ]) {
+      assert.equal((await client.put('/sign-in-settings', { refresh_token_validity: fine })).status, 200, JSON.stringify(fine));
+      assert.deepEqual(await validityOf(client), fine);
+    }
+    for (const bad of [
+      { value: 59, unit: 'minutes' },
+      { value: 3599, unit: 'seconds' },
+      { value: 3651, unit: 'days' },
+      { value: 0, unit: 'days' },
+      { value: 1.5, unit: 'days' },
+      { value: 1, unit: 'weeks' },
+      { value: 30 },
+    ]) {
+      await expectError(client.put('/sign-in-settings', { refresh_token_validity: bad }), 400, 'invalid_parameter');
+      assert.deepEqual(await validityOf(client), { value: 87_600, unit: 'hours' }, JSON.stringify(bad));
     }
   });
 });

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { SignedClient } from '../../client/signed-fetch.js';
 import { SrpClient, type PasswordChallenge } from '../../client/srp.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { AppSession, type AppAnswer } from '../support/app-session.js';
@@ -170,6 +171,28 @@ describe('the session cookies', () => {
       [[tenantId, ['admin']]],
     );
     for (const token of ['id_token', 'access_token', 'refresh_token']) assert.ok(!me.text.includes(browser.cookie(token) as string));
+    // No plan yet: no plan member (the service's /userinfo leaves plan_id out), and this month's usage of no unit.
+    assert.deepEqual(
+      (me.body.user as { tenants: Record<string, unknown>[] }).tenants.map((t) => [t.plan_id, t.plan, t.usage]),
+      [[undefined, undefined, []]],
+    );
+  });
+
+  it("shows the tenant's plan and this month's metered usage", async () => {
+    const pricing = new SignedClient(world.admin.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), world.admin.credentials);
+    const plan = await pricing.post<{ id: string }>('/plans', { name: 'gold', display_name: 'Gold Plan', description: '', menu_ids: [] });
+    assert.equal(plan.status, 201, plan.text);
+    assert.equal((await pricing.post('/metering/units', { unit_name: 'app_calls', display_name: '', description: '' })).status, 201);
+    assert.equal((await pricing.put(`/metering/tenants/${tenantId}/units/app_calls/now`, { method: 'add', count: 7 })).status, 200);
+    assert.equal((await world.admin.put(`/tenants/${tenantId}/plans`, { next_plan_id: plan.body.id })).status, 200);
+    const browser = session();
+    await browser.fetchCsrfToken();
+    assert.equal((await signIn(browser, '/sign-in', { username: 'taro@example.com' }, PASSWORD)).status, 200);
+    const me = await browser.request('GET', '/me');
+    assert.deepEqual(
+      (me.body.user as { tenants: Record<string, unknown>[] }).tenants.map((t) => [t.plan, t.usage]),
+      [[{ id: plan.body.id, display_name: 'Gold Plan' }, [{ metering_unit_name: 'app_calls', count: 7 }]]],
+    );
   });
 
   it('signs in by ID login: username + tenant id', async () => {

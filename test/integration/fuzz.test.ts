@@ -327,7 +327,7 @@ function responseCheck(route: Route) {
 /** What is wrong with one answer; empty when nothing is. */
 function problemsOf(req: RouteRequest, answer: DirectAnswer, writes: WriteRecord[]): string[] {
   const problems: string[] = [];
-  const found = matchRoute(req.method, `/v1/auth${pathOf(req)}`);
+  const found = matchRoute(req.method, pathOf(req));
   const route = found.kind === 'match' ? found.match.route : undefined;
   if (answer.status >= 500) problems.push(`answered ${answer.status}`);
   if (!answer.headers['x-request-id']) problems.push('no x-request-id header');

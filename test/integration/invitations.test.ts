@@ -162,6 +162,19 @@ describe('create, read, delete', () => {
     assert.equal(mail!.body.html, `<a href="${res.body.invitation_url.replace('&', '&amp;')}">Join</a>`);
   });
 
+  it('links to the SaaS’s screen on a host of its own when the deployment gives each SaaS one', async () => {
+    h.usePerSaasHosts(true);
+    try {
+      const invitation = await invite(address('own-host'));
+      assert.equal(
+        invitation.invitation_url,
+        `http://${saasId}.localhost:${h.api.port}/v1/auth/login/${saasId}/invitation?invitation_id=${invitation.id}&tenant_id=${tenantA}`,
+      );
+    } finally {
+      h.usePerSaasHosts(false);
+    }
+  });
+
   it('takes its lifetime from INVITATION_LIFETIME_SECONDS', async () => {
     process.env.INVITATION_LIFETIME_SECONDS = '3600';
     resetConfigForTests();

@@ -27,7 +27,20 @@ process.env.MARKETPLACE_TOKEN_SECRET = MARKETPLACE_SECRET;
 /** Requests per route and world: each a different draw from the route's schema. */
 const VARIANTS = 3;
 /** Path parameters that name something of one SaaS: with B's own, a request may succeed; with A's, it must not. */
-const OWNED_PARAMS = new Set(['tenant_id', 'user_id', 'invitation_id', 'attribute_name', 'role_name', 'env_id']);
+const OWNED_PARAMS = new Set([
+  'tenant_id',
+  'user_id',
+  'invitation_id',
+  'attribute_name',
+  'role_name',
+  'env_id',
+  'plan_id',
+  'menu_id',
+  'pricing_unit_id',
+  'tax_rate_id',
+  'metering_unit_id',
+  'metering_unit_name',
+]);
 
 /** The ids and names a request can carry, index for index the same kind of thing in every world. */
 interface World {
@@ -42,6 +55,13 @@ interface World {
   cursors: string[];
   accessToken: string;
   invitationId: string;
+  /** The pricing catalogue's ids, and the metering unit's name. */
+  planIds: string[];
+  menuIds: string[];
+  unitIds: string[];
+  taxRateIds: string[];
+  meterIds: string[];
+  meterNames: string[];
 }
 
 let h: Harness;
@@ -64,12 +84,19 @@ const worldOf = (s: PopulatedSaas): World => ({
   cursors: s.cursors,
   accessToken: s.accessToken,
   invitationId: randomUUID(),
+  planIds: [s.pricing.planId],
+  menuIds: [s.pricing.menuId],
+  unitIds: s.pricing.unitIds,
+  taxRateIds: [s.pricing.taxRateId],
+  meterIds: [s.pricing.meterId],
+  meterNames: [s.pricing.meterName],
 });
 
 /** A's world with every id and name swapped for one of the same shape that exists nowhere. */
 async function ghostOf(world: World, tag: string): Promise<World> {
   const ghostTag = randomUUID().slice(0, 8);
-  const ids = new Map([...world.tenantIds, ...world.userIds].map((id) => [id, randomUUID()]));
+  const catalogueIds = [...world.planIds, ...world.menuIds, ...world.unitIds, ...world.taxRateIds, ...world.meterIds];
+  const ids = new Map([...world.tenantIds, ...world.userIds, ...catalogueIds].map((id) => [id, randomUUID()]));
   const ghost = (value: string) => [...ids].reduce((v, [id, other]) => v.replaceAll(id, other), value.replaceAll(tag, ghostTag));
   const userIds = world.userIds.map(ghost);
   return {
@@ -85,6 +112,12 @@ async function ghostOf(world: World, tag: string): Promise<World> {
     // A token of A's SaaS for a user who does not exist: refused by B exactly as one of A's real users.
     accessToken: await mintAccessToken({ saasId: world.saasId, userId: userIds[0]!, email: ghost(world.emails[0]!) }),
     invitationId: randomUUID(),
+    planIds: world.planIds.map(ghost),
+    menuIds: world.menuIds.map(ghost),
+    unitIds: world.unitIds.map(ghost),
+    taxRateIds: world.taxRateIds.map(ghost),
+    meterIds: world.meterIds.map(ghost),
+    meterNames: world.meterNames.map(ghost),
   };
 }
 
@@ -107,6 +140,15 @@ function poolsOf(world: World): Pools {
     registration_token: [registrationToken],
     provider_name: ['Google'],
     password: ['Correct-horse-9'],
+    plan_id: world.planIds,
+    plan_ids: world.planIds,
+    menu_id: world.menuIds,
+    menu_ids: world.menuIds,
+    pricing_unit_id: world.unitIds,
+    unit_ids: world.unitIds,
+    tax_rate_id: world.taxRateIds,
+    metering_unit_id: world.meterIds,
+    metering_unit_name: world.meterNames,
   };
 }
 

@@ -171,7 +171,9 @@ describe('routing and error shape', () => {
     assert.equal(res.status, 200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     assert.equal(doc.openapi, '3.1.0');
-    assert.ok(doc.paths['/roles']);
+    // Paths start from the root: one document covers /v1/auth, /v1/pricing and /v1/billing.
+    assert.ok(doc.paths['/v1/auth/roles']);
+    assert.ok(doc.paths['/v1/pricing/plans']);
   });
 
   it('signs through the shared client the same way', async () => {

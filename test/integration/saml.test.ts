@@ -10,12 +10,23 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
+import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
 import { openScreen } from '../support/screen-client.js';
 
 const CALLBACK = 'https://app.acme.test/callback';
+/** 93.184.215.14 is a public address (example.com's); the rest are not. */
+const HOSTS: Record<string, string | string[]> = {
+  'idp.example.com': '93.184.215.14',
+  'internal.idp.test': '10.0.0.1',
+  'cgnat.idp.test': '100.64.0.1',
+  'cloud.idp.test': '169.254.169.254',
+  'v6.idp.test': 'fd00::1',
+  'mixed.idp.test': ['93.184.215.14', '192.168.1.10'],
+  'rebind.idp.test': '93.184.215.14',
+};
 const KIM = { email: 'kim.saml@acme.test', password: 'Kim#Secret42', nameId: 'kim@idp-a' };
 const LEE = { email: 'lee.saml@beta.test', password: 'Lee#Secret42', nameId: 'lee@idp-a' };
 
@@ -75,6 +86,8 @@ beforeAll(async () => {
   tenantB = await setup.createTenant('Beta');
   await setup.addMember(tenantA, await setup.createUser(KIM.email, KIM.password), KIM.email);
   await setup.addMember(tenantB, await setup.createUser(LEE.email, LEE.password), LEE.email);
+  // The only names that resolve in this file (no test depends on external DNS, and none is ever connected to).
+  setHostsForTests(HOSTS);
   idpA = startTestIdp('a');
   idpB = startTestIdp('b');
   for (const [tenant, idp] of [
@@ -173,5 +186,115 @@ describe('per-tenant SAML sign-in', () => {
     );
     assert.equal((await put({ email_attribute: EMAIL_ATTRIBUTE, metadata_url: 'https://idp.example.com/metadata.xml' })).status, 200);
     assert.equal((await put({ email_attribute: EMAIL_ATTRIBUTE, metadata_xml: idpA.metadata })).status, 200);
+  });
+});
+
+describe('what the assertion consumer service and the screen refuse', () => {
+  const MAY = { email: 'may.saml@acme.test', password: 'May#Secret42', nameId: 'may@idp-a' };
+
+  it('answers a 400 page for an empty, non-base64 or non-XML SAMLResponse, and for none at all', async () => {
+    const acs = `${h.api.baseUrl}/saml2/idpresponse`;
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    for (const body of [
+      'SAMLResponse=',
+      'SAMLResponse=%25%25%25not-base64',
+      `SAMLResponse=${encodeURIComponent(b64('not XML at all'))}`,
+      `SAMLResponse=${encodeURIComponent(b64('<?xml version="1.0"?><unclosed'))}`,
+      `SAMLResponse=${encodeURIComponent(b64('<Response/>'))}`,
+      `SAMLResponse=${encodeURIComponent(b64('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>'))}`,
+      '',
+      'RelayState=x',
+    ]) {
+      const res = await fetch(acs, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const page = await res.text();
+      assert.equal(res.status, 400, `${body}: ${res.status} ${page}`);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/, body);
+    }
+  });
+
+  it('refuses an assertion whose Recipient, or a response whose Destination, is another service provider', async () => {
+    const spMetadata = await serviceProviderMetadata();
+    for (const aimedAt of [{ recipient: 'https://other-sp.test/acs' }, { destination: 'https://other-sp.test/acs' }]) {
+      const { location } = await startAt(tenantA);
+      const { acs, SAMLResponse } = await idpA.respond(location, spMetadata, KIM, aimedAt);
+      const res = await post(acs, SAMLResponse);
+      const page = await res.text();
+      assert.equal(res.status, 400, `${JSON.stringify(aimedAt)}: ${page}`);
+      assert.match(page, /another (recipient|destination) \(https:\/\/other-sp\.test\/acs\)/);
+    }
+  });
+
+  it('takes the sealed ticket once: replayed within its minute, it mails no second code', async () => {
+    const setup = new ServiceSetup(admin);
+    await setup.addMember(tenantA, await setup.createUser(MAY.email, MAY.password), MAY.email);
+    const { location, cookie } = await startAt(tenantA);
+    const { acs, SAMLResponse } = await idpA.respond(location, await serviceProviderMetadata(), MAY);
+    const consumed = await post(acs, SAMLResponse);
+    assert.equal(consumed.status, 303);
+    const ticketUrl = consumed.headers.get('location') ?? '';
+    const first = await fetch(ticketUrl, { redirect: 'manual', headers: { cookie } });
+    assert.equal(first.status, 302, await first.text());
+    assert.match(first.headers.get('location') ?? '', /\/link\?ticket=/);
+    assert.equal((await deliveredMail(h.sesUrl, saasId, MAY.email)).length, 1);
+    const replayed = await fetch(ticketUrl, { redirect: 'manual', headers: { cookie } });
+    const page = await replayed.text();
+    assert.equal(replayed.status, 400, page);
+    assert.match(page, /used already/);
+    assert.equal((await deliveredMail(h.sesUrl, saasId, MAY.email)).length, 1, 'no second code');
+  });
+});
+
+describe('metadata_url', () => {
+  const put = (tenantId: string, metadata_url: string) =>
+    admin.put<{ type: string; message: string; data: Record<string, unknown> }>(`/tenants/${tenantId}/identity-providers`, {
+      provider_type: 'SAML',
+      identity_provider_props: { email_attribute: EMAIL_ATTRIBUTE, metadata_url },
+    });
+
+  it('is refused when saved unless its host is a public address: loopback, private, link-local, CGNAT, IPv6, other spellings, localhost', async () => {
+    for (const url of [
+      'https://127.0.0.1/metadata',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2130706433/metadata',
+      'https://0x7f.0.0.1/metadata',
+      'https://017700000001/metadata',
+      'https://127.1:8443/metadata',
+      'https://[::1]/metadata',
+      'https://[::ffff:127.0.0.1]/metadata',
+      'https://[fe80::1]/metadata',
+      'https://localhost/metadata',
+      'https://idp.localhost/metadata',
+      'https://internal.idp.test/metadata',
+      'https://cgnat.idp.test/metadata',
+      'https://cloud.idp.test/metadata',
+      'https://v6.idp.test/metadata',
+      'https://mixed.idp.test/metadata',
+      'https://unknown.idp.test/metadata',
+    ]) {
+      const res = await put(tenantB, url);
+      assert.equal(res.status, 400, `${url}: ${res.status} ${res.text}`);
+      assert.equal(res.body.type, 'invalid_parameter', url);
+      assert.match(res.body.message, /^identity_provider_props\.metadata_url: /, url);
+    }
+    // Nothing changed: the tenant keeps the identity provider it had.
+    const kept = await admin.get<{ saml: { metadata_xml?: string; metadata_url?: string } }>(`/tenants/${tenantB}/identity-providers`);
+    assert.equal(kept.body.saml.metadata_xml, idpB.metadata);
+    assert.equal(kept.body.saml.metadata_url, undefined);
+  });
+
+  it('is checked again when read at sign-in: a name that now resolves to a closed address, or to nothing, is a 400 page', async () => {
+    const setup = new ServiceSetup(admin);
+    const tenant = await setup.createTenant('Rebind');
+    assert.equal((await put(tenant, 'https://rebind.idp.test/metadata')).status, 200);
+    for (const now of ['169.254.169.254', undefined]) {
+      setHostsForTests({ ...HOSTS, 'rebind.idp.test': now ?? [] });
+      const fromScreen = await fetch(`${screen}saml?tenant_id=${tenant}`, { redirect: 'manual' });
+      const res = await fetch(fromScreen.headers.get('location') ?? '', { redirect: 'manual' });
+      const page = await res.text();
+      assert.equal(res.status, 400, page);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(page, now ? /rebind\.idp\.test resolves to 169\.254\.169\.254, which is not a public address/ : /does not resolve/);
+    }
+    setHostsForTests(HOSTS);
   });
 });

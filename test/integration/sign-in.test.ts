@@ -144,7 +144,7 @@ describe('a plain sign-in', () => {
     const id = await tokenVerifier().verifyIdToken(saasId, session.getIdToken().getJwtToken());
     assert.equal(access.sub, user.id);
     assert.equal(id.email, user.email);
-    assert.match(session.getRefreshToken().getToken(), /^rt1\.[A-Za-z0-9_-]+$/);
+    assert.match(session.getRefreshToken().getToken(), /^rt2\.[A-Za-z0-9_-]+$/);
     const stored = await profile(user.id);
     assert.ok((stored?.last_login_at as number) >= id.auth_time, 'last_login_at is the sign-in time');
   });

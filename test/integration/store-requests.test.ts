@@ -72,6 +72,22 @@ describe('store requests', () => {
     assert.ok(start.length + respond.length <= 3);
   });
 
+  it('reads the sign-in settings once per sign-in, for the device offer and the refresh token’s lifetime, where none were saved', async () => {
+    const { client } = await h.newSaas(); // no sign-in settings saved: nothing for the settings cache to keep
+    const email = `counted-${randomUUID()}@example.com`;
+    assert.equal((await client.post('/users', { email, password: PASSWORD })).status, 201);
+    await srpSignIn(client, email, PASSWORD); // warms the per-instance keys
+    const client2 = new SrpTestClient();
+    let started: Awaited<ReturnType<typeof startSignIn>> | undefined;
+    await requestsOf(async () => (started = await startSignIn(client, email, client2.srpA)));
+    const answer = client2.passwordAnswer(started?.body.challenge_parameters ?? {}, PASSWORD);
+    const respond = await requestsOf(async () =>
+      assert.equal((await answerChallenge(client, 'PASSWORD_VERIFIER', answer, started?.body.session)).status, 200),
+    );
+    // The profile, the sign-in settings (once), and the write that settles the sign-in with its device offer.
+    assert.deepEqual(respond, ['GetItem', 'GetItem', 'TransactWriteItems']);
+  });
+
   it('a refresh makes 1, a management read 1', async () => {
     const email = await newUser();
     const signedIn = await srpSignIn(api, email, PASSWORD);
@@ -79,7 +95,8 @@ describe('store requests', () => {
     const refresh = await requestsOf(async () =>
       assert.equal((await api.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${token}`)).status, 200),
     );
-    assert.deepEqual(refresh, ['GetItem']);
+    // The profile and the grant's revocation record, in one request.
+    assert.deepEqual(refresh, ['BatchGetItem']);
     const read = await requestsOf(async () => assert.equal((await api.get('/roles')).status, 200));
     assert.equal(read.length, 1, `GET /roles: ${read.join(', ')}`);
   });

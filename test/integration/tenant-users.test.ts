@@ -324,7 +324,6 @@ describe('deleting', () => {
           envs: [],
           user_attribute: { seat: 3, nickname: 'Nin' },
           back_office_staff_email: 'ops@delbeta.test',
-          plan_id: '',
           is_paid: false,
         },
       ],

@@ -9,6 +9,7 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
+import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -388,6 +389,8 @@ describe('billing, payment linkage and identity providers', () => {
       email_attribute: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
       metadata_url: 'https://idp.example.com/metadata.xml',
     };
+    // The metadata host must resolve to a public address (said here: no test depends on external DNS).
+    setHostsForTests({ 'idp.example.com': '93.184.215.14' });
     assert.equal((await api.put(`/tenants/${tenant.id}/identity-providers`, { provider_type: 'SAML', identity_provider_props: saml })).status, 200);
     const on = (await api.get<{ saml: { sign_in_url: string } }>(`/tenants/${tenant.id}/identity-providers`)).body;
     // Where the tenant's users start: the SaaS's login screen, which sends them to the tenant's identity provider.

@@ -433,7 +433,7 @@ describe('isolation', () => {
     const untouched = await stored(user.id);
     assert.equal(untouched.mfa.pending_sealed_totp_secret, undefined);
     assert.equal(await get(keys.verificationCode(saasId, user.id, 'EMAIL_UPDATE')), undefined);
-    assert.equal(await get(keys.verificationCode(saasId, user.id, 'EXTERNAL_LINK')), undefined);
+    assert.equal(await get(keys.verificationCode(saasId, user.id, 'EXTERNAL_LINK', 'Google')), undefined);
   });
 
   it('a read-only key cannot start these flows', async () => {

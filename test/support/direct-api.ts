@@ -5,12 +5,15 @@
  */
 import type { Credentials } from '../../client/signed-fetch.js';
 import { authorizationHeader } from '../../shared/http/signature.js';
-import { BASE_PATH } from '../../shared/routes.js';
+import { API_BASE_PATHS, BASE_PATH } from '../../shared/routes.js';
 import { apiGatewayEvent, invokeHandler } from '../../local/server.js';
 
 export interface DirectRequest {
   method: string;
-  /** Relative to the base path, with the raw query: `/users/search?limit=5`. */
+  /**
+   * With the raw query: relative to the Auth API's base path (`/users/search?limit=5`), or from the root when
+   * it starts with another API's base (`/v1/pricing/units`).
+   */
   path: string;
   /** Sent byte for byte; JSON.stringify a value first. */
   body?: string | Buffer;
@@ -34,7 +37,8 @@ export class DirectApi {
   constructor(readonly credentials: Credentials) {}
 
   async send(request: DirectRequest): Promise<DirectAnswer> {
-    const url = BASE_PATH + request.path;
+    const fromRoot = Object.values(API_BASE_PATHS).some((base) => request.path.startsWith(`${base}/`));
+    const url = fromRoot ? request.path : BASE_PATH + request.path;
     const q = url.indexOf('?');
     const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
     const { secret, saasId, apiKey } = this.credentials;

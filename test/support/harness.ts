@@ -10,6 +10,8 @@ import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../lo
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
 import { startLocalApi, type LocalApi } from '../../local/server.js';
 import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/accounts.js';
+import { resetConfigForTests } from '../../shared/config.js';
+import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { BASE_PATH } from '../../shared/routes.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
@@ -24,6 +26,12 @@ export interface Harness {
   newSaas(permissions?: string[]): Promise<{ saasId: string; apiKey: string; secret: string; client: SignedClient }>;
   /** Another key of an existing SaaS. */
   newKey(saasId: string, permissions: string[]): Promise<SignedClient>;
+  /**
+   * Turns per-SaaS hosts (the `perSaasHosts` option) on or off for what follows, on the same API: the
+   * functions keep what they built at their first request (the Google client, the SAML provider), so a second
+   * harness in one file would not be seen by them.
+   */
+  usePerSaasHosts(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +51,11 @@ export interface HarnessOptions {
   masterKey?: string;
   /** Tokens issued by the API this harness starts (as under `npm start`), so OpenID Connect discovery matches. */
   issuerIsApi?: boolean;
+  /**
+   * Each SaaS's screen on a host of its own, `<saas id>.localhost:<port>` (LOGIN_DOMAIN): browsers resolve
+   * `*.localhost` to the loopback address. Off, every screen shares the API's origin.
+   */
+  perSaasHosts?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -52,6 +65,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const port = await freePort();
   process.env.PUBLIC_BASE_URL = `http://127.0.0.1:${port}${BASE_PATH}`;
   if (options.issuerIsApi) process.env.TOKEN_ISSUER = process.env.PUBLIC_BASE_URL;
+  // Files share a worker's environment: set or clear it every time.
+  const usePerSaasHosts = (on: boolean) => {
+    if (on) process.env.LOGIN_DOMAIN = `localhost:${port}`;
+    else delete process.env.LOGIN_DOMAIN;
+  };
+  usePerSaasHosts(options.perSaasHosts ?? false);
   useLocalEngines({
     dynamoUrl,
     sesUrl,
@@ -59,6 +78,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     masterKey: options.masterKey ?? randomBytes(32).toString('base64'),
     ...(options.tableName ? { tableName: options.tableName } : {}),
   });
+  // No test depends on external DNS: names resolve only as a test says (setHostsForTests).
+  setHostsForTests({});
   await createLocalTable(dynamoUrl, tableName(), accessKeyId);
   const api = await startLocalApi(port);
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
@@ -74,6 +95,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     sesUrl,
     accounts,
     newKey,
+    usePerSaasHosts(on) {
+      usePerSaasHosts(on);
+      resetConfigForTests();
+    },
     async newSaas(permissions = ['*']) {
       const saas = await createSaasAccount(accounts, `test ${randomUUID()}`);
       const key = await issueApiKey(accounts, secrets(), saas.id, permissions);

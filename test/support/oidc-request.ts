@@ -8,13 +8,13 @@ export interface AuthorizationAttempt {
   nonce: string;
 }
 
-export async function authorizationAttempt(client: oidc.Configuration, redirectUri: string): Promise<AuthorizationAttempt> {
+export async function authorizationAttempt(client: oidc.Configuration, redirectUri: string, scope = 'openid email'): Promise<AuthorizationAttempt> {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(client, {
     redirect_uri: redirectUri,
-    scope: 'openid email',
+    scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,

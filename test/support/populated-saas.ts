@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { SignedClient } from '../../client/signed-fetch.js';
+import { SignedClient } from '../../client/signed-fetch.js';
 import type { Harness } from './harness.js';
 import { mintAccessToken } from './tokens.js';
 
@@ -26,6 +26,8 @@ export interface PopulatedSaas {
   cursors: string[];
   /** users[0]'s access token. */
   accessToken: string;
+  /** A pricing catalogue (a plan of one menu of a fixed and a usage unit, a tax rate) and a metering count of tenants[0]. */
+  pricing: { planId: string; menuId: string; unitIds: string[]; taxRateId: string; meterId: string; meterName: string };
   /** Every id and name of this SaaS that no other SaaS should ever see. */
   secrets: string[];
 }
@@ -95,6 +97,42 @@ export async function populatedSaas(h: Harness, envIds: [number, number] = [1, 2
   assert.ok(cursors.every(Boolean), 'the fixtures make second pages');
   const accessToken = await mintAccessToken({ saasId, userId: users[0]!.id, email: users[0]!.email });
 
+  // The Pricing API's catalogue, after the tenants' plans (made while the SaaS had no catalogue yet).
+  const prices = new SignedClient(client.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), client.credentials);
+  const meterName = `calls_${tag}`;
+  const meter = await created(prices.post<{ id: string }>('/metering/units', { unit_name: meterName, display_name: meterName, description: '' }));
+  const unitBase = { display_name: `unit_${tag}`, description: '', currency: 'JPY' };
+  const units = [
+    await created(
+      prices.post<{ id: string }>('/units', { ...unitBase, name: `base_${tag}`, type: 'fixed', unit_amount: 500, recurring_interval: 'month' }),
+    ),
+    await created(
+      prices.post<{ id: string }>('/units', {
+        ...unitBase,
+        name: `usage_${tag}`,
+        type: 'usage',
+        unit_amount: 5,
+        upper_count: 0,
+        metering_unit_name: meterName,
+      }),
+    ),
+  ];
+  const menu = await created(
+    prices.post<{ id: string }>('/menus', { name: `menu_${tag}`, display_name: '', description: '', unit_ids: units.map((u) => u.id) }),
+  );
+  const plan = await created(prices.post<{ id: string }>('/plans', { name: `plan_${tag}`, display_name: '', description: '', menu_ids: [menu.id] }));
+  const taxRate = await created(
+    prices.post<{ id: string }>('/tax-rates', {
+      name: `vat_${tag}`,
+      display_name: '',
+      percentage: 10,
+      inclusive: false,
+      country: 'JP',
+      description: '',
+    }),
+  );
+  await created(prices.put(`/metering/tenants/${tenantIds[0]}/units/${meterName}/timestamp/1767225600`, { method: 'add', count: 7 }));
+
   return {
     saasId,
     tag,
@@ -107,7 +145,16 @@ export async function populatedSaas(h: Harness, envIds: [number, number] = [1, 2
     attributeNames,
     cursors: cursors as string[],
     accessToken,
+    pricing: { planId: plan.id, menuId: menu.id, unitIds: units.map((u) => u.id), taxRateId: taxRate.id, meterId: meter.id, meterName },
     secrets: [
+      plan.id,
+      menu.id,
+      ...units.map((u) => u.id),
+      taxRate.id,
+      meter.id,
+      meterName,
+      `plan_${tag}`,
+      `vat_${tag}`,
       ...tenantIds,
       ...users.map((u) => u.id),
       ...users.map((u) => u.email || u.sign_in_id),

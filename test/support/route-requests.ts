@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { OperationSchema } from '../../shared/schemas/operation.js';
-import { pathParamNames, type Route } from '../../shared/routes.js';
+import { fullPath, pathParamNames, type Route } from '../../shared/routes.js';
 import { OPERATION_SCHEMAS } from '../../shared/schemas/index.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { arbitraryOf, type Pools } from './schema-arbitrary.js';
@@ -30,7 +30,8 @@ export interface RouteRequest {
 }
 
 export const schemaOf = (route: Route): OperationSchema => OPERATION_SCHEMAS[route.operationId] ?? {};
-export const pathOf = (req: RouteRequest) => req.route.path.replace(/\{([^}]+)\}/g, (_, name: string) => req.params[name] ?? '');
+/** From the root (`/v1/pricing/...`): the routes of every API. */
+export const pathOf = (req: RouteRequest) => fullPath(req.route).replace(/\{([^}]+)\}/g, (_, name: string) => req.params[name] ?? '');
 export const urlOf = (req: RouteRequest) => pathOf(req) + (req.query ? `?${req.query}` : '');
 
 export function bodyText(req: RouteRequest): string | Buffer | undefined {

@@ -20,7 +20,13 @@ export interface TestIdp {
   entityId: string;
   metadata: string;
   /** The form fields to post to the ACS: a signed response to the AuthnRequest of `location` (the service's redirect). */
-  respond(location: string, spMetadata: string, person: { nameId: string; email: string }): Promise<{ acs: string; SAMLResponse: string }>;
+  respond(
+    location: string,
+    spMetadata: string,
+    person: { nameId: string; email: string },
+    /** What a response meant for another service provider would name: its Recipient, its Destination. */
+    aimedAt?: { recipient?: string; destination?: string },
+  ): Promise<{ acs: string; SAMLResponse: string }>;
 }
 
 const ATTRIBUTES = (email: string) =>
@@ -43,7 +49,7 @@ export function startTestIdp(name: string, origin = `https://idp-${name}.test`):
   return {
     entityId,
     metadata: idp.getMetadata(),
-    async respond(location, spMetadata, person) {
+    async respond(location, spMetadata, person, aimedAt = {}) {
       const sp = samlify.ServiceProvider({ metadata: spMetadata });
       const url = new URL(location);
       // The signature covers the query as sent: its parameters before Signature, in their encoding.
@@ -69,10 +75,10 @@ export function startTestIdp(name: string, origin = `https://idp-${name}.test`):
           {
             ID: `_${randomUUID()}`,
             AssertionID: `_${randomUUID()}`,
-            Destination: acs,
+            Destination: aimedAt.destination ?? acs,
             Audience: sp.entityMeta.getEntityID(),
             EntityID: sp.entityMeta.getEntityID(),
-            SubjectRecipient: acs,
+            SubjectRecipient: aimedAt.recipient ?? acs,
             Issuer: entityId,
             IssueInstant: now.toISOString(),
             AssertionConsumerServiceURL: acs,

@@ -67,6 +67,16 @@ describe('sign-in names', () => {
     assert.equal(loginFromUsername('carol@'), undefined);
     assert.equal(loginFromUsername('two words'), undefined);
   });
+
+  it('folds no character into an ASCII one it is not: the Kelvin sign and the dotted capital I name nobody', () => {
+    assert.equal(loginFromUsername('\u212Aim@acme.test'), undefined);
+    assert.equal(loginFromUsername('\u212Aim-1'), undefined);
+    assert.equal(loginFromUsername('\u0130da@acme.test'), undefined);
+    // Compatibility forms are not folded either (no NFKC): a full-width k stays itself.
+    assert.deepEqual(loginFromUsername('\uFF4Bim@acme.test'), { kind: 'email', value: '\uFF4Bim@acme.test' });
+    // Letters outside ASCII that stay outside it still lower-case, for addresses stored before the ASCII rule.
+    assert.deepEqual(loginFromUsername('\u00C5sa@acme.test'), { kind: 'email', value: '\u00E5sa@acme.test' });
+  });
 });
 
 describe('search filters', () => {

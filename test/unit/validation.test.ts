@@ -7,6 +7,7 @@ import { HttpProblem } from '../../shared/http/errors.js';
 import { coerceStrings, parseJsonBody, validate } from '../../shared/http/validation.js';
 import { AttributeChanges, Count } from '../../shared/schemas/common.js';
 import { definitionSchemas } from '../../shared/schemas/definitions.js';
+import { PricingUnitForSave } from '../../shared/schemas/pricing.js';
 
 function messageOf(fn: () => unknown): string {
   try {
@@ -21,6 +22,23 @@ function messageOf(fn: () => unknown): string {
 
 describe('schema validation', () => {
   const attribute = definitionSchemas.createUserAttribute.body;
+
+  it('names the field of the alternative a union value names by its type, else says what the union wants', () => {
+    const unit = { name: 'u', display_name: '', description: '', currency: 'JPY', type: 'fixed', recurring_interval: 'month' };
+    assert.equal(
+      messageOf(() => validate(PricingUnitForSave, { ...unit, unit_amount: -1 }, 'body')),
+      'unit_amount: must be at least 0',
+    );
+    assert.match(
+      messageOf(() => validate(PricingUnitForSave, { ...unit, type: 'flat' }, 'body')),
+      /^body: must be a pricing unit by its type/,
+    );
+    const untyped = Type.Union([Type.Object({ a: Type.String() }), Type.Null()], { description: 'an a or null' });
+    assert.equal(
+      messageOf(() => validate(Type.Object({ x: untyped }), { x: { a: 1 } }, 'body')),
+      'x: must be an a or null',
+    );
+  });
 
   it('names the missing field', () => {
     assert.equal(

@@ -23,7 +23,13 @@ interface SignedInUser {
   email?: string;
   sign_in_id?: string;
   id: string;
-  tenants: { id: string; name: string; envs: { display_name?: string; name: string; roles: { display_name?: string; role_name: string }[] }[] }[];
+  tenants: {
+    id: string;
+    name: string;
+    envs: { display_name?: string; name: string; roles: { display_name?: string; role_name: string }[] }[];
+    plan?: { id: string; display_name: string };
+    usage?: { metering_unit_name: string; count: number }[];
+  }[];
 }
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -121,6 +127,11 @@ function renderUser(user: SignedInUser): void {
       const roles = tenant.envs.flatMap((env) => env.roles.map((role) => `${role.display_name || role.role_name} (${env.display_name || env.name})`));
       item.textContent = `${tenant.name}${roles.length ? `: ${roles.join(', ')}` : ''}`;
       item.dataset.tenantId = tenant.id;
+      const billing = document.createElement('div');
+      billing.className = 'plan';
+      const usage = (tenant.usage ?? []).map((u) => `${u.metering_unit_name} ${u.count}`);
+      billing.textContent = `Plan: ${tenant.plan?.display_name ?? 'none'}${usage.length ? ` · this month: ${usage.join(', ')}` : ''}`;
+      item.append(billing);
       return item;
     }),
   );

@@ -1,6 +1,7 @@
 /**
  * The one way the example backend talks to the identity service: the few calls it needs, typed, signed
- * with an API key that holds only `tenant:read` and `sign-in` (client/signed-fetch.ts does the signing).
+ * with an API key that holds only `tenant:read`, `sign-in`, `pricing:read` and `metering:read`
+ * (client/signed-fetch.ts does the signing).
  */
 import { SignedClient, type Credentials, type SignedResponse } from '../../../client/signed-fetch.js';
 
@@ -31,12 +32,24 @@ export interface EnvWithRoles {
   roles: { role_name: string; display_name: string }[];
 }
 
-/** GET /userinfo: the signed-in user with every tenant, env and role. */
+/** GET /userinfo: the signed-in user with every tenant, env and role; `plan_id` only where the tenant has a plan. */
 export interface UserInfo {
   id: string;
   email: string;
-  tenants: { id: string; name: string; envs: EnvWithRoles[] }[];
+  tenants: { id: string; name: string; envs: EnvWithRoles[]; plan_id?: string }[];
   [field: string]: unknown;
+}
+
+/** GET /v1/pricing/plans/{id}, as far as the app shows it. */
+export interface PricingPlan {
+  id: string;
+  name: string;
+  display_name: string;
+}
+
+/** GET /v1/pricing/metering/tenants/{id}/units/month/{month}. */
+export interface MonthCounts {
+  counts: { metering_unit_name: string; month: string; count: number }[];
 }
 
 export interface OpenIdConfiguration {
@@ -58,6 +71,8 @@ export class ServiceError extends Error {
 
 export class ServiceClient {
   private readonly signed: SignedClient;
+  /** The Pricing API, beside the Auth API on the same origin (`/v1/pricing`). */
+  private readonly pricing: SignedClient;
 
   /** `baseUrl`: the service's API base, e.g. `http://127.0.0.1:8080/v1/auth`. */
   constructor(
@@ -65,6 +80,7 @@ export class ServiceClient {
     credentials: Credentials,
   ) {
     this.signed = new SignedClient(baseUrl, credentials);
+    this.pricing = new SignedClient(baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), credentials);
   }
 
   get saasId(): string {
@@ -105,6 +121,15 @@ export class ServiceClient {
     return this.call<UserInfo>('GET', `/userinfo?${new URLSearchParams({ token: idToken })}`);
   }
 
+  plan(planId: string): Promise<PricingPlan> {
+    return this.call<PricingPlan>('GET', `/plans/${encodeURIComponent(planId)}`, undefined, this.pricing);
+  }
+
+  /** The tenant's metered usage of a UTC month (`2026-11`), per metering unit. */
+  monthUsage(tenantId: string, month: string): Promise<MonthCounts> {
+    return this.call<MonthCounts>('GET', `/metering/tenants/${encodeURIComponent(tenantId)}/units/month/${month}`, undefined, this.pricing);
+  }
+
   /** Public and unsigned: where the token keys are and which issuer signs. */
   async openIdConfiguration(): Promise<OpenIdConfiguration> {
     const response = await reach(() => fetch(`${this.baseUrl}/.well-known/openid-configuration`));
@@ -112,8 +137,8 @@ export class ServiceClient {
     return (await response.json()) as OpenIdConfiguration;
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response: SignedResponse<T> = await reach(() => this.signed.request<T>(method, path, body === undefined ? {} : { body }));
+  private async call<T>(method: string, path: string, body?: unknown, api = this.signed): Promise<T> {
+    const response: SignedResponse<T> = await reach(() => api.request<T>(method, path, body === undefined ? {} : { body }));
     if (response.status >= 200 && response.status < 300) return response.body;
     const error = (response.body ?? {}) as { type?: unknown; message?: unknown };
     throw new ServiceError(

@@ -16,7 +16,20 @@ export const issueCsrfToken: RouteHandler = async (request, context) => {
   return json(200, { success: true, message: 'CSRF token', csrf_token: token }, cookies);
 };
 
-/** The user of the ID token cookie, with tenants, envs and roles. */
+/** A tenant's plan and this month's metered usage, as the page shows them; what the service refuses is left out. */
+async function planAndUsage(context: Parameters<RouteHandler>[1], tenant: UserInfo['tenants'][number]) {
+  const month = new Date().toISOString().slice(0, 7);
+  const [plan, usage] = await Promise.all([
+    tenant.plan_id ? context.service.plan(tenant.plan_id).catch(() => undefined) : undefined,
+    context.service.monthUsage(tenant.id, month).catch(() => undefined),
+  ]);
+  return {
+    ...(plan ? { plan: { id: plan.id, display_name: plan.display_name || plan.name } } : {}),
+    ...(usage ? { usage: usage.counts.map(({ metering_unit_name, count }) => ({ metering_unit_name, count })) } : {}),
+  };
+}
+
+/** The user of the ID token cookie, with tenants, envs and roles, and each tenant's plan and this month's usage. */
 export const me: RouteHandler = async (request, context) => {
   const idToken = request.cookies[COOKIE.idToken];
   if (!idToken || !(await context.idTokens.verify(idToken))) return failure(401, NOT_SIGNED_IN);
@@ -28,7 +41,8 @@ export const me: RouteHandler = async (request, context) => {
     log.error('reading the signed-in user failed', error);
     return failure(502, SERVICE_UNAVAILABLE);
   }
-  return json(200, { success: true, message: 'Signed in', user });
+  const tenants = await Promise.all(user.tenants.map(async (tenant) => ({ ...tenant, ...(await planAndUsage(context, tenant)) })));
+  return json(200, { success: true, message: 'Signed in', user: { ...user, tenants } });
 };
 
 export const refresh: RouteHandler = async (request, context) => {

@@ -4,9 +4,10 @@
  * user's account (which, like any sign-up, needs it). Texts come from the page's data block
  * (functions/login/texts/), so this file holds no words of its own.
  */
-import { newDeviceSecret, SrpClient, verifierResponses, type RememberedDevice } from '../../../client/srp.js';
+import { SrpClient, verifierResponses } from '../../../client/srp.js';
 import type { PageData } from '../pages.js';
 import { fill } from '../texts/en.js';
+import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 
 interface StepAnswer {
   redirect?: string;
@@ -14,10 +15,10 @@ interface StepAnswer {
   challenge_name?: string;
   session?: string;
   username?: string;
-  /** The SRP values of a device step. */
-  parameters?: Record<string, string>;
   /** Offered when the SaaS remembers devices: confirm it with the ticket before leaving. */
-  new_device?: { device_key: string; device_group_key: string; ticket: string };
+  new_device?: { ticket: string };
+  /** The SaaS offers passkeys: the page may show the person theirs before leaving (passkeys.ts). */
+  passkeys?: PasskeyOffer;
   type?: string;
   message?: string;
 }
@@ -34,13 +35,14 @@ const FORMS = [
   'forgot-form',
   'reset-form',
   'link-form',
+  'passkeys-form',
 ] as const;
 type FormId = (typeof FORMS)[number];
 
 /** The follow-up step the server asked for, answered by the code or new-password form. */
 let pending: { challenge_name: string; session: string; username: string } | undefined;
 let joined = false;
-/** The name the person signs in with, as typed: the key of their remembered device. */
+/** The name the person signed in with, as typed: whose "not now" to a passkey this browser remembers. */
 let person = '';
 /** Whose password is being reset: the name the code was asked for. */
 let resetting = '';
@@ -79,19 +81,6 @@ class Refused extends Error {
   }
 }
 
-/**
- * Remembered devices live in this browser's storage, per screen (SaaS) and user: a device signs in with its
- * own SRP in place of the MFA code. A device the service no longer knows is forgotten here too.
- */
-const deviceSlot = (username: string) => `login-device:${new URL('.', window.location.href).pathname}:${username.toLowerCase()}`;
-function rememberedDevice(username: string): RememberedDevice | undefined {
-  try {
-    return JSON.parse(window.localStorage.getItem(deviceSlot(username)) ?? 'null') ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function post(step: string, body: object): Promise<StepAnswer> {
   const response = await fetch(`api/${step}`, {
     method: 'POST',
@@ -116,26 +105,14 @@ const context = () => ({
   ...(data.invitation && !joined ? { invitation: { id: data.invitation.id, tenant_id: data.invitation.tenantId } } : {}),
 });
 
-/** The device steps, answered with the remembered device's own SRP; then whatever comes next. */
-async function signInDevice(answer: StepAnswer, device: RememberedDevice): Promise<void> {
-  const username = answer.username ?? '';
-  const srp = new SrpClient();
-  const challenge = await post('answer', {
-    challenge_name: 'DEVICE_SRP_AUTH',
-    session: answer.session,
-    responses: { USERNAME: username, DEVICE_KEY: device.key, SRP_A: await srp.srpA() },
-    ...context(),
-  });
-  const responses = await srp.deviceClaim(challenge.parameters ?? {}, challenge.session ?? '', device, username);
-  await follow(await post('answer', { challenge_name: 'DEVICE_PASSWORD_VERIFIER', session: challenge.session, responses, ...context() }));
-}
-
-/** The device the service offered, confirmed with a secret made here, kept for the next sign-in. */
+/**
+ * The device the service offered: the server makes its secret and keeps it in an HttpOnly cookie of this
+ * screen's steps (functions/login/remembered-devices.ts), so no script here, ours or another's, ever holds it.
+ * The next sign-in in this browser answers the device's steps on the server, in place of the MFA code.
+ */
 async function keepDevice(offered: NonNullable<StepAnswer['new_device']>): Promise<void> {
-  const { device, salt, verifier } = await newDeviceSecret(offered.device_group_key, offered.device_key);
   const remember = element<HTMLInputElement>('remember-device')?.checked ?? true;
-  const { remembered } = (await post('device', { ticket: offered.ticket, salt, verifier, remember })) as { remembered?: boolean };
-  if (remembered) window.localStorage.setItem(deviceSlot(person), JSON.stringify(device));
+  await post('device', { ticket: offered.ticket, remember });
 }
 
 /** An answer that ends at the callback URL, or asks for one more step. */
@@ -143,12 +120,11 @@ async function follow(answer: StepAnswer): Promise<void> {
   if (answer.redirect) {
     // Signing in does not wait on the device: a device that could not be kept is simply not remembered.
     if (answer.new_device) await keepDevice(answer.new_device).catch(() => undefined);
+    if (await offerPasskeys(answer.passkeys, answer.redirect, person).catch(() => false)) return;
     say(data.messages.redirecting);
     window.location.assign(answer.redirect);
     return;
   }
-  const device = rememberedDevice(person);
-  if (answer.challenge_name === 'DEVICE_SRP_AUTH' && device) return signInDevice(answer, device);
   pending = { challenge_name: answer.challenge_name ?? '', session: answer.session ?? '', username: answer.username ?? '' };
   say('');
   if (pending.challenge_name === 'NEW_PASSWORD_REQUIRED') return show('new-password-form');
@@ -157,20 +133,19 @@ async function follow(answer: StepAnswer): Promise<void> {
   show('code-form');
 }
 
-async function signIn(username: string, password: string, withDevice = true): Promise<void> {
+async function signIn(username: string, password: string, again = true): Promise<void> {
   person = username;
-  const device = withDevice ? rememberedDevice(username) : undefined;
   const srp = new SrpClient();
   const started = await post('start', { username, srp_a: await srp.srpA() });
   if (!started.challenge) throw new Refused(data.messages.unavailable);
   const claim = await srp.passwordClaim(started.challenge, password);
-  const responses = { ...verifierResponses(claim), ...(device ? { DEVICE_KEY: device.key } : {}) };
   try {
-    await follow(await post('answer', { challenge_name: 'PASSWORD_VERIFIER', session: claim.session, responses, ...context() }));
+    await follow(
+      await post('answer', { challenge_name: 'PASSWORD_VERIFIER', session: claim.session, responses: verifierResponses(claim), ...context() }),
+    );
   } catch (error) {
-    // The service forgot the device (removed, or never confirmed): forget it here and sign in without it.
-    if (!(device && error instanceof Refused && error.type === 'device_not_found')) throw error;
-    window.localStorage.removeItem(deviceSlot(username));
+    // The service forgot the browser's device (removed, or never confirmed): the server forgot its cookie too.
+    if (!(again && error instanceof Refused && error.type === 'device_not_found')) throw error;
     await signIn(username, password, false);
   }
 }
@@ -264,4 +239,14 @@ for (const button of document.querySelectorAll('.start-again')) {
     show('sign-in-form');
   });
 }
+setUpPasskeys({
+  data,
+  post: (step, body) => post(step, body) as Promise<Record<string, unknown>>,
+  follow: (answer) => follow(answer as StepAnswer),
+  context,
+  busy,
+  show,
+  say,
+  refused: (message) => new Refused(message),
+});
 show(data.first);

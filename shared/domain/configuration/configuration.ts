@@ -17,6 +17,7 @@ import {
   type DnsRecord,
   type IdentityProviderProps,
   type PasswordPolicy,
+  type RefreshTokenValidity,
   type SignInSettings,
   type SignInSettingsUpdate,
   type TemplateSet,
@@ -74,6 +75,22 @@ interface SignInDocument {
   password_policy: PasswordPolicy;
   device_remembering: SignInSettings['device_configuration']['device_remembering'];
   self_regist: boolean;
+  /** Our extension; absent in documents written before it (off). */
+  passkeys?: boolean;
+  /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
+  refresh_token_validity?: RefreshTokenValidity;
+}
+
+const SECONDS_PER: Record<RefreshTokenValidity['unit'], number> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
+/** The bounds of refresh_token_validity, as the SaaSus definition gives them: 60 minutes to 10 years. */
+export const REFRESH_TOKEN_VALIDITY_SECONDS = { min: 3600, max: 3650 * 86_400 };
+
+export const validitySeconds = (validity: RefreshTokenValidity) => validity.value * SECONDS_PER[validity.unit];
+
+/** A number of seconds in the largest unit that says it exactly. */
+function validityOf(seconds: number): RefreshTokenValidity {
+  const unit = (['days', 'hours', 'minutes'] as const).find((u) => seconds % SECONDS_PER[u] === 0) ?? 'seconds';
+  return { value: seconds / SECONDS_PER[unit], unit };
 }
 
 const DOC = {
@@ -124,6 +141,8 @@ export class ConfigurationService {
     private readonly domains: SiteDomainPort,
     /** The service's public URL (`https://host/v1/auth`): where external providers send people back. */
     private readonly publicBaseUrl: string,
+    /** How long refresh tokens live when a SaaS has not said (REFRESH_TOKEN_LIFETIME_SECONDS). */
+    private readonly defaultRefreshTokenSeconds = 30 * 86_400,
   ) {}
 
   // Basic configuration
@@ -380,7 +399,14 @@ export class ConfigurationService {
       ...structuredClone(FIXED_SIGN_IN_MEMBERS),
       self_regist: { enable: doc.self_regist },
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
+      passkeys: { enable: doc.passkeys ?? false },
+      refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
     };
+  }
+
+  /** How long a refresh token issued now for this SaaS lives, in seconds. */
+  async refreshTokenSeconds(saasId: string): Promise<number> {
+    return validitySeconds((await this.signInSettings(saasId)).refresh_token_validity);
   }
 
   async updateSignInSettings(saasId: string, update: SignInSettingsUpdate): Promise<void> {
@@ -391,11 +417,21 @@ export class ConfigurationService {
         throw invalid('read_only_setting', `${member}: cannot be changed (it is ${JSON.stringify(value)})`, { field: member });
       }
     }
+    const validity = update.refresh_token_validity;
+    if (validity) {
+      const seconds = validitySeconds(validity);
+      if (seconds < REFRESH_TOKEN_VALIDITY_SECONDS.min || seconds > REFRESH_TOKEN_VALIDITY_SECONDS.max) {
+        throw invalid('invalid_parameter', 'refresh_token_validity: must be between 60 minutes and 10 years', { field: 'refresh_token_validity' });
+      }
+    }
     const doc = (await this.settings.get<SignInDocument>(saasId, DOC.signIn)) ?? DEFAULT_SIGN_IN;
+    const refreshTokenValidity = validity ?? doc.refresh_token_validity;
     await this.settings.put<SignInDocument>(saasId, DOC.signIn, {
       password_policy: update.password_policy ?? doc.password_policy,
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
       self_regist: update.self_regist?.enable ?? doc.self_regist,
+      passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
+      ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
     });
   }
 }

@@ -28,6 +28,9 @@ export interface ExternalAccount {
   tenantId?: string;
 }
 
+/** The provider account a browser met, as a link page carries it: the code it asks for links only this one. */
+export type MetAccount = Pick<ExternalAccount, 'provider' | 'subject' | 'tenantId'>;
+
 export type FederatedOutcome =
   | { kind: 'signed_in'; userId: string; credentials: Credentials }
   /** Rule 2: a code went to `email`; `confirmLink` with it signs in. */
@@ -85,9 +88,18 @@ export class FederationService {
     throw new Error(`creating a federated user was refused by ${outcome.refusedBy}`);
   }
 
-  /** Rule 2 confirmed: the code links the pending account, then the user is signed in. */
-  async confirmLink(saasId: string, userId: string, code: string): Promise<Credentials> {
-    await this.deps.links.confirmLink(saasId, userId, code);
+  /**
+   * Rule 2 confirmed: the code links the pending account, then the user is signed in. `account` is the one the
+   * browser met (the screen's link ticket): a code mailed for another provider account links nothing.
+   */
+  async confirmLink(
+    saasId: string,
+    userId: string,
+    code: string,
+    account: Pick<ExternalAccount, 'provider' | 'subject' | 'tenantId'>,
+  ): Promise<Credentials> {
+    if (account.tenantId !== undefined && !(await this.deps.isMember(saasId, account.tenantId, userId))) throw notInTenant();
+    await this.deps.links.confirmLink(saasId, userId, code, { provider: account.provider, subject: account.subject });
     return this.deps.signIn.federated(saasId, userId);
   }
 

@@ -3,11 +3,15 @@
  * Information with auth-flow refreshTokenAuth), hand them over through a temporary code (Save, then Get with
  * tempCodeAuth), and read who signed in (GET /userinfo).
  *
- * Refresh tokens do not rotate: a refresh answers new ID and access tokens and the same refresh token, which
- * stays valid until its own expiry (REFRESH_TOKEN_LIFETIME_SECONDS, 30 days), a password change or reset
- * (the user's session version rises past the one it is bound to), or Delete User. They are sealed, not
- * stored (refresh-tokens.ts): a refresh is one read, the user's profile. Applications that keep the refresh
- * token in a cookie never have to update it.
+ * Refresh tokens of the SaaSus API do not rotate: a refresh answers new ID and access tokens and the same
+ * refresh token, which stays valid until its own expiry (refresh_token_validity, 30 days unless set), a
+ * password change or reset (the user's session version rises past the one it is bound to), Revoke Token, or
+ * Delete User. Applications that keep the refresh token in a cookie never have to update it. They are sealed,
+ * not stored (refresh-tokens.ts): a refresh is one request, the profile and the grant's record (grants.ts).
+ *
+ * The OpenID Connect token endpoint's refresh tokens rotate (RFC 9700 section 4.14.2): each refresh answers
+ * the next token of the grant, and one presented again after it was rotated revokes the whole grant. A code
+ * redeemed twice revokes what its first redemption issued (RFC 6749 section 4.1.2).
  *
  * A temporary code is a UUID valid 10 seconds and single use. The saved tokens are sealed under a key
  * derived from the code itself and stored under the code's hash, so the table never holds them readable.
@@ -22,9 +26,10 @@ import { codeHash, openWithCode, sealWithCode } from '../../crypto/code-box.js';
 import { invalid, notFound, unauthenticated } from '../../errors.js';
 import type { Credentials, CredentialsExchange, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
 import type { UserInfo } from '../../schemas/tenant-users.js';
-import type { RefreshGrant, RefreshTokens } from './refresh-tokens.js';
+import type { AuthorizationCodeStore, GrantStore } from './grants.js';
+import { newGrantId, type RefreshGrant, type RefreshTokens } from './refresh-tokens.js';
 import { credentialsOf, tokenSubject } from './sign-in-state.js';
-import { invalidToken, type TokenService, type TokenVerifier } from '../tokens/tokens.js';
+import { invalidToken, type TokenService, type TokenVerifier, type UserSession } from '../tokens/tokens.js';
 import type { UserRecord, UserRepository } from '../users/users.js';
 
 /** The spec (docs/decisions.md): a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
@@ -86,12 +91,16 @@ export interface TempCodeStore {
 
 export interface CredentialDeps {
   users: Pick<UserRepository, 'get'>;
-  refreshTokens: Pick<RefreshTokens, 'open'>;
+  refreshTokens: Pick<RefreshTokens, 'open' | 'issue'>;
+  grants: GrantStore;
+  authorizationCodes: AuthorizationCodeStore<SavedCredentials>;
   tempCodes: TempCodeStore;
   tokens: Pick<TokenService, 'issue'>;
+  /** How long ID and access tokens live: a revoked grant stays listed on the profile that long. */
+  tokenLifetimeSeconds: number;
   verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken' | 'verifyIdTokenReading'>;
   /** The user with their tenants, and their current session version; both undefined when the user is gone. */
-  userInfo(saasId: string, userId: string): Promise<{ info?: UserInfo; sessionVersion?: number }>;
+  userInfo(saasId: string, userId: string): Promise<{ info?: UserInfo; session?: UserSession }>;
   /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
   signInPageUrl(saasId: string): Promise<string>;
 }
@@ -105,26 +114,89 @@ export class CredentialService {
     return invalidToken(message, await this.deps.signInPageUrl(saasId));
   }
 
-  /** The user a refresh token belongs to and its grant, while the token is live; else a 401 naming `field`. */
+  private notLive(saasId: string, field: string) {
+    return this.tokenRefused(saasId, `${field}: is not a live refresh token (unknown, expired, revoked, or ended by a password change)`);
+  }
+
+  /**
+   * The user a refresh token belongs to and its grant, while the token is live (for a rotating grant: the
+   * latest of its chain); else a 401 naming `field`. One store request: the profile and the grant's record.
+   */
   private async liveRefreshToken(saasId: string, token: string, field: string): Promise<{ user: UserRecord; grant: RefreshGrant }> {
     const grant = await this.deps.refreshTokens.open(saasId, token);
-    const user = grant && (await this.deps.users.get(saasId, grant.userId));
-    if (!grant || !user || grant.sessionVersion !== user.session_version) {
-      throw await this.tokenRefused(saasId, `${field}: is not a live refresh token (unknown, expired, or ended by a password change)`);
-    }
+    const found = grant && (await this.deps.grants.userAndGrant(saasId, grant.userId, grant.grantId));
+    const user = found?.user;
+    const record = found?.grant;
+    const current = grant?.generation === undefined ? !record?.revoked : record?.revoked === false && record.generation === grant.generation;
+    if (!grant || !user || grant.sessionVersion !== user.session_version || !current) throw await this.notLive(saasId, field);
     return { user, grant };
   }
 
-  /** New ID and access tokens for a live refresh token, which is answered back unchanged (no rotation). */
-  async refresh(saasId: string, refreshToken: string): Promise<Credentials> {
-    return (await this.grantByRefreshToken(saasId, refreshToken)).credentials;
+  /**
+   * Ends a grant: its refresh tokens at once, its ID and access tokens at the token check (grants.ts), which
+   * lists it a minute beyond their lifetime: a refresh that read the grant just before it was revoked may sign
+   * a moment after.
+   */
+  private revokeGrant(saasId: string, userId: string, grantId: string, expiresAt: number): Promise<void> {
+    const now = nowSeconds();
+    return this.deps.grants.revoke(saasId, userId, grantId, expiresAt, now + this.deps.tokenLifetimeSeconds + 60, now);
   }
 
-  /** `refresh` with the lifetime, for the token endpoint; `nonce` goes into the new ID token. */
-  async grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field = 'refresh-token'): Promise<GrantedTokens> {
+  /**
+   * Revoke Token (RFC 7009 semantics): the refresh token's grant ends, with every token issued from it. A
+   * token that is unknown, of another SaaS, expired or revoked already changes nothing and is no error.
+   */
+  async revoke(saasId: string, refreshToken: string): Promise<void> {
+    const grant = await this.deps.refreshTokens.open(saasId, refreshToken);
+    if (grant) await this.revokeGrant(saasId, grant.userId, grant.grantId, grant.expiresAt);
+  }
+
+  /** New ID and access tokens for a live refresh token, which is answered back unchanged (no rotation). */
+  async refresh(saasId: string, refreshToken: string, field = 'refresh-token'): Promise<GrantedTokens> {
     const { user, grant } = await this.liveRefreshToken(saasId, refreshToken, field);
-    const tokens = await this.deps.tokens.issue({ ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion), ...(nonce ? { nonce } : {}) });
+    // A rotating token refreshed here would leave its chain behind: it is refreshed at the token endpoint only.
+    if (grant.generation !== undefined)
+      throw await this.tokenRefused(saasId, `${field}: belongs to an OpenID Connect client; use its token endpoint`);
+    const tokens = await this.deps.tokens.issue({ ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion), grantId: grant.grantId });
     return { credentials: credentialsOf(tokens, refreshToken), expiresIn: tokens.expiresIn };
+  }
+
+  /**
+   * The token endpoint's refresh_token grant. A rotating token is spent: the answer carries the grant's next
+   * token, and a token spent before revokes the grant (someone else holds a copy). A SaaSus API token
+   * (not rotating) is refreshed as `refresh` does. `nonce` goes into the new ID token.
+   */
+  async grantByRefreshToken(saasId: string, refreshToken: string, nonce?: string, field = 'refresh-token'): Promise<GrantedTokens> {
+    const grant = await this.deps.refreshTokens.open(saasId, refreshToken);
+    if (grant?.generation === undefined) return this.refresh(saasId, refreshToken, field);
+    const [user, advance] = await Promise.all([
+      this.deps.users.get(saasId, grant.userId),
+      this.deps.grants.advance(saasId, grant.userId, grant.grantId, grant.generation),
+    ]);
+    if (advance === 'reused') {
+      await this.revokeGrant(saasId, grant.userId, grant.grantId, grant.expiresAt);
+      throw await this.tokenRefused(saasId, `${field}: was used before; every token of its grant is revoked`);
+    }
+    if (advance !== 'advanced' || !user || user.session_version !== grant.sessionVersion) throw await this.notLive(saasId, field);
+    return this.grantTokens(saasId, user, { ...grant, generation: grant.generation + 1 }, nonce);
+  }
+
+  /** ID and access tokens of a rotating grant, and the grant's refresh token of `grant.generation`. */
+  private async grantTokens(saasId: string, user: UserRecord, grant: RefreshGrant, nonce?: string): Promise<GrantedTokens> {
+    const [tokens, next] = await Promise.all([
+      this.deps.tokens.issue({
+        ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion),
+        grantId: grant.grantId,
+        ...(grant.scope !== undefined ? { scope: grant.scope } : {}),
+        ...(nonce ? { nonce } : {}),
+      }),
+      this.deps.refreshTokens.issue(saasId, grant),
+    ]);
+    return {
+      credentials: credentialsOf(tokens, next.token),
+      expiresIn: tokens.expiresIn,
+      ...(grant.scope !== undefined ? { scope: grant.scope } : {}),
+    };
   }
 
   /** Get Authentication/Authorization Information: by temporary code (the default flow) or by refresh token. */
@@ -132,7 +204,7 @@ export class CredentialService {
     if (query['auth-flow'] === 'refreshTokenAuth') {
       const token = query['refresh-token'];
       if (!token) throw invalid('invalid_parameter', 'refresh-token: is required with auth-flow refreshTokenAuth', { field: 'refresh-token' });
-      return this.refresh(saasId, token);
+      return (await this.refresh(saasId, token)).credentials;
     }
     if (!query.code) throw invalid('invalid_parameter', 'code: is required with auth-flow tempCodeAuth', { field: 'code' });
     return this.redeem(saasId, query.code);
@@ -200,12 +272,20 @@ export class CredentialService {
   }
 
   /**
-   * The token endpoint's authorization_code grant: the code taken out (so a second try fails even when this
-   * one does), its redirect URI and PKCE verifier checked, and fresh tokens issued, the ID token with the
-   * request's nonce. Refusals are `invalid_grant`.
+   * The token endpoint's authorization_code grant: the code spent (so a second try fails even when this one
+   * does, and revokes what this one issued), its redirect URI and PKCE verifier checked, and a new rotating
+   * grant started: fresh tokens, the ID token with the request's nonce. Refusals are `invalid_grant`.
    */
   async redeemAuthorizationCode(saasId: string, code: string, proof: { redirect_uri: string; code_verifier: string }): Promise<GrantedTokens> {
-    const saved = await this.take(saasId, code);
+    const grantId = newGrantId();
+    const spent = await this.deps.authorizationCodes.spend(saasId, codeHash(code.toLowerCase()), nowSeconds(), grantId);
+    if (spent && 'replayed' in spent) {
+      const { userId, grantId: issued } = spent.replayed;
+      await this.revokeGrant(saasId, userId, issued, nowSeconds() + this.deps.tokenLifetimeSeconds);
+      throw invalid('invalid_grant', 'code: was used before; the tokens issued for it are revoked');
+    }
+    const opened = spent && openWithCode(code.toLowerCase(), sealContext(saasId), spent.saved.sealed);
+    const saved = opened ? (JSON.parse(opened) as Credentials & { authorization?: AuthorizationBinding }) : undefined;
     const binding = saved?.authorization;
     if (!saved || !binding) throw invalid('invalid_grant', 'code: unknown, used, or expired');
     if (binding.redirect_uri !== proof.redirect_uri) throw invalid('invalid_grant', 'redirect_uri: is not the one the code was issued for');
@@ -213,8 +293,13 @@ export class CredentialService {
       throw invalid('invalid_grant', 'code_verifier: does not match the code_challenge');
     }
     if (!saved.refresh_token) throw invalid('invalid_grant', 'code: carries no session to issue tokens from');
-    const granted = await this.grantByRefreshToken(saasId, saved.refresh_token, binding.nonce, 'code');
-    return { ...granted, scope: binding.scope };
+    const { user, grant: signIn } = await this.liveRefreshToken(saasId, saved.refresh_token, 'code');
+    // A replay that came first has revoked this grant already: nothing is issued from it.
+    if (!(await this.deps.grants.start(saasId, user.id, grantId, signIn.expiresAt))) {
+      throw invalid('invalid_grant', 'code: was used twice; the tokens issued for it are revoked');
+    }
+    const grant: RefreshGrant = { ...signIn, grantId, generation: 0, scope: binding.scope };
+    return this.grantTokens(saasId, user, grant, binding.nonce);
   }
 
   /** The OpenID Connect userinfo endpoint: the standard claims of the user a bearer access token names. */
@@ -222,9 +307,11 @@ export class CredentialService {
     const claims = await this.deps.verifier.verifyAccessToken(saasId, accessToken);
     const user = await this.deps.users.get(saasId, claims.sub);
     if (!user) throw await this.tokenRefused(saasId, 'access_token: its user no longer exists');
+    // The claims follow the scopes granted (OpenID Connect Core 1.0, section 5.4); SaaSus tokens have none and see all.
+    const withEmail = claims.scope === undefined || claims.scope.split(' ').includes('email');
     return {
       sub: user.id,
-      ...(user.email ? { email: user.email, email_verified: true } : {}),
+      ...(user.email && withEmail ? { email: user.email, email_verified: true } : {}),
       ...(user.sign_in_id ? { preferred_username: user.sign_in_id } : {}),
     };
   }
@@ -237,7 +324,7 @@ export class CredentialService {
       idToken,
       async (userId) => {
         const found = await this.deps.userInfo(saasId, userId);
-        return { sessionVersion: found.sessionVersion, value: found.info };
+        return { session: found.session, value: found.info };
       },
       { field: 'token' },
     );

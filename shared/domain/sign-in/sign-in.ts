@@ -26,7 +26,7 @@ import type { ChallengeAnswer, ChallengeName, Credentials, SignInChallenge, Sign
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
 import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
-import type { RefreshTokens } from './refresh-tokens.js';
+import { newGrantId, type RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
 import {
   answeredKey,
@@ -424,10 +424,11 @@ export class SignInService {
    * no password and no MFA of ours (the provider has its own), no device offered; the same settling write,
    * so a user removed meanwhile is refused.
    */
-  async federated(saasId: string, userId: string): Promise<Credentials> {
+  async federated(saasId: string, userId: string, ...writes: AtomicWrite[]): Promise<Credentials> {
     const user = await this.deps.users.get(saasId, userId);
     if (!user) throw unauthenticated('not_authorized', 'the user was removed during the sign-in; sign in again');
-    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false });
+    // A passkey's sign-in (passkeys.ts) passes its counter update: it commits with the sign-in or not at all.
+    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, undefined, ...writes);
     return credentials as Credentials;
   }
 
@@ -459,15 +460,17 @@ export class SignInService {
       if (spent) throw new ProofContended();
       throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
     }
+    // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
+    const grantId = newGrantId();
     const [tokens, refreshToken] = await Promise.all([
-      this.deps.tokens.issue(tokenSubject(saasId, user, progress.authTime, sessionVersion)),
-      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion, authTime: progress.authTime }),
+      this.deps.tokens.issue({ ...tokenSubject(saasId, user, progress.authTime, sessionVersion), grantId }),
+      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion, authTime: progress.authTime, grantId }),
     ]);
     metrics.count('SignInSucceeded');
     log.debug('sign-in completed', { userId: user.id, deviceOffered: device !== undefined });
     return {
       challenge_parameters: {},
-      credentials: credentialsOf(tokens, refreshToken),
+      credentials: credentialsOf(tokens, refreshToken.token),
       ...(device ? { new_device_metadata: deviceMetadata(device) } : {}),
     };
   }

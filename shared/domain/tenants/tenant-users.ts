@@ -17,6 +17,7 @@ import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
 import { collect, MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
 import { tenantNotFound, type TenantRecord, type TenantRepository } from './tenants.js';
+import { sessionOf, type UserSession } from '../tokens/tokens.js';
 import {
   checkAttributeChanges,
   loginFromRequest,
@@ -29,6 +30,7 @@ import {
   type UserFilter,
   type UserRecord,
   type UserRepository,
+  type UserSummary,
 } from '../users/users.js';
 
 export interface EnvRole {
@@ -43,6 +45,12 @@ export interface MembershipRecord {
   attributes: AttributeValues;
   roles: EnvRole[];
   created_at: number;
+}
+
+/** A membership with what the unpaged list answers of its user (MembershipRepository.everyMember). */
+export interface ListedMember {
+  membership: MembershipRecord;
+  user: UserSummary;
 }
 
 /** A membership with its user, as reads hand them out. */
@@ -67,6 +75,11 @@ export interface MembershipRepository {
    */
   addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean; tenantWrittenAlongside?: boolean }): AtomicWrite;
   get(saasId: string, tenantId: string, userId: string): Promise<Member | undefined>;
+  /**
+   * Every membership of the SaaS in the directory's order (user id, then tenant id), each with its user as
+   * the lists answer it; those whose user is gone are left out. Eventually consistent: Get Users' read path.
+   */
+  everyMember(saasId: string): Promise<ListedMember[]>;
   /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all). */
   directory(saasId: string, filter: MemberFilter): OrderedSource<Member>;
   /** Every membership of a user already read, by tenant id (their partition alone: the profile is not read again). */
@@ -143,9 +156,9 @@ export function envsWithRoles(roles: readonly EnvRole[], catalog: Catalog): EnvW
     });
 }
 
-const memberAttributes = ({ user, membership }: Member): AttributeValues => ({ ...user.attributes, ...membership.attributes });
+const memberAttributes = ({ user, membership }: ListedMember): AttributeValues => ({ ...user.attributes, ...membership.attributes });
 
-function toTenantUser(member: Member, tenant: TenantRecord, catalog: Catalog): TenantUser {
+function toTenantUser(member: ListedMember, tenant: TenantRecord, catalog: Catalog): TenantUser {
   return {
     id: member.user.id,
     tenant_id: tenant.id,
@@ -179,7 +192,7 @@ function holdsRole(member: Member, catalog: Catalog, envId: number | undefined, 
 }
 
 /** The members whose tenant is live, each with it. */
-function withLiveTenant(members: readonly Member[], tenants: Map<string, TenantRecord>): { member: Member; tenant: TenantRecord }[] {
+function withLiveTenant<M extends ListedMember>(members: readonly M[], tenants: Map<string, TenantRecord>): { member: M; tenant: TenantRecord }[] {
   return members.flatMap((member) => {
     const tenant = tenants.get(member.membership.tenant_id);
     return tenant ? [{ member, tenant }] : [];
@@ -244,7 +257,7 @@ export class TenantUserService {
   }
 
   /** Tenant users of the members whose tenant is live. */
-  private render(members: readonly Member[], tenants: Map<string, TenantRecord>, catalog: Catalog): TenantUser[] {
+  private render(members: readonly ListedMember[], tenants: Map<string, TenantRecord>, catalog: Catalog): TenantUser[] {
     return withLiveTenant(members, tenants).map(({ member, tenant }) => toTenantUser(member, tenant, catalog));
   }
 
@@ -330,11 +343,7 @@ export class TenantUserService {
 
   /** Every membership of the SaaS: a user in two tenants appears twice. */
   async list(saasId: string): Promise<TenantUser[]> {
-    const [members, tenants, catalog] = await Promise.all([
-      collect(this.memberships.directory(saasId, {})),
-      this.liveTenants(saasId),
-      this.catalog(saasId),
-    ]);
+    const [members, tenants, catalog] = await Promise.all([this.memberships.everyMember(saasId), this.liveTenants(saasId), this.catalog(saasId)]);
     return this.render(members, tenants, catalog);
   }
 
@@ -385,13 +394,13 @@ export class TenantUserService {
     return (await this.userInfoAndSession(saasId, userId)).info;
   }
 
-  /** The same with the user's current session version (undefined for both when the user is gone): sign-in's `/userinfo`, which checks its token against it. */
-  async userInfoAndSession(saasId: string, userId: string): Promise<{ info?: UserInfo; sessionVersion?: number }> {
+  /** The same with the user's current session (undefined for both when the user is gone): sign-in's `/userinfo`, which checks its token against it. */
+  async userInfoAndSession(saasId: string, userId: string): Promise<{ info?: UserInfo; session?: UserSession }> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
     if (!found) return {};
     const { user } = found;
     return {
-      sessionVersion: user.session_version,
+      session: sessionOf(user),
       info: {
         id: user.id,
         email: user.email,
@@ -405,7 +414,8 @@ export class TenantUserService {
           envs: envsWithRoles(member.membership.roles, catalog),
           user_attribute: memberAttributes(member),
           back_office_staff_email: tenant.back_office_staff_email,
-          plan_id: tenant.plan_id ?? '',
+          // Left out without a plan, as the SaaSus schema has it: an empty id would be taken for a plan to look up.
+          ...(tenant.plan_id ? { plan_id: tenant.plan_id } : {}),
           is_paid: Boolean(tenant.plan_id && tenant.payment_customer),
         })),
       },

@@ -125,6 +125,8 @@ export class TenantService {
     private readonly definitions: DefinitionRepository,
     /** Where a tenant's users start a SAML sign-in: the hosted login screen's `saml` page (functions/login/saml.ts). */
     private readonly samlSignInUrl: (saasId: string, tenantId: string) => string,
+    /** Whether a plan of the SaaS's pricing catalogue exists (`no_catalogue` while it has no plans). */
+    private readonly planStatus?: (saasId: string, planId: string) => Promise<'exists' | 'missing' | 'no_catalogue'>,
   ) {}
 
   private async checkProps(saasId: string, props: TenantProps): Promise<void> {
@@ -200,6 +202,12 @@ export class TenantService {
     if (from !== undefined && nextPlanId === undefined) {
       throw invalid('invalid_parameter', 'next_plan_id: is required with using_next_plan_from', { field: 'next_plan_id' });
     }
+    // Once the SaaS has plans, a tenant's plan must be one of them; before, any id is taken (docs/pricing.md).
+    if (nextPlanId !== undefined && this.planStatus && (await this.planStatus(saasId, nextPlanId)) === 'missing') {
+      throw invalid('pricing_plan_not_found', `next_plan_id: no pricing plan with id ${nextPlanId} (GET /v1/pricing/plans lists them)`, {
+        field: 'next_plan_id',
+      });
+    }
     for (let attempt = 0; attempt < PLAN_UPDATE_ATTEMPTS; attempt++) {
       const tenant = await this.current(saasId, tenantId);
       const linked = tenant.payment_customer !== undefined;
@@ -261,6 +269,15 @@ export class TenantService {
     const due = await this.tenants.dueReservations(saasId, nowSeconds());
     const applied = await Promise.all(due.map((d) => this.tenants.applyReservation(saasId, d.tenantId, d.reservation, historyOf(d.reservation))));
     return applied.filter(Boolean).length;
+  }
+
+  /** A tenant that has a plan or a reservation for one: the pricing catalogue may not go while there is one. */
+  async planInUse(saasId: string): Promise<{ tenantId: string; planId: string } | undefined> {
+    for (const tenant of await this.tenants.list(saasId)) {
+      const planId = tenant.plan_id || tenant.reservation?.next_plan_id;
+      if (planId) return { tenantId: tenant.id, planId };
+    }
+    return undefined;
   }
 
   resetPlans(saasId: string): Promise<number> {

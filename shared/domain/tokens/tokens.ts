@@ -6,12 +6,15 @@
  * Claims, on both tokens: iss (the deployment's issuer), sub (the user id), aud and client_id (the SaaS id:
  * a token of one SaaS is refused by every other), saas_id, token_use ('id' or 'access'), auth_time, iat,
  * exp, jti, and the user's sign-in name: `email` for e-mail users, `sign_in_id` for sign-in-ID users. As
- * Cognito does, the ID token carries the user id as `cognito:username` and the access token as `username`.
+ * Cognito does, the ID token carries the user id as `cognito:username` and the access token as `username`,
+ * and both carry `origin_jti`, the grant of the refresh token they came with (revoked together). Tokens of an
+ * OpenID Connect client follow its scopes: the e-mail only with `email`, and the access token says `scope`.
  */
 import { randomUUID, sign as rsaSign, type KeyObject } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { JwtExpiredError, JwtInvalidAudienceError, JwtInvalidIssuerError, JwtParseError, KidNotFoundInJwksError } from 'aws-jwt-verify/error';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { compactVerify, createLocalJWKSet, type JWK } from 'jose';
 import { nowSeconds } from '../../clock.js';
 import { unauthenticated } from '../../errors.js';
 import type { ActiveSigningKey, PublicJwk } from './key-store.js';
@@ -33,6 +36,10 @@ interface CommonClaims {
   sign_in_id?: string;
   /** The user's session version when the token was issued: a token of an older version is revoked. */
   session_version: number;
+  /** The refresh-token grant the token was issued with: refused once that grant is revoked. */
+  origin_jti?: string;
+  /** Access tokens of an OpenID Connect client: the scopes granted. */
+  scope?: string;
 }
 
 export interface IdTokenClaims extends CommonClaims {
@@ -59,6 +66,10 @@ export interface TokenSubject {
   sessionVersion: number;
   /** The `nonce` of an OpenID Connect authorization request: carried by the ID token only. */
   nonce?: string;
+  /** The refresh-token grant the tokens come with (`origin_jti`): revoking it ends them too. */
+  grantId?: string;
+  /** An OpenID Connect client's granted scopes: the e-mail is a claim only with `email`. */
+  scope?: string;
 }
 
 export interface IssuedTokens {
@@ -104,13 +115,15 @@ export class TokenService {
   async issue(subject: TokenSubject): Promise<IssuedTokens> {
     const key = await this.keys.signingKey();
     const iat = nowSeconds();
+    const withEmail = subject.scope === undefined || subject.scope.split(' ').includes('email');
     const common = {
       saas_id: subject.saasId,
       client_id: subject.saasId,
       auth_time: subject.authTime ?? iat,
-      ...(subject.email !== undefined ? { email: subject.email } : {}),
+      ...(subject.email !== undefined && withEmail ? { email: subject.email } : {}),
       ...(subject.signInId !== undefined ? { sign_in_id: subject.signInId } : {}),
       session_version: subject.sessionVersion,
+      ...(subject.grantId !== undefined ? { origin_jti: subject.grantId } : {}),
     };
     const header = { alg: 'RS256', kid: key.kid, typ: 'JWT' };
     const registered = { iss: this.settings.issuer, sub: subject.userId, aud: subject.saasId, iat, exp: iat + this.settings.lifetimeSeconds };
@@ -122,7 +135,12 @@ export class TokenService {
         'cognito:username': subject.userId,
         ...(subject.nonce !== undefined ? { nonce: subject.nonce } : {}),
       }),
-      accessToken: sign({ ...common, token_use: 'access', username: subject.userId }),
+      accessToken: sign({
+        ...common,
+        token_use: 'access',
+        username: subject.userId,
+        ...(subject.scope !== undefined ? { scope: subject.scope } : {}),
+      }),
       expiresIn: this.settings.lifetimeSeconds,
     };
   }
@@ -142,12 +160,25 @@ export const invalidToken = (message: string, signInPageUrl: string) =>
 /** Why a token is refused, for the message; the type is always `invalid_token`. */
 class Refusal extends Error {}
 
+/** What of the user a token must agree with: their session version and the grants revoked lately. */
+export interface UserSession {
+  version: number;
+  /** Grant id → until when its tokens could live (shared/domain/sign-in/grants.ts). */
+  revokedGrants?: Readonly<Record<string, number>>;
+}
+
+/** The session of a user record. */
+export const sessionOf = (user: { session_version: number; revoked_grants?: Record<string, number> }): UserSession => ({
+  version: user.session_version,
+  ...(user.revoked_grants ? { revokedGrants: user.revoked_grants } : {}),
+});
+
 /**
- * The user's current session version, or undefined when the user is gone (deleted or being deleted). Read
- * strongly consistent on every verification: a token revoked a moment ago must be refused now, so no cache.
+ * The user's current session, or undefined when the user is gone (deleted or being deleted). Read strongly
+ * consistent on every verification: a token revoked a moment ago must be refused now, so no cache.
  */
-export interface SessionVersionSource {
-  sessionVersion(saasId: string, userId: string): Promise<number | undefined>;
+export interface SessionSource {
+  session(saasId: string, userId: string): Promise<UserSession | undefined>;
 }
 
 /** Verifier-level settings: an issuer, no audience (given per SaaS at each call), JWKS never fetched. */
@@ -162,7 +193,7 @@ export class TokenVerifier {
     private readonly issuer: string,
     /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
     private readonly signInPageUrl: (saasId: string) => Promise<string>,
-    private readonly sessions: SessionVersionSource,
+    private readonly sessions: SessionSource,
   ) {
     this.verifier = newJwtVerifier(issuer);
   }
@@ -178,19 +209,19 @@ export class TokenVerifier {
   /**
    * Verifies an ID token with the reads its request needs instead of the token check's own: once the signature
    * holds, `read` is given the token's user and answers what the request wants with the user's current
-   * session version (undefined for a user who is gone), which the token must hold. One store round fewer.
+   * session (undefined for a user who is gone), which the token must agree with. One store round fewer.
    */
   async verifyIdTokenReading<T>(
     saasId: string,
     token: string,
-    read: (userId: string) => Promise<{ sessionVersion: number | undefined; value: T }>,
+    read: (userId: string) => Promise<{ session: UserSession | undefined; value: T }>,
     options: VerifyOptions = {},
   ): Promise<{ claims: IdTokenClaims; value: T }> {
     let value: T | undefined;
     const claims = (await this.verify(saasId, token, 'id', options.field ?? 'id_token', options.userId, async (userId) => {
       const found = await read(userId);
       value = found.value;
-      return found.sessionVersion;
+      return found.session;
     })) as IdTokenClaims;
     return { claims, value: value as T };
   }
@@ -201,7 +232,7 @@ export class TokenVerifier {
     use: TokenUse,
     field: string,
     userId: string | undefined,
-    sessionVersionOf: (userId: string) => Promise<number | undefined> = (sub) => this.sessions.sessionVersion(saasId, sub),
+    sessionOf: (userId: string) => Promise<UserSession | undefined> = (sub) => this.sessions.session(saasId, sub),
   ): Promise<CommonClaims> {
     const refused = async (error: unknown) => invalidToken(`${field}: ${reasonOf(error)}`, await this.signInPageUrl(saasId));
     let payload: JwtPayload;
@@ -213,10 +244,41 @@ export class TokenVerifier {
     }
     // A valid signature is not enough: the user must still exist and hold the session the token was issued in.
     // The read is outside the refusals: a store that fails is our failure (5xx), never a reason to sign out.
-    const current = await sessionVersionOf(payload.sub as string);
+    const current = await sessionOf(payload.sub as string);
     if (current === undefined) throw await refused(new Refusal('belongs to a user who no longer exists'));
-    if (payload.session_version !== current) throw await refused(new Refusal('was revoked: the password was changed or reset since it was issued'));
+    if (payload.session_version !== current.version)
+      throw await refused(new Refusal('was revoked: the password was changed or reset since it was issued'));
+    // A revoked grant stays listed as long as its tokens could live, so the listing alone decides.
+    const grant = payload.origin_jti;
+    if (typeof grant === 'string' && current.revokedGrants && Object.hasOwn(current.revokedGrants, grant)) {
+      throw await refused(new Refusal('was revoked: the refresh token it was issued with was revoked'));
+    }
     return payload as unknown as CommonClaims;
+  }
+
+  /**
+   * The SaaS and user of an ID token this deployment signed, whatever its age (an RP-initiated logout's
+   * `id_token_hint` may have expired: OpenID Connect RP-Initiated Logout 1.0, section 2); undefined when its
+   * signature, issuer or use does not hold, or its audience is not the SaaS it names.
+   */
+  async idTokenHint(token: string): Promise<{ saasId: string; userId: string } | undefined> {
+    // The key reads are outside the refusals: a store that fails is our failure (5xx), not a bad hint.
+    const withKeys = async (jwks: PublicJwk[]) => {
+      try {
+        const verified = await compactVerify(token, createLocalJWKSet({ keys: jwks.map((jwk) => ({ ...jwk }) as JWK) }), { algorithms: ['RS256'] });
+        const parsed = JSON.parse(Buffer.from(verified.payload).toString('utf8')) as unknown;
+        return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+      } catch (error) {
+        return (error as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY' ? 'unknown key' : undefined;
+      }
+    };
+    let payload = await withKeys(await this.keys.publishedKeys());
+    // A key made since this cold start last read the store: read it again, once.
+    if (payload === 'unknown key') payload = await withKeys(await this.keys.publishedKeys({ refresh: true }));
+    if (payload === undefined || typeof payload === 'string') return undefined;
+    const { iss, aud, saas_id: saasId, token_use: use, sub } = payload;
+    if (iss !== this.issuer || use !== 'id' || typeof saasId !== 'string' || aud !== saasId || typeof sub !== 'string') return undefined;
+    return { saasId, userId: sub };
   }
 
   /** The payload of a token whose signature, issuer, audience, use, SaaS and lifetime hold. */
@@ -274,6 +336,8 @@ export function openIdConfiguration(issuer: string, baseUrl: string) {
     token_endpoint: `${baseUrl}/oauth2/token`,
     userinfo_endpoint: `${baseUrl}/oauth2/userinfo`,
     end_session_endpoint: `${baseUrl}/oauth2/logout`,
+    revocation_endpoint: `${baseUrl}/oauth2/revoke`,
+    revocation_endpoint_auth_methods_supported: ['none'],
     jwks_uri: `${baseUrl}/.well-known/jwks.json`,
     scopes_supported: ['openid', 'email'],
     response_types_supported: ['code'],

@@ -58,7 +58,7 @@ export interface UserFlowRepository {
   saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
   /** Nobody but `userId` holds the sign-in name. Rule `login_free`. */
   loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite;
-  code(saasId: string, userId: string, purpose: CodePurpose): Promise<VerificationCode | undefined>;
+  code(saasId: string, userId: string, purpose: CodePurpose, slot?: string): Promise<VerificationCode | undefined>;
   /** Spends one answer of the code while it is the one read and has answers left; false otherwise. */
   spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean>;
   /** Removes the code while it is the one read. Rule `code_unused`. */
@@ -88,6 +88,8 @@ type Refusals = Record<string, () => DomainError>;
 
 interface CodeRequest {
   purpose: CodePurpose;
+  /** The slot the code replaces (verification-codes.ts); the purpose's one slot when absent. */
+  slot?: string;
   /** What the code confirms. */
   payload: Record<string, string>;
   template: 'update_user_attribute' | 'verify_external_user' | 'forgot_password';
@@ -96,6 +98,16 @@ interface CodeRequest {
   alongside?: AtomicWrite[];
   refusals?: Refusals;
 }
+
+/** The pending offer of the provider is for another of its accounts now: a newer sign-in with it replaced the one met. */
+const offerReplaced = (provider: string) =>
+  invalid(
+    'link_offer_replaced',
+    `code: the ${provider} account waiting to be linked is no longer the one you signed in with; sign in with it again`,
+    {
+      field: 'code',
+    },
+  );
 
 const providerAlreadyLinked = (provider: string) =>
   alreadyExists('provider_already_linked', `access_token: this user already has a linked ${provider} account`);
@@ -124,17 +136,27 @@ export class UserFlowService {
 
   /** A new code for the user, mailed in the same commit as the code and the request's other writes. */
   private async mailCode(saasId: string, userId: string, request: CodeRequest): Promise<void> {
-    const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds());
+    const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds(), request.slot);
     const mail = await newOutboxMail(this.deps.box, saasId, request.template, request.to, code, userId);
     await this.commit(saasId, userId, [...(request.alongside ?? []), this.deps.flows.saveCodeWrite(saasId, userId, record, mail)], request.refusals);
   }
 
-  /** The stored code if `given` is it; each answer spends one of the code's attempts first. */
-  private async answer(saasId: string, userId: string, purpose: CodePurpose, given: string): Promise<VerificationCode> {
-    const stored = await this.deps.flows.code(saasId, userId, purpose);
+  /**
+   * The stored code if `given` is it; each answer spends one of the code's attempts first. `confirms`, when
+   * given, checks the code is one for what the caller confirms before an attempt is spent.
+   */
+  private async answer(
+    saasId: string,
+    userId: string,
+    purpose: CodePurpose,
+    given: string,
+    { slot, confirms }: { slot?: string; confirms?: (code: VerificationCode) => void } = {},
+  ): Promise<VerificationCode> {
+    const stored = await this.deps.flows.code(saasId, userId, purpose, slot);
     const unusable = unusableCode(stored, nowSeconds());
     if (unusable) throw unusable;
     const code = stored as VerificationCode;
+    confirms?.(code);
     const spent = await this.deps.flows.spendAttempt(saasId, userId, code, MAX_CODE_ATTEMPTS);
     if (!spent || !verificationCodeMatches(code, given)) throw wrongCode();
     return code;
@@ -242,12 +264,14 @@ export class UserFlowService {
   /**
    * A provider's account (`subject`) signed in with the user's verified address but is linked to nobody: a
    * `verify_external_user` code to the user's address confirms the link (docs/federation.md). The code's
-   * payload is that pending account, for 24 hours.
+   * payload is that pending account, for 24 hours, in the provider's own slot: an offer from another provider
+   * (a tenant's identity provider asserting the same address) never replaces the one the user is confirming.
    */
   async offerLink(saasId: string, user: UserRecord, provider: string, subject: string): Promise<void> {
     if (user.providers[provider]) throw providerAlreadyLinked(provider);
     await this.mailCode(saasId, user.id, {
       purpose: 'EXTERNAL_LINK',
+      slot: provider,
       payload: { provider, subject },
       template: 'verify_external_user',
       to: user.email,
@@ -255,8 +279,10 @@ export class UserFlowService {
   }
 
   /**
-   * Request External User Account Link: mails a new code for the provider account waiting to be linked to the
-   * access token's user (the last one the login screen met with the user's address, within 24 hours).
+   * Request External User Account Link: mails a new code for the Google account waiting to be linked to the
+   * access token's user (the last one the login screen met with the user's address, within 24 hours). Only
+   * the account-wide provider: the API names no provider account, so a tenant's identity provider, which that
+   * tenant's administrator controls, is linked only on the screen, by the page that met the account.
    */
   async requestExternalLink(saasId: string, accessToken: string): Promise<void> {
     const { user, claims } = await this.tokenHolder(saasId, accessToken);
@@ -265,28 +291,43 @@ export class UserFlowService {
         field: 'access_token',
       });
     }
-    const pending = await this.deps.flows.code(saasId, user.id, 'EXTERNAL_LINK');
+    const pending = await this.deps.flows.code(saasId, user.id, 'EXTERNAL_LINK', LINKED_PROVIDER);
     const { provider, subject } = pending && pending.expires_at > nowSeconds() ? pending.payload : {};
-    if (!provider || !subject) {
+    if (provider !== LINKED_PROVIDER || !subject) {
       if (user.providers[LINKED_PROVIDER]) throw providerAlreadyLinked(LINKED_PROVIDER);
       throw invalid(
         'no_external_account',
-        'access_token: no external account waits to be linked to this user; sign in with it (Google, or the tenant’s identity provider) on the login screen first',
+        'access_token: no Google account waits to be linked to this user; sign in with it on the login screen first',
         { field: 'access_token' },
       );
     }
     await this.offerLink(saasId, user, provider, subject);
   }
 
-  /** Confirm External User Account Link: the code records the pending provider account on the user. */
+  /** Confirm External User Account Link: the code records the pending Google account on the user. */
   async confirmExternalLink(saasId: string, input: { access_token: string; code: string }): Promise<void> {
     const { user } = await this.tokenHolder(saasId, input.access_token);
-    await this.confirmLink(saasId, user.id, input.code);
+    await this.confirmLink(saasId, user.id, input.code, { provider: LINKED_PROVIDER });
   }
 
-  /** The code's provider account linked to the user; answers the link. */
-  async confirmLink(saasId: string, userId: string, given: string): Promise<{ provider: string; subject: string }> {
-    const code = await this.answer(saasId, userId, 'EXTERNAL_LINK', given);
+  /**
+   * The code's provider account linked to the user; answers the link. The code confirms only the offer of
+   * `offer`: its provider, and, when the caller met the account (the screen's link page), that very subject. A
+   * code of another offer is refused before an attempt is spent, so it stays good for its own page.
+   */
+  async confirmLink(
+    saasId: string,
+    userId: string,
+    given: string,
+    offer: { provider: string; subject?: string },
+  ): Promise<{ provider: string; subject: string }> {
+    const code = await this.answer(saasId, userId, 'EXTERNAL_LINK', given, {
+      slot: offer.provider,
+      confirms: ({ payload }) => {
+        if (payload.provider !== offer.provider || (offer.subject !== undefined && payload.subject !== offer.subject))
+          throw offerReplaced(offer.provider);
+      },
+    });
     const provider = code.payload.provider as string;
     const subject = code.payload.subject as string;
     await this.commit(

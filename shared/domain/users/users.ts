@@ -83,12 +83,20 @@ export interface UserRecord {
   password: PasswordCredential;
   /** Raised by every change that must end existing sessions (password change and reset). */
   session_version: number;
+  /**
+   * Grants revoked within the last token lifetime (grant id → until when their ID and access tokens could
+   * live): the token check refuses tokens whose `origin_jti` is listed (shared/domain/sign-in/grants.ts).
+   */
+  revoked_grants?: Record<string, number>;
   mfa: MfaSettings;
   providers: Record<string, LinkedProvider>;
   /** Unix seconds; 0 until the first sign-in. */
   last_login_at: number;
   created_at: number;
 }
+
+/** What the unpaged lists answer of a user: read without the password verifier and sign-in state. */
+export type UserSummary = Pick<UserRecord, 'id' | 'email' | 'sign_in_id' | 'attributes' | 'last_login_at'>;
 
 /** A sign-in name, normalised: e-mail addresses trimmed, both kinds in lower case. */
 export interface Login {
@@ -113,7 +121,8 @@ export interface UserRepository {
   findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined>;
   /** The first step of a sign-in: the SRP salt and verifier of the user holding `login`, in one read. */
   signInCredential(saasId: string, login: Login): Promise<SignInCredential | undefined>;
-  list(saasId: string): Promise<UserRecord[]>;
+  /** Every user of the SaaS, as the unpaged lists answer them (eventually consistent, like the directory). */
+  list(saasId: string): Promise<UserSummary[]>;
   /** The SaaS's users in sign-in name order, narrowed by the filter's key (an id, or a name prefix). */
   directory(saasId: string, filter: UserFilter): OrderedSource<UserRecord>;
   /**
@@ -235,11 +244,16 @@ export function loginFromRequest(input: { email?: string | null; sign_in_id?: st
  */
 export function loginFromUsername(username: string): Login | undefined {
   const trimmed = username.trim();
+  // Lower-casing is the lookup's only folding (no NFKC: a full-width or other compatibility letter stays itself
+  // and names nobody). Two characters lower-case into ASCII (U+212A KELVIN SIGN into `k`, U+0130 into `i` and a
+  // dot): a name spelled with them is not the stored name, so it names nobody rather than someone else.
+  const ascii = (c: string) => c.charCodeAt(0) < 0x80;
+  if ([...trimmed].some((c) => !ascii(c) && [...c.toLowerCase()].some(ascii))) return undefined;
   if (trimmed.includes('@')) return STORED_EMAIL_SHAPE.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
   return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
 }
 
-export function toSaasUser(user: UserRecord): SaasUser {
+export function toSaasUser(user: UserSummary): SaasUser {
   return { id: user.id, email: user.email, sign_in_id: user.sign_in_id, attributes: user.attributes, last_login_at: user.last_login_at };
 }
 

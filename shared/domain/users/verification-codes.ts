@@ -34,6 +34,11 @@ export interface VerificationCode {
   attempts: number;
   /** What the code confirms: the new e-mail address, the account to link. */
   payload: Record<string, string>;
+  /**
+   * Codes of one purpose that must not replace each other (a link offer per provider): each its own item. A
+   * new code replaces only the code of its slot.
+   */
+  slot?: string;
 }
 
 const digestOf = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`, 'utf8').digest('hex');
@@ -43,10 +48,12 @@ export function issueVerificationCode(
   purpose: CodePurpose,
   payload: Record<string, string>,
   now: number,
+  slot?: string,
 ): { code: string; record: VerificationCode } {
   const code = newOneTimeCode();
   const salt = randomBytes(16).toString('hex');
-  return { code, record: { purpose, digest: digestOf(salt, code), salt, expires_at: now + LIFETIME_OF[purpose], attempts: 0, payload } };
+  const record: VerificationCode = { purpose, digest: digestOf(salt, code), salt, expires_at: now + LIFETIME_OF[purpose], attempts: 0, payload };
+  return { code, record: slot === undefined ? record : { ...record, slot } };
 }
 
 /** Why a stored code cannot take an answer any more; undefined while it can. */

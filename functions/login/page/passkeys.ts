@@ -1,0 +1,161 @@
+/**
+ * Passkeys on the hosted screen (functions/login/passkeys.ts): "Sign in with a passkey" on the sign-in form,
+ * and after a sign-in the person's passkeys, each removable, with "Add a passkey". The WebAuthn calls are
+ * @simplewebauthn/browser's; the server makes and checks every challenge. Texts come from the page.
+ */
+import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import type { PageData } from '../pages.js';
+import { fill } from '../texts/en.js';
+
+interface PasskeyView {
+  id: string;
+  device_type: 'singleDevice' | 'multiDevice';
+  created_at: number;
+  last_used_at: number;
+}
+
+/** What a finished sign-in hands the page when the SaaS offers passkeys. */
+export interface PasskeyOffer {
+  ticket: string;
+  count: number;
+}
+
+/** What the main script lends this module: its steps, its messages and its forms. */
+export interface PasskeyPage {
+  data: PageData;
+  post(step: string, body: object): Promise<Record<string, unknown>>;
+  /** Handles a sign-in's answer as a password sign-in's. */
+  follow(answer: Record<string, unknown>): Promise<void>;
+  /** What the page was opened for (state, PKCE challenge, authorization, invitation). */
+  context(): object;
+  busy(buttons: HTMLButtonElement[], step: () => Promise<void>): void;
+  show(id: 'sign-in-form' | 'passkeys-form'): void;
+  say(status: string, error?: string): void;
+  refused(message: string): Error;
+}
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T | null;
+
+let page: PasskeyPage | undefined;
+let held: { ticket: string; redirect: string } | undefined;
+
+/** A WebAuthn call the person cancelled, or one the browser refused: said in their words. */
+function ceremonyFailed(error: unknown): Error {
+  const messages = (page as PasskeyPage).data.messages;
+  if (error instanceof WebAuthnError || (error instanceof DOMException && error.name === 'NotAllowedError')) {
+    return (page as PasskeyPage).refused(messages.passkeyCancelled);
+  }
+  return error instanceof Error ? error : (page as PasskeyPage).refused(String(error));
+}
+
+const day = (seconds: number) => new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang || undefined);
+
+/** The list, built with textContent only. */
+function render(passkeys: PasskeyView[]): void {
+  const list = element<HTMLUListElement>('passkey-list') as HTMLUListElement;
+  const text = list.dataset;
+  list.replaceChildren();
+  if (passkeys.length === 0) {
+    const none = document.createElement('li');
+    none.textContent = text.none ?? '';
+    list.append(none);
+  }
+  for (const passkey of passkeys) {
+    const item = document.createElement('li');
+    const label = document.createElement('span');
+    const used = passkey.last_used_at ? fill(text.used ?? '', { date: day(passkey.last_used_at) }) : (text.never ?? '');
+    label.textContent = `${(passkey.device_type === 'multiDevice' ? text.synced : text.device) ?? ''} · ${fill(text.created ?? '', {
+      date: day(passkey.created_at),
+    })}, ${used}`;
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'secondary remove-passkey';
+    remove.textContent = text.remove ?? '';
+    remove.setAttribute('aria-label', `${text.remove ?? ''}: ${label.textContent}`);
+    remove.addEventListener('click', () =>
+      page?.busy([remove], async () => {
+        await page?.post('passkey/remove', { ticket: held?.ticket, passkey_id: passkey.id });
+        await refresh();
+        page?.say(page.data.messages.passkeyRemoved);
+      }),
+    );
+    item.append(label, ' ', remove);
+    list.append(item);
+  }
+}
+
+async function refresh(): Promise<number> {
+  const { passkeys } = (await (page as PasskeyPage).post('passkey/list', { ticket: held?.ticket })) as { passkeys: PasskeyView[] };
+  render(passkeys);
+  return passkeys.length;
+}
+
+const declinedSlot = (person: string) => `login-passkey-declined:${new URL('.', window.location.href).pathname}:${person.toLowerCase()}`;
+
+/**
+ * After a sign-in: shows the person's passkeys when they asked to see them, or offers one when they have none
+ * (unless they declined on this browser). True when the page stays for that; the continue button then leaves.
+ */
+export async function offerPasskeys(offer: PasskeyOffer | undefined, redirect: string, person: string): Promise<boolean> {
+  if (!page || !offer || !browserSupportsWebAuthn()) return false;
+  const manage = element<HTMLInputElement>('manage-passkeys')?.checked ?? false;
+  const declined = person !== '' && window.localStorage.getItem(declinedSlot(person)) === '1';
+  if (!manage && (offer.count > 0 || declined)) return false;
+  held = { ticket: offer.ticket, redirect };
+  const intro = element('passkeys-intro') as HTMLElement;
+  intro.textContent = (offer.count === 0 ? intro.dataset.offer : intro.dataset.manage) ?? '';
+  await refresh();
+  page.say('');
+  page.show('passkeys-form');
+  const continueButton = element<HTMLButtonElement>('passkeys-continue') as HTMLButtonElement;
+  continueButton.onclick = () => {
+    // "Not now" to the offer is remembered for this person on this browser.
+    if (offer.count === 0 && person) window.localStorage.setItem(declinedSlot(person), '1');
+    page?.say(page.data.messages.redirecting);
+    window.location.assign(redirect);
+  };
+  return true;
+}
+
+/** Wires the passkey buttons; without WebAuthn in this browser they stay hidden. */
+export function setUpPasskeys(lent: PasskeyPage): void {
+  page = lent;
+  const signIn = element<HTMLButtonElement>('sign-in-with-passkey');
+  if (!signIn) return;
+  if (!browserSupportsWebAuthn()) {
+    (signIn.parentElement as HTMLElement).hidden = true;
+    return;
+  }
+  signIn.addEventListener('click', () =>
+    lent.busy([signIn], async () => {
+      const { challenge_id, options } = (await lent.post('passkey/sign-in-options', {})) as { challenge_id: string; options: never };
+      let response;
+      try {
+        response = await startAuthentication({ optionsJSON: options });
+      } catch (error) {
+        throw ceremonyFailed(error);
+      }
+      await lent.follow(await lent.post('passkey/sign-in', { challenge_id, response, ...lent.context() }));
+    }),
+  );
+  const add = element<HTMLButtonElement>('add-passkey') as HTMLButtonElement;
+  add.addEventListener('click', () =>
+    lent.busy([add], async () => {
+      const { challenge_id, options } = (await lent.post('passkey/register-options', { ticket: held?.ticket })) as {
+        challenge_id: string;
+        options: never;
+      };
+      let response;
+      try {
+        response = await startRegistration({ optionsJSON: options });
+      } catch (error) {
+        throw ceremonyFailed(error);
+      }
+      await lent.post('passkey/register', { ticket: held?.ticket, challenge_id, response });
+      const intro = element('passkeys-intro') as HTMLElement;
+      intro.textContent = intro.dataset.manage ?? '';
+      await refresh();
+      lent.say(lent.data.messages.passkeyAdded);
+    }),
+  );
+}

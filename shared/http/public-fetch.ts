@@ -1,0 +1,171 @@
+/**
+ * Reading a document at a URL someone else chose (a tenant's SAML metadata_url) without letting them aim the
+ * service at itself or its network: a blind SSRF and a port oracle otherwise (issue 24).
+ *
+ * - https only; the host is resolved once, and every address it names must be a public unicast address
+ *   (ipaddr.js's classification: `unicast` alone, so loopback, private, link-local incl. 169.254.169.254,
+ *   CGNAT, unique-local, IPv4-mapped and other special ranges are refused). `localhost` and `*.localhost` are
+ *   refused by name. Decimal, octal and hex IPv4 spellings need no rule of their own: the WHATWG URL parser
+ *   writes them as the dotted address that is then checked.
+ * - The connection goes to the address that was checked (the request's `lookup` answers it), so a second DNS
+ *   answer cannot move it elsewhere (no rebinding window). TLS still checks the certificate against the name.
+ * - No redirects, a deadline for the whole exchange, and a size cap on what is read.
+ *
+ * Every refusal is a DomainError (a 400 on the API, a page on the sign-in), never a 5xx.
+ */
+import { lookup } from 'node:dns/promises';
+import { request } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { DomainError, invalid } from '../errors.js';
+
+export interface HostAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Every address a host name resolves to (the port a test replaces to say "this name is 10.0.0.1"). */
+export type HostResolver = (hostname: string) => Promise<HostAddress[]>;
+
+export const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+
+/** A public unicast address: nothing of the service's own host or network, nothing special-purpose. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== 'unicast') return false;
+  // IPv6 beyond what ipaddr.js names: only the global unicast block 2000::/3 is routed on the internet, and
+  // ::/8 holds IPv4-compatible forms (::7f00:1 is 127.0.0.1 to some stacks) that it calls unicast.
+  return parsed.kind() === 'ipv4' || parsed.match(ipaddr.IPv6.parse('2000::'), 3);
+}
+
+export interface PublicFetchOptions {
+  resolve: HostResolver;
+  /** The deadline of the whole exchange: resolving, connecting, reading. */
+  timeoutMs: number;
+  maxBytes: number;
+  /** Which addresses may be reached; public unicast ones unless a test says otherwise. */
+  allowed?: (address: string) => boolean;
+  /** Certificates to trust besides the system's (a test's own server). */
+  ca?: string;
+}
+
+/** Where a checked URL is fetched: the URL and the one address the connection goes to. */
+export interface CheckedTarget {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+}
+
+export class PublicFetcher {
+  constructor(private readonly options: PublicFetchOptions) {}
+
+  /** The URL and the address to connect to, or a 400 naming `field` saying why it may not be fetched. */
+  async check(url: string, field: string): Promise<CheckedTarget> {
+    const refused = (why: string) => invalid('invalid_parameter', `${field}: ${why}`, { field });
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed || parsed.protocol !== 'https:') throw refused('must be an absolute https URL');
+    if (parsed.username || parsed.password) throw refused('must not carry a user name or password');
+    const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    const allowed = this.options.allowed ?? isPublicAddress;
+    if (ipaddr.isValid(host)) {
+      if (!allowed(host)) throw refused(`${host} is not a public address`);
+      return { url: parsed, address: host, family: host.includes(':') ? 6 : 4 };
+    }
+    const name = host.replace(/\.$/, '');
+    if (name === 'localhost' || name.endsWith('.localhost')) throw refused(`${host} is this machine`);
+    let addresses: HostAddress[];
+    try {
+      addresses = await withDeadline(this.options.resolve(host), this.options.timeoutMs);
+    } catch {
+      throw refused(`${host} does not resolve`);
+    }
+    const first = addresses[0];
+    if (!first) throw refused(`${host} does not resolve`);
+    // Every answer, not only the one used: a name mixing a public and a private address is refused.
+    const closed = addresses.find((a) => !allowed(a.address));
+    if (closed) throw refused(`${host} resolves to ${closed.address}, which is not a public address`);
+    return { url: parsed, address: first.address, family: first.family };
+  }
+
+  /** The body of a 200 answer at `url` (checked as `check` does), as UTF-8 text. */
+  async text(url: string, field: string): Promise<string> {
+    const started = Date.now();
+    const target = await this.check(url, field);
+    // One deadline for the whole exchange, the lookup included.
+    const left = Math.max(1, this.options.timeoutMs - (Date.now() - started));
+    const failed = (why: string) => invalid('metadata_unreachable', `${field}: ${why}`, { field });
+    const { address, family } = target;
+    // Answers the address checked above, whatever the name: the connection cannot be moved by another DNS answer.
+    const pinned: LookupFunction = (_hostname, options, callback) => {
+      if (options.all) (callback as unknown as (e: null, a: HostAddress[]) => void)(null, [{ address, family }]);
+      else callback(null, address, family);
+    };
+    return new Promise<string>((resolve, reject) => {
+      const req = request(
+        target.url,
+        {
+          method: 'GET',
+          lookup: pinned,
+          agent: false,
+          signal: AbortSignal.timeout(left),
+          headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+          ...(this.options.ca ? { ca: this.options.ca } : {}),
+        },
+        (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            req.destroy();
+            const redirect = res.statusCode && res.statusCode >= 300 && res.statusCode < 400 ? ' (redirects are not followed)' : '';
+            reject(failed(`answered ${res.statusCode ?? 'nothing'}${redirect}`));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > this.options.maxBytes) {
+              req.destroy();
+              reject(invalid('metadata_too_large', `${field}: larger than ${this.options.maxBytes} bytes`, { field }));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('error', (error) => reject(error instanceof DomainError ? error : failed('the answer broke off')));
+        },
+      );
+      req.on('error', (error: Error) => {
+        const why =
+          error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : 'cannot be reached';
+        reject(failed(why));
+      });
+      req.end();
+    });
+  }
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('deadline')), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+let resolverForTests: HostResolver | undefined;
+
+/** The resolver the service uses: the system's, or what a test put in its place. */
+export const hostResolver = (): HostResolver => (hostname) => (resolverForTests ?? systemResolver)(hostname);
+
+/** Tests only: names resolve as `names` says (others do not resolve at all), so no test depends on external DNS. */
+export function setHostsForTests(names: Record<string, string | string[]> | undefined): void {
+  resolverForTests =
+    names &&
+    (async (hostname) => {
+      const given = names[hostname];
+      if (given === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return [given].flat().map((address) => ({ address, family: address.includes(':') ? 6 : 4 }) as HostAddress);
+    });
+}
