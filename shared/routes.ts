@@ -118,6 +118,8 @@ export const ROUTES: readonly Route[] = [
     ['DELETE', '/stripe', 'deleteStripeTenantAndPricing', 'Disconnect the payment provider', 'tenant:write', 200, 'no body'],
     ['GET', '/payment-provider', 'getPaymentProvider', 'Get the payment provider (extension; the key masked)', 'config:read'],
     ['PUT', '/payment-provider', 'updatePaymentProvider', 'Set the payment provider key (extension)', 'config:write', 200, 'no body'],
+    ['GET', '/login-theme', 'getLoginTheme', "Get the login screen's theme (extension)", 'config:read'],
+    ['PATCH', '/login-theme', 'updateLoginTheme', "Update the login screen's theme (extension)", 'config:write', 200, 'no body'],
     // For SDK error-handling tests: always answers 500 in the error shape.
     ['GET', '/errors/internal-server-error', 'returnInternalServerError', 'Return an Internal Server Error', 'config:read'],
     ['GET', '/basic-info', 'getBasicInfo', 'Get Basic Configurations', 'config:read'],

@@ -27,6 +27,7 @@ import { RefreshTokens } from './domain/sign-in/refresh-tokens.js';
 import { ScheduledWork } from './domain/scheduled-work.js';
 import { Cursors } from './domain/paging.js';
 import { PaymentProviderService } from './domain/configuration/payment-provider.js';
+import { LoginThemeService } from './domain/configuration/login-theme.js';
 import { StripeClient } from './payment/stripe-client.js';
 import { TenantUserService } from './domain/tenants/tenant-users.js';
 import { TenantService } from './domain/tenants/tenants.js';
@@ -135,6 +136,12 @@ export const paymentProviderService = () =>
     tenants: tenantRepository(),
     client: new StripeClient(config().stripeApiBaseUrl),
   });
+
+/** The login screen's theme (GET/PATCH /login-theme); the screen reads it through the settings cache. */
+export const loginThemeService = (cached = false) =>
+  new LoginThemeService(
+    cached ? new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }) : settingsRepository(),
+  );
 
 export const infrastructureService = () => new InfrastructureService(settingsRepository(), config().serviceAccountId);
 

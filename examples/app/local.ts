@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
 import { seedDemo, seedPricing, ServiceSetup, type Demo } from './demo.js';
+import { brandDemoScreen } from './demo-theme.js';
 import { passwordChallenge, SrpClient, verifierResponses } from '../../client/srp.js';
 import { ServiceClient, ServiceError } from './server/service-client.js';
 import { startExampleApp, type ExampleApp } from './server/node-server.js';
@@ -119,6 +120,7 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
   // The hosted login screen returns to the app, unless the SaaS's callback URL was set to something else.
   const authInfo = await options.admin.get<{ callback_url: string }>('/auth-info');
   if (authInfo.status === 200 && !authInfo.body.callback_url) await options.admin.put('/auth-info', { callback_url: `${app.url}/callback` });
+  await brandDemoScreen(options.admin);
   if (demo) {
     banner.push(
       `  ID login         ${app.url}/?tenant_id=${demo.tenantId}  (username ${demo.username})`,

@@ -2,13 +2,21 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { HttpProblem } from '../../shared/http/errors.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
-import { configurationService as configuration, paymentProviderService as paymentProvider, groupHandler } from '../../shared/wiring.js';
+import { loginThemeSchemas as theme } from '../../shared/schemas/login-theme.js';
+import {
+  configurationService as configuration,
+  loginThemeService as loginTheme,
+  paymentProviderService as paymentProvider,
+  groupHandler,
+} from '../../shared/wiring.js';
 
 export const handler = groupHandler('configuration', {
   createTenantAndPricing: operation(s.createTenantAndPricing, (_, ctx) => paymentProvider().connect(ctx.saasId)),
   deleteStripeTenantAndPricing: operation(s.deleteStripeTenantAndPricing, (_, ctx) => paymentProvider().disconnect(ctx.saasId)),
   getPaymentProvider: operation(s.getPaymentProvider, (_, ctx) => paymentProvider().settings(ctx.saasId)),
   updatePaymentProvider: operation(s.updatePaymentProvider, ({ body }, ctx) => paymentProvider().configure(ctx.saasId, body)),
+  getLoginTheme: operation(theme.getLoginTheme, (_, ctx) => loginTheme().theme(ctx.saasId)),
+  updateLoginTheme: operation(theme.updateLoginTheme, ({ body }, ctx) => loginTheme().update(ctx.saasId, body)),
   returnInternalServerError: operation(s.returnInternalServerError, async () => {
     throw new HttpProblem(500, 'internal_server_error', 'Internal server error (GET /errors/internal-server-error always answers this)');
   }),

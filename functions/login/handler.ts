@@ -18,6 +18,7 @@ import {
   invitationService,
   tenantService,
   passkeyService,
+  loginThemeService,
   samlAssertions,
   screenHosts,
   secretBox,
@@ -72,11 +73,12 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     saasExists,
     look: async (saasId) => {
       const reader = configurationReader();
-      const [settings, pages, signIn, providers] = await Promise.all([
+      const [settings, pages, signIn, providers, theme] = await Promise.all([
         reader.customizePageSettings(saasId),
         reader.customizePages(saasId),
         reader.signInSettings(saasId),
         reader.identityProviders(saasId),
+        loginThemeService(true).theme(saasId),
       ]);
       return {
         title: settings.title,
@@ -91,8 +93,10 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         passkeys: signIn.passkeys.enable,
         pages,
+        theme,
       };
     },
+    theme: (saasId) => loginThemeService(true).theme(saasId),
     callbackUrl,
     issuer: config().tokenIssuer,
     signIn: signInService(),

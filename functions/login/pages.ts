@@ -7,6 +7,9 @@ import { contextQuery } from './screen-context.js';
 import { languageSwitch } from './language.js';
 import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
+import type { LoginTheme } from '../../shared/schemas/login-theme.js';
+import { GOOGLE_MARK } from './google-mark.js';
+import { themeLink } from './theme.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
 export interface ScreenLook {
@@ -27,6 +30,8 @@ export interface ScreenLook {
   passkeys?: boolean;
   /** The SaaS's own HTML ('' for none) and the consents each page asks for. */
   pages: Record<PageName, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
+  /** The SaaS's theme (GET/PATCH /login-theme): its stylesheet follows login.css. */
+  theme?: LoginTheme;
 }
 
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
@@ -65,13 +70,15 @@ const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
  * The page's Content-Security-Policy: our own script and style only, images from us or data URLs (the icon),
  * no frames of us anywhere, forms and fetches to us. The tag manager, when the SaaS set one, adds its origin.
  */
-export function contentSecurityPolicy(tagManager: boolean): string {
+export function contentSecurityPolicy(tagManager: boolean, imageOrigin?: string): string {
   const extra = tagManager ? ` ${TAG_MANAGER_ORIGIN}` : '';
+  // The theme's background image, when it is an https URL (functions/login/theme.ts).
+  const image = imageOrigin ? ` ${imageOrigin}` : '';
   return [
     "default-src 'none'",
     `script-src 'self'${extra}`,
     "style-src 'self'",
-    `img-src 'self' data:${extra}`,
+    `img-src 'self' data:${extra}${image}`,
     `connect-src 'self'${tagManager ? ' https://*.google-analytics.com https://*.googletagmanager.com' : ''}`,
     "frame-src 'self'",
     "form-action 'self'",
@@ -109,6 +116,7 @@ export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, a
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="${escapeHtml(look.favicon || `${assets}../favicon.ico`)}">
 <link rel="stylesheet" href="${assets}login.css">
+${themeLink(assets, look.theme)}
 <script id="page-data" type="application/json">${dataBlock(data)}</script>
 <script src="${assets}login.js" defer></script>
 ${look.tagManagerId ? `<script src="${TAG_MANAGER_ORIGIN}/gtm.js?id=${encodeURIComponent(look.tagManagerId)}" async></script>` : ''}
@@ -206,7 +214,13 @@ ${
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
 
-${customFrame(texts, look, 'sign_in_page', 'sign-in-form')}${customFrame(texts, look, 'sign_up_page', 'sign-up-form')}${customFrame(texts, look, 'password_reset_page', 'forgot-form')}
+${customFrame(texts, look, 'sign_in_page', 'sign-in-form', assets)}${customFrame(texts, look, 'sign_up_page', 'sign-up-form', assets)}${customFrame(
+    texts,
+    look,
+    'password_reset_page',
+    'forgot-form',
+    assets,
+  )}
 ${legal.length ? `<footer>${legal.join(' · ')}</footer>` : ''}
 </main>
 </body>
@@ -218,14 +232,19 @@ ${legal.length ? `<footer>${legal.join(' · ')}</footer>` : ''}
 function googleButton(texts: LoginTexts, data: PageData): string {
   const query = new URLSearchParams(contextQuery(data));
   const href = `federated/google${query.size ? `?${query.toString()}` : ''}`;
-  return `<p class="federated"><a id="sign-in-with-google" class="button secondary" href="${escapeHtml(href)}">${escapeHtml(texts.page.signInWithGoogle)}</a></p>`;
+  return `<p class="divider"><span>${escapeHtml(texts.page.or)}</span></p>
+<p class="federated"><a id="sign-in-with-google" class="button secondary" href="${escapeHtml(href)}">${GOOGLE_MARK}<span>${escapeHtml(texts.page.signInWithGoogle)}</span></a></p>`;
 }
 
-/** The SaaS's HTML for one page, shown with its form: sandboxed (no script, no same origin). */
-function customFrame(texts: LoginTexts, look: ScreenLook, page: PageName, form: FirstForm): string {
+/**
+ * The SaaS's HTML for one page, shown with its form: sandboxed (no script, no same origin), in a document of
+ * the screen's stylesheets so it reads in the screen's font and colours. The page's CSP applies inside too.
+ */
+function customFrame(texts: LoginTexts, look: ScreenLook, page: PageName, form: FirstForm, assets: string): string {
   const html = look.pages[page].html_contents;
+  const doc = `<!doctype html><html lang="${texts.lang}"><head><meta charset="utf-8"><link rel="stylesheet" href="${assets}login.css">${themeLink(assets, look.theme)}</head><body class="custom-content">${html}</body></html>`;
   return html
-    ? `<iframe class="custom" data-with="${form}" hidden title="${escapeHtml(texts.page.customContent)}" sandbox="" srcdoc="${escapeHtml(html)}"></iframe>\n`
+    ? `<iframe class="custom" data-with="${form}" hidden title="${escapeHtml(texts.page.customContent)}" sandbox="" srcdoc="${escapeHtml(doc)}"></iframe>\n`
     : '';
 }
 
@@ -253,7 +272,7 @@ export function messagePage(texts: LoginTexts, title: string, message: string, a
   return `<!doctype html>
 <html lang="${texts.lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-${assets ? `<link rel="stylesheet" href="${assets}login.css">\n<link rel="icon" href="${assets}../favicon.ico">` : ''}</head>
+${assets ? `<link rel="stylesheet" href="${assets}login.css"><link rel="stylesheet" href="${assets}theme.css">\n<link rel="icon" href="${assets}../favicon.ico">` : ''}</head>
 <body><main><h1>${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p>${
     action ? `\n<p class="links"><a id="action" href="${escapeHtml(action.href)}">${escapeHtml(action.text)}</a></p>` : ''
   }</main></body>

@@ -10,6 +10,7 @@
  *   GET  ./?authorization=…                                    the page for an OpenID Connect authorization request
  *                                                              (authorization-server.ts): back to its redirect URI
  *   GET  ./assets/login.js  ./assets/login.css                 its script and style
+ *   GET  ./assets/theme.css?v=…                                the SaaS's theme (theme.ts)
  *   GET  ./sign-out?redirect_uri=…                             forgets the page's cookie, back to the SaaS
  *   GET  ./federated/google?state|authorization=…              off to Google (federation.ts); back at
  *                                                              {BASE_PATH}/oauth2/idpresponse (federatedReturn)
@@ -64,6 +65,8 @@ import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
+import { themeAnswer, themeImageOrigin } from './theme.js';
+import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 
 export interface ScreenRequest {
   method: string;
@@ -91,6 +94,8 @@ export interface LoginScreenDeps {
   secureCookies: boolean;
   saasExists(saasId: string): Promise<boolean>;
   look(saasId: string): Promise<ScreenLook>;
+  /** The SaaS's theme (GET/PATCH /login-theme), for its stylesheet. */
+  theme?(saasId: string): Promise<LoginTheme>;
   callbackUrl(saasId: string): Promise<string>;
   /** The `iss` of the tokens, named in OpenID Connect authorization responses. */
   issuer: string;
@@ -268,6 +273,9 @@ export class LoginScreen {
       const query = request.query.toString();
       return { status: 308, headers: { ...BASE_HEADERS, location: `${this.screenPath(saasId)}${query ? `?${query}` : ''}` }, body: '' };
     }
+    if (request.method === 'GET' && page === 'assets/theme.css' && this.deps.theme) {
+      return themeAnswer(await this.deps.theme(saasId), request, BASE_HEADERS);
+    }
     if (request.method === 'GET' && page.startsWith('assets/')) return this.assetOf(page.slice('assets/'.length));
     if (request.method === 'GET' && Object.hasOwn(PAGES, page)) return this.page(saasId, page, request);
     if (request.method === 'GET' && page === 'sign-out') return this.signOut(saasId, request.query.get('redirect_uri') ?? '');
@@ -369,7 +377,7 @@ export class LoginScreen {
       headers: {
         ...BASE_HEADERS,
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId)),
+        'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId), themeImageOrigin(look.theme)),
         'set-cookie': setCookie(CSRF_COOKIE, csrf, this.screenCookie(saasId, 'Strict')),
       },
       body: loginPage(this.deps.texts, look, data, `${this.screenPath(saasId)}assets/`),
@@ -515,6 +523,8 @@ export class LoginScreen {
     const tenantId = query.get('tenant_id') ?? '';
     try {
       if (!id || !tenantId) throw invalid('invalid_parameter', 'invitation_id and tenant_id are required');
+      // Ids as the service makes them: a longer one is no key the store could even look up (a 500 before).
+      if (!SAAS_ID.test(id) || !SAAS_ID.test(tenantId)) return { invitationProblem: 'there is no such invitation' };
       const invitation = await this.deps.invitations.get(saasId, tenantId, id);
       const { page: t } = this.deps.texts;
       if (invitation.status !== 'pending') return { invitationProblem: fill(t.invitationNotPending, { status: invitation.status }) };

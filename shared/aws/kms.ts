@@ -4,8 +4,15 @@
  * function bundle (docs/decisions.md, decision 12). Binary values travel base64-encoded, as KMS's JSON
  * protocol has them.
  */
-import type { DataKey, DataKeys } from '../crypto/secret-box.js';
-import { AwsJsonService, type AwsJsonServiceOptions } from './json-service.js';
+import { UnopenableSecret, type DataKey, type DataKeys } from '../crypto/secret-box.js';
+import { AwsJsonService, AwsServiceError, type AwsJsonServiceOptions } from './json-service.js';
+
+/**
+ * KMS's answers that are about the ciphertext it was given (none of its data keys, or not under this context
+ * or key, or malformed), not about KMS: the value does not open. Everything else (throttling, KMS down, the key
+ * disabled or pending deletion, access denied) is a failure of the service and goes on as it came.
+ */
+const NOT_A_DATA_KEY = new Set(['InvalidCiphertextException', 'IncorrectKeyException', 'ValidationException']);
 
 const binary = (value: unknown, what: string) => {
   if (typeof value !== 'string' || value === '') throw new Error(`KMS returned no ${what}`);
@@ -28,7 +35,15 @@ export class KmsDataKeys implements DataKeys {
   }
 
   async decrypt(wrapped: Uint8Array, context: Record<string, string>): Promise<Uint8Array> {
-    const out = await this.kms.call('Decrypt', { CiphertextBlob: Buffer.from(wrapped).toString('base64'), EncryptionContext: context });
+    let out: Record<string, unknown>;
+    try {
+      out = await this.kms.call('Decrypt', { CiphertextBlob: Buffer.from(wrapped).toString('base64'), EncryptionContext: context });
+    } catch (error) {
+      if (error instanceof AwsServiceError && !error.retryable && NOT_A_DATA_KEY.has(error.name)) {
+        throw new UnopenableSecret(`KMS: ${error.name}`, { cause: error });
+      }
+      throw error;
+    }
     return binary(out.Plaintext, 'plaintext');
   }
 }

@@ -8,7 +8,30 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export interface SecretBox {
   seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  /**
+   * The plaintext; UnopenableSecret when `sealed` is not a value this box sealed under `context` (forged,
+   * altered, another context or deployment). Any other error is a failure of what the box relies on (KMS
+   * unreachable, throttled, the key disabled): not an answer about the value.
+   */
   open(sealed: string, context: Record<string, string>): Promise<string>;
+}
+
+/** The value does not open: it was not sealed by this box under this context, or was altered since. */
+export class UnopenableSecret extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`sealed value does not open: ${reason}`, options);
+    this.name = 'UnopenableSecret';
+  }
+}
+
+/** Runs the local part of opening; whatever it throws (bad parts, a wrong tag) means the value does not open. */
+function opening<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof UnopenableSecret) throw error;
+    throw new UnopenableSecret(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
 
 function aad(context: Record<string, string>): Buffer {
@@ -42,7 +65,7 @@ function pack(mode: string, wrappedKey: Uint8Array, sealed: ReturnType<typeof en
 function unpack(sealed: string, mode: string): { wrappedKey: Buffer; parts: Buffer[] } {
   const fields = sealed.split('.');
   if (fields.length !== 6 || fields[0] !== 'v1' || fields[1] !== mode) {
-    throw new Error(`sealed secret is not a v1.${mode} value`);
+    throw new UnopenableSecret(`not a v1.${mode} value`);
   }
   const [wrappedKey, ...parts] = fields.slice(2).map((f) => Buffer.from(f, 'base64url'));
   return { wrappedKey: wrappedKey as Buffer, parts };
@@ -65,9 +88,11 @@ export class LocalSecretBox implements SecretBox {
   }
 
   async open(sealed: string, context: Record<string, string>): Promise<string> {
-    const { wrappedKey, parts } = unpack(sealed, 'local');
-    const dataKey = decrypt(this.masterKey, [wrappedKey.subarray(0, 12), wrappedKey.subarray(12, 28), wrappedKey.subarray(28)], context);
-    return decrypt(Buffer.from(dataKey, 'base64'), parts, context);
+    return opening(() => {
+      const { wrappedKey, parts } = unpack(sealed, 'local');
+      const dataKey = decrypt(this.masterKey, [wrappedKey.subarray(0, 12), wrappedKey.subarray(12, 28), wrappedKey.subarray(28)], context);
+      return decrypt(Buffer.from(dataKey, 'base64'), parts, context);
+    });
   }
 }
 
@@ -81,6 +106,7 @@ export interface DataKey {
 /** Where data keys come from and are opened: KMS on AWS (aws/kms.ts). */
 export interface DataKeys {
   generate(context: Record<string, string>): Promise<DataKey>;
+  /** UnopenableSecret when the service says `wrapped` is none of its data keys under `context`. */
   decrypt(wrapped: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
 }
 
@@ -94,7 +120,8 @@ export class KmsSecretBox implements SecretBox {
   }
 
   async open(sealed: string, context: Record<string, string>): Promise<string> {
-    const { wrappedKey, parts } = unpack(sealed, 'kms');
-    return decrypt(await this.dataKeys.decrypt(wrappedKey, context), parts, context);
+    const { wrappedKey, parts } = opening(() => unpack(sealed, 'kms'));
+    const dataKey = await this.dataKeys.decrypt(wrappedKey, context);
+    return opening(() => decrypt(dataKey, parts, context));
   }
 }

@@ -3,7 +3,9 @@
  * an identity provider can check the AuthnRequests it signs (functions/login/saml.ts). Node can read
  * certificates (`X509Certificate`) but not make them; the DER here is the minimum RFC 5280 asks for (version,
  * serial, sha256WithRSAEncryption, issuer = subject = one common name, validity, the key), signed with
- * node:crypto. test/unit/self-signed-certificate.test.ts has Node's own parser read and verify it.
+ * node:crypto. Why not an X.509 library: docs/decisions.md ("The certificate maker"). A property test
+ * (test/unit/self-signed-certificate.test.ts) has Node's own parser read and verify certificates over many
+ * serials, names and dates.
  */
 import { createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 
@@ -21,8 +23,19 @@ const der = (tag: number, content: Buffer): Buffer => {
 };
 const sequence = (...items: Buffer[]) => der(0x30, Buffer.concat(items));
 const set = (...items: Buffer[]) => der(0x31, Buffer.concat(items));
-/** A non-negative INTEGER: a leading zero byte keeps the high bit from reading as a sign. */
-const integer = (bytes: Buffer) => der(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+
+/**
+ * A non-negative INTEGER from its big-endian bytes, in the one encoding DER allows (X.690 8.3.2): no leading
+ * zero byte unless the next byte's high bit would otherwise read as a sign. A random serial starting 0x00 0x7f
+ * written as it came was refused by OpenSSL ("illegal padding"), one certificate in 256.
+ */
+export function derUnsignedInteger(bytes: Uint8Array): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = Buffer.from(bytes.subarray(start));
+  if (minimal.length === 0) return der(0x02, Buffer.from([0]));
+  return der(0x02, minimal[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+}
 const NULL = Buffer.from([0x05, 0x00]);
 
 function oid(dotted: string): Buffer {
@@ -36,24 +49,34 @@ function oid(dotted: string): Buffer {
   return der(0x06, Buffer.from(bytes));
 }
 
-/** UTCTime until 2049, GeneralizedTime after (RFC 5280, 4.1.2.5). */
+/** UTCTime from 1950 to 2049, GeneralizedTime outside (RFC 5280, 4.1.2.5); whole seconds, as DER wants. */
 function time(date: Date): Buffer {
+  const year = date.getUTCFullYear();
+  if (!Number.isFinite(date.getTime()) || year < 1 || year > 9999) throw new RangeError(`a certificate cannot be valid at ${String(date)}`);
   const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return date.getUTCFullYear() < 2050 ? der(0x17, Buffer.from(`${iso.slice(2)}Z`)) : der(0x18, Buffer.from(`${iso}Z`));
+  return year >= 1950 && year < 2050 ? der(0x17, Buffer.from(`${iso.slice(2)}Z`)) : der(0x18, Buffer.from(`${iso}Z`));
 }
 
 const commonName = (name: string) => sequence(set(sequence(oid('2.5.4.3'), der(0x0c, Buffer.from(name, 'utf8')))));
 const SHA256_WITH_RSA = sequence(oid('1.2.840.113549.1.1.11'), NULL);
 
-/** The certificate in PEM, valid from `notBefore` for `days`. */
-export function selfSignedCertificate(privateKey: KeyObject, subject: string, notBefore: Date, days: number): string {
-  const notAfter = new Date(notBefore.getTime() + days * 86_400_000);
+/**
+ * A fresh serial: 16 random bytes, positive (RFC 5280 4.1.2.2: at most 20 octets, positive) and with its
+ * second-highest bit set, so it never starts with a zero byte and all serials are 16 bytes long.
+ */
+function newSerial(): Buffer {
   const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
+  serial[0] = (serial[0]! & 0x7f) | 0x40;
+  return serial;
+}
+
+/** The certificate in PEM, valid from `notBefore` for `days`. `serial` (big-endian, positive) is for tests. */
+export function selfSignedCertificate(privateKey: KeyObject, subject: string, notBefore: Date, days: number, serial = newSerial()): string {
+  const notAfter = new Date(notBefore.getTime() + days * 86_400_000);
   const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   const tbs = sequence(
-    der(0xa0, integer(Buffer.from([2]))),
-    integer(serial),
+    der(0xa0, derUnsignedInteger(Buffer.from([2]))),
+    derUnsignedInteger(serial),
     SHA256_WITH_RSA,
     commonName(subject),
     sequence(time(notBefore), time(notAfter)),

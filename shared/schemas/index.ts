@@ -4,6 +4,7 @@ import { configurationSchemas } from './configuration.js';
 import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
+import { loginThemeSchemas } from './login-theme.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
@@ -14,6 +15,7 @@ import { userSchemas } from './users.js';
 
 export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...configurationSchemas,
+  ...loginThemeSchemas,
   ...definitionSchemas,
   ...tenantSchemas,
   ...userSchemas,

@@ -43,6 +43,8 @@ export const ENTITY = {
   externalIdentity: 'ExternalIdentity',
   usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
+  domainClaim: 'DomainClaim',
+  decoy: 'Decoy',
   passkey: 'Passkey',
   passkeyOwner: 'PasskeyOwner',
   passkeyChallenge: 'PasskeyChallenge',
@@ -89,6 +91,13 @@ export const SAAS_REGISTRY = 'REGISTRY#SAAS';
  * secret). A handful of items, read in one query and cached per cold start.
  */
 export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
+
+/**
+ * The other partitions no SaaS owns: one per custom domain a SaaS serves its login screen on, naming that SaaS,
+ * so that a domain is held by one SaaS at a time (the claim is written in the transaction that saves the SaaS's
+ * basic configuration). Only ever read by key.
+ */
+export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
@@ -269,6 +278,15 @@ export const keys = {
    * send). Addresses compare without case, as mail providers treat them.
    */
   mailSuppression: (saasId: string, address: string): ItemKey => ({ pk: saasPartition(saasId), sk: `SUPPRESSED#${address.toLowerCase()}` }),
+
+  /**
+   * A decoy: what a step writes for a name nobody has (or a refused attempt), where it writes for a user, so
+   * the requests and their time are the same (sign-in-repository.ts, user-flow-repository.ts). It holds no
+   * one's data and expires; `id` is the made-up id of the name, so repeated tries of a name reuse its items.
+   */
+  decoy: (saasId: string, id: string, what: string): ItemKey => ({ pk: `SAAS#${saasId}#DECOY#${id}`, sk: `DECOY#${what}` }),
+  /** gsi1 of a decoy that stands for a user's profile, which is in the index (the user directory): its index entry is written alike. */
+  decoyIndexEntry: (saasId: string, id: string) => ({ gsi1pk: `SAAS#${saasId}#DECOYS`, gsi1sk: id }),
 };
 
 /** The catalogue's item kinds and their sort-key prefixes. */

@@ -1,8 +1,19 @@
 import { GetCommand, PutCommand, type DynamoClient } from './dynamo-client.js';
 import type { SettingsRepository } from '../domain/configuration/settings.js';
+import { atomicWrite, type AtomicWrite } from '../domain/atomic.js';
 import { putIfAbsent } from './conditional.js';
-import { ENTITY, keys } from './keys.js';
+import { domainClaimKey, ENTITY, keys } from './keys.js';
 import { Recent } from './recent.js';
+import { conditionInput, DynamoCommitter, part, type Condition } from './transact.js';
+
+const DOMAIN_HELD = 'domain_held';
+const DOMAIN_RELEASED = 'domain_released';
+/** Nobody holds the domain, or this SaaS does. */
+const freeOrHeldBy = (saasId: string): Condition => ({
+  expression: 'attribute_not_exists(#pk) OR #saasId = :saasId',
+  names: { '#pk': 'pk', '#saasId': 'saasId' },
+  values: { ':saasId': saasId },
+});
 
 /** Settings this instance read (recent.ts): a write through any repository of this instance evicts. */
 const recentSettings = new Recent<unknown>();
@@ -36,5 +47,33 @@ export class DynamoSettingsRepository implements SettingsRepository {
     const outcome = await putIfAbsent(this.db, this.table, { ...keys.setting(saasId, name), entity: ENTITY.setting, v: 1, name, value });
     if (outcome === 'created') return value;
     return (await this.get<T>(saasId, name)) as T;
+  }
+
+  async domainHolder(domain: string): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: domainClaimKey(domain), ConsistentRead: true }));
+    return out.Item?.saasId as string | undefined;
+  }
+
+  async putHoldingDomain<T>(saasId: string, name: string, value: T, domains: { hold?: string; release?: string }): Promise<boolean> {
+    const { hold, release } = domains;
+    const document = part(DOMAIN_HELD, {
+      Put: { TableName: this.table, Item: { ...keys.setting(saasId, name), entity: ENTITY.setting, v: 1, name, value } },
+    });
+    const parts = [document];
+    if (hold) {
+      const claim = { ...domainClaimKey(hold), entity: ENTITY.domainClaim, v: 1, saasId, domain: hold.toLowerCase() };
+      parts.push(part(DOMAIN_HELD, { Put: { TableName: this.table, Item: claim, ...conditionInput(freeOrHeldBy(saasId)) } }));
+    }
+    const releasing = release && release.toLowerCase() !== hold?.toLowerCase();
+    const releasePart = releasing
+      ? part(DOMAIN_RELEASED, { Delete: { TableName: this.table, Key: domainClaimKey(release), ...conditionInput(freeOrHeldBy(saasId)) } })
+      : undefined;
+    const committer = new DynamoCommitter(this.db);
+    const commit = (...writes: AtomicWrite[]) => committer.commit(...writes);
+    let outcome = await commit(atomicWrite(...parts, ...(releasePart ? [releasePart] : [])));
+    // A domain this SaaS had but another holds (saved before domains were held) is not this SaaS's to let go.
+    if (!outcome.committed && outcome.refusedBy === DOMAIN_RELEASED) outcome = await commit(atomicWrite(...parts));
+    recentSettings.forget(recentKey(saasId, name));
+    return outcome.committed;
   }
 }

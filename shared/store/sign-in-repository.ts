@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { SavedCredentials, TempCodeStore } from '../domain/sign-in/sign-in-credentials.js';
-import type { LockoutState } from '../domain/sign-in/sign-in-lockout.js';
+import { FORGET_AFTER_SECONDS, type LockoutState } from '../domain/sign-in/sign-in-lockout.js';
 import type {
   DeviceConfirmationRecord,
   DeviceRecord,
@@ -24,8 +24,14 @@ import { Update } from './update.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
-/** The condition of a rehearsal (a proof refused unchecked, or for a name nobody has): the store evaluates it and writes nothing. */
-const CANNOT_HOLD: Condition = { expression: 'attribute_exists(pk) AND attribute_not_exists(pk)' };
+/** How long a decoy item of a refused proof is kept (its TTL): as long as a lockout count is remembered. */
+const DECOY_SECONDS = FORGET_AFTER_SECONDS;
+/**
+ * Filler that gives a decoy of a proof about the size of a user's profile (1.3–1.5 KB with its verifier): the
+ * store's work for a write grows with the item (on DynamoDB, a write unit per KB), and the profile's write took
+ * 0.4 ms longer than a small item's on DynamoDB Local.
+ */
+const PROFILE_SIZED = '0'.repeat(1100);
 
 /** `#name <op> :name` for each entry, joined with AND; the names and values go along. */
 function conditionOn(clauses: Record<string, [op: string, value: unknown]>, base?: Condition): Condition {
@@ -111,9 +117,9 @@ export class DynamoSignInRepository implements SignInStore {
     return unlessConditionFails(() => this.conditionalUpdate(keys.userProfile(saasId, userId), change, both(LIVE, lockoutIs(expected))));
   }
 
-  async proofState(saasId: string, userId: string): Promise<ProofState> {
-    const item = await this.readItem(keys.userProfile(saasId, userId));
-    if (!item) return { user: undefined, lockout: undefined, answered: undefined };
+  async proofState(saasId: string, userId: string, decoy = false): Promise<ProofState> {
+    const item = await this.readItem(decoy ? keys.decoy(saasId, userId, 'PROOF') : keys.userProfile(saasId, userId));
+    if (!item || decoy) return { user: undefined, lockout: undefined, answered: undefined };
     return {
       user: item.deleting ? undefined : toUser(item),
       lockout: item[LOCKOUT] as LockoutState | undefined,
@@ -128,8 +134,23 @@ export class DynamoSignInRepository implements SignInStore {
     return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.signInState));
   }
 
-  rehearsalWrite(saasId: string, userId: string): AtomicWrite {
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), new Update().set(ANSWERED, {}), CANNOT_HOLD, RULE.signInState));
+  decoyProofWrite(saasId: string, userId: string, now: number): AtomicWrite {
+    // The shape of proofWrite's: the lockout and the answered sessions set, on a condition over both.
+    const { gsi1pk, gsi1sk } = keys.decoyIndexEntry(saasId, userId);
+    const change = new Update()
+      .set('gsi1pk', gsi1pk)
+      .set('gsi1sk', gsi1sk)
+      .set(LOCKOUT, { failures: 0, expiresAt: now + DECOY_SECONDS })
+      .set(ANSWERED, {})
+      .set('entity', ENTITY.decoy)
+      .set('v', 1)
+      .set('filler', PROFILE_SIZED)
+      .set(TTL_ATTRIBUTE, now + DECOY_SECONDS);
+    const anyState: Condition = {
+      expression: 'attribute_not_exists(#deleting) AND (attribute_not_exists(#lockout) OR attribute_exists(#answered))',
+      names: { '#deleting': 'deleting', '#lockout': LOCKOUT, '#answered': ANSWERED },
+    };
+    return atomicWrite(update(this.table, keys.decoy(saasId, userId, 'PROOF'), change, anyState, RULE.signInState));
   }
 
   openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite {

@@ -5,7 +5,9 @@
  */
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import { MAIL_RATE_RULE, mailCounters, type OutboxMail } from '../domain/mail/mail.js';
+import { nowSeconds } from '../clock.js';
+import { config } from '../config.js';
 import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.js';
 import type { LinkedProvider, Login } from '../domain/users/users.js';
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
@@ -21,6 +23,10 @@ const sameCode = (code: VerificationCode): Condition => ({
   names: { '#digest': 'digest' },
   values: { ':digest': code.digest },
 });
+
+/** Where a code is kept: in the user's partition, or a decoy's. */
+const codeKey = (saasId: string, userId: string, purpose: CodePurpose, slot: string | undefined, decoy: boolean) =>
+  decoy ? keys.decoy(saasId, userId, `CODE#${purpose}`) : keys.verificationCode(saasId, userId, purpose, slot);
 
 function toCode(item: Record<string, unknown>): VerificationCode {
   return {
@@ -51,6 +57,43 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     );
   }
 
+  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
+    const decoy = (what: string) => ({ ...keys.decoy(saasId, decoyId, what), entity: ENTITY.decoy, v: 1 });
+    // The mail's rate counters, with the limits and windows of a real mail's (mailWrites): past them the decoy is
+    // refused as a real request is (429 inside, the same silent answer outside), at the same count.
+    const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ limit, windowEnd }, i) =>
+      part(`${MAIL_RATE_RULE}:${windowEnd}`, {
+        Update: updateRequest(
+          this.table,
+          keys.decoy(saasId, decoyId, `COUNTER#${i}#${windowEnd}`),
+          new Update().add('count', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
+          { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
+        ),
+      }),
+    );
+    // saveCodeWrite's parts, one for one: the user's check, the code, the mail (never delivered: not an outbox item), its counters.
+    return atomicWrite(
+      check(
+        this.table,
+        keys.decoy(saasId, decoyId, 'USER'),
+        { expression: 'attribute_not_exists(#deleting)', names: { '#deleting': 'deleting' } },
+        RULE.userLive,
+      ),
+      part(RULE.userLive, { Put: { TableName: this.table, Item: { ...decoy(`CODE#${code.purpose}`), ...code, [TTL_ATTRIBUTE]: code.expires_at } } }),
+      part(RULE.newItem, {
+        Put: {
+          TableName: this.table,
+          // In the index as the outbox item is (the mails due), under the decoys' own index partition.
+          Item: { ...decoy('MAIL'), ...keys.decoyIndexEntry(saasId, decoyId), ...mail, [TTL_ATTRIBUTE]: code.expires_at },
+          // The outbox item's condition is on a fresh key; the decoy's key is reused, and its condition holds too.
+          ConditionExpression: 'attribute_not_exists(#claim)',
+          ExpressionAttributeNames: { '#claim': 'claim' },
+        },
+      }),
+      ...counters,
+    );
+  }
+
   loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite {
     const freeOrOwn: Condition = {
       expression: 'attribute_not_exists(#pk) OR #user = :user',
@@ -60,17 +103,17 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     return atomicWrite(check(this.table, keys.loginOwner(saasId, login), freeOrOwn, RULE.loginFree));
   }
 
-  async code(saasId: string, userId: string, purpose: CodePurpose, slot?: string): Promise<VerificationCode | undefined> {
+  async code(saasId: string, userId: string, purpose: CodePurpose, slot?: string, decoy = false): Promise<VerificationCode | undefined> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: keys.verificationCode(saasId, userId, purpose, slot), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: codeKey(saasId, userId, purpose, slot, decoy), ConsistentRead: true }),
     );
     return out.Item ? toCode(out.Item) : undefined;
   }
 
-  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean> {
+  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number, decoy = false): Promise<boolean> {
     const change = new Update().add('attempts', 1);
     const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
-    const key = keys.verificationCode(saasId, userId, code.purpose, code.slot);
+    const key = codeKey(saasId, userId, code.purpose, code.slot, decoy);
     return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, both(sameCode(code), left)))));
   }
 

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { AwsServiceError } from '../../shared/aws/json-service.js';
 import { KmsDataKeys } from '../../shared/aws/kms.js';
-import { KmsSecretBox } from '../../shared/crypto/secret-box.js';
+import { KmsSecretBox, UnopenableSecret } from '../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../../functions/login/sealed.js';
 import { assertSignedFor, credentials, json, standIn, type Answer } from '../support/aws-stand-in.js';
 
 const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/test';
@@ -68,7 +69,8 @@ describe('KMS secret box', () => {
     await withKms([standInKms()], async (box, seen) => {
       const sealed = await box.seal('the secret', { saasId: 'saas-1' });
       const refused = await box.open(sealed, { saasId: 'saas-2' }).catch((error: unknown) => error);
-      assert.ok(refused instanceof AwsServiceError && refused.name === 'InvalidCiphertextException', String(refused));
+      assert.ok(refused instanceof UnopenableSecret, String(refused));
+      assert.ok(refused.cause instanceof AwsServiceError && refused.cause.name === 'InvalidCiphertextException', String(refused.cause));
       assert.equal(seen.length, 2);
     });
   });
@@ -80,5 +82,42 @@ describe('KMS secret box', () => {
       assert.equal(await box.open(sealed, { saasId: 'saas-1' }), 'kept');
       assert.equal(seen.length, 3);
     });
+  });
+
+  it('a sealed ticket of the screen that KMS cannot open now is a failure to pass on, one it does not know is "not a ticket"', async () => {
+    const kms = standInKms();
+    const down = json(500, { __type: 'KMSInternalException', message: 'try later' });
+    const throttled = json(400, { __type: 'ThrottlingException', message: 'slow down' });
+    const disabled = json(400, { __type: 'DisabledException', message: 'the key is disabled' });
+    const context = { purpose: 'screen-ticket' };
+    // Seal; then a KMS that fails every attempt (three tries), throttles every attempt, has its key disabled; then KMS again.
+    await withKms([kms, down, down, down, throttled, throttled, throttled, disabled, kms, kms], async (box) => {
+      const sealed = await sealJson(box, { user: 'u1' }, context);
+      for (const failure of ['KMSInternalException', 'ThrottlingException', 'DisabledException']) {
+        const thrown = await openJson(box, sealed, context).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        assert.ok(thrown instanceof AwsServiceError && thrown.name === failure, String(thrown));
+      }
+      assert.deepEqual(await openJson(box, sealed, context), { user: 'u1' });
+      // Another context: KMS says InvalidCiphertextException, which is an answer about the value.
+      assert.equal(await openJson(box, sealed, { purpose: 'another' }), undefined);
+    });
+  });
+
+  it('a connection failure reaches the caller; forged and altered values are "not a ticket"', async () => {
+    const server = await standIn([]);
+    const { url } = server;
+    await server.close();
+    const box = new KmsSecretBox(new KmsDataKeys(KEY_ID, { region: 'eu-west-1', endpoint: url, credentials }));
+    const forged = `v1.kms.${Buffer.from('k').toString('base64url')}.AAAA.AAAA.AAAA`;
+    const thrown = await openJson(box, forged, {}).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.equal(typeof (thrown as { code?: unknown }).code, 'string', String(thrown));
+    assert.ok(!(thrown instanceof UnopenableSecret));
+    for (const garbage of ['', 'x', 'v1.local.a.b.c.d', 'v1.kms.a.b', '{"user":"u1"}']) assert.equal(await openJson(box, garbage, {}), undefined);
   });
 });

@@ -24,9 +24,15 @@ export interface WriteRecord {
  * Items a refused answer still writes, by the start of their sort key: the counters that make guessing
  * expensive. A wrong proof counts towards the lockout and spends its SRP session (the profile's sign-in state),
  * a wrong code uses one of the answers the code allows. Counting the attempt is the point of the refusal;
- * nothing a user stored changes.
+ * nothing a user stored changes. An attempt for a name nobody has writes the same to a decoy item instead.
  */
-export const ATTEMPT_COUNTERS: readonly string[] = [SIGN_IN_STATE, keys.signInChallenge('', '', '').sk, keys.verificationCode('', '', '').sk];
+export const ATTEMPT_COUNTERS: readonly string[] = [
+  SIGN_IN_STATE,
+  keys.signInChallenge('', '', '').sk,
+  keys.verificationCode('', '', '').sk,
+  // What a refused attempt for a name nobody has writes where a user's would be counted: a decoy, holding nothing.
+  keys.decoy('', '', '').sk,
+];
 
 export const isAttemptCounter = (sortKey: string) => ATTEMPT_COUNTERS.some((prefix) => sortKey.startsWith(prefix));
 

@@ -56,6 +56,8 @@ export const EN = {
     federationFailedTitle: 'Could not sign in with Google',
     samlFailedTitle: "Could not sign in with your organization's account",
     signInWithGoogle: 'Sign in with Google',
+    /** Between the password form and the other ways in. */
+    or: 'or',
     linkHeading: 'Link your Google account',
     linkIntro: '{email} already has an account here. We sent a code to that address: enter it to link your Google account and sign in.',
     linkAndSignIn: 'Link and sign in',

@@ -55,6 +55,7 @@ export const JA: LoginTexts = {
     badRequestTitle: 'ここからはログインできません',
     federationFailedTitle: 'Google でログインできませんでした',
     samlFailedTitle: '組織のアカウントでログインできませんでした',
+    or: 'または',
     signInWithGoogle: 'Google でログイン',
     linkHeading: 'Google アカウントの連携',
     linkIntro:

@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { invalid } from '../../errors.js';
+import { DomainError, invalid } from '../../errors.js';
 import { DEFAULT_TEMPLATES, PLACEHOLDER } from '../mail/default-templates.js';
 import {
   TEMPLATE_NAMES,
@@ -49,6 +49,8 @@ interface BasicDocument {
   domain_target?: string;
   /** The CNAME was seen pointing at the target: links use the domain from then on. */
   domain_live?: boolean;
+  /** This SaaS holds the domain (its claim was written with this document); absent in documents saved before claims. */
+  domain_held?: boolean;
 }
 
 /**
@@ -123,6 +125,17 @@ function pick<T extends object, K extends keyof T>(from: T, names: readonly K[])
   return Object.fromEntries(names.filter((name) => from[name] !== undefined).map((name) => [name, from[name]])) as Partial<Pick<T, K>>;
 }
 
+/** A custom domain serves one SaaS's login screen: another SaaS cannot take it, nor learn its records. */
+const domainTaken = () =>
+  new DomainError(
+    'conflict',
+    'domain_taken',
+    'domain_name: another SaaS of this service uses this domain; choose another (or have it released there first)',
+    {
+      field: 'domain_name',
+    },
+  );
+
 export const MASK = '********';
 
 export function maskSecret(secret: string): string {
@@ -176,7 +189,7 @@ export class ConfigurationService {
       const status = await this.identities.status(doc.mail_domain);
       if (status?.verified) next = { ...next, is_dns_validated: true, dkim_tokens: status.dkimTokens };
     }
-    next = await this.progressDomain(next);
+    next = await this.progressDomain(saasId, next);
     if (!isDeepStrictEqual(next, doc)) await this.settings.put<BasicDocument>(saasId, DOC.basic, next);
     const { is_dns_validated, dkim_tokens } = next;
     return {
@@ -200,9 +213,19 @@ export class ConfigurationService {
    * made it, the API served on the domain once the certificate is issued (the SaaS added the record), and live
    * once the domain's CNAME points at the target. Read on every Get Basic Information until live.
    */
-  private async progressDomain(doc: BasicDocument): Promise<BasicDocument> {
-    if (!doc.domain_name || doc.domain_live) return doc;
+  private async progressDomain(saasId: string, doc: BasicDocument): Promise<BasicDocument> {
+    if (!doc.domain_name) return doc;
     const next = { ...doc };
+    if (!next.domain_held) {
+      // Saved before domains were held (live or not): held now, or, when another SaaS holds it, nothing of it
+      // shown, made or used here.
+      if (!(await this.settings.putHoldingDomain(saasId, DOC.basic, { ...next, domain_held: true }, { hold: doc.domain_name }))) {
+        const { certificate_id: _id, certificate_record: _record, domain_target: _target, domain_live: _live, ...without } = next;
+        return without;
+      }
+      next.domain_held = true;
+    }
+    if (next.domain_live) return next;
     next.certificate_id ??= await this.domains.requestCertificate(doc.domain_name);
     if (!next.domain_target) {
       const certificate = await this.domains.certificate(next.certificate_id);
@@ -218,22 +241,35 @@ export class ConfigurationService {
     const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
     const identity = await this.identities.ensure(mailDomain);
     const current = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    const same = current !== undefined && current.domain_name === domain;
+    // Asked before the certificate, so no certificate is requested for a domain another SaaS holds; the
+    // transaction below is what holds it (two SaaS asking at once: one wins).
+    if (domain && !same) {
+      const holder = await this.settings.domainHolder(domain);
+      if (holder !== undefined && holder !== saasId) throw domainTaken();
+    }
     // The same domain keeps its certificate and its progress; another starts afresh.
-    const domainState =
-      current && current.domain_name === domain
-        ? pick(current, ['certificate_id', 'certificate_record', 'domain_target', 'domain_live'])
-        : domain
-          ? { certificate_id: await this.domains.requestCertificate(domain) }
-          : {};
-    await this.settings.put<BasicDocument>(saasId, DOC.basic, {
-      ...domainState,
-      domain_name: domain,
-      from_email_address: change.from_email_address,
-      reply_email_address: change.reply_email_address ?? '',
-      mail_domain: mailDomain,
-      dkim_tokens: identity.dkimTokens,
-      is_dns_validated: identity.verified,
-    });
+    const domainState = same
+      ? pick(current, ['certificate_id', 'certificate_record', 'domain_target', 'domain_live'])
+      : domain
+        ? { certificate_id: await this.domains.requestCertificate(domain) }
+        : {};
+    const held = await this.settings.putHoldingDomain<BasicDocument>(
+      saasId,
+      DOC.basic,
+      {
+        ...domainState,
+        domain_name: domain,
+        from_email_address: change.from_email_address,
+        reply_email_address: change.reply_email_address ?? '',
+        mail_domain: mailDomain,
+        dkim_tokens: identity.dkimTokens,
+        is_dns_validated: identity.verified,
+        ...(domain ? { domain_held: true } : {}),
+      },
+      { ...(domain ? { hold: domain } : {}), ...(current?.domain_name && !same ? { release: current.domain_name } : {}) },
+    );
+    if (!held) throw domainTaken();
   }
 
   /** Where mail of this SaaS comes from. */

@@ -10,8 +10,8 @@
  * A code answer is charged before it is checked (Lockout.charge). An SRP proof is checked first and then
  * settled, failure or success, in one conditional write (sign-in.ts): a proof whose write lost the race is
  * decided again on a fresh read, so its answer never comes from a count that has changed. An attempt that
- * finds the user locked writes nothing (a refused attempt is not a failure: it must not lengthen the lock a
- * real user waits out).
+ * finds the user locked changes nothing of the user's (a refused attempt is not a failure: it must not lengthen
+ * the lock a real user waits out); its write goes to a decoy, as a name nobody has does (sign-in.ts).
  */
 import { nowSeconds } from '../../clock.js';
 

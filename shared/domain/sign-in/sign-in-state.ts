@@ -101,15 +101,22 @@ export interface SignedIn {
 }
 
 export interface SignInStore extends LockoutStore {
-  /** The profile and its sign-in state, in one consistent read. */
-  proofState(saasId: string, userId: string): Promise<ProofState>;
+  /**
+   * The profile and its sign-in state, in one consistent read. With `decoy` (a name nobody has), the read of
+   * the decoy decoyProofWrite keeps for the name, as large as a profile: no user, and the same work.
+   */
+  proofState(saasId: string, userId: string, decoy?: boolean): Promise<ProofState>;
   /**
    * Settles a checked SRP proof that does not end the sign-in: spends its session and charges it, on
    * condition that the user is live and nothing was answered or charged since `spent.seen` (rule `sign_in_state`).
    */
   proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite;
-  /** The request a refused or unknown proof sends in place of proofWrite: the same shape, a condition that cannot hold. */
-  rehearsalWrite(saasId: string, userId: string): AtomicWrite;
+  /**
+   * The write a refused or unknown proof makes in place of proofWrite: the same request, a condition that
+   * holds, to a decoy item of `userId` that holds nothing and expires (a write that cannot hold is answered
+   * faster than one that writes: a real user's wrong proof took 1.2 times as long as a made-up name's).
+   */
+  decoyProofWrite(saasId: string, userId: string, now: number): AtomicWrite;
   /**
    * A new follow-up challenge (with the mail that carries its code, if any), on condition the user is live;
    * after an SRP proof, with the proof's settling (`spent`: rule `sign_in_state`).

@@ -212,8 +212,8 @@ export class SignInService {
    * however many proofs arrive at once.
    *
    * A replayed or older session, a locked user and a name nobody has are refused as a wrong proof is, with the
-   * same requests (the write is a rehearsal whose condition cannot hold, so it stores nothing) and the proof
-   * computed all the same: neither the answer nor its time tells who has an account.
+   * same requests (the write goes to a decoy item that holds nothing, so the store does the work of a write)
+   * and the proof computed all the same: neither the answer nor its time tells who has an account.
    */
   private async decideProof(
     saasId: string,
@@ -223,7 +223,7 @@ export class SignInService {
   ): Promise<SignInResult> {
     let checked: { verifier: string | undefined; right: boolean } | undefined;
     for (let round = 0; round < CONTENDED_ROUNDS; round++) {
-      const seen = await this.deps.store.proofState(saasId, claim.userId);
+      const seen = await this.deps.store.proofState(saasId, claim.userId, claim.nobody);
       const { user } = seen;
       const verifier = user && verifierOf(user);
       if (checked?.verifier !== verifier || !checked) checked = { verifier, right: claim.verify(verifier) };
@@ -231,7 +231,7 @@ export class SignInService {
       const replayed = seen.answered?.[answeredKey(claim.sessionId)] !== undefined;
       const refusal = !user ? 'no such user' : replayed ? 'replayed' : isLocked(seen.lockout, now) ? 'locked out' : undefined;
       if (refusal || !user) {
-        await this.deps.committer.commit(this.deps.store.rehearsalWrite(saasId, claim.userId));
+        await this.deps.committer.commit(this.deps.store.decoyProofWrite(saasId, claim.userId, now));
         return this.refused(claim, refusal ?? 'no such user');
       }
       const spent: SpentSession = { seen, sessionId: claim.sessionId, expiresAt: claim.expiresAt };

@@ -144,6 +144,8 @@ export class SrpClaim {
   /** USER_ID_FOR_SRP: the user to load (a made-up id when the username named nobody). */
   readonly userId: string;
   readonly deviceKey: string | undefined;
+  /** The challenge was made for a name nobody has (sealed, so it cannot be claimed otherwise). */
+  readonly nobody: boolean;
   /** Unique per challenge: record it (until expiresAt) to make the challenge single use. */
   readonly sessionId: string;
   readonly expiresAt: number;
@@ -159,6 +161,7 @@ export class SrpClaim {
     this.username = facts.username;
     this.userId = facts.userId;
     this.deviceKey = facts.deviceKey;
+    this.nobody = facts.nobody === 1;
     this.sessionId = facts.sessionId;
     this.expiresAt = facts.expiresAt;
   }

@@ -7,6 +7,7 @@
  * together with the code being used up, so a code confirms one change only, and two parallel confirms give
  * one change and one refusal.
  */
+import { createHash } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import { matchTotp, newTotpSecret } from '../../crypto/totp.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
@@ -58,9 +59,15 @@ export interface UserFlowRepository {
   saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
   /** Nobody but `userId` holds the sign-in name. Rule `login_free`. */
   loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite;
-  code(saasId: string, userId: string, purpose: CodePurpose, slot?: string): Promise<VerificationCode | undefined>;
+  /** With `decoy`, `userId` is a decoy's id and the code its own (decoySaveCodeWrite). */
+  code(saasId: string, userId: string, purpose: CodePurpose, slot?: string, decoy?: boolean): Promise<VerificationCode | undefined>;
   /** Spends one answer of the code while it is the one read and has answers left; false otherwise. */
-  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number): Promise<boolean>;
+  spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number, decoy?: boolean): Promise<boolean>;
+  /**
+   * What saveCodeWrite writes, written to decoy items of `decoyId` that hold no one's data and mail nothing:
+   * the same transaction (a check, the code, the mail, two counters) for a name nobody has.
+   */
+  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
   /** Removes the code while it is the one read. Rule `code_unused`. */
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite;
   /** Rule `user_live`. */
@@ -98,6 +105,13 @@ interface CodeRequest {
   alongside?: AtomicWrite[];
   refusals?: Refusals;
 }
+
+/** Where a decoy's mail is addressed: it is never sent (its outbox item is a decoy), but is sealed alike. */
+const DECOY_ADDRESS = 'decoy@invalid';
+
+/** The made-up id of a name nobody has: the same for every spelling the lookup treats alike, so its decoy items are reused. */
+const decoyIdOf = (saasId: string, username: string) =>
+  createHash('sha256').update(`decoy\n${saasId}\n${username.trim().toLowerCase()}`).digest('hex').slice(0, 32);
 
 /** The pending offer of the provider is for another of its accounts now: a newer sign-in with it replaced the one met. */
 const offerReplaced = (provider: string) =>
@@ -143,23 +157,41 @@ export class UserFlowService {
 
   /**
    * The stored code if `given` is it; each answer spends one of the code's attempts first. `confirms`, when
-   * given, checks the code is one for what the caller confirms before an attempt is spent.
+   * given, checks the code is one for what the caller confirms before an attempt is spent. With `decoy`, the
+   * same requests and checks against a decoy's code, and a refusal whatever was given.
    */
   private async answer(
     saasId: string,
     userId: string,
     purpose: CodePurpose,
     given: string,
-    { slot, confirms }: { slot?: string; confirms?: (code: VerificationCode) => void } = {},
+    { slot, confirms, decoy = false }: { slot?: string; confirms?: (code: VerificationCode) => void; decoy?: boolean } = {},
   ): Promise<VerificationCode> {
-    const stored = await this.deps.flows.code(saasId, userId, purpose, slot);
+    const stored = await this.deps.flows.code(saasId, userId, purpose, slot, decoy);
     const unusable = unusableCode(stored, nowSeconds());
     if (unusable) throw unusable;
     const code = stored as VerificationCode;
     confirms?.(code);
-    const spent = await this.deps.flows.spendAttempt(saasId, userId, code, MAX_CODE_ATTEMPTS);
-    if (!spent || !verificationCodeMatches(code, given)) throw wrongCode();
+    const spent = await this.deps.flows.spendAttempt(saasId, userId, code, MAX_CODE_ATTEMPTS, decoy);
+    if (!spent || !verificationCodeMatches(code, given) || decoy) throw wrongCode();
     return code;
+  }
+
+  /**
+   * What asking for a code does for a user, done for a name that has none (or a user who gets no mail): a
+   * code made, its mail sealed, and the same transaction written to decoy items. Nothing is mailed, and the
+   * time of the answer does not tell (the screen's forgot step took twice as long for a real user before).
+   */
+  private async decoyCode(saasId: string, username: string, request: Pick<CodeRequest, 'purpose' | 'template'>): Promise<void> {
+    const id = decoyIdOf(saasId, username);
+    const { code, record } = issueVerificationCode(request.purpose, {}, nowSeconds());
+    const mail = await newOutboxMail(this.deps.box, saasId, request.template, DECOY_ADDRESS, code, id);
+    try {
+      await this.deps.committer.commit(this.deps.flows.decoySaveCodeWrite(saasId, id, record, mail));
+    } catch (error) {
+      // Past the mail limits, as a user's request is: the same silent answer.
+      if (!(error instanceof DomainError && error.kind === 'too_many_requests')) throw error;
+    }
   }
 
   /** Request User Email Update: mails a code to the new address, which must be free. */
@@ -203,7 +235,10 @@ export class UserFlowService {
   async requestPasswordReset(saasId: string, username: string): Promise<void> {
     const login = loginFromUsername(username);
     const user = login && (await this.deps.users.findByLogin(saasId, login));
-    if (!user?.email) return;
+    if (!user?.email) {
+      if (login) await this.decoyCode(saasId, username, { purpose: 'PASSWORD_RESET', template: 'forgot_password' });
+      return;
+    }
     try {
       await this.mailCode(saasId, user.id, { purpose: 'PASSWORD_RESET', payload: {}, template: 'forgot_password', to: user.email });
     } catch (error) {
@@ -219,7 +254,12 @@ export class UserFlowService {
   async confirmPasswordReset(saasId: string, input: { username: string; code: string; password: string }): Promise<void> {
     const login = loginFromUsername(input.username);
     const user = login && (await this.deps.users.findByLogin(saasId, login));
-    if (!user) throw wrongCode();
+    // A user without an address was never mailed a code: refused as a name nobody has.
+    if (!user?.email) {
+      // The decoy's code, as requestPasswordReset left it: the same reads, write and refusals as a user's.
+      if (login) await this.answer(saasId, decoyIdOf(saasId, input.username), 'PASSWORD_RESET', input.code, { decoy: true });
+      throw wrongCode();
+    }
     const code = await this.answer(saasId, user.id, 'PASSWORD_RESET', input.code);
     await this.commit(
       saasId,
