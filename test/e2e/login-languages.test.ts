@@ -29,7 +29,8 @@ const skip = chromiumMissing();
 const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const DOC_IMAGES = process.env.UPDATE_DOC_SCREENSHOTS === '1' ? 'docs/images' : undefined;
 const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
-const HANAKO = { email: 'hanako@example.com', password: 'Hanako#Secret7' };
+/** One person with an authenticator per language: a code is accepted once, so two tests never share one. */
+const HANAKO = (lang: string) => ({ email: `hanako-${lang}@example.com`, password: 'Hanako#Secret7' });
 const LANGS: [string, LoginTexts][] = [
   ['en', EN],
   ['ja', JA],
@@ -42,7 +43,7 @@ let saasId: string;
 let loginUrl: string;
 let backend: SaasBackend;
 let tenantId: string;
-let hanakoSecret: string;
+const hanakoSecret: Record<string, string> = {};
 let invitationUrl: string;
 
 (skip ? describe.skip : describe)('the hosted login screen in Japanese and English, with no dead ends, in Chromium', () => {
@@ -63,8 +64,10 @@ let invitationUrl: string;
     tenantId = await setup.createTenant('Tokyo Office');
     const taroId = await setup.createUser(TARO.email, TARO.password);
     await setup.addMember(tenantId, taroId, TARO.email);
-    const hanakoId = await setup.createUser(HANAKO.email, HANAKO.password);
-    hanakoSecret = await enableTotp(admin, hanakoId, HANAKO.email, HANAKO.password);
+    for (const [lang] of LANGS) {
+      const { email, password } = HANAKO(lang);
+      hanakoSecret[lang] = await enableTotp(admin, await setup.createUser(email, password), email, password);
+    }
     const settings = await Promise.all([
       admin.put('/sign-in-settings', { self_regist: { enable: true }, device_configuration: { device_remembering: 'userOptIn' } }),
       admin.put('/identity-providers', {
@@ -236,15 +239,15 @@ let invitationUrl: string;
       const page = await open(withLang(loginUrl, lang));
       await page.locator('#sign-in-form:not([hidden])').waitFor();
       assert.equal(await page.locator('#sign-in-form #remember-device').count(), 0);
-      await page.fill('#username', HANAKO.email);
-      await page.fill('#password', HANAKO.password);
+      await page.fill('#username', HANAKO(lang).email);
+      await page.fill('#password', HANAKO(lang).password);
       await page.click('#sign-in-form button[type=submit]');
       await page.locator('#code-form:not([hidden])').waitFor();
       assert.equal(await page.textContent('#code-prompt'), texts.page.totpPrompt);
       assert.equal((await page.textContent('#code-form label.check'))?.trim(), texts.page.rememberDevice);
       assert.deepEqual(await seriousViolations(page), [], 'the code step');
       if (DOC_IMAGES) await page.locator('main').screenshot({ path: `${DOC_IMAGES}/login-code-${lang}.png` });
-      await page.fill('#code', totpCodeAt(base32Decode(hanakoSecret) as Buffer, totpStep(Date.now() / 1000)));
+      await page.fill('#code', totpCodeAt(base32Decode(hanakoSecret[lang] as string) as Buffer, totpStep(Date.now() / 1000)));
       await page.keyboard.press('Enter');
       await page.waitForURL(`${backend.url}/`);
       await closeAll(page);
