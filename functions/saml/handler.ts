@@ -30,9 +30,8 @@ import { setCookie } from '../login/cookies.js';
 import { contentSecurityPolicy, messagePage } from '../login/pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
 import { screenContext } from '../login/screen-context.js';
-import { refusalText } from '../login/dead-ends.js';
 import { chooseTexts } from '../login/language.js';
-import type { LoginTexts } from '../login/texts/en.js';
+import { fill, type LoginTexts } from '../login/texts/en.js';
 import { SamlSignIn } from './saml.js';
 
 export const SAML2_BASE_PATH = `${BASE_PATH}${SAML2_PATH}/`;
@@ -125,6 +124,7 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
     return await route(texts, event.requestContext.http.method, path, query, body);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return page(texts, 400, texts.page.samlFailedTitle, refusalText(texts, error));
+    // The SAML checks' own words (which certificate, which recipient) are what an administrator needs here.
+    return page(texts, 400, texts.page.samlFailedTitle, fill(texts.messages.refused, { detail: error.message }));
   }
 });
