@@ -285,6 +285,8 @@ export class ServiceStack extends Stack {
     for (const prefix of [LOGIN_PATH, OAUTH2_PATH]) {
       api.addRoutes({ path: `${BASE_PATH}${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(LOGIN_FUNCTION) });
     }
+    // Browsers ask the host for its icon by themselves: the screen's, not a JSON 404 (functions/login/dead-ends.ts).
+    api.addRoutes({ path: '/favicon.ico', methods: [HttpMethod.GET], integration: integrationOf(LOGIN_FUNCTION) });
     api.addRoutes({ path: `${BASE_PATH}${SAML2_PATH}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(SAML_FUNCTION) });
     // The public function answers 404 or 405 in the service's error shape.
     const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });

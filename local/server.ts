@@ -150,7 +150,7 @@ let loginAssets: Promise<void> | undefined;
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
   if (event.rawPath.startsWith(SAML2_BASE_PATH)) return samlHandler(event, lambdaContext(event.requestContext.requestId, 'saml'));
-  if ([LOGIN_BASE_PATH, OAUTH2_BASE_PATH].some((prefix) => event.rawPath.startsWith(prefix))) {
+  if (event.rawPath === '/favicon.ico' || [LOGIN_BASE_PATH, OAUTH2_BASE_PATH].some((prefix) => event.rawPath.startsWith(prefix))) {
     loginAssets ??= buildLoginAssets();
     await loginAssets;
     return loginHandler(event, lambdaContext(event.requestContext.requestId, 'login'));

@@ -20,6 +20,10 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { log } from '../../shared/log.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
+import { BASE_PATH, LOGIN_PATH } from '../../shared/routes.js';
+
+/** The screen's own style, served for pages of no SaaS too (screen.ts). */
+const SCREEN_ASSETS = `${BASE_PATH}${LOGIN_PATH}/assets/`;
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
 import type { ScreenRequest, ScreenResponse } from './screen.js';
@@ -282,7 +286,7 @@ export class AuthorizationServer {
     return {
       status: 400,
       headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail })),
+      body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail }), SCREEN_ASSETS),
     };
   }
 

@@ -16,6 +16,7 @@ import {
   deviceService,
   federationService,
   invitationService,
+  tenantService,
   passkeyService,
   loginThemeService,
   samlAssertions,
@@ -30,7 +31,9 @@ import { AuthorizationServer } from './authorization-server.js';
 import { hostGate } from './host-gate.js';
 import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
-import { EN } from './texts/en.js';
+import { faviconAnswer, notFoundFor } from './dead-ends.js';
+import { chooseTexts, rememberedLanguage, switchLanguage } from './language.js';
+import { EN, type LoginTexts } from './texts/en.js';
 
 export const LOGIN_BASE_PATH = `${BASE_PATH}${LOGIN_PATH}/`;
 export const OAUTH2_BASE_PATH = `${BASE_PATH}${OAUTH2_PATH}/`;
@@ -62,9 +65,9 @@ const googleFederation = () =>
     box: secretBox(),
   }));
 
-export const loginScreen = () =>
+export const loginScreen = (texts: LoginTexts = EN) =>
   new LoginScreen({
-    texts: EN,
+    texts,
     basePath: LOGIN_BASE_PATH,
     secureCookies: config().publicBaseUrl.startsWith('https:'),
     saasExists,
@@ -113,6 +116,10 @@ export const loginScreen = () =>
       confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
       claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
+    invitationNames: async (saasId, tenantId) => {
+      const [saas, tenant] = await Promise.all([accountRepository().getSaas(saasId), tenantService().current(saasId, tenantId)]);
+      return { saas: saas?.name ?? '', tenant: tenant.name };
+    },
     passkeys: passkeyService(),
     samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
     asset,
@@ -121,9 +128,9 @@ export const loginScreen = () =>
 const callbackUrl = async (saasId: string) => (await configurationReader().authInfo(saasId)).callback_url;
 const saasExists = async (saasId: string) => (await accountRepository().getSaas(saasId)) !== undefined;
 
-export const authorizationServer = () =>
+export const authorizationServer = (texts: LoginTexts = EN) =>
   new AuthorizationServer({
-    texts: EN,
+    texts,
     issuer: config().tokenIssuer,
     saasExists,
     callbackUrl,
@@ -133,6 +140,17 @@ export const authorizationServer = () =>
     credentials: credentialService(),
   });
 
+const LANGUAGE_SWITCH = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/language$`);
+/** The icon browsers ask for by themselves: at the host's root (the default), or on a SaaS's screen (its own). */
+const SCREEN_FAVICON = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/favicon\\.ico$`);
+
+async function favicon(rawPath: string) {
+  if (['/favicon.ico', `${BASE_PATH}/favicon.ico`, `${LOGIN_BASE_PATH}favicon.ico`].includes(rawPath)) return faviconAnswer(undefined);
+  const saasId = SCREEN_FAVICON.exec(rawPath)?.[1];
+  if (!saasId) return undefined;
+  return faviconAnswer((await saasExists(saasId)) ? (await configurationReader().customizePageSettings(saasId)).favicon : undefined);
+}
+
 const notFound: ScreenResponse = {
   status: 404,
   headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
@@ -141,21 +159,38 @@ const notFound: ScreenResponse = {
 
 /** The screen for its paths, the authorization server for its own. */
 async function route(request: ScreenRequest, rawPath: string): Promise<ScreenResponse> {
-  if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen().handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
-  if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen().federatedReturn(request);
+  // Every page in the person's language (language.ts); the switch itself only sets its cookie and goes back.
+  const texts = chooseTexts(request.query, request.headers);
+  const switched = LANGUAGE_SWITCH.exec(rawPath);
+  if (switched && request.method === 'GET') {
+    const answer = switchLanguage(`${LOGIN_BASE_PATH}${switched[1]}/`, request.query, config().publicBaseUrl.startsWith('https:'));
+    if (answer) return answer;
+  }
+  if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen(texts).handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
+  if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen(texts).federatedReturn(request);
   if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
-    return (await authorizationServer().handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) })) ?? notFound;
+    const answer = await authorizationServer(texts).handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) });
+    return answer ?? notFoundFor(request.headers.accept, texts, `${LOGIN_BASE_PATH}assets/`) ?? notFound;
   }
   return notFound;
 }
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers: Record<string, string | undefined> = {};
+  const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath) : undefined;
+  if (icon) {
+    const { status, ...rest } = icon;
+    return { statusCode: status, ...rest };
+  }
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   // Each SaaS's screen on its own hosts only (shared/site/screen-hosts.ts).
   const gate = await hostGate(
-    { plan: screenHosts(), screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId), texts: EN },
+    {
+      plan: screenHosts(),
+      screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+      texts: chooseTexts(new URLSearchParams(event.rawQueryString ?? ''), headers),
+    },
     {
       method: event.requestContext.http.method,
       rawPath: event.rawPath,
@@ -179,5 +214,7 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
         );
   // API Gateway's payload 2.0 sets cookies from `cookies`, not from a set-cookie header.
   const { 'set-cookie': setCookie, ...rest } = answer.headers;
-  return { statusCode: answer.status, headers: rest, body: answer.body, ...(setCookie ? { cookies: [setCookie] } : {}) };
+  const language = rememberedLanguage(new URLSearchParams(event.rawQueryString ?? ''), config().publicBaseUrl.startsWith('https:'));
+  const cookies = [setCookie, language].filter((value) => value !== undefined);
+  return { statusCode: answer.status, headers: rest, body: answer.body, ...(cookies.length ? { cookies } : {}) };
 });

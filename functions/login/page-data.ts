@@ -19,7 +19,8 @@ export interface PageData {
   authorization?: string;
   /** A provider account to link with a mailed code (screen.ts, `./link`). */
   link?: { ticket: string; email: string };
-  invitation?: { id: string; tenantId: string; email: string };
+  /** The names are shown when known: the inviting SaaS and the tenant. */
+  invitation?: { id: string; tenantId: string; email: string; saasName?: string; tenantName?: string };
   /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */
   invitationProblem?: string;
   messages: LoginTexts['messages'];

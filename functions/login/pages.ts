@@ -4,6 +4,7 @@
  * the request is escaped; the SaaS's own HTML is shown in a sandboxed frame that runs no script.
  */
 import { contextQuery } from './screen-context.js';
+import { languageSwitch } from './language.js';
 import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 import type { FirstForm, PageData } from './page-data.js';
@@ -79,9 +80,6 @@ function link(url: string, text: string): string {
   return url ? `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>` : '';
 }
 
-/** Without a favicon of the SaaS, an empty one: else browsers ask /favicon.ico, a 404 in every console. */
-const EMPTY_ICON = 'data:,';
-
 /** The sign-in screen. `assets` is the URL of the screen's own files (`…/login/{saas}/assets/`). */
 export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, assets: string): string {
   const t = texts.page;
@@ -97,7 +95,7 @@ export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, a
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<link rel="icon" href="${escapeHtml(look.favicon || EMPTY_ICON)}">
+<link rel="icon" href="${escapeHtml(look.favicon || `${assets}../favicon.ico`)}">
 <link rel="stylesheet" href="${assets}login.css">
 ${themeLink(assets, look.theme)}
 <script id="page-data" type="application/json">${dataBlock(data)}</script>
@@ -106,10 +104,16 @@ ${look.tagManagerId ? `<script src="${TAG_MANAGER_ORIGIN}/gtm.js?id=${encodeURIC
 </head>
 <body>
 <main>
+${languageSwitch(texts, data)}
 ${look.icon ? `<img class="icon" src="${escapeHtml(look.icon)}" alt="">` : ''}
-<h1>${escapeHtml(title)}</h1>
-<h2 id="heading">${escapeHtml(heading)}</h2>
-${invited ? `<p id="invitation-intro">${escapeHtml(fill(t.invitationIntro, { email: invited.email }))}</p>` : ''}
+${
+  // Without a title of its own the step's heading is the page's: never "Sign in" twice.
+  look.title
+    ? `<h1>${escapeHtml(title)}</h1>
+<h2 id="heading">${escapeHtml(heading)}</h2>`
+    : `<h1 id="heading">${escapeHtml(heading)}</h1>`
+}
+${invited ? `<p id="invitation-intro">${escapeHtml(fill(t.invitationIntro, { email: invited.email, saas: invited.saasName || title, tenant: invited.tenantName || invited.tenantId }))}</p>` : ''}
 ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHtml(fill(t.invitationUnusable, { reason: data.invitationProblem }))}</p>` : ''}
 <noscript><p class="error">${escapeHtml(t.scriptNeeded)}</p></noscript>
 <p id="status" class="status" role="status" aria-live="polite"></p>
@@ -120,7 +124,6 @@ ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHt
 <input id="username" name="username" autocomplete="username" required maxlength="256"${invited ? ` value="${escapeHtml(invited.email)}"` : ''}>
 <label for="password">${escapeHtml(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
-${look.deviceRemembering === 'userOptIn' ? `<label class="check"><input type="checkbox" id="remember-device"> ${escapeHtml(t.rememberDevice)}</label>` : ''}
 <button type="submit">${escapeHtml(t.signIn)}</button>
 ${invited ? `<button type="button" id="show-new-account" class="secondary">${escapeHtml(t.newHere)}</button>` : ''}
 ${look.google ? googleButton(texts, data) : ''}
@@ -182,6 +185,12 @@ ${look.passkeys ? passkeysForm(texts) : ''}
 <form id="code-form" data-heading="${escapeHtml(heading)}" hidden>
 <p id="code-prompt" data-totp="${escapeHtml(t.totpPrompt)}" data-email="${escapeHtml(t.emailCodePrompt)}"></p>
 ${codeField('code', t.code)}
+${
+  // Asked only with a second factor: a remembered browser is what skips it next time.
+  look.deviceRemembering === 'userOptIn'
+    ? `<label class="check"><input type="checkbox" id="remember-device"> ${escapeHtml(t.rememberDevice)}</label>`
+    : ''
+}
 <button type="submit">${escapeHtml(t.verify)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
@@ -239,14 +248,15 @@ ${consent('accept-privacy', is_privacy_policy, t.acceptPrivacy, look.privacyPoli
 </form>`;
 }
 
-/** A page with only a heading and a sentence: unknown SaaS, unknown page. */
-/** A page that only says something: no script, no form. */
-export function messagePage(texts: LoginTexts, title: string, message: string, assets?: string): string {
+/** A page that only says something (unknown SaaS, unknown page, a way in that failed): no script, no form. */
+export function messagePage(texts: LoginTexts, title: string, message: string, assets?: string, action?: { href: string; text: string }): string {
   return `<!doctype html>
 <html lang="${texts.lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-${assets ? `<link rel="stylesheet" href="${assets}login.css"><link rel="stylesheet" href="${assets}theme.css">` : ''}</head>
-<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body>
+${assets ? `<link rel="stylesheet" href="${assets}login.css"><link rel="stylesheet" href="${assets}theme.css">\n<link rel="icon" href="${assets}../favicon.ico">` : ''}</head>
+<body><main><h1>${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p>${
+    action ? `\n<p class="links"><a id="action" href="${escapeHtml(action.href)}">${escapeHtml(action.text)}</a></p>` : ''
+  }</main></body>
 </html>
 `;
 }

@@ -64,6 +64,7 @@ import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
 import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
 import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
+import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 
@@ -132,6 +133,8 @@ export interface LoginScreenDeps {
     /** true the first time a SAML ticket (its assertion) is used on the screen. */
     claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
   };
+  /** The names an invitation page shows: the inviting SaaS and the tenant. */
+  invitationNames?(saasId: string, tenantId: string): Promise<{ saas: string; tenant: string }>;
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
   /** Passkeys (our extension; functions/login/passkeys.ts). */
@@ -262,6 +265,8 @@ export class LoginScreen {
   async handle(request: ScreenRequest): Promise<ScreenResponse> {
     const [saasId = '', ...rest] = request.path.split('/');
     const page = rest.join('/');
+    // The screen's style for pages of no SaaS (an unknown one): the same files, at `…/login/assets/`.
+    if (request.method === 'GET' && saasId === 'assets') return this.assetOf(page);
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.notFound();
     // The page's steps are relative to it (`api/start`): `…/login/{saas}` becomes `…/login/{saas}/`.
     if (!request.path.includes('/') && request.method === 'GET') {
@@ -289,13 +294,28 @@ export class LoginScreen {
     return this.messagePage(404, saasId, this.deps.texts.page.notFoundTitle, this.deps.texts.page.notFound);
   }
 
-  private messagePage(status: number, saasId: string | undefined, title: string, message: string): ScreenResponse {
-    const assets = saasId ? `${this.screenPath(saasId)}assets/` : undefined;
+  private messagePage(
+    status: number,
+    saasId: string | undefined,
+    title: string,
+    message: string,
+    action?: { href: string; text: string },
+  ): ScreenResponse {
+    const assets = saasId ? `${this.screenPath(saasId)}assets/` : `${this.deps.basePath}assets/`;
     return {
       status,
       headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: messagePage(this.deps.texts, title, message, assets),
+      body: messagePage(this.deps.texts, title, message, assets, action),
     };
+  }
+
+  /** A way in that failed before the person could use it: said plainly, with the way back to the others. */
+  private otherWaysIn(saasId: string, title: string, message: string, context: ScreenContext, status = 503): ScreenResponse {
+    const query = new URLSearchParams(contextQuery(context)).toString();
+    return this.messagePage(status, saasId, title, message, {
+      href: `${this.screenPath(saasId)}${query ? `?${query}` : ''}`,
+      text: this.deps.texts.page.otherWays,
+    });
   }
 
   private async assetOf(name: string): Promise<ScreenResponse> {
@@ -346,7 +366,10 @@ export class LoginScreen {
         data.link = { ticket: request.query.get('ticket') ?? '', email: ticket.email };
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, error.message);
+        return this.messagePage(400, saasId, this.deps.texts.page.stepExpiredTitle, refusalText(this.deps.texts, error), {
+          href: this.screenPath(saasId),
+          text: this.deps.texts.page.goBack,
+        });
       }
     }
     return {
@@ -384,8 +407,16 @@ export class LoginScreen {
   /** Off to Google with the flow in a cookie only the return address reads. */
   private async beginGoogle(saasId: string, query: URLSearchParams): Promise<ScreenResponse> {
     const context = screenContext(query);
-    const started = await this.deps.federation.google.begin(saasId, context);
-    if (!started) return this.notFound(saasId);
+    const { texts } = this.deps;
+    let started: Awaited<ReturnType<LoginScreenDeps['federation']['google']['begin']>>;
+    try {
+      started = await this.deps.federation.google.begin(saasId, context);
+    } catch (error) {
+      // Its settings broken or the provider unreachable: the person reads why and takes another way in.
+      log.warn('the Google sign-in could not start', { error: error instanceof Error ? error.message : String(error) });
+      started = undefined;
+    }
+    if (!started) return this.otherWaysIn(saasId, texts.page.providerUnavailableTitle, texts.page.providerUnavailable, context);
     return {
       status: 302,
       headers: {
@@ -405,15 +436,17 @@ export class LoginScreen {
   async federatedReturn(request: ScreenRequest): Promise<ScreenResponse> {
     const forget = setCookie(FLOW_COOKIE, '', this.googleFlowCookie(), 0);
     let saasId: string | undefined;
+    let context: ScreenContext = {};
     try {
       const current = new URL(this.deps.federation.returnUrl);
       current.search = request.query.toString();
       const back = await this.deps.federation.google.complete(current, cookie(request.headers.cookie, FLOW_COOKIE) ?? '');
       saasId = back.saasId;
+      context = back.context;
       const location = await this.federatedSignIn(back.saasId, back.account, back.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
-      return this.federationRefused(error, saasId, this.deps.texts.page.federationFailedTitle, forget);
+      return this.federationRefused(error, saasId, this.deps.texts.page.federationFailedTitle, forget, context);
     }
   }
 
@@ -430,9 +463,11 @@ export class LoginScreen {
   }
 
   /** A refusal on the way back from an identity provider: a page saying why, and the flow's cookie forgotten. */
-  private federationRefused(error: unknown, saasId: string | undefined, title: string, forget: string): ScreenResponse {
-    if (!(error instanceof DomainError)) throw error;
-    const page = this.messagePage(400, saasId, title, error.message);
+  private federationRefused(error: unknown, saasId: string | undefined, title: string, forget: string, context: ScreenContext = {}): ScreenResponse {
+    const { texts } = this.deps;
+    if (!(error instanceof DomainError)) log.error('a federated sign-in failed', error);
+    const [status, message] = error instanceof DomainError ? [400, refusalText(texts, error)] : [503, texts.page.providerUnavailable];
+    const page = saasId ? this.otherWaysIn(saasId, title, message, context, status) : this.messagePage(status, undefined, title, message);
     return { ...page, headers: { ...page.headers, 'set-cookie': forget } };
   }
 
@@ -491,11 +526,13 @@ export class LoginScreen {
       // Ids as the service makes them: a longer one is no key the store could even look up (a 500 before).
       if (!SAAS_ID.test(id) || !SAAS_ID.test(tenantId)) return { invitationProblem: 'there is no such invitation' };
       const invitation = await this.deps.invitations.get(saasId, tenantId, id);
-      if (invitation.status !== 'pending') return { invitationProblem: `it is ${invitation.status}` };
-      return { invitation: { id, tenantId, email: invitation.email } };
+      const { page: t } = this.deps.texts;
+      if (invitation.status !== 'pending') return { invitationProblem: fill(t.invitationNotPending, { status: invitation.status }) };
+      const names = await this.deps.invitationNames?.(saasId, tenantId);
+      return { invitation: { id, tenantId, email: invitation.email, ...(names ? { saasName: names.saas, tenantName: names.tenant } : {}) } };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { invitationProblem: error.kind === 'not_found' ? 'there is no such invitation' : error.message };
+      return { invitationProblem: error.kind === 'not_found' ? this.deps.texts.page.invitationMissing : refusalText(this.deps.texts, error) };
     }
   }
 

@@ -14,7 +14,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { config } from '../../shared/config.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
-import { BASE_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
+import { BASE_PATH, LOGIN_PATH, loginScreenUrl, SAML2_PATH } from '../../shared/routes.js';
 import {
   accountRepository,
   configurationReader,
@@ -27,10 +27,11 @@ import {
 } from '../../shared/wiring.js';
 import { hostGate } from '../login/host-gate.js';
 import { setCookie } from '../login/cookies.js';
-import { messagePage } from '../login/pages.js';
+import { contentSecurityPolicy, messagePage } from '../login/pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from '../login/saml-ticket.js';
 import { screenContext } from '../login/screen-context.js';
-import { EN } from '../login/texts/en.js';
+import { chooseTexts } from '../login/language.js';
+import { fill, type LoginTexts } from '../login/texts/en.js';
 import { SamlSignIn } from './saml.js';
 
 export const SAML2_BASE_PATH = `${BASE_PATH}${SAML2_PATH}/`;
@@ -61,13 +62,20 @@ const samlSignIn = () =>
 /** The screen of the SaaS on the service's own URL, where the flow's cookie is scoped and read. */
 const screenOf = (saasId: string) => loginScreenUrl(config().publicBaseUrl, saasId);
 
-const page = (status: number, title: string, message: string): APIGatewayProxyStructuredResultV2 => ({
+/** A page in the person's language and the screen's look (its style, served by the login function). */
+const page = (texts: LoginTexts, status: number, title: string, message: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: status,
-  headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" },
-  body: messagePage(EN, title, message),
+  headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
+  body: messagePage(texts, title, message, `${BASE_PATH}${LOGIN_PATH}/assets/`),
 });
 
-async function route(method: string, path: string, query: URLSearchParams, body: string): Promise<APIGatewayProxyStructuredResultV2> {
+async function route(
+  texts: LoginTexts,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: string,
+): Promise<APIGatewayProxyStructuredResultV2> {
   const metadataOf = new RegExp(`^metadata/(${ID})$`).exec(path)?.[1];
   if (method === 'GET' && metadataOf && (await accountRepository().getSaas(metadataOf))) {
     return {
@@ -80,7 +88,7 @@ async function route(method: string, path: string, query: URLSearchParams, body:
   if (method === 'GET' && start) {
     const [, saasId = '', tenantId = ''] = start;
     const started = await samlSignIn().begin(saasId, tenantId, screenContext(query));
-    if (!started) return page(404, EN.page.notFoundTitle, EN.page.notFound);
+    if (!started) return page(texts, 404, texts.page.notFoundTitle, texts.page.notFound);
     const flow = await sealSamlFlow(secretBox(), started.flow);
     // Scoped to the screen's path: its `saml/continue` reads it (and forgets it there).
     const scope = { path: new URL(screenOf(saasId)).pathname, sameSite: 'Lax', secure: config().publicBaseUrl.startsWith('https:') } as const;
@@ -93,13 +101,15 @@ async function route(method: string, path: string, query: URLSearchParams, body:
     // The identity provider's cross-site POST carries no cookie of ours; the screen, reached by a GET, reads it.
     return { statusCode: 303, headers: { ...HEADERS, location: `${screenOf(saasId)}saml/continue?${new URLSearchParams({ ticket })}` }, body: '' };
   }
-  return page(404, EN.page.notFoundTitle, EN.page.notFound);
+  return page(texts, 404, texts.page.notFoundTitle, texts.page.notFound);
 }
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  const query = new URLSearchParams(event.rawQueryString ?? '');
+  const texts = chooseTexts(query, { cookie: event.cookies?.join('; '), 'accept-language': event.headers?.['accept-language'] });
   // A SaaS's SAML endpoints on its own hosts and the API's, never on another SaaS's (shared/site/screen-hosts.ts).
   const gate = await hostGate(
-    { plan: screenHosts(), screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId), texts: EN },
+    { plan: screenHosts(), screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId), texts },
     {
       method: event.requestContext.http.method,
       rawPath: event.rawPath,
@@ -111,9 +121,10 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   const path = event.rawPath.startsWith(SAML2_BASE_PATH) ? event.rawPath.slice(SAML2_BASE_PATH.length) : '';
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('utf8') : '';
   try {
-    return await route(event.requestContext.http.method, path, new URLSearchParams(event.rawQueryString ?? ''), body);
+    return await route(texts, event.requestContext.http.method, path, query, body);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return page(400, EN.page.samlFailedTitle, error.message);
+    // The SAML checks' own words (which certificate, which recipient) are what an administrator needs here.
+    return page(texts, 400, texts.page.samlFailedTitle, fill(texts.messages.refused, { detail: error.message }));
   }
 });

@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { EN as APP_EN, JA as APP_JA } from '../../examples/app/page/texts.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
@@ -105,14 +107,41 @@ function totpCode(secret: string, offByOne = false): string {
     await context.close();
   });
 
-  it('refuses a callback whose state it did not send', async () => {
-    const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`);
-    assert.equal(res.status, 400);
+  it('never trades a code at a callback whose state it did not send: it starts a sign-in of its own', async () => {
+    const res = await fetch(`${world.app.url}/callback?code=00000000-0000-4000-8000-000000000000&state=forged`, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const screen = new URL(res.headers.get('location') ?? '');
+    assert.ok(screen.pathname.startsWith('/v1/auth/login/'), screen.toString());
+    assert.match(screen.searchParams.get('state') ?? '', /^[A-Za-z0-9_-]{32}$/);
+    assert.notEqual(screen.searchParams.get('state'), 'forged');
     assert.equal(res.headers.get('set-cookie')?.includes('access_token'), false);
-    // A state of as many characters as the cookie's but more bytes is refused the same way.
+    assert.match(res.headers.get('set-cookie') ?? '', /^hosted_state=[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{43};/);
+    // A state of as many characters as the cookie's but more bytes is not this browser's either.
     const cookie = 'hosted_state=' + 'A'.repeat(32) + '.' + 'B'.repeat(43);
-    const wide = await fetch(`${world.app.url}/callback?code=x&state=${encodeURIComponent('é'.repeat(32))}`, { headers: { cookie } });
-    assert.equal(wide.status, 400);
+    const wide = await fetch(`${world.app.url}/callback?code=x&state=${encodeURIComponent('é'.repeat(32))}`, {
+      headers: { cookie },
+      redirect: 'manual',
+    });
+    assert.equal(wide.status, 302);
+    assert.equal(wide.headers.get('set-cookie')?.includes('access_token'), false);
+  });
+
+  it('takes the screen opened directly (the start banner\'s "Login screen") through to signed in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${world.harness.api.baseUrl}/login/${world.saasId}/`);
+    await page.fill('#username', TARO.email);
+    await page.fill('#password', TARO.password);
+    await page.click('#sign-in-form button[type=submit]');
+    // Back at the app without its state: it sends the browser to sign in afresh, now with its own state.
+    await page.waitForURL((url) => url.pathname.startsWith('/v1/auth/login/') && url.searchParams.has('code_challenge'));
+    await page.fill('#username', TARO.email);
+    await page.fill('#password', TARO.password);
+    await page.click('#sign-in-form button[type=submit]');
+    await page.waitForURL(`${world.app.url}/`);
+    await expectSignedInAs(page, TARO.email);
+    await context.close();
   });
 
   async function idLogin(page: Page, userId: string, password: string) {
@@ -247,5 +276,69 @@ function totpCode(secret: string, offByOne = false): string {
     await page.locator('#login').waitFor();
     assert.equal(await page.isVisible('#signed-in'), false);
     await context.close();
+  });
+
+  describe('in Japanese and English', () => {
+    const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+    async function seriousViolations(page: Page): Promise<string[]> {
+      await page.evaluate(AXE);
+      const found = await page.evaluate(async () => {
+        const axe = (
+          globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+        ).axe;
+        return (await axe.run()).violations;
+      });
+      return found
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+
+    it('follows ?lang=, then the switch (by keyboard, remembered), then the browser’s language; English otherwise', async () => {
+      const { context, page } = await openLogin('?lang=ja');
+      assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+      assert.equal(await page.textContent('#email-form button[type=submit]'), APP_JA.signIn);
+      assert.equal(await page.title(), APP_JA.title);
+      assert.deepEqual(await seriousViolations(page), []);
+      await emailLogin(page, TARO.email, 'Wrong#Password1');
+      await expectError(page, APP_JA.server['Incorrect username or password.']);
+      await page.locator('nav.languages button[lang=en]').focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.equal(await page.textContent('#email-form button[type=submit]'), APP_EN.signIn);
+      assert.equal(await page.getAttribute('nav.languages button[lang=en]', 'aria-pressed'), 'true');
+      assert.equal(new URL(page.url()).searchParams.has('lang'), false, 'the choice, not the link, decides now');
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.reload();
+      await page.locator('#login').waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'en', 'the switch’s cookie');
+      await context.close();
+
+      const ja = await browser.newContext({ locale: 'ja-JP' });
+      const jaPage = await ja.newPage();
+      await jaPage.goto(`${world.app.url}/`);
+      await jaPage.locator('#login').waitFor();
+      assert.equal(await jaPage.getAttribute('html', 'lang'), 'ja');
+      assert.equal(await jaPage.textContent('#tab-id'), APP_JA.idTab);
+      await ja.close();
+      const fr = await browser.newContext({ locale: 'fr-FR' });
+      const frPage = await fr.newPage();
+      await frPage.goto(`${world.app.url}/`);
+      await frPage.locator('#login').waitFor();
+      assert.equal(await frPage.getAttribute('html', 'lang'), 'en');
+      await fr.close();
+    });
+
+    it('signs in with the keyboard alone in Japanese and shows the signed-in page in Japanese', async () => {
+      const { context, page } = await openLogin('?lang=ja');
+      await page.locator('#email').focus();
+      await page.keyboard.type(TARO.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(TARO.password);
+      await page.keyboard.press('Enter');
+      await expectSignedInAs(page, TARO.email);
+      assert.equal(await page.textContent('#sign-out'), APP_JA.signOut);
+      assert.deepEqual(await seriousViolations(page), []);
+      await context.close();
+    });
   });
 });

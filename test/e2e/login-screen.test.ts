@@ -349,7 +349,9 @@ let hanakoSecret: string;
       try {
         const page = await open(loginUrl);
         await page.locator('#sign-in-form:not([hidden])').waitFor();
-        assert.equal(await page.textContent('label.check'), ` ${EN.page.rememberDevice}`);
+        // Only beside the code: a browser is remembered to skip the second factor.
+        assert.equal(await page.locator('#sign-in-form #remember-device').count(), 0);
+        assert.equal(await page.textContent('#code-form label.check'), ` ${EN.page.rememberDevice}`);
         assert.equal(await page.isChecked('#remember-device'), false);
       } finally {
         await admin.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } });

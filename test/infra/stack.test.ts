@@ -51,7 +51,8 @@ beforeAll(() => {
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', ...WORKERS];
 /** The login function's routes (the hosted screen, the OpenID Connect authorization server) and the SAML function's. */
-const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`];
+/** The icon browsers ask every host for goes to the screen's function too (a page, not a JSON 404). */
+const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, 'GET /favicon.ico'];
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
 const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'billing']);
 
@@ -128,7 +129,11 @@ describe('service stack', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
     assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + 2);
     assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, SAML_ROUTE, '$default']));
-    assert.ok(keys.every((k) => k === '$default' || Object.values(API_BASE_PATHS).some((base) => k.split(' ')[1]!.startsWith(`${base}/`))));
+    assert.ok(
+      keys.every(
+        (k) => k === '$default' || k === 'GET /favicon.ico' || Object.values(API_BASE_PATHS).some((base) => k.split(' ')[1]!.startsWith(`${base}/`)),
+      ),
+    );
   });
 
   it('sends every route to the function of its group', () => {

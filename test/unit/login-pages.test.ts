@@ -53,12 +53,11 @@ describe('the login page', () => {
     assert.equal(scripts(html).length, 2);
   });
 
-  it('names an empty favicon when the SaaS set none, so browsers do not ask the API for /favicon.ico', () => {
+  it("names the screen's default icon when the SaaS set none, so browsers do not ask the API for /favicon.ico", () => {
     const icon = (html: string) => [...html.matchAll(/<link rel="icon" href="([^"]*)">/g)].map((m) => m[1]);
-    assert.deepEqual(icon(loginPage(EN, look(), data(), '/a/')), ['data:,']);
-    assert.deepEqual(icon(loginPage(EN, look({ favicon: 'https://acme.test/i.png' }), data(), '/a/')), ['https://acme.test/i.png']);
-    // The page's own policy must let the empty icon load, or the 404 becomes a policy violation in the console.
-    assert.match(contentSecurityPolicy(false), /img-src 'self' data:/);
+    // The screen serves its default icon at <screen>favicon.ico (dead-ends.ts); assets are <screen>assets/.
+    assert.deepEqual(icon(loginPage(EN, look(), data(), '/a/assets/')), ['/a/assets/../favicon.ico']);
+    assert.deepEqual(icon(loginPage(EN, look({ favicon: 'https://acme.test/i.png' }), data(), '/a/assets/')), ['https://acme.test/i.png']);
   });
 
   it('offers sign-up and its consents only as the settings say', () => {

@@ -4,6 +4,7 @@
  * and every call that touches them carries the CSRF token from GET /csrf.
  */
 import { SrpClient, type PasswordChallenge } from '../../../client/srp.js';
+import { CATALOGUES, chooseLanguage, fill, LANG_COOKIE, type Texts } from './texts.js';
 
 interface Answer {
   success: boolean;
@@ -35,6 +36,38 @@ const element = <T extends HTMLElement>(id: string) => document.getElementById(i
 const input = (id: string) => element<HTMLInputElement>(id);
 
 const views = ['login', 'new-password-form', 'code-form', 'signed-in'] as const;
+let texts: Texts = chooseLanguage(location.search, document.cookie, navigator.languages);
+
+/** The server's English answer in the page's language, when it is one the catalogue knows. */
+const said = (message: string) => (Object.hasOwn(texts.server, message) ? texts.server[message as keyof Texts['server']] : message);
+
+/** Every marked text, the page's language and title, and which language the switch shows as chosen. */
+function applyTexts(): void {
+  document.documentElement.lang = texts.lang;
+  for (const el of document.querySelectorAll<HTMLElement>('[data-text]')) {
+    const text = texts[el.dataset.text as Exclude<keyof Texts, 'server'>];
+    if (typeof text === 'string') el.textContent = text;
+  }
+  document.title = texts.title;
+  for (const el of document.querySelectorAll<HTMLElement>('[data-label]')) el.setAttribute('aria-label', texts.languageSwitch);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-lang]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.lang === texts.lang));
+  }
+}
+
+/** The switch: remembered in a cookie (a year), and `?lang=` dropped so the choice holds on reload. */
+function switchTo(lang: string): void {
+  const chosen = CATALOGUES[lang];
+  if (!chosen) return;
+  texts = chosen;
+  document.cookie = `${LANG_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
+  const url = new URL(location.href);
+  if (url.searchParams.has('lang')) {
+    url.searchParams.delete('lang');
+    history.replaceState(null, '', url);
+  }
+  applyTexts();
+}
 let csrfToken = '';
 let pending: PendingChallenge | undefined;
 
@@ -48,18 +81,18 @@ async function call(method: 'GET' | 'POST', path: string, body?: object): Promis
   try {
     return (await response.json()) as Answer;
   } catch {
-    return { success: false, message: `The server answered ${response.status}` };
+    return { success: false, message: fill(texts.serverAnswered, { status: String(response.status) }) };
   }
 }
 
 function show(view: (typeof views)[number], status = ''): void {
   for (const id of views) element(id).hidden = id !== view;
-  element('status').textContent = status;
+  element('status').textContent = said(status);
 }
 
 function showError(message: string): void {
   const box = element('error');
-  box.textContent = message;
+  box.textContent = said(message);
   box.hidden = !message;
 }
 
@@ -124,7 +157,7 @@ async function handleStep(step: Answer): Promise<void> {
     show('new-password-form', step.message);
     input('new-password').focus();
   } else {
-    element('code-prompt').textContent = step.message;
+    element('code-prompt').textContent = said(step.message);
     show('code-form', step.message);
     input('code').focus();
   }
@@ -152,6 +185,9 @@ function startAgain(): void {
 }
 
 function wire(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-lang]')) {
+    button.addEventListener('click', () => switchTo(button.dataset.lang ?? ''));
+  }
   element('tab-email').addEventListener('click', () => selectTab('email'));
   element('tab-id').addEventListener('click', () => selectTab('id'));
   const on = (id: string, step: (form: HTMLFormElement) => Promise<void>) => {
@@ -181,7 +217,7 @@ function wire(): void {
   element('sign-out').addEventListener('click', async () => {
     const answer = await call('POST', '/sign-out');
     if (!answer.success) return showError(answer.message);
-    show('login', 'Signed out.');
+    show('login', texts.signedOut);
   });
 
   const tenantId = new URLSearchParams(location.search).get('tenant_id');
@@ -192,6 +228,8 @@ function wire(): void {
 }
 
 async function start(): Promise<void> {
+  applyTexts();
+  element('status').textContent = texts.loading;
   wire();
   const answer = await call('GET', '/csrf');
   csrfToken = String(answer.csrf_token ?? '');
@@ -200,5 +238,5 @@ async function start(): Promise<void> {
 
 start().catch((error: unknown) => {
   show('login');
-  showError(`The page could not start: ${error instanceof Error ? error.message : String(error)}`);
+  showError(fill(texts.couldNotStart, { detail: error instanceof Error ? error.message : String(error) }));
 });

@@ -40,7 +40,9 @@ export const hostedCallback: RouteHandler = async (request, context) => {
   const kept = STATE_AND_VERIFIER.exec(request.cookies[COOKIE.hostedState] ?? '');
   const cleared = serializeCookie(COOKIE.hostedState, '', { ...STATE_COOKIE, maxAgeSeconds: 0 }, context.cookies);
   if (!kept || !constantTimeEqual(state, kept[1] as string)) {
-    return failure(400, 'This sign-in did not start here, or took too long: sign in again', [cleared]);
+    // Not this browser's round trip (the screen opened directly, as from `npm start`'s banner, or an old
+    // link): its code is not traded (it could be someone else's), and a sign-in of our own starts instead.
+    return startHostedSignIn(request, context);
   }
   try {
     const credentials = await context.service.tradeCode(request.query.get('code') ?? '', kept[2] as string);

@@ -4,12 +4,16 @@
  */
 export const EN = {
   lang: 'en',
+  /** The language's own name, as the switch on the page shows it. */
+  languageName: 'English',
   page: {
     defaultTitle: 'Sign in',
     signInHeading: 'Sign in',
     invitationHeading: 'Accept your invitation',
-    invitationIntro: 'You were invited to join a tenant as {email}. Sign in with that address, or choose a password if you are new.',
+    invitationIntro: '{saas} invited you to join {tenant} as {email}. Sign in with that address, or choose a password if you are new.',
     invitationUnusable: 'This invitation cannot be accepted: {reason}',
+    invitationNotPending: 'it is {status}.',
+    invitationMissing: 'there is no such invitation.',
     email: 'E-mail address',
     emailOrSignInId: 'E-mail address or sign-in ID',
     password: 'Password',
@@ -60,6 +64,14 @@ export const EN = {
     badAuthorizationRequest: "The application's sign-in request is not valid ({detail}). Go back to the application and try again.",
     scriptNeeded: 'This page needs JavaScript to sign you in without sending your password.',
     customContent: 'Information from the application',
+    languageSwitch: 'Language',
+    stepExpiredTitle: 'This sign-in has expired',
+    stepExpired: 'This sign-in took too long, or it was started in another browser. Start again.',
+    providerUnavailableTitle: 'This way of signing in is not available',
+    providerUnavailable: 'We could not reach the sign-in provider, or its settings are not complete. Sign in another way, or try again later.',
+    providerRefused: 'The provider did not sign you in ({detail}). Start again, or sign in another way.',
+    otherWays: 'Sign in another way',
+    goBack: 'Back to the sign-in page',
     signInWithPasskey: 'Sign in with a passkey',
     managePasskeysAfter: 'Show my passkeys after signing in',
     passkeysHeading: 'Passkeys',
@@ -105,7 +117,16 @@ export const EN = {
   },
 } as const;
 
-export type LoginTexts = typeof EN;
+/**
+ * What every catalogue must hold: each key of the English one, and no other. A catalogue declared with this
+ * type (`export const JA: LoginTexts = {…}`) does not compile while a key is missing or misspelt.
+ */
+export interface LoginTexts {
+  lang: string;
+  languageName: string;
+  page: Record<keyof (typeof EN)['page'], string>;
+  messages: Record<keyof (typeof EN)['messages'], string>;
+}
 export type MessageName = keyof LoginTexts['messages'];
 
 /** A text with its `{name}` marks filled in. */
