@@ -15,8 +15,12 @@ const freeOrHeldBy = (saasId: string): Condition => ({
   values: { ':saasId': saasId },
 });
 
-/** Settings this instance read (recent.ts): a write through any repository of this instance evicts. */
-const recentSettings = new Recent<unknown>();
+/**
+ * Settings this instance read (recent.ts): a write through any repository of this instance evicts. A document
+ * never saved is kept too (boxed, as recent.ts keeps only found values): it stands for the defaults, so a SaaS
+ * on the default settings is read once per SETTINGS_CACHE_SECONDS like any other, not on every sign-in.
+ */
+const recentSettings = new Recent<{ value: unknown }>();
 const recentKey = (saasId: string, name: string) => `${saasId}\n${name}`;
 
 /**
@@ -33,9 +37,9 @@ export class DynamoSettingsRepository implements SettingsRepository {
   async get<T>(saasId: string, name: string): Promise<T | undefined> {
     const read = async () => {
       const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.setting(saasId, name), ConsistentRead: true }));
-      return out.Item?.value as T | undefined;
+      return { value: out.Item?.value };
     };
-    return (await recentSettings.get(recentKey(saasId, name), this.options.cacheSeconds ?? 0, read)) as T | undefined;
+    return (await recentSettings.get(recentKey(saasId, name), this.options.cacheSeconds ?? 0, read)).value as T | undefined;
   }
 
   async put<T>(saasId: string, name: string, value: T): Promise<void> {
@@ -45,6 +49,8 @@ export class DynamoSettingsRepository implements SettingsRepository {
 
   async putIfAbsent<T>(saasId: string, name: string, value: T): Promise<T> {
     const outcome = await putIfAbsent(this.db, this.table, { ...keys.setting(saasId, name), entity: ENTITY.setting, v: 1, name, value });
+    // What this instance kept as never saved is now saved.
+    recentSettings.forget(recentKey(saasId, name));
     if (outcome === 'created') return value;
     return (await this.get<T>(saasId, name)) as T;
   }

@@ -1,6 +1,6 @@
 /**
  * How many store requests the hot paths make, counted by a wrapper around the store client (no timing):
- * a full SRP sign-in without MFA makes at most 3 (both round trips), a refresh 1, a management read 1, and
+ * a full SRP sign-in without MFA makes at most 3 (both round trips; default settings or not), a refresh 1, a management read 1, and
  * every refused proof (wrong password, a name nobody has, a replay, a locked user) exactly what the others
  * make, so counting cannot tell who has an account. A change that adds a request to these paths fails here.
  */
@@ -10,7 +10,9 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
-import { dynamo } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/store/client.js';
+import { UpdateCommand } from '../../shared/store/dynamo-client.js';
+import { keys } from '../../shared/store/keys.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { answerChallenge, srpSignIn, startSignIn } from '../support/sign-in.js';
 import { SrpTestClient } from '../support/srp-client.js';
@@ -76,20 +78,53 @@ describe('store requests', () => {
     assert.ok(start.length + respond.length <= 3);
   });
 
-  it('reads the sign-in settings once per sign-in, for the device offer and the refresh token’s lifetime, where none were saved', async () => {
-    const { client } = await h.newSaas(); // no sign-in settings saved: nothing for the settings cache to keep
+  it('with the default settings (none saved) a warm sign-in makes 3, and sees a change of the settings', async () => {
+    const { saasId, client } = await h.newSaas(); // no sign-in settings saved: the defaults, devices at the user's choice
     const email = `counted-${randomUUID()}@example.com`;
     assert.equal((await client.post('/users', { email, password: PASSWORD })).status, 201);
-    await srpSignIn(client, email, PASSWORD); // warms the per-instance keys
-    const client2 = new SrpTestClient();
-    let started: Awaited<ReturnType<typeof startSignIn>> | undefined;
-    await requestsOf(async () => (started = await startSignIn(client, email, client2.srpA)));
-    const answer = client2.passwordAnswer(started?.body.challenge_parameters ?? {}, PASSWORD);
-    const respond = await requestsOf(async () =>
-      assert.equal((await answerChallenge(client, 'PASSWORD_VERIFIER', answer, started?.body.session)).status, 200),
-    );
-    // The profile, the sign-in settings (once), and the write that settles the sign-in with its device offer.
-    assert.deepEqual(respond, ['GetItem', 'GetItem', 'TransactWriteItems']);
+    /** One sign-in's requests (both steps) and whether it offered a device. */
+    const signIn = async (): Promise<{ requests: string[]; deviceOffered: boolean }> => {
+      const srp = new SrpTestClient();
+      let started: Awaited<ReturnType<typeof startSignIn>> | undefined;
+      const start = await requestsOf(async () => (started = await startSignIn(client, email, srp.srpA)));
+      const answer = srp.passwordAnswer(started?.body.challenge_parameters ?? {}, PASSWORD);
+      let answered: Awaited<ReturnType<typeof answerChallenge>> | undefined;
+      const respond = await requestsOf(async () => (answered = await answerChallenge(client, 'PASSWORD_VERIFIER', answer, started?.body.session)));
+      assert.equal(answered?.status, 200);
+      return { requests: [...start, ...respond], deviceOffered: 'new_device_metadata' in (answered?.body ?? {}) };
+    };
+    setClockForTests(Date.now());
+    try {
+      assert.ok((await signIn()).deviceOffered, 'the defaults offer a device'); // warms the keys and the settings
+      // The name's owner item, the profile, and the write that settles the sign-in with its device offer: the
+      // settings (never saved, so the defaults) come from what this instance read.
+      assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'TransactWriteItems'], deviceOffered: true });
+
+      // A change through this instance is seen by its next sign-in at once.
+      assert.equal((await client.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
+      // (Its settings read once more, then kept again.)
+      assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'GetItem', 'UpdateItem'], deviceOffered: false });
+      assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'UpdateItem'], deviceOffered: false });
+
+      // One made by another instance (straight to the store, this instance's copy untouched) within
+      // SETTINGS_CACHE_SECONDS (10 s).
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.setting(saasId, 'sign-in-settings'),
+          UpdateExpression: 'SET #value.device_remembering = :remembering',
+          ExpressionAttributeNames: { '#value': 'value' },
+          ExpressionAttributeValues: { ':remembering': 'userOptIn' },
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+      setClockForTests(Date.now() + 9_000);
+      assert.equal((await signIn()).deviceOffered, false, 'still the kept copy');
+      setClockForTests(Date.now() + 11_000);
+      assert.equal((await signIn()).deviceOffered, true, 'read again once the kept copy is 10 s old');
+    } finally {
+      resetClockForTests();
+    }
   });
 
   it('a refresh makes 1, a management read 1', async () => {
