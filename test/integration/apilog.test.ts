@@ -12,26 +12,11 @@ import { apiLogRecord } from '../../shared/domain/apilog/api-log.js';
 import { DynamoApiLogRepository } from '../../shared/store/api-log-repository.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
+import type { ApiLogAnswer } from '../../shared/domain/apilog/api-log.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
-interface ApiLog {
-  trace_id: string;
-  api_log_id: string;
-  created_at: number;
-  created_date: string;
-  ttl: number;
-  request_method: string;
-  saas_id: string;
-  api_key: string;
-  response_status: string;
-  request_uri: string;
-  remote_address: string;
-  referer: string;
-  request_body: string;
-  response_body: string;
-  latency_ms: number;
-}
+type ApiLog = ApiLogAnswer;
 interface ApiLogs {
   api_logs: ApiLog[];
   cursor?: string;
