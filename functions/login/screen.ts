@@ -412,11 +412,13 @@ export class LoginScreen {
     try {
       started = await this.deps.federation.google.begin(saasId, context);
     } catch (error) {
-      // Its settings broken or the provider unreachable: the person reads why and takes another way in.
+      // Its settings broken or the provider unreachable (a 503: nothing the person sent is wrong): the person
+      // reads why and takes another way in.
       log.warn('the Google sign-in could not start', { error: error instanceof Error ? error.message : String(error) });
-      started = undefined;
+      return this.otherWaysIn(saasId, texts.page.providerUnavailableTitle, texts.page.providerUnavailable, context);
     }
-    if (!started) return this.otherWaysIn(saasId, texts.page.providerUnavailableTitle, texts.page.providerUnavailable, context);
+    // No Google for this SaaS: there is no such way in (a 404), and the page shows the others.
+    if (!started) return this.otherWaysIn(saasId, texts.page.providerUnavailableTitle, texts.page.providerUnavailable, context, 404);
     return {
       status: 302,
       headers: {
