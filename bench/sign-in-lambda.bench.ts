@@ -13,6 +13,7 @@ import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'nod
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
 import { dynamo } from '../shared/store/client.js';
+import { apiLogKeys } from '../shared/store/keys.js';
 import { startHarness } from '../test/support/harness.js';
 import { srpSignIn } from '../test/support/sign-in.js';
 import { SrpTestClient } from '../test/support/srp-client.js';
@@ -59,9 +60,8 @@ patientStoreClient();
 try {
   // The API log's own write (one per signed call, bench/apilog.bench.ts) is counted apart from the sign-in's.
   let [requests, logWrites] = [0, 0];
-  const isApiLogWrite = (input: object) => String((input as { Item?: { pk?: unknown } }).Item?.pk ?? '').includes('#APILOG#');
   dynamo().intercept((command, next) => {
-    if (command.operation === 'PutItem' && isApiLogWrite(command.input)) logWrites++;
+    if (apiLogKeys.isRecordWrite(command.operation, command.input)) logWrites++;
     else requests++;
     return next();
   });

@@ -135,7 +135,8 @@ export class GroupFunction extends Construct {
         'AWSLambdaBasicExecutionRole allows writing to CloudWatch Logs and nothing else',
       'AwsSolutions-L1':
         'docs/decisions.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
-      ...(props.writes
+      // A read-only group that records its signed calls writes the API log's partitions only, through DynamoDB.
+      ...(props.writes || props.recordsCalls
         ? {
             'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]':
               'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',

@@ -327,6 +327,7 @@ export const pricingKeys = {
 /** Unix milliseconds, zero-padded so they sort as numbers until the year 33658. */
 const padMillis = (ms: number) => String(ms).padStart(15, '0');
 const API_LOG_POSITION = /^\d{15}#[0-9a-f-]{36}$/;
+const API_LOG_PARTITION = /^SAAS#[^#]+#APILOG#\d+$/;
 
 export const apiLogKeys = {
   /**
@@ -345,7 +346,10 @@ export const apiLogKeys = {
   range: (from: number, to: number) => ({ low: padMillis(from), high: `${padMillis(to - 1)}#~` }),
   isPosition: (position: string) => API_LOG_POSITION.test(position),
   /** Whether a partition key is one of the API log's (tests tell the log's writes from the operations'). */
-  isPartition: (pk: string) => /^SAAS#[^#]+#APILOG#\d+$/.test(pk),
+  isPartition: (pk: string) => API_LOG_PARTITION.test(pk),
+  /** Whether a store command is the API log's one write of a call (tests and benches count it apart). */
+  isRecordWrite: (operation: string, input: object) =>
+    operation === 'PutItem' && API_LOG_PARTITION.test(String((input as { Item?: { pk?: unknown } }).Item?.pk ?? '')),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

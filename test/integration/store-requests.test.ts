@@ -12,7 +12,7 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { UpdateCommand } from '../../shared/store/dynamo-client.js';
-import { keys } from '../../shared/store/keys.js';
+import { apiLogKeys, keys } from '../../shared/store/keys.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { answerChallenge, srpSignIn, startSignIn } from '../support/sign-in.js';
 import { SrpTestClient } from '../support/srp-client.js';
@@ -23,7 +23,6 @@ let api: SignedClient;
 let counting: string[] | undefined;
 /** The API log's own write (one per signed call, bench/apilog.bench.ts), counted apart from the operation's requests. */
 let logWrites = 0;
-const isApiLogWrite = (input: object) => String((input as { Item?: { pk?: unknown } }).Item?.pk ?? '').includes('#APILOG#');
 
 beforeAll(async () => {
   h = await startHarness();
@@ -31,7 +30,7 @@ beforeAll(async () => {
   // Devices are not offered, so a sign-in is the SRP exchange and its credentials.
   assert.equal((await api.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
   dynamo().intercept((command, next) => {
-    if (command.operation === 'PutItem' && isApiLogWrite(command.input)) logWrites++;
+    if (apiLogKeys.isRecordWrite(command.operation, command.input)) logWrites++;
     else counting?.push(command.operation);
     return next();
   });
