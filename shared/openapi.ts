@@ -22,6 +22,24 @@ const ERROR_SCHEMA: Json = {
   },
 };
 
+/** Refusals an operation answers beyond the ones every signed route has (by operation id). */
+const MORE_ERRORS: Record<string, Record<string, string>> = {
+  getAuthCredentials: { '404': 'No such code: unknown, used, expired, or saved with a PKCE challenge (trade it at /credentials/exchange)' },
+  exchangeAuthCredentials: {
+    '401': 'invalid_code_verifier: the verifier does not match the challenge the code was saved with (the code is spent)',
+    '404': 'code_not_found: unknown, used or expired, or saved without a challenge',
+  },
+};
+
+/** `X-SaaSus-Trace-Id` (sent by the Go SDK): the request's trace id in the logs, echoed; trusted for nothing else. */
+const TRACE_ID_PARAMETER: Json = {
+  name: 'X-SaaSus-Trace-Id',
+  in: 'header',
+  required: false,
+  description: "The caller's trace id: logged with the request and echoed on the answer; ignored unless 1–128 safe characters.",
+  schema: { type: 'string', maxLength: 128 },
+};
+
 /** Named schemas ($id) go to components and are referenced; TypeBox's symbols are dropped by JSON. */
 function collect(schema: TSchema, components: Record<string, Json>): Json {
   const walk = (node: unknown): unknown => {
@@ -70,6 +88,8 @@ function operationObject(route: Route, components: Record<string, Json>): Json {
     responses['401'] = errorResponse('Missing or invalid SAASUSSIGV1 signature');
     responses['403'] = errorResponse('The API key lacks the permission');
     if (route.path.includes('{')) responses['404'] = errorResponse('Not found');
+    for (const [status, description] of Object.entries(MORE_ERRORS[route.operationId] ?? {})) responses[status] = errorResponse(description);
+    parameters.push({ $ref: '#/components/parameters/TraceId' });
   }
   responses['500'] = errorResponse('Unexpected error; the body says nothing internal');
   return {
@@ -108,6 +128,7 @@ export function openApiDocument(): Json {
     paths,
     components: {
       schemas: components,
+      parameters: { TraceId: TRACE_ID_PARAMETER },
       securitySchemes: {
         saasusSignature: {
           type: 'apiKey',

@@ -41,6 +41,16 @@ describe('OpenAPI document', () => {
     assert.deepEqual(differing, []);
   });
 
+  it("lists the PKCE exchange's own refusals and the trace-id header of signed operations", () => {
+    const operation = (path: string, method: string) =>
+      (doc.paths[path]?.[method] ?? {}) as { responses?: Record<string, unknown>; parameters?: { $ref?: string }[] };
+    const exchange = operation('/v1/auth/credentials/exchange', 'post');
+    assert.deepEqual(Object.keys(exchange.responses ?? {}).sort(), ['200', '400', '401', '403', '404', '500']);
+    assert.ok(exchange.parameters?.some((p) => p.$ref === '#/components/parameters/TraceId'));
+    // Unsigned routes (the JWKS) take no trace id: nothing is logged under a caller's name there.
+    assert.equal(operation('/v1/auth/.well-known/jwks.json', 'get').parameters, undefined);
+  });
+
   it('validates', async () => {
     const result = await validate(structuredClone(doc) as never);
     assert.equal(result.valid, true, JSON.stringify((result as { errors?: unknown }).errors ?? result, null, 2).slice(0, 2000));
