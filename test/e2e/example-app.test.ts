@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { EN as APP_EN, JA as APP_JA } from '../../examples/app/page/texts.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
+import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp, setTemporaryPassword, startAppWorld, type AppWorld } from '../support/example-app.js';
 
@@ -279,20 +279,6 @@ function totpCode(secret: string, offByOne = false): string {
   });
 
   describe('in Japanese and English', () => {
-    const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
-    async function seriousViolations(page: Page): Promise<string[]> {
-      await page.evaluate(AXE);
-      const found = await page.evaluate(async () => {
-        const axe = (
-          globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
-        ).axe;
-        return (await axe.run()).violations;
-      });
-      return found
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }
-
     it('follows ?lang=, then the switch (by keyboard, remembered), then the browser’s language; English otherwise', async () => {
       const { context, page } = await openLogin('?lang=ja');
       assert.equal(await page.getAttribute('html', 'lang'), 'ja');

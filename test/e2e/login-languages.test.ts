@@ -7,10 +7,8 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
@@ -19,6 +17,7 @@ import { EN, type LoginTexts } from '../../functions/login/texts/en.js';
 import { JA } from '../../functions/login/texts/ja.js';
 import { resetConfigForTests } from '../../shared/config.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
+import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -26,7 +25,6 @@ import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 import { srpSignIn } from '../support/sign-in.js';
 
 const skip = chromiumMissing();
-const AXE = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const DOC_IMAGES = process.env.UPDATE_DOC_SCREENSHOTS === '1' ? 'docs/images' : undefined;
 const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
 /** One person with an authenticator per language: a code is accepted once, so two tests never share one. */
@@ -104,20 +102,6 @@ let invitationUrl: string;
   }
   const withLang = (url: string, lang: string) => `${url}${url.includes('?') ? '&' : '?'}lang=${lang}`;
   const closeAll = (page: Page) => page.context().close();
-
-  /** axe-core in the page (evaluated, so the page's CSP stays as it is): its serious and critical findings. */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.evaluate(AXE);
-    const found = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
-      ).axe;
-      return (await axe.run()).violations;
-    });
-    return found
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
 
   /** A page in the screen's look and the language: HTML, marked with the language, its style applied. */
   async function expectScreenPage(page: Page, texts: LoginTexts) {

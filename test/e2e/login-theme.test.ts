@@ -7,16 +7,15 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
+import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const skip = chromiumMissing();
 const IMAGES = '.test-results/login-theme';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** A small logo (an 'A' on blue), as a SaaS would upload it. */
 const ICON =
   'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSI2NCIgaGVpZ2h0PSI2NCIgdmlld0JveD0iMCAwIDY0IDY0Ij48cmVjdCB3aWR0aD0iNjQiIGhlaWdodD0iNjQiIHJ4PSIxNCIgZmlsbD0iIzJhNDZhZCIvPjxwYXRoIGQ9Ik0xOCA0NiAzMiAxNmwxNCAzMGgtOGwtNi0xNC02IDE0eiIgZmlsbD0iI2ZmZiIvPjwvc3ZnPg==';
@@ -92,17 +91,6 @@ async function brandAs(admin: SignedClient, title: string, html: string, icon = 
   const style = (page: Page, selector: string, property: string) =>
     page.$eval(selector, (el, name) => getComputedStyle(el).getPropertyValue(name), property);
 
-  /** axe-core's serious and critical violations (colour contrast among them); run through the DevTools protocol, so the CSP stays. */
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.evaluate(AXE);
-    const result = await page.evaluate(() =>
-      (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(),
-    );
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
   it("applies the theme's primary colour, and its dark mode with the system's (auto)", async () => {
     const light = await open(branded.saasId, 'light');
     assert.equal(await style(light.page, '#sign-in-form button[type=submit]', 'background-color'), 'rgb(15, 118, 110)');
@@ -175,7 +163,7 @@ async function brandAs(admin: SignedClient, title: string, html: string, icon = 
       it(`${name}, ${scheme}: axe-core finds nothing serious; photographed at desktop and 390 px`, async () => {
         for (const width of [1024, 390]) {
           const { page } = await open(saas().saasId, scheme, width);
-          assert.deepEqual(await axeViolations(page), []);
+          assert.deepEqual(await seriousViolations(page), []);
           await page.screenshot({ path: `${IMAGES}/login-${name}-${scheme}-${width < 500 ? 'mobile' : 'desktop'}.png`, fullPage: true });
           await page.context().close();
         }

@@ -7,18 +7,17 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { EN } from '../../functions/login/texts/en.js';
+import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 
 const skip = chromiumMissing();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOTS = '.test-results/login-screen';
 const AKIKO = { email: 'akiko@example.com', password: 'Akiko#Secret42' };
 
@@ -85,20 +84,7 @@ let saasId: string;
   }
 
   /** axe-core over the page as it is now: no serious or critical violation. */
-  async function accessible(what: string) {
-    await page.evaluate(AXE);
-    const { passes, serious } = await page.evaluate(async () => {
-      type Rule = { id: string; impact: string | null };
-      const axe = (window as unknown as { axe: { run(): Promise<{ passes: Rule[]; violations: Rule[] }> } }).axe;
-      const result = await axe.run();
-      return {
-        passes: result.passes.length,
-        serious: result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-      };
-    });
-    assert.ok(passes > 0, 'axe ran its rules');
-    assert.deepEqual(serious, [], what);
-  }
+  const accessible = async (what: string) => assert.deepEqual(await seriousViolations(page), [], what);
 
   const storedCredentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
 
