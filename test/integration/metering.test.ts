@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { dynamo } from '../../shared/store/client.js';
-import { apiLogKeys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
+import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { tableDigest } from '../support/route-requests.js';
 
@@ -52,24 +51,12 @@ beforeAll(async () => {
   tenantId = tenant.body.id;
   await meter('calls');
   await meter('seats', 'max');
-  // The API log's write of each signed call (one, counted in store-requests.test.ts) is not metering's.
-  dynamo().intercept((command, next) => {
-    if (!apiLogKeys.isRecordWrite(command.operation, command.input)) counting?.push(command.operation);
-    return next();
-  });
+  counter = countStoreRequests();
 });
 
-let counting: string[] | undefined;
-/** The store requests `work` makes, by command name (the signature's API-key read included: it is cached). */
-async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
-  counting = [];
-  try {
-    await work();
-    return counting;
-  } finally {
-    counting = undefined;
-  }
-}
+let counter: StoreRequestCounter;
+/** The store requests `work` makes (the API log's write of each signed call, counted in store-requests.test.ts, left out). */
+const requestsOf = (work: () => Promise<unknown>) => counter.requestsOf(work);
 afterAll(() => h.close());
 
 describe('metering counts', () => {

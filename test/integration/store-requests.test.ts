@@ -12,41 +12,26 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { UpdateCommand } from '../../shared/store/dynamo-client.js';
-import { apiLogKeys, keys } from '../../shared/store/keys.js';
+import { keys } from '../../shared/store/keys.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 import { answerChallenge, srpSignIn, startSignIn } from '../support/sign-in.js';
 import { SrpTestClient } from '../support/srp-client.js';
 
 const PASSWORD = 'Counted-pass-1';
 let h: Harness;
 let api: SignedClient;
-let counting: string[] | undefined;
-/** The API log's own write (one per signed call, bench/apilog.bench.ts), counted apart from the operation's requests. */
-let logWrites = 0;
+let counter: StoreRequestCounter;
+const requestsOf = (work: () => Promise<unknown>) => counter.requestsOf(work);
 
 beforeAll(async () => {
   h = await startHarness();
   ({ client: api } = await h.newSaas());
   // Devices are not offered, so a sign-in is the SRP exchange and its credentials.
   assert.equal((await api.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
-  dynamo().intercept((command, next) => {
-    if (apiLogKeys.isRecordWrite(command.operation, command.input)) logWrites++;
-    else counting?.push(command.operation);
-    return next();
-  });
+  counter = countStoreRequests();
 });
 afterAll(() => h.close());
-
-/** The store requests `work` makes, by command name. */
-async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
-  counting = [];
-  try {
-    await work();
-    return counting;
-  } finally {
-    counting = undefined;
-  }
-}
 
 async function newUser(): Promise<string> {
   const email = `counted-${randomUUID()}@example.com`;
@@ -135,10 +120,10 @@ describe('store requests', () => {
     );
     // The profile and the grant's revocation record, in one request.
     assert.deepEqual(refresh, ['BatchGetItem']);
-    const writesBefore = logWrites;
+    const writesBefore = counter.logWrites;
     const read = await requestsOf(async () => assert.equal((await api.get('/roles')).status, 200));
     assert.equal(read.length, 1, `GET /roles: ${read.join(', ')}`);
-    assert.equal(logWrites - writesBefore, 1, 'and the API log its one write');
+    assert.equal(counter.logWrites - writesBefore, 1, 'and the API log its one write');
   });
 
   it('GET /userinfo reads the profile once: the token check takes the session version from the read of the user', async () => {
