@@ -54,6 +54,11 @@ export async function startBenchDynamo(): Promise<Engine> {
   // Under `nice -n 19` on a busy machine the JVM may take minutes to start.
   const engine = await startDynamoLocal({ port: await freePort(), sharedDb: false, readyTimeoutMs: 300_000 });
   Object.assign(process.env, { TEST_DYNAMODB_URL: engine.url, TEST_SES_URL: 'http://127.0.0.1:9' });
+  // A failure outside the awaited chain must not leave DynamoDB Local's JVM behind.
+  process.once('uncaughtException', (error) => {
+    process.stderr.write(`${error.stack ?? String(error)}\n`);
+    void engine.stop().finally(() => process.exit(1));
+  });
   return engine;
 }
 

@@ -58,11 +58,6 @@ let counting = false;
 let current: Call = { ms: 0, cpuMs: 0, requests: 0, readUnits: 0, writeUnits: 0 };
 
 const dynamoLocal = await startBenchDynamo();
-// A failure outside the awaited chain must not leave DynamoDB Local's JVM behind.
-process.once('uncaughtException', (error) => {
-  process.stderr.write(`${error.stack ?? String(error)}\n`);
-  void dynamoLocal.stop().finally(() => process.exit(1));
-});
 const h = await startHarness();
 patientStoreClient();
 try {

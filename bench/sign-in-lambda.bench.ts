@@ -50,11 +50,6 @@ function floor(): number {
 }
 
 const dynamoLocal = await startBenchDynamo();
-// A failure outside the awaited chain must not leave DynamoDB Local's JVM behind.
-process.once('uncaughtException', (error) => {
-  process.stderr.write(`${error.stack ?? String(error)}\n`);
-  void dynamoLocal.stop().finally(() => process.exit(1));
-});
 const h = await startHarness();
 patientStoreClient();
 try {
