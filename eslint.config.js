@@ -25,15 +25,15 @@ const LAYER_RULES = [
       ),
     ],
   },
-  // The domain has a mail/ folder of its own (outbox mails, suppressions): the senders' shared/mail/ is
+  // The domain has a mail/ folder of its own (outbox mails, suppressions): the senders' shared/adapters/mail/ is
   // named by its depth, from the domain's root files and from its folders.
   {
     files: ['shared/domain/*.ts'],
-    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../mail/**', '../payment/**', '../marketplace/**')],
+    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../adapters/**')],
   },
   {
     files: ['shared/domain/*/**/*.ts'],
-    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../../mail/**', '../../payment/**', '../../marketplace/**')],
+    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../../adapters/**')],
   },
   {
     files: ['shared/http/**/*.ts'],
@@ -80,7 +80,7 @@ const LAYER_RULES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'functions/login/public/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'web/login/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

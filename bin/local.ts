@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
 import { BASE_PATH, loginScreenUrl } from '../shared/routes.js';
-import { screenOrigin } from '../shared/site/screen-hosts.js';
+import { screenOrigin } from '../shared/screen-hosts.js';
 import { screenHosts } from '../shared/wiring.js';
 import { issueApiKey } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';

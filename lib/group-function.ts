@@ -149,7 +149,7 @@ export class GroupFunction extends Construct {
   }
 
   /**
-   * A SaaS's own domain for its login screen (shared/site/domains.ts): ask ACM for its certificate and read it,
+   * A SaaS's own domain for its login screen (shared/adapters/site-domains.ts): ask ACM for its certificate and read it,
    * then an API Gateway custom domain with it, mapped to `apiId`. The configuration function only.
    */
   servesSaasDomains(apiId: string): void {

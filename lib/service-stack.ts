@@ -22,7 +22,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, groupTimeoutSeconds, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
-import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../functions/login/build.js';
+import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../web/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
 import { LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
 import { GroupFunction } from './group-function.js';
@@ -285,7 +285,7 @@ export class ServiceStack extends Stack {
     for (const prefix of [LOGIN_PATH, OAUTH2_PATH]) {
       api.addRoutes({ path: `${BASE_PATH}${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(LOGIN_FUNCTION) });
     }
-    // Browsers ask the host for its icon by themselves: the screen's, not a JSON 404 (functions/login/dead-ends.ts).
+    // Browsers ask the host for its icon by themselves: the screen's, not a JSON 404 (web/login/dead-ends.ts).
     api.addRoutes({ path: '/favicon.ico', methods: [HttpMethod.GET], integration: integrationOf(LOGIN_FUNCTION) });
     api.addRoutes({ path: `${BASE_PATH}${SAML2_PATH}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(SAML_FUNCTION) });
     // The public function answers 404 or 405 in the service's error shape.

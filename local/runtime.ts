@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resetClientsForTests } from '../shared/store/client.js';
-import { resetSesClientsForTests } from '../shared/mail/clients.js';
+import { resetSesClientsForTests } from '../shared/adapters/mail/clients.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { ensureTable } from '../shared/store/table.js';
 import type { SecretBox } from '../shared/crypto/secret-box.js';

@@ -10,9 +10,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { BASE_PATH, groupTimeoutSeconds, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { GROUP_HANDLERS } from './handlers.js';
-import { buildLoginAssets } from '../functions/login/build.js';
-import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH } from '../functions/login/handler.js';
-import { handler as samlHandler, SAML2_BASE_PATH } from '../functions/saml/handler.js';
+import { buildLoginAssets } from '../web/login/build.js';
+import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH } from '../web/login/login-function.js';
+import { handler as samlHandler, SAML2_BASE_PATH } from '../web/login/saml-function.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 

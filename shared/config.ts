@@ -62,7 +62,7 @@ export interface ServiceConfig {
    * The domain under which each SaaS's login screen has a host of its own, `<saas id>.<login domain>`
    * (LOGIN_DOMAIN, a host name with an optional port, such as `login.example.com` or `localhost:8080`): the
    * wildcard custom domain of the stack (docs/deployment.md). Unset, every screen shares the API's origin and
-   * runs no SaaS-supplied script (shared/site/screen-hosts.ts).
+   * runs no SaaS-supplied script (shared/screen-hosts.ts).
    */
   loginDomain: string | undefined;
   /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */

@@ -30,7 +30,7 @@ export function traced<T>(client: T): T {
 }
 
 /**
- * A DynamoDB or KMS call of shared/aws/ (not an SDK client) in the trace, when tracing is on: one `aws`
+ * A DynamoDB or KMS call of shared/adapters/aws/ (not an SDK client) in the trace, when tracing is on: one `aws`
  * subsegment per call, named and described as the SDK's capture names its own.
  */
 export function traceAwsCall<T>(service: string, operation: string, table: string | undefined, call: () => Promise<T>): Promise<T> {

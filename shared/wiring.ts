@@ -7,8 +7,8 @@ import { config } from './config.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler, type CallRecorder } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
-import { siteDomains } from './site/domains.js';
-import { screenHostPlan, screenOrigin } from './site/screen-hosts.js';
+import { siteDomains } from './adapters/site-domains.js';
+import { screenHostPlan, screenOrigin } from './screen-hosts.js';
 import type { BoundOperation } from './schemas/operation.js';
 import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
 import type { SignInSettings } from './schemas/configuration.js';
@@ -31,17 +31,17 @@ import { DynamoApiLogRepository } from './store/api-log-repository.js';
 import { nowMillis } from './clock.js';
 import { PaymentProviderService } from './domain/configuration/payment-provider.js';
 import { LoginThemeService } from './domain/configuration/login-theme.js';
-import { StripeClient } from './payment/stripe-client.js';
+import { StripeClient } from './adapters/payment/stripe-client.js';
 import { TenantUserService } from './domain/tenants/tenant-users.js';
 import { TenantService } from './domain/tenants/tenants.js';
 import { TokenService, TokenVerifier } from './domain/tokens/tokens.js';
 import { UserFlowService } from './domain/users/user-flows.js';
 import { loginOf, UserService } from './domain/users/users.js';
-import { sesClient, sesSendingClient } from './mail/clients.js';
-import { Courier } from './mail/courier.js';
-import { LocalEmailIdentities, SesEmailIdentities } from './mail/identities.js';
-import { SesMailSender } from './mail/ses-sender.js';
-import { SignedTokenResolver } from './marketplace/signed-token-resolver.js';
+import { sesClient, sesSendingClient } from './adapters/mail/clients.js';
+import { Courier } from './adapters/mail/courier.js';
+import { LocalEmailIdentities, SesEmailIdentities } from './adapters/mail/identities.js';
+import { SesMailSender } from './adapters/mail/ses-sender.js';
+import { SignedTokenResolver } from './adapters/marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
 import { DynamoCatalogueRepository } from './store/catalogue-repository.js';
 import { DynamoMeteringRepository } from './store/metering-repository.js';
@@ -95,7 +95,7 @@ export const suppressionRepository = () => new DynamoSuppressionRepository(dynam
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());
 const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableName());
 export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
-/** SAML assertions already used (functions/login/saml.ts). */
+/** SAML assertions already used (web/login/saml.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
 /** A tenant's SAML metadata_url, read only from public addresses (shared/http/public-fetch.ts). */
 export const metadataFetcher = () => new PublicFetcher({ resolve: hostResolver(), timeoutMs: 5000, maxBytes: 256 * 1024 });
@@ -165,7 +165,7 @@ export const infrastructureService = () => new InfrastructureService(settingsRep
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
 const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
 
-/** Which host serves which SaaS's screen (shared/site/screen-hosts.ts), from this deployment's configuration. */
+/** Which host serves which SaaS's screen (shared/screen-hosts.ts), from this deployment's configuration. */
 export const screenHosts = () => screenHostPlan(config());
 
 /** A SaaS's screen on `origin` (its own domain), else on its host under the login domain, else on the API's. */

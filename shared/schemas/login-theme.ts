@@ -1,6 +1,6 @@
 /**
  * The login screen's theme (GET/PATCH /login-theme): this service's extension, as SaaSus themes its screen in
- * its console. Every value ends up in a stylesheet (functions/login/theme.ts), so each is a closed shape that
+ * its console. Every value ends up in a stylesheet (web/login/theme.ts), so each is a closed shape that
  * cannot carry CSS: hex colours, a number, names from a list, an image as base64 data or a plain https URL.
  */
 import * as Type from '@sinclair/typebox';

@@ -1,8 +1,8 @@
 /** The DynamoDB client and the secret box, built once per cold start. */
 import { config } from '../config.js';
-import { KmsDataKeys } from '../aws/kms.js';
+import { KmsDataKeys } from '../adapters/aws/kms.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../crypto/secret-box.js';
-import type { CallTracer } from '../aws/json-service.js';
+import type { CallTracer } from '../adapters/aws/json-service.js';
 import { traceAwsCall } from '../observability.js';
 import { DynamoClient } from './dynamo-client.js';
 

@@ -25,7 +25,7 @@ import type {
   UpdateCommandInput,
   UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { AwsJsonService, AwsServiceError, type AwsJsonServiceOptions } from '../aws/json-service.js';
+import { AwsJsonService, AwsServiceError, type AwsJsonServiceOptions } from '../adapters/aws/json-service.js';
 
 type Item = Record<string, unknown>;
 type Answer<O> = Omit<O, '$metadata'>;

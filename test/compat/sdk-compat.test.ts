@@ -14,7 +14,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
 import { nowSeconds } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
-import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
+import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import type { Harness } from '../support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { STAND_IN_KEY, startHarnessWithStripe } from '../support/stripe-stand-in.js';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { EN } from '../../functions/login/texts/en.js';
+import { EN } from '../../web/login/texts/en.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';

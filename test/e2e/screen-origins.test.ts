@@ -1,5 +1,5 @@
 /**
- * One origin per SaaS login screen (shared/site/screen-hosts.ts), in headless Chromium, which resolves
+ * One origin per SaaS login screen (shared/screen-hosts.ts), in headless Chromium, which resolves
  * `*.localhost` to the loopback address: the service hands out `http://<saas id>.localhost:<port>/…` for each
  * screen, and a page of SaaS A's origin (where A's own script, its tag manager, runs) reaches nothing of SaaS
  * B's screen: not B's remembered devices, not B's page with its CSRF token, not B's screen served on A's host.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
-import { EN } from '../../functions/login/texts/en.js';
+import { EN } from '../../web/login/texts/en.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';

@@ -58,7 +58,7 @@ describe('basic configuration', () => {
     assert.equal(first.reply_email_address, 'support@example.com');
     assert.equal(first.is_dns_validated, false);
     assert.equal(first.certificate_dns_record.type, 'CNAME');
-    // The local stand-in of ACM and API Gateway (shared/site/domains.ts): records of their shape.
+    // The local stand-in of ACM and API Gateway (shared/adapters/site-domains.ts): records of their shape.
     assert.match(first.certificate_dns_record.name, /^_[0-9a-f]{32}\.auth\.example\.com\.$/);
     assert.match(first.certificate_dns_record.value, /\.acm-validations\.aws\.$/);
     assert.match(first.cdn_dns_record.value, /^d-[0-9a-f]{10}\.execute-api\.[a-z0-9-]+\.amazonaws\.com\.$/);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { AwsServiceError } from '../../shared/aws/json-service.js';
+import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
 import { config } from '../../shared/config.js';
 import { tableName } from '../../shared/store/client.js';
 import {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
+import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import { FAILS_BY_DESIGN, matchRoute, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
 import { dynamo } from '../../shared/store/client.js';
 import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/direct-api.js';

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { newApiLogId } from '../../shared/domain/apilog/api-log.js';
-import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
+import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import { FAILS_BY_DESIGN, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
 import { DirectApi, type DirectAnswer } from '../support/direct-api.js';
 import { startHarness, type Harness } from '../support/harness.js';

@@ -1,15 +1,15 @@
 /**
- * Secrets sealed under KMS (shared/crypto/secret-box.ts over shared/aws/kms.ts) against a stand-in KMS:
+ * Secrets sealed under KMS (shared/crypto/secret-box.ts over shared/adapters/aws/kms.ts) against a stand-in KMS:
  * the requests are KMS's JSON protocol, signed for `kms`, naming the key and the encryption context; a data
  * key opens only under the context it was made for; throttling is tried again.
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { AwsServiceError } from '../../shared/aws/json-service.js';
-import { KmsDataKeys } from '../../shared/aws/kms.js';
+import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
+import { KmsDataKeys } from '../../shared/adapters/aws/kms.js';
 import { KmsSecretBox, UnopenableSecret } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from '../../functions/login/sealed.js';
+import { openJson, sealJson } from '../../web/login/sealed.js';
 import { assertSignedFor, credentials, json, standIn, type Answer } from '../support/aws-stand-in.js';
 
 const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/test';

@@ -1,5 +1,5 @@
 /**
- * The host rule through the local API (functions/login/host-gate.ts over shared/site/screen-hosts.ts): which host
+ * The host rule through the local API (web/login/host-gate.ts over shared/screen-hosts.ts): which host
  * serves which SaaS's screen, OpenID Connect and SAML paths, with per-SaaS hosts under a login domain, with a
  * SaaS's own domain once live, and without either. The domain is driven live as the configuration function
  * would (its ACM and API Gateway port scripted), in the same table the API reads.
@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { EN } from '../../functions/login/texts/en.js';
+import { EN } from '../../web/login/texts/en.js';
 import { ConfigurationService, type SiteDomainPort } from '../../shared/domain/configuration/configuration.js';
-import { LocalEmailIdentities } from '../../shared/mail/identities.js';
+import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { DynamoSettingsRepository } from '../../shared/store/settings-repository.js';
 import { startHarness, type Harness } from '../support/harness.js';

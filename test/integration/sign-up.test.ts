@@ -8,7 +8,7 @@ import type { MarketplaceCustomer } from '../../shared/domain/tenants/marketplac
 import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/users/password-policy.js';
 import type { TenantRecord } from '../../shared/domain/tenants/tenants.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
-import { signRegistrationToken } from '../../shared/marketplace/signed-token-resolver.js';
+import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import type { Tenant } from '../../shared/schemas/tenants.js';
 import { keys } from '../../shared/store/keys.js';

@@ -1,5 +1,5 @@
 /**
- * A SaaS's own domain (ConfigurationService with shared/site/domains.ts's port): the records Get Basic
+ * A SaaS's own domain (ConfigurationService with shared/adapters/site-domains.ts's port): the records Get Basic
  * Information answers are the certificate issuer's and the API's real target, each as soon as it exists, and
  * links move to the domain only once its CNAME points at the target. The port is scripted here as AWS would
  * answer over time; the settings live in DynamoDB Local.
@@ -11,7 +11,7 @@ import { ConfigurationService, type SiteDomainPort } from '../../shared/domain/c
 import type { DnsRecord } from '../../shared/schemas/configuration.js';
 import { DynamoSettingsRepository } from '../../shared/store/settings-repository.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
-import { LocalEmailIdentities } from '../../shared/mail/identities.js';
+import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 

@@ -21,6 +21,6 @@ export async function deliveredMail(sesUrl: string, saasId: string, to: string):
   return mailsTo(sesUrl, to);
 }
 
-/** A value as it was before an HTML template escaped it (shared/mail/render.ts). */
+/** A value as it was before an HTML template escaped it (shared/adapters/mail/render.ts). */
 export const unescapeHtml = (html: string) =>
   html.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');

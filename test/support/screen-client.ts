@@ -1,5 +1,5 @@
 /**
- * The hosted login screen driven over HTTP the way its page script does (functions/login/page/main.ts): the
+ * The hosted login screen driven over HTTP the way its page script does (web/login/page/main.ts): the
  * page opened for its CSRF cookie and data block, then `api/start` and `api/answer` with the browser's SRP
  * (client/srp.ts). For tests of what surrounds the screen; the page itself is tested in Chromium.
  */

@@ -1,8 +1,8 @@
-/** The login screen's HTML (functions/login/pages.ts): every value from settings or the request is inert. */
+/** The login screen's HTML (web/login/pages.ts): every value from settings or the request is inert. */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { contentSecurityPolicy, loginPage, type PageData, type ScreenLook } from '../../functions/login/pages.js';
-import { EN } from '../../functions/login/texts/en.js';
+import { contentSecurityPolicy, loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
+import { EN } from '../../web/login/texts/en.js';
 
 const HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
 const noPage = { html_contents: '', is_terms_of_service: false, is_privacy_policy: false };

@@ -1,14 +1,14 @@
 /**
- * The login screen's catalogues (functions/login/texts/) and how a request picks one (functions/login/language.ts):
+ * The login screen's catalogues (web/login/texts/) and how a request picks one (web/login/language.ts):
  * a key missing in either catalogue fails here and in the compiler; `?lang=`, then the switch's cookie, then
  * Accept-Language, then English.
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { CATALOGUES, catalogueOf, chooseTexts, LANG_COOKIE, rememberedLanguage, switchLanguage } from '../../functions/login/language.js';
-import { loginPage, type PageData, type ScreenLook } from '../../functions/login/pages.js';
-import { EN, type LoginTexts } from '../../functions/login/texts/en.js';
-import { JA } from '../../functions/login/texts/ja.js';
+import { CATALOGUES, catalogueOf, chooseTexts, LANG_COOKIE, rememberedLanguage, switchLanguage } from '../../web/login/language.js';
+import { loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
+import { EN, type LoginTexts } from '../../web/login/texts/en.js';
+import { JA } from '../../web/login/texts/ja.js';
 
 /** Every key path of a catalogue, with its text. */
 function entries(texts: object, prefix = ''): Map<string, string> {

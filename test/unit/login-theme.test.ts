@@ -2,7 +2,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
-import { contrast, fullHex, textOn, themeStylesheet } from '../../functions/login/theme.js';
+import { contrast, fullHex, textOn, themeStylesheet } from '../../web/login/theme.js';
 
 const everyShortColour = () => Array.from({ length: 4096 }, (_, i) => `#${i.toString(16).padStart(3, '0')}`);
 

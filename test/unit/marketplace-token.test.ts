@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { DomainError } from '../../shared/errors.js';
-import { signRegistrationToken, SignedTokenResolver } from '../../shared/marketplace/signed-token-resolver.js';
+import { signRegistrationToken, SignedTokenResolver } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 
 const SECRET = 'unit-test-marketplace-secret-000000000000';
 const CUSTOMER = { customerIdentifier: 'cust-42', productCode: 'prod-7' };

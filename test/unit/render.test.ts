@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { renderMail } from '../../shared/mail/render.js';
-import { retryDelaySeconds } from '../../shared/mail/courier.js';
+import { renderMail } from '../../shared/adapters/mail/render.js';
+import { retryDelaySeconds } from '../../shared/adapters/mail/courier.js';
 
 describe('mail rendering', () => {
   it('puts the value where {####} stands, in subject and text', () => {

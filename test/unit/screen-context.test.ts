@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { contextQuery, screenContext } from '../../functions/login/screen-context.js';
+import { contextQuery, screenContext } from '../../web/login/screen-context.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 

@@ -1,13 +1,13 @@
 /**
- * The host rule (shared/site/screen-hosts.ts) and how the login and SAML functions name the SaaS of a path
- * (functions/login/host-gate.ts): each SaaS's screen on its own hosts, the API's host sending pages there, any
+ * The host rule (shared/screen-hosts.ts) and how the login and SAML functions name the SaaS of a path
+ * (web/login/host-gate.ts): each SaaS's screen on its own hosts, the API's host sending pages there, any
  * other host refused.
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { ownScriptOnlyAtHome, pathOwner } from '../../functions/login/host-gate.js';
+import { ownScriptOnlyAtHome, pathOwner } from '../../web/login/host-gate.js';
 import { config, ConfigError, resetConfigForTests } from '../../shared/config.js';
-import { judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/site/screen-hosts.js';
+import { judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/screen-hosts.js';
 
 const A = '3f2a6c1e-0000-4000-8000-00000000000a';
 const B = '3f2a6c1e-0000-4000-8000-00000000000b';

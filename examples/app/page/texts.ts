@@ -1,6 +1,6 @@
 /**
  * Every word of the example application's page, in English and Japanese, as the hosted login screen keeps its
- * own (functions/login/texts/). The page marks each text with `data-text="key"`; the server's answers are in
+ * own (web/login/texts/). The page marks each text with `data-text="key"`; the server's answers are in
  * English (the spec fixes some of them), so the page shows each known one in the chosen language.
  */
 export const EN = {

@@ -54,7 +54,7 @@ interface BasicDocument {
 }
 
 /**
- * A SaaS's own domain for its login screen (shared/site/domains.ts): a certificate validated by a record the
+ * A SaaS's own domain for its login screen (shared/adapters/site-domains.ts): a certificate validated by a record the
  * SaaS adds, then the API served on the domain, which the SaaS's CNAME targets.
  */
 export interface SiteDomainPort {

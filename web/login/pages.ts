@@ -53,7 +53,7 @@ const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
  */
 export function contentSecurityPolicy(tagManager: boolean, imageOrigin?: string): string {
   const extra = tagManager ? ` ${TAG_MANAGER_ORIGIN}` : '';
-  // The theme's background image, when it is an https URL (functions/login/theme.ts).
+  // The theme's background image, when it is an https URL (web/login/theme.ts).
   const image = imageOrigin ? ` ${imageOrigin}` : '';
   return [
     "default-src 'none'",

@@ -1,7 +1,7 @@
 /** SES v2 clients, built once per cold start. */
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { config } from '../config.js';
-import { traced } from '../observability.js';
+import { config } from '../../config.js';
+import { traced } from '../../observability.js';
 
 let managing: SESv2Client | undefined;
 let sending: SESv2Client | undefined;

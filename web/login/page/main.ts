@@ -2,7 +2,7 @@
  * The hosted login screen's script: the SRP in the browser (client/srp.ts), one step at a time, then to the
  * SaaS's callback URL the server names. The password never leaves the page, except to create an invited
  * user's account (which, like any sign-up, needs it). Texts come from the page's data block
- * (functions/login/texts/), so this file holds no words of its own.
+ * (web/login/texts/), so this file holds no words of its own.
  */
 import { SrpClient, verifierResponses } from '../../../client/srp.js';
 import type { PageData } from '../page-data.js';
@@ -107,7 +107,7 @@ const context = () => ({
 
 /**
  * The device the service offered: the server makes its secret and keeps it in an HttpOnly cookie of this
- * screen's steps (functions/login/remembered-devices.ts), so no script here, ours or another's, ever holds it.
+ * screen's steps (web/login/remembered-devices.ts), so no script here, ours or another's, ever holds it.
  * The next sign-in in this browser answers the device's steps on the server, in place of the MFA code.
  */
 async function keepDevice(offered: NonNullable<StepAnswer['new_device']>): Promise<void> {

@@ -1,11 +1,11 @@
 /**
- * The host rule (shared/site/screen-hosts.ts) at the door of the login function and the SAML function: each
+ * The host rule (shared/screen-hosts.ts) at the door of the login function and the SAML function: each
  * path that names a SaaS (in its path, or as `client_id`) is served on that SaaS's hosts, sent there, or
  * refused, before any handler reads it. Paths naming no SaaS (Google's and the identity providers' return
  * addresses, the token and userinfo endpoints, which take no cookie) pass.
  */
 import { BASE_PATH, LOGIN_PATH, OAUTH2_PATH, SAML2_PATH } from '../../shared/routes.js';
-import { judgeHost, WRONG_HOST_STATUS, type PathUse, type ScreenHostPlan } from '../../shared/site/screen-hosts.js';
+import { judgeHost, WRONG_HOST_STATUS, type PathUse, type ScreenHostPlan } from '../../shared/screen-hosts.js';
 import { messagePage, contentSecurityPolicy } from './pages.js';
 import type { LoginTexts } from './texts/en.js';
 

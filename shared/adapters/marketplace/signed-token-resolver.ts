@@ -11,8 +11,8 @@
  * Service's ResolveCustomer call and hand it to marketplaceService() in shared/wiring.ts (docs/marketplace.md).
  */
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { nowSeconds } from '../clock.js';
-import { invalidRegistrationToken, type MarketplaceCustomer, type MarketplaceResolver } from '../domain/tenants/marketplace.js';
+import { nowSeconds } from '../../clock.js';
+import { invalidRegistrationToken, type MarketplaceCustomer, type MarketplaceResolver } from '../../domain/tenants/marketplace.js';
 
 const ALGORITHM = 'HS256';
 const MAX_CLAIM_LENGTH = 255;

@@ -8,7 +8,7 @@ import {
   NotFoundException,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import type { EmailIdentityPort } from '../domain/configuration/configuration.js';
+import type { EmailIdentityPort } from '../../domain/configuration/configuration.js';
 
 export class SesEmailIdentities implements EmailIdentityPort {
   constructor(private readonly ses: SESv2Client) {}

@@ -1,6 +1,6 @@
 /**
  * Builds the login screen's script (page/main.ts, with the SRP of amazon-cognito-identity-js) and copies its
- * style into `functions/login/public/` (never committed): for the local server before its first login request,
+ * style into `web/login/public/` (never committed): for the local server before its first login request,
  * and for the stack, which copies the folder beside the deployed bundle.
  */
 import { build, buildSync } from 'esbuild';

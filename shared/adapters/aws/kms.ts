@@ -4,7 +4,7 @@
  * function bundle (docs/decisions.md, decision 12). Binary values travel base64-encoded, as KMS's JSON
  * protocol has them.
  */
-import { UnopenableSecret, type DataKey, type DataKeys } from '../crypto/secret-box.js';
+import { UnopenableSecret, type DataKey, type DataKeys } from '../../crypto/secret-box.js';
 import { AwsJsonService, AwsServiceError, type AwsJsonServiceOptions } from './json-service.js';
 
 /**

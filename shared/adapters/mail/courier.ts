@@ -5,13 +5,13 @@
  * that keeps failing, or that SES rejects, is marked failed and logged, never dropped silently.
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../clock.js';
-import type { SecretBox } from '../crypto/secret-box.js';
-import type { OutboxMail, OutboxRepository } from '../domain/mail/mail.js';
-import { MAIL_TAGS, suppressionMessage, type SuppressionRepository } from '../domain/mail/mail-suppression.js';
-import { log } from '../log.js';
-import { metrics } from '../metrics.js';
-import type { TemplateSet } from '../schemas/configuration.js';
+import { nowSeconds } from '../../clock.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { OutboxMail, OutboxRepository } from '../../domain/mail/mail.js';
+import { MAIL_TAGS, suppressionMessage, type SuppressionRepository } from '../../domain/mail/mail-suppression.js';
+import { log } from '../../log.js';
+import { metrics } from '../../metrics.js';
+import type { TemplateSet } from '../../schemas/configuration.js';
 import { renderMail } from './render.js';
 import { RetryableSendError, type MailSender } from './ses-sender.js';
 

@@ -8,7 +8,7 @@
  * gives each user pool its own domain:
  *
  * - its own hosts: `<saas id>.<login domain>` (LOGIN_DOMAIN, the stack's wildcard custom domain) and the SaaS's
- *   own domain once live (shared/site/domains.ts). Only there does the SaaS's own script (its tag manager) run.
+ *   own domain once live (shared/adapters/site-domains.ts). Only there does the SaaS's own script (its tag manager) run.
  * - the shared hosts: the API's own (PUBLIC_BASE_URL, TOKEN_ISSUER, the bare login domain, API Gateway's
  *   execute-api name). A screen whose SaaS has a host of its own is not shown there: a page address is
  *   redirected to that host, a step refused. A screen without one is shown there, running no SaaS script.

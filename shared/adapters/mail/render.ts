@@ -1,5 +1,5 @@
-import type { MessageTemplate } from '../schemas/configuration.js';
-import { PLACEHOLDER } from '../domain/mail/default-templates.js';
+import type { MessageTemplate } from '../../schemas/configuration.js';
+import { PLACEHOLDER } from '../../domain/mail/default-templates.js';
 
 const HTML_TAG = /<[a-z][\s\S]*?>/i;
 

@@ -76,7 +76,7 @@ export interface ScreenRequest {
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
   body: Buffer;
-  /** On the SaaS's own origin (functions/login/host-gate.ts): only there does its own script (the tag manager) run. */
+  /** On the SaaS's own origin (web/login/host-gate.ts): only there does its own script (the tag manager) run. */
   ownOrigin?: boolean;
 }
 
@@ -137,9 +137,9 @@ export interface LoginScreenDeps {
   invitationNames?(saasId: string, tenantId: string): Promise<{ saas: string; tenant: string }>;
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
-  /** Passkeys (our extension; functions/login/passkeys.ts). */
+  /** Passkeys (our extension; web/login/passkeys.ts). */
   passkeys: PasskeyScreenService;
-  /** The page's script and style, built by functions/login/build.ts. */
+  /** The page's script and style, built by web/login/build.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
 
