@@ -67,6 +67,7 @@ import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
 import { PasskeyService } from './domain/sign-in/passkeys.js';
 import { DynamoPasskeyRepository } from './store/passkey-repository.js';
+import { DynamoPendingSignUpRepository } from './store/sign-up-repository.js';
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
 export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
@@ -399,7 +400,15 @@ export const credentialService = () =>
 
 const selfSignUpEnabled = async (saasId: string) => (await configurationReader().signInSettings(saasId)).self_regist.enable;
 
-export const signUpService = () => new SignUpService({ users: userService(), selfSignUpEnabled });
+export const signUpService = () =>
+  new SignUpService({
+    users: userService(),
+    selfSignUpEnabled,
+    pending: new DynamoPendingSignUpRepository(dynamo(), tableName()),
+    box: secretBox(),
+    committer: committer(),
+    passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
+  });
 
 /** Who an external provider's account signs in as (Google, SAML): shared/domain/sign-in/federation.ts. */
 export const federationService = () =>

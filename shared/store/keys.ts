@@ -45,6 +45,7 @@ export const ENTITY = {
   userExternalIdentity: 'UserExternalIdentity',
   domainClaim: 'DomainClaim',
   decoy: 'Decoy',
+  pendingSignUp: 'PendingSignUp',
   passkey: 'Passkey',
   passkeyOwner: 'PasskeyOwner',
   passkeyChallenge: 'PasskeyChallenge',
@@ -286,6 +287,12 @@ export const keys = {
    * one's data and expires; `id` is the made-up id of the name, so repeated tries of a name reuse its items.
    */
   decoy: (saasId: string, id: string, what: string): ItemKey => ({ pk: `SAAS#${saasId}#DECOY#${id}`, sk: `DECOY#${what}` }),
+  /**
+   * A sign-up waiting for the code mailed to its address (the sign-in setting sign_up.password "chosen",
+   * shared/domain/sign-in/sign-up.ts): no user exists yet, so it has a partition of its own per address (by the
+   * SHA-256 of the lower-cased address), replaced by a newer request and gone with its TTL.
+   */
+  pendingSignUp: (saasId: string, addressHash: string): ItemKey => ({ pk: `SAAS#${saasId}#SIGNUP#${addressHash}`, sk: 'PENDING' }),
   /** gsi1 of a decoy that stands for a user's profile, which is in the index (the user directory): its index entry is written alike. */
   decoyIndexEntry: (saasId: string, id: string) => ({ gsi1pk: `SAAS#${saasId}#DECOYS`, gsi1sk: id }),
 };

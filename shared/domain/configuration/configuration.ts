@@ -79,6 +79,8 @@ interface SignInDocument {
   self_regist: boolean;
   /** Our extension; absent in documents written before it (off). */
   passkeys?: boolean;
+  /** Our extension; absent in documents written before it (temporary, SaaSus's behaviour). */
+  sign_up_password?: SignInSettings['sign_up']['password'];
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
 }
@@ -436,6 +438,7 @@ export class ConfigurationService {
       self_regist: { enable: doc.self_regist },
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
       passkeys: { enable: doc.passkeys ?? false },
+      sign_up: { password: doc.sign_up_password ?? 'temporary' },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
     };
   }
@@ -467,6 +470,7 @@ export class ConfigurationService {
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
       self_regist: update.self_regist?.enable ?? doc.self_regist,
       passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
+      sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
     });
   }
