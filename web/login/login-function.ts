@@ -92,6 +92,8 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         deviceRemembering: signIn.device_configuration.device_remembering,
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         passkeys: signIn.passkeys.enable,
+        signUpPassword: signIn.sign_up.password,
+        passwordPolicy: signIn.password_policy,
         pages,
         theme,
       };
@@ -104,6 +106,10 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     devices: deviceService(),
     box: secretBox(),
     signUp: (saasId, email) => signUpService().signUp(saasId, email),
+    signUpWithPassword: {
+      request: (saasId, email, password) => signUpService().requestWithPassword(saasId, email, password),
+      confirm: (saasId, input) => signUpService().confirmWithPassword(saasId, input),
+    },
     passwordReset: {
       request: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
       confirm: (saasId, input) => userFlowService().confirmPasswordReset(saasId, input),
@@ -112,7 +118,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     federation: {
       google: googleFederation(),
       returnUrl: googleFederation().returnUrl,
-      signIn: (saasId, account) => federationService().signIn(saasId, account),
+      signIn: (saasId, account, options) => federationService().signIn(saasId, account, options),
       confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
       claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
