@@ -23,7 +23,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
 import { checkPassword } from '../users/password-policy.js';
-import { awaitsFirstSignIn, emailLogin, firstSignInDone, loginTaken, toSaasUser, type UserService } from '../users/users.js';
+import { awaitsFirstSignIn, emailAddress, emailLogin, firstSignInDone, loginTaken, toSaasUser, type UserService } from '../users/users.js';
 import {
   issueVerificationCode,
   MAX_CODE_ATTEMPTS,
@@ -91,7 +91,7 @@ export class SignUpService {
     checkPassword(password, await passwordPolicy(saasId));
     if (await this.deps.users.findByUsername(saasId, login.value)) throw loginTaken(login);
     const { code, record } = issueVerificationCode('EMAIL_VERIFY', {}, nowSeconds());
-    const mail = await newOutboxMail(box, saasId, 'verify_user_attribute', login.value, code);
+    const mail = await newOutboxMail(box, saasId, 'verify_user_attribute', emailAddress(email), code);
     await committer.commit(pending.saveWrite(saasId, login.value, record, mail));
   }
 
