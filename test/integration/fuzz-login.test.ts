@@ -193,6 +193,7 @@ const SCREEN_PAGES: Record<string, readonly string[]> = {
   'sign-out': ['redirect_uri', 'state'],
   'federated/google': ['state', 'authorization'],
   link: ['ticket'],
+  consent: ['ticket'],
   saml: ['tenant_id', 'state', 'authorization'],
   'saml/continue': ['ticket'],
 };
@@ -203,7 +204,9 @@ const SCREEN_STEPS: Record<string, readonly string[]> = {
   device: ['ticket', 'salt', 'verifier', 'remember'],
   'join-code': ['invitation'],
   join: ['invitation', 'code', 'password'],
-  'sign-up': ['email', 'accepted_terms', 'accepted_privacy'],
+  'sign-up': ['email', 'password', 'accepted_terms', 'accepted_privacy'],
+  'sign-up-confirm': ['email', 'code', 'password'],
+  consent: ['ticket', 'accepted_terms', 'accepted_privacy'],
   forgot: ['username'],
   reset: ['username', 'code', 'password'],
   link: ['ticket', 'code'],
