@@ -65,6 +65,22 @@ let app: Server;
       items.map((li) => `${(li as HTMLElement).dataset.rule}: ${li.classList.contains('met') ? 'met' : 'not'}`),
     );
 
+  it('keeps axe clean on the new fields in a dark theme, with the password shown and the rules partly met', async () => {
+    assert.equal((await admin.patch('/login-theme', { mode: 'dark', primary_color: '#7c3aed' })).status, 200);
+    try {
+      const page = await open(`${loginUrl}sign-up`);
+      await page.locator('#sign-up-form:not([hidden])').waitFor();
+      assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('main') as Element).colorScheme), 'dark');
+      await page.fill('#sign-up-password', 'abc4');
+      await page.fill('#sign-up-password-confirm', 'abc');
+      await page.click('#sign-up-form button.reveal');
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.context().close();
+    } finally {
+      await admin.patch('/login-theme', { mode: 'light' });
+    }
+  });
+
   describe.each(LANGS)('in %s', (lang, texts) => {
     const email = `chooser-${lang}@example.com`;
 
