@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { SavedCredentials, TempCodeStore } from '../domain/sign-in/sign-in-credentials.js';
+import type { SavedCredentials, TempCodeRepository } from '../domain/sign-in/sign-in-credentials.js';
 import { FORGET_AFTER_SECONDS, type LockoutState } from '../domain/sign-in/sign-in-lockout.js';
 import type {
   DeviceConfirmationRecord,
@@ -9,7 +9,7 @@ import type {
   OpenChallenge,
   ProofState,
   SignedIn,
-  SignInStore,
+  SignInRepository,
   SpentSession,
 } from '../domain/sign-in/sign-in-state.js';
 import { answeredKey } from '../domain/sign-in/sign-in-state.js';
@@ -86,7 +86,7 @@ function spendSession(spent: SpentSession, change: Update, now: number): Conditi
  * read and one conditional write settle a proof), follow-up challenges, devices and TOTP steps in the
  * user's partition (keys.ts).
  */
-export class DynamoSignInRepository implements SignInStore {
+export class DynamoSignInRepository implements SignInRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
@@ -227,7 +227,7 @@ export class DynamoSignInRepository implements SignInStore {
 }
 
 /** Temporary codes, one partition each (keys.tempCode). */
-export class DynamoTempCodeRepository implements TempCodeStore {
+export class DynamoTempCodeRepository implements TempCodeRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,

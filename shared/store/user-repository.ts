@@ -125,7 +125,7 @@ export class DynamoUserRepository implements UserRepository {
     return item ? toUser(item) : undefined;
   }
 
-  /** The token check's read (tokens.ts SessionSource): three attributes of the profile, strongly consistent. */
+  /** The token check's read (tokens.ts SessionRepository): three attributes of the profile, strongly consistent. */
   async session(saasId: string, userId: string): Promise<UserSession | undefined> {
     const out = await this.db.send(
       new GetCommand({

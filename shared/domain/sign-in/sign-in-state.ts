@@ -10,7 +10,7 @@ import type { SignInSettings } from '../../schemas/configuration.js';
 import type { Credentials, NewDeviceMetadata } from '../../schemas/sign-in.js';
 import type { AtomicWrite } from '../atomic.js';
 import type { OutboxMail } from '../mail/mail.js';
-import type { LockoutState, LockoutStore } from './sign-in-lockout.js';
+import type { LockoutState, LockoutRepository } from './sign-in-lockout.js';
 import type { IssuedTokens, TokenSubject } from '../tokens/tokens.js';
 import type { UserRecord } from '../users/users.js';
 
@@ -100,7 +100,7 @@ export interface SignedIn {
   spent?: SpentSession;
 }
 
-export interface SignInStore extends LockoutStore {
+export interface SignInRepository extends LockoutRepository {
   /**
    * The profile and its sign-in state, in one consistent read. With `decoy` (a name nobody has), the read of
    * the decoy decoyProofWrite keeps for the name, as large as a profile: no user, and the same work.

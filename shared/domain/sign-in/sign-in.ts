@@ -39,7 +39,7 @@ import {
   type DeviceRemembering,
   type FollowUpStep,
   type OpenChallenge,
-  type SignInStore,
+  type SignInRepository,
   type SpentSession,
 } from './sign-in-state.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
@@ -59,7 +59,7 @@ export interface SignInDeps {
   users: Pick<UserRepository, 'get' | 'signInCredential'>;
   /** A password change checked against the SaaS's policy (UserService.passwordChangeWrite). */
   passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
-  store: SignInStore;
+  store: SignInRepository;
   committer: Committer;
   srp: SrpSignIn;
   tokens: Pick<TokenService, 'issue'>;
