@@ -13,7 +13,7 @@ import type {
   SpentSession,
 } from '../domain/sign-in/sign-in-state.js';
 import { answeredKey } from '../domain/sign-in/sign-in-state.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import type { CountedMail } from '../domain/mail/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
@@ -153,7 +153,7 @@ export class DynamoSignInRepository implements SignInRepository {
     return atomicWrite(update(this.table, keys.decoy(saasId, userId, 'PROOF'), change, anyState, RULE.signInState));
   }
 
-  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite {
+  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: CountedMail, spent?: SpentSession): AtomicWrite {
     return atomicWrite(
       ...(spent
         ? this.proofWrite(saasId, userId, spent, challenge.authTime).parts

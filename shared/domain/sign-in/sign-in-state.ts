@@ -9,7 +9,7 @@ import { invalid, unauthenticated } from '../../errors.js';
 import type { SignInSettings } from '../../schemas/configuration.js';
 import type { Credentials, NewDeviceMetadata } from '../../schemas/sign-in.js';
 import type { AtomicWrite } from '../atomic.js';
-import type { OutboxMail } from '../mail/mail.js';
+import type { CountedMail } from '../mail/mail.js';
 import type { LockoutState, LockoutRepository } from './sign-in-lockout.js';
 import type { IssuedTokens, TokenSubject } from '../tokens/tokens.js';
 import type { UserRecord } from '../users/users.js';
@@ -121,7 +121,7 @@ export interface SignInRepository extends LockoutRepository {
    * A new follow-up challenge (with the mail that carries its code, if any), on condition the user is live;
    * after an SRP proof, with the proof's settling (`spent`: rule `sign_in_state`).
    */
-  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite;
+  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: CountedMail, spent?: SpentSession): AtomicWrite;
   /**
    * Takes one answer of an open challenge of `step`: counted at once, refused (undefined) when the challenge
    * is missing, of another step, expired, or out of attempts.
