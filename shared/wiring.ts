@@ -1,8 +1,8 @@
 /**
  * Services over the store, for the handlers and the scheduled worker. Each is a thin object over the one
  * document client built here per cold start, so making them per request costs nothing. The wiring owns the
- * settings and the secrets (docs/decisions.md, "Settings and secrets"): the store, the domain and the adapters get what
- * they need passed in and read no setting themselves.
+ * settings and the secrets (docs/decisions.md, "Settings and secrets"): the store, the domain and the adapters
+ * get what they need passed in and read no setting themselves.
  */
 import { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
