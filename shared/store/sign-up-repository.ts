@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, type AtomicWrite } from '../domain/atomic.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import type { CountedMail } from '../domain/mail/mail.js';
 import { SIGN_UP_RULE, type PendingSignUpRepository } from '../domain/sign-in/sign-up.js';
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
@@ -30,7 +30,7 @@ export class DynamoPendingSignUpRepository implements PendingSignUpRepository {
     private readonly table: string,
   ) {}
 
-  saveWrite(saasId: string, email: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
+  saveWrite(saasId: string, email: string, code: VerificationCode, mail: CountedMail): AtomicWrite {
     const item = { ...keyOf(saasId, email), entity: ENTITY.pendingSignUp, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
     // No condition: a newer request replaces the code, so only the latest mail confirms.
     return atomicWrite(part('pending_sign_up', { Put: { TableName: this.table, Item: item } }), ...mailWrites(this.table, mail));

@@ -21,7 +21,7 @@ import type { PasswordPolicy } from '../../schemas/configuration.js';
 import type { SaasUser } from '../../schemas/users.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
-import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { checkPassword } from '../users/password-policy.js';
 import { awaitsFirstSignIn, emailAddress, emailLogin, firstSignInDone, loginTaken, toSaasUser, type UserService } from '../users/users.js';
 import {
@@ -36,7 +36,7 @@ import {
 /** The pending sign-ups of the "chosen" password (keys.pendingSignUp): a code per address, no user yet. */
 export interface PendingSignUpRepository {
   /** The code (replacing an earlier one of the address) and its mail, in one transaction. */
-  saveWrite(saasId: string, email: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
+  saveWrite(saasId: string, email: string, code: VerificationCode, mail: CountedMail): AtomicWrite;
   code(saasId: string, email: string): Promise<VerificationCode | undefined>;
   /** One answer spent, right or wrong, before it is compared; false when the code changed or is used up. */
   spendAttempt(saasId: string, email: string, code: VerificationCode, maxAttempts: number): Promise<boolean>;
@@ -56,6 +56,7 @@ export interface SignUpDeps {
   /** For the chosen password: where the codes wait, the mail's sealing, the policy, and the transaction. */
   pending?: PendingSignUpRepository;
   box?: SecretBox;
+  mailLimits?: MailLimits;
   committer?: Committer;
   passwordPolicy?(saasId: string): Promise<PasswordPolicy>;
 }
@@ -83,7 +84,7 @@ export class SignUpService {
    * mail and the error `email_already_exists`, which the screen answers like a new address.
    */
   async requestWithPassword(saasId: string, email: string, password: string): Promise<void> {
-    const { pending, box, committer, passwordPolicy } = this.chosenDeps();
+    const { pending, box, mailLimits, committer, passwordPolicy } = this.chosenDeps();
     if (!(await this.deps.selfSignUpEnabled(saasId))) {
       throw invalid('self_sign_up_disabled', 'self_regist: this SaaS does not let people sign themselves up (PUT /sign-in-settings turns it on)');
     }
@@ -91,7 +92,7 @@ export class SignUpService {
     checkPassword(password, await passwordPolicy(saasId));
     if (await this.deps.users.findByUsername(saasId, login.value)) throw loginTaken(login);
     const { code, record } = issueVerificationCode('EMAIL_VERIFY', {}, nowSeconds());
-    const mail = await newOutboxMail(box, saasId, 'verify_user_attribute', emailAddress(email), code);
+    const mail = await newCountedMail({ box, mailLimits }, saasId, 'verify_user_attribute', emailAddress(email), code);
     await committer.commit(pending.saveWrite(saasId, login.value, record, mail));
   }
 
@@ -117,11 +118,11 @@ export class SignUpService {
   }
 
   private chosenDeps() {
-    const { pending, box, committer, passwordPolicy } = this.deps;
-    if (!pending || !box || !committer || !passwordPolicy) {
-      throw new Error('SignUpService: the chosen password needs pending, box, committer and passwordPolicy');
+    const { pending, box, mailLimits, committer, passwordPolicy } = this.deps;
+    if (!pending || !box || !mailLimits || !committer || !passwordPolicy) {
+      throw new Error('SignUpService: the chosen password needs pending, box, mailLimits, committer and passwordPolicy');
     }
-    return { pending, box, committer, passwordPolicy };
+    return { pending, box, mailLimits, committer, passwordPolicy };
   }
 
   /** Resend Sign Up Confirmation Email: a new temporary password, while the user has never signed in. */
