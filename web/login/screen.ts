@@ -53,6 +53,9 @@ import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-c
 import { nowSeconds } from '../../shared/clock.js';
 import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
+// Where they were declared before: importers of this module keep working.
+export type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
@@ -67,24 +70,6 @@ import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-
-export interface ScreenRequest {
-  method: string;
-  /** The path after `{BASE_PATH}/login/`: `{saas id}/…`. */
-  path: string;
-  query: URLSearchParams;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-  body: Buffer;
-  /** On the SaaS's own origin (web/login/host-gate.ts): only there does its own script (the tag manager) run. */
-  ownOrigin?: boolean;
-}
-
-export interface ScreenResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 export interface LoginScreenDeps {
   texts: LoginTexts;
