@@ -1,6 +1,6 @@
 /**
  * The hosted login screen of each SaaS (docs/login-screen.md): `{BASE_PATH}/login/{saas id}/…`. The page runs
- * the SRP in the browser (client/srp.ts), so the password never reaches this server; its script calls the
+ * the SRP in the browser (srp.ts), so the password never reaches this server; its script calls the
  * JSON steps below, which call the same domain services as the API's sign-in operations. Signed in, the user is
  * sent to the SaaS's callback URL, and only there, with a temporary code (`POST /credentials` semantics) and
  * the `state` the SaaS passed.
@@ -34,7 +34,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as Type from '@sinclair/typebox';
-import { passwordChallenge } from '../../client/srp.js';
+import { passwordChallenge } from './srp.js';
 import { constantTimeEqual } from '../../shared/crypto/compare.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
