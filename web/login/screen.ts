@@ -124,7 +124,7 @@ export interface LoginScreenDeps {
   samlStartUrl(saasId: string, tenantId: string): string;
   /** Passkeys (our extension; web/login/passkeys.ts). */
   passkeys: PasskeyScreenService;
-  /** The page's script and style, built by web/login/build.ts. */
+  /** The page's script and style, built by web/page-assets.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
 
