@@ -14,7 +14,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
-import { BASE_PATH, ENTRY_PATHS, LOGIN_PATH } from '../../shared/routes.js';
+import { ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
 import { setCookie } from './cookies.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
@@ -34,7 +34,7 @@ const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosnif
 const page = (texts: LoginTexts, status: number, title: string, message: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: status,
   headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-  body: messagePage(texts, title, message, `${BASE_PATH}${LOGIN_PATH}/assets/`),
+  body: messagePage(texts, title, message, `${ENTRY_PATHS.login}assets/`),
 });
 
 async function route(
