@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/users/password-policy.js';
+import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/configuration/password-policy.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
 import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
