@@ -17,8 +17,8 @@ import { TransactWriteCommand } from '../../shared/store/dynamo-client.js';
 import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
-import { FlakySes } from '../support/flaky-ses.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { FlakySes } from '../../dev-support/flaky-ses.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mailsTo } from '../support/mail.js';
 
 let h: Harness;

@@ -14,7 +14,7 @@ import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { userService } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { deliveredMail } from '../support/mail.js';
 import { assertStoredPassword } from '../support/passwords.js';

@@ -11,7 +11,7 @@ import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { suppressionsFrom, type SesMailEvent } from '../../shared/domain/mail/mail-suppression.js';
 import { secrets } from '../../shared/store/client.js';
 import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mailsTo } from '../support/mail.js';
 
 let h: Harness;

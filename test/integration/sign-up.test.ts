@@ -16,7 +16,7 @@ import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js'
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService } from '../../shared/wiring.js';
 import { expectError, type SaasUserBody } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, unescapeHtml } from '../support/mail.js';
 import { assertStoredPassword } from '../support/passwords.js';
 import { mintAccessToken } from '../support/tokens.js';

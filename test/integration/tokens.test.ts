@@ -19,7 +19,7 @@ import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { keyStore, tokenVerifier } from '../../shared/wiring.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mintTokens } from '../support/tokens.js';
 
 let h: Harness;

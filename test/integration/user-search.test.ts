@@ -10,7 +10,7 @@ import { dynamo } from '../../shared/store/client.js';
 import { DynamoCommitter } from '../../shared/store/transact.js';
 import { tenantUserService, userService } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;
