@@ -26,7 +26,7 @@ import { BASE_PATH, LOGIN_PATH } from '../../shared/routes.js';
 const SCREEN_ASSETS = `${BASE_PATH}${LOGIN_PATH}/assets/`;
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
-import type { ScreenRequest, ScreenResponse } from './screen.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
 /** How long a person may take on the screen between the application's request and the code. */

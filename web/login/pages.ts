@@ -11,6 +11,7 @@ import type { FirstForm, PageData } from './page-data.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
+import { escapeHtml } from './html.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
 export interface ScreenLook {
@@ -38,9 +39,6 @@ export interface ScreenLook {
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
 
 export type { FirstForm, PageData } from './page-data.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** JSON inside a data block: `<` escaped so no value can end the block. */
 const dataBlock = (data: PageData) => JSON.stringify(data).replace(/</g, '\\u003c');

@@ -67,24 +67,9 @@ import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
 
-export interface ScreenRequest {
-  method: string;
-  /** The path after `{BASE_PATH}/login/`: `{saas id}/…`. */
-  path: string;
-  query: URLSearchParams;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-  body: Buffer;
-  /** On the SaaS's own origin (web/login/host-gate.ts): only there does its own script (the tag manager) run. */
-  ownOrigin?: boolean;
-}
-
-export interface ScreenResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { ScreenRequest, ScreenResponse } from './screen-http.js';
 
 export interface LoginScreenDeps {
   texts: LoginTexts;
