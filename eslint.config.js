@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import layersRule from './eslint/layers-rule.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'web/login/public/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'web/*/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

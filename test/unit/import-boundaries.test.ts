@@ -199,7 +199,7 @@ describe('npm run lint', () => {
     ['shared/config.ts', './domain/atomic.js', ['config', 'domain root']],
     ['shared/crypto/probe.ts', '../domain/users/users.js', ['crypto', 'domain/users']],
     ['shared/crypto/probe.ts', '../domain/paging.js', ['crypto', 'domain root']],
-    ['shared/crypto/probe.ts', '../store/client.js', ['crypto', 'store']],
+    ['shared/crypto/probe.ts', '../store/keys.js', ['crypto', 'store']],
     ['shared/crypto/probe.ts', '../store/keys.js', ['crypto', 'store']],
     ['shared/adapters/mail/probe.ts', '../../wiring.js', ['adapters', 'wiring']],
     ['shared/adapters/mail/courier.ts', '../../wiring.js', ['adapters', 'wiring']],
@@ -208,7 +208,7 @@ describe('npm run lint', () => {
     ['client/probe.ts', '../shared/wiring.js', ['client', 'wiring']],
     ['client/srp.ts', '../shared/wiring.js', ['client', 'wiring']],
     // The domain reaches nothing outward, and no domain folder reaches a higher one.
-    ['shared/domain/probe.ts', '../store/client.js', ['domain root', 'store']],
+    ['shared/domain/probe.ts', '../store/keys.js', ['domain root', 'store']],
     ['shared/domain/probe.ts', '../http/pipeline.js', ['domain root', 'http']],
     ['shared/domain/probe.ts', '../wiring.js', ['domain root', 'wiring']],
     ['shared/domain/probe.ts', '../adapters/mail/ses-sender.js', ['domain root', 'adapters']],
@@ -223,7 +223,7 @@ describe('npm run lint', () => {
     ['shared/schemas/probe.ts', '../domain/users/users.js', ['schemas', 'domain/users']],
     ['shared/errors.ts', './wiring.js', ['errors', 'wiring']],
     ['shared/http/probe.ts', '../wiring.js', ['http', 'wiring']],
-    ['shared/http/probe.ts', '../store/client.js', ['http', 'store']],
+    ['shared/http/probe.ts', '../store/keys.js', ['http', 'store']],
     ['shared/http/probe.ts', '../domain/users/users.js', ['http', 'domain/users']],
     ['shared/http/probe.ts', '../config.js', ['http', 'config']],
     ['shared/store/probe.ts', '../http/pipeline.js', ['store', 'http']],
@@ -234,7 +234,9 @@ describe('npm run lint', () => {
     ['functions/sign-in/probe.ts', '../../local/server.js', ['functions', 'local']],
     ['functions/saml/handler.ts', '../../web/login/login-function.js', ['functions', 'web entry']],
     ['web/login/probe.ts', '../../shared/wiring.js', ['web', 'wiring']],
-    ['web/login/probe.ts', '../../shared/store/client.js', ['web', 'store']],
+    ['web/login/probe.ts', '../../shared/config.js', ['web', 'config']],
+    ['functions/login/handler.ts', '../../web/login/wiring.js', ['functions', 'web wiring']],
+    ['web/login/probe.ts', '../../shared/store/keys.js', ['web', 'store']],
     ['web/login/page/probe.ts', '../screen.js', ['web page', 'web']],
     ['web/console/page/probe.ts', '../../login/texts/en.js', ['web page', 'web texts']],
     ['web/login/texts/probe.ts', '../screen.js', ['web texts', 'web']],
@@ -246,7 +248,7 @@ describe('npm run lint', () => {
     ['lib/probe.ts', '../functions/sign-in/handler.js', ['lib', 'functions']],
     ['local/probe.ts', '../bin/local.js', ['local', 'bin']],
     ['examples/app/probe.ts', '../../shared/domain/accounts/accounts.js', ['examples', 'domain/accounts']],
-    ['examples/app/server/probe.ts', '../../../shared/store/client.js', ['examples', 'store']],
+    ['examples/app/server/probe.ts', '../../../shared/store/keys.js', ['examples', 'store']],
     ['examples/app/page/probe.ts', '../../../shared/log.js', ['example page', 'log']],
   ] as const) {
     it(`refuses ${file} importing ${specifier}`, async () => {
@@ -257,10 +259,10 @@ describe('npm run lint', () => {
   }
 
   for (const [file, code] of [
-    ['shared/domain/probe.ts', "export { x } from '../store/client.js';\n"],
-    ['shared/domain/probe.ts', "export * from '../store/client.js';\n"],
-    ['shared/domain/probe.ts', "export const y = await import('../store/client.js');\n"],
-    ['shared/domain/probe.ts', "import type { X } from '../store/client.js';\nexport type Y = X;\n"],
+    ['shared/domain/probe.ts', "export { x } from '../store/keys.js';\n"],
+    ['shared/domain/probe.ts', "export * from '../store/keys.js';\n"],
+    ['shared/domain/probe.ts', "export const y = await import('../store/keys.js');\n"],
+    ['shared/domain/probe.ts', "import type { X } from '../store/keys.js';\nexport type Y = X;\n"],
   ] as const) {
     it(`refuses ${JSON.stringify(code.trim())} in ${file}`, async () => {
       assert.equal((await refusals(file, code)).length, 1);
@@ -294,7 +296,10 @@ describe('npm run lint', () => {
       ['shared/domain/sign-in/probe.ts', '../tokens/key-store.js'],
       ['shared/domain/users/probe.ts', '../atomic.js'],
       ['shared/store/probe.ts', '../domain/users/users.js'],
-      ['shared/store/client.ts', '../config.js'],
+      ['shared/log.ts', './config.js'],
+      ['web/login/wiring.ts', '../../shared/config.js'],
+      ['web/login/wiring.ts', '../../shared/wiring.js'],
+      ['web/login/login-function.ts', './wiring.js'],
       ['shared/wiring.ts', './config.js'],
       ['functions/sign-in/probe.ts', '../../shared/wiring.js'],
       ['functions/saml/handler.ts', '../../web/login/saml-function.js'],

@@ -1,4 +1,7 @@
-/** A request to the screen and its answer, whatever carries them (a Lambda event, npm start's server): apart from screen.ts so that the pieces it calls (authorization-server.ts, theme.ts) name them without importing it. */
+/**
+ * A request and an answer as the login app's parts take and give them (screen.ts, authorization-server.ts,
+ * theme.ts), apart from API Gateway's event, which login-function.ts turns into one.
+ */
 export interface ScreenRequest {
   method: string;
   /** The path after `{BASE_PATH}/login/`: `{saas id}/…`. */

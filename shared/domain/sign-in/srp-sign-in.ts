@@ -29,7 +29,7 @@ import {
 } from '../../crypto/srp-server.js';
 import { invalid } from '../../errors.js';
 import { requiredResponse, sessionRefused } from './sign-in-state.js';
-import type { SrpSecretSource } from '../tokens/key-store.js';
+import type { SrpSecretPort } from '../tokens/key-store.js';
 
 export interface SrpUser {
   userId: string;
@@ -179,7 +179,7 @@ export class SrpSignIn {
   private keys: Promise<{ sealing: Buffer; fakeUsers: Buffer }> | undefined;
 
   constructor(
-    private readonly secrets: SrpSecretSource,
+    private readonly secrets: SrpSecretPort,
     private readonly settings: SrpSettings,
   ) {}
 

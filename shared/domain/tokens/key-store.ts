@@ -76,7 +76,7 @@ const SAML_SP_KEY = 'saml-sp';
  * The deployment secret the SRP engine (sign-in/srp-sign-in.ts) derives its keys from. Declared by its holder,
  * below sign-in/, so that tokens/ imports nothing of sign-in/ (docs/architecture.md, Layers).
  */
-export interface SrpSecretSource {
+export interface SrpSecretPort {
   /** 32 bytes, the same for every function of the deployment and never rotated: fake salts must stay put. */
   srpSecret(): Promise<Buffer>;
 }
@@ -99,7 +99,7 @@ interface Cached<T> {
   readAt: number;
 }
 
-export class KeyStore implements SrpSecretSource {
+export class KeyStore implements SrpSecretPort {
   private cachedSet: Cached<SigningKeySet> | undefined;
   private active: ActiveSigningKey | undefined;
   private srp: Promise<Buffer> | undefined;
@@ -163,7 +163,7 @@ export class KeyStore implements SrpSecretSource {
     return set.currentKid as string;
   }
 
-  /** SrpSecretSource: 32 bytes for the whole deployment, made on first use. */
+  /** SrpSecretPort: 32 bytes for the whole deployment, made on first use. */
   srpSecret(): Promise<Buffer> {
     this.srp ??= this.loadSrpSecret();
     this.srp.catch(() => (this.srp = undefined));
