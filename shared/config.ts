@@ -2,7 +2,6 @@
  * The only reader of process.env (docs/decisions.md, layout). Read once per cold start and checked, so a missing
  * setting fails at start-up with a clear message rather than deep inside a request.
  */
-import type { MailLimits } from './domain/mail/mail.js';
 
 /** A setting that is missing or malformed: its message names the variable and what it must be. */
 export class ConfigError extends Error {
@@ -39,11 +38,12 @@ export interface ServiceConfig {
   /** The OpenID Connect provider behind the Google button: Google, or a stand-in on this machine (GOOGLE_ISSUER). */
   googleIssuer: string;
   /**
-   * Mails the API may cause (domain/mail.ts mailLimits): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
+   * Mails the API may cause (the MailLimits of shared/domain/mail/mail.ts, the same shape written out here:
+   * config.ts imports nothing of the domain): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
    * in MAIL_LIMIT_ADDRESS_WINDOW_SECONDS (15 minutes), and MAIL_LIMIT_PER_USER (10) for one user in
    * MAIL_LIMIT_USER_WINDOW_SECONDS (1 hour).
    */
-  mailLimits: MailLimits;
+  mailLimits: { perAddress: number; addressWindowSeconds: number; perUser: number; userWindowSeconds: number };
   /** Stripe's API (STRIPE_API_BASE_URL, https://api.stripe.com): a local stand-in in tests. */
   stripeApiBaseUrl: string;
   /** The service's HTTP API id: a SaaS's own domain is mapped to it (the configuration function only). */

@@ -16,7 +16,7 @@ import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/acc
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
 import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { startServiceProcess, type ServiceProcess } from '../../bench/service-process.js';
-import { FlakySes } from '../../test/support/flaky-ses.js';
+import { FlakySes } from '../../dev-support/flaky-ses.js';
 import { CutProxy } from './cut-proxy.js';
 
 /** Without -sharedDb, DynamoDB Local keeps one database file per access key: this one. */

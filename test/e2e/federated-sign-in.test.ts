@@ -18,7 +18,7 @@ import { seriousViolations } from '../support/axe.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { authorizationAttempt } from '../support/oidc-request.js';
 

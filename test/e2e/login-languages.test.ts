@@ -20,9 +20,9 @@ import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js'
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 const skip = chromiumMissing();
 const DOC_IMAGES = process.env.UPDATE_DOC_SCREENSHOTS === '1' ? 'docs/images' : undefined;

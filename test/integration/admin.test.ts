@@ -10,7 +10,7 @@ import { SignedClient } from '../../client/signed-fetch.js';
 import { LOCAL_REGION, masterKey } from '../../local/runtime.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { config } from '../../shared/config.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 const exec = promisify(execFile);
 let h: Harness;

@@ -14,7 +14,7 @@ import { dynamo, tableName } from '../../shared/wiring.js';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import type { ApiLogAnswer } from '../../shared/domain/apilog/api-log.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 type ApiLog = ApiLogAnswer;
 interface ApiLogs {

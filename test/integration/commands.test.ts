@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/engines.js';
 import { runtimeFile, type RunningInstance } from '../../local/runtime.js';
-import { startHarness } from '../support/harness.js';
+import { startHarness } from '../../dev-support/harness.js';
 
 describe('npm run sign', () => {
   it('turns a refused connection into one line and exit code 1', async () => {

@@ -8,7 +8,7 @@ import { TEMPLATE_NAMES } from '../../shared/schemas/configuration.js';
 import { keys } from '../../shared/store/keys.js';
 import { configurationService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

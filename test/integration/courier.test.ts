@@ -16,8 +16,8 @@ import type { TemplateName } from '../../shared/schemas/configuration.js';
 import { TransactWriteCommand } from '../../shared/store/dynamo-client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
 import { configurationService, outboxRepository, suppressionRepository, dynamo, secretBox, tableName } from '../../shared/wiring.js';
-import { FlakySes } from '../support/flaky-ses.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { FlakySes } from '../../dev-support/flaky-ses.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mailsTo } from '../support/mail.js';
 
 let h: Harness;

@@ -21,7 +21,7 @@ import {
   UpdateCommand,
 } from '../../shared/store/dynamo-client.js';
 import { assertSignedFor, credentials, CREDENTIALS, json, standIn, type Answer, type Arrived } from '../support/aws-stand-in.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let db: DynamoClient;

@@ -13,7 +13,7 @@ import { KEEP_EXPIRED_SECONDS } from '../../shared/domain/tenants/invitations.js
 import { keys } from '../../shared/store/keys.js';
 import { userService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { deliveredMail } from '../support/mail.js';
 import { assertStoredPassword } from '../support/passwords.js';

@@ -16,7 +16,7 @@ import type { UserRecord } from '../../shared/domain/users/users.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { CookieBrowser } from '../support/cookie-browser.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
 import { accessTokenOf } from '../support/tokens.js';

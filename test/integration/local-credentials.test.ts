@@ -14,7 +14,7 @@ import { startLocalExampleApp } from '../../examples/app/local.js';
 import { localCredentials } from '../../local/runtime.js';
 import { revokeApiKey } from '../../shared/domain/accounts/accounts.js';
 import { secretBox } from '../../shared/wiring.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

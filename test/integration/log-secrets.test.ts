@@ -14,10 +14,10 @@ import { log, REDACTED, setLogLevel } from '../../shared/log.js';
 import { courier, outboxRepository, suppressionRepository, secretBox } from '../../shared/wiring.js';
 import { SignedClient } from '../../client/signed-fetch.js';
 import type { Credentials } from '../../shared/schemas/sign-in.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
-import { answerChallenge, startSignIn } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { answerChallenge, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 let h: Harness;
 let saasId: string;

@@ -10,7 +10,7 @@ import { handler as mailEvents } from '../../functions/mail-events/handler.js';
 import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { suppressionsFrom, type SesMailEvent } from '../../shared/domain/mail/mail-suppression.js';
 import { courier, outboxRepository, suppressionRepository, secretBox } from '../../shared/wiring.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mailsTo } from '../support/mail.js';
 
 let h: Harness;

@@ -14,7 +14,7 @@ import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
-import { tableDigest } from '../support/route-requests.js';
+import { tableDigest } from '../../dev-support/route-requests.js';
 import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';
 
 let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;

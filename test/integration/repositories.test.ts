@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let repo: DynamoDefinitionRepository;

@@ -12,7 +12,7 @@ import { ConfigurationService, type SiteDomainPort } from '../../shared/domain/c
 import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
 import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { DynamoSettingsRepository } from '../../shared/store/settings-repository.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { requestOnHost } from '../support/host-request.js';
 
 const B_DOMAIN = 'login.b-corp.test';

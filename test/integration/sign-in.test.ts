@@ -28,12 +28,12 @@ import {
   setDeviceRemembered,
   signedInSubject,
   type Outcome,
-} from '../support/cognito-client.js';
+} from '../../dev-support/cognito-client.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, mailsTo } from '../support/mail.js';
-import { answerChallenge, CognitoError, ServiceAsCognito, srpSignIn, startSignIn, type ErrorBody } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { answerChallenge, CognitoError, ServiceAsCognito, srpSignIn, startSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import type { MarketplaceCustomer } from '../../shared/domain/tenants/marketplace.js';
-import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/users/password-policy.js';
+import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/configuration/password-policy.js';
 import type { TenantRecord } from '../../shared/domain/tenants/tenants.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
 import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
@@ -15,7 +15,7 @@ import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js'
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { userService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError, type SaasUserBody } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, unescapeHtml } from '../support/mail.js';
 import { assertStoredPassword } from '../support/passwords.js';
 import { mintAccessToken } from '../support/tokens.js';

@@ -13,7 +13,7 @@ import { DynamoSettingsRepository } from '../../shared/store/settings-repository
 import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { tenantUserService, userService, dynamo, tableName } from '../../shared/wiring.js';
 import { ADMIN, defineEnvsAndRoles, VIEWER } from '../support/definitions.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -11,7 +11,7 @@ import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
 import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -18,7 +18,7 @@ import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { keyStore, tokenVerifier, dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mintTokens } from '../support/tokens.js';
 
 let h: Harness;

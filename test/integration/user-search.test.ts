@@ -9,7 +9,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { DynamoCommitter } from '../../shared/store/transact.js';
 import { tenantUserService, userService, dynamo } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

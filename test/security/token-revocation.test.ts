@@ -24,8 +24,8 @@ import { MAX_LISTED_REVOCATIONS, REVOKED_GRANTS } from '../../shared/store/grant
 import { keys } from '../../shared/store/keys.js';
 import { keyStore, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 let h: Harness;
 let api: SignedClient;

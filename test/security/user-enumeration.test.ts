@@ -20,9 +20,9 @@ import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { queryAll } from '../../shared/store/query.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { srpSignIn, startSignIn } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -12,6 +12,7 @@ import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
+import { escapeHtml } from './html.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
 export interface ScreenLook {
@@ -43,9 +44,6 @@ export interface ScreenLook {
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
 
 export type { FirstForm, PageData } from './page-data.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** JSON inside a data block: `<` escaped so no value can end the block. */
 const dataBlock = (data: PageData) => JSON.stringify(data).replace(/</g, '\\u003c');

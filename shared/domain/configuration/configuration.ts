@@ -23,7 +23,7 @@ import {
   type TemplateSet,
   type TemplateUpdate,
 } from '../../schemas/configuration.js';
-import { DEFAULT_PASSWORD_POLICY } from '../users/password-policy.js';
+import { DEFAULT_PASSWORD_POLICY } from './password-policy.js';
 import type { SettingsRepository } from './settings.js';
 
 /** The e-mail sending identity of a domain: SES on AWS, a stand-in locally. */

@@ -14,7 +14,7 @@ import { invalid } from '../../errors.js';
 import type { Credentials } from '../../schemas/sign-in.js';
 import { RULE, type Committer } from '../atomic.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
-import { generatePassword } from '../users/password-policy.js';
+import { generatePassword } from '../configuration/password-policy.js';
 import { FLOW_RULE, type UserFlowRepository, type UserFlowService } from '../users/user-flows.js';
 import { loginFromUsername, type UserRecord, type UserRepository, type UserService } from '../users/users.js';
 

@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sealWithKey, openWithKey } from '../../crypto/code-box.js';
 import { nowSeconds } from '../../clock.js';
-import type { SrpSecretPort } from './srp-sign-in.js';
+import type { SrpSecretPort } from '../tokens/key-store.js';
 
 export interface RefreshGrant {
   userId: string;

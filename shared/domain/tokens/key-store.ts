@@ -16,7 +16,6 @@ import { calculateJwkThumbprint } from 'jose';
 import { nowSeconds } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { selfSignedCertificate } from '../../crypto/self-signed-certificate.js';
-import type { SrpSecretPort } from '../sign-in/srp-sign-in.js';
 
 /** A public key as the JWKS publishes it. */
 export interface PublicJwk {
@@ -72,6 +71,15 @@ export const KEY_CACHE_SECONDS = 5 * 60;
 const CLOCK_SKEW_SECONDS = 60;
 const SRP_SECRET = 'srp';
 const SAML_SP_KEY = 'saml-sp';
+
+/**
+ * The deployment secret the SRP engine (sign-in/srp-sign-in.ts) derives its keys from. Declared by its holder,
+ * below sign-in/, so that tokens/ imports nothing of sign-in/ (docs/architecture.md, Layers).
+ */
+export interface SrpSecretPort {
+  /** 32 bytes, the same for every function of the deployment and never rotated: fake salts must stay put. */
+  srpSecret(): Promise<Buffer>;
+}
 
 /** PEM, both. */
 export interface SamlServiceProviderKey {

@@ -22,7 +22,7 @@ import { checkAttributeValues } from '../attributes.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
-import { checkPassword, generatePassword } from './password-policy.js';
+import { checkPassword, generatePassword } from '../configuration/password-policy.js';
 import type { SettingsRepository } from '../configuration/settings.js';
 
 export type AttributeValue = string | number | boolean;

@@ -4,13 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { BatchWriteCommand, ScanCommand } from '../../shared/store/dynamo-client.js';
+import { BatchWriteCommand, ScanCommand } from '../shared/store/dynamo-client.js';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { OperationSchema } from '../../shared/schemas/operation.js';
-import { fullPath, pathParamNames, type Route } from '../../shared/routes.js';
-import { OPERATION_SCHEMAS } from '../../shared/schemas/index.js';
-import { dynamo, tableName } from '../../shared/wiring.js';
-import { apiLogKeys } from '../../shared/store/keys.js';
+import type { OperationSchema } from '../shared/schemas/operation.js';
+import { fullPath, pathParamNames, type Route } from '../shared/routes.js';
+import { OPERATION_SCHEMAS } from '../shared/schemas/index.js';
+import { dynamo, tableName } from '../shared/wiring.js';
+import { apiLogKeys } from '../shared/store/keys.js';
 import { arbitraryOf, type Pools } from './schema-arbitrary.js';
 
 /** Who signs: the SaaS's full key, a narrow one, nobody, or a forger. */

@@ -2,8 +2,8 @@
  * Signing in through the service's HTTP API, for tests and benchmarks: with the fast test client
  * (srpSignIn), and as Cognito for the unmodified amazon-cognito-identity-js (ServiceAsCognito).
  */
-import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
-import type { SignInChallenge, SignInResult } from '../../shared/schemas/sign-in.js';
+import type { SignedClient, SignedResponse } from '../client/signed-fetch.js';
+import type { SignInChallenge, SignInResult } from '../shared/schemas/sign-in.js';
 import type { CognitoParams, CognitoTransport } from './cognito-client.js';
 import { SrpTestClient } from './srp-client.js';
 

@@ -5,16 +5,16 @@
  * without them (a script importing it), it starts its own.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SignedClient } from '../../client/signed-fetch.js';
-import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../local/engines.js';
-import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
-import { startLocalApi, type LocalApi } from '../../local/server.js';
-import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/accounts.js';
-import { resetConfigForTests } from '../../shared/config.js';
-import { setHostsForTests } from '../../shared/http/public-fetch.js';
-import { BASE_PATH } from '../../shared/routes.js';
-import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
-import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
+import { SignedClient } from '../client/signed-fetch.js';
+import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
+import { createLocalTable, useLocalEngines } from '../local/runtime.js';
+import { startLocalApi, type LocalApi } from '../local/server.js';
+import { createSaasAccount, issueApiKey } from '../shared/domain/accounts/accounts.js';
+import { resetConfigForTests } from '../shared/config.js';
+import { setHostsForTests } from '../shared/http/public-fetch.js';
+import { BASE_PATH } from '../shared/routes.js';
+import { DynamoAccountRepository } from '../shared/store/account-repository.js';
+import { dynamo, secretBox, tableName } from '../shared/wiring.js';
 
 export interface Harness {
   api: LocalApi;

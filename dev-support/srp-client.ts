@@ -4,9 +4,9 @@
  * instead of a JavaScript BigInteger, so a client costs about what the server does.
  */
 import { randomBytes } from 'node:crypto';
-import { encode, powG, privateKeyX } from '../../shared/crypto/srp.js';
-import { claimSignature, K_BIG, N_BIG, powMod, scrambler, sessionKey, srpTimestamp, toBig } from '../../shared/crypto/srp-server.js';
-import type { DeviceClaimAnswer, PasswordClaimAnswer } from '../../shared/domain/sign-in/srp-sign-in.js';
+import { encode, powG, privateKeyX } from '../shared/crypto/srp.js';
+import { claimSignature, K_BIG, N_BIG, powMod, scrambler, sessionKey, srpTimestamp, toBig } from '../shared/crypto/srp-server.js';
+import type { DeviceClaimAnswer, PasswordClaimAnswer } from '../shared/domain/sign-in/srp-sign-in.js';
 
 const bytesOf = (value: bigint) => {
   const hex = value.toString(16);
