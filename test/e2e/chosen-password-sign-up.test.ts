@@ -16,7 +16,7 @@ import { EN, fill, type LoginTexts } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 
 const skip = chromiumMissing();

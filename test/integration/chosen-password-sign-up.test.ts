@@ -10,10 +10,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
-import { SYMBOLS } from '../../shared/domain/users/password-policy.js';
+import { SYMBOLS } from '../../shared/domain/configuration/password-policy.js';
 import { dynamo, tableName, userService } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { openScreen, signInOnScreen, type ScreenVisit } from '../support/screen-client.js';
 

@@ -1,7 +1,8 @@
 /** The login screen's HTML (web/login/pages.ts): every value from settings or the request is inert. */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { contentSecurityPolicy, escapeHtml, loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
+import { contentSecurityPolicy, loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
+import { escapeHtml } from '../../web/login/html.js';
 import { EN, fill } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 

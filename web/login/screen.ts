@@ -56,7 +56,7 @@ import type {
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
-import { SYMBOLS } from '../../shared/domain/users/password-policy.js';
+import { SYMBOLS } from '../../shared/domain/configuration/password-policy.js';
 import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
 import type { ScreenRequest, ScreenResponse } from './screen-http.js';

@@ -22,7 +22,7 @@ import type { SaasUser } from '../../schemas/users.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
-import { checkPassword } from '../users/password-policy.js';
+import { checkPassword } from '../configuration/password-policy.js';
 import { awaitsFirstSignIn, emailAddress, emailLogin, firstSignInDone, loginTaken, toSaasUser, type UserService } from '../users/users.js';
 import {
   issueVerificationCode,
