@@ -29,6 +29,7 @@ import {
 } from '../../shared/wiring.js';
 import { AuthorizationServer } from './authorization-server.js';
 import { hostGate } from './host-gate.js';
+import { hostKind } from '../../shared/screen-hosts.js';
 import { GoogleFederation } from './federation.js';
 import { LoginScreen, type ScreenRequest, type ScreenResponse } from './screen.js';
 import { faviconAnswer, notFoundFor } from './dead-ends.js';
@@ -141,14 +142,30 @@ export const authorizationServer = (texts: LoginTexts = EN) =>
   });
 
 const LANGUAGE_SWITCH = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/language$`);
-/** The icon browsers ask for by themselves: at the host's root (the default), or on a SaaS's screen (its own). */
+/** The icon browsers ask for by themselves: at the host's root (the host's SaaS's, or the product's), or on a SaaS's screen (its own). */
 const SCREEN_FAVICON = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/favicon\\.ico$`);
 
-async function favicon(rawPath: string) {
-  if (['/favicon.ico', `${BASE_PATH}/favicon.ico`, `${LOGIN_BASE_PATH}favicon.ico`].includes(rawPath)) return faviconAnswer(undefined);
-  const saasId = SCREEN_FAVICON.exec(rawPath)?.[1];
-  if (!saasId) return undefined;
-  return faviconAnswer((await saasExists(saasId)) ? (await configurationReader().customizePageSettings(saasId)).favicon : undefined);
+/** The SaaS a host serves alone: `<saas id>.<login domain>`, or its own domain once live; none for the API's hosts. */
+async function saasOfHost(host: string): Promise<string | undefined> {
+  const kind = hostKind(screenHosts(), host);
+  if (kind.kind === 'saas') return kind.saasId;
+  return kind.kind === 'other' ? configurationReader().screenOwnerOf(host.trim().toLowerCase()) : undefined;
+}
+
+/** Where browsers ask for the host's icon by themselves. */
+const ROOT_ICONS = ['/favicon.ico', `${BASE_PATH}/favicon.ico`];
+
+async function favicon(rawPath: string, host: string) {
+  let saasId: string | undefined;
+  if (ROOT_ICONS.includes(rawPath)) saasId = await saasOfHost(host);
+  else if (rawPath !== `${LOGIN_BASE_PATH}favicon.ico`) {
+    saasId = SCREEN_FAVICON.exec(rawPath)?.[1];
+    if (!saasId) return undefined;
+  }
+  if (!saasId || !(await saasExists(saasId))) return faviconAnswer(undefined);
+  // A SaaS that set its icon (the image above its screen's title) but no favicon still sees its own mark.
+  const { favicon: own, icon } = await configurationReader().customizePageSettings(saasId);
+  return faviconAnswer(own || icon);
 }
 
 const notFound: ScreenResponse = {
@@ -177,12 +194,13 @@ async function route(request: ScreenRequest, rawPath: string): Promise<ScreenRes
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers: Record<string, string | undefined> = {};
-  const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath) : undefined;
+  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+  const host = headers.host ?? event.requestContext.domainName;
+  const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath, host) : undefined;
   if (icon) {
     const { status, ...rest } = icon;
     return { statusCode: status, ...rest };
   }
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   // Each SaaS's screen on its own hosts only (shared/screen-hosts.ts).
   const gate = await hostGate(
@@ -195,7 +213,7 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
       method: event.requestContext.http.method,
       rawPath: event.rawPath,
       rawQueryString: event.rawQueryString ?? '',
-      host: headers.host ?? event.requestContext.domainName,
+      host,
     },
   );
   const answer =
