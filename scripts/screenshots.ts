@@ -18,6 +18,7 @@ import type { SignedClient } from '../client/signed-fetch.js';
 import { ServiceSetup } from '../examples/app/demo.js';
 import { DEMO_THEME } from '../examples/app/demo-theme.js';
 import { resetConfigForTests } from '../shared/config.js';
+import { createSaasAccount } from '../shared/domain/accounts/accounts.js';
 import { launchChromium } from '../test/support/chromium.js';
 import { enableTotp, setTemporaryPassword } from '../test/support/example-app.js';
 import { startHarness, type Harness } from '../test/support/harness.js';
@@ -36,6 +37,7 @@ const JPEG_QUALITY = 62;
 
 const PASSWORD = 'Screen#Shots42';
 const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#0f766e"/><path d="M18 46 32 16l14 30h-8l-6-14-6 14z" fill="#fff"/></svg>`;
+const CUSTOM_HTML = '<p><strong>Acme Cloud</strong> is undergoing maintenance on Sunday 02:00–04:00 JST.</p>';
 const svg = (text: string) => `data:image/svg+xml;base64,${Buffer.from(text).toString('base64')}`;
 
 type Lang = (typeof LANGS)[number];
@@ -189,7 +191,9 @@ const SHOTS: Shot[] = [
 ];
 
 async function prepare(h: Harness, look: Look): Promise<Screen> {
-  const { saasId, client: admin } = await h.newSaas();
+  // Named as a SaaS would be: the invitation page says whose it is.
+  const { id: saasId } = await createSaasAccount(h.accounts, look === 'branded' ? 'Acme Cloud' : 'Example SaaS');
+  const admin = await h.newKey(saasId, ['*']);
   const refused = await admin.get<{ data: { sign_in_page_url: string } }>('/userinfo?token=not-a-token');
   const url = refused.body.data.sign_in_page_url.replace(/sign-in$/, '');
   const setup = new ServiceSetup(admin);
@@ -230,7 +234,8 @@ async function prepare(h: Harness, look: Look): Promise<Screen> {
       : []),
     await admin.patch('/customize-pages', {
       sign_up_page: { html_contents: '', is_terms_of_service: true, is_privacy_policy: true },
-      sign_in_page: { html_contents: '', is_terms_of_service: false, is_privacy_policy: false },
+      // The SaaS's own HTML beside the sign-in form: in the screen's font and colours.
+      sign_in_page: { html_contents: look === 'branded' ? CUSTOM_HTML : '', is_terms_of_service: false, is_privacy_policy: false },
       password_reset_page: { html_contents: '', is_terms_of_service: false, is_privacy_policy: false },
     }),
   ];
