@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
-import { dynamo } from '../shared/store/client.js';
+import { dynamo } from '../shared/wiring.js';
 import { startHarness } from '../test/support/harness.js';
 import { srpSignIn } from '../test/support/sign-in.js';
 import { expectStatus, patientStoreClient, startBenchDynamo } from './fixtures.js';

@@ -12,7 +12,7 @@
 import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
-import { dynamo } from '../shared/store/client.js';
+import { dynamo } from '../shared/wiring.js';
 import { apiLogKeys } from '../shared/store/keys.js';
 import { startHarness } from '../test/support/harness.js';
 import { srpSignIn } from '../test/support/sign-in.js';

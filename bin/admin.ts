@@ -25,9 +25,8 @@ import { localRunnerConfig } from '../shared/config.js';
 import { createSaasAccount, issueApiKey, revokeApiKey } from '../shared/domain/accounts/accounts.js';
 import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
-import { keyStore } from '../shared/wiring.js';
+import { keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
@@ -117,7 +116,7 @@ async function run(): Promise<void> {
           .split(',')
           .map((p) => p.trim())
           .filter(Boolean);
-        const issued = await issueApiKey(repo, secrets(), required('saas'), permissions, values.description);
+        const issued = await issueApiKey(repo, secretBox(), required('saas'), permissions, values.description);
         print({ ...issued, note: 'The secret is shown once; store it now.' });
         break;
       }

@@ -8,10 +8,9 @@ import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
 import { BASE_PATH, loginScreenUrl } from '../shared/routes.js';
 import { screenOrigin } from '../shared/screen-hosts.js';
-import { screenHosts } from '../shared/wiring.js';
+import { screenHosts, dynamo, secretBox, tableName } from '../shared/wiring.js';
 import { issueApiKey } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
@@ -117,7 +116,7 @@ async function main(): Promise<void> {
   writeFileSync(runtimeFile(dataDir), JSON.stringify(instance));
 
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
-  const { credentials } = await localCredentials(accounts, secrets(), readCredentials(dataDir), origin);
+  const { credentials } = await localCredentials(accounts, secretBox(), readCredentials(dataDir), origin);
   let working = false;
   scheduler = setInterval(() => {
     if (working) return;
@@ -153,7 +152,7 @@ async function main(): Promise<void> {
       apiKey: credentials.SAASUS_API_KEY,
       secret: credentials.SAASUS_SECRET_KEY,
     }),
-    issueKey: (permissions, description) => issueApiKey(accounts, secrets(), credentials.SAASUS_SAAS_ID, permissions, description),
+    issueKey: (permissions, description) => issueApiKey(accounts, secretBox(), credentials.SAASUS_SAAS_ID, permissions, description),
   });
 
   const lines = [

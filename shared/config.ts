@@ -10,7 +10,7 @@ export class ConfigError extends Error {
 }
 
 export interface ServiceConfig {
-  /** Required by the store only (shared/store/client.ts), so table-less code paths run without it. */
+  /** Required by the store only (tableName() in shared/wiring.ts), so table-less code paths run without it. */
   tableName: string | undefined;
   region: string;
   /** Set in local mode: DynamoDB Local's URL. */
@@ -30,10 +30,6 @@ export interface ServiceConfig {
   maxBodyBytes: number;
   /** On AWS: the SES configuration set every mail is sent with (bounce and complaint events, reputation). */
   mailConfigurationSet: string | undefined;
-  /** CloudWatch embedded metrics on stdout: on in the deployed functions, off locally and in tests. */
-  metricsEnabled: boolean;
-  /** X-Ray tracing of the handlers and AWS SDK calls: off unless the stack turns it on. */
-  tracingEnabled: boolean;
   /**
    * The `iss` of every token. Fixed by configuration (TOKEN_ISSUER), not taken from the request, so a token
    * verifies however the API was reached; by default `https://<DEFAULT_DOMAIN_NAME>/v1/auth`, where OpenID
@@ -190,8 +186,6 @@ function readConfig(): ServiceConfig {
     signatureWindowMinutes: integerFromEnv('SIGNATURE_WINDOW_MINUTES', 3),
     maxBodyBytes: integerFromEnv('MAX_BODY_BYTES', 256 * 1024),
     mailConfigurationSet: optionalFromEnv('MAIL_CONFIGURATION_SET'),
-    metricsEnabled: booleanFromEnv('METRICS_ENABLED'),
-    tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
     tokenIssuer,
     googleIssuer: issuerFromEnv('GOOGLE_ISSUER', 'https://accounts.google.com'),
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
@@ -221,6 +215,23 @@ function readConfig(): ServiceConfig {
 export function config(): ServiceConfig {
   cached ??= readConfig();
   return cached;
+}
+
+/**
+ * CloudWatch embedded metrics on stdout (METRICS_ENABLED): on in the deployed functions, off locally and in
+ * tests. Read by shared/metrics.ts alone, which the domain counts through without a constructor to pass it
+ * (docs/decisions.md, "Settings and secrets"); every other setting reaches service code from the wiring.
+ */
+export function metricsEnabled(): boolean {
+  return booleanFromEnv('METRICS_ENABLED');
+}
+
+/**
+ * X-Ray tracing of the handlers and AWS calls (TRACING_ENABLED): off unless the stack turns it on. Read by
+ * shared/observability.ts alone, while it loads, to load the tracer or not (docs/decisions.md, "Settings and secrets").
+ */
+export function tracingEnabled(): boolean {
+  return booleanFromEnv('TRACING_ENABLED');
 }
 
 export interface LocalRunnerConfig {

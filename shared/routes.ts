@@ -14,7 +14,7 @@ export type Api = keyof typeof API_BASE_PATHS;
 export const BASE_PATH = API_BASE_PATHS.auth;
 
 /**
- * The hosted login screen (functions/login), beside the API and outside its route table: its pages are HTML
+ * The hosted login screen (web/login, ENTRIES below), beside the API and outside its route table: its pages are HTML
  * for people, not operations for SDKs. `{BASE_PATH}/login/{saas id}/…`.
  */
 export const LOGIN_PATH = '/login';
@@ -72,6 +72,73 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   // Reads the API log; like every group with signed routes, it may add its own calls' records and nothing else.
   apilog: { writes: false, seals: false },
 };
+
+/**
+ * What an entry function may be granted, as GROUP_ACCESS grants the groups (lib/group-function.ts): `writes`
+ * (else read-only), `seals` (kms:GenerateDataKey: new secrets), `opens` (kms:Decrypt; on unless false),
+ * `managesMailIdentities` (SES identities), `servesSaasDomains` (ACM and API Gateway custom domains).
+ */
+export interface EntryGrants {
+  writes: boolean;
+  seals: boolean;
+  opens?: boolean;
+  managesMailIdentities?: boolean;
+  servesSaasDomains?: boolean;
+  /**
+   * The app under web/ whose page is built beside the bundle (web/page-assets.ts): `web/<app>/page/main.ts`
+   * and `page/<app>.css` become `<app>.js` and `<app>.css` in the function's `public/`.
+   */
+  page?: string;
+}
+
+/**
+ * The functions outside the route table: the browser-facing apps of web/ (pages for people, not operations for
+ * SDKs), each entered through `functions/<name>/handler.ts`. With ENTRIES, the one list that the stack
+ * (functions, routes, grants), the local server and the handlers (their prefixes) read: an app is a row here,
+ * its paths in ENTRIES, and its handler.
+ */
+export const ENTRY_FUNCTIONS = {
+  // The screen, the OpenID provider and Google's return: sign-in state, temporary codes, accepted invitations;
+  // e-mail codes and signing keys are sealed.
+  login: { writes: true, seals: true, page: 'login' },
+  // The SAML service provider, apart so the XML signature stack loads for SAML only (docs/decisions.md, decision
+  // 11): used assertions (replay protection); the SP key is made and sealed on first use.
+  saml: { writes: true, seals: true },
+} as const satisfies Record<string, EntryGrants>;
+export type EntryFunction = keyof typeof ENTRY_FUNCTIONS;
+
+/** Each entry's path: a prefix ending in `/` takes every method and path below it; any other path is exact. */
+export const ENTRY_PATHS = {
+  login: `${BASE_PATH}${LOGIN_PATH}/`,
+  oauth2: `${BASE_PATH}${OAUTH2_PATH}/`,
+  saml2: `${BASE_PATH}${SAML2_PATH}/`,
+  favicon: '/favicon.ico',
+} as const;
+
+export interface Entry {
+  path: string;
+  /** Every method unless named. */
+  method?: HttpMethod;
+  fn: EntryFunction;
+}
+
+/** The non-API entries, each one API Gateway route to its function; everything else is the route table's. */
+export const ENTRIES: readonly Entry[] = [
+  { path: ENTRY_PATHS.login, fn: 'login' },
+  { path: ENTRY_PATHS.oauth2, fn: 'login' },
+  // Browsers ask every host for its icon by themselves: the screen's, not a JSON 404 (web/login/dead-ends.ts).
+  { path: ENTRY_PATHS.favicon, method: 'GET', fn: 'login' },
+  { path: ENTRY_PATHS.saml2, fn: 'saml' },
+];
+
+/** The entry a request goes to, as API Gateway picks it; undefined for the route table's paths and the rest. */
+export function matchEntry(method: string, rawPath: string): Entry | undefined {
+  return ENTRIES.find((entry) =>
+    entry.path.endsWith('/')
+      ? rawPath.startsWith(entry.path) && rawPath.length > entry.path.length
+      : rawPath === entry.path && (entry.method ?? method) === method,
+  );
+}
 
 /**
  * A group's function timeout, in seconds (lib/service-stack.ts; the local runner gives handlers the same). The

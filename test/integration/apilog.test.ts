@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { apiLogRecord } from '../../shared/domain/apilog/api-log.js';
 import { DynamoApiLogRepository } from '../../shared/store/api-log-repository.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import type { ApiLogAnswer } from '../../shared/domain/apilog/api-log.js';
 import { expectError } from '../support/expect.js';

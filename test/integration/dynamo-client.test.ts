@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
 import { config } from '../../shared/config.js';
-import { tableName } from '../../shared/store/client.js';
+import { tableName } from '../../shared/wiring.js';
 import {
   ConditionalCheckFailedException,
   DynamoClient,

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { apiGatewayEvent, invokeHandler } from '../../local/server.js';
 import { BASE_PATH } from '../../shared/routes.js';
-import { dynamo } from '../../shared/store/client.js';
+import { dynamo } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { watchWrites, withWriteLog, writesBeyondAttempts, type WriteRecord } from '../support/write-log.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';

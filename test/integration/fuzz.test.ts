@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import { FAILS_BY_DESIGN, matchRoute, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
-import { dynamo } from '../../shared/store/client.js';
+import { dynamo } from '../../shared/wiring.js';
 import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/direct-api.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';

@@ -13,7 +13,7 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { CookieBrowser } from '../support/cookie-browser.js';
 import { startHarness, type Harness } from '../support/harness.js';

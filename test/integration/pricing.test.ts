@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
 import { tableDigest } from '../support/route-requests.js';

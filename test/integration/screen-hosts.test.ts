@@ -10,7 +10,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { EN } from '../../web/login/texts/en.js';
 import { ConfigurationService, type SiteDomainPort } from '../../shared/domain/configuration/configuration.js';
 import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { DynamoSettingsRepository } from '../../shared/store/settings-repository.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { requestOnHost } from '../support/host-request.js';
@@ -50,7 +50,7 @@ beforeAll(async () => {
   }
   const configuration = new ConfigurationService(
     new DynamoSettingsRepository(dynamo(), tableName()),
-    secrets(),
+    secretBox(),
     new LocalEmailIdentities(),
     'auth.localhost',
     (saasId, origin) => `${origin ?? ''}/v1/auth/login/${saasId}/`,

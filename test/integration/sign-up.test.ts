@@ -9,12 +9,11 @@ import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/user
 import type { TenantRecord } from '../../shared/domain/tenants/tenants.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
 import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
 import type { Tenant } from '../../shared/schemas/tenants.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { userService } from '../../shared/wiring.js';
+import { userService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { deliveredMail, unescapeHtml } from '../support/mail.js';

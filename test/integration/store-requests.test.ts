@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { startHarness, type Harness } from '../support/harness.js';

@@ -6,7 +6,7 @@ import { GetCommand, PutCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork as scheduledWork } from '../../functions/scheduled/handler.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
 import { setHostsForTests } from '../../shared/http/public-fetch.js';

@@ -14,7 +14,7 @@ import { resetConfigForTests } from '../../shared/config.js';
 import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { BASE_PATH } from '../../shared/routes.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 
 export interface Harness {
   api: LocalApi;
@@ -85,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
 
   const newKey = async (saasId: string, permissions: string[]) => {
-    const key = await issueApiKey(accounts, secrets(), saasId, permissions);
+    const key = await issueApiKey(accounts, secretBox(), saasId, permissions);
     return new SignedClient(api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
   };
 
@@ -101,7 +101,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async newSaas(permissions = ['*']) {
       const saas = await createSaasAccount(accounts, `test ${randomUUID()}`);
-      const key = await issueApiKey(accounts, secrets(), saas.id, permissions);
+      const key = await issueApiKey(accounts, secretBox(), saas.id, permissions);
       return {
         saasId: saas.id,
         apiKey: key.apiKey,

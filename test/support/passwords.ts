@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import type { Harness } from './harness.js';
 

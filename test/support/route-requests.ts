@@ -9,7 +9,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { OperationSchema } from '../../shared/schemas/operation.js';
 import { fullPath, pathParamNames, type Route } from '../../shared/routes.js';
 import { OPERATION_SCHEMAS } from '../../shared/schemas/index.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { apiLogKeys } from '../../shared/store/keys.js';
 import { arbitraryOf, type Pools } from './schema-arbitrary.js';
 

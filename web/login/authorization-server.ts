@@ -22,7 +22,7 @@ import { log } from '../../shared/log.js';
 import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
-import type { ScreenRequest, ScreenResponse } from './screen.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
 /** How long a person may take on the screen between the application's request and the code. */

@@ -11,7 +11,7 @@ import type { FirstForm, PageData } from './page-data.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
-import { BASE_PATH, LOGIN_PATH } from '../../shared/routes.js';
+import { ENTRY_PATHS } from '../../shared/routes.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
 export interface ScreenLook {
@@ -253,7 +253,7 @@ ${consent('accept-privacy', is_privacy_policy, t.acceptPrivacy, look.privacyPoli
  * The screen's files by absolute path, for its pages served elsewhere (the authorization server, the SAML
  * function): a SaaS's (its theme.css is its theme), or the shared ones (the product's theme).
  */
-export const screenAssets = (saasId?: string) => `${BASE_PATH}${LOGIN_PATH}/${saasId ? `${saasId}/` : ''}assets/`;
+export const screenAssets = (saasId?: string) => `${ENTRY_PATHS.login}${saasId ? `${saasId}/` : ''}assets/`;
 
 /**
  * A message page's policy. A SaaS's may show its theme's https background image from wherever it is: the page

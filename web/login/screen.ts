@@ -1,6 +1,6 @@
 /**
  * The hosted login screen of each SaaS (docs/login-screen.md): `{BASE_PATH}/login/{saas id}/…`. The page runs
- * the SRP in the browser (client/srp.ts), so the password never reaches this server; its script calls the
+ * the SRP in the browser (srp.ts), so the password never reaches this server; its script calls the
  * JSON steps below, which call the same domain services as the API's sign-in operations. Signed in, the user is
  * sent to the SaaS's callback URL, and only there, with a temporary code (`POST /credentials` semantics) and
  * the `state` the SaaS passed.
@@ -34,7 +34,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as Type from '@sinclair/typebox';
-import { passwordChallenge } from '../../client/srp.js';
+import { passwordChallenge } from './srp.js';
 import { constantTimeEqual } from '../../shared/crypto/compare.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
@@ -53,6 +53,9 @@ import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-c
 import { nowSeconds } from '../../shared/clock.js';
 import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
+// Where they were declared before: importers of this module keep working.
+export type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
@@ -68,24 +71,6 @@ import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
 import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-
-export interface ScreenRequest {
-  method: string;
-  /** The path after `{BASE_PATH}/login/`: `{saas id}/…`. */
-  path: string;
-  query: URLSearchParams;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-  body: Buffer;
-  /** On the SaaS's own origin (web/login/host-gate.ts): only there does its own script (the tag manager) run. */
-  ownOrigin?: boolean;
-}
-
-export interface ScreenResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 export interface LoginScreenDeps {
   texts: LoginTexts;
@@ -140,7 +125,7 @@ export interface LoginScreenDeps {
   samlStartUrl(saasId: string, tenantId: string): string;
   /** Passkeys (our extension; web/login/passkeys.ts). */
   passkeys: PasskeyScreenService;
-  /** The page's script and style, built by web/login/build.ts. */
+  /** The page's script and style, built by web/page-assets.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
 

@@ -20,7 +20,7 @@ export interface NewCustomer {
 }
 
 /** The provider's API, as far as Connect needs it. Refusals are `payment_provider_refused` errors. */
-export interface PaymentProviderClient {
+export interface PaymentProviderPort {
   createCustomer(secretKey: string, customer: NewCustomer): Promise<{ id: string }>;
 }
 
@@ -48,7 +48,7 @@ export const paymentProviderNotConfigured = () =>
 export const paymentProviderRefused = (reason: string) => invalid('payment_provider_refused', `the payment provider refused the request: ${reason}`);
 
 export class PaymentProviderService {
-  constructor(private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: TenantRepository; client: PaymentProviderClient }) {}
+  constructor(private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: TenantRepository; client: PaymentProviderPort }) {}
 
   async settings(saasId: string): Promise<PaymentProviderSettings> {
     const stored = await this.deps.settings.get<StoredProvider>(saasId, DOCUMENT);

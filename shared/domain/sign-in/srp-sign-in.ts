@@ -31,7 +31,7 @@ import { invalid } from '../../errors.js';
 import { requiredResponse, sessionRefused } from './sign-in-state.js';
 
 /** The deployment secret the engine derives its keys from (the key store holds it, sealed). */
-export interface SrpSecretSource {
+export interface SrpSecretPort {
   /** 32 bytes, the same for every function of the deployment and never rotated: fake salts must stay put. */
   srpSecret(): Promise<Buffer>;
 }
@@ -184,7 +184,7 @@ export class SrpSignIn {
   private keys: Promise<{ sealing: Buffer; fakeUsers: Buffer }> | undefined;
 
   constructor(
-    private readonly secrets: SrpSecretSource,
+    private readonly secrets: SrpSecretPort,
     private readonly settings: SrpSettings,
   ) {}
 

@@ -16,7 +16,7 @@ import { calculateJwkThumbprint } from 'jose';
 import { nowSeconds } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { selfSignedCertificate } from '../../crypto/self-signed-certificate.js';
-import type { SrpSecretSource } from '../sign-in/srp-sign-in.js';
+import type { SrpSecretPort } from '../sign-in/srp-sign-in.js';
 
 /** A public key as the JWKS publishes it. */
 export interface PublicJwk {
@@ -91,7 +91,7 @@ interface Cached<T> {
   readAt: number;
 }
 
-export class KeyStore implements SrpSecretSource {
+export class KeyStore implements SrpSecretPort {
   private cachedSet: Cached<SigningKeySet> | undefined;
   private active: ActiveSigningKey | undefined;
   private srp: Promise<Buffer> | undefined;
@@ -155,7 +155,7 @@ export class KeyStore implements SrpSecretSource {
     return set.currentKid as string;
   }
 
-  /** SrpSecretSource: 32 bytes for the whole deployment, made on first use. */
+  /** SrpSecretPort: 32 bytes for the whole deployment, made on first use. */
   srpSecret(): Promise<Buffer> {
     this.srp ??= this.loadSrpSecret();
     this.srp.catch(() => (this.srp = undefined));

@@ -1,10 +1,10 @@
 /**
- * The hosted login screen's script: the SRP in the browser (client/srp.ts), one step at a time, then to the
+ * The hosted login screen's script: the SRP in the browser (web/login/srp.ts), one step at a time, then to the
  * SaaS's callback URL the server names. The password never leaves the page, except to create an invited
  * user's account (which, like any sign-up, needs it). Texts come from the page's data block
  * (web/login/texts/), so this file holds no words of its own.
  */
-import { SrpClient, verifierResponses } from '../../../client/srp.js';
+import { SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
 import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
