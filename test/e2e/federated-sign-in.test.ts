@@ -232,7 +232,14 @@ onEachHosting('signing in with Google (a stand-in OpenID Connect provider) in Ch
 
   it('comes back to the screen when the person cancels at Google, and hides the button when asked', async () => {
     const { page } = await startWithGoogle('deny');
-    await refusedWith(page, /access_denied/);
+    await page.locator('h1', { hasText: EN.page.federationFailedTitle }).waitFor();
+    assert.match((await page.textContent('main')) ?? '', /access_denied/);
+    // The flow's cookie names the SaaS: its page (its theme), with the other ways in to where the app asked.
+    assert.equal(await page.locator(`link[rel=stylesheet][href*="/login/${saasId}/assets/theme.css"]`).count(), 1);
+    await page.click('#action');
+    await page.locator('#sign-in-form:not([hidden])').waitFor();
+    assert.ok(new URL(page.url()).searchParams.has('authorization'), `the application's request is kept: ${page.url()}`);
+    await page.context().close();
     assert.equal((await setGoogleClient(true)).status, 200);
     const screen = await (await browser.newContext()).newPage();
     await screen.goto(`${h.api.baseUrl}/login/${saasId}/`);

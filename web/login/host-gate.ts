@@ -6,7 +6,7 @@
  */
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { judgeHost, WRONG_HOST_STATUS, type PathUse, type ScreenHostPlan } from '../../shared/screen-hosts.js';
-import { messagePage, contentSecurityPolicy } from './pages.js';
+import { messagePage, contentSecurityPolicy, screenAssets } from './pages.js';
 import type { LoginTexts } from './texts/en.js';
 
 const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -17,7 +17,8 @@ export function pathOwner(rawPath: string, query: URLSearchParams): { saasId: st
   if (rawPath.startsWith(login)) {
     const [saasId = '', ...rest] = rawPath.slice(login.length).split('/');
     const page = rest.join('/');
-    if (!SAAS_ID.test(saasId)) return undefined;
+    // The screen's shared files (`…/login/assets/`) name no SaaS: every host may show the product's look.
+    if (!SAAS_ID.test(saasId) || saasId === 'assets') return undefined;
     // Google returns to the deployment's one redirect URI, so its flow's cookie is set on the shared host.
     if (page === 'federated/google') return { saasId, use: 'return', step: false };
     // Redirects and files: no script of the screen runs on them (the SAML flow's cookie is on the shared host).
@@ -96,7 +97,7 @@ export async function hostGate(deps: HostGateDeps, request: GateRequest): Promis
     answer: {
       status: WRONG_HOST_STATUS,
       headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: messagePage(texts, texts.page.wrongHostTitle, texts.page.wrongHost),
+      body: messagePage(texts, texts.page.wrongHostTitle, texts.page.wrongHost, screenAssets()),
     },
   };
 }

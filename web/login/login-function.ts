@@ -12,20 +12,27 @@ import { hostGate } from './host-gate.js';
 import type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { faviconAnswer, notFoundFor } from './dead-ends.js';
 import { chooseTexts, rememberedLanguage, switchLanguage } from './language.js';
-import { authorizationServer, hostGateDeps, loginScreen, saasExists, screenFavicon, secureCookies } from './wiring.js';
+import { authorizationServer, hostGateDeps, loginScreen, saasExists, saasOfHost, screenFavicon, secureCookies } from './wiring.js';
 
 const LOGIN_BASE_PATH = ENTRY_PATHS.login;
 const OAUTH2_BASE_PATH = ENTRY_PATHS.oauth2;
 
 const LANGUAGE_SWITCH = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/language$`);
-/** The icon browsers ask for by themselves: at the host's root (the default), or on a SaaS's screen (its own). */
+/** The icon browsers ask for by themselves: at the host's root (the host's SaaS's, or the product's), or on a SaaS's screen (its own). */
 const SCREEN_FAVICON = new RegExp(`^${LOGIN_BASE_PATH}([A-Za-z0-9-]{1,64})/favicon\\.ico$`);
 
-async function favicon(rawPath: string) {
-  if ([ENTRY_PATHS.favicon, `${BASE_PATH}/favicon.ico`, `${LOGIN_BASE_PATH}favicon.ico`].includes(rawPath)) return faviconAnswer(undefined);
-  const saasId = SCREEN_FAVICON.exec(rawPath)?.[1];
-  if (!saasId) return undefined;
-  return faviconAnswer((await saasExists(saasId)) ? await screenFavicon(saasId) : undefined);
+/** Where browsers ask for the host's icon by themselves. */
+const ROOT_ICONS = [ENTRY_PATHS.favicon, `${BASE_PATH}/favicon.ico`];
+
+/** The icon of the host's SaaS at the host's root (the product's on the API's hosts), or of the SaaS a screen path names. */
+async function favicon(rawPath: string, host: string) {
+  let saasId: string | undefined;
+  if (ROOT_ICONS.includes(rawPath)) saasId = await saasOfHost(host);
+  else if (rawPath !== `${LOGIN_BASE_PATH}favicon.ico`) {
+    saasId = SCREEN_FAVICON.exec(rawPath)?.[1];
+    if (!saasId) return undefined;
+  }
+  return faviconAnswer(saasId && (await saasExists(saasId)) ? await screenFavicon(saasId) : undefined);
 }
 
 const notFound: ScreenResponse = {
@@ -54,19 +61,20 @@ async function route(request: ScreenRequest, rawPath: string): Promise<ScreenRes
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers: Record<string, string | undefined> = {};
-  const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath) : undefined;
+  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+  const host = headers.host ?? event.requestContext.domainName;
+  const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath, host) : undefined;
   if (icon) {
     const { status, ...rest } = icon;
     return { statusCode: status, ...rest };
   }
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   // Each SaaS's screen on its own hosts only (shared/screen-hosts.ts).
   const gate = await hostGate(hostGateDeps(chooseTexts(new URLSearchParams(event.rawQueryString ?? ''), headers)), {
     method: event.requestContext.http.method,
     rawPath: event.rawPath,
     rawQueryString: event.rawQueryString ?? '',
-    host: headers.host ?? event.requestContext.domainName,
+    host,
   });
   const answer =
     'answer' in gate

@@ -13,6 +13,7 @@ import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
 import { escapeHtml } from './html.js';
+import { ENTRY_PATHS } from '../../shared/routes.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
 export interface ScreenLook {
@@ -312,6 +313,18 @@ ${consents(texts, look, 'consent-')}
 <p class="links"><a href="./">${escapeHtml(t.backToSignIn)}</a></p>
 </form>`;
 }
+
+/**
+ * The screen's files by absolute path, for its pages served elsewhere (the authorization server, the SAML
+ * function): a SaaS's (its theme.css is its theme), or the shared ones (the product's theme).
+ */
+export const screenAssets = (saasId?: string) => `${ENTRY_PATHS.login}${saasId ? `${saasId}/` : ''}assets/`;
+
+/**
+ * A message page's policy. A SaaS's may show its theme's https background image from wherever it is: the page
+ * runs no script and has no form, so an image from anywhere learns nothing from it.
+ */
+export const messagePagePolicy = (themed: boolean) => contentSecurityPolicy(false, themed ? 'https:' : undefined);
 
 /** A page that only says something (unknown SaaS, unknown page, a way in that failed): no script, no form. */
 export function messagePage(texts: LoginTexts, title: string, message: string, assets?: string, action?: { href: string; text: string }): string {

@@ -17,7 +17,7 @@ import { observed } from '../../shared/observability.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
 import { setCookie } from './cookies.js';
-import { contentSecurityPolicy, messagePage } from './pages.js';
+import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from './saml-ticket.js';
 import { screenContext } from './screen-context.js';
 import { chooseTexts } from './language.js';
@@ -30,12 +30,15 @@ const ID = '[A-Za-z0-9-]{1,64}';
 const MAX_RESPONSE_BYTES = 256 * 1024;
 const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
 
-/** A page in the person's language and the screen's look (its style, served by the login function). */
-const page = (texts: LoginTexts, status: number, title: string, message: string): APIGatewayProxyStructuredResultV2 => ({
+/** A page in the person's language and the screen's look (its style, served by the login function): the SaaS's once known. */
+const page = (texts: LoginTexts, status: number, title: string, message: string, saasId?: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: status,
-  headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-  body: messagePage(texts, title, message, `${ENTRY_PATHS.login}assets/`),
+  headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': messagePagePolicy(saasId !== undefined) },
+  body: messagePage(texts, title, message, screenAssets(saasId)),
 });
+
+/** The SaaS a path names, when there is one: its pages take its look. */
+const knownSaas = async (saasId: string) => ((await saasExists(saasId)) ? saasId : undefined);
 
 async function route(
   texts: LoginTexts,
@@ -56,7 +59,7 @@ async function route(
   if (method === 'GET' && start) {
     const [, saasId = '', tenantId = ''] = start;
     const started = await samlSignIn().begin(saasId, tenantId, screenContext(query));
-    if (!started) return page(texts, 404, texts.page.notFoundTitle, texts.page.notFound);
+    if (!started) return page(texts, 404, texts.page.notFoundTitle, texts.page.notFound, await knownSaas(saasId));
     const flow = await sealSamlFlow(secretBox(), started.flow);
     // Scoped to the screen's path: its `saml/continue` reads it (and forgets it there).
     const scope = { path: new URL(screenOf(saasId)).pathname, sameSite: 'Lax', secure: secureCookies() } as const;
@@ -89,7 +92,9 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
     return await route(texts, event.requestContext.http.method, path, query, body);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    const start = new RegExp(`^login/(${ID})/`).exec(path)?.[1];
+    const saasId = start ? await knownSaas(start) : path === 'idpresponse' ? await samlSignIn().saasOf(new URLSearchParams(body)) : undefined;
     // The SAML checks' own words (which certificate, which recipient) are what an administrator needs here.
-    return page(texts, 400, texts.page.samlFailedTitle, fill(texts.messages.refused, { detail: error.message }));
+    return page(texts, 400, texts.page.samlFailedTitle, fill(texts.messages.refused, { detail: error.message }), saasId);
   }
 });

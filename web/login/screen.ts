@@ -71,10 +71,11 @@ import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { ownScriptOnlyAtHome } from './host-gate.js';
 import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
 import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
-import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
+import { contentSecurityPolicy, loginPage, messagePage, messagePagePolicy, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
+import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 
 export interface LoginScreenDeps {
@@ -120,7 +121,7 @@ export interface LoginScreenDeps {
     joinWithCode(saasId: string, invitationId: string, input: { code: string; password: string }): Promise<{ email: string }>;
   };
   federation: {
-    google: Pick<GoogleFederation, 'begin' | 'complete'>;
+    google: Pick<GoogleFederation, 'begin' | 'complete'> & Partial<Pick<GoogleFederation, 'flowOf'>>;
     /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
     returnUrl: string;
     /** `mayCreate` false: a new account is not made but answered `consent_needed` (the consents come first). */
@@ -288,7 +289,10 @@ export class LoginScreen {
     const [saasId = '', ...rest] = request.path.split('/');
     const page = rest.join('/');
     // The screen's style for pages of no SaaS (an unknown one): the same files, at `…/login/assets/`.
-    if (request.method === 'GET' && saasId === 'assets') return this.assetOf(page);
+    if (request.method === 'GET' && saasId === 'assets') {
+      // The product's own look (light and dark) for pages of no SaaS.
+      return page === 'theme.css' ? themeAnswer(DEFAULT_LOGIN_THEME, request, BASE_HEADERS) : this.assetOf(page);
+    }
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.notFound();
     // The page's steps are relative to it (`api/start`): `…/login/{saas}` becomes `…/login/{saas}/`.
     if (!request.path.includes('/') && request.method === 'GET') {
@@ -326,7 +330,7 @@ export class LoginScreen {
     const assets = saasId ? `${this.screenPath(saasId)}assets/` : `${this.deps.basePath}assets/`;
     return {
       status,
-      headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
+      headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': messagePagePolicy(saasId !== undefined) },
       body: messagePage(this.deps.texts, title, message, assets, action),
     };
   }
@@ -486,6 +490,9 @@ export class LoginScreen {
       const location = await this.federatedSignIn(back.saasId, back.account, back.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
+      // Refused before the flow was read back (the provider's refusal, or it failing): still the SaaS's page.
+      const flow = saasId ? undefined : await this.deps.federation.google.flowOf?.(cookie(request.headers.cookie, FLOW_COOKIE) ?? '');
+      if (flow) ({ saasId, context } = flow);
       return this.federationRefused(error, saasId, this.deps.texts.page.federationFailedTitle, forget, context);
     }
   }

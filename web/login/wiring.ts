@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { config } from '../../shared/config.js';
 import { ENTRY_PATHS, OAUTH2_PATH, SAML2_PATH } from '../../shared/routes.js';
+import { hostKind } from '../../shared/screen-hosts.js';
 import {
   accountRepository,
   configurationReader,
@@ -65,8 +66,21 @@ const googleFederation = () =>
 export const saasExists = async (saasId: string) => (await accountRepository().getSaas(saasId)) !== undefined;
 const callbackUrl = async (saasId: string) => (await configurationReader().authInfo(saasId)).callback_url;
 
-/** The favicon a SaaS set on its screen (customize-page-settings), if any. */
-export const screenFavicon = async (saasId: string) => (await configurationReader().customizePageSettings(saasId)).favicon;
+/**
+ * The tab icon of a SaaS's screen (customize-page-settings): its favicon, else its icon (the image above its
+ * title), so a SaaS that set only its logo still sees its own mark; '' for none.
+ */
+export const screenFavicon = async (saasId: string) => {
+  const { favicon, icon } = await configurationReader().customizePageSettings(saasId);
+  return favicon || icon;
+};
+
+/** The SaaS a host serves alone: `<saas id>.<login domain>`, or its own domain once live; none for the API's hosts. */
+export async function saasOfHost(host: string): Promise<string | undefined> {
+  const kind = hostKind(screenHosts(), host);
+  if (kind.kind === 'saas') return kind.saasId;
+  return kind.kind === 'other' ? configurationReader().screenOwnerOf(host.trim().toLowerCase()) : undefined;
+}
 
 export const loginScreen = (texts: LoginTexts = EN) =>
   new LoginScreen({

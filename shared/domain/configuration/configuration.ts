@@ -299,6 +299,17 @@ export class ConfigurationService {
     return doc?.domain_live ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`) : this.hostedLoginScreen(saasId);
   }
 
+  /**
+   * The SaaS whose screen a domain of its own serves (held by it and live), for what a browser asks of the
+   * host itself (its `/favicon.ico`); undefined for any other host.
+   */
+  async screenOwnerOf(domain: string): Promise<string | undefined> {
+    const holder = await this.settings.domainHolder(domain.toLowerCase());
+    if (holder === undefined) return undefined;
+    const doc = await this.settings.get<BasicDocument>(holder, DOC.basic);
+    return doc?.domain_live && doc.domain_name === domain.toLowerCase() ? holder : undefined;
+  }
+
   // Notification templates
 
   async templates(saasId: string): Promise<TemplateSet> {
