@@ -43,7 +43,7 @@ export interface ServiceConfig {
   /** The OpenID Connect provider behind the Google button: Google, or a stand-in on this machine (GOOGLE_ISSUER). */
   googleIssuer: string;
   /**
-   * Mails the API may cause (domain/mail.ts mailLimits): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
+   * Mails the API may cause (domain/mail/mail.ts mailLimits): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
    * in MAIL_LIMIT_ADDRESS_WINDOW_SECONDS (15 minutes), and MAIL_LIMIT_PER_USER (10) for one user in
    * MAIL_LIMIT_USER_WINDOW_SECONDS (1 hour).
    */

@@ -111,7 +111,6 @@ const routing = (group: Group): Middleware => ({
   },
 });
 
-/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
 /** What the signature check needs of an API key. */
 export interface SigningKey {
   saasId: string;
@@ -123,6 +122,7 @@ export interface SigningKey {
 /** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring.ts. */
 export type SigningKeyLookup = (saasId: string, apiKey: string) => Promise<SigningKey | undefined>;
 
+/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
 const signatureCheck = (signingKeys: SigningKeyLookup): Middleware => ({
   before: async ({ event, context }) => {
     const state = stateOf(context);

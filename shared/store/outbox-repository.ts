@@ -16,7 +16,7 @@ const KEEP_FINAL_SECONDS = 30 * 86400;
 
 /**
  * What a mail adds to the transaction of the change that causes it: its outbox item, and a raise of each
- * rate counter it counts against (domain/mail.ts), conditioned on the counter being below its limit.
+ * rate counter it counts against (domain/mail/mail.ts), conditioned on the counter being below its limit.
  */
 export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
   const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ counter, limit, windowEnd }) =>
@@ -32,7 +32,6 @@ export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
   return [part(RULE.newItem, outboxItem(table, mail)), ...counters];
 }
 
-/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 /** An outbox mail a stream record announces, and the record's sequence number (to hand it back on failure). */
 export interface StreamedMail {
   saasId: string;
@@ -51,6 +50,7 @@ export function mailsFromStream(records: readonly DynamoDBRecord[]): StreamedMai
   });
 }
 
+/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 export function outboxItem(table: string, mail: OutboxMail) {
   return {
     Put: {
