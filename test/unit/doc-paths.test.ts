@@ -13,6 +13,8 @@
  * - a bare file name ending in .ts or .md (`wiring.ts`): some repository file has that name (a .js name is as
  *   often a library's, `ipaddr.js`, as a file's);
  * - a Markdown link target: from the linking file's folder, as GitHub resolves it.
+ * A path followed by "(coming)" or "(planned)" names what is still to be made, one followed by "(gone)" what
+ * was (the before column of docs/architecture.md's house figures): both are let be.
  * Placeholders stand for one segment (`functions/<group>/handler.ts`, `{name}`, `*`), `**` for any depth.
  * Not paths: URLs, `./x`-relative words in code comments (the login screen's comments name its own URLs that
  * way), tokens whose first segment is a placeholder (`{base}/oauth2/token`), partial paths without a file
@@ -33,6 +35,8 @@ const FILE_ENDING = /\.(?:ts|js|mjs|cjs|json|md|yml|yaml|css|html|svg|png|sh|txt
 /** A run of path characters holding a slash, not inside a URL, a package name or an absolute path. */
 const TOKEN = /(?<![\w@:/.#$~\\-])((?:\.{1,2}\/)*[\w.<>*{}-]+(?:\/[\w.<>*{}-]*)+)/g;
 const LINK = /\]\(([^)\s]+)\)/g;
+/** What follows a path still to be made, `web/console/` (coming), or one named as history, `shared/aws/` (gone). */
+const PLANNED = /^[`*]*\s*\((?:coming|planned|gone)\b/;
 const BARE = /(?<![\w/.@$~-])([\w-]+\.(?:ts|md))(?![\w/-])/g;
 
 interface Named {
@@ -136,7 +140,9 @@ export function unresolved(file: string, raw: string, isLink: boolean): string |
 function namedIn(file: string, text: string, firstLine: number, links: boolean): Named[] {
   const named: Named[] = [];
   text.split('\n').forEach((lineText, i) => {
-    for (const m of lineText.matchAll(TOKEN)) named.push({ file, line: firstLine + i, path: m[1]! });
+    for (const m of lineText.matchAll(TOKEN)) {
+      if (!PLANNED.test(lineText.slice(m.index + m[0].length))) named.push({ file, line: firstLine + i, path: m[1]! });
+    }
     if (links) for (const m of lineText.matchAll(LINK)) named.push({ file, line: firstLine + i, path: `link:${m[1]!}` });
     for (const m of lineText.replace(LINK, '](').matchAll(BARE)) named.push({ file, line: firstLine + i, path: `name:${m[1]!}` });
   });
@@ -221,7 +227,7 @@ describe('paths named in docs and comments', () => {
     const probe = [
       '/** See shared/domain/users/users.ts, functions/<group>/handler.ts, web/login/ and bench/results/<name>.json. */',
       '// The old home was functions/login/saml.ts; the rule is in domain/mail.ts and docs/openid-connect.md.',
-      '// wiring.ts builds it, old-wiring.ts did.',
+      '// wiring.ts builds it, old-wiring.ts did; web/console/ (coming) will hold the console.',
       '// Not paths: https://example.com/shared/nothing.ts, {base}/oauth2/token, ./api/answer, ipaddr.js.',
       'export const x = 1;',
     ].join('\n');
