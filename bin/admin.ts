@@ -6,7 +6,7 @@ import '../local/cli-errors.js';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { localRunnerConfig } from '../shared/config.js';
+import { config, localRunnerConfig } from '../shared/config.js';
 import { createSaasAccount, issueApiKey, revokeApiKey } from '../shared/domain/accounts/accounts.js';
 import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
@@ -32,6 +32,10 @@ const { values, positionals } = parseArgs({
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
+
+// Every setting the service reads is checked now, as the service checks them when it starts: a bad one stops the
+// command with its one line (local/cli-errors.ts) before it touches a store, whether or not the command needs it.
+config();
 
 const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the local store or on AWS.
 

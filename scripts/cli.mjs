@@ -140,4 +140,12 @@ if (!fresh(bundle)) await build(entry, bundle);
 // TypeScript lines (the bundle carries its source map).
 process.setSourceMapsEnabled(true);
 process.argv = [process.argv[0], bundle.main, ...args];
-await import(pathToFileURL(bundle.main).href);
+import(pathToFileURL(bundle.main).href).catch((error) => {
+  // A setting refused while the tool's modules load is said in one line, as local/cli-errors.ts says it when Node
+  // starts a tool itself: in a bundle split in chunks, a chunk's modules may load before that handler is set.
+  if (error instanceof Error && error.name === 'ConfigError') {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+});
