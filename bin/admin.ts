@@ -12,6 +12,7 @@ import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
+import { keyStore } from '../shared/wiring.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
@@ -69,12 +70,6 @@ function required(name: 'name' | 'saas' | 'key' | 'permissions'): string {
   }
   return value;
 }
-
-/**
- * The wiring builds every service and loads all their packages; only the signing-key commands need it, so it is
- * imported then and the other commands start in a third of the time (scripts/cli.mjs bundles it apart).
- */
-const wiring = () => import('../shared/wiring.js');
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
@@ -176,7 +171,6 @@ async function run(): Promise<void> {
         break;
       case 'signing-key list': {
         const { currentKid, keys } = await new DynamoKeyRepository(dynamo(), tableName()).signingKeys();
-        const { keyStore } = await wiring();
         const published = new Set((await keyStore().publishedKeys({ refresh: true })).map((k) => k.kid));
         print(
           keys.map(({ kid, createdAt, retiredAt, expiresAt }) => ({
@@ -189,7 +183,7 @@ async function run(): Promise<void> {
         break;
       }
       case 'signing-key rotate':
-        print({ current: await (await wiring()).keyStore().rotate() });
+        print({ current: await keyStore().rotate() });
         break;
       default:
         process.stderr.write(`unknown command: ${command}\n`);

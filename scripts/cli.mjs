@@ -1,7 +1,7 @@
 /**
  * `node scripts/cli.mjs TOOL [ARGS...]`: runs a command-line tool (`npm run admin`, `sign`, `sign-in`, `proof`,
  * `fuzz`, `house`) from a bundle built once, instead of compiling its TypeScript at every start as tsx does
- * (3 to 12 s on a busy machine; the bundle starts in well under one).
+ * (3 to 12 s on a busy machine; the bundle starts in under one).
  *
  * The bundle (dist/cli/TOOL/main.mjs and its chunks, git-ignored) holds the project's own modules; packages
  * stay in node_modules, imported as they are. Beside it, inputs.json lists the files it was built from: when one

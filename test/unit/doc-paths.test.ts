@@ -37,7 +37,7 @@ const TOKEN = /(?<![\w@:/.#$~\\-])((?:\.{1,2}\/)*[\w.<>*{}-]+(?:\/[\w.<>*{}-]*)+
 const LINK = /\]\(([^)\s]+)\)/g;
 /** What follows a path still to be made, `web/console/` (coming), or one named as history, `shared/aws/` (gone). */
 const PLANNED = /^[`*]*\s*\((?:coming|planned|gone)\b/;
-const BARE = /(?<![\w/.@$~-])([\w-]+\.(?:ts|md))(?![\w/-])/g;
+const BARE = /(?<=^|[\s`'"([,;])(\w[\w-]*\.(?:ts|md))(?![\w/-])/g;
 
 interface Named {
   file: string;
@@ -47,7 +47,7 @@ interface Named {
 
 const repoFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
   .split('\n')
-  .filter((f) => f !== '' && existsSync(f));
+  .filter((f, i, all) => f !== '' && all.indexOf(f) === i && existsSync(f));
 const repoPaths = new Set(repoFiles);
 for (const file of repoFiles) {
   for (let dir = dirname(file); dir !== '.'; dir = dirname(dir)) repoPaths.add(`${dir}/`);
@@ -190,33 +190,34 @@ export function brokenPaths(file: string, text: string): string[] {
 }
 
 /**
- * Declarations with two doc comments above them: the comments before a node are its leading trivia, and two
- * `/** … *\/` there with only white space and line comments between them are a stack. A file's opening comment
- * followed by a blank line is the file's own, not the declaration's.
+ * Declarations with two doc comments above them: the comments right above a declaration, with no blank line
+ * between them or before it, belong to it, and two `/** … *\/` among them are a stack. A comment a blank line
+ * above (a file's header, a `@typedef`, a section's note) stands on its own.
  */
 export function stackedDocComments(file: string, text: string): string[] {
   const source = sourceOf(file, text);
   const reported = new Set<number>();
   const stacks: string[] = [];
+  const at = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
   const visit = (node: ts.Node): void => {
-    const docs = (ts.getLeadingCommentRanges(text, node.pos) ?? []).filter(
-      (r) => r.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', r.pos) && !text.startsWith('/**/', r.pos),
-    );
-    const own = docs.filter((r) => !(r.pos === fileStart(text) && /^[ \t]*\r?\n[ \t]*\r?\n/.test(text.slice(r.end))));
-    if (own.length >= 2 && !reported.has(own[0]!.pos)) {
-      reported.add(own[0]!.pos);
-      const at = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
-      stacks.push(`${file}:${at(own[0]!.pos)} ${own.length} doc comments stacked on the declaration at line ${at(node.getStart(source))}`);
+    const start = node.getStart(source);
+    const attached: ts.CommentRange[] = [];
+    let next = start;
+    for (const range of (ts.getLeadingCommentRanges(text, node.pos) ?? []).reverse()) {
+      if (/\n[ \t]*\r?\n/.test(text.slice(range.end, next))) break;
+      if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', range.pos) && !text.startsWith('/**/', range.pos)) {
+        attached.unshift(range);
+      }
+      next = range.pos;
+    }
+    if (attached.length >= 2 && !reported.has(attached[0]!.pos)) {
+      reported.add(attached[0]!.pos);
+      stacks.push(`${file}:${at(attached[0]!.pos)} ${attached.length} doc comments stacked on the declaration at line ${at(start)}`);
     }
     for (const child of node.getChildren(source)) visit(child);
   };
   visit(source);
   return stacks;
-}
-
-/** Where a file's first comment may start: after a `#!` line. */
-function fileStart(text: string): number {
-  return text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
 }
 
 const sources = repoFiles.filter((f) => /\.(?:ts|js|mjs|cjs)$/.test(f));
@@ -227,7 +228,7 @@ describe('paths named in docs and comments', () => {
     const probe = [
       '/** See shared/domain/users/users.ts, functions/<group>/handler.ts, web/login/ and bench/results/<name>.json. */',
       '// The old home was functions/login/saml.ts; the rule is in domain/mail.ts and docs/openid-connect.md.',
-      '// wiring.ts builds it, old-wiring.ts did; web/console/ (coming) will hold the console.',
+      '// wiring.ts builds it, old-wiring.ts did; web/console/ (coming) will hold the console, web/{app}/{group}-function.ts its entry.',
       '// Not paths: https://example.com/shared/nothing.ts, {base}/oauth2/token, ./api/answer, ipaddr.js.',
       'export const x = 1;',
     ].join('\n');
@@ -268,6 +269,10 @@ describe('doc comments', () => {
       '/** What g does. */',
       '// a line comment between is no stack',
       'export function g(): void {}',
+      '/** A type of the file, a blank line above the next. */',
+      '',
+      '/** What h does. */',
+      'export function h(): void {}',
       'export class C {',
       '  /** Left behind. */',
       '  /** What m does. */',
@@ -276,7 +281,7 @@ describe('doc comments', () => {
     ].join('\n');
     assert.deepEqual(stackedDocComments('probe.ts', probe), [
       'probe.ts:3 2 doc comments stacked on the declaration at line 5',
-      'probe.ts:11 2 doc comments stacked on the declaration at line 13',
+      'probe.ts:15 2 doc comments stacked on the declaration at line 17',
     ]);
   });
 
