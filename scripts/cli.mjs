@@ -17,7 +17,9 @@ import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT_DIR = join(ROOT, 'dist', 'cli');
+// CLI_BUNDLE_DIR (a folder inside the checkout, so that the bundles find node_modules) keeps a test's bundles
+// apart from those other calls build at the same time.
+const OUT_DIR = join(ROOT, process.env.CLI_BUNDLE_DIR ?? join('dist', 'cli'));
 
 /** The tools, by the name npm runs them under. */
 const TOOLS = {
