@@ -90,11 +90,6 @@ export function isErrorBody(body: unknown): boolean {
 }
 
 /**
- * The items of the test's own table (those whose partition key starts with `pkPrefix`, or all, and leaving
- * out those whose sort key `skip` names), in key order, hashed. A test may read its own database whole;
- * service code never scans.
- */
-/**
  * Deletes every API log record of the table: a sweep of thousands of signed calls leaves as many, which a
  * test that reads the whole table back after each request need not scan again and again.
  */
@@ -124,6 +119,11 @@ export async function clearApiLog(): Promise<void> {
   } while (start);
 }
 
+/**
+ * The items of the test's own table (those whose partition key starts with `pkPrefix`, or all, and leaving
+ * out those whose sort key `skip` names), in key order, hashed. A test may read its own database whole;
+ * service code never scans.
+ */
 export async function tableDigest(pkPrefix = '', skip: (sortKey: string) => boolean = () => false): Promise<string> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;

@@ -110,7 +110,6 @@ const routing = (group: Group): Middleware => ({
   },
 });
 
-/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
 /** What the signature check needs of an API key. */
 export interface SigningKey {
   saasId: string;
@@ -130,6 +129,7 @@ export interface PipelineSettings {
   maxBodyBytes: number;
 }
 
+/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
 const signatureCheck = (signingKeys: SigningKeyLookup, { signatureWindowMinutes }: PipelineSettings): Middleware => ({
   before: async ({ event, context }) => {
     const state = stateOf(context);

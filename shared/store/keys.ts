@@ -267,7 +267,7 @@ export const keys = {
   deploymentSecret: (name: string): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: `SECRET#${name}` }),
 
   outboxMail: (saasId: string, mailId: string): ItemKey => ({ pk: `SAAS#${saasId}#OUTBOX`, sk: `MAIL#${mailId}` }),
-  /** A mail rate counter (domain/mail.ts mailCounters): `TO#<address>#<window>` or `USER#<user>#<window>`. */
+  /** A mail rate counter (domain/mail/mail.ts mailCounters): `TO#<address>#<window>` or `USER#<user>#<window>`. */
   mailCounter: (saasId: string, counter: string): ItemKey => ({ pk: `SAAS#${saasId}#MAILRATE`, sk: counter }),
   /** gsi1, while a mail is not final: by the time it is next due (its next attempt, or its claim lapsing). */
   outboxDue: (saasId: string, mailId: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX`, gsi1sk: `${padSeconds(at)}#${mailId}` }),

@@ -31,7 +31,6 @@ export function mailWrites(table: string, { mail, counters: counted }: CountedMa
   return [part(RULE.newItem, outboxItem(table, mail)), ...counters];
 }
 
-/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 /** An outbox mail a stream record announces, and the record's sequence number (to hand it back on failure). */
 export interface StreamedMail {
   saasId: string;
@@ -50,6 +49,7 @@ export function mailsFromStream(records: readonly DynamoDBRecord[]): StreamedMai
   });
 }
 
+/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 export function outboxItem(table: string, mail: OutboxMail) {
   return {
     Put: {

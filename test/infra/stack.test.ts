@@ -50,8 +50,10 @@ beforeAll(() => {
 
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', ...WORKERS];
-/** The login function's routes (the hosted screen, the OpenID Connect authorization server) and the SAML function's. */
-/** The icon browsers ask every host for goes to the screen's function too (a page, not a JSON 404). */
+/**
+ * The login function's routes (the hosted screen, the OpenID Connect authorization server; the icon browsers ask
+ * every host for, a page rather than a JSON 404) and the SAML function's.
+ */
 const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, 'GET /favicon.ico'];
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
 const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'billing']);

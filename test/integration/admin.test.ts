@@ -29,7 +29,7 @@ afterAll(async () => {
 async function admin(...args: string[]): Promise<unknown> {
   const { stdout } = await exec(
     process.execPath,
-    ['--import', 'tsx', 'bin/admin.ts', ...args, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
+    ['scripts/cli.mjs', 'admin', ...args, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
     { env: { ...process.env, LOG_LEVEL: 'silent' } },
   );
   return JSON.parse(stdout);
@@ -58,9 +58,8 @@ describe('admin command', () => {
     const { stdout } = await exec(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'bin/admin.ts',
+        'scripts/cli.mjs',
+        'admin',
         'saas',
         'list',
         '--aws',

@@ -12,7 +12,7 @@ import { startHarness } from '../../dev-support/harness.js';
 describe('npm run sign', () => {
   it('turns a refused connection into one line and exit code 1', async () => {
     const port = await freePort();
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/call.ts', 'GET', '/roles'], {
+    const run = spawnSync(process.execPath, ['scripts/cli.mjs', 'sign', 'GET', '/roles'], {
       encoding: 'utf8',
       env: { ...process.env, SAASUS_SAAS_ID: 's', SAASUS_API_KEY: 'k', SAASUS_SECRET_KEY: 'x', SAASUS_API_URL_BASE: `http://127.0.0.1:${port}` },
     });
@@ -24,12 +24,12 @@ describe('npm run sign', () => {
 
 describe('a bad setting', () => {
   for (const [command, args] of [
-    ['npm start', ['bin/local.ts']],
-    ['npm run admin', ['bin/admin.ts', 'saas', 'list']],
-    ['npm run sign', ['scripts/call.ts', 'GET', '/roles']],
+    ['npm start', ['--import', 'tsx', 'bin/local.ts']],
+    ['npm run admin', ['scripts/cli.mjs', 'admin', 'saas', 'list']],
+    ['npm run sign', ['scripts/cli.mjs', 'sign', 'GET', '/roles']],
   ] as const) {
     it(`stops ${command} with one line naming the variable`, () => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+      const run = spawnSync(process.execPath, args, {
         encoding: 'utf8',
         env: {
           ...process.env,
@@ -120,7 +120,7 @@ describe('npm run sign-in', () => {
         SAASUS_API_URL_BASE: new URL(h.api.baseUrl).origin,
       };
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sign-in.ts', 'cli@example.test', 'Correct-horse-9'], { env });
+        const child = spawn(process.execPath, ['scripts/cli.mjs', 'sign-in', 'cli@example.test', 'Correct-horse-9'], { env });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

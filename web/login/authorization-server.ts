@@ -1,5 +1,5 @@
 /**
- * The OpenID Connect authorization server (docs/openid-connect.md): any OpenID Connect library (openid-client,
+ * The OpenID Connect authorization server (docs/federation.md): any OpenID Connect library (openid-client,
  * Auth.js, Spring Security) signs a SaaS's users in through it, with no SaaSus SDK. Each SaaS is a client: its
  * `client_id` is the SaaS id (the `aud` of its tokens), its one registered redirect URI its callback URL
  * (PUT /auth-info). Clients are public and prove themselves with PKCE (S256); the flow is authorization code.

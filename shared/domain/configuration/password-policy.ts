@@ -41,7 +41,6 @@ export function checkPassword(password: string, policy: PasswordPolicy): void {
   }
 }
 
-/** A random password that meets the policy: one of each required class, the rest from all of them. */
 /**
  * What generated passwords are made of: every class the policy may require, less the characters that are
  * hard to read, type or paste (quotes, backslash, `|`, `;`, `` ` ``, and l/I/1, O/0 that look alike).
@@ -49,6 +48,7 @@ export function checkPassword(password: string, policy: PasswordPolicy): void {
 const HARD = /[lI1O0'"`\\|;]/g;
 const GENERATED = [LOWER, UPPER, DIGITS, SYMBOLS].map((set) => set.replace(HARD, ''));
 
+/** A random password that meets the policy: one of each required class, the rest from all of them. */
 export function generatePassword(policy: PasswordPolicy): string {
   const length = Math.max(policy.minimum_length, 16);
   const all = GENERATED.join('');

@@ -24,7 +24,6 @@ export interface MarketplaceCustomer {
   productCode: string;
 }
 
-/** The customer a tenant is linked to, as stored on the tenant. */
 /**
  * Turns a registration token into its customer. A token it does not accept (malformed, forged, expired, or
  * refused by the marketplace) is `invalidRegistrationToken(reason)`, a 400.
