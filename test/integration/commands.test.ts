@@ -23,28 +23,29 @@ describe('npm run sign', () => {
 });
 
 describe('a bad setting', () => {
-  for (const [command, args] of [
-    ['npm start', ['--import', 'tsx', 'bin/local.ts']],
-    ['npm run admin', ['scripts/cli.mjs', 'admin', 'saas', 'list']],
-    ['npm run sign', ['scripts/cli.mjs', 'sign', 'GET', '/roles']],
+  const TOKEN_ISSUER_LINE =
+    'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n';
+  // npm run sign is a client of the API: the service's settings are not its own, the API's address is.
+  const API_URL_LINE = 'environment variable SAASUS_API_URL_BASE must be an absolute http(s) URL, such as http://127.0.0.1:8080\n';
+  for (const [command, args, setting, line] of [
+    ['npm start', ['--import', 'tsx', 'bin/local.ts'], { TOKEN_ISSUER: 'not-a-url' }, TOKEN_ISSUER_LINE],
+    ['npm run admin', ['scripts/cli.mjs', 'admin', 'saas', 'list'], { TOKEN_ISSUER: 'not-a-url' }, TOKEN_ISSUER_LINE],
+    ['npm run sign', ['scripts/cli.mjs', 'sign', 'GET', '/roles'], { SAASUS_API_URL_BASE: 'not-a-url' }, API_URL_LINE],
   ] as const) {
     it(`stops ${command} with one line naming the variable`, () => {
       const run = spawnSync(process.execPath, args, {
         encoding: 'utf8',
         env: {
           ...process.env,
-          TOKEN_ISSUER: 'not-a-url',
           SAASUS_SAAS_ID: 's',
           SAASUS_API_KEY: 'k',
           SAASUS_SECRET_KEY: 'x',
           SAASUS_API_URL_BASE: 'http://127.0.0.1:9',
+          ...setting,
         },
       });
       assert.equal(run.status, 1, run.stderr);
-      assert.equal(
-        run.stderr,
-        'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n',
-      );
+      assert.equal(run.stderr, line);
     });
   }
 });

@@ -15,7 +15,7 @@ export interface PasswordRules {
   is_require_uppercase: boolean;
   is_require_numbers: boolean;
   is_require_symbols: boolean;
-  /** The characters that count as symbols (shared/domain/users/password-policy.ts). */
+  /** The characters that count as symbols (shared/domain/configuration/password-policy.ts). */
   symbols: string;
 }
 
