@@ -473,7 +473,8 @@ try {
       `  ${name.padEnd(58)} p50 ${ratio.p50.toFixed(2)}×  CPU ${ratio.cpuMs.toFixed(2)}×  requests ${ratio.requests.toFixed(2)}×  RRU ${ratio.readUnits.toFixed(2)}×  ${verdict}\n`,
     );
   }
-  writeResults('scale', { sizes: SIZES, seeding, figures, lists, ratios, failures, machine: machine() });
+  const grows = GROWS_WITH.map(([start]) => start);
+  writeResults('scale', { sizes: SIZES, seeding, figures, lists, ratios, grows, failures, machine: machine() });
 } finally {
   await h.close();
   await dynamoLocal.stop();
