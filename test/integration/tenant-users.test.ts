@@ -146,6 +146,19 @@ describe('memberships', () => {
     );
   });
 
+  it("lists every tenant's members together (so a compressed answer repeats each tenant within gzip's window)", async () => {
+    const [red, blue] = [await createTenant('Red'), await createTenant('Blue')];
+    // Ten users joining the two tenants in turn: in user-id (random) order they would interleave.
+    for (let i = 0; i < 10; i++) {
+      const user = await createUser({ email: address(`grouped-${i}`) });
+      await join(i % 2 ? red : blue, { email: user.email });
+    }
+    const tenantIds = (await api.get<Users>('/tenants/all/users')).body.users.map((u) => u.tenant_id).filter((id) => id === red || id === blue);
+    assert.equal(tenantIds.length, 10);
+    const runs = tenantIds.filter((id, i) => i === 0 || tenantIds[i - 1] !== id);
+    assert.deepEqual(runs.sort(), [red, blue].sort(), `one run per tenant: ${tenantIds.join(', ')}`);
+  });
+
   it('answers 404 for an unknown tenant or a user who is not a member', async () => {
     const tenantId = await createTenant('Missing');
     const user = await createUser({ email: address('gus') });
