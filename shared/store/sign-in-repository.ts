@@ -21,6 +21,7 @@ import { mailWrites } from './outbox-repository.js';
 import { both, check, conditionInput, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { toUser } from './user-repository.js';
 import { Update } from './update.js';
+import { withActivity } from './activity-attributes.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
@@ -128,7 +129,7 @@ export class DynamoSignInRepository implements SignInRepository {
   }
 
   proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite {
-    const change = new Update();
+    const change = withActivity(new Update(), spent.activity);
     if (spent.charged) change.set(LOCKOUT, spent.charged);
     const condition = spendSession(spent, change, now);
     return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.signInState));
@@ -215,7 +216,7 @@ export class DynamoSignInRepository implements SignInRepository {
 
   signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {
     const atVersion = conditionOn({ session_version: ['=', signedIn.sessionVersion] }, LIVE);
-    const change = new Update().set('last_login_at', signedIn.at).remove(LOCKOUT);
+    const change = withActivity(new Update().set('last_login_at', signedIn.at).remove(LOCKOUT), signedIn.activity);
     const condition = signedIn.spent ? both(atVersion, spendSession(signedIn.spent, change, signedIn.at)) : atVersion;
     return atomicWrite(
       update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.sessionCurrent),
