@@ -10,6 +10,7 @@
  * each dropped by the next write that records one; reads leave out the expired ones meanwhile.
  */
 import { randomBytes } from 'node:crypto';
+import { nowMillis } from '../../clock.js';
 import { requestOrigin } from '../../request-origin.js';
 import type { ACTIVITY_KINDS } from '../../schemas/users.js';
 
@@ -68,7 +69,7 @@ export class ActivityLog {
     kind: ActivityKind,
     seen: readonly ActivityEvent[] | undefined,
     details: { method?: SignInMethod; provider?: string } = {},
-    atMillis = Date.now(),
+    atMillis = nowMillis(),
   ): ActivityChange {
     const at = Math.floor(atMillis / 1000);
     const origin = requestOrigin();
