@@ -404,6 +404,7 @@ export const userFlowService = () =>
     tokens: tokenVerifier(),
     box: secretBox(),
     mailLimits: config().mailLimits,
+    activity: activityLog(),
   });
 
 /** Tenant invitations: create, read, delete, and accept (as an existing user or a new one). */

@@ -78,6 +78,7 @@ export const ACTIVITY_KINDS = [
   'password_reset',
   'mfa_enabled',
   'mfa_disabled',
+  'authenticator_registered',
 ] as const;
 
 /** One event of a user's security activity (our extension; shared/domain/users/activity.ts). */

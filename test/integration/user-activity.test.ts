@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
+import { nowSeconds } from '../../shared/clock.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import type { UserActivity } from '../../shared/schemas/users.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
@@ -97,6 +99,17 @@ describe('user activity', () => {
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: false })).status, 200);
     assert.deepEqual(await kindsOf(user.id), ['mfa_disabled', 'mfa_enabled', 'password_reset', 'password_changed']);
+  });
+
+  it('records an authenticator app registered', async () => {
+    const user = await newUser();
+    const signedIn = await srpSignIn(api, user.email, PASSWORD);
+    const token = signedIn.body.credentials?.access_token as string;
+    const created = await api.post<{ secret_code: string }>(`/users/${user.id}/mfa/software-token/secret-code`, { access_token: token });
+    assert.equal(created.status, 201, created.text);
+    const verification_code = totpCodeAt(base32Decode(created.body.secret_code)!, totpStep(nowSeconds()));
+    assert.equal((await api.put(`/users/${user.id}/mfa/software-token`, { access_token: token, verification_code })).status, 200);
+    assert.deepEqual(await kindsOf(user.id), ['authenticator_registered', 'sign_in_succeeded']);
   });
 
   it('pages newest first with a cursor bound to the user', async () => {
