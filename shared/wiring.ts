@@ -538,4 +538,5 @@ export const passkeyService = () =>
     },
     tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
     signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
+    activity: activityLog(),
   });

@@ -79,6 +79,8 @@ export const ACTIVITY_KINDS = [
   'mfa_enabled',
   'mfa_disabled',
   'authenticator_registered',
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 
 /** One event of a user's security activity (our extension; shared/domain/users/activity.ts). */
