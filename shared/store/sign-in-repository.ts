@@ -22,6 +22,7 @@ import { both, check, conditionInput, EXISTS, LIVE, putNew, remove, update, upda
 import { toUser } from './user-repository.js';
 import { Update } from './update.js';
 import { withActivity } from './activity-attributes.js';
+import type { ActivityChange } from '../domain/users/activity.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
@@ -113,8 +114,14 @@ export class DynamoSignInRepository implements SignInRepository {
     return (await this.proofState(saasId, userId)).lockout;
   }
 
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean> {
-    const change = new Update().set(LOCKOUT, next);
+  replaceLockout(
+    saasId: string,
+    userId: string,
+    expected: LockoutState | undefined,
+    next: LockoutState,
+    activity?: ActivityChange,
+  ): Promise<boolean> {
+    const change = withActivity(new Update().set(LOCKOUT, next), activity);
     return unlessConditionFails(() => this.conditionalUpdate(keys.userProfile(saasId, userId), change, both(LIVE, lockoutIs(expected))));
   }
 

@@ -18,7 +18,8 @@ import { dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { deliveredMail } from '../support/mail.js';
+import { answerChallenge, srpSignIn } from '../support/sign-in.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 
 const PASSWORD = 'Activity-pass-1';
@@ -99,6 +100,32 @@ describe('user activity', () => {
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
     assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: false })).status, 200);
     assert.deepEqual(await kindsOf(user.id), ['mfa_disabled', 'mfa_enabled', 'password_reset', 'password_changed']);
+  });
+
+  it('records a wrong MFA code as a failure in the charge it makes anyway, and a right one only as the sign-in', async () => {
+    const user = await newUser();
+    assert.equal((await api.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const asked = await srpSignIn(api, user.email, PASSWORD);
+    assert.equal(asked.body.challenge_name, 'EMAIL_OTP');
+    const mails = await deliveredMail(h.sesUrl, saasId, user.email);
+    const code = /\b(\d{6})\b/.exec(mails.at(-1)?.body.text ?? '')?.[1] as string;
+    assert.ok(code);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const answer = (EMAIL_OTP_CODE: string) => answerChallenge(api, 'EMAIL_OTP', { EMAIL_OTP_CODE }, asked.body.session);
+    await expectError(answer(wrong), 400, 'code_mismatch', 'EMAIL_OTP_CODE');
+    assert.equal((await answer(code)).status, 200);
+    const events = (await activityOf(user.id)).activities;
+    assert.deepEqual(
+      events.map(({ kind, challenge }) => [kind, challenge]),
+      [
+        ['sign_in_succeeded', undefined],
+        ['sign_in_failed', 'EMAIL_OTP'],
+        ['mfa_enabled', undefined],
+      ],
+    );
+    // Ids and times are digits too: the rest of each event is what must not hold a code.
+    const rest = events.map(({ activity_id: _id, created_at: _at, ...other }) => other);
+    assert.doesNotMatch(JSON.stringify(rest), new RegExp(`${code}|${wrong}`), 'no code');
   });
 
   it('records an authenticator app registered', async () => {

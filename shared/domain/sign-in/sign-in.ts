@@ -25,7 +25,7 @@ import { metrics } from '../../metrics.js';
 import type { ChallengeAnswer, ChallengeName, Credentials, SignInChallenge, SignInResult } from '../../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
-import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
+import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout, type LockoutState } from './sign-in-lockout.js';
 import { newGrantId, type RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
 import {
@@ -42,7 +42,7 @@ import {
   type SignInRepository,
   type SpentSession,
 } from './sign-in-state.js';
-import type { ActivityLog, SignInMethod } from '../users/activity.js';
+import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
 import type { TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
@@ -98,6 +98,8 @@ interface Progress {
   mayOfferDevice: boolean;
   /** How the user proved who they are, for their activity; the password (SRP) when not said. */
   via?: { method: SignInMethod; provider?: string };
+  /** The event a code answer's charge recorded as a failure: the sign-in it completes takes it back. */
+  provisional?: string;
 }
 
 const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
@@ -357,13 +359,18 @@ export class SignInService {
     check: (user: UserRecord, challenge: OpenChallenge, token: UserToken) => Promise<boolean>,
   ): Promise<SignInResult> {
     const { user, challenge, token } = await this.takeAnswer(saasId, step, responses, session);
-    const allowed = (await this.lockout.charge(saasId, user.id)) === 'allowed';
+    // The charge records the answer as a failure in the write it makes anyway; a right code's sign-in removes it again.
+    let provisional: ActivityChange | undefined;
+    const recordFailure = (next: LockoutState) =>
+      (provisional = this.deps.activity.change(next.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { challenge: step }));
+    const allowed = (await this.lockout.charge(saasId, user.id, recordFailure)) === 'allowed';
     if (!allowed || !(await check(user, challenge, token))) {
       metrics.count(allowed ? 'SignInFailed' : 'SignInLockedOut');
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
     }
-    return this.complete(saasId, user, progressOf(challenge), undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+    const progress = { ...progressOf(challenge), ...(provisional ? { provisional: provisional.add.id } : {}) };
+    return this.complete(saasId, user, progress, undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
   }
 
   private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
@@ -457,6 +464,8 @@ export class SignInService {
     const remembering = progress.mayOfferDevice ? await this.deps.deviceRemembering(saasId) : 'no';
     const device = remembering === 'no' ? undefined : newOfferedDevice(settings.region, now, settings.offeredDeviceSeconds);
     const sessionVersion = user.session_version;
+    const activity = this.deps.activity.change('sign_in_succeeded', user.activity, progress.via ?? { method: 'srp' });
+    if (progress.provisional) activity.drop.push(progress.provisional);
     const outcome = await this.deps.committer.commit(
       ...writes,
       this.deps.store.signedInWrite(
@@ -466,7 +475,7 @@ export class SignInService {
           at: now,
           sessionVersion,
           ...(spent ? { spent } : {}),
-          activity: this.deps.activity.change('sign_in_succeeded', user.activity, progress.via ?? { method: 'srp' }),
+          activity,
         },
         device,
       ),

@@ -28,6 +28,8 @@ export interface ActivityEvent {
   method?: SignInMethod;
   /** The identity provider of a federated sign-in (`Google`, or a SAML/OIDC provider's name). */
   provider?: string;
+  /** The code step a refusal was at (a wrong MFA code); a refused password has none. */
+  challenge?: 'SOFTWARE_TOKEN_MFA' | 'EMAIL_OTP';
   source_ip?: string;
   user_agent?: string;
   /** Unix seconds past which the event is dropped (the API log's retention). */
@@ -68,7 +70,7 @@ export class ActivityLog {
   change(
     kind: ActivityKind,
     seen: readonly ActivityEvent[] | undefined,
-    details: { method?: SignInMethod; provider?: string } = {},
+    details: Pick<ActivityEvent, 'method' | 'provider' | 'challenge'> = {},
     atMillis = nowMillis(),
   ): ActivityChange {
     const at = Math.floor(atMillis / 1000);

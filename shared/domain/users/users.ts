@@ -270,13 +270,14 @@ export function loginFromUsername(username: string): Login | undefined {
 
 /** An event as the activity API answers it. */
 function toUserActivity(event: ActivityEvent): UserActivity {
-  const { id, kind, at, method, provider, source_ip, user_agent } = event;
+  const { id, kind, at, method, provider, challenge, source_ip, user_agent } = event;
   return {
     activity_id: id,
     kind,
     created_at: at,
     ...(method ? { method } : {}),
     ...(provider ? { provider } : {}),
+    ...(challenge ? { challenge } : {}),
     ...(source_ip ? { source_ip } : {}),
     ...(user_agent ? { user_agent } : {}),
   };
