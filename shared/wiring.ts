@@ -398,7 +398,7 @@ export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
 export const userFlowService = () =>
   new UserFlowService({
     users: userRepository(),
-    passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
+    passwordChange: (saasId, userId, password, recorded) => userService().passwordChangeWrite(saasId, userId, password, false, recorded),
     flows: new DynamoUserFlowRepository(dynamo(), tableName()),
     committer: committer(),
     tokens: tokenVerifier(),

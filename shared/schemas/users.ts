@@ -76,6 +76,7 @@ export const ACTIVITY_KINDS = [
   'locked_out',
   'password_changed',
   'password_reset',
+  'password_reset_completed',
   'mfa_enabled',
   'mfa_disabled',
   'authenticator_registered',

@@ -85,6 +85,26 @@ describe('user activity', () => {
     assert.ok(event.source_ip);
   });
 
+  it("records a forgotten password reset on the screen with the mailed code as the reset's completion", async () => {
+    const user = await newUser();
+    const screen = `${h.api.baseUrl}/login/${saasId}/`;
+    const visit = await openScreen(screen);
+    const step = (name: string, body: object) =>
+      fetch(`${screen}api/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: visit.cookie, 'x-csrf-token': String(visit.data?.csrf) },
+        body: JSON.stringify(body),
+      });
+    assert.equal((await step('forgot', { username: user.email })).status, 200);
+    const code = /\b(\d{6})\b/.exec((await deliveredMail(h.sesUrl, saasId, user.email)).at(-1)?.body.text ?? '')?.[1] as string;
+    assert.ok(code);
+    const reset = await step('reset', { username: user.email, code, password: 'Activity-pass-9' });
+    assert.equal(reset.status, 200, await reset.text());
+    const [event] = (await activityOf(user.id)).activities;
+    assert.equal(event?.kind, 'password_reset_completed');
+    assert.ok(event.source_ip, "the screen request's address");
+  });
+
   it('records refused passwords, then the failure that locked the user out; refusals while locked add nothing', async () => {
     const user = await newUser();
     for (let i = 0; i < FREE_ATTEMPTS; i++) assert.equal((await srpSignIn(api, user.email, 'Wrong-password-1')).status, 401);

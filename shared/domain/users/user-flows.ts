@@ -7,7 +7,7 @@
  * together with the code being used up, so a code confirms one change only, and two parallel confirms give
  * one change and one refusal.
  */
-import type { ActivityChange, ActivityLog } from './activity.js';
+import type { ActivityChange, ActivityKind, ActivityLog } from './activity.js';
 import { createHash } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import { matchTotp, newTotpSecret } from '../../crypto/totp.js';
@@ -84,7 +84,7 @@ export interface UserFlowRepository {
 export interface UserFlowDeps {
   users: UserRepository;
   /** A password change checked against the policy, to commit with the code's use (users.ts). */
-  passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
+  passwordChange(saasId: string, userId: string, password: string, recorded?: ActivityKind): Promise<AtomicWrite>;
   /** Records an authenticator app's registration in the user's activity. */
   activity: ActivityLog;
   flows: UserFlowRepository;
@@ -269,7 +269,10 @@ export class UserFlowService {
     await this.commit(
       saasId,
       user.id,
-      [await this.deps.passwordChange(saasId, user.id, input.password), this.deps.flows.useCodeWrite(saasId, user.id, code)],
+      [
+        await this.deps.passwordChange(saasId, user.id, input.password, 'password_reset_completed'),
+        this.deps.flows.useCodeWrite(saasId, user.id, code),
+      ],
       {
         [FLOW_RULE.codeUnused]: wrongCode,
       },

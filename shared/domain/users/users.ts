@@ -468,11 +468,17 @@ export class UserService {
   }
 
   /** A password change (checked against the policy) to commit with other writes; sign-in's NEW_PASSWORD_REQUIRED uses it. */
-  async passwordChangeWrite(saasId: string, userId: string, password: string, temporary = false): Promise<AtomicWrite> {
+  async passwordChangeWrite(
+    saasId: string,
+    userId: string,
+    password: string,
+    temporary = false,
+    recorded: ActivityKind = temporary ? 'password_reset' : 'password_changed',
+  ): Promise<AtomicWrite> {
     const policy = await this.deps.passwordPolicy(saasId);
     checkPassword(password, policy);
     const user = await this.record(saasId, userId);
-    const activity = this.deps.activity.change(temporary ? 'password_reset' : 'password_changed', user.activity);
+    const activity = this.deps.activity.change(recorded, user.activity);
     return this.deps.users.passwordWrite(saasId, user, await this.credential(saasId, userId, password, temporary, policy), undefined, { activity });
   }
 
