@@ -98,7 +98,7 @@ export const UserActivity = Type.Object(
       Type.Union([Type.Literal('SOFTWARE_TOKEN_MFA'), Type.Literal('EMAIL_OTP')], { description: 'the code step a wrong MFA code was refused at' }),
     ),
     source_ip: Type.Optional(Type.String({ description: 'of the request that did it, when it had one' })),
-    user_agent: Type.Optional(Type.String({ description: 'of that request (first 200 characters), when it had one' })),
+    user_agent: Type.Optional(Type.String({ description: 'of that request (first 160 characters), when it had one' })),
   },
   { $id: 'UserActivity' },
 );

@@ -50,13 +50,14 @@ export interface ActivitySettings {
 }
 
 /**
- * The events one user keeps: with a user agent each (at most 200 characters), 30 events stay under 9 KB of the
- * profile (typically 5 KB), a read unit or two per read of it.
+ * The events one user keeps. An event is 130 B with an SDK's user agent, 245 B with a browser's, 315 B at most
+ * (a 160-character agent, an IPv6 address): 20 of them add 2.6–6.3 KB to the profile (1.25 KB without), and the
+ * user directory index holds whole profiles, so each profile write costs that twice (docs/deployment-shape.md).
  */
-export const ACTIVITY_KEPT = 30;
+export const ACTIVITY_KEPT = 20;
 
 /** Enough of a user agent to tell browsers and SDKs apart, not enough to grow the profile. */
-const USER_AGENT_CHARS = 200;
+const USER_AGENT_CHARS = 160;
 
 const eventId = (atMillis: number) => `${String(atMillis).padStart(14, '0')}${randomBytes(3).toString('hex')}`;
 
