@@ -8,6 +8,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { tracingEnabled } from './config.js';
 import { inLogScope, logger, SERVICE_NAME } from './log.js';
+import { inRequestOrigin, originOfEvent } from './request-origin.js';
 import { metricsSink } from './metrics.js';
 
 /**
@@ -68,8 +69,10 @@ export function observed<E, R>(handler: (event: E, context: Context) => Promise<
   if (sink) wrapped.use(logMetrics(sink, { captureColdStartMetric: true }));
   if (tracing) wrapped.use(tracing);
   return (event, context) =>
-    inLogScope({ invocationId: context?.awsRequestId }, () => {
-      if (context?.functionName) logger.addContext(context);
-      return wrapped(event, context);
-    });
+    inLogScope({ invocationId: context?.awsRequestId }, () =>
+      inRequestOrigin(originOfEvent(event), () => {
+        if (context?.functionName) logger.addContext(context);
+        return wrapped(event, context);
+      }),
+    );
 }

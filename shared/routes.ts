@@ -222,6 +222,7 @@ export const ROUTES: readonly Route[] = [
     ['POST', '/users/count', 'saveSaasUsersCount', 'Save SaaS Users Count', 'user:write', 200, 'no body'],
     ['GET', '/users/search', 'searchSaasUsers', 'Search SaaS Users', 'user:read'],
     ['GET', '/users/{user_id}', 'getSaasUser', 'Get User', 'user:read'],
+    ['GET', '/users/{user_id}/activity', 'getSaasUserActivity', "List the user's security activity (extension)", 'user:read'],
     ['DELETE', '/users/{user_id}', 'deleteSaasUser', 'Delete User', 'user:write'],
     ['PATCH', '/users/{user_id}/password', 'updateSaasUserPassword', 'Change Password', 'user:write', 200, 'no body'],
     ['POST', '/users/{user_id}/password/reset', 'resetSaasUserPassword', 'Reset Password', 'user:write'],

@@ -6,6 +6,7 @@
  */
 import { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
+import { ACTIVITY_KEPT, ActivityLog } from './domain/users/activity.js';
 import { KmsDataKeys } from './adapters/aws/kms.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { traceAwsCall } from './observability.js';
@@ -139,6 +140,9 @@ export const pipelineSettings = (): PipelineSettings => ({
 export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiLogRecord(call, config().apiLogRetentionDays * 86400));
 
 const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
+
+/** Each user's security activity (shared/domain/users/activity.ts): kept as long as the API log keeps a call. */
+const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRetentionDays * 86400, keep: ACTIVITY_KEPT });
 
 /** The ApiLog API's reads (/v1/apilog). */
 export const apiLogService = () =>
@@ -337,6 +341,7 @@ export const userService = () => {
     poolName,
     userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
     cursors: keyServicesOfThisStore().cursors,
+    activity: activityLog(),
   });
 };
 
@@ -393,12 +398,13 @@ export const srpSignIn = () => keyServicesOfThisStore().srpSignIn;
 export const userFlowService = () =>
   new UserFlowService({
     users: userRepository(),
-    passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
+    passwordChange: (saasId, userId, password, recorded) => userService().passwordChangeWrite(saasId, userId, password, false, recorded),
     flows: new DynamoUserFlowRepository(dynamo(), tableName()),
     committer: committer(),
     tokens: tokenVerifier(),
     box: secretBox(),
     mailLimits: config().mailLimits,
+    activity: activityLog(),
   });
 
 /** Tenant invitations: create, read, delete, and accept (as an existing user or a new one). */
@@ -455,6 +461,7 @@ export const signInService = () => {
       offeredDeviceSeconds: tokenLifetimeSeconds,
       region,
     },
+    activity: activityLog(),
   });
 };
 
@@ -530,5 +537,6 @@ export const passkeyService = () =>
       },
     },
     tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
-    signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, ...writes),
+    signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
+    activity: activityLog(),
   });

@@ -13,6 +13,7 @@ export const handler = groupHandler('saas-users', {
   saveSaasUsersCount: operation(s.saveSaasUsersCount, ({ body }, ctx) => users().saveCount(ctx.saasId, body.count)),
   searchSaasUsers: operation(s.searchSaasUsers, ({ query }, ctx) => users().search(ctx.saasId, query)),
   getSaasUser: operation(s.getSaasUser, ({ params }, ctx) => users().get(ctx.saasId, params.user_id)),
+  getSaasUserActivity: operation(s.getSaasUserActivity, ({ params, query }, ctx) => users().activity(ctx.saasId, params.user_id, query)),
   deleteSaasUser: operation(s.deleteSaasUser, ({ params }, ctx) => users().delete(ctx.saasId, params.user_id)),
   updateSaasUserPassword: operation(s.updateSaasUserPassword, ({ params, body }, ctx) =>
     users().changePassword(ctx.saasId, params.user_id, body.password, body.temporary),

@@ -69,6 +69,47 @@ export type SaasUserSearch = Static<typeof SaasUserSearch>;
 
 const UserIdParam = Type.Object({ user_id: PathParam });
 
+/** What a user's security activity records (shared/domain/users/activity.ts). */
+export const ACTIVITY_KINDS = [
+  'sign_in_succeeded',
+  'sign_in_failed',
+  'locked_out',
+  'password_changed',
+  'password_reset',
+  'password_reset_completed',
+  'mfa_enabled',
+  'mfa_disabled',
+  'authenticator_registered',
+  'passkey_added',
+  'passkey_removed',
+] as const;
+
+/** One event of a user's security activity (our extension; shared/domain/users/activity.ts). */
+export const UserActivity = Type.Object(
+  {
+    activity_id: Type.String({ description: 'unique; sorts as the events happened' }),
+    kind: Type.Union(ACTIVITY_KINDS.map((kind) => Type.Literal(kind))),
+    created_at: Type.Integer({ description: 'Unix seconds' }),
+    method: Type.Optional(
+      Type.Union([Type.Literal('srp'), Type.Literal('federated'), Type.Literal('passkey')], { description: 'how a sign-in proved the user' }),
+    ),
+    provider: Type.Optional(Type.String({ description: 'the identity provider of a federated sign-in' })),
+    challenge: Type.Optional(
+      Type.Union([Type.Literal('SOFTWARE_TOKEN_MFA'), Type.Literal('EMAIL_OTP')], { description: 'the code step a wrong MFA code was refused at' }),
+    ),
+    source_ip: Type.Optional(Type.String({ description: 'of the request that did it, when it had one' })),
+    user_agent: Type.Optional(Type.String({ description: 'of that request (first 160 characters), when it had one' })),
+  },
+  { $id: 'UserActivity' },
+);
+export type UserActivity = Static<typeof UserActivity>;
+
+export const UserActivityQuery = Type.Object({
+  limit: Type.Optional(Limit),
+  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type UserActivityQuery = Static<typeof UserActivityQuery>;
+
 export const userSchemas = {
   getSaasUsers: { response: Type.Object({ users: Type.Array(SaasUser) }) },
   createSaasUser: {
@@ -84,6 +125,11 @@ export const userSchemas = {
   saveSaasUsersCount: { body: Type.Object({ count: Count }) },
   searchSaasUsers: { query: SaasUserSearch, response: Type.Object({ users: Type.Array(SaasUser), cursor: Type.Optional(Type.String()) }) },
   getSaasUser: { params: UserIdParam, response: SaasUser },
+  getSaasUserActivity: {
+    params: UserIdParam,
+    query: UserActivityQuery,
+    response: Type.Object({ activities: Type.Array(UserActivity), cursor: Type.Optional(Type.String()) }, { $id: 'UserActivities' }),
+  },
   deleteSaasUser: { params: UserIdParam, response: UserInfo },
   updateSaasUserPassword: { params: UserIdParam, body: Type.Object({ password: Type.String(), temporary: Type.Optional(Type.Boolean()) }) },
   resetSaasUserPassword: { params: UserIdParam, response: Type.Object({ password: Type.String() }) },

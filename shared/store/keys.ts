@@ -101,6 +101,15 @@ export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
  */
 export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
 
+/**
+ * A user's security activity (shared/domain/users/activity.ts) is kept on the profile item, one attribute per
+ * event named by the event's id, so the write a sign-in already makes records it, and Delete User takes it along.
+ */
+const ACTIVITY_PREFIX = 'activity#';
+export const activityAttribute = (eventId: string) => `${ACTIVITY_PREFIX}${eventId}`;
+/** The event id an attribute of the profile holds, or undefined when it holds none. */
+export const activityEventId = (attribute: string) => (attribute.startsWith(ACTIVITY_PREFIX) ? attribute.slice(ACTIVITY_PREFIX.length) : undefined);
+
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
   saasRegistryEntry: (saasId: string) => ({ gsi1pk: SAAS_REGISTRY, gsi1sk: `SAAS#${saasId}` }),

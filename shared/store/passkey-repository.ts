@@ -11,6 +11,8 @@ import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { queryAll } from './query.js';
 import { both, check, EXISTS, LIVE, part, putNew, remove, update } from './transact.js';
 import { Update } from './update.js';
+import type { ActivityChange } from '../domain/users/activity.js';
+import { withActivity } from './activity-attributes.js';
 
 const record = (item: Record<string, unknown>): PasskeyRecord => {
   const { mirror: _mirror, ...rest } = withoutKeys<PasskeyRecord & { mirror: unknown }>(item);
@@ -53,10 +55,14 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
     return challenge;
   }
 
-  addWrite(saasId: string, userId: string, passkey: PasskeyRecord): AtomicWrite {
+  addWrite(saasId: string, userId: string, passkey: PasskeyRecord, activity?: ActivityChange): AtomicWrite {
     const owner = keys.passkeyOwner(saasId, passkey.id);
+    const profile = keys.userProfile(saasId, userId);
     return atomicWrite(
-      check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive),
+      // The profile's check becomes its update when the addition is recorded: the same transaction, one part more or less.
+      activity
+        ? update(this.table, profile, withActivity(new Update(), activity), LIVE, RULE.userLive)
+        : check(this.table, profile, LIVE, RULE.userLive),
       putNew(this.table, { ...owner, entity: ENTITY.passkeyOwner, v: 1, user_id: userId }, PASSKEY_RULE.credentialFree),
       part(PASSKEY_RULE.credentialFree, {
         Put: {
@@ -88,10 +94,11 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
     return atomicWrite(update(this.table, keys.passkey(saasId, userId, passkeyId), change, both(EXISTS, unchanged), PASSKEY_RULE.passkeyCurrent));
   }
 
-  removeWrite(saasId: string, userId: string, passkeyId: string): AtomicWrite {
+  removeWrite(saasId: string, userId: string, passkeyId: string, activity?: ActivityChange): AtomicWrite {
     return atomicWrite(
       remove(this.table, keys.passkey(saasId, userId, passkeyId), EXISTS, PASSKEY_RULE.passkeyExists),
       remove(this.table, keys.passkeyOwner(saasId, passkeyId), EXISTS, PASSKEY_RULE.passkeyExists),
+      ...(activity ? [update(this.table, keys.userProfile(saasId, userId), withActivity(new Update(), activity), LIVE, RULE.userLive)] : []),
     );
   }
 }

@@ -21,6 +21,8 @@ import { mailWrites } from './outbox-repository.js';
 import { both, check, conditionInput, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { toUser } from './user-repository.js';
 import { Update } from './update.js';
+import { withActivity } from './activity-attributes.js';
+import type { ActivityChange } from '../domain/users/activity.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
@@ -112,8 +114,14 @@ export class DynamoSignInRepository implements SignInRepository {
     return (await this.proofState(saasId, userId)).lockout;
   }
 
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean> {
-    const change = new Update().set(LOCKOUT, next);
+  replaceLockout(
+    saasId: string,
+    userId: string,
+    expected: LockoutState | undefined,
+    next: LockoutState,
+    activity?: ActivityChange,
+  ): Promise<boolean> {
+    const change = withActivity(new Update().set(LOCKOUT, next), activity);
     return unlessConditionFails(() => this.conditionalUpdate(keys.userProfile(saasId, userId), change, both(LIVE, lockoutIs(expected))));
   }
 
@@ -128,7 +136,7 @@ export class DynamoSignInRepository implements SignInRepository {
   }
 
   proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite {
-    const change = new Update();
+    const change = withActivity(new Update(), spent.activity);
     if (spent.charged) change.set(LOCKOUT, spent.charged);
     const condition = spendSession(spent, change, now);
     return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.signInState));
@@ -215,7 +223,7 @@ export class DynamoSignInRepository implements SignInRepository {
 
   signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {
     const atVersion = conditionOn({ session_version: ['=', signedIn.sessionVersion] }, LIVE);
-    const change = new Update().set('last_login_at', signedIn.at).remove(LOCKOUT);
+    const change = withActivity(new Update().set('last_login_at', signedIn.at).remove(LOCKOUT), signedIn.activity);
     const condition = signedIn.spent ? both(atVersion, spendSession(signedIn.spent, change, signedIn.at)) : atVersion;
     return atomicWrite(
       update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.sessionCurrent),

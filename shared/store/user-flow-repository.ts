@@ -3,6 +3,8 @@
  * with the user), and the profile writes of MFA registration and account links. Every write is a part of
  * a transaction the domain composes; only spending a code's attempt stands alone.
  */
+import type { ActivityChange } from '../domain/users/activity.js';
+import { withActivity } from './activity-attributes.js';
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, type CountedMail } from '../domain/mail/mail.js';
@@ -124,11 +126,14 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive));
   }
 
-  registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite {
-    const change = new Update()
-      .set(['mfa', 'sealed_totp_secret'], sealedSecret)
-      .set(['mfa', 'software_token_registered'], true)
-      .remove(['mfa', 'pending_sealed_totp_secret']);
+  registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string, activity?: ActivityChange): AtomicWrite {
+    const change = withActivity(
+      new Update()
+        .set(['mfa', 'sealed_totp_secret'], sealedSecret)
+        .set(['mfa', 'software_token_registered'], true)
+        .remove(['mfa', 'pending_sealed_totp_secret']),
+      activity,
+    );
     const stillPending: Condition = {
       expression: '#mfa.#pending = :pending',
       names: { '#mfa': 'mfa', '#pending': 'pending_sealed_totp_secret' },

@@ -1,3 +1,5 @@
+import type { ActivityChange } from '../domain/users/activity.js';
+import { splitActivity, withActivity } from './activity-attributes.js';
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { CountedMail } from '../domain/mail/mail.js';
@@ -48,8 +50,9 @@ export function projection(attributes: readonly string[]) {
 type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_answered?: unknown };
 
 export function toUser(item: Record<string, unknown>): UserRecord {
-  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_answered: _answered, ...user } = withoutKeys<StoredUser>(item);
-  return user;
+  const { activity, rest } = splitActivity(item);
+  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_answered: _answered, ...user } = withoutKeys<StoredUser>(rest);
+  return { ...user, activity };
 }
 
 /**
@@ -260,9 +263,9 @@ export class DynamoUserRepository implements UserRepository {
     user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>,
     credential: PasswordCredential,
     mail?: CountedMail,
-    options: { onlyBeforeFirstSignIn?: boolean } = {},
+    options: { onlyBeforeFirstSignIn?: boolean; activity?: ActivityChange } = {},
   ): AtomicWrite {
-    const change = new Update().set('password', credential).add('session_version', 1);
+    const change = withActivity(new Update().set('password', credential).add('session_version', 1), options.activity);
     const profile = keys.userProfile(saasId, user.id);
     const login = loginOf(user);
     const copy = new Update().set('credential', { salt: credential.salt, verifier: credential.verifier });
@@ -285,8 +288,8 @@ export class DynamoUserRepository implements UserRepository {
     return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, condition))));
   }
 
-  setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean> {
-    const change = new Update().set(['mfa', 'enabled'], preference.enabled);
+  setMfa(saasId: string, userId: string, preference: MfaPreference, activity?: ActivityChange): Promise<boolean> {
+    const change = withActivity(new Update().set(['mfa', 'enabled'], preference.enabled), activity);
     if (preference.method) change.set(['mfa', 'method'], preference.method);
     else change.remove(['mfa', 'method']);
     const registered: Condition = {

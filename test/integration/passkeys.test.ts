@@ -165,6 +165,17 @@ describe('registering a passkey and signing in with it', () => {
     assert.ok((api.body.passkeys[0]?.last_used_at ?? 0) > 0, 'its use is recorded');
     assert.equal(api.body.passkeys[0]?.rp_id, saas.rpId);
     assert.doesNotMatch(api.text, /public_key|credential_id/, 'no key material leaves the service');
+
+    const activity = await saas.api.get<{ activities: { kind: string; method?: string }[] }>(`/users/${userId}/activity`);
+    assert.deepEqual(
+      activity.body.activities.map(({ kind, method }) => [kind, method]),
+      [
+        ['sign_in_succeeded', 'passkey'],
+        ['passkey_added', undefined],
+        ['sign_in_succeeded', 'srp'],
+      ],
+      "the user's activity (GET /users/{user_id}/activity)",
+    );
   });
 
   it('refuses a challenge used once already (a replayed answer)', async () => {
@@ -270,6 +281,8 @@ describe('GET and DELETE /users/{user_id}/passkeys (our extension)', () => {
     assert.equal((await writer.delete(`/users/${userId}/passkeys/${id}`)).status, 200);
     await expectError(writer.delete(`/users/${userId}/passkeys/${id}`), 404, 'passkey_not_found');
     assert.deepEqual((await reader.get<{ passkeys: unknown[] }>(`/users/${userId}/passkeys`)).body.passkeys, []);
+    const activity = await reader.get<{ activities: { kind: string }[] }>(`/users/${userId}/activity`);
+    assert.equal(activity.body.activities[0]?.kind, 'passkey_removed');
     const { post, challenge_id, options } = await signInOptions(saas);
     assert.equal(
       (await post('passkey/sign-in', { challenge_id, response: authenticator.authenticate(options, { origin: saas.origin }) })).status,

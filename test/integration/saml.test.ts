@@ -140,6 +140,19 @@ describe('per-tenant SAML sign-in', () => {
     const again = await signIn(tenantA, idpA, KIM);
     assert.equal(again.status, 302, again.text);
     assert.ok(again.location?.startsWith(`${CALLBACK}?code=`), again.location);
+
+    // Both sign-ins are in the user's activity (GET /users/{user_id}/activity), as federated ones.
+    const kim = (await admin.get<{ users: { id: string; email: string }[] }>('/users')).body.users.find(
+      (user) => user.email.toLowerCase() === KIM.email.toLowerCase(),
+    );
+    const activity = await admin.get<{ activities: { kind: string; method?: string; provider?: string }[] }>(`/users/${kim?.id}/activity`);
+    assert.equal(activity.status, 200, activity.text);
+    const signIns = activity.body.activities.filter((event) => event.kind === 'sign_in_succeeded');
+    assert.equal(signIns.length, 2);
+    for (const event of signIns) {
+      assert.equal(event.method, 'federated');
+      assert.ok(event.provider, 'names the identity provider');
+    }
   });
 
   it('refuses a tampered response, a replayed one, and one signed by another tenant’s identity provider', async () => {

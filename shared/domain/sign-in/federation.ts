@@ -44,7 +44,7 @@ export interface FederationDeps {
   flows: Pick<UserFlowRepository, 'identityClaimWrite'>;
   links: Pick<UserFlowService, 'offerLink' | 'confirmLink'>;
   committer: Committer;
-  signIn: { federated(saasId: string, userId: string): Promise<Credentials> };
+  signIn: { federated(saasId: string, userId: string, via: { method: 'federated'; provider: string }): Promise<Credentials> };
   selfSignUpEnabled(saasId: string): Promise<boolean>;
   isMember(saasId: string, tenantId: string, userId: string): Promise<boolean>;
   passwordPolicy(saasId: string): Promise<PasswordPolicy>;
@@ -62,7 +62,7 @@ export class FederationService {
    */
   async signIn(saasId: string, account: ExternalAccount, { mayCreate = true }: { mayCreate?: boolean } = {}): Promise<FederatedOutcome> {
     const linked = await this.deps.users.findByIdentity(saasId, account.provider, account.subject);
-    if (linked) return this.signedIn(saasId, await this.member(saasId, account, linked));
+    if (linked) return this.signedIn(saasId, await this.member(saasId, account, linked), account.provider);
     const login = account.email && account.emailVerified ? loginFromUsername(account.email) : undefined;
     if (!login || login.kind !== 'email') {
       throw invalid('email_not_verified', `${account.provider} did not vouch for an e-mail address of this account; it cannot sign in here`);
@@ -89,7 +89,7 @@ export class FederationService {
       prepared.write,
       this.deps.flows.identityClaimWrite(saasId, prepared.user.id, account.provider, account.subject),
     );
-    if (outcome.committed) return this.signedIn(saasId, prepared.user.id);
+    if (outcome.committed) return this.signedIn(saasId, prepared.user.id, account.provider);
     // Another sign-in made the user or the link a moment ago: decide again on what is stored now.
     if (outcome.refusedBy === RULE.loginFree || outcome.refusedBy === FLOW_RULE.identityFree) return this.signIn(saasId, account, { mayCreate });
     throw new Error(`creating a federated user was refused by ${outcome.refusedBy}`);
@@ -107,7 +107,7 @@ export class FederationService {
   ): Promise<Credentials> {
     if (account.tenantId !== undefined && !(await this.deps.isMember(saasId, account.tenantId, userId))) throw notInTenant();
     await this.deps.links.confirmLink(saasId, userId, code, { provider: account.provider, subject: account.subject });
-    return this.deps.signIn.federated(saasId, userId);
+    return this.deps.signIn.federated(saasId, userId, { method: 'federated', provider: account.provider });
   }
 
   /** A tenant's identity provider signs in that tenant's users only. */
@@ -121,7 +121,7 @@ export class FederationService {
     return { kind: 'link_offered', userId: user.id, email: user.email };
   }
 
-  private async signedIn(saasId: string, userId: string): Promise<FederatedOutcome> {
-    return { kind: 'signed_in', userId, credentials: await this.deps.signIn.federated(saasId, userId) };
+  private async signedIn(saasId: string, userId: string, provider: string): Promise<FederatedOutcome> {
+    return { kind: 'signed_in', userId, credentials: await this.deps.signIn.federated(saasId, userId, { method: 'federated', provider }) };
   }
 }

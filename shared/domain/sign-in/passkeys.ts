@@ -13,6 +13,7 @@
  *   - the signature counter only moves forward (a clone is refused), and counter and backup flags are kept.
  * The protocol itself is SimpleWebAuthn's (a maintained library); nothing here knows HTTP or DynamoDB.
  */
+import type { ActivityChange, ActivityLog } from '../users/activity.js';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   generateAuthenticationOptions,
@@ -89,12 +90,12 @@ export interface PasskeyRepository {
   saveChallenge(saasId: string, challenge: PasskeyChallenge): Promise<void>;
   /** The challenge, removed in the same request; undefined when there is none (never made, or taken already). */
   takeChallenge(saasId: string, challengeId: string): Promise<PasskeyChallenge | undefined>;
-  addWrite(saasId: string, userId: string, passkey: PasskeyRecord): AtomicWrite;
+  addWrite(saasId: string, userId: string, passkey: PasskeyRecord, activity?: ActivityChange): AtomicWrite;
   ownerOf(saasId: string, passkeyId: string): Promise<string | undefined>;
   get(saasId: string, userId: string, passkeyId: string): Promise<PasskeyRecord | undefined>;
   list(saasId: string, userId: string): Promise<PasskeyRecord[]>;
   usedWrite(saasId: string, userId: string, passkeyId: string, use: PasskeyUse, counterRead: number): AtomicWrite;
-  removeWrite(saasId: string, userId: string, passkeyId: string): AtomicWrite;
+  removeWrite(saasId: string, userId: string, passkeyId: string, activity?: ActivityChange): AtomicWrite;
 }
 
 /** A passkey as the API and the screen show it: no key material. */
@@ -120,6 +121,11 @@ export interface PasskeyDeps {
   tokenHolder(saasId: string, accessToken: string): Promise<string>;
   /** Signs the user in, the writes in the same transaction as the sign-in's own. */
   signIn(saasId: string, userId: string, ...writes: AtomicWrite[]): Promise<Credentials>;
+  /**
+   * Records passkeys added and removed in the user's activity, in the transaction that does it. The profile is
+   * not read here, so these writes drop nothing; the user's next sign-in or refused password trims the list.
+   */
+  activity: ActivityLog;
 }
 
 /** The library base64url-encodes a string challenge again: it is handed the bytes, and checks the string. */
@@ -241,7 +247,9 @@ export class PasskeyService {
       created_at: nowSeconds(),
       last_used_at: 0,
     };
-    const outcome = await this.deps.committer.commit(this.deps.passkeys.addWrite(saasId, userId, passkey));
+    const outcome = await this.deps.committer.commit(
+      this.deps.passkeys.addWrite(saasId, userId, passkey, this.deps.activity.change('passkey_added', undefined)),
+    );
     if (!outcome.committed) {
       if (outcome.refusedBy === RULE.userLive) throw notFound('user_not_found', `no user with id ${userId}`);
       throw invalid('passkey_already_registered', 'this passkey is registered already');
@@ -315,7 +323,9 @@ export class PasskeyService {
   }
 
   async remove(saasId: string, userId: string, passkeyIdToRemove: string): Promise<void> {
-    const outcome = await this.deps.committer.commit(this.deps.passkeys.removeWrite(saasId, userId, passkeyIdToRemove));
+    const outcome = await this.deps.committer.commit(
+      this.deps.passkeys.removeWrite(saasId, userId, passkeyIdToRemove, this.deps.activity.change('passkey_removed', undefined)),
+    );
     if (!outcome.committed) throw notFound('passkey_not_found', `user ${userId} has no passkey ${passkeyIdToRemove}`);
   }
 

@@ -13,6 +13,7 @@
  * finds the user locked changes nothing of the user's (a refused attempt is not a failure: it must not lengthen
  * the lock a real user waits out); its write goes to a decoy, as a name nobody has does (sign-in.ts).
  */
+import type { ActivityChange } from '../users/activity.js';
 import { nowSeconds } from '../../clock.js';
 
 export const FREE_ATTEMPTS = 5;
@@ -38,7 +39,7 @@ export interface LockoutRepository {
   /** The stored state, expired or not; undefined when there is none. */
   lockout(saasId: string, userId: string): Promise<LockoutState | undefined>;
   /** Writes `next` only if the stored state is still `expected` (undefined: none) and the user is live; false otherwise. */
-  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState): Promise<boolean>;
+  replaceLockout(saasId: string, userId: string, expected: LockoutState | undefined, next: LockoutState, activity?: ActivityChange): Promise<boolean>;
 }
 
 /** How long the failure numbered `failures` locks for: 0 below the free attempts, then 1, 2, 4 ... 900 s. */
@@ -62,13 +63,17 @@ export function charged(state: LockoutState | undefined, now: number): LockoutSt
 export class Lockout {
   constructor(private readonly store: LockoutRepository) {}
 
-  /** Charges one attempt (a code answer); 'locked' when the user may not try now (nothing is charged then). */
-  async charge(saasId: string, userId: string): Promise<'allowed' | 'locked'> {
+  /**
+   * Charges one attempt (a code answer); 'locked' when the user may not try now (nothing is charged then).
+   * `record` names the activity the charge writes with the count (the attempt as a failure until it succeeds).
+   */
+  async charge(saasId: string, userId: string, record?: (next: LockoutState) => ActivityChange): Promise<'allowed' | 'locked'> {
     for (let round = 0; round < CONTENDED_ROUNDS; round++) {
       const now = nowSeconds();
       const state = await this.store.lockout(saasId, userId);
       if (isLocked(state, now)) return 'locked';
-      if (await this.store.replaceLockout(saasId, userId, state, charged(state, now))) return 'allowed';
+      const next = charged(state, now);
+      if (await this.store.replaceLockout(saasId, userId, state, next, record?.(next))) return 'allowed';
       await contendedPause(round);
     }
     return 'locked';

@@ -5,6 +5,7 @@
  * a lifetime carry the TTL attribute `expiresAt` and are checked against the clock on every read, as TTL
  * deletes only eventually. Refresh tokens are not stored at all (refresh-tokens.ts).
  */
+import type { ActivityChange } from '../users/activity.js';
 import { invalid, unauthenticated } from '../../errors.js';
 import type { SignInSettings } from '../../schemas/configuration.js';
 import type { Credentials, NewDeviceMetadata } from '../../schemas/sign-in.js';
@@ -86,6 +87,8 @@ export interface SpentSession {
    * the password again and again).
    */
   charged?: LockoutState;
+  /** The user's activity this write records: a refused proof (a failure, or the one that locked the user out). */
+  activity?: ActivityChange;
 }
 
 /** The key of a session among the answered ones: 96 random bits are unique enough for three minutes. */
@@ -98,6 +101,8 @@ export interface SignedIn {
   sessionVersion: number;
   /** When the SRP proof was the last step: its session is spent in the same write. */
   spent?: SpentSession;
+  /** The sign-in in the user's activity, recorded by the same write. */
+  activity?: ActivityChange;
 }
 
 export interface SignInRepository extends LockoutRepository {

@@ -25,7 +25,7 @@ import { metrics } from '../../metrics.js';
 import type { ChallengeAnswer, ChallengeName, Credentials, SignInChallenge, SignInResult } from '../../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
-import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
+import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout, type LockoutState } from './sign-in-lockout.js';
 import { newGrantId, type RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
 import {
@@ -42,6 +42,7 @@ import {
   type SignInRepository,
   type SpentSession,
 } from './sign-in-state.js';
+import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
 import type { TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
@@ -70,6 +71,8 @@ export interface SignInDeps {
   poolName(saasId: string): Promise<string>;
   deviceRemembering(saasId: string): Promise<DeviceRemembering>;
   settings: SignInSettingsOfService;
+  /** Records sign-ins, refused proofs and lockouts in the user's activity, in the writes that settle them. */
+  activity: ActivityLog;
 }
 
 /** Challenges the service offers; the others the spec names are refused with `unsupported_challenge`. */
@@ -93,6 +96,10 @@ interface Progress {
   authTime: number;
   /** No DEVICE_KEY came with the proof: a new device may be offered. */
   mayOfferDevice: boolean;
+  /** How the user proved who they are, for their activity; the password (SRP) when not said. */
+  via?: { method: SignInMethod; provider?: string };
+  /** The event a code answer's charge recorded as a failure: the sign-in it completes takes it back. */
+  provisional?: string;
 }
 
 const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
@@ -239,9 +246,9 @@ export class SignInService {
       const spent: SpentSession = { seen, sessionId: claim.sessionId, expiresAt: claim.expiresAt };
       try {
         if (checked.right) return await onRight({ user, spent });
-        const outcome = await this.deps.committer.commit(
-          this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charged(seen.lockout, now) }, now),
-        );
+        const charge = charged(seen.lockout, now);
+        const activity = this.deps.activity.change(charge.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { method: 'srp' });
+        const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charge, activity }, now));
         if (outcome.committed) return this.refused(claim, 'wrong proof');
       } catch (error) {
         if (!(error instanceof ProofContended)) throw error;
@@ -352,13 +359,18 @@ export class SignInService {
     check: (user: UserRecord, challenge: OpenChallenge, token: UserToken) => Promise<boolean>,
   ): Promise<SignInResult> {
     const { user, challenge, token } = await this.takeAnswer(saasId, step, responses, session);
-    const allowed = (await this.lockout.charge(saasId, user.id)) === 'allowed';
+    // The charge records the answer as a failure in the write it makes anyway; a right code's sign-in removes it again.
+    let provisional: ActivityChange | undefined;
+    const recordFailure = (next: LockoutState) =>
+      (provisional = this.deps.activity.change(next.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { challenge: step }));
+    const allowed = (await this.lockout.charge(saasId, user.id, recordFailure)) === 'allowed';
     if (!allowed || !(await check(user, challenge, token))) {
       metrics.count(allowed ? 'SignInFailed' : 'SignInLockedOut');
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
     }
-    return this.complete(saasId, user, progressOf(challenge), undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
+    const progress = { ...progressOf(challenge), ...(provisional ? { provisional: provisional.add.id } : {}) };
+    return this.complete(saasId, user, progress, undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
   }
 
   private softwareTokenMfa(saasId: string, responses: Responses, session: string | undefined): Promise<SignInResult> {
@@ -426,11 +438,11 @@ export class SignInService {
    * no password and no MFA of ours (the provider has its own), no device offered; the same settling write,
    * so a user removed meanwhile is refused.
    */
-  async federated(saasId: string, userId: string, ...writes: AtomicWrite[]): Promise<Credentials> {
+  async federated(saasId: string, userId: string, via: { method: SignInMethod; provider?: string }, ...writes: AtomicWrite[]): Promise<Credentials> {
     const user = await this.deps.users.get(saasId, userId);
     if (!user) throw unauthenticated('not_authorized', 'the user was removed during the sign-in; sign in again');
     // A passkey's sign-in (passkeys.ts) passes its counter update: it commits with the sign-in or not at all.
-    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, undefined, ...writes);
+    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false, via }, undefined, ...writes);
     return credentials as Credentials;
   }
 
@@ -452,9 +464,21 @@ export class SignInService {
     const remembering = progress.mayOfferDevice ? await this.deps.deviceRemembering(saasId) : 'no';
     const device = remembering === 'no' ? undefined : newOfferedDevice(settings.region, now, settings.offeredDeviceSeconds);
     const sessionVersion = user.session_version;
+    const activity = this.deps.activity.change('sign_in_succeeded', user.activity, progress.via ?? { method: 'srp' });
+    if (progress.provisional) activity.drop.push(progress.provisional);
     const outcome = await this.deps.committer.commit(
       ...writes,
-      this.deps.store.signedInWrite(saasId, user.id, { at: now, sessionVersion, ...(spent ? { spent } : {}) }, device),
+      this.deps.store.signedInWrite(
+        saasId,
+        user.id,
+        {
+          at: now,
+          sessionVersion,
+          ...(spent ? { spent } : {}),
+          activity,
+        },
+        device,
+      ),
     );
     if (!outcome.committed) {
       if (outcome.refusedBy === RULE.challengeOpen) throw sessionRefused('session: has been answered already');

@@ -7,6 +7,7 @@
  * together with the code being used up, so a code confirms one change only, and two parallel confirms give
  * one change and one refusal.
  */
+import type { ActivityChange, ActivityKind, ActivityLog } from './activity.js';
 import { createHash } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import { matchTotp, newTotpSecret } from '../../crypto/totp.js';
@@ -73,7 +74,7 @@ export interface UserFlowRepository {
   /** Rule `user_live`. */
   pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
   /** Makes the pending secret the registered one, while it is `sealedSecret`. Rule `totp_pending`. */
-  registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite;
+  registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string, activity?: ActivityChange): AtomicWrite;
   /** The link, and the provider account's owner item. Rules `provider_unlinked`, `identity_free`. */
   linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite;
   /** The provider account's owner item alone (a user created with the link). Rule `identity_free`. */
@@ -83,7 +84,9 @@ export interface UserFlowRepository {
 export interface UserFlowDeps {
   users: UserRepository;
   /** A password change checked against the policy, to commit with the code's use (users.ts). */
-  passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
+  passwordChange(saasId: string, userId: string, password: string, recorded?: ActivityKind): Promise<AtomicWrite>;
+  /** Records an authenticator app's registration in the user's activity. */
+  activity: ActivityLog;
   flows: UserFlowRepository;
   committer: Committer;
   tokens: AccessTokenVerifier;
@@ -266,7 +269,10 @@ export class UserFlowService {
     await this.commit(
       saasId,
       user.id,
-      [await this.deps.passwordChange(saasId, user.id, input.password), this.deps.flows.useCodeWrite(saasId, user.id, code)],
+      [
+        await this.deps.passwordChange(saasId, user.id, input.password, 'password_reset_completed'),
+        this.deps.flows.useCodeWrite(saasId, user.id, code),
+      ],
       {
         [FLOW_RULE.codeUnused]: wrongCode,
       },
@@ -295,7 +301,8 @@ export class UserFlowService {
     if (matchTotp(secret, input.verification_code.trim()) === undefined) {
       throw invalid('invalid_verification_code', "verification_code: is not the authenticator app's current code", { field: 'verification_code' });
     }
-    await this.commit(saasId, userId, [this.deps.flows.registerTotpSecretWrite(saasId, userId, pending)], {
+    const activity = this.deps.activity.change('authenticator_registered', user.activity);
+    await this.commit(saasId, userId, [this.deps.flows.registerTotpSecretWrite(saasId, userId, pending, activity)], {
       [FLOW_RULE.totpPending]: () =>
         invalid('secret_code_replaced', 'verification_code: a newer secret code was created meanwhile; register the app with that one', {
           field: 'verification_code',

@@ -7,6 +7,7 @@
  * Attributes: a SaaS user's `attributes` hold the values of SaaS-user attributes, one value across every
  * tenant. Per-tenant user attributes live on the memberships (tenant-users.ts).
  */
+import { liveActivity, type ActivityChange, type ActivityEvent, type ActivityKind, type ActivityLog } from './activity.js';
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
@@ -16,7 +17,15 @@ import { normalizedEmailAddress } from './email-address.js';
 import type { PasswordPolicy, TemplateName } from '../../schemas/configuration.js';
 import type { Attribute } from '../../schemas/definitions.js';
 import type { TenantUserSearch, UserInfo } from '../../schemas/tenant-users.js';
-import type { MfaMethod, MfaPreference, MfaPreferenceAnswer, SaasUser, SaasUserSearch } from '../../schemas/users.js';
+import type {
+  MfaMethod,
+  MfaPreference,
+  MfaPreferenceAnswer,
+  SaasUser,
+  SaasUserSearch,
+  UserActivity,
+  UserActivityQuery,
+} from '../../schemas/users.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
@@ -93,6 +102,8 @@ export interface UserRecord {
   /** Unix seconds; 0 until the first sign-in. */
   last_login_at: number;
   created_at: number;
+  /** The security events the profile keeps (activity.ts); never part of an answer about the user. */
+  activity?: ActivityEvent[];
 }
 
 /** What the unpaged lists answer of a user: read without the password verifier and sign-in state. */
@@ -147,12 +158,12 @@ export interface UserRepository {
     user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>,
     credential: PasswordCredential,
     mail?: CountedMail,
-    options?: { onlyBeforeFirstSignIn?: boolean },
+    options?: { onlyBeforeFirstSignIn?: boolean; activity?: ActivityChange },
   ): AtomicWrite;
   /** Sets and removes SaaS-user attribute values (rule `user_live`). */
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite;
   /** false when the user is gone, or softwareToken is asked for without a registered app. */
-  setMfa(saasId: string, userId: string, preference: MfaPreference): Promise<boolean>;
+  setMfa(saasId: string, userId: string, preference: MfaPreference, activity?: ActivityChange): Promise<boolean>;
   /** false when the user is gone or the provider is not linked. */
   unlinkProvider(saasId: string, userId: string, provider: string): Promise<boolean>;
   /** The user a provider's account (its subject) is linked to. */
@@ -177,6 +188,8 @@ export interface UserServiceDeps {
   userInfo(saasId: string, userId: string): Promise<UserInfo | undefined>;
   /** Seals and opens search cursors. */
   cursors: Cursors;
+  /** Records password and MFA changes in the user's activity. */
+  activity: ActivityLog;
 }
 
 export const KNOWN_PROVIDERS = ['Google'] as const;
@@ -253,6 +266,21 @@ export function loginFromUsername(username: string): Login | undefined {
   if ([...trimmed].some((c) => !ascii(c) && [...c.toLowerCase()].some(ascii))) return undefined;
   if (trimmed.includes('@')) return STORED_EMAIL_SHAPE.test(trimmed) ? { kind: 'email', value: trimmed.toLowerCase() } : undefined;
   return SIGN_IN_ID.test(trimmed) ? { kind: 'sign_in_id', value: trimmed.toLowerCase() } : undefined;
+}
+
+/** An event as the activity API answers it. */
+function toUserActivity(event: ActivityEvent): UserActivity {
+  const { id, kind, at, method, provider, challenge, source_ip, user_agent } = event;
+  return {
+    activity_id: id,
+    kind,
+    created_at: at,
+    ...(method ? { method } : {}),
+    ...(provider ? { provider } : {}),
+    ...(challenge ? { challenge } : {}),
+    ...(source_ip ? { source_ip } : {}),
+    ...(user_agent ? { user_agent } : {}),
+  };
 }
 
 export function toSaasUser(user: UserSummary): SaasUser {
@@ -389,6 +417,20 @@ export class UserService {
     return toSaasUser(await this.record(saasId, userId));
   }
 
+  /** The user's security activity kept now, newest first, a page at a time (our extension). */
+  async activity(saasId: string, userId: string, query: UserActivityQuery): Promise<{ activities: UserActivity[]; cursor?: string }> {
+    const events = liveActivity((await this.record(saasId, userId)).activity, nowSeconds());
+    const source: OrderedSource<ActivityEvent> = {
+      accepts: (position) => events.some((event) => event.id === position),
+      async *read(after) {
+        for (const event of events) if (after === undefined || event.id < after) yield { position: event.id, item: event };
+      },
+    };
+    const sealing = { cursors: this.deps.cursors, scope: `${saasId}\nuser-activity\n${userId}` };
+    const page = await readPage(source, sealing, given(query.cursor), query.limit ?? MAX_PAGE_SIZE, () => true);
+    return { activities: page.items.map(toUserActivity), ...(page.cursor ? { cursor: page.cursor } : {}) };
+  }
+
   async list(saasId: string): Promise<SaasUser[]> {
     return (await this.deps.users.list(saasId)).map(toSaasUser);
   }
@@ -426,11 +468,18 @@ export class UserService {
   }
 
   /** A password change (checked against the policy) to commit with other writes; sign-in's NEW_PASSWORD_REQUIRED uses it. */
-  async passwordChangeWrite(saasId: string, userId: string, password: string, temporary = false): Promise<AtomicWrite> {
+  async passwordChangeWrite(
+    saasId: string,
+    userId: string,
+    password: string,
+    temporary = false,
+    recorded: ActivityKind = temporary ? 'password_reset' : 'password_changed',
+  ): Promise<AtomicWrite> {
     const policy = await this.deps.passwordPolicy(saasId);
     checkPassword(password, policy);
     const user = await this.record(saasId, userId);
-    return this.deps.users.passwordWrite(saasId, user, await this.credential(saasId, userId, password, temporary, policy));
+    const activity = this.deps.activity.change(recorded, user.activity);
+    return this.deps.users.passwordWrite(saasId, user, await this.credential(saasId, userId, password, temporary, policy), undefined, { activity });
   }
 
   /** A new temporary password in place of the user's, mailed with `template` to an e-mail user; returned. */
@@ -438,19 +487,21 @@ export class UserService {
     saasId: string,
     user: UserRecord,
     template: TemplateName,
-    options: { onlyBeforeFirstSignIn?: boolean } = {},
+    options: { onlyBeforeFirstSignIn?: boolean; recorded?: ActivityKind } = {},
   ): Promise<{ password: string }> {
     const policy = await this.deps.passwordPolicy(saasId);
     const password = generatePassword(policy);
     const credential = await this.credential(saasId, user.id, password, true, policy);
     const mail = user.email ? await newCountedMail(this.deps, saasId, template, user.email, password, user.id) : undefined;
-    await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user, credential, mail, options));
+    const { recorded, ...rule } = options;
+    const activity = recorded && this.deps.activity.change(recorded, user.activity);
+    await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user, credential, mail, { ...rule, ...(activity ? { activity } : {}) }));
     return { password };
   }
 
   /** A new temporary password: returned, and mailed (forgot_password) to an e-mail user. */
   async resetPassword(saasId: string, userId: string): Promise<{ password: string }> {
-    return this.issueTemporaryPassword(saasId, await this.record(saasId, userId), 'forgot_password');
+    return this.issueTemporaryPassword(saasId, await this.record(saasId, userId), 'forgot_password', { recorded: 'password_reset' });
   }
 
   /**
@@ -507,7 +558,8 @@ export class UserService {
     if (enabled && method === 'email' && !user.email) {
       throw invalid('invalid_parameter', 'method: email needs a user who signs in with an e-mail address', { field: 'method' });
     }
-    if (await this.deps.users.setMfa(saasId, userId, enabled ? { enabled, method } : { enabled })) return;
+    const activity = this.deps.activity.change(enabled ? 'mfa_enabled' : 'mfa_disabled', user.activity);
+    if (await this.deps.users.setMfa(saasId, userId, enabled ? { enabled, method } : { enabled }, activity)) return;
     if (!(await this.deps.users.get(saasId, userId))) throw userNotFound(userId);
     throw softwareTokenMissing();
   }
