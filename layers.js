@@ -43,7 +43,7 @@ const DOMAIN_WHAT = {
 };
 
 /** The floor as the domain sees it: types, schemas, errors, pure helpers, the log and counters. */
-const DOMAIN_FLOOR = ['schemas', 'crypto', 'metrics', 'log', 'permissions', 'errors', 'clock'];
+const DOMAIN_FLOOR = ['schemas', 'crypto', 'metrics', 'log', 'request-origin', 'permissions', 'errors', 'clock'];
 /** The floor as the outer shared layers see it. */
 const FLOOR = ['openapi', 'routes', 'screen-hosts', 'observability', ...DOMAIN_FLOOR];
 const DOMAIN = ['domain root', ...DOMAIN_ORDER.map((noun) => `domain/${noun}`)];
@@ -205,8 +205,19 @@ export const LAYERS = [
   { name: 'openapi', files: ['shared/openapi.ts'], mayImport: ['routes', 'schemas'], what: 'the OpenAPI document, from the routes' },
   { name: 'routes', files: ['shared/routes.ts'], mayImport: ['permissions'], what: 'the one route table' },
   { name: 'screen-hosts', files: ['shared/screen-hosts.ts'], mayImport: [], what: "the host rule of the login screen's origins" },
-  { name: 'observability', files: ['shared/observability.ts'], mayImport: ['metrics', 'log', 'config'], what: 'traces; reads its own switch' },
+  {
+    name: 'observability',
+    files: ['shared/observability.ts'],
+    mayImport: ['metrics', 'log', 'request-origin', 'config'],
+    what: 'traces; reads its own switch',
+  },
   { name: 'metrics', files: ['shared/metrics.ts'], mayImport: ['log', 'config'], what: 'counters; reads its own switch' },
+  {
+    name: 'request-origin',
+    files: ['shared/request-origin.ts'],
+    mayImport: [],
+    what: 'the source address and user agent of the request being served, set at the entry',
+  },
   { name: 'log', files: ['shared/log.ts'], mayImport: ['config'], what: 'the structured log; reads its own level' },
   { name: 'crypto', files: ['shared/crypto/**'], mayImport: ['clock'], what: 'SRP, TOTP, sealing, compare: pure helpers' },
   { name: 'schemas', files: ['shared/schemas/**'], mayImport: [], what: 'request and answer shapes (TypeBox)' },

@@ -16,10 +16,10 @@ import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 import { deliveredMail } from '../support/mail.js';
-import { answerChallenge, srpSignIn } from '../support/sign-in.js';
+import { answerChallenge, srpSignIn } from '../../dev-support/sign-in.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 
 const PASSWORD = 'Activity-pass-1';
