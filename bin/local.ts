@@ -14,6 +14,7 @@ import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
+import { CONSOLE_ENTRY, offerDemoOperator } from '../web/console/console-function.js';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { SignedClient } from '../client/signed-fetch.js';
 import { startLocalExampleApp, type LocalExampleApp } from '../examples/app/local.js';
@@ -145,6 +146,8 @@ async function main(): Promise<void> {
     if (set.status !== 200) throw new Error(`setting the demo SaaS's Google client answered ${set.status}: ${set.text}`);
   }
   writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: loginScreen });
+  // The console's sign-in page offers this key in one click, to this computer only (web/console/console.ts).
+  offerDemoOperator({ saasId: credentials.SAASUS_SAAS_ID, apiKey: credentials.SAASUS_API_KEY, secret: credentials.SAASUS_SECRET_KEY });
   exampleApp = await startLocalExampleApp({
     dataDir,
     port: settings.appPort,
@@ -162,6 +165,7 @@ async function main(): Promise<void> {
     `  SaaS id          ${credentials.SAASUS_SAAS_ID}`,
     `  API key          ${credentials.SAASUS_API_KEY}`,
     `  Secret key       ${credentials.SAASUS_SECRET_KEY}`,
+    `  Console          ${origin}${CONSOLE_ENTRY}  (operators; "Sign in as the demo operator" on this computer)`,
     `  Login screen     ${loginScreen}  (hosted; returns to the SaaS's callback URL)`,
     `  Mail viewer      ${sesLocal.url}`,
     ...(google ? [`  Stand-in Google  ${google.issuer}  (accounts ${google.accounts.map((a) => a.email).join(', ')}; docs/federation.md)`] : []),

@@ -16,6 +16,9 @@ export const LOGIN_FUNCTION = 'login';
 /** The SAML service provider: its own function, behind `{BASE_PATH}/saml2/{proxy+}` (functions/saml). */
 export const SAML_FUNCTION = 'saml';
 
+/** The operator console: its own function, behind `{BASE_PATH}/console` and `…/console/{proxy+}` (functions/console). */
+export const CONSOLE_FUNCTION = 'console';
+
 export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/handler.ts`;
 
 export const BUNDLE = {

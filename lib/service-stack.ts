@@ -22,9 +22,11 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, groupTimeoutSeconds, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
+import { CONSOLE_PATH } from '../shared/routes.js';
+import { buildConsoleAssetsSync, CONSOLE_ASSETS_DIR } from '../web/console/build.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../web/login/build.js';
 import { ENTITY } from '../shared/store/keys.js';
-import { LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
+import { CONSOLE_FUNCTION, LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
 import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
@@ -120,6 +122,17 @@ export class ServiceStack extends Stack {
       timeout: Duration.seconds(10),
     });
     functions.set(SAML_FUNCTION, saml.fn);
+    // The operator console: seals its sessions and counts failed sign-ins; every data call goes through the API.
+    buildConsoleAssetsSync();
+    const operatorConsole = new GroupFunction(this, `Group-${CONSOLE_FUNCTION}`, {
+      ...common,
+      group: CONSOLE_FUNCTION,
+      writes: true,
+      seals: true,
+      timeout: Duration.seconds(29),
+      publicDir: CONSOLE_ASSETS_DIR,
+    });
+    functions.set(CONSOLE_FUNCTION, operatorConsole.fn);
 
     // Stream records and mail events the functions kept failing on.
     const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
@@ -288,6 +301,9 @@ export class ServiceStack extends Stack {
     // Browsers ask the host for its icon by themselves: the screen's, not a JSON 404 (web/login/dead-ends.ts).
     api.addRoutes({ path: '/favicon.ico', methods: [HttpMethod.GET], integration: integrationOf(LOGIN_FUNCTION) });
     api.addRoutes({ path: `${BASE_PATH}${SAML2_PATH}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(SAML_FUNCTION) });
+    for (const path of [`${BASE_PATH}${CONSOLE_PATH}`, `${BASE_PATH}${CONSOLE_PATH}/{proxy+}`]) {
+      api.addRoutes({ path, methods: [HttpMethod.ANY], integration: integrationOf(CONSOLE_FUNCTION) });
+    }
     // The public function answers 404 or 405 in the service's error shape.
     const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
     for (const scope of [api, fallback]) {

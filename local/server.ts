@@ -13,6 +13,8 @@ import { GROUP_HANDLERS } from './handlers.js';
 import { buildLoginAssets } from '../web/login/build.js';
 import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH } from '../web/login/login-function.js';
 import { handler as samlHandler, SAML2_BASE_PATH } from '../web/login/saml-function.js';
+import { buildConsoleAssets } from '../web/console/build.js';
+import { handler as consoleHandler, CONSOLE_BASE_PATH } from '../web/console/console-function.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 
@@ -142,6 +144,7 @@ function lambdaContext(requestId: string, functionName: string): Context {
 }
 
 let loginAssets: Promise<void> | undefined;
+let consoleAssets: Promise<void> | undefined;
 
 /**
  * Calls the function API Gateway would: the login function for the screen's and the authorization server's
@@ -150,6 +153,10 @@ let loginAssets: Promise<void> | undefined;
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
   if (event.rawPath.startsWith(SAML2_BASE_PATH)) return samlHandler(event, lambdaContext(event.requestContext.requestId, 'saml'));
+  if (`${event.rawPath}/`.startsWith(CONSOLE_BASE_PATH)) {
+    await (consoleAssets ??= buildConsoleAssets());
+    return consoleHandler(event, lambdaContext(event.requestContext.requestId, 'console'));
+  }
   if (event.rawPath === '/favicon.ico' || [LOGIN_BASE_PATH, OAUTH2_BASE_PATH].some((prefix) => event.rawPath.startsWith(prefix))) {
     loginAssets ??= buildLoginAssets();
     await loginAssets;

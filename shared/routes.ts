@@ -22,6 +22,8 @@ export const LOGIN_PATH = '/login';
 export const OAUTH2_PATH = '/oauth2';
 /** The SAML service provider's endpoints (web/login/saml.ts). */
 export const SAML2_PATH = '/saml2';
+/** The operator console (web/console), a function of its own like the login screen: `{BASE_PATH}/console/…`. */
+export const CONSOLE_PATH = '/console';
 
 /** A SaaS's login screen under the service's public URL (`https://host/v1/auth`), ending in `/`. */
 export const loginScreenUrl = (publicBaseUrl: string, saasId: string) => `${publicBaseUrl}${LOGIN_PATH}/${encodeURIComponent(saasId)}/`;

@@ -55,6 +55,7 @@ export const ENTITY = {
   taxRate: 'TaxRate',
   meteringCount: 'MeteringCount',
   apiLog: 'ApiLog',
+  consoleThrottle: 'ConsoleThrottle',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -98,6 +99,13 @@ export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
  * so that a domain is held by one SaaS at a time (the claim is written in the transaction that saves the SaaS's
  * basic configuration). Only ever read by key.
  */
+/**
+ * A count of failed sign-ins to the operator console (shared/domain/console/sign-in-throttle.ts): per source
+ * address or per API key, in one fixed window named in `counter`. Deployment-wide like the domain claims:
+ * what is counted (a stranger's address, a key that may not exist) belongs to no SaaS yet.
+ */
+export const consoleThrottleKey = (counter: string): ItemKey => ({ pk: `CONSOLE#THROTTLE#${counter}`, sk: 'COUNT' });
+
 export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
 
 export const keys = {

@@ -1,0 +1,26 @@
+/**
+ * Every page of the console, in the navigation's order: its path (the first segment after the console's base),
+ * its name in the catalogue's `nav`, and its component. Adding a page is one file in pages/ and one row here
+ * (docs/console.md).
+ */
+import type { FunctionComponent } from 'preact';
+import type { ConsoleTexts } from '../texts/en.js';
+import { Overview } from './pages/overview.js';
+import { Definitions } from './pages/definitions.js';
+
+/** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
+export interface PageProps {
+  rest: string;
+  query: URLSearchParams;
+}
+
+export interface PageEntry {
+  path: string;
+  nav: keyof ConsoleTexts['nav'];
+  component: FunctionComponent<PageProps>;
+}
+
+export const PAGES: PageEntry[] = [
+  { path: 'overview', nav: 'overview', component: Overview },
+  { path: 'definitions', nav: 'definitions', component: Definitions },
+];
