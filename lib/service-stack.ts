@@ -25,7 +25,7 @@ import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, groupTimeoutSeconds, LOGIN_P
 import { CONSOLE_PATH } from '../shared/routes.js';
 import { buildConsoleAssetsSync, CONSOLE_ASSETS_DIR } from '../web/console/build.js';
 import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../web/login/build.js';
-import { ENTITY } from '../shared/store/keys.js';
+import { CONSOLE_THROTTLE_PARTITIONS, ENTITY } from '../shared/store/keys.js';
 import { CONSOLE_FUNCTION, LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
 import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
@@ -127,7 +127,8 @@ export class ServiceStack extends Stack {
     const operatorConsole = new GroupFunction(this, `Group-${CONSOLE_FUNCTION}`, {
       ...common,
       group: CONSOLE_FUNCTION,
-      writes: true,
+      writes: false,
+      updatesOnly: [CONSOLE_THROTTLE_PARTITIONS],
       seals: true,
       timeout: Duration.seconds(29),
       publicDir: CONSOLE_ASSETS_DIR,

@@ -105,6 +105,8 @@ export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
  * what is counted (a stranger's address, a key that may not exist) belongs to no SaaS yet.
  */
 export const consoleThrottleKey = (counter: string): ItemKey => ({ pk: `CONSOLE#THROTTLE#${counter}`, sk: 'COUNT' });
+/** Those partitions as an IAM pattern: the console function may update these and write nothing else. */
+export const CONSOLE_THROTTLE_PARTITIONS = 'CONSOLE#THROTTLE#*';
 
 export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
 
