@@ -7,6 +7,12 @@ import type { FunctionComponent } from 'preact';
 import type { ConsoleTexts } from '../texts/en.js';
 import { Overview } from './pages/overview.js';
 import { Definitions } from './pages/definitions.js';
+import { Activity } from './pages/activity.js';
+import { Tenants } from './pages/tenants.js';
+import { Users } from './pages/users.js';
+import { Invitations } from './pages/invitations.js';
+import { Pricing } from './pages/pricing.js';
+import { Theme } from './pages/theme.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -23,4 +29,10 @@ export interface PageEntry {
 export const PAGES: PageEntry[] = [
   { path: 'overview', nav: 'overview', component: Overview },
   { path: 'definitions', nav: 'definitions', component: Definitions },
+  { path: 'tenants', nav: 'tenants', component: Tenants },
+  { path: 'users', nav: 'users', component: Users },
+  { path: 'invitations', nav: 'invitations', component: Invitations },
+  { path: 'pricing', nav: 'pricing', component: Pricing },
+  { path: 'theme', nav: 'theme', component: Theme },
+  { path: 'activity', nav: 'activity', component: Activity },
 ];
