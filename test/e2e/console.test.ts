@@ -26,7 +26,7 @@ let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient
 const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
 
 async function axeClean(page: Page, name: string) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${IMAGES}/${name}.png` });
   assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
 }
 

@@ -193,6 +193,7 @@ export const EN = {
     intro: 'The theme of your hosted login screen. The preview is the real screen, as your users see it.',
     primary: 'Primary colour',
     background: 'Background colour',
+    backgroundHint: "#rgb or #rrggbb; empty for the screen's own.",
     mode: 'Colour scheme',
     light: 'Light',
     dark: 'Dark',

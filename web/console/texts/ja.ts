@@ -190,6 +190,7 @@ export const JA: ConsoleTexts = {
     intro: 'ホストされたログイン画面のテーマです。プレビューはユーザーが見る実際の画面です。',
     primary: 'メインカラー',
     background: '背景色',
+    backgroundHint: '#rgb または #rrggbb。空欄なら画面の標準色です。',
     mode: '配色',
     light: 'ライト',
     dark: 'ダーク',

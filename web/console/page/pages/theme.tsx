@@ -42,7 +42,7 @@ export function Theme() {
                 }}
                 fields={[
                   { name: 'primary_color', label: s.primary, type: 'color' },
-                  { name: 'background_color', label: s.background, type: 'color' },
+                  { name: 'background_color', label: s.background, placeholder: '#f4f5f7', hint: s.backgroundHint },
                   {
                     name: 'mode',
                     label: s.mode,
