@@ -320,6 +320,24 @@ async function signedIn(
     await context.close();
   });
 
+  it('changes the sign-in settings, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Sign-in settings');
+    await page.waitForSelector('#sign-in-settings-minimum_length');
+    await page.fill('#sign-in-settings-minimum_length', '3');
+    await page.click('#sign-in-settings button[type=submit]');
+    await page.waitForSelector('#sign-in-settings-minimum_length-error');
+    await page.fill('#sign-in-settings-minimum_length', '12');
+    await page.check('#sign-in-settings-self_regist');
+    await page.click('#sign-in-settings button[type=submit]');
+    await page.waitForSelector('#sign-in-settings .done');
+    const settings = await shop.client.get<{ password_policy: { minimum_length: number }; self_regist: { enable: boolean } }>('/sign-in-settings');
+    assert.equal(settings.body.password_policy.minimum_length, 12);
+    assert.equal(settings.body.self_regist.enable, true);
+    await axeClean(page, 'sign-in-settings');
+    await context.close();
+  });
+
   it('speaks Japanese, signs in by keyboard alone, and offers the demo operator to this computer', async () => {
     offerDemoOperator({ saasId: saas.saasId, apiKey: saas.apiKey, secret: saas.secret });
     const context = await browser.newContext({ locale: 'ja-JP' });

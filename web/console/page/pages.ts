@@ -13,6 +13,7 @@ import { Users } from './pages/users.js';
 import { Invitations } from './pages/invitations.js';
 import { Pricing } from './pages/pricing.js';
 import { Theme } from './pages/theme.js';
+import { SignInSettingsPage } from './pages/sign-in-settings.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -34,5 +35,6 @@ export const PAGES: PageEntry[] = [
   { path: 'invitations', nav: 'invitations', component: Invitations },
   { path: 'pricing', nav: 'pricing', component: Pricing },
   { path: 'theme', nav: 'theme', component: Theme },
+  { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
   { path: 'activity', nav: 'activity', component: Activity },
 ];
