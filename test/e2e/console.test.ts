@@ -277,6 +277,14 @@ async function signedIn(
     const done = await page.waitForSelector('.done >> text=temporary password');
     assert.match((await done.textContent()) ?? '', /new temporary password was made: \S+/);
 
+    // Her own page: MFA off, in no tenant, and the reset among the calls that named her.
+    await page.click('#users >> text=ada@users.test');
+    await page.waitForSelector('h1 >> text=ada@users.test');
+    await page.waitForSelector('#user-mfa');
+    await page.waitForSelector('#user-calls >> text=password/reset');
+    await axeClean(page, 'user');
+    await page.click('main >> text=All users');
+
     await page.click('button[aria-label="Delete user: ada@users.test"]');
     await page.fill('#delete-confirm', 'ada@users.tes');
     await page.click('#delete-user button[type=submit]');

@@ -169,6 +169,20 @@ export const EN = {
     deleteMismatch: 'Type the address exactly as shown to delete.',
     deleted: '{email} was deleted.',
   },
+  userPage: {
+    back: 'All users',
+    attributes: 'Attributes',
+    value: 'Value',
+    tenants: 'Tenants and roles',
+    tenant: 'Tenant',
+    env: 'Environment',
+    roles: 'Roles',
+    mfa: 'Multi-factor authentication',
+    mfaOn: 'On ({method})',
+    mfaOff: 'Off',
+    calls: 'API calls about this user (last 7 days)',
+    noTenants: 'Not a member of any tenant.',
+  },
   invitations: {
     heading: 'Invitations',
     intro:
