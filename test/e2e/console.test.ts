@@ -346,6 +346,22 @@ async function signedIn(
     await context.close();
   });
 
+  it('sets the callback URL in the basic settings, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Basic settings');
+    await page.waitForSelector('#auth-info-callback_url');
+    await page.fill('#auth-info-callback_url', 'not a url');
+    await page.click('#auth-info button[type=submit]');
+    await page.waitForSelector('#auth-info-callback_url-error');
+    await page.fill('#auth-info-callback_url', 'https://app.shop.test/callback');
+    await page.click('#auth-info button[type=submit]');
+    await page.waitForSelector('#auth-info .done');
+    assert.equal((await shop.client.get<{ callback_url: string }>('/auth-info')).body.callback_url, 'https://app.shop.test/callback');
+    await page.waitForSelector('#dns-state');
+    await axeClean(page, 'basics');
+    await context.close();
+  });
+
   it('speaks Japanese, signs in by keyboard alone, and offers the demo operator to this computer', async () => {
     offerDemoOperator({ saasId: saas.saasId, apiKey: saas.apiKey, secret: saas.secret });
     const context = await browser.newContext({ locale: 'ja-JP' });

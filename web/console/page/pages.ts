@@ -14,6 +14,7 @@ import { Invitations } from './pages/invitations.js';
 import { Pricing } from './pages/pricing.js';
 import { Theme } from './pages/theme.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
+import { Basics } from './pages/basics.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -29,6 +30,7 @@ export interface PageEntry {
 
 export const PAGES: PageEntry[] = [
   { path: 'overview', nav: 'overview', component: Overview },
+  { path: 'basics', nav: 'basics', component: Basics },
   { path: 'definitions', nav: 'definitions', component: Definitions },
   { path: 'tenants', nav: 'tenants', component: Tenants },
   { path: 'users', nav: 'users', component: Users },
