@@ -362,6 +362,25 @@ async function signedIn(
     await context.close();
   });
 
+  it('sets Google as an identity provider; the secret is never shown back', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Identity providers');
+    await page.waitForSelector('#google-application_id');
+    assert.match((await page.textContent('#google-redirect')) ?? '', new RegExp(`${h.api.baseUrl}/oauth2/idpresponse$`));
+    await page.fill('#google-application_id', 'shop.apps.googleusercontent.com');
+    await page.fill('#google-application_secret', 'google-secret-value');
+    await page.click('#google button[type=submit]');
+    await page.waitForSelector('#google .done');
+    const stored = await shop.client.get<{ google: { application_id: string } }>('/identity-providers');
+    assert.equal(stored.body.google.application_id, 'shop.apps.googleusercontent.com');
+    await page.reload();
+    await page.waitForSelector('#google-remove');
+    assert.equal(await page.inputValue('#google-application_secret'), '');
+    assert.ok(!(await page.content()).includes('google-secret-value'));
+    await axeClean(page, 'providers');
+    await context.close();
+  });
+
   it('speaks Japanese, signs in by keyboard alone, and offers the demo operator to this computer', async () => {
     offerDemoOperator({ saasId: saas.saasId, apiKey: saas.apiKey, secret: saas.secret });
     const context = await browser.newContext({ locale: 'ja-JP' });

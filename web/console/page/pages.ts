@@ -15,6 +15,7 @@ import { Pricing } from './pages/pricing.js';
 import { Theme } from './pages/theme.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
 import { Basics } from './pages/basics.js';
+import { Providers } from './pages/providers.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -38,5 +39,6 @@ export const PAGES: PageEntry[] = [
   { path: 'pricing', nav: 'pricing', component: Pricing },
   { path: 'theme', nav: 'theme', component: Theme },
   { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
+  { path: 'providers', nav: 'providers', component: Providers },
   { path: 'activity', nav: 'activity', component: Activity },
 ];

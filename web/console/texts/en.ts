@@ -61,6 +61,7 @@ export const EN = {
     pricing: 'Pricing',
     signInSettings: 'Sign-in settings',
     basics: 'Basic settings',
+    providers: 'Identity providers',
     theme: 'Login screen',
   },
   overview: {
@@ -106,6 +107,18 @@ export const EN = {
     recordName: 'Name',
     recordValue: 'Value',
     sandbox: 'Mail leaves the sandbox: {state}',
+  },
+  providers: {
+    heading: 'Identity providers',
+    intro: "Google sign-in on your login screen: the OAuth client of your Google Cloud project. Its redirect URI is the service's, shown below.",
+    clientId: 'Client ID',
+    clientSecret: 'Client secret',
+    secretHint: 'Stored sealed; it is never shown again. Type it again to change the other values.',
+    scope: 'Scopes',
+    hidden: 'Hide the Google button on the login screen',
+    redirect: 'Redirect URI to register at Google: {url}',
+    remove: 'Remove Google sign-in',
+    removed: 'Google sign-in is removed.',
   },
   signInSettings: {
     heading: 'Sign-in settings',

@@ -59,6 +59,7 @@ export const JA: ConsoleTexts = {
     pricing: '料金',
     signInSettings: 'ログイン設定',
     basics: '基本設定',
+    providers: '外部 ID プロバイダー',
     theme: 'ログイン画面',
   },
   overview: {
@@ -104,6 +105,19 @@ export const JA: ConsoleTexts = {
     recordName: '名前',
     recordValue: '値',
     sandbox: 'メールのサンドボックス解除: {state}',
+  },
+  providers: {
+    heading: '外部 ID プロバイダー',
+    intro:
+      'ログイン画面での Google ログインです。Google Cloud プロジェクトの OAuth クライアントを設定します。リダイレクト URI は下記のサービスのものです。',
+    clientId: 'クライアント ID',
+    clientSecret: 'クライアントシークレット',
+    secretHint: '封をして保存され、二度と表示されません。他の値を変えるときも入力し直してください。',
+    scope: 'スコープ',
+    hidden: 'ログイン画面の Google ボタンを隠す',
+    redirect: 'Google に登録するリダイレクト URI: {url}',
+    remove: 'Google ログインを解除',
+    removed: 'Google ログインを解除しました。',
   },
   signInSettings: {
     heading: 'ログイン設定',
