@@ -381,6 +381,26 @@ async function signedIn(
     await context.close();
   });
 
+  it('edits a mail template with its rendered preview', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Mail templates');
+    await page.waitForSelector('#mail-template');
+    await page.selectOption('#mail-template', 'forgot_password');
+    await page.fill('#mail-subject', ' ');
+    await page.click('#mail button[type=submit]');
+    await page.waitForSelector('#mail-subject-error');
+    await page.fill('#mail-subject', 'Your Shop code: {####}');
+    await page.fill('#mail-message', 'Use {####} to choose a new password.');
+    assert.equal(await page.textContent('#mail-preview-subject'), 'Your Shop code: 123456');
+    assert.equal(await page.textContent('#mail-preview-text'), 'Use 123456 to choose a new password.');
+    await page.click('#mail button[type=submit]');
+    await page.waitForSelector('#mail .done');
+    const stored = await shop.client.get<{ forgot_password: { subject: string } }>('/notification-messages');
+    assert.equal(stored.body.forgot_password.subject, 'Your Shop code: {####}');
+    await axeClean(page, 'mail');
+    await context.close();
+  });
+
   it('speaks Japanese, signs in by keyboard alone, and offers the demo operator to this computer', async () => {
     offerDemoOperator({ saasId: saas.saasId, apiKey: saas.apiKey, secret: saas.secret });
     const context = await browser.newContext({ locale: 'ja-JP' });

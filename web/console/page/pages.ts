@@ -16,6 +16,7 @@ import { Theme } from './pages/theme.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
 import { Basics } from './pages/basics.js';
 import { Providers } from './pages/providers.js';
+import { Mail } from './pages/mail.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -40,5 +41,6 @@ export const PAGES: PageEntry[] = [
   { path: 'theme', nav: 'theme', component: Theme },
   { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
   { path: 'providers', nav: 'providers', component: Providers },
+  { path: 'mail', nav: 'mail', component: Mail },
   { path: 'activity', nav: 'activity', component: Activity },
 ];

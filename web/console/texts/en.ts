@@ -62,6 +62,7 @@ export const EN = {
     signInSettings: 'Sign-in settings',
     basics: 'Basic settings',
     providers: 'Identity providers',
+    mail: 'Mail templates',
     theme: 'Login screen',
   },
   overview: {
@@ -119,6 +120,16 @@ export const EN = {
     redirect: 'Redirect URI to register at Google: {url}',
     remove: 'Remove Google sign-in',
     removed: 'Google sign-in is removed.',
+  },
+  mail: {
+    heading: 'Mail templates',
+    intro: 'The nine mails the service sends. {####} stands for the code, password or link; the preview fills it with a sample.',
+    template: 'Template',
+    subject: 'Subject',
+    message: 'Message (text, or HTML)',
+    preview: 'Preview',
+    previewTitle: 'The mail as it will be sent',
+    sample: '123456',
   },
   signInSettings: {
     heading: 'Sign-in settings',

@@ -60,6 +60,7 @@ export const JA: ConsoleTexts = {
     signInSettings: 'ログイン設定',
     basics: '基本設定',
     providers: '外部 ID プロバイダー',
+    mail: 'メールテンプレート',
     theme: 'ログイン画面',
   },
   overview: {
@@ -118,6 +119,16 @@ export const JA: ConsoleTexts = {
     redirect: 'Google に登録するリダイレクト URI: {url}',
     remove: 'Google ログインを解除',
     removed: 'Google ログインを解除しました。',
+  },
+  mail: {
+    heading: 'メールテンプレート',
+    intro: 'サービスが送る 9 種類のメールです。{####} はコード・パスワード・リンクを表し、プレビューでは見本の値が入ります。',
+    template: 'テンプレート',
+    subject: '件名',
+    message: '本文（テキストまたは HTML）',
+    preview: 'プレビュー',
+    previewTitle: '送信されるメール',
+    sample: '123456',
   },
   signInSettings: {
     heading: 'ログイン設定',

@@ -29,7 +29,6 @@ export function Providers() {
         <Loaded answer={providers.answer}>
           {(body) => (
             <ApiForm
-              key={String(body.google.application_id)}
               id="google"
               submitLabel={t().common.save}
               doneText={t().common.saved}
