@@ -1,97 +1,10 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-
-/**
- * The layers, inward only (docs/architecture.md, Layers): each entry names the files of a layer and the
- * imports they may not make. The patterns match import specifiers as written (relative paths included).
- */
-const outward = (message, ...group) => ({ group, message });
-const INFRASTRUCTURE = ['**/lib/**', '**/functions/**', '**/local/**', '**/bin/**', '**/examples/**', '**/scripts/**', '**/bench/**', '**/test/**'];
-const DOMAIN_MESSAGE = 'the domain reaches the store, HTTP, mail senders and AWS through ports that wiring.ts fills';
-const DOMAIN_OUTWARD = ['**/http/**', '**/store/**', '**/wiring.js', '**/routes.js', '**/openapi.js', '@aws-sdk/*', ...INFRASTRUCTURE];
-const LAYER_RULES = [
-  {
-    files: ['shared/schemas/**/*.ts', 'shared/permissions.ts', 'shared/errors.ts', 'shared/clock.ts'],
-    patterns: [
-      outward(
-        'the floor (schemas, permissions, errors, clock) imports nothing above it',
-        '**/domain/**',
-        '**/http/**',
-        '**/store/**',
-        '**/wiring.js',
-        '**/routes.js',
-        ...INFRASTRUCTURE,
-      ),
-    ],
-  },
-  // The domain has a mail/ folder of its own (outbox mails, suppressions): the senders' shared/adapters/mail/ is
-  // named by its depth, from the domain's root files and from its folders.
-  {
-    files: ['shared/domain/*.ts'],
-    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../adapters/**')],
-  },
-  {
-    files: ['shared/domain/*/**/*.ts'],
-    patterns: [outward(DOMAIN_MESSAGE, ...DOMAIN_OUTWARD, '../../adapters/**')],
-  },
-  {
-    files: ['shared/http/**/*.ts'],
-    patterns: [
-      outward(
-        'the request pipeline gets what it needs of the domain and the store from wiring.ts',
-        '**/domain/**',
-        '**/store/**',
-        '**/wiring.js',
-        ...INFRASTRUCTURE,
-      ),
-    ],
-  },
-  {
-    files: ['shared/store/**/*.ts'],
-    patterns: [
-      outward("the store implements the domain's ports; it does not call HTTP or the wiring", '**/http/**', '**/wiring.js', ...INFRASTRUCTURE),
-    ],
-  },
-  {
-    files: ['functions/**/*.ts'],
-    patterns: [
-      outward(
-        'functions run on Lambda: they import shared code, never the CDK app or local tools',
-        '**/lib/**',
-        '**/local/**',
-        '**/bin/**',
-        '**/scripts/**',
-      ),
-    ],
-  },
-  {
-    files: ['examples/**/*.ts'],
-    patterns: [
-      outward(
-        'examples use the service through its public API (client/), like any application',
-        '**/shared/domain/**',
-        '**/shared/store/**',
-        '**/shared/wiring.js',
-        '**/shared/http/**',
-      ),
-    ],
-  },
-];
+import layersRule from './eslint/layers-rule.js';
 
 export default tseslint.config(
-  {
-    ignores: [
-      'node_modules/',
-      'cdk.out/',
-      '.data/',
-      'dist/',
-      '.test-results/',
-      'examples/**/public/*.js',
-      'web/login/public/',
-      'web/console/public/',
-    ],
-  },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'web/*/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -102,7 +15,11 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  ...LAYER_RULES.map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
+  {
+    // The layers (layers.js): an allowlist generated from the one table, which docs/architecture.md draws.
+    plugins: { layers: { rules: { imports: layersRule } } },
+    rules: { 'layers/imports': 'error' },
+  },
   {
     // config.ts is the only reader of process.env in service code (docs/decisions.md, layout).
     files: ['shared/**/*.ts', 'functions/**/*.ts'],

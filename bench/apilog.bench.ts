@@ -14,8 +14,7 @@ import { authorizationHeader } from '../shared/http/signature.js';
 import { definitionSchemas } from '../shared/schemas/definitions.js';
 import { operation } from '../shared/schemas/operation.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../shared/store/client.js';
-import { accountRepository, definitionService, recordApiCall } from '../shared/wiring.js';
+import { accountRepository, definitionService, dynamo, pipelineSettings, recordApiCall, secretBox, tableName } from '../shared/wiring.js';
 import { cpuPerCall, ms, sample, summarize, writeResults } from './support.js';
 
 const CALLS = 300;
@@ -24,16 +23,16 @@ try {
   useLocalEngines({ dynamoUrl: engine.url, masterKey: randomBytes(32).toString('base64') });
   await createLocalTable(engine.url, tableName());
   const saas = await createSaasAccount(new DynamoAccountRepository(dynamo(), tableName()), 'bench');
-  const key = await issueApiKey(accountRepository(), secrets(), saas.id, ['*']);
+  const key = await issueApiKey(accountRepository(), secretBox(), saas.id, ['*']);
   await definitionService().createRole(saas.id, { role_name: 'admin', display_name: 'Admin' });
 
   const operations = {
     getRoles: operation(definitionSchemas.getRoles, async (_, ctx) => ({ roles: await definitionService().listRoles(ctx.saasId) })),
   };
-  const keys = (saasId: string, apiKey: string) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey);
+  const keys = (saasId: string, apiKey: string) => findActiveApiKey(accountRepository(), secretBox(), saasId, apiKey);
   const handlers: Record<string, ReturnType<typeof createGroupHandler>> = {
-    withoutLog: createGroupHandler('definitions', operations, keys),
-    withLog: createGroupHandler('definitions', operations, keys, recordApiCall satisfies CallRecorder),
+    withoutLog: createGroupHandler('definitions', operations, keys, pipelineSettings()),
+    withLog: createGroupHandler('definitions', operations, keys, pipelineSettings(), recordApiCall satisfies CallRecorder),
   };
 
   const path = '/v1/auth/roles';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions, LOGIN_FUNCTION, SAML_FUNCTION, WORKER_FUNCTIONS } from '../lib/bundling.js';
-import { GROUPS } from '../shared/routes.js';
+import { esbuildOptions, WORKER_FUNCTIONS } from '../lib/bundling.js';
+import { ENTRY_FUNCTIONS, GROUPS } from '../shared/routes.js';
 import { summarize, writeResults } from './support.js';
 
 const SIZE_TARGET_KB = 500;
@@ -68,7 +68,7 @@ try {
     `${PROCESSES} fresh processes per function; targets: ≤ ${SIZE_TARGET_KB} KB minified, ≤ ${INIT_TARGET_MS} ms initialisation\n\n`,
   );
   process.stdout.write(`${'function'.padEnd(16)}${'size KB'.padStart(9)}${'init ms (median)'.padStart(18)}${'min'.padStart(8)}   heaviest (KB)\n`);
-  for (const name of [...GROUPS, LOGIN_FUNCTION, SAML_FUNCTION, ...WORKER_FUNCTIONS]) {
+  for (const name of [...GROUPS, ...Object.keys(ENTRY_FUNCTIONS), ...WORKER_FUNCTIONS]) {
     const outfile = join(dir, name, 'index.mjs');
     const result = await build(esbuildOptions(name, outfile));
     const sizeKb = statSync(outfile).size / 1024;

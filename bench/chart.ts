@@ -78,22 +78,44 @@ function panels(): Panel[] {
       ]),
     });
   }
-  const scale = readResults<{ sizes: number[]; figures: Record<string, Record<number, { cpuMs: number; p50: number }>> }>('scale');
+  const scale = readResults<{
+    sizes: number[];
+    figures: Record<string, Record<number, { cpuMs: number; p50: number }>>;
+    ratios?: Record<string, { cpuMs: number; readUnits: number }>;
+    grows?: string[];
+  }>('scale');
   if (scale) {
     const sizes = scale.sizes.filter((size) => Object.values(scale.figures).some((bySize) => bySize[size]));
-    out.push({
-      title: `Scale: handler CPU ms per call at ${sizes.map((n) => n.toLocaleString('en')).join(' / ')} users (one SaaS)`,
-      bars: Object.entries(scale.figures)
-        .filter(([name]) => !name.includes('Accept-Encoding'))
-        .map(([name, bySize]) => {
-          const values = sizes.map((size) => bySize[size]?.cpuMs ?? 0);
-          return {
-            label: name.length > 28 ? `${name.slice(0, 27)}…` : name,
-            values,
-            text: sizes.map((size) => bySize[size]?.cpuMs.toFixed(1) ?? '—').join(' / '),
-          };
-        }),
-    });
+    const sizeNames = sizes.map((n) => n.toLocaleString('en')).join(' / ');
+    const short = (name: string) => (name.length > 28 ? `${name.slice(0, 27)}…` : name);
+    const grows = (name: string) => (scale.grows ?? []).some((start) => name.startsWith(start));
+    // An unpaged list is drawn by its gzip call, the one made at every size (plain JSON passes 6 MB at the largest).
+    const GZIP = ' (Accept-Encoding: gzip)';
+    const drawn = (name: string) =>
+      name.includes('Accept-Encoding') ? name.endsWith(GZIP) : !Object.prototype.hasOwnProperty.call(scale.figures, `${name}${GZIP}`);
+    const curves = (keep: (name: string) => boolean) =>
+      Object.entries(scale.figures)
+        .filter(([name]) => drawn(name) && keep(name))
+        .map(([name, bySize]) => ({
+          label: short(name.replace(GZIP, ', gzip')),
+          values: sizes.map((size) => bySize[size]?.cpuMs ?? 0),
+          text: sizes.map((size) => bySize[size]?.cpuMs.toFixed(1) ?? '—').join(' / '),
+        }));
+    out.push({ title: `Scale, keyed operations: handler CPU ms per call at ${sizeNames} users (one SaaS)`, bars: curves((name) => !grows(name)) });
+    out.push({ title: `Scale, what grows with the SaaS: handler CPU ms per call at ${sizeNames} users`, bars: curves(grows) });
+    if (scale.ratios) {
+      out.push({
+        title: `Scale: keyed operations' CPU and read units, largest size over smallest (target ≤ 1.2×)`,
+        bars: Object.entries(scale.ratios)
+          .filter(([name]) => !grows(name))
+          .map(([name, r]) => ({
+            label: short(name),
+            values: [r.cpuMs, r.readUnits],
+            text: `CPU ${r.cpuMs.toFixed(2)}×, read units ${r.readUnits.toFixed(2)}×`,
+          })),
+        mark: { value: 1.2, label: '1.2×' },
+      });
+    }
   }
   const cost = readResults<{ monthlyTotal: number; cognitoMonthly: number; month: { activeUsers: number } }>('cost');
   if (cost) {

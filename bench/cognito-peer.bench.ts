@@ -23,8 +23,8 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { SignedClient } from '../client/signed-fetch.js';
-import { startHarness } from '../test/support/harness.js';
-import { srpSignIn } from '../test/support/sign-in.js';
+import { startHarness } from '../dev-support/harness.js';
+import { srpSignIn } from '../dev-support/sign-in.js';
 import { expectStatus, PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
 import { measureThroughput, startServiceProcess, type Throughput } from './service-process.js';
 import { sample, writeResults } from './support.js';

@@ -11,9 +11,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { GROUP_HANDLERS } from '../local/handlers.js';
 import type { Group } from '../shared/routes.js';
-import { dynamo } from '../shared/store/client.js';
-import { startHarness } from '../test/support/harness.js';
-import { srpSignIn } from '../test/support/sign-in.js';
+import { dynamo } from '../shared/wiring.js';
+import { startHarness } from '../dev-support/harness.js';
+import { srpSignIn } from '../dev-support/sign-in.js';
 import { expectStatus, PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
 import { summarize, writeResults } from './support.js';
 

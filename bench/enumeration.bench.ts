@@ -7,9 +7,9 @@
  *   npm run bench -- enumeration          (ENUMERATION_RUNS=200 by default, per kind and step)
  */
 import { randomUUID } from 'node:crypto';
-import { startHarness } from '../test/support/harness.js';
-import { answerChallenge, startSignIn } from '../test/support/sign-in.js';
-import { SrpTestClient } from '../test/support/srp-client.js';
+import { startHarness } from '../dev-support/harness.js';
+import { answerChallenge, startSignIn } from '../dev-support/sign-in.js';
+import { SrpTestClient } from '../dev-support/srp-client.js';
 import { ms, summarize, writeResults } from './support.js';
 
 const RUNS = Number(process.env.ENUMERATION_RUNS ?? 200);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../client/signed-fetch.js';
 import { freePort, startDynamoLocal, type Engine } from '../local/engines.js';
-import { dynamo } from '../shared/store/client.js';
+import { dynamo } from '../shared/wiring.js';
 
 export const PASSWORD = 'Bench-pass-1';
 export const ENV_ID = 1;

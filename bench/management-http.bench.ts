@@ -5,7 +5,7 @@
  *   npm run bench -- management
  */
 import { SignedClient } from '../client/signed-fetch.js';
-import { startHarness } from '../test/support/harness.js';
+import { startHarness } from '../dev-support/harness.js';
 import { expectStatus, PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
 import { measureThroughput, startServiceProcess, type Throughput } from './service-process.js';
 import { ms, sample, summarize, writeResults } from './support.js';

@@ -8,9 +8,9 @@
  */
 import { SignedClient } from '../client/signed-fetch.js';
 import { batchPut } from '../shared/store/batch.js';
-import { dynamo, tableName } from '../shared/store/client.js';
+import { dynamo, tableName } from '../shared/wiring.js';
 import { ENTITY, pricingKeys } from '../shared/store/keys.js';
-import { startHarness } from '../test/support/harness.js';
+import { startHarness } from '../dev-support/harness.js';
 import { expectStatus, startBenchDynamo } from './fixtures.js';
 import { measureThroughput, startServiceProcess } from './service-process.js';
 import { ms, sample, summarize, writeResults } from './support.js';

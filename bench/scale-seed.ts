@@ -6,7 +6,7 @@
  * attributes included, without a service call per item.
  */
 import { BatchWriteCommand, ScanCommand } from '../shared/store/dynamo-client.js';
-import { dynamo, tableName } from '../shared/store/client.js';
+import { dynamo, tableName } from '../shared/wiring.js';
 import { ENTITY } from '../shared/store/keys.js';
 
 type Item = Record<string, unknown>;

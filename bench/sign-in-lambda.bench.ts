@@ -12,11 +12,11 @@
 import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
-import { dynamo } from '../shared/store/client.js';
+import { dynamo } from '../shared/wiring.js';
 import { apiLogKeys } from '../shared/store/keys.js';
-import { startHarness } from '../test/support/harness.js';
-import { srpSignIn } from '../test/support/sign-in.js';
-import { SrpTestClient } from '../test/support/srp-client.js';
+import { startHarness } from '../dev-support/harness.js';
+import { srpSignIn } from '../dev-support/sign-in.js';
+import { SrpTestClient } from '../dev-support/srp-client.js';
 import { expectStatus, patientStoreClient, startBenchDynamo } from './fixtures.js';
 import { LambdaClient } from './lambda-client.js';
 import { ms, summarize, writeResults } from './support.js';

@@ -13,7 +13,7 @@ import { createDiffieHellman, randomBytes } from 'node:crypto';
 import { createPasswordVerifier, G, N } from '../shared/crypto/srp.js';
 import { claimSignature, K_BIG, N_BIG, scrambler, sessionKey, toBig, toBytes } from '../shared/crypto/srp-server.js';
 import { SrpSignIn } from '../shared/domain/sign-in/srp-sign-in.js';
-import { bigIntModPow, SrpTestClient } from '../test/support/srp-client.js';
+import { bigIntModPow, SrpTestClient } from '../dev-support/srp-client.js';
 import { ms, summarize, writeResults } from './support.js';
 
 const ROUNDS = 300;

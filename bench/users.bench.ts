@@ -8,8 +8,7 @@ import { createLocalTable, useLocalEngines } from '../local/runtime.js';
 import { createPasswordVerifier } from '../shared/crypto/srp.js';
 import { createSaasAccount } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { dynamo, tableName } from '../shared/store/client.js';
-import { definitionService, tenantService, tenantUserService, userService } from '../shared/wiring.js';
+import { definitionService, tenantService, tenantUserService, userService, dynamo, tableName } from '../shared/wiring.js';
 import { ms, sample, summarize, writeResults } from './support.js';
 
 const USERS = 300;

@@ -1,33 +1,17 @@
 /**
- * `npm run admin -- <command>`: SaaS accounts and API keys, on the local store or on AWS.
- *
- *   saas create --name NAME            a new SaaS (prints its id)
- *   saas list
- *   key create --saas ID --permissions P[,P...] [--description TEXT]
- *                                      prints the API key and its secret, once
- *   key list --saas ID                 never shows secrets
- *   key revoke --saas ID --key KEY
- *   signing-key list                   the token signing keys: current, published (the JWKS), retired
- *   signing-key rotate                 a new key signs from now on; the old one verifies until its tokens
- *                                      expired (run with the deployment's TOKEN_LIFETIME_SECONDS if set)
- *
- * Where: local by default (the DynamoDB Local of a running `npm start`, or one started for the command on
- * `.data/`); `--endpoint URL [--table NAME]` for another DynamoDB endpoint; `--aws --table NAME
- * --kms-key-id ARN [--region R]` for a deployed stack, with the usual AWS credentials.
- * Permissions: *, config:read, config:write, user:read, user:write, tenant:read, tenant:write,
- * definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*).
+ * `npm run admin -- <command>`: SaaS accounts and API keys, on the local store or on AWS. USAGE below is what
+ * `--help` prints: the commands, where they act, the permissions.
  */
 import '../local/cli-errors.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { localRunnerConfig } from '../shared/config.js';
+import { config, localRunnerConfig } from '../shared/config.js';
 import { createSaasAccount, issueApiKey, revokeApiKey } from '../shared/domain/accounts/accounts.js';
 import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
-import { keyStore } from '../shared/wiring.js';
+import { keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
@@ -49,9 +33,31 @@ const { values, positionals } = parseArgs({
   },
 });
 
+// Every setting the service reads is checked now, as the service checks them when it starts: a bad one stops the
+// command with its one line (local/cli-errors.ts) before it touches a store, whether or not the command needs it.
+config();
+
+const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the local store or on AWS.
+
+  saas create --name NAME            a new SaaS (prints its id)
+  saas list
+  key create --saas ID --permissions P[,P...] [--description TEXT]
+                                     prints the API key and its secret, once
+  key list --saas ID                 never shows secrets
+  key revoke --saas ID --key KEY
+  signing-key list                   the token signing keys: current, published (the JWKS), retired
+  signing-key rotate                 a new key signs from now on; the old one verifies until its tokens
+                                     expired (run with the deployment's TOKEN_LIFETIME_SECONDS if set)
+
+Where: local by default (the DynamoDB Local of a running \`npm start\`, or one started for the command on
+\`.data/\`); \`--endpoint URL [--table NAME]\` for another DynamoDB endpoint; \`--aws --table NAME
+--kms-key-id ARN [--region R]\` for a deployed stack, with AWS credentials found as the AWS CLI finds them.
+Permissions: *, config:read, config:write, user:read, user:write, tenant:read, tenant:write,
+definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*).
+`;
+
 function usage(code: number): never {
-  const doc = readFileSync(new URL(import.meta.url), 'utf8').split('*/')[0] ?? '';
-  process.stdout.write(`${doc.replace(/^\/\*\*\n?/, '').replace(/^ \* ?/gm, '')}\n`);
+  process.stdout.write(USAGE);
   process.exit(code);
 }
 
@@ -66,6 +72,32 @@ function required(name: 'name' | 'saas' | 'key' | 'permissions'): string {
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
+/**
+ * Finds AWS credentials before the first call, so that none found is said once, with where they were looked for
+ * (the SDK's default chain, in its order), instead of as the SDK's stack trace from deep inside a request.
+ */
+async function awsCredentials(): Promise<void> {
+  const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+  try {
+    await defaultProvider()();
+  } catch (error) {
+    process.stderr.write(
+      [
+        '--aws found no AWS credentials. It looks where the AWS CLI and SDKs look, in this order:',
+        '  - AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN for temporary ones) in the environment;',
+        '  - the profile AWS_PROFILE names (else "default") in ~/.aws/credentials and ~/.aws/config',
+        '    (AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE move them): keys, a role to assume, credential_process,',
+        '    or IAM Identity Center (SSO), after `aws sso login --profile NAME`;',
+        '  - a web identity token (AWS_WEB_IDENTITY_TOKEN_FILE with AWS_ROLE_ARN);',
+        '  - the role of the container (ECS) or of the EC2 instance it runs on.',
+        `The SDK said: ${error instanceof Error ? error.message : String(error)}`,
+        '',
+      ].join('\n'),
+    );
+    process.exit(1);
+  }
+}
+
 async function connect(): Promise<Engine | undefined> {
   if (values.aws) {
     if (!values.table || !values['kms-key-id']) {
@@ -73,6 +105,7 @@ async function connect(): Promise<Engine | undefined> {
       process.exit(2);
     }
     useAwsStore({ tableName: values.table, kmsKeyId: values['kms-key-id'], ...(values.region ? { region: values.region } : {}) });
+    await awsCredentials();
     return undefined;
   }
   const dataDir = resolve(values['data-dir'] ?? localRunnerConfig().dataDir);
@@ -89,7 +122,9 @@ async function connect(): Promise<Engine | undefined> {
     if (alive) endpoint = running.dynamoUrl;
   }
   if (!endpoint) {
-    // No `npm start` running: open the same data folder for this one command.
+    // No `npm start` running: open the same data folder for this one command (DynamoDB Local quits, saying
+    // nothing, when its folder does not exist: on a checkout where `npm start` never ran).
+    mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
     engine = await startDynamoLocal({ port: localRunnerConfig().dynamoPort, dbPath: join(dataDir, 'dynamodb'), sharedDb: true });
     endpoint = engine.url;
   }
@@ -117,7 +152,7 @@ async function run(): Promise<void> {
           .split(',')
           .map((p) => p.trim())
           .filter(Boolean);
-        const issued = await issueApiKey(repo, secrets(), required('saas'), permissions, values.description);
+        const issued = await issueApiKey(repo, secretBox(), required('saas'), permissions, values.description);
         print({ ...issued, note: 'The secret is shown once; store it now.' });
         break;
       }

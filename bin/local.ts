@@ -1,6 +1,7 @@
 /**
  * `npm start`: DynamoDB Local, the SES v2 stand-in, the table, a first SaaS and API key, the API and the
- * example application (with its demo) on 127.0.0.1, all in one command. Ctrl-C stops every child.
+ * companions named with `--with` (npm start names the example application, with its demo; local/companion.ts)
+ * on 127.0.0.1, all in one command. Ctrl-C stops every child.
  */
 import '../local/cli-errors.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,19 +9,17 @@ import { resolve, join } from 'node:path';
 import { localRunnerConfig } from '../shared/config.js';
 import { BASE_PATH, loginScreenUrl } from '../shared/routes.js';
 import { screenOrigin } from '../shared/screen-hosts.js';
-import { screenHosts } from '../shared/wiring.js';
+import { screenHosts, dynamo, secretBox, tableName } from '../shared/wiring.js';
 import { issueApiKey } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../shared/store/client.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
-import { CONSOLE_ENTRY, offerDemoOperator } from '../web/console/console-function.js';
+import { CONSOLE_ENTRY, offerDemoOperator } from '../local/console.js';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { SignedClient } from '../client/signed-fetch.js';
-import { startLocalExampleApp, type LocalExampleApp } from '../examples/app/local.js';
 import { log } from '../shared/log.js';
 import type { GoogleStandIn } from '../local/google-stand-in.js';
-import { DEMO_EMAIL } from '../examples/app/demo.js';
+import { loadCompanions, type LocalCompanion } from '../local/companion.js';
 import {
   createLocalTable,
   masterKey,
@@ -41,7 +40,9 @@ mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
 
 const engines: Engine[] = [];
 let api: LocalApi | undefined;
-let exampleApp: LocalExampleApp | undefined;
+/** The companions named with `--with` (the example application, under npm start), and those started. */
+let companions: LocalCompanion[] = [];
+const startedCompanions: { close(): Promise<void> }[] = [];
 let stopping = false;
 /** What EventBridge and the table's stream do on AWS: here a tick every few seconds delivers mail too. */
 const SCHEDULED_WORK_INTERVAL_MS = 3_000;
@@ -54,7 +55,7 @@ async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     clearInterval(scheduler);
-    await exampleApp?.app.close();
+    await Promise.all(startedCompanions.map((companion) => companion.close()));
     await api?.close();
     await google?.close();
     await Promise.all(engines.map((e) => e.stop()));
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
+  companions = await loadCompanions(process.argv.slice(2));
   // Both start at once; whichever ran is stopped with the rest if the other failed (no Java, say), so none is
   // left behind: wait for both before judging.
   const starts = await Promise.allSettled([
@@ -96,8 +98,8 @@ async function main(): Promise<void> {
     google = await startGoogleStandIn({
       returnUrl: `${process.env.PUBLIC_BASE_URL ?? process.env.TOKEN_ISSUER}/oauth2/idpresponse`,
       accounts: [
-        // The demo user's address (its first Google sign-in asks for the code in the mail viewer), and a newcomer.
-        { sub: 'stand-in-demo', email: DEMO_EMAIL, email_verified: true, name: 'Demo' },
+        // The companions' own (the example's demo user), and a newcomer.
+        ...companions.flatMap((companion) => companion.googleAccounts ?? []),
         { sub: 'stand-in-ada', email: 'ada@gmail.test', email_verified: true, name: 'Ada' },
       ],
     });
@@ -118,7 +120,7 @@ async function main(): Promise<void> {
   writeFileSync(runtimeFile(dataDir), JSON.stringify(instance));
 
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
-  const { credentials } = await localCredentials(accounts, secrets(), readCredentials(dataDir), origin);
+  const { credentials } = await localCredentials(accounts, secretBox(), readCredentials(dataDir), origin);
   let working = false;
   scheduler = setInterval(() => {
     if (working) return;
@@ -148,16 +150,21 @@ async function main(): Promise<void> {
   writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: loginScreen });
   // The console's sign-in page offers this key in one click, to this computer only (web/console/console.ts).
   offerDemoOperator({ saasId: credentials.SAASUS_SAAS_ID, apiKey: credentials.SAASUS_API_KEY, secret: credentials.SAASUS_SECRET_KEY });
-  exampleApp = await startLocalExampleApp({
-    dataDir,
-    port: settings.appPort,
-    admin: new SignedClient(api.baseUrl, {
-      saasId: credentials.SAASUS_SAAS_ID,
-      apiKey: credentials.SAASUS_API_KEY,
-      secret: credentials.SAASUS_SECRET_KEY,
-    }),
-    issueKey: (permissions, description) => issueApiKey(accounts, secrets(), credentials.SAASUS_SAAS_ID, permissions, description),
-  });
+  const banner: string[] = [];
+  for (const companion of companions) {
+    const started = await companion.start({
+      dataDir,
+      port: settings.appPort,
+      admin: new SignedClient(api.baseUrl, {
+        saasId: credentials.SAASUS_SAAS_ID,
+        apiKey: credentials.SAASUS_API_KEY,
+        secret: credentials.SAASUS_SECRET_KEY,
+      }),
+      issueKey: (permissions, description) => issueApiKey(accounts, secretBox(), credentials.SAASUS_SAAS_ID, permissions, description),
+    });
+    startedCompanions.push(started);
+    banner.push(...started.banner);
+  }
 
   const lines = [
     '',
@@ -174,7 +181,7 @@ async function main(): Promise<void> {
     `  OpenID Connect   ${api.baseUrl}/.well-known/openid-configuration  (client_id = the SaaS id)`,
     `  Credentials      ${credentialsFile(dataDir)} (SAASUS_* variables for the SDKs)`,
     `  Data             ${dataDir} (kept across restarts)`,
-    ...exampleApp.banner,
+    ...banner,
     '',
     `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.`,
   ];

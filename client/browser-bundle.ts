@@ -1,7 +1,7 @@
 /**
- * How a page script that signs in with client/srp.ts is bundled for browsers (the example app's page and the
- * hosted login screen): one file, the SRP maths of amazon-cognito-identity-js and the `buffer` package it
- * imports included.
+ * How a page script is bundled for browsers (the example app's page and the browser-facing apps' under web/):
+ * one file, with what it imports; for the example app's client/srp.ts, the SRP maths of
+ * amazon-cognito-identity-js and the `buffer` package it imports.
  */
 import type { BuildOptions } from 'esbuild';
 

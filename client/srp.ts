@@ -2,70 +2,20 @@
  * The SRP half of signing in, in the browser (docs/decisions.md, decisions 3 and 9): amazon-cognito-identity-js's
  * AuthenticationHelper, unmodified, makes SRP_A and the session key; the proof is the HMAC that its
  * CognitoUser sends. The password is used here and nowhere else: only SRP_A and the proof leave the page.
- * The example app's page and the hosted login screen run it in the browser; `npm start` runs it in Node.
+ * The example app's page runs it in the browser, `npm start` and the tests in Node; the hosted login screen has
+ * its own, with no dependency (web/login/srp.ts), proved against this one. The shapes both speak are
+ * srp-protocol.ts's.
  */
 import helperModule from 'amazon-cognito-identity-js/lib/AuthenticationHelper.js';
 import bigIntegerModule from 'amazon-cognito-identity-js/lib/BigInteger.js';
 import dateHelperModule from 'amazon-cognito-identity-js/lib/DateHelper.js';
+import { verifierResponses, type PasswordChallenge, type PasswordClaim, type RememberedDevice } from './srp-protocol.js';
 
 const AuthenticationHelper = helperModule.default;
 const BigInteger = bigIntegerModule.default;
 const DateHelper = dateHelperModule.default;
 
-/** What POST /sign-in and POST /challenge-id answer. */
-export interface PasswordChallenge {
-  srp_b: string;
-  salt: string;
-  secret_block: string;
-  pool_name: string;
-  /** USER_ID_FOR_SRP */
-  username: string;
-  session: string;
-}
-
-/** What POST /sign-in/challenge takes: the PASSWORD_VERIFIER answer. */
-export interface PasswordClaim {
-  session: string;
-  username: string;
-  password_claim_secret_block: string;
-  password_claim_signature: string;
-  timestamp: string;
-}
-
-/** A Sign In answer's PASSWORD_VERIFIER challenge as the proof needs it; undefined when the answer is not one. */
-export function passwordChallenge(step: {
-  challenge_name?: string;
-  challenge_parameters?: Record<string, string>;
-  session?: string;
-}): PasswordChallenge | undefined {
-  const p = step.challenge_parameters ?? {};
-  if (step.challenge_name !== 'PASSWORD_VERIFIER' || !p.SRP_B || !p.SALT || !p.SECRET_BLOCK || !p.POOL_NAME || !p.USER_ID_FOR_SRP) return undefined;
-  return {
-    srp_b: p.SRP_B,
-    salt: p.SALT,
-    secret_block: p.SECRET_BLOCK,
-    pool_name: p.POOL_NAME,
-    username: p.USER_ID_FOR_SRP,
-    session: step.session ?? '',
-  };
-}
-
-/** The challenge responses of Respond to Sign In Challenge that carry a password claim. */
-export function verifierResponses(claim: Omit<PasswordClaim, 'session'>): Record<string, string> {
-  return {
-    USERNAME: claim.username,
-    PASSWORD_CLAIM_SECRET_BLOCK: claim.password_claim_secret_block,
-    PASSWORD_CLAIM_SIGNATURE: claim.password_claim_signature,
-    TIMESTAMP: claim.timestamp,
-  };
-}
-
-/** What a browser keeps to sign in as a remembered device: the device's key, its group, its random password. */
-export interface RememberedDevice {
-  key: string;
-  group: string;
-  password: string;
-}
+export { passwordChallenge, verifierResponses, type PasswordChallenge, type PasswordClaim, type RememberedDevice } from './srp-protocol.js';
 
 /**
  * A new device's secret, as CognitoUser makes it on Confirm Device (generateHashDevice): a random password to

@@ -10,15 +10,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Lambda entries beside the route groups: the scheduled worker and the SES event handler. */
 export const WORKER_FUNCTIONS = ['scheduled', 'mail-events'] as const;
 
-/** The hosted login screen: its own function, behind `{BASE_PATH}/login/{proxy+}` rather than the route table. */
-export const LOGIN_FUNCTION = 'login';
-
-/** The SAML service provider: its own function, behind `{BASE_PATH}/saml2/{proxy+}` (functions/saml). */
-export const SAML_FUNCTION = 'saml';
-
-/** The operator console: its own function, behind `{BASE_PATH}/console` and `…/console/{proxy+}` (functions/console). */
-export const CONSOLE_FUNCTION = 'console';
-
 export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/handler.ts`;
 
 export const BUNDLE = {

@@ -33,7 +33,7 @@ export interface GroupFunctionProps {
    * A function that writes nothing else may update items of these partitions only (IAM patterns of partition
    * keys, dynamodb:LeadingKeys): the console's failed sign-in counts.
    */
-  updatesOnly?: string[];
+  updatesOnly?: readonly string[];
   /** Opens sealed secrets (kms:Decrypt): API-key secrets on every signed request, mail values in the courier. */
   opens?: boolean;
   /** May send mail through SES (only the courier), always through this configuration set. */
@@ -217,7 +217,7 @@ export class GroupFunction extends Construct {
         new PolicyStatement({
           actions: ['dynamodb:UpdateItem'],
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': updatesOnly } },
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...updatesOnly] } },
         }),
       );
     }

@@ -21,12 +21,21 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BASE_PATH, fullPath, GROUP_ACCESS, GROUPS, groupTimeoutSeconds, LOGIN_PATH, OAUTH2_PATH, ROUTES, SAML2_PATH } from '../shared/routes.js';
-import { CONSOLE_PATH } from '../shared/routes.js';
-import { buildConsoleAssetsSync, CONSOLE_ASSETS_DIR } from '../web/console/build.js';
-import { buildLoginAssetsSync, LOCAL_ASSETS_DIR } from '../web/login/build.js';
-import { CONSOLE_THROTTLE_PARTITIONS, ENTITY } from '../shared/store/keys.js';
-import { CONSOLE_FUNCTION, LOGIN_FUNCTION, SAML_FUNCTION } from './bundling.js';
+import {
+  BASE_PATH,
+  ENTRIES,
+  ENTRY_FUNCTIONS,
+  fullPath,
+  GROUP_ACCESS,
+  GROUPS,
+  groupTimeoutSeconds,
+  LOGIN_PATH,
+  ROUTES,
+  type EntryFunction,
+  type EntryGrants,
+} from '../shared/routes.js';
+import { buildPageAssetsSync, pageAssetsDir } from '../web/page-assets.js';
+import { ENTITY } from '../shared/store/keys.js';
 import { GroupFunction } from './group-function.js';
 import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
@@ -88,6 +97,7 @@ export class ServiceStack extends Stack {
     };
     const functions = new Map<string, NodejsFunction>();
     const groupFunctions = new Map<string, GroupFunction>();
+    const saasDomainServers: GroupFunction[] = [];
     for (const group of GROUPS) {
       const groupFunction = new GroupFunction(this, `Group-${group}`, {
         ...common,
@@ -100,40 +110,22 @@ export class ServiceStack extends Stack {
       groupFunctions.set(group, groupFunction);
       functions.set(group, groupFunction.fn);
     }
-    // The hosted login screen: its page's script and style are built here and copied beside its bundle.
-    buildLoginAssetsSync();
-    const login = new GroupFunction(this, `Group-${LOGIN_FUNCTION}`, {
-      ...common,
-      group: LOGIN_FUNCTION,
-      // Sign-in state, temporary codes, accepted invitations; e-mail codes and signing keys are sealed.
-      writes: true,
-      seals: true,
-      timeout: Duration.seconds(10),
-      publicDir: LOCAL_ASSETS_DIR,
-    });
-    functions.set(LOGIN_FUNCTION, login.fn);
-    // The SAML service provider: apart, so the XML signature libraries load for SAML sign-ins only.
-    const saml = new GroupFunction(this, `Group-${SAML_FUNCTION}`, {
-      ...common,
-      group: SAML_FUNCTION,
-      // Used assertions (replay protection); the SP key is made and sealed on first use.
-      writes: true,
-      seals: true,
-      timeout: Duration.seconds(10),
-    });
-    functions.set(SAML_FUNCTION, saml.fn);
-    // The operator console: seals its sessions and counts failed sign-ins; every data call goes through the API.
-    buildConsoleAssetsSync();
-    const operatorConsole = new GroupFunction(this, `Group-${CONSOLE_FUNCTION}`, {
-      ...common,
-      group: CONSOLE_FUNCTION,
-      writes: false,
-      updatesOnly: [CONSOLE_THROTTLE_PARTITIONS],
-      seals: true,
-      timeout: Duration.seconds(29),
-      publicDir: CONSOLE_ASSETS_DIR,
-    });
-    functions.set(CONSOLE_FUNCTION, operatorConsole.fn);
+    // The browser-facing apps (shared/routes.ts, ENTRY_FUNCTIONS): a page's script and style are built here and
+    // copied beside its bundle.
+    for (const [name, grants] of Object.entries(ENTRY_FUNCTIONS) as [EntryFunction, EntryGrants][]) {
+      const { page, servesSaasDomains, ...access } = grants;
+      if (page) buildPageAssetsSync(page);
+      const entryFunction = new GroupFunction(this, `Group-${name}`, {
+        ...common,
+        group: name,
+        ...access,
+        timeout: Duration.seconds(groupTimeoutSeconds(name)),
+        ...(page ? { publicDir: pageAssetsDir(page) } : {}),
+      });
+      groupFunctions.set(name, entryFunction);
+      functions.set(name, entryFunction.fn);
+      if (servesSaasDomains) saasDomainServers.push(entryFunction);
+    }
 
     // Stream records and mail events the functions kept failing on.
     const mailDeadLetters = new Queue(this, 'MailDeadLetters', {
@@ -205,6 +197,7 @@ export class ServiceStack extends Stack {
     this.addRoutes(api, functions);
     // A SaaS's own domain is mapped to this API by the configuration function (docs/login-screen.md).
     groupFunctions.get('configuration')?.servesSaasDomains(api.apiId);
+    for (const entryFunction of saasDomainServers) entryFunction.servesSaasDomains(api.apiId);
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
@@ -275,8 +268,8 @@ export class ServiceStack extends Stack {
   }
 
   /**
-   * One API route per row of the route table, one for the login screen's pages; every other path and method
-   * goes to the public function.
+   * One API route per row of the route table and per entry of the browser-facing apps; every other path and
+   * method goes to the public function.
    */
   private addRoutes(api: HttpApi, functions: ReadonlyMap<string, IFunction>): void {
     const integrations = new Map<string, HttpRouteIntegration>();
@@ -295,15 +288,13 @@ export class ServiceStack extends Stack {
         integration: integrationOf(route.group),
       });
     }
-    // The login screen and the OpenID Connect authorization server: one function, outside the route table.
-    for (const prefix of [LOGIN_PATH, OAUTH2_PATH]) {
-      api.addRoutes({ path: `${BASE_PATH}${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(LOGIN_FUNCTION) });
-    }
-    // Browsers ask the host for its icon by themselves: the screen's, not a JSON 404 (web/login/dead-ends.ts).
-    api.addRoutes({ path: '/favicon.ico', methods: [HttpMethod.GET], integration: integrationOf(LOGIN_FUNCTION) });
-    api.addRoutes({ path: `${BASE_PATH}${SAML2_PATH}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(SAML_FUNCTION) });
-    for (const path of [`${BASE_PATH}${CONSOLE_PATH}`, `${BASE_PATH}${CONSOLE_PATH}/{proxy+}`]) {
-      api.addRoutes({ path, methods: [HttpMethod.ANY], integration: integrationOf(CONSOLE_FUNCTION) });
+    // The browser-facing apps' entries (shared/routes.ts, ENTRIES): a prefix takes every path below it.
+    for (const entry of ENTRIES) {
+      api.addRoutes({
+        path: entry.path.endsWith('/') ? `${entry.path}{proxy+}` : entry.path,
+        methods: [entry.method ? HttpMethod[entry.method] : HttpMethod.ANY],
+        integration: integrationOf(entry.fn),
+      });
     }
     // The public function answers 404 or 405 in the service's error shape.
     const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });

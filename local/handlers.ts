@@ -1,6 +1,7 @@
-/** The very handlers the Lambdas run, one per group, for the local server. */
+/** The very handlers the Lambdas run, one per group and one per entry function, for the local server. */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { GroupHandler } from '../shared/http/pipeline.js';
-import type { Group } from '../shared/routes.js';
+import type { EntryFunction, Group } from '../shared/routes.js';
 import { handler as configuration } from '../functions/configuration/handler.js';
 import { handler as definitions } from '../functions/definitions/handler.js';
 import { handler as infrastructure } from '../functions/infrastructure/handler.js';
@@ -14,6 +15,9 @@ import { handler as pricing } from '../functions/pricing/handler.js';
 import { handler as metering } from '../functions/metering/handler.js';
 import { handler as billing } from '../functions/billing/handler.js';
 import { handler as apilog } from '../functions/apilog/handler.js';
+import { handler as login } from '../functions/login/handler.js';
+import { handler as saml } from '../functions/saml/handler.js';
+import { handler as operatorConsole } from '../functions/console/handler.js';
 
 export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   configuration,
@@ -30,3 +34,8 @@ export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   billing,
   apilog,
 };
+
+export type EntryHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** The browser-facing apps' functions (ENTRY_FUNCTIONS, shared/routes.ts), through their functions/<name>/handler.ts. */
+export const ENTRY_HANDLERS: Record<EntryFunction, EntryHandler> = { login, saml, console: operatorConsole };

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { resetClientsForTests } from '../shared/store/client.js';
+import { resetClientsForTests } from '../shared/wiring.js';
 import { resetSesClientsForTests } from '../shared/adapters/mail/clients.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { ensureTable } from '../shared/store/table.js';

@@ -7,14 +7,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { BASE_PATH, groupTimeoutSeconds, matchRoute, routeKey } from '../shared/routes.js';
+import { BASE_PATH, ENTRY_FUNCTIONS, type EntryGrants, groupTimeoutSeconds, matchEntry, matchRoute, routeKey } from '../shared/routes.js';
 import { log } from '../shared/log.js';
-import { GROUP_HANDLERS } from './handlers.js';
-import { buildLoginAssets } from '../web/login/build.js';
-import { handler as loginHandler, LOGIN_BASE_PATH, OAUTH2_BASE_PATH } from '../web/login/login-function.js';
-import { handler as samlHandler, SAML2_BASE_PATH } from '../web/login/saml-function.js';
-import { buildConsoleAssets } from '../web/console/build.js';
-import { handler as consoleHandler, CONSOLE_BASE_PATH } from '../web/console/console-function.js';
+import { ENTRY_HANDLERS, GROUP_HANDLERS } from './handlers.js';
+import { buildPageAssets } from '../web/page-assets.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 
@@ -143,24 +139,22 @@ function lambdaContext(requestId: string, functionName: string): Context {
   };
 }
 
-let loginAssets: Promise<void> | undefined;
-let consoleAssets: Promise<void> | undefined;
+/** Each app's page, built once per process before its function's first request. */
+const pages = new Map<string, Promise<void>>();
 
 /**
- * Calls the function API Gateway would: the login function for the screen's and the authorization server's
- * paths (the screen's script and style built first, once per process), the route's group, or for an unknown
- * route the `$default` one.
+ * Calls the function API Gateway would: an entry's (shared/routes.ts, ENTRIES; its page's script and style
+ * built first), the route's group, or for an unknown route the `$default` one.
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
-  if (event.rawPath.startsWith(SAML2_BASE_PATH)) return samlHandler(event, lambdaContext(event.requestContext.requestId, 'saml'));
-  if (`${event.rawPath}/`.startsWith(CONSOLE_BASE_PATH)) {
-    await (consoleAssets ??= buildConsoleAssets());
-    return consoleHandler(event, lambdaContext(event.requestContext.requestId, 'console'));
-  }
-  if (event.rawPath === '/favicon.ico' || [LOGIN_BASE_PATH, OAUTH2_BASE_PATH].some((prefix) => event.rawPath.startsWith(prefix))) {
-    loginAssets ??= buildLoginAssets();
-    await loginAssets;
-    return loginHandler(event, lambdaContext(event.requestContext.requestId, 'login'));
+  const entry = matchEntry(event.requestContext.http.method, event.rawPath);
+  if (entry) {
+    const app = (ENTRY_FUNCTIONS[entry.fn] as EntryGrants).page;
+    if (app) {
+      if (!pages.has(app)) pages.set(app, buildPageAssets(app));
+      await pages.get(app);
+    }
+    return ENTRY_HANDLERS[entry.fn](event, lambdaContext(event.requestContext.requestId, entry.fn));
   }
   const found = matchRoute(event.requestContext.http.method, event.rawPath);
   const group = found.kind === 'match' ? found.match.route.group : 'public';

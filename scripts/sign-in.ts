@@ -6,7 +6,7 @@
  *   npm run sign-in -- demo@example.com Demo-417203-Pass
  */
 import '../local/cli-errors.js';
-import { srpSignIn } from '../test/support/sign-in.js';
+import { srpSignIn } from '../dev-support/sign-in.js';
 import { signedClientFromEnvironment, unreachable } from './signed-client.js';
 
 const [username, password] = process.argv.slice(2);

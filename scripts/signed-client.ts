@@ -16,6 +16,10 @@ export function signedClientFromEnvironment(): { client: SignedClient; base: str
     process.stderr.write('no credentials: run `npm start` first, or set SAASUS_SAAS_ID, SAASUS_API_KEY, SAASUS_SECRET_KEY, SAASUS_API_URL_BASE\n');
     process.exit(2);
   }
+  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) {
+    process.stderr.write('environment variable SAASUS_API_URL_BASE must be an absolute http(s) URL, such as http://127.0.0.1:8080\n');
+    process.exit(1);
+  }
   return { client: new SignedClient(`${base}/v1/auth`, { saasId, apiKey, secret }), base };
 }
 

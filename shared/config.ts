@@ -2,7 +2,6 @@
  * The only reader of process.env (docs/decisions.md, layout). Read once per cold start and checked, so a missing
  * setting fails at start-up with a clear message rather than deep inside a request.
  */
-import type { MailLimits } from './domain/mail/mail.js';
 
 /** A setting that is missing or malformed: its message names the variable and what it must be. */
 export class ConfigError extends Error {
@@ -10,7 +9,7 @@ export class ConfigError extends Error {
 }
 
 export interface ServiceConfig {
-  /** Required by the store only (shared/store/client.ts), so table-less code paths run without it. */
+  /** Required by the store only (tableName() in shared/wiring.ts), so table-less code paths run without it. */
   tableName: string | undefined;
   region: string;
   /** Set in local mode: DynamoDB Local's URL. */
@@ -30,10 +29,6 @@ export interface ServiceConfig {
   maxBodyBytes: number;
   /** On AWS: the SES configuration set every mail is sent with (bounce and complaint events, reputation). */
   mailConfigurationSet: string | undefined;
-  /** CloudWatch embedded metrics on stdout: on in the deployed functions, off locally and in tests. */
-  metricsEnabled: boolean;
-  /** X-Ray tracing of the handlers and AWS SDK calls: off unless the stack turns it on. */
-  tracingEnabled: boolean;
   /**
    * The `iss` of every token. Fixed by configuration (TOKEN_ISSUER), not taken from the request, so a token
    * verifies however the API was reached; by default `https://<DEFAULT_DOMAIN_NAME>/v1/auth`, where OpenID
@@ -43,11 +38,12 @@ export interface ServiceConfig {
   /** The OpenID Connect provider behind the Google button: Google, or a stand-in on this machine (GOOGLE_ISSUER). */
   googleIssuer: string;
   /**
-   * Mails the API may cause (domain/mail.ts mailLimits): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
+   * Mails the API may cause (the MailLimits of shared/domain/mail/mail.ts, the same shape written out here:
+   * config.ts imports nothing of the domain): at most MAIL_LIMIT_PER_ADDRESS (5) to one address
    * in MAIL_LIMIT_ADDRESS_WINDOW_SECONDS (15 minutes), and MAIL_LIMIT_PER_USER (10) for one user in
    * MAIL_LIMIT_USER_WINDOW_SECONDS (1 hour).
    */
-  mailLimits: MailLimits;
+  mailLimits: { perAddress: number; addressWindowSeconds: number; perUser: number; userWindowSeconds: number };
   /** Stripe's API (STRIPE_API_BASE_URL, https://api.stripe.com): a local stand-in in tests. */
   stripeApiBaseUrl: string;
   /** The service's HTTP API id: a SaaS's own domain is mapped to it (the configuration function only). */
@@ -190,8 +186,6 @@ function readConfig(): ServiceConfig {
     signatureWindowMinutes: integerFromEnv('SIGNATURE_WINDOW_MINUTES', 3),
     maxBodyBytes: integerFromEnv('MAX_BODY_BYTES', 256 * 1024),
     mailConfigurationSet: optionalFromEnv('MAIL_CONFIGURATION_SET'),
-    metricsEnabled: booleanFromEnv('METRICS_ENABLED'),
-    tracingEnabled: booleanFromEnv('TRACING_ENABLED'),
     tokenIssuer,
     googleIssuer: issuerFromEnv('GOOGLE_ISSUER', 'https://accounts.google.com'),
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
@@ -221,6 +215,23 @@ function readConfig(): ServiceConfig {
 export function config(): ServiceConfig {
   cached ??= readConfig();
   return cached;
+}
+
+/**
+ * CloudWatch embedded metrics on stdout (METRICS_ENABLED): on in the deployed functions, off locally and in
+ * tests. Read by shared/metrics.ts alone, which the domain counts through without a constructor to pass it
+ * (docs/decisions.md, "Settings and secrets"); every other setting reaches service code from the wiring.
+ */
+export function metricsEnabled(): boolean {
+  return booleanFromEnv('METRICS_ENABLED');
+}
+
+/**
+ * X-Ray tracing of the handlers and AWS calls (TRACING_ENABLED): off unless the stack turns it on. Read by
+ * shared/observability.ts alone, while it loads, to load the tracer or not (docs/decisions.md, "Settings and secrets").
+ */
+export function tracingEnabled(): boolean {
+  return booleanFromEnv('TRACING_ENABLED');
 }
 
 export interface LocalRunnerConfig {

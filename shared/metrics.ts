@@ -4,7 +4,7 @@
  * nobody reads them, so stdout stays quiet. `metrics.count('SignInSucceeded')` is the whole API.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { config } from './config.js';
+import { metricsEnabled } from './config.js';
 import { logger, SERVICE_NAME } from './log.js';
 
 export const METRICS_NAMESPACE = 'TenantIdentity';
@@ -30,6 +30,7 @@ export const BUSINESS_METRICS = {
 export type MetricName = keyof typeof BUSINESS_METRICS;
 
 let sink: Metrics | undefined;
+let enabled: boolean | undefined;
 
 /** Powertools' own warning when an invocation counted nothing: most do, so it is a debug line here. */
 const quietEmpty = {
@@ -39,9 +40,14 @@ const quietEmpty = {
   error: (...args: unknown[]) => logger.error(String(args[0])),
 };
 
-/** The EMF sink when metrics are on (METRICS_ENABLED, set by the stack); observability.ts publishes it per invocation. */
+/**
+ * The EMF sink when metrics are on (METRICS_ENABLED, set by the stack); observability.ts publishes it per
+ * invocation. The domain counts from deep inside its services, where no constructor passes a setting, so this
+ * module reads its one switch itself (docs/decisions.md, "Settings and secrets").
+ */
 export function metricsSink(): Metrics | undefined {
-  if (!sink && config().metricsEnabled) sink = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME, logger: quietEmpty });
+  enabled ??= metricsEnabled();
+  if (!sink && enabled) sink = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME, logger: quietEmpty });
   return sink;
 }
 
@@ -54,4 +60,5 @@ export const metrics = {
 /** Tests that read the EMF output start a fresh sink after turning METRICS_ENABLED on. */
 export function resetMetricsForTests(): void {
   sink = undefined;
+  enabled = undefined;
 }

@@ -6,15 +6,16 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
-import { config } from './config.js';
+import { tracingEnabled } from './config.js';
 import { inLogScope, logger, SERVICE_NAME } from './log.js';
 import { metricsSink } from './metrics.js';
 
 /**
  * Loaded only when tracing is on (TRACING_ENABLED, set by the stack's `tracing` prop): the X-Ray SDK adds
- * start-up time that a function without tracing should not pay.
+ * start-up time that a function without tracing should not pay. Decided while this module loads, before the
+ * wiring has built anything, so it reads its one switch itself (docs/decisions.md, "Settings and secrets").
  */
-const tracer: Tracer | undefined = config().tracingEnabled
+const tracer: Tracer | undefined = tracingEnabled()
   ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: SERVICE_NAME })
   : undefined;
 const tracing = tracer ? await captureLambdaHandler(tracer) : undefined;
@@ -33,12 +34,12 @@ export function traced<T>(client: T): T {
  * A DynamoDB or KMS call of shared/adapters/aws/ (not an SDK client) in the trace, when tracing is on: one `aws`
  * subsegment per call, named and described as the SDK's capture names its own.
  */
-export function traceAwsCall<T>(service: string, operation: string, table: string | undefined, call: () => Promise<T>): Promise<T> {
+export function traceAwsCall<T>(service: string, region: string, operation: string, table: string | undefined, call: () => Promise<T>): Promise<T> {
   const parent = tracer?.getSegment();
   if (!tracer || !parent) return call();
   const subsegment = parent.addNewSubsegment(service);
   subsegment.namespace = 'aws';
-  subsegment.addAttribute('aws', { operation, region: config().region, ...(table ? { table_name: table } : {}) });
+  subsegment.addAttribute('aws', { operation, region, ...(table ? { table_name: table } : {}) });
   tracer.setSegment(subsegment);
   return call().then(
     (result) => {

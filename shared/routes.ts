@@ -14,7 +14,7 @@ export type Api = keyof typeof API_BASE_PATHS;
 export const BASE_PATH = API_BASE_PATHS.auth;
 
 /**
- * The hosted login screen (functions/login), beside the API and outside its route table: its pages are HTML
+ * The hosted login screen (web/login, ENTRIES below), beside the API and outside its route table: its pages are HTML
  * for people, not operations for SDKs. `{BASE_PATH}/login/{saas id}/…`.
  */
 export const LOGIN_PATH = '/login';
@@ -76,11 +76,96 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
 };
 
 /**
+ * What an entry function may be granted, as GROUP_ACCESS grants the groups (lib/group-function.ts): `writes`
+ * (else read-only), `seals` (kms:GenerateDataKey: new secrets), `opens` (kms:Decrypt; on unless false),
+ * `managesMailIdentities` (SES identities), `servesSaasDomains` (ACM and API Gateway custom domains).
+ */
+export interface EntryGrants {
+  writes: boolean;
+  seals: boolean;
+  opens?: boolean;
+  managesMailIdentities?: boolean;
+  servesSaasDomains?: boolean;
+  /**
+   * For a function that writes nothing else (`writes` false): the partitions whose items it may update, as IAM
+   * patterns of partition keys (dynamodb:LeadingKeys); the key shapes are shared/store/keys.ts'.
+   */
+  updatesOnly?: readonly string[];
+  /**
+   * The app under web/ whose page is built beside the bundle (web/page-assets.ts): `web/<app>/page/main.ts`
+   * and `page/<app>.css` become `<app>.js` and `<app>.css` in the function's `public/`.
+   */
+  page?: string;
+}
+
+/**
+ * The functions outside the route table: the browser-facing apps of web/ (pages for people, not operations for
+ * SDKs), each entered through `functions/<name>/handler.ts`. With ENTRIES, the one list that the stack
+ * (functions, routes, grants), the local server and the handlers (their prefixes) read: an app is a row here,
+ * its paths in ENTRIES, and its handler.
+ */
+export const ENTRY_FUNCTIONS = {
+  // The screen, the OpenID provider and Google's return: sign-in state, temporary codes, accepted invitations;
+  // e-mail codes and signing keys are sealed.
+  login: { writes: true, seals: true, page: 'login' },
+  // The SAML service provider, apart so the XML signature stack loads for SAML only (docs/decisions.md, decision
+  // 11): used assertions (replay protection); the SP key is made and sealed on first use.
+  saml: { writes: true, seals: true },
+  // The operator console: seals its sessions and opens them; writes only its failed sign-in counts
+  // (shared/store/keys.ts, CONSOLE_THROTTLE_PARTITIONS), since every data call it makes goes through the API.
+  console: { writes: false, seals: true, updatesOnly: ['CONSOLE#THROTTLE#*'], page: 'console' },
+} as const satisfies Record<string, EntryGrants>;
+export type EntryFunction = keyof typeof ENTRY_FUNCTIONS;
+
+/**
+ * Each entry's path: a prefix ending in `/` takes every method and path below it (never the bare prefix, as
+ * `{proxy+}` needs a character); any other path is exact.
+ */
+export const ENTRY_PATHS = {
+  login: `${BASE_PATH}${LOGIN_PATH}/`,
+  oauth2: `${BASE_PATH}${OAUTH2_PATH}/`,
+  saml2: `${BASE_PATH}${SAML2_PATH}/`,
+  favicon: '/favicon.ico',
+  console: `${BASE_PATH}${CONSOLE_PATH}/`,
+  /** The console's own name, which `{proxy+}` never matches: it sends the browser to the overview. */
+  consoleEntry: `${BASE_PATH}${CONSOLE_PATH}`,
+} as const;
+
+export interface Entry {
+  path: string;
+  /** Every method unless named. */
+  method?: HttpMethod;
+  fn: EntryFunction;
+}
+
+/** The non-API entries, each one API Gateway route to its function; everything else is the route table's. */
+export const ENTRIES: readonly Entry[] = [
+  { path: ENTRY_PATHS.login, fn: 'login' },
+  { path: ENTRY_PATHS.oauth2, fn: 'login' },
+  // Browsers ask every host for its icon by themselves: the screen's, not a JSON 404 (web/login/dead-ends.ts).
+  { path: ENTRY_PATHS.favicon, method: 'GET', fn: 'login' },
+  { path: ENTRY_PATHS.saml2, fn: 'saml' },
+  { path: ENTRY_PATHS.console, fn: 'console' },
+  { path: ENTRY_PATHS.consoleEntry, fn: 'console' },
+];
+
+/** The entry a request goes to, as API Gateway picks it; undefined for the route table's paths and the rest. */
+export function matchEntry(method: string, rawPath: string): Entry | undefined {
+  return ENTRIES.find((entry) =>
+    entry.path.endsWith('/')
+      ? rawPath.startsWith(entry.path) && rawPath.length > entry.path.length
+      : rawPath === entry.path && (entry.method ?? method) === method,
+  );
+}
+
+/**
  * A group's function timeout, in seconds (lib/service-stack.ts; the local runner gives handlers the same). The
  * groups that answer whole lists (Get Users, Get Tenants) or delete a tenant with every membership may use
  * all of API Gateway's 30 s; the rest answer in well under a second and stop at 10.
  */
-export const groupTimeoutSeconds = (group: string): number => (['saas-users', 'tenant-users', 'tenants'].includes(group) ? 29 : 10);
+export const groupTimeoutSeconds = (group: string): number =>
+  // The console forwards those same calls (web/console), so it waits as long as they may take.
+  ['saas-users', 'tenant-users', 'tenants', 'console'].includes(group) ? 29 : 10;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -69,6 +69,18 @@ export function perSaasHost(plan: ScreenHostPlan, saasId: string): string | unde
   return plan.loginDomain && DNS_LABEL.test(label) ? `${label}.${plan.loginDomain}` : undefined;
 }
 
+/**
+ * Whose host this is, read from the host alone: the `<saas id>` label of `<saas id>.<login domain>`; `shared`
+ * for the API's own hosts; `other` for anything else (a SaaS's own domain, or a name nobody set up).
+ */
+export function hostKind(plan: ScreenHostPlan, host: string): { kind: 'saas'; saasId: string } | { kind: 'shared' } | { kind: 'other' } {
+  const name = host.trim().toLowerCase();
+  if (isSharedHost(plan, name)) return { kind: 'shared' };
+  const suffix = plan.loginDomain ? `.${plan.loginDomain}` : undefined;
+  const label = suffix && name.endsWith(suffix) ? name.slice(0, -suffix.length) : undefined;
+  return label && DNS_LABEL.test(label) ? { kind: 'saas', saasId: label } : { kind: 'other' };
+}
+
 /** Where a SaaS's screen is served when it has no domain of its own live: its host, else the shared origin. */
 export function screenOrigin(plan: ScreenHostPlan, saasId: string): string {
   const host = perSaasHost(plan, saasId);

@@ -1,11 +1,16 @@
 /**
  * Services over the store, for the handlers and the scheduled worker. Each is a thin object over the one
- * document client that store/client.ts builds per cold start, so making them per request costs nothing.
+ * document client built here per cold start, so making them per request costs nothing. The wiring owns the
+ * settings and the secrets (docs/decisions.md, "Settings and secrets"): the store, the domain and the adapters
+ * get what they need passed in and read no setting themselves.
  */
-import type { DynamoClient } from './store/dynamo-client.js';
+import { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
+import { KmsDataKeys } from './adapters/aws/kms.js';
+import { KmsSecretBox, LocalSecretBox, type SecretBox } from './crypto/secret-box.js';
+import { traceAwsCall } from './observability.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
-import { createGroupHandler, type CallRecorder } from './http/pipeline.js';
+import { createGroupHandler, type CallRecorder, type PipelineSettings } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './adapters/site-domains.js';
 import { screenHostPlan, screenOrigin } from './screen-hosts.js';
@@ -34,7 +39,7 @@ import { LoginThemeService } from './domain/configuration/login-theme.js';
 import { StripeClient } from './adapters/payment/stripe-client.js';
 import { TenantUserService } from './domain/tenants/tenant-users.js';
 import { TenantService } from './domain/tenants/tenants.js';
-import { TokenService, TokenVerifier } from './domain/tokens/tokens.js';
+import { openIdConfiguration, TokenService, TokenVerifier } from './domain/tokens/tokens.js';
 import { UserFlowService } from './domain/users/user-flows.js';
 import { loginOf, UserService } from './domain/users/users.js';
 import { sesClient, sesSendingClient } from './adapters/mail/clients.js';
@@ -48,7 +53,6 @@ import { DynamoMeteringRepository } from './store/metering-repository.js';
 import { Recent } from './store/recent.js';
 import { CatalogueService } from './domain/pricing/catalogue.js';
 import { MeteringService } from './domain/pricing/metering.js';
-import { dynamo, secrets, tableName } from './store/client.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from './store/grant-repository.js';
 import { DynamoInvitationRepository } from './store/invitation-repository.js';
@@ -69,10 +73,69 @@ import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
 import { PasskeyService } from './domain/sign-in/passkeys.js';
 import { DynamoPasskeyRepository } from './store/passkey-repository.js';
+import { DynamoPendingSignUpRepository } from './store/sign-up-repository.js';
+
+let client: DynamoClient | undefined;
+let box: SecretBox | undefined;
+
+/** The document client every repository is built over, made once per cold start. */
+export function dynamo(): DynamoClient {
+  if (!client) {
+    const { region, dynamoEndpoint } = config();
+    client = new DynamoClient({
+      region,
+      ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
+      // Fail fast enough for an API answer; the standard retry still covers throttling.
+      maxAttempts: 3,
+      trace: (operation, table, call) => traceAwsCall('DynamoDB', region, operation, table, call),
+    });
+  }
+  return client;
+}
+
+/** The one table; required by the store only, so table-less code paths run without TABLE_NAME. */
+export function tableName(): string {
+  const name = config().tableName;
+  if (!name) throw new Error('environment variable TABLE_NAME is required');
+  return name;
+}
+
+/** The envelope encryption of stored secrets (KMS on AWS, the local master key under npm start), made once per cold start. */
+export function secretBox(): SecretBox {
+  if (!box) {
+    const { kmsKeyId, localMasterKey, region } = config();
+    if (kmsKeyId) {
+      box = new KmsSecretBox(
+        new KmsDataKeys(kmsKeyId, { region, trace: (operation, call) => traceAwsCall('KMS', region, operation, undefined, call) }),
+      );
+    } else if (localMasterKey) box = new LocalSecretBox(localMasterKey);
+    else throw new Error('set KMS_KEY_ID (AWS) or LOCAL_MASTER_KEY (local mode) to store secrets');
+  }
+  return box;
+}
+
+/** The local runner and tests point the same process at another table or engine. */
+export function resetClientsForTests(): void {
+  client?.destroy();
+  client = undefined;
+  box = undefined;
+}
 
 /** A function group's handler: the request pipeline, with the API keys of this store. */
 export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
-  createGroupHandler(group, operations, (saasId, apiKey) => findActiveApiKey(accountRepository(), secrets(), saasId, apiKey), recordApiCall);
+  createGroupHandler(
+    group,
+    operations,
+    (saasId, apiKey) => findActiveApiKey(accountRepository(), secretBox(), saasId, apiKey),
+    pipelineSettings(),
+    recordApiCall,
+  );
+
+/** The request pipeline's limits, read when a function's handler is made (once per cold start). */
+export const pipelineSettings = (): PipelineSettings => ({
+  signatureWindowMinutes: config().signatureWindowMinutes,
+  maxBodyBytes: config().maxBodyBytes,
+});
 
 /** The API log's one write per signed call (shared/domain/apilog); the pipeline calls it. */
 export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiLogRecord(call, config().apiLogRetentionDays * 86400));
@@ -90,8 +153,6 @@ export const apiLogService = () =>
 
 /** The functions' account reads keep an API key API_KEY_CACHE_SECONDS per warm instance (store/recent.ts). */
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });
-/** The envelope encryption of stored secrets (KMS on AWS, the local master key under npm start). */
-export const secretBox = () => secrets();
 /** The operator console's count of failed sign-ins (web/console). */
 export const consoleSignInThrottle = () => new ConsoleSignInThrottle(new DynamoThrottleRepository(dynamo(), tableName()));
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
@@ -153,7 +214,7 @@ export const meteringService = () => {
 export const paymentProviderService = () =>
   new PaymentProviderService({
     settings: settingsRepository(),
-    box: secrets(),
+    box: secretBox(),
     tenants: tenantRepository(),
     client: new StripeClient(config().stripeApiBaseUrl),
   });
@@ -164,10 +225,21 @@ export const loginThemeService = (cached = false) =>
     cached ? new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }) : settingsRepository(),
   );
 
-export const infrastructureService = () => new InfrastructureService(settingsRepository(), config().serviceAccountId);
+export const infrastructureService = () =>
+  new InfrastructureService(settingsRepository(), {
+    serviceAccountId: config().serviceAccountId,
+    publicBaseUrl: config().publicBaseUrl,
+    region: config().region,
+  });
+
+/** GET /.well-known/openid-configuration: the configured issuer and public base URL, never the request's Host. */
+export const openIdDiscovery = () => openIdConfiguration(config().tokenIssuer, config().publicBaseUrl);
+
+/** Where SES is (locally, the stand-in). */
+const sesSettings = () => ({ region: config().region, endpoint: config().sesEndpoint });
 
 /** Locally there is no SES identity to create or verify: the stand-in answers instead. */
-const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient()));
+const emailIdentities = () => (config().sesEndpoint ? new LocalEmailIdentities() : new SesEmailIdentities(sesClient(sesSettings())));
 
 /** Which host serves which SaaS's screen (shared/screen-hosts.ts), from this deployment's configuration. */
 export const screenHosts = () => screenHostPlan(config());
@@ -178,7 +250,7 @@ const hostedLoginScreen = (saasId: string, origin?: string) => loginScreenUrl(`$
 const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
   new ConfigurationService(
     settings,
-    secrets(),
+    secretBox(),
     identities,
     config().defaultDomainName,
     hostedLoginScreen,
@@ -187,7 +259,10 @@ const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, s
     config().refreshTokenLifetimeSeconds,
   );
 
-export const configurationService = () => configuration(emailIdentities(), siteDomains());
+/** A SaaS's own domain: ACM and API Gateway on AWS, the stand-in where SES is (local mode and the tests). */
+const ownDomains = () => siteDomains({ region: config().region, local: config().sesEndpoint !== undefined, apiId: config().apiId });
+
+export const configurationService = () => configuration(emailIdentities(), ownDomains());
 
 /** Only the configuration function manages SES identities; the others read configuration without them. */
 const notHere = () => Promise.reject(new Error('e-mail identities are managed by the configuration function'));
@@ -222,8 +297,8 @@ export const courier = () =>
   new Courier(
     outboxRepository(),
     configurationReader(),
-    secrets(),
-    new SesMailSender(sesSendingClient(), config().mailConfigurationSet),
+    secretBox(),
+    new SesMailSender(sesSendingClient(sesSettings()), config().mailConfigurationSet),
     suppressionRepository(),
   );
 
@@ -260,7 +335,8 @@ export const userService = () => {
     committer: committer(),
     definitions: definitionRepository(),
     settings: settingsRepository(),
-    box: secrets(),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
     passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
     poolName,
     userInfo: (saasId, userId) => tenantUsers.userInfo(saasId, userId),
@@ -287,7 +363,7 @@ function keyServicesOfThisStore(): KeyServices {
   const db = dynamo();
   if (keyServices?.db !== db) {
     const { tokenIssuer, tokenLifetimeSeconds, signInSessionSeconds } = config();
-    const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secrets(), { tokenLifetimeSeconds });
+    const keyStore = new KeyStore(new DynamoKeyRepository(db, tableName()), secretBox(), { tokenLifetimeSeconds });
     keyServices = {
       db,
       keyStore,
@@ -325,7 +401,8 @@ export const userFlowService = () =>
     flows: new DynamoUserFlowRepository(dynamo(), tableName()),
     committer: committer(),
     tokens: tokenVerifier(),
-    box: secrets(),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
   });
 
 /** Tenant invitations: create, read, delete, and accept (as an existing user or a new one). */
@@ -339,7 +416,8 @@ export const invitationService = () =>
     tenantUsers: tenantUserService(),
     tokens: tokenVerifier(),
     committer: committer(),
-    box: secrets(),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
     loginScreenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
     lifetimeSeconds: config().invitationLifetimeSeconds,
   });
@@ -372,7 +450,8 @@ export const signInService = () => {
     srp: srpSignIn(),
     tokens: tokenService(),
     refreshTokens: new RefreshTokens(keyStore(), async (saasId) => validitySeconds((await settings(saasId)).refresh_token_validity)),
-    box: secrets(),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
     poolName,
     deviceRemembering: async (saasId) => (await settings(saasId)).device_configuration.device_remembering,
     settings: {
@@ -403,7 +482,16 @@ export const credentialService = () =>
 
 const selfSignUpEnabled = async (saasId: string) => (await configurationReader().signInSettings(saasId)).self_regist.enable;
 
-export const signUpService = () => new SignUpService({ users: userService(), selfSignUpEnabled });
+export const signUpService = () =>
+  new SignUpService({
+    users: userService(),
+    selfSignUpEnabled,
+    pending: new DynamoPendingSignUpRepository(dynamo(), tableName()),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
+    committer: committer(),
+    passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
+  });
 
 /** Who an external provider's account signs in as (Google, SAML): shared/domain/sign-in/federation.ts. */
 export const federationService = () =>

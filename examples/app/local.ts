@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignedClient, type Credentials } from '../../client/signed-fetch.js';
-import { seedDemo, seedPricing, ServiceSetup, type Demo } from './demo.js';
+import { DEMO_EMAIL, seedDemo, seedPricing, ServiceSetup, type Demo } from './demo.js';
 import { brandDemoScreen } from './demo-theme.js';
 import { passwordChallenge, SrpClient, verifierResponses } from '../../client/srp.js';
 import { ServiceClient, ServiceError } from './server/service-client.js';
@@ -130,3 +130,16 @@ export async function startLocalExampleApp(options: LocalExampleAppOptions): Pro
   }
   return { app, banner };
 }
+
+/**
+ * What `npm start` runs beside the service (`--with examples/app/local.ts`): the shape of local/companion.ts,
+ * met without importing it, as an application meets the service through its public API only.
+ */
+export const companion = {
+  // The demo user's address: its first Google sign-in (npm start -- --google-stand-in) asks for the code in the mail viewer.
+  googleAccounts: [{ sub: 'stand-in-demo', email: DEMO_EMAIL, email_verified: true, name: 'Demo' }],
+  async start(options: LocalExampleAppOptions): Promise<{ banner: string[]; close(): Promise<void> }> {
+    const started = await startLocalExampleApp(options);
+    return { banner: started.banner, close: () => started.app.close() };
+  },
+};

@@ -4,13 +4,11 @@
  * JWKS is served from the keys that exist (an empty set before the first token is signed).
  */
 import * as Type from '@sinclair/typebox';
-import { config } from '../../shared/config.js';
-import { openIdConfiguration } from '../../shared/domain/tokens/tokens.js';
 import { operation, PUBLIC_DOCUMENT_HEADERS, RawDocument } from '../../shared/schemas/operation.js';
 import { openApiDocument } from '../../shared/openapi.js';
 import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';
 import { publicSchemas } from '../../shared/schemas/public.js';
-import { infrastructureService, keyStore, groupHandler } from '../../shared/wiring.js';
+import { infrastructureService, keyStore, groupHandler, openIdDiscovery } from '../../shared/wiring.js';
 
 export const handler = groupHandler('public', {
   getOpenApiDocument: operation({ response: Type.Object({}, { additionalProperties: true }) }, async () => openApiDocument()),
@@ -18,11 +16,7 @@ export const handler = groupHandler('public', {
   getJwks: operation(publicSchemas.getJwks, async () => ({ keys: await keyStore().publishedKeys({ refresh: true }) }), {
     headers: PUBLIC_DOCUMENT_HEADERS,
   }),
-  getOpenIdConfiguration: operation(
-    publicSchemas.getOpenIdConfiguration,
-    async () => openIdConfiguration(config().tokenIssuer, config().publicBaseUrl),
-    { headers: PUBLIC_DOCUMENT_HEADERS },
-  ),
+  getOpenIdConfiguration: operation(publicSchemas.getOpenIdConfiguration, async () => openIdDiscovery(), { headers: PUBLIC_DOCUMENT_HEADERS }),
   getRoleTemplate: operation(roleTemplateSchema, async ({ query }) => {
     const template = await infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature, query.template);
     // A SaaS's own template is its text as it was stored (YAML, JSON or SQL), never re-encoded.

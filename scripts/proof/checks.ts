@@ -5,7 +5,7 @@
  */
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { lockSeconds } from '../../shared/domain/sign-in/sign-in-lockout.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { ENTITY, keys, type ItemKey } from '../../shared/store/keys.js';
 import { ENV_ID } from '../../bench/fixtures.js';
 import type { ExpectedMail, Model } from './load.js';

@@ -14,9 +14,9 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js';
 import { DEFAULT_TEMPLATES } from '../../shared/domain/mail/default-templates.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
-import { isErrorBody } from '../../test/support/route-requests.js';
-import { answerChallenge, startSignIn } from '../../test/support/sign-in.js';
-import { SrpTestClient } from '../../test/support/srp-client.js';
+import { isErrorBody } from '../../dev-support/route-requests.js';
+import { answerChallenge, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 import { ENV_ID, expectStatus, PASSWORD, seedSaas } from '../../bench/fixtures.js';
 
 /** No answer within this long counts as a hang. */

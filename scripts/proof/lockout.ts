@@ -7,11 +7,11 @@
 import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { nowSeconds } from '../../shared/clock.js';
 import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { answerChallenge, startSignIn } from '../../test/support/sign-in.js';
-import { SrpTestClient } from '../../test/support/srp-client.js';
+import { answerChallenge, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 import { expectStatus, PASSWORD } from '../../bench/fixtures.js';
 import { allowedAttempts, type Check } from './checks.js';
 import type { Load } from './load.js';

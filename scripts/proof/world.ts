@@ -14,9 +14,9 @@ import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../../lo
 import { createLocalTable, useLocalEngines } from '../../local/runtime.js';
 import { createSaasAccount, issueApiKey } from '../../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../../shared/store/account-repository.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { startServiceProcess, type ServiceProcess } from '../../bench/service-process.js';
-import { FlakySes } from '../../test/support/flaky-ses.js';
+import { FlakySes } from '../../dev-support/flaky-ses.js';
 import { CutProxy } from './cut-proxy.js';
 
 /** Without -sharedDb, DynamoDB Local keeps one database file per access key: this one. */
@@ -58,7 +58,7 @@ export async function startWorld(): Promise<ProofWorld> {
   await createLocalTable(dynamoLocal.url, tableName(), ACCESS_KEY_ID);
   const accounts = new DynamoAccountRepository(dynamo(), tableName());
   const saas = await createSaasAccount(accounts, 'proof');
-  const key = await issueApiKey(accounts, secrets(), saas.id, ['*']);
+  const key = await issueApiKey(accounts, secretBox(), saas.id, ['*']);
 
   const serviceLog = join(dir, 'service.log');
   // The load resets the same 20 users' passwords again and again: the mail limits (tested in test/security)

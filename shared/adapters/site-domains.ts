@@ -15,7 +15,6 @@ import {
 } from '@aws-sdk/client-apigatewayv2';
 import type { SiteDomainPort } from '../domain/configuration/configuration.js';
 import type { DnsRecord } from '../schemas/configuration.js';
-import { config } from '../config.js';
 import { traced } from '../observability.js';
 
 const hashOf = (text: string, length: number) => createHash('sha256').update(text).digest('hex').slice(0, length);
@@ -89,6 +88,9 @@ export class AwsSiteDomains implements SiteDomainPort {
  * serves the domain on a laptop, so it never goes live (and no DNS is asked: the machine may have none).
  */
 export class LocalSiteDomains implements SiteDomainPort {
+  /** The region the made-up targets name, as API Gateway's would. */
+  constructor(private readonly region: string) {}
+
   async requestCertificate(domain: string): Promise<string> {
     return `local-certificate:${domain}`;
   }
@@ -102,7 +104,7 @@ export class LocalSiteDomains implements SiteDomainPort {
   }
 
   async serve(domain: string): Promise<string> {
-    return `d-${hashOf(domain, 10)}.execute-api.${config().region}.amazonaws.com`;
+    return `d-${hashOf(domain, 10)}.execute-api.${this.region}.amazonaws.com`;
   }
 
   async pointsAt(): Promise<boolean> {
@@ -110,12 +112,19 @@ export class LocalSiteDomains implements SiteDomainPort {
   }
 }
 
+/** What the wiring passes: the region, whether this is local mode, and the service's HTTP API id (API_ID). */
+export interface SiteDomainSettings {
+  region: string;
+  local: boolean;
+  apiId: string | undefined;
+}
+
+/** Built once per cold start, in the region of the first call: a process serves one region. */
 let clients: { acm: ACMClient; apiGateway: ApiGatewayV2Client } | undefined;
 
 /** ACM and API Gateway on AWS (the configuration function only), the stand-in under npm start and the tests. */
-export function siteDomains(): SiteDomainPort {
-  const { region, sesEndpoint, apiId } = config();
-  if (sesEndpoint) return new LocalSiteDomains();
+export function siteDomains({ region, local, apiId }: SiteDomainSettings): SiteDomainPort {
+  if (local) return new LocalSiteDomains(region);
   if (!apiId) throw new Error('API_ID is required to serve a SaaS domain (the stack sets it on the configuration function)');
   clients ??= { acm: traced(new ACMClient({ region })), apiGateway: traced(new ApiGatewayV2Client({ region })) };
   return new AwsSiteDomains(clients.acm, clients.apiGateway, apiId);

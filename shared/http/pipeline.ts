@@ -5,7 +5,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { config } from '../config.js';
 import { forbidden, unauthenticated } from '../errors.js';
 import { addToLogScope, log } from '../log.js';
 import { metrics } from '../metrics.js';
@@ -111,7 +110,6 @@ const routing = (group: Group): Middleware => ({
   },
 });
 
-/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
 /** What the signature check needs of an API key. */
 export interface SigningKey {
   saasId: string;
@@ -123,7 +121,16 @@ export interface SigningKey {
 /** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring.ts. */
 export type SigningKeyLookup = (saasId: string, apiKey: string) => Promise<SigningKey | undefined>;
 
-const signatureCheck = (signingKeys: SigningKeyLookup): Middleware => ({
+/** The pipeline's limits, from the deployment's settings (the wiring passes them). */
+export interface PipelineSettings {
+  /** Minutes either side of now that a SAASUSSIGV1 time may differ by (clock skew). */
+  signatureWindowMinutes: number;
+  /** Largest accepted request body, in bytes, unless an operation's schema sets its own. */
+  maxBodyBytes: number;
+}
+
+/** SAASUSSIGV1 over the raw request line and raw body; then the key's permissions against the route's. */
+const signatureCheck = (signingKeys: SigningKeyLookup, { signatureWindowMinutes }: PipelineSettings): Middleware => ({
   before: async ({ event, context }) => {
     const state = stateOf(context);
     const route = state.route as Route;
@@ -141,12 +148,12 @@ const signatureCheck = (signingKeys: SigningKeyLookup): Middleware => ({
       query: event.rawQueryString ?? '',
       body: state.rawBody,
     };
-    if (!key || !verifySignature(key.secret, parsed, signed, new Date(), config().signatureWindowMinutes)) {
+    if (!key || !verifySignature(key.secret, parsed, signed, new Date(), signatureWindowMinutes)) {
       // One answer for unknown key, revoked key, wrong SaaS and bad signature: nothing to probe. The operator
       // learns which it was at debug level (identifiers only).
       log.debug('request refused (401)', {
         reason: key
-          ? `the signature does not match (the secret, or the signed host ${signed.host}, path, query or body differ, or the time is outside ${config().signatureWindowMinutes} minutes)`
+          ? `the signature does not match (the secret, or the signed host ${signed.host}, path, query or body differ, or the time is outside ${signatureWindowMinutes} minutes)`
           : 'no active API key with this id in this SaaS (unknown or revoked)',
         saasId: parsed.saasId,
       });
@@ -162,13 +169,13 @@ const signatureCheck = (signingKeys: SigningKeyLookup): Middleware => ({
 });
 
 /** Size limit, JSON parsing and the operation's schema for path, query and body. */
-const inputCheck = (operations: Record<string, BoundOperation>): Middleware => ({
+const inputCheck = (operations: Record<string, BoundOperation>, settings: PipelineSettings): Middleware => ({
   before: async ({ event, context }) => {
     const state = stateOf(context);
     const op = operations[(state.route as Route).operationId];
     if (!op) return;
     const { schema } = op;
-    const maxBodyBytes = schema.maxBodyBytes ?? config().maxBodyBytes;
+    const maxBodyBytes = schema.maxBodyBytes ?? settings.maxBodyBytes;
     if (state.rawBody.length > maxBodyBytes) {
       throw new HttpProblem(400, 'request_too_large', `body: larger than the ${maxBodyBytes} bytes allowed`);
     }
@@ -302,7 +309,13 @@ async function recordCall(recorder: CallRecorder, event: Event, context: Context
 
 export type GroupHandler = ReturnType<typeof createGroupHandler>;
 
-export function createGroupHandler(group: Group, operations: Record<string, BoundOperation>, signingKeys: SigningKeyLookup, recorder?: CallRecorder) {
+export function createGroupHandler(
+  group: Group,
+  operations: Record<string, BoundOperation>,
+  signingKeys: SigningKeyLookup,
+  settings: PipelineSettings,
+  recorder?: CallRecorder,
+) {
   for (const operationId of Object.keys(operations)) {
     const route = ROUTES.find((r) => r.operationId === operationId);
     if (route?.group !== group) throw new Error(`operation ${operationId} is not a route of the ${group} group`);
@@ -312,8 +325,8 @@ export function createGroupHandler(group: Group, operations: Record<string, Boun
     .use(answerSize())
     .use(requestState())
     .use(routing(group))
-    .use(signatureCheck(signingKeys))
-    .use(inputCheck(operations))
+    .use(signatureCheck(signingKeys, settings))
+    .use(inputCheck(operations, settings))
     .handler(async (_event, context) => {
       const state = stateOf(context);
       const route = state.route as Route;

@@ -200,6 +200,19 @@ const Passkeys = Type.Object(
   { enable: Type.Boolean({ description: 'the hosted login screen offers passkeys (extension; default false)' }) },
   { additionalProperties: false },
 );
+/**
+ * Our extension: how the hosted screen's sign-up sets the password. `temporary` (SaaSus's behaviour, the
+ * default) mails a temporary password; `chosen` lets the person choose it, confirmed by a mailed code
+ * (shared/domain/sign-in/sign-up.ts). The API's Sign Up keeps SaaSus's contract either way.
+ */
+const SignUp = Type.Object(
+  {
+    password: Type.Union([Type.Literal('temporary'), Type.Literal('chosen')], {
+      description: "the hosted screen's sign-up: a mailed temporary password (default) or one chosen and confirmed by a mailed code (extension)",
+    }),
+  },
+  { additionalProperties: false },
+);
 /** How long the refresh tokens issued from now on live: 60 minutes to 10 years (checked in the domain). */
 export const RefreshTokenValidity = Type.Object(
   {
@@ -226,6 +239,7 @@ export const SignInSettings = Type.Object(
       reply_url: Type.String(),
     }),
     passkeys: Passkeys,
+    sign_up: SignUp,
     refresh_token_validity: RefreshTokenValidity,
   },
   { $id: 'SignInSettings' },
@@ -241,6 +255,7 @@ export const SignInSettingsUpdate = Type.Object({
   self_regist: Type.Optional(Type.Object({ enable: Type.Boolean() })),
   identity_provider_configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   passkeys: Type.Optional(Passkeys),
+  sign_up: Type.Optional(SignUp),
   refresh_token_validity: Type.Optional(RefreshTokenValidity),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;

@@ -4,7 +4,7 @@ import type { OperationSchema } from './operation.js';
 import { AttributeValues, IssuedToken, OptionalOrEmpty, Uuid } from './common.js';
 import { UserInfo } from './tenant-users.js';
 
-/** Every challenge name the spec lists (docs/decisions.md); the service offers some of them (OFFERED in domain/sign-in.ts). */
+/** Every challenge name the spec lists (docs/decisions.md); the service offers some of them (OFFERED in domain/sign-in/sign-in.ts). */
 export const CHALLENGE_NAMES = [
   'SMS_MFA',
   'EMAIL_OTP',

@@ -1,7 +1,7 @@
 /** Refresh-token grants and spent authorization codes (shared/domain/sign-in/grants.ts). */
 import { ConditionalCheckFailedException, GetCommand, PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite } from '../domain/atomic.js';
-import type { Advance, AuthorizationCodeStore, GrantRecord, GrantStore, SpentCode } from '../domain/sign-in/grants.js';
+import type { Advance, AuthorizationCodeRepository, GrantRecord, GrantRepository, SpentCode } from '../domain/sign-in/grants.js';
 import type { UserRecord } from '../domain/users/users.js';
 import { batchGet } from './batch.js';
 import { unlessConditionFails } from './conditional.js';
@@ -31,7 +31,7 @@ const listExists = (exists: boolean): Condition => ({
   names: { '#listed': REVOKED_GRANTS },
 });
 
-export class DynamoGrantRepository implements GrantStore {
+export class DynamoGrantRepository implements GrantRepository {
   private readonly committer: DynamoCommitter;
 
   constructor(
@@ -138,7 +138,7 @@ function grantOf(item: Record<string, unknown>): GrantRecord {
 }
 
 /** Authorization codes are temporary-code items (keys.tempCode) spent in place instead of deleted. */
-export class DynamoAuthorizationCodeRepository<T> implements AuthorizationCodeStore<T> {
+export class DynamoAuthorizationCodeRepository<T> implements AuthorizationCodeRepository<T> {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,

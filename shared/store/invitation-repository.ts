@@ -6,7 +6,7 @@
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import { INVITATION_RULE, type InvitationLookup, type InvitationRecord, type InvitationRepository } from '../domain/tenants/invitations.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import type { CountedMail } from '../domain/mail/mail.js';
 import type { VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type ItemKey } from './keys.js';
@@ -37,7 +37,7 @@ export class DynamoInvitationRepository implements InvitationRepository {
     return (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item;
   }
 
-  createWrite(saasId: string, invitation: InvitationRecord, mail: OutboxMail): AtomicWrite {
+  createWrite(saasId: string, invitation: InvitationRecord, mail: CountedMail): AtomicWrite {
     const { id, tenant_id: tenantId, inviter_id: inviterId, remove_at: removeAt } = invitation;
     const pointer = keys.invitationPointer(saasId, id);
     return atomicWrite(
@@ -87,7 +87,7 @@ export class DynamoInvitationRepository implements InvitationRepository {
     return atomicWrite(update(this.table, key, change, both(EXISTS, pendingAt(now)), INVITATION_RULE.invitationPending));
   }
 
-  joinCodeWrite(saasId: string, invitation: InvitationRecord, code: VerificationCode, mail: OutboxMail, now: number): AtomicWrite {
+  joinCodeWrite(saasId: string, invitation: InvitationRecord, code: VerificationCode, mail: CountedMail, now: number): AtomicWrite {
     const key = keys.invitation(saasId, invitation.tenant_id, invitation.id);
     return atomicWrite(
       update(this.table, key, new Update().set('join_code', code), both(EXISTS, pendingAt(now)), INVITATION_RULE.invitationPending),

@@ -45,6 +45,7 @@ export const ENTITY = {
   userExternalIdentity: 'UserExternalIdentity',
   domainClaim: 'DomainClaim',
   decoy: 'Decoy',
+  pendingSignUp: 'PendingSignUp',
   passkey: 'Passkey',
   passkeyOwner: 'PasskeyOwner',
   passkeyChallenge: 'PasskeyChallenge',
@@ -99,16 +100,16 @@ export const DEPLOYMENT_KEYS = 'DEPLOYMENT#KEYS';
  * so that a domain is held by one SaaS at a time (the claim is written in the transaction that saves the SaaS's
  * basic configuration). Only ever read by key.
  */
+export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
+
 /**
  * A count of failed sign-ins to the operator console (shared/domain/console/sign-in-throttle.ts): per source
  * address or per API key, in one fixed window named in `counter`. Deployment-wide like the domain claims:
  * what is counted (a stranger's address, a key that may not exist) belongs to no SaaS yet.
  */
 export const consoleThrottleKey = (counter: string): ItemKey => ({ pk: `CONSOLE#THROTTLE#${counter}`, sk: 'COUNT' });
-/** Those partitions as an IAM pattern: the console function may update these and write nothing else. */
+/** Those partitions as an IAM pattern: the console function may update these and write nothing else (ENTRY_FUNCTIONS' `updatesOnly`, shared/routes.ts). */
 export const CONSOLE_THROTTLE_PARTITIONS = 'CONSOLE#THROTTLE#*';
-
-export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAIN#${domain.toLowerCase()}`, sk: 'CLAIM' });
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
@@ -276,7 +277,7 @@ export const keys = {
   deploymentSecret: (name: string): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: `SECRET#${name}` }),
 
   outboxMail: (saasId: string, mailId: string): ItemKey => ({ pk: `SAAS#${saasId}#OUTBOX`, sk: `MAIL#${mailId}` }),
-  /** A mail rate counter (domain/mail.ts mailCounters): `TO#<address>#<window>` or `USER#<user>#<window>`. */
+  /** A mail rate counter (domain/mail/mail.ts mailCounters): `TO#<address>#<window>` or `USER#<user>#<window>`. */
   mailCounter: (saasId: string, counter: string): ItemKey => ({ pk: `SAAS#${saasId}#MAILRATE`, sk: counter }),
   /** gsi1, while a mail is not final: by the time it is next due (its next attempt, or its claim lapsing). */
   outboxDue: (saasId: string, mailId: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#OUTBOX`, gsi1sk: `${padSeconds(at)}#${mailId}` }),
@@ -296,6 +297,12 @@ export const keys = {
    * one's data and expires; `id` is the made-up id of the name, so repeated tries of a name reuse its items.
    */
   decoy: (saasId: string, id: string, what: string): ItemKey => ({ pk: `SAAS#${saasId}#DECOY#${id}`, sk: `DECOY#${what}` }),
+  /**
+   * A sign-up waiting for the code mailed to its address (the sign-in setting sign_up.password "chosen",
+   * shared/domain/sign-in/sign-up.ts): no user exists yet, so it has a partition of its own per address (by the
+   * SHA-256 of the lower-cased address), replaced by a newer request and gone with its TTL.
+   */
+  pendingSignUp: (saasId: string, addressHash: string): ItemKey => ({ pk: `SAAS#${saasId}#SIGNUP#${addressHash}`, sk: 'PENDING' }),
   /** gsi1 of a decoy that stands for a user's profile, which is in the index (the user directory): its index entry is written alike. */
   decoyIndexEntry: (saasId: string, id: string) => ({ gsi1pk: `SAAS#${saasId}#DECOYS`, gsi1sk: id }),
 };

@@ -3,9 +3,7 @@ import { type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { RULE, type WritePart } from '../domain/atomic.js';
-import { MAIL_RATE_RULE, mailCounters, type OutboxMail, type OutboxRepository } from '../domain/mail/mail.js';
-import { nowSeconds } from '../clock.js';
-import { config } from '../config.js';
+import { MAIL_RATE_RULE, type CountedMail, type OutboxMail, type OutboxRepository } from '../domain/mail/mail.js';
 import { part, updateRequest } from './transact.js';
 import { Update } from './update.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
@@ -16,10 +14,11 @@ const KEEP_FINAL_SECONDS = 30 * 86400;
 
 /**
  * What a mail adds to the transaction of the change that causes it: its outbox item, and a raise of each
- * rate counter it counts against (domain/mail.ts), conditioned on the counter being below its limit.
+ * rate counter the domain counted it against (shared/domain/mail/mail.ts), conditioned on the counter being
+ * below its limit.
  */
-export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
-  const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ counter, limit, windowEnd }) =>
+export function mailWrites(table: string, { mail, counters: counted }: CountedMail): WritePart[] {
+  const counters = counted.map(({ counter, limit, windowEnd }) =>
     part(`${MAIL_RATE_RULE}:${windowEnd}`, {
       Update: updateRequest(
         table,
@@ -32,7 +31,6 @@ export function mailWrites(table: string, mail: OutboxMail): WritePart[] {
   return [part(RULE.newItem, outboxItem(table, mail)), ...counters];
 }
 
-/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 /** An outbox mail a stream record announces, and the record's sequence number (to hand it back on failure). */
 export interface StreamedMail {
   saasId: string;
@@ -51,6 +49,7 @@ export function mailsFromStream(records: readonly DynamoDBRecord[]): StreamedMai
   });
 }
 
+/** The item of a new mail; other repositories put it in the transaction of the change that causes it. */
 export function outboxItem(table: string, mail: OutboxMail) {
   return {
     Put: {

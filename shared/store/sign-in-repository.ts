@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { SavedCredentials, TempCodeStore } from '../domain/sign-in/sign-in-credentials.js';
+import type { SavedCredentials, TempCodeRepository } from '../domain/sign-in/sign-in-credentials.js';
 import { FORGET_AFTER_SECONDS, type LockoutState } from '../domain/sign-in/sign-in-lockout.js';
 import type {
   DeviceConfirmationRecord,
@@ -9,11 +9,11 @@ import type {
   OpenChallenge,
   ProofState,
   SignedIn,
-  SignInStore,
+  SignInRepository,
   SpentSession,
 } from '../domain/sign-in/sign-in-state.js';
 import { answeredKey } from '../domain/sign-in/sign-in-state.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import type { CountedMail } from '../domain/mail/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
@@ -86,7 +86,7 @@ function spendSession(spent: SpentSession, change: Update, now: number): Conditi
  * read and one conditional write settle a proof), follow-up challenges, devices and TOTP steps in the
  * user's partition (keys.ts).
  */
-export class DynamoSignInRepository implements SignInStore {
+export class DynamoSignInRepository implements SignInRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
@@ -153,7 +153,7 @@ export class DynamoSignInRepository implements SignInStore {
     return atomicWrite(update(this.table, keys.decoy(saasId, userId, 'PROOF'), change, anyState, RULE.signInState));
   }
 
-  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite {
+  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: CountedMail, spent?: SpentSession): AtomicWrite {
     return atomicWrite(
       ...(spent
         ? this.proofWrite(saasId, userId, spent, challenge.authTime).parts
@@ -227,7 +227,7 @@ export class DynamoSignInRepository implements SignInStore {
 }
 
 /** Temporary codes, one partition each (keys.tempCode). */
-export class DynamoTempCodeRepository implements TempCodeStore {
+export class DynamoTempCodeRepository implements TempCodeRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,

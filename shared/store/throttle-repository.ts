@@ -1,10 +1,10 @@
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { consoleThrottleKey, ENTITY, TTL_ATTRIBUTE } from './keys.js';
 import { Update } from './update.js';
-import type { ThrottleCounterPort } from '../domain/console/sign-in-throttle.js';
+import type { ThrottleRepository } from '../domain/console/sign-in-throttle.js';
 
 /** The console's failed sign-in counts: one item per counter and window, changed only by atomic ADDs, gone by TTL. */
-export class DynamoThrottleRepository implements ThrottleCounterPort {
+export class DynamoThrottleRepository implements ThrottleRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,

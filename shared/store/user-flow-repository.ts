@@ -5,9 +5,7 @@
  */
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import { MAIL_RATE_RULE, mailCounters, type OutboxMail } from '../domain/mail/mail.js';
-import { nowSeconds } from '../clock.js';
-import { config } from '../config.js';
+import { MAIL_RATE_RULE, type CountedMail } from '../domain/mail/mail.js';
 import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.js';
 import type { LinkedProvider, Login } from '../domain/users/users.js';
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
@@ -46,7 +44,7 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     private readonly table: string,
   ) {}
 
-  saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
+  saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: CountedMail): AtomicWrite {
     const key = keys.verificationCode(saasId, userId, code.purpose, code.slot);
     const item = { ...key, entity: ENTITY.verificationCode, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
     return atomicWrite(
@@ -57,11 +55,11 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     );
   }
 
-  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite {
+  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, { mail, counters: counted }: CountedMail): AtomicWrite {
     const decoy = (what: string) => ({ ...keys.decoy(saasId, decoyId, what), entity: ENTITY.decoy, v: 1 });
     // The mail's rate counters, with the limits and windows of a real mail's (mailWrites): past them the decoy is
     // refused as a real request is (429 inside, the same silent answer outside), at the same count.
-    const counters = mailCounters(mail, config().mailLimits, nowSeconds()).map(({ limit, windowEnd }, i) =>
+    const counters = counted.map(({ limit, windowEnd }, i) =>
       part(`${MAIL_RATE_RULE}:${windowEnd}`, {
         Update: updateRequest(
           this.table,

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import type { OutboxMail } from '../domain/mail/mail.js';
+import type { CountedMail } from '../domain/mail/mail.js';
 import type { Positioned } from '../domain/paging.js';
 import {
   loginOf,
@@ -95,7 +95,7 @@ export class DynamoUserRepository implements UserRepository {
     private readonly table: string,
   ) {}
 
-  createWrite(saasId: string, user: UserRecord, login: Login, mail?: OutboxMail): AtomicWrite {
+  createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): AtomicWrite {
     return atomicWrite(
       putNew(this.table, ownerItem(saasId, login, user.id, user.password), RULE.loginFree),
       putNew(
@@ -125,7 +125,7 @@ export class DynamoUserRepository implements UserRepository {
     return item ? toUser(item) : undefined;
   }
 
-  /** The token check's read (tokens.ts SessionSource): three attributes of the profile, strongly consistent. */
+  /** The token check's read (tokens.ts SessionRepository): three attributes of the profile, strongly consistent. */
   async session(saasId: string, userId: string): Promise<UserSession | undefined> {
     const out = await this.db.send(
       new GetCommand({
@@ -259,7 +259,7 @@ export class DynamoUserRepository implements UserRepository {
     saasId: string,
     user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>,
     credential: PasswordCredential,
-    mail?: OutboxMail,
+    mail?: CountedMail,
     options: { onlyBeforeFirstSignIn?: boolean } = {},
   ): AtomicWrite {
     const change = new Update().set('password', credential).add('session_version', 1);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { modelName, readSdkDefinition } from './sdk-definition.js';
 
 const sdk = readSdkDefinition('saasus-apilog-api.yml');

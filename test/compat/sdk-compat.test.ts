@@ -15,11 +15,11 @@ import type { SignedClient, SignedResponse } from '../../client/signed-fetch.js'
 import { nowSeconds } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
-import type { Harness } from '../support/harness.js';
+import type { Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { STAND_IN_KEY, startHarnessWithStripe } from '../support/stripe-stand-in.js';
-import { srpSignIn } from '../support/sign-in.js';
-import { newDeviceSecret, SrpTestClient } from '../support/srp-client.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
+import { newDeviceSecret, SrpTestClient } from '../../dev-support/srp-client.js';
 import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { federationService } from '../../shared/wiring.js';
 import { modelName, modelProblems, publishedDefinition, sdkOperations, type SdkOperation } from './sdk-definition.js';

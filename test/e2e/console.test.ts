@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
 import { offerDemoOperator } from '../../web/console/console-function.js';

@@ -14,10 +14,11 @@ import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { EN } from '../../web/login/texts/en.js';
+import { seriousViolations } from '../support/axe.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { authorizationAttempt } from '../support/oidc-request.js';
 
@@ -26,6 +27,7 @@ const SCREENSHOTS = '.test-results/federation';
 const TARO = { email: 'taro.fed@example.com', password: 'Taro#Secret42', sub: 'google-taro' };
 const NEW = { email: 'newcomer.fed@gmail.test', sub: 'google-newcomer' };
 const UNVERIFIED = { email: 'unverified.fed@gmail.test', sub: 'google-unverified' };
+const CONSENTER = { email: 'consenter.fed@gmail.test', sub: 'google-consenter' };
 
 let h: Harness;
 let browser: Browser;
@@ -47,6 +49,7 @@ beforeAll(async () => {
       { sub: TARO.sub, email: TARO.email, email_verified: true },
       { sub: NEW.sub, email: NEW.email, email_verified: true },
       { sub: UNVERIFIED.sub, email: UNVERIFIED.email, email_verified: false },
+      { sub: CONSENTER.sub, email: CONSENTER.email, email_verified: true },
     ],
   });
   process.env.GOOGLE_ISSUER = google.issuer;
@@ -140,6 +143,69 @@ onEachHosting('signing in with Google (a stand-in OpenID Connect provider) in Ch
     assert.equal(await backAtTheApp(await startWithGoogle(NEW.sub)), first);
   });
 
+  it('asks a new account for the consents the sign-up page requires before it exists; an existing account is not asked', async () => {
+    const consents = (asked: boolean) =>
+      admin.patch('/customize-pages', { sign_up_page: { html_contents: '', is_terms_of_service: asked, is_privacy_policy: asked } });
+    const usersWith = async (email: string) =>
+      (await admin.get<{ users: { id: string; email: string }[] }>('/users')).body.users.filter((u) => u.email === email).map((u) => u.id);
+    assert.equal((await consents(true)).status, 200);
+    try {
+      const { page, ...flow } = await startWithGoogle(CONSENTER.sub);
+      await page.locator('#consent-form:not([hidden])').waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}/consent.png` });
+      assert.match((await page.textContent('#consent-form')) ?? '', new RegExp(CONSENTER.email.replace('.', '\\.')));
+      assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(await usersWith(CONSENTER.email), [], 'no account before the consents');
+      // Not accepted: the browser holds the form back (required boxes), and nothing is made.
+      await page.click('#consent-form button[type=submit]');
+      assert.equal(await page.isVisible('#consent-form'), true);
+      assert.deepEqual(await usersWith(CONSENTER.email), []);
+      await page.check('#consent-terms');
+      await page.check('#consent-privacy');
+      await page.click('#consent-form button[type=submit]');
+      const made = await backAtTheApp({ page, ...flow });
+      assert.deepEqual(await usersWith(CONSENTER.email), [made]);
+      // Signing in again, and the account made before the consents were asked for: straight to the application.
+      assert.equal(await backAtTheApp(await startWithGoogle(CONSENTER.sub)), made);
+      assert.deepEqual(await usersWith(NEW.email), [await backAtTheApp(await startWithGoogle(NEW.sub))]);
+    } finally {
+      assert.equal((await consents(false)).status, 200);
+    }
+  });
+
+  it('refuses a consent ticket the screen did not seal, and consents not given, in the error shape', async () => {
+    const answer = async (page: Page, body: object) =>
+      page.evaluate(
+        async ({ body, csrf }) => {
+          const res = await fetch('api/consent', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+            body: JSON.stringify(body),
+          });
+          return { status: res.status, body: (await res.json()) as { type: string } };
+        },
+        { body, csrf: JSON.parse((await page.textContent('#page-data')) ?? '{}').csrf as string },
+      );
+    assert.equal(
+      (await admin.patch('/customize-pages', { sign_up_page: { html_contents: '', is_terms_of_service: true, is_privacy_policy: false } })).status,
+      200,
+    );
+    try {
+      // A fresh screen page: a ticket it did not get is refused, whatever it says.
+      const screen = await (await browser.newContext()).newPage();
+      await screen.goto(`${h.api.baseUrl}/login/${saasId}/consent?ticket=forged`);
+      assert.equal(await screen.locator('#consent-form').count(), 0, 'no form for a ticket the screen did not seal');
+      await screen.goto(`${h.api.baseUrl}/login/${saasId}/`);
+      const forged = await answer(screen, { ticket: 'forged', accepted_terms: true, accepted_privacy: true });
+      assert.deepEqual([forged.status, forged.body.type], [400, 'invalid_parameter']);
+      const unaccepted = await answer(screen, { ticket: 'forged', accepted_terms: false, accepted_privacy: false });
+      assert.deepEqual([unaccepted.status, unaccepted.body.type], [400, 'must_accept']);
+      await screen.context().close();
+    } finally {
+      await admin.patch('/customize-pages', { sign_up_page: { html_contents: '', is_terms_of_service: false, is_privacy_policy: false } });
+    }
+  });
+
   it('links an existing account only with the code mailed to it; after that, Google alone signs in', async () => {
     const { page, ...flow } = await startWithGoogle(TARO.sub);
     await page.locator('#link-form:not([hidden])').waitFor();
@@ -166,7 +232,14 @@ onEachHosting('signing in with Google (a stand-in OpenID Connect provider) in Ch
 
   it('comes back to the screen when the person cancels at Google, and hides the button when asked', async () => {
     const { page } = await startWithGoogle('deny');
-    await refusedWith(page, /access_denied/);
+    await page.locator('h1', { hasText: EN.page.federationFailedTitle }).waitFor();
+    assert.match((await page.textContent('main')) ?? '', /access_denied/);
+    // The flow's cookie names the SaaS: its page (its theme), with the other ways in to where the app asked.
+    assert.equal(await page.locator(`link[rel=stylesheet][href*="/login/${saasId}/assets/theme.css"]`).count(), 1);
+    await page.click('#action');
+    await page.locator('#sign-in-form:not([hidden])').waitFor();
+    assert.ok(new URL(page.url()).searchParams.has('authorization'), `the application's request is kept: ${page.url()}`);
+    await page.context().close();
     assert.equal((await setGoogleClient(true)).status, 200);
     const screen = await (await browser.newContext()).newPage();
     await screen.goto(`${h.api.baseUrl}/login/${saasId}/`);

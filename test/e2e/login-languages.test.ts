@@ -3,7 +3,7 @@
  * on the page (its cookie), by Accept-Language, English otherwise; every page a browser can reach (the forms, an
  * unknown SaaS or page, an expired step, a provider that cannot be reached, the icon) answers a page in the
  * screen's look and the person's language; axe-core finds no serious or critical violation on any of them; the
- * sign-in works with the keyboard alone. `UPDATE_DOC_SCREENSHOTS=1` writes the screenshots of docs/login-screen.md.
+ * sign-in works with the keyboard alone. (The pictures of docs/login-screen.md: `npm run screenshots`.)
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -20,12 +20,11 @@ import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js'
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 const skip = chromiumMissing();
-const DOC_IMAGES = process.env.UPDATE_DOC_SCREENSHOTS === '1' ? 'docs/images' : undefined;
 const TARO = { email: 'taro@example.com', password: 'Taro#Secret42' };
 /** One person with an authenticator per language: a code is accepted once, so two tests never share one. */
 const HANAKO = (lang: string) => ({ email: `hanako-${lang}@example.com`, password: 'Hanako#Secret7' });
@@ -230,7 +229,6 @@ let invitationUrl: string;
       assert.equal(await page.textContent('#code-prompt'), texts.page.totpPrompt);
       assert.equal((await page.textContent('#code-form label.check'))?.trim(), texts.page.rememberDevice);
       assert.deepEqual(await seriousViolations(page), [], 'the code step');
-      if (DOC_IMAGES) await page.locator('main').screenshot({ path: `${DOC_IMAGES}/login-code-${lang}.png` });
       await page.fill('#code', totpCodeAt(base32Decode(hanakoSecret[lang] as string) as Buffer, totpStep(Date.now() / 1000)));
       await page.keyboard.press('Enter');
       await page.waitForURL(`${backend.url}/`);
@@ -256,7 +254,6 @@ let invitationUrl: string;
       await page.locator('form:not([hidden])').first().waitFor();
       await expectScreenPage(page, texts);
       assert.deepEqual(await seriousViolations(page), []);
-      if (DOC_IMAGES) await page.locator('main').screenshot({ path: `${DOC_IMAGES}/login-${name}-${lang}.png` });
       await closeAll(page);
     });
 
@@ -265,7 +262,6 @@ let invitationUrl: string;
       await page.locator('#sign-in-form:not([hidden])').waitFor();
       await expectScreenPage(page, texts);
       assert.deepEqual(await seriousViolations(page), []);
-      if (DOC_IMAGES) await page.locator('main').screenshot({ path: `${DOC_IMAGES}/login-invitation-${lang}.png` });
       await closeAll(page);
     });
 
@@ -288,7 +284,6 @@ let invitationUrl: string;
         assert.equal(await page.textContent('h1'), texts.page[title], name);
         await expectScreenPage(page, texts);
         assert.deepEqual(await seriousViolations(page), [], name);
-        if (DOC_IMAGES && name === 'expired link step') await page.locator('main').screenshot({ path: `${DOC_IMAGES}/login-expired-${lang}.png` });
         await closeAll(page);
       }
     });
@@ -303,7 +298,6 @@ let invitationUrl: string;
       assert.equal(await page.textContent('#message'), texts.page.providerUnavailable);
       await expectScreenPage(page, texts);
       assert.deepEqual(await seriousViolations(page), []);
-      if (DOC_IMAGES) await page.locator('main').screenshot({ path: `${DOC_IMAGES}/login-provider-unavailable-${lang}.png` });
       await page.locator('#action').focus();
       await page.keyboard.press('Enter');
       await page.locator('#sign-in-form:not([hidden])').waitFor();

@@ -16,10 +16,10 @@ import { config } from '../../shared/config.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp, setTemporaryPassword } from '../support/example-app.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 import { deliveredMail } from '../support/mail.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 const skip = chromiumMissing();
 const SCREENSHOTS = '.test-results/login-screen';

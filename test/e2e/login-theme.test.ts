@@ -2,8 +2,8 @@
  * The login theme in headless Chromium: the screen's primary colour and dark mode follow the SaaS's theme
  * (PATCH /login-theme), auto follows prefers-color-scheme, the CSP allows no inline style, the SaaS's HTML
  * reads in the screen's font, and axe-core finds no colour-contrast (or other serious) violation in either mode.
- * Screenshots (default and branded, light and dark, desktop and 390 px) go to .test-results/login-theme/; the ones
- * in docs/images/ (docs/login-screen.md) are copies.
+ * Screenshots (default and branded, light and dark, desktop and 390 px) go to .test-results/login-theme/; the
+ * pictures of docs/login-screen.md are `npm run screenshots`'s.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 const skip = chromiumMissing();
 const IMAGES = '.test-results/login-theme';

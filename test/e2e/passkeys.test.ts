@@ -14,7 +14,7 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { EN } from '../../web/login/texts/en.js';
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 
 const skip = chromiumMissing();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 import { EMAIL_ATTRIBUTE, serveTestIdp } from '../support/saml-idp.js';

@@ -13,7 +13,7 @@ import { EN } from '../../web/login/texts/en.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { requestOnHost } from '../support/host-request.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 

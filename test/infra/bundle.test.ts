@@ -14,9 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/bundling.js';
-import { tableName } from '../../shared/store/client.js';
-import { suppressionRepository } from '../../shared/wiring.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { suppressionRepository, tableName } from '../../shared/wiring.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 const INVOKE = `const [url, event] = process.argv.slice(1);
 const { handler } = await import(url);

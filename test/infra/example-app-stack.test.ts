@@ -18,7 +18,7 @@ import { buildPage, PUBLIC_DIR } from '../../examples/app/build.js';
 import { ExampleAppStack } from '../../examples/app/infra/stack.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { EXAMPLE_APP_PERMISSIONS } from '../../examples/app/local.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 
 const PROPS = {

@@ -9,6 +9,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { API_BASE_PATHS, BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
+import { CONSOLE_THROTTLE_PARTITIONS } from '../../shared/store/keys.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
 interface Statement {
@@ -50,8 +51,10 @@ beforeAll(() => {
 
 const WORKERS = ['scheduled', 'mail-events'];
 const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', 'console', ...WORKERS];
-/** The login function's routes (the hosted screen, the OpenID Connect authorization server) and the SAML function's. */
-/** The icon browsers ask every host for goes to the screen's function too (a page, not a JSON 404). */
+/**
+ * The login function's routes (the hosted screen, the OpenID Connect authorization server; the icon browsers ask
+ * every host for, a page rather than a JSON 404) and the SAML function's.
+ */
 const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, 'GET /favicon.ico'];
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
 /** The operator console's function (web/console): its entry and everything under it. */
@@ -200,7 +203,7 @@ describe('service stack', () => {
     const updates = operatorConsole.filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'));
     assert.deepEqual(
       updates.map((st) => st.Condition),
-      [{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CONSOLE#THROTTLE#*'] } }],
+      [{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CONSOLE_THROTTLE_PARTITIONS] } }],
     );
 
     for (const group of ALL_FUNCTIONS) {

@@ -10,7 +10,7 @@ import { SignedClient } from '../../client/signed-fetch.js';
 import { LOCAL_REGION, masterKey } from '../../local/runtime.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { config } from '../../shared/config.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 const exec = promisify(execFile);
 let h: Harness;
@@ -29,7 +29,7 @@ afterAll(async () => {
 async function admin(...args: string[]): Promise<unknown> {
   const { stdout } = await exec(
     process.execPath,
-    ['--import', 'tsx', 'bin/admin.ts', ...args, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
+    ['scripts/cli.mjs', 'admin', ...args, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
     { env: { ...process.env, LOG_LEVEL: 'silent' } },
   );
   return JSON.parse(stdout);
@@ -58,9 +58,8 @@ describe('admin command', () => {
     const { stdout } = await exec(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'bin/admin.ts',
+        'scripts/cli.mjs',
+        'admin',
         'saas',
         'list',
         '--aws',

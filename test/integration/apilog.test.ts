@@ -10,11 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { apiLogRecord } from '../../shared/domain/apilog/api-log.js';
 import { DynamoApiLogRepository } from '../../shared/store/api-log-repository.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import type { ApiLogAnswer } from '../../shared/domain/apilog/api-log.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 type ApiLog = ApiLogAnswer;
 interface ApiLogs {

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/engines.js';
 import { runtimeFile, type RunningInstance } from '../../local/runtime.js';
-import { startHarness } from '../support/harness.js';
+import { startHarness } from '../../dev-support/harness.js';
 
 describe('npm run sign', () => {
   it('turns a refused connection into one line and exit code 1', async () => {
     const port = await freePort();
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/call.ts', 'GET', '/roles'], {
+    const run = spawnSync(process.execPath, ['scripts/cli.mjs', 'sign', 'GET', '/roles'], {
       encoding: 'utf8',
       env: { ...process.env, SAASUS_SAAS_ID: 's', SAASUS_API_KEY: 'k', SAASUS_SECRET_KEY: 'x', SAASUS_API_URL_BASE: `http://127.0.0.1:${port}` },
     });
@@ -23,28 +23,29 @@ describe('npm run sign', () => {
 });
 
 describe('a bad setting', () => {
-  for (const [command, args] of [
-    ['npm start', ['bin/local.ts']],
-    ['npm run admin', ['bin/admin.ts', 'saas', 'list']],
-    ['npm run sign', ['scripts/call.ts', 'GET', '/roles']],
+  const TOKEN_ISSUER_LINE =
+    'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n';
+  // npm run sign is a client of the API: the service's settings are not its own, the API's address is.
+  const API_URL_LINE = 'environment variable SAASUS_API_URL_BASE must be an absolute http(s) URL, such as http://127.0.0.1:8080\n';
+  for (const [command, args, setting, line] of [
+    ['npm start', ['--import', 'tsx', 'bin/local.ts'], { TOKEN_ISSUER: 'not-a-url' }, TOKEN_ISSUER_LINE],
+    ['npm run admin', ['scripts/cli.mjs', 'admin', 'saas', 'list'], { TOKEN_ISSUER: 'not-a-url' }, TOKEN_ISSUER_LINE],
+    ['npm run sign', ['scripts/cli.mjs', 'sign', 'GET', '/roles'], { SAASUS_API_URL_BASE: 'not-a-url' }, API_URL_LINE],
   ] as const) {
     it(`stops ${command} with one line naming the variable`, () => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+      const run = spawnSync(process.execPath, args, {
         encoding: 'utf8',
         env: {
           ...process.env,
-          TOKEN_ISSUER: 'not-a-url',
           SAASUS_SAAS_ID: 's',
           SAASUS_API_KEY: 'k',
           SAASUS_SECRET_KEY: 'x',
           SAASUS_API_URL_BASE: 'http://127.0.0.1:9',
+          ...setting,
         },
       });
       assert.equal(run.status, 1, run.stderr);
-      assert.equal(
-        run.stderr,
-        'environment variable TOKEN_ISSUER must be an absolute URL without a trailing slash, such as https://auth.example.com/v1/auth\n',
-      );
+      assert.equal(run.stderr, line);
     });
   }
 });
@@ -120,7 +121,7 @@ describe('npm run sign-in', () => {
         SAASUS_API_URL_BASE: new URL(h.api.baseUrl).origin,
       };
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sign-in.ts', 'cli@example.test', 'Correct-horse-9'], { env });
+        const child = spawn(process.execPath, ['scripts/cli.mjs', 'sign-in', 'cli@example.test', 'Correct-horse-9'], { env });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

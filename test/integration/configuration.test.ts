@@ -5,11 +5,10 @@ import { GetCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { DEFAULT_TEMPLATES } from '../../shared/domain/mail/default-templates.js';
 import { TEMPLATE_NAMES } from '../../shared/schemas/configuration.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
-import { configurationService } from '../../shared/wiring.js';
+import { configurationService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { DEFAULT_THROTTLE_LIMITS } from '../../shared/domain/console/sign-in-throttle.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let saas: { saasId: string; apiKey: string; secret: string };

@@ -14,11 +14,10 @@ import { Courier } from '../../shared/adapters/mail/courier.js';
 import { SesMailSender } from '../../shared/adapters/mail/ses-sender.js';
 import type { TemplateName } from '../../shared/schemas/configuration.js';
 import { TransactWriteCommand } from '../../shared/store/dynamo-client.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { outboxItem } from '../../shared/store/outbox-repository.js';
-import { configurationService, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
-import { FlakySes } from '../support/flaky-ses.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { configurationService, outboxRepository, suppressionRepository, dynamo, secretBox, tableName } from '../../shared/wiring.js';
+import { FlakySes } from '../../dev-support/flaky-ses.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mailsTo } from '../support/mail.js';
 
 let h: Harness;
@@ -29,7 +28,7 @@ let clockOffset = 0;
 
 function courierThroughProxy(outbox: OutboxRepository = outboxRepository()): Courier {
   const ses = new SESv2Client({ region: 'us-east-1', endpoint: flaky.url, maxAttempts: 1 });
-  return new Courier(outbox, configurationService(), secrets(), new SesMailSender(ses), suppressionRepository(), {
+  return new Courier(outbox, configurationService(), secretBox(), new SesMailSender(ses), suppressionRepository(), {
     immediateRetryDelaysMs: [10, 10],
     maxAttempts: 3,
     leaseSeconds: 60,
@@ -39,7 +38,7 @@ function courierThroughProxy(outbox: OutboxRepository = outboxRepository()): Cou
 
 async function enqueue(template: TemplateName, value: string): Promise<{ id: string; to: string }> {
   const to = `user-${randomUUID()}@example.test`;
-  const mail = await newOutboxMail(secrets(), saasId, template, to, value);
+  const mail = await newOutboxMail(secretBox(), saasId, template, to, value);
   await outboxRepository().enqueue(mail);
   return { id: mail.id, to };
 }
@@ -191,7 +190,7 @@ describe('courier', () => {
 
   it('an outbox item written in a transaction exists only if the change it belongs to does', async () => {
     const db = dynamo();
-    const mail = await newOutboxMail(secrets(), saasId, 'sign_up', `tx-${randomUUID()}@example.test`, 'Temp#1');
+    const mail = await newOutboxMail(secretBox(), saasId, 'sign_up', `tx-${randomUUID()}@example.test`, 'Temp#1');
     const change = { pk: `SAAS#${saasId}#TEST`, sk: 'CHANGE' };
     const write = () =>
       db.send(
@@ -204,7 +203,7 @@ describe('courier', () => {
       );
     await write();
     assert.equal((await outboxRepository().get(saasId, mail.id))?.status, 'pending');
-    const second = await newOutboxMail(secrets(), saasId, 'sign_up', 'other@example.test', 'Temp#2');
+    const second = await newOutboxMail(secretBox(), saasId, 'sign_up', 'other@example.test', 'Temp#2');
     await assert.rejects(
       db.send(
         new TransactWriteCommand({

@@ -12,12 +12,11 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { codeHash } from '../../shared/crypto/code-box.js';
 import type { Credentials, SignedInUser } from '../../shared/schemas/sign-in.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
-import { tokenVerifier } from '../../shared/wiring.js';
+import { tokenVerifier, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 import { mintTokens } from '../support/tokens.js';
 
 let h: Harness;

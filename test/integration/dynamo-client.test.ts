@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
 import { config } from '../../shared/config.js';
-import { tableName } from '../../shared/store/client.js';
+import { tableName } from '../../shared/wiring.js';
 import {
   ConditionalCheckFailedException,
   DynamoClient,
@@ -21,7 +21,7 @@ import {
   UpdateCommand,
 } from '../../shared/store/dynamo-client.js';
 import { assertSignedFor, credentials, CREDENTIALS, json, standIn, type Answer, type Arrived } from '../support/aws-stand-in.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let db: DynamoClient;

@@ -19,8 +19,8 @@ import fc from 'fast-check';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { apiGatewayEvent, invokeHandler } from '../../local/server.js';
 import { BASE_PATH } from '../../shared/routes.js';
-import { dynamo } from '../../shared/store/client.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { dynamo } from '../../shared/wiring.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { watchWrites, withWriteLog, writesBeyondAttempts, type WriteRecord } from '../support/write-log.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
 
@@ -193,6 +193,7 @@ const SCREEN_PAGES: Record<string, readonly string[]> = {
   'sign-out': ['redirect_uri', 'state'],
   'federated/google': ['state', 'authorization'],
   link: ['ticket'],
+  consent: ['ticket'],
   saml: ['tenant_id', 'state', 'authorization'],
   'saml/continue': ['ticket'],
 };
@@ -203,7 +204,9 @@ const SCREEN_STEPS: Record<string, readonly string[]> = {
   device: ['ticket', 'salt', 'verifier', 'remember'],
   'join-code': ['invitation'],
   join: ['invitation', 'code', 'password'],
-  'sign-up': ['email', 'accepted_terms', 'accepted_privacy'],
+  'sign-up': ['email', 'password', 'accepted_terms', 'accepted_privacy'],
+  'sign-up-confirm': ['email', 'code', 'password'],
+  consent: ['ticket', 'accepted_terms', 'accepted_privacy'],
   forgot: ['username'],
   reset: ['username', 'code', 'password'],
   link: ['ticket', 'code'],

@@ -16,9 +16,9 @@ import fc from 'fast-check';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import { FAILS_BY_DESIGN, matchRoute, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
-import { dynamo } from '../../shared/store/client.js';
+import { dynamo } from '../../shared/wiring.js';
 import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/direct-api.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';
 import {
   clearApiLog,
@@ -33,8 +33,8 @@ import {
   urlOf,
   type RouteRequest,
   type Signing,
-} from '../support/route-requests.js';
-import type { Pools } from '../support/schema-arbitrary.js';
+} from '../../dev-support/route-requests.js';
+import type { Pools } from '../../dev-support/schema-arbitrary.js';
 import { mintAccessToken } from '../support/tokens.js';
 import { isAttemptCounter, watchWrites, withWriteLog, writesBeyondAttempts, type WriteRecord } from '../support/write-log.js';
 

@@ -16,10 +16,10 @@ import { newApiLogId } from '../../shared/domain/apilog/api-log.js';
 import { signRegistrationToken } from '../../shared/adapters/marketplace/signed-token-resolver.js';
 import { FAILS_BY_DESIGN, pathParamNames, ROUTES, type Route } from '../../shared/routes.js';
 import { DirectApi, type DirectAnswer } from '../support/direct-api.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';
-import { bodyText, clip, describeRequest, routeRequest, tableDigest, urlOf, type RouteRequest } from '../support/route-requests.js';
-import type { Pools } from '../support/schema-arbitrary.js';
+import { bodyText, clip, describeRequest, routeRequest, tableDigest, urlOf, type RouteRequest } from '../../dev-support/route-requests.js';
+import type { Pools } from '../../dev-support/schema-arbitrary.js';
 import { mintAccessToken } from '../support/tokens.js';
 
 const MARKETPLACE_SECRET = 'isolation-marketplace-secret-0123456789';

@@ -12,7 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { COMPRESS_FROM_BYTES } from '../../shared/http/compression.js';
 import { authorizationHeader } from '../../shared/http/signature.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 /** Long addresses (about 200 characters), so 80 users make an answer past COMPRESS_FROM_BYTES. */
 const USERS = 80;

@@ -11,14 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { issueApiKey } from '../../shared/domain/accounts/accounts.js';
 import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { log, REDACTED, setLogLevel } from '../../shared/log.js';
-import { secrets } from '../../shared/store/client.js';
-import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
+import { courier, outboxRepository, suppressionRepository, secretBox } from '../../shared/wiring.js';
 import { SignedClient } from '../../client/signed-fetch.js';
 import type { Credentials } from '../../shared/schemas/sign-in.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
-import { answerChallenge, startSignIn } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { answerChallenge, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 let h: Harness;
 let saasId: string;
@@ -71,7 +70,7 @@ afterAll(async () => {
 
 describe('logs never carry a secret', () => {
   it('issuing an API key and signing requests with it', async () => {
-    const key = await issueApiKey(h.accounts, secrets(), saasId, ['*'], 'log test');
+    const key = await issueApiKey(h.accounts, secretBox(), saasId, ['*'], 'log test');
     secretsSeen.push(key.secret);
     const client = new SignedClient(h.api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
     assert.equal((await client.get('/roles')).status, 200);
@@ -83,7 +82,7 @@ describe('logs never carry a secret', () => {
   });
 
   it('storing the Google application secret, and reading it back masked', async () => {
-    const key = await issueApiKey(h.accounts, secrets(), saasId, ['*']);
+    const key = await issueApiKey(h.accounts, secretBox(), saasId, ['*']);
     secretsSeen.push(key.secret);
     const client = new SignedClient(h.api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
     const applicationSecret = `GOCSPX-${randomUUID()}`;
@@ -104,7 +103,7 @@ describe('logs never carry a secret', () => {
   it('a mail with a code, sent, and one that fails', async () => {
     const code = String(100000 + Math.floor(Math.random() * 899999));
     secretsSeen.push(code);
-    const mail = await newOutboxMail(secrets(), saasId, 'authentication_mfa', `log-${randomUUID()}@example.test`, code);
+    const mail = await newOutboxMail(secretBox(), saasId, 'authentication_mfa', `log-${randomUUID()}@example.test`, code);
     await outboxRepository().enqueue(mail);
     assert.equal(await courier().deliver(saasId, mail.id), 'sent');
 
@@ -113,13 +112,13 @@ describe('logs never carry a secret', () => {
     // An address that bounced before: the courier marks the mail failed and logs why.
     const address = `bounced-${randomUUID()}@example.test`;
     await suppressionRepository().remember({ saasId, address, reason: 'bounce', detail: 'Permanent/General', mailId: 'earlier', at: 1 });
-    const refused = await newOutboxMail(secrets(), saasId, 'create_user', address, temporaryPassword);
+    const refused = await newOutboxMail(secretBox(), saasId, 'create_user', address, temporaryPassword);
     await outboxRepository().enqueue(refused);
     assert.equal(await courier().deliver(saasId, refused.id), 'failed');
   });
 
   it('a sign-in with a new password and an e-mailed code, a refresh, a temporary code, and a password change', async () => {
-    const key = await issueApiKey(h.accounts, secrets(), saasId, ['*']);
+    const key = await issueApiKey(h.accounts, secretBox(), saasId, ['*']);
     secretsSeen.push(key.secret);
     const client = new SignedClient(h.api.baseUrl, { saasId, apiKey: key.apiKey, secret: key.secret });
     const address = `signin-${randomUUID()}@example.test`;

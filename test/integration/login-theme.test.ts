@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -9,9 +9,8 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { handler as mailEvents } from '../../functions/mail-events/handler.js';
 import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { suppressionsFrom, type SesMailEvent } from '../../shared/domain/mail/mail-suppression.js';
-import { secrets } from '../../shared/store/client.js';
-import { courier, outboxRepository, suppressionRepository } from '../../shared/wiring.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { courier, outboxRepository, suppressionRepository, secretBox } from '../../shared/wiring.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mailsTo } from '../support/mail.js';
 
 let h: Harness;
@@ -60,7 +59,7 @@ function permanentBounce(address: string, tags: Record<string, string[]>) {
 }
 
 async function enqueueTo(to: string): Promise<string> {
-  const mail = await newOutboxMail(secrets(), saasId, 'forgot_password', to, '123456');
+  const mail = await newOutboxMail(secretBox(), saasId, 'forgot_password', to, '123456');
   await outboxRepository().enqueue(mail);
   return mail.id;
 }
@@ -113,7 +112,7 @@ describe('bounce and complaint suppression', () => {
     const address = `shared-${randomUUID()}@example.test`;
     await mailEvents(permanentBounce(address, { saasId: [saasId], mailId: ['m'] }), context);
     const other = (await h.newSaas()).saasId;
-    const mail = await newOutboxMail(secrets(), other, 'sign_up', address, 'Temp#1');
+    const mail = await newOutboxMail(secretBox(), other, 'sign_up', address, 'Temp#1');
     await outboxRepository().enqueue(mail);
     assert.equal(await courier().deliver(other, mail.id), 'sent');
     assert.equal((await mailsTo(h.sesUrl, address)).length, 1);

@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { expectError } from '../support/expect.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { tableDigest } from '../support/route-requests.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { tableDigest } from '../../dev-support/route-requests.js';
 
 let h: Harness;
 let auth: SignedClient;

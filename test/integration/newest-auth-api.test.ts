@@ -11,8 +11,8 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { setLogLevel } from '../../shared/log.js';
 import type { Credentials } from '../../shared/schemas/sign-in.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 let h: Harness;
 let api: SignedClient;

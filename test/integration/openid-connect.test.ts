@@ -14,7 +14,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { config } from '../../shared/config.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { authorizationAttempt } from '../support/oidc-request.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 

@@ -12,7 +12,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import type { Credentials } from '../../shared/schemas/sign-in.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { openScreen, signInOnScreen, type ScreenVisit } from '../support/screen-client.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
 import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';

@@ -11,10 +11,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
-import { tableDigest } from '../support/route-requests.js';
+import { tableDigest } from '../../dev-support/route-requests.js';
 import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';
 
 let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { seedDemo, ServiceSetup } from '../../examples/app/demo.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

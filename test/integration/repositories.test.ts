@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let repo: DynamoDefinitionRepository;

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
 import { revokeApiKey } from '../../shared/domain/accounts/accounts.js';
 import { signatureTime } from '../../shared/http/signature.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let saas: Awaited<ReturnType<Harness['newSaas']>>;

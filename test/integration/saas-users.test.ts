@@ -5,14 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/users/password-policy.js';
+import { checkPassword, DEFAULT_PASSWORD_POLICY } from '../../shared/domain/configuration/password-policy.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { userService } from '../../shared/wiring.js';
+import { userService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError, type SaasUserBody } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, unescapeHtml } from '../support/mail.js';
 import { assertStoredPassword } from '../support/passwords.js';
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { setHostsForTests } from '../../shared/http/public-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
 import { openScreen } from '../support/screen-client.js';

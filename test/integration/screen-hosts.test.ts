@@ -10,9 +10,9 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { EN } from '../../web/login/texts/en.js';
 import { ConfigurationService, type SiteDomainPort } from '../../shared/domain/configuration/configuration.js';
 import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { DynamoSettingsRepository } from '../../shared/store/settings-repository.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { requestOnHost } from '../support/host-request.js';
 
 const B_DOMAIN = 'login.b-corp.test';
@@ -50,7 +50,7 @@ beforeAll(async () => {
   }
   const configuration = new ConfigurationService(
     new DynamoSettingsRepository(dynamo(), tableName()),
-    secrets(),
+    secretBox(),
     new LocalEmailIdentities(),
     'auth.localhost',
     (saasId, origin) => `${origin ?? ''}/v1/auth/login/${saasId}/`,
@@ -131,6 +131,34 @@ describe('with a login domain', () => {
     // Paths that name no SaaS pass on any host: the token endpoint takes no cookie.
     const token = await on(own(b.saasId), '/v1/auth/oauth2/token', 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=x');
     assert.notEqual(token.status, 421);
+  });
+
+  it("answers /favicon.ico with the host's SaaS's icon: on its host and its live domain; the product's elsewhere", async () => {
+    const icon = (text: string) => `data:image/svg+xml;base64,${Buffer.from(text).toString('base64')}`;
+    const [markA, markB] = ['<svg id="a"/>', '<svg id="b"/>'];
+    // The settings the other tests of this file read stay as they were (the tag manager).
+    const look = {
+      title: 'Screen',
+      terms_of_service_url: '',
+      privacy_policy_url: '',
+      tag_manager_container_id: 'GTM-OWN42',
+      is_sign_in_id_enabled: false,
+    };
+    // A set only its logo, B its favicon (and another logo): each host shows its SaaS's tab icon.
+    assert.equal((await a.client.patch('/customize-page-settings', { ...look, icon: icon(markA), favicon: '' })).status, 200);
+    assert.equal((await b.client.patch('/customize-page-settings', { ...look, icon: icon('<svg id="logo"/>'), favicon: icon(markB) })).status, 200);
+    const favicon = async (host: string) => {
+      const res = await on(host, '/favicon.ico');
+      assert.equal(res.status, 200, host);
+      assert.equal(res.headers['content-type'], 'image/svg+xml', host);
+      return res.text;
+    };
+    assert.equal(await favicon(own(a.saasId)), markA);
+    assert.equal(await favicon(own(b.saasId)), markB);
+    assert.equal(await favicon(B_DOMAIN), markB, 'the live domain is the SaaS’s');
+    for (const host of [shared(), 'login.nobody.test', `${'0'.repeat(8)}-0000-4000-8000-000000000000.localhost:${h.api.port}`]) {
+      assert.match(await favicon(host), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 32 32">/, host);
+    }
   });
 });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 

@@ -16,10 +16,9 @@ import { base32Decode, newTotpSecret, totpCodeAt, totpStep } from '../../shared/
 import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { totpSecretContext } from '../../shared/domain/users/users.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { queryAll } from '../../shared/store/query.js';
-import { tokenVerifier } from '../../shared/wiring.js';
+import { tokenVerifier, dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import {
   authenticate,
   cognitoUser,
@@ -29,12 +28,12 @@ import {
   setDeviceRemembered,
   signedInSubject,
   type Outcome,
-} from '../support/cognito-client.js';
+} from '../../dev-support/cognito-client.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, mailsTo } from '../support/mail.js';
-import { answerChallenge, CognitoError, ServiceAsCognito, srpSignIn, startSignIn, type ErrorBody } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { answerChallenge, CognitoError, ServiceAsCognito, srpSignIn, startSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -94,7 +93,7 @@ async function mailedCode(to: string): Promise<string> {
 /** An authenticator app registered for the user, as the MFA registration operations leave it. */
 async function withAuthenticatorApp(userId: string): Promise<string> {
   const secret = newTotpSecret();
-  const sealed = await secrets().seal(secret, totpSecretContext(saasId, userId));
+  const sealed = await secretBox().seal(secret, totpSecretContext(saasId, userId));
   await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),

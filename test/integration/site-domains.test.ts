@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { ConfigurationService, type SiteDomainPort } from '../../shared/domain/configuration/configuration.js';
 import type { DnsRecord } from '../../shared/schemas/configuration.js';
 import { DynamoSettingsRepository } from '../../shared/store/settings-repository.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
+import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { LocalEmailIdentities } from '../../shared/adapters/mail/identities.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe("a SaaS's own domain", () => {
     const domains = new ScriptedDomains();
     const service = new ConfigurationService(
       new DynamoSettingsRepository(dynamo(), tableName()),
-      secrets(),
+      secretBox(),
       new LocalEmailIdentities(),
       'auth.localhost',
       (id, origin) => screen(id, origin),

@@ -10,13 +10,13 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
-import { answerChallenge, srpSignIn, startSignIn } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { answerChallenge, srpSignIn, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 const PASSWORD = 'Counted-pass-1';
 let h: Harness;

@@ -4,15 +4,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoMembershipRepository } from '../../shared/store/membership-repository.js';
 import { DynamoCommitter } from '../../shared/store/transact.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { tenantUserService, userService } from '../../shared/wiring.js';
+import { tenantUserService, userService, dynamo, tableName } from '../../shared/wiring.js';
 import { ADMIN, defineEnvsAndRoles, VIEWER } from '../support/definitions.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -145,6 +144,19 @@ describe('memberships', () => {
       (await api.get<Users>(`/tenants/${one}/users`)).body.users.map((u) => u.id),
       [dora.id],
     );
+  });
+
+  it("lists every tenant's members together (so a compressed answer repeats each tenant within gzip's window)", async () => {
+    const [red, blue] = [await createTenant('Red'), await createTenant('Blue')];
+    // Ten users joining the two tenants in turn: in user-id (random) order they would interleave.
+    for (let i = 0; i < 10; i++) {
+      const user = await createUser({ email: address(`grouped-${i}`) });
+      await join(i % 2 ? red : blue, { email: user.email });
+    }
+    const tenantIds = (await api.get<Users>('/tenants/all/users')).body.users.map((u) => u.tenant_id).filter((id) => id === red || id === blue);
+    assert.equal(tenantIds.length, 10);
+    const runs = tenantIds.filter((id, i) => i === 0 || tenantIds[i - 1] !== id);
+    assert.deepEqual(runs.sort(), [red, blue].sort(), `one run per tenant: ${tenantIds.join(', ')}`);
   });
 
   it('answers 404 for an unknown tenant or a user who is not a member', async () => {

@@ -6,12 +6,12 @@ import { GetCommand, PutCommand } from '../../shared/store/dynamo-client.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork as scheduledWork } from '../../functions/scheduled/handler.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoTenantRepository } from '../../shared/store/tenant-repository.js';
 import { setHostsForTests } from '../../shared/http/public-fetch.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -13,13 +13,12 @@ import { config } from '../../shared/config.js';
 import { KEY_CACHE_SECONDS, KeyStore, type PublicJwk } from '../../shared/domain/tokens/key-store.js';
 import { TokenService, TokenVerifier, type TokenSubject } from '../../shared/domain/tokens/tokens.js';
 import { DomainError } from '../../shared/errors.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { DynamoKeyRepository } from '../../shared/store/key-repository.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { keyStore, tokenVerifier } from '../../shared/wiring.js';
+import { keyStore, tokenVerifier, dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mintTokens } from '../support/tokens.js';
 
 let h: Harness;
@@ -38,7 +37,7 @@ afterEach(() => resetClockForTests());
 
 /** Another cold start: its own caches over the same table. */
 const coldStart = () =>
-  new KeyStore(new DynamoKeyRepository(dynamo(), tableName()), secrets(), { tokenLifetimeSeconds: config().tokenLifetimeSeconds });
+  new KeyStore(new DynamoKeyRepository(dynamo(), tableName()), secretBox(), { tokenLifetimeSeconds: config().tokenLifetimeSeconds });
 const tokensFrom = (store: KeyStore, issuer = config().tokenIssuer) =>
   new TokenService(store, { issuer, lifetimeSeconds: config().tokenLifetimeSeconds });
 

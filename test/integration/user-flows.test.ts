@@ -12,12 +12,11 @@ import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/c
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { totpSecretContext, type UserRecord } from '../../shared/domain/users/users.js';
 import { MAX_CODE_ATTEMPTS } from '../../shared/domain/users/verification-codes.js';
-import { dynamo, secrets, tableName } from '../../shared/store/client.js';
 import { keys } from '../../shared/store/keys.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import { federationService, userFlowService, userService } from '../../shared/wiring.js';
+import { federationService, userFlowService, userService, dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { accessTokenOf } from '../support/tokens.js';
 
@@ -35,7 +34,7 @@ const PASSWORD = 'Correct-horse-9';
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;
 const stored = (userId: string) => new DynamoUserRepository(dynamo(), tableName()).get(saasId, userId) as Promise<UserRecord>;
 /** A sealed TOTP secret of the user, opened as sign-in opens it. */
-const openedSecret = (userId: string, sealed: string) => secrets().open(sealed, totpSecretContext(saasId, userId));
+const openedSecret = (userId: string, sealed: string) => secretBox().open(sealed, totpSecretContext(saasId, userId));
 const get = async (key: { pk: string; sk: string }) =>
   (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 

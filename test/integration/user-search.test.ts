@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { dynamo } from '../../shared/store/client.js';
 import { DynamoCommitter } from '../../shared/store/transact.js';
-import { tenantUserService, userService } from '../../shared/wiring.js';
+import { tenantUserService, userService, dynamo } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { mintAccessToken } from '../support/tokens.js';
 
 let h: Harness;

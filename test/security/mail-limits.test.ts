@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { config } from '../../shared/config.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, unescapeHtml } from '../support/mail.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 import { mintAccessToken } from '../support/tokens.js';
 
 let h: Harness;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { config } from '../../shared/config.js';
-import { startHarness, type Harness } from '../support/harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -20,13 +20,12 @@ import { config } from '../../shared/config.js';
 import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { sealWithKey } from '../../shared/crypto/code-box.js';
 import { RefreshTokens } from '../../shared/domain/sign-in/refresh-tokens.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
 import { MAX_LISTED_REVOCATIONS, REVOKED_GRANTS } from '../../shared/store/grant-repository.js';
 import { keys } from '../../shared/store/keys.js';
-import { keyStore } from '../../shared/wiring.js';
+import { keyStore, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { srpSignIn } from '../support/sign-in.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 let h: Harness;
 let api: SignedClient;

@@ -16,14 +16,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowMillis, resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { dynamo } from '../../shared/store/client.js';
+import { dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { queryAll } from '../../shared/store/query.js';
-import { secrets, tableName } from '../../shared/store/client.js';
 import { expectError } from '../support/expect.js';
-import { startHarness, type Harness } from '../support/harness.js';
-import { srpSignIn, startSignIn } from '../support/sign-in.js';
-import { SrpTestClient } from '../support/srp-client.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn, startSignIn } from '../../dev-support/sign-in.js';
+import { SrpTestClient } from '../../dev-support/srp-client.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -193,7 +192,7 @@ describe('the login screen', () => {
     const [mail] = await queryAll(dynamo(), tableName(), { pk: keys.decoy(saasId, id, '').pk, skPrefix: 'DECOY#MAIL' });
     assert.ok(mail, 'the decoy mail item');
     assert.equal(mail.entity, 'Decoy');
-    const code = await secrets().open(mail.sealedValue as string, { saasId, mailId: mail.id as string });
+    const code = await secretBox().open(mail.sealedValue as string, { saasId, mailId: mail.id as string });
     assert.match(code, /^\d{6}$/);
     const refused = await step('reset', { username: nobody, code, password: 'Another-pass-1' });
     assert.equal(refused.status, 400);

@@ -8,8 +8,8 @@ import { EXAMPLE_APP_PERMISSIONS } from '../../examples/app/local.js';
 import { startExampleApp, type ExampleApp } from '../../examples/app/server/node-server.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
-import { startHarness, type Harness } from './harness.js';
-import { srpSignIn } from './sign-in.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 
 export interface AppWorld {
   harness: Harness;

@@ -1,7 +1,7 @@
 /**
  * Once per `npm test`: one DynamoDB Local (in memory, without sharedDb, so each test file isolates itself with
  * its own access key) and one SES stand-in, whose URLs the test files find in their environment
- * (test/support/harness.ts). The workers start after this, so they inherit what is set here. Jest loads this
+ * (dev-support/harness.ts). The workers start after this, so they inherit what is set here. Jest loads this
  * file untransformed, so the TypeScript it uses comes through tsx.
  */
 import process from 'node:process';

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import type { UserRecord } from '../../shared/domain/users/users.js';
-import { dynamo, tableName } from '../../shared/store/client.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
 import { DynamoUserRepository } from '../../shared/store/user-repository.js';
-import type { Harness } from './harness.js';
+import type { Harness } from '../../dev-support/harness.js';
 
 /** The stored verifier is the one this password gives: the password took effect, and only its verifier is kept. */
 export async function assertStoredPassword(h: Harness, saasId: string, userId: string, password: string): Promise<UserRecord> {

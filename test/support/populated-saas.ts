@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
-import type { Harness } from './harness.js';
+import type { Harness } from '../../dev-support/harness.js';
 import { mintAccessToken } from './tokens.js';
 
 export interface PopulatedSaas {

@@ -2,7 +2,7 @@
  * Counting what an operation asks of the store, by command name, through the store client's interceptors. The
  * API log's one write per signed call is counted apart (`logWrites`): it is the log's, not the operation's.
  */
-import { dynamo } from '../../shared/store/client.js';
+import { dynamo } from '../../shared/wiring.js';
 import { apiLogKeys } from '../../shared/store/keys.js';
 
 export interface StoreRequestCounter {

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 export const STAND_IN_KEY = 'sk_test_standin0123456789';
 

@@ -16,7 +16,7 @@ import {
   REDACTED,
   type ApiCall,
 } from '../../shared/domain/apilog/api-log.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { createGroupHandler, type PipelineSettings } from '../../shared/http/pipeline.js';
 import { authorizationHeader } from '../../shared/http/signature.js';
 import { operation } from '../../shared/schemas/operation.js';
 
@@ -109,6 +109,9 @@ function signedEvent(rawPath: string, rawQuery: string, secret = KEY.secret): AP
   };
 }
 
+/** The deployment's defaults (shared/config.ts). */
+const SETTINGS: PipelineSettings = { signatureWindowMinutes: 3, maxBodyBytes: 256 * 1024 };
+
 const operations = {
   getLogs: operation({ query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) }) }, async () => undefined),
 };
@@ -120,6 +123,7 @@ describe("the pipeline's API log hook", () => {
       'apilog',
       operations,
       async () => KEY,
+      SETTINGS,
       async (call) => void calls.push(call),
     );
     const res = await handler(signedEvent('/v1/apilog/logs', 'limit=0'), {} as Context);
@@ -153,6 +157,7 @@ describe("the pipeline's API log hook", () => {
       'apilog',
       operations,
       async () => KEY,
+      SETTINGS,
       async (call) => void calls.push(call),
     );
     const res = await handler(signedEvent('/v1/apilog/logs', '', 'b'.repeat(32)), {} as Context);
@@ -166,6 +171,7 @@ describe("the pipeline's API log hook", () => {
       'apilog',
       operations,
       async () => KEY,
+      SETTINGS,
       async () => {
         attempts++;
         throw new Error('ProvisionedThroughputExceededException');

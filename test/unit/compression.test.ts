@@ -15,6 +15,7 @@ const jwks = (keys: unknown[]) =>
     'public',
     { getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys })) },
     async () => undefined,
+    { signatureWindowMinutes: 3, maxBodyBytes: 256 * 1024 },
   );
 
 const get = (headers: Record<string, string>): APIGatewayProxyEventV2 =>

@@ -2,7 +2,9 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { contentSecurityPolicy, loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
-import { EN } from '../../web/login/texts/en.js';
+import { escapeHtml } from '../../web/login/html.js';
+import { EN, fill } from '../../web/login/texts/en.js';
+import { JA } from '../../web/login/texts/ja.js';
 
 const HOSTILE = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
 const noPage = { html_contents: '', is_terms_of_service: false, is_privacy_policy: false };
@@ -79,5 +81,59 @@ describe('the login page', () => {
     for (const policy of [contentSecurityPolicy(false), contentSecurityPolicy(true)]) assert.match(policy, /frame-ancestors 'none'/);
     const html = loginPage(EN, look({ tagManagerId: 'GTM-ABC123' }), data({ tagManagerId: 'GTM-ABC123' }), '/a/');
     assert.match(html, /<script src="https:\/\/www\.googletagmanager\.com\/gtm\.js\?id=GTM-ABC123" async>/);
+  });
+});
+
+describe('new passwords and consents on the page', () => {
+  const rules = {
+    minimum_length: 12,
+    is_require_lowercase: true,
+    is_require_uppercase: false,
+    is_require_numbers: true,
+    is_require_symbols: false,
+    symbols: '!@#',
+  };
+  const consentsAsked = { ...noPage, is_terms_of_service: true, is_privacy_policy: true };
+
+  it.each([EN, JA])("lists the policy's rules under every new-password field, with its toggle ($lang)", (texts) => {
+    const html = loginPage(
+      texts,
+      look({ selfSignUp: true, signUpPassword: 'chosen' }),
+      data({ passwordRules: rules, messages: texts.messages }),
+      '/a/',
+    );
+    for (const field of ['sign-up-password', 'new-password', 'reset-password']) {
+      const list = new RegExp(`<ul class="password-rules" id="${field}-rules"[^>]*>(.*?)</ul>`, 's').exec(html)?.[1] ?? '';
+      const items = [...list.matchAll(/data-rule="([a-z-]+)"/g)].map((m) => m[1]);
+      assert.deepEqual(items, ['length', 'lowercase', 'number', 'outer-space'], field);
+      assert.ok(list.includes(fill(texts.page.ruleLength, { count: '12' })), field);
+      assert.match(html, new RegExp(`<button type="button" class="reveal secondary" aria-pressed="false" aria-controls="${field}[^"]*">`));
+    }
+    assert.match(html, /id="sign-up-password-confirm"/, 'sign-up asks twice');
+    assert.doesNotMatch(html, /id="(new|reset)-password-confirm"/);
+  });
+
+  it('keeps the temporary-password sign-up without a password field by default', () => {
+    const html = loginPage(EN, look({ selfSignUp: true }), data({ passwordRules: rules }), '/a/');
+    const form = /<form id="sign-up-form".*?<\/form>/s.exec(html)?.[0] ?? '';
+    assert.ok(form.includes(EN.page.signUpIntro));
+    assert.doesNotMatch(form, /type="password"/);
+    assert.doesNotMatch(html, /sign-up-code-form/);
+  });
+
+  it.each([EN, JA])('asks a provider’s new account for the consents, naming its address ($lang)', (texts) => {
+    const page = { sign_in_page: noPage, sign_up_page: consentsAsked, password_reset_page: noPage };
+    const html = loginPage(
+      texts,
+      look({ pages: page, termsOfServiceUrl: 'https://acme.test/terms' }),
+      data({ first: 'consent-form', consent: { ticket: 't', email: `new${HOSTILE}@example.com` }, messages: texts.messages }),
+      '/a/',
+    );
+    const form = /<form id="consent-form".*?<\/form>/s.exec(html)?.[0] ?? '';
+    assert.match(form, /<input type="checkbox" id="consent-terms" required>/);
+    assert.match(form, /<input type="checkbox" id="consent-privacy" required>/);
+    assert.match(form, /href="https:\/\/acme\.test\/terms"/);
+    assert.doesNotMatch(form, /<img src=x/i);
+    assert.ok(form.includes(escapeHtml(fill(texts.page.consentIntro, { email: `new${HOSTILE}@example.com` }))));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { checkPassword, DEFAULT_PASSWORD_POLICY, generatePassword } from '../../shared/domain/users/password-policy.js';
+import { checkPassword, DEFAULT_PASSWORD_POLICY, generatePassword } from '../../shared/domain/configuration/password-policy.js';
 import { DomainError } from '../../shared/errors.js';
 import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
 

@@ -4,16 +4,17 @@ import assert from 'node:assert/strict';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { Type } from '@sinclair/typebox';
 import { operation } from '../../shared/schemas/operation.js';
-import { createGroupHandler } from '../../shared/http/pipeline.js';
+import { createGroupHandler, type PipelineSettings } from '../../shared/http/pipeline.js';
 import { notFound } from '../../shared/errors.js';
 
-function event(method: string, rawPath: string): APIGatewayProxyEventV2 {
+function event(method: string, rawPath: string, body?: string): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
     routeKey: '$default',
     rawPath,
     rawQueryString: '',
     headers: { host: 'localhost' },
+    ...(body !== undefined ? { body } : {}),
     requestContext: {
       accountId: 'a',
       apiId: 'a',
@@ -33,6 +34,8 @@ function event(method: string, rawPath: string): APIGatewayProxyEventV2 {
 const context = {} as Context;
 /** Public routes take no key; a signed route here would find none. */
 const noKeys = async () => undefined;
+/** The wiring passes the deployment's limits; these are small enough to reach. */
+const settings: PipelineSettings = { signatureWindowMinutes: 3, maxBodyBytes: 64 };
 
 describe('pipeline', () => {
   it('turns an unexpected error into a 500 that says nothing internal', async () => {
@@ -46,6 +49,7 @@ describe('pipeline', () => {
         }),
       },
       noKeys,
+      settings,
     );
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(ran, 1, 'the operation itself threw');
@@ -63,6 +67,7 @@ describe('pipeline', () => {
         }),
       },
       noKeys,
+      settings,
     );
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(res.statusCode, 404);
@@ -76,6 +81,7 @@ describe('pipeline', () => {
         getJwks: operation({ response: Type.Object({ keys: Type.Array(Type.Unknown()) }) }, async () => ({ keys: [] })),
       },
       noKeys,
+      settings,
     );
     const ok = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(ok.statusCode, 200);
@@ -90,13 +96,31 @@ describe('pipeline', () => {
     assert.equal(missing.headers?.['x-request-id'], 'req-123');
   });
 
+  it('refuses a body larger than the limit the wiring passed, before the operation runs', async () => {
+    let ran = 0;
+    const handler = createGroupHandler('public', { getJwks: operation({}, async () => void ran++) }, noKeys, settings);
+    const at = await handler(event('GET', '/v1/auth/.well-known/jwks.json', 'x'.repeat(settings.maxBodyBytes)), context);
+    assert.equal(at.statusCode, 200, 'a body of exactly the limit passes');
+    const over = await handler(event('GET', '/v1/auth/.well-known/jwks.json', 'x'.repeat(settings.maxBodyBytes + 1)), context);
+    assert.equal(over.statusCode, 400);
+    assert.deepEqual(JSON.parse(over.body!), {
+      type: 'request_too_large',
+      message: `body: larger than the ${settings.maxBodyBytes} bytes allowed`,
+      data: {},
+    });
+    assert.equal(ran, 1, 'the operation ran for the body within the limit only');
+  });
+
   it('refuses to run a route of another group', async () => {
-    const handler = createGroupHandler('public', {}, noKeys);
+    const handler = createGroupHandler('public', {}, noKeys, settings);
     const res = await handler(event('GET', '/v1/auth/roles'), context);
     assert.equal(res.statusCode, 500);
   });
 
   it('refuses, at start-up, an operation that is not a route of its group', () => {
-    assert.throws(() => createGroupHandler('public', { getRoles: operation({}, async () => undefined) }, noKeys), /not a route of the public group/);
+    assert.throws(
+      () => createGroupHandler('public', { getRoles: operation({}, async () => undefined) }, noKeys, settings),
+      /not a route of the public group/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ownScriptOnlyAtHome, pathOwner } from '../../web/login/host-gate.js';
 import { config, ConfigError, resetConfigForTests } from '../../shared/config.js';
-import { judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/screen-hosts.js';
+import { hostKind, judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/screen-hosts.js';
 
 const A = '3f2a6c1e-0000-4000-8000-00000000000a';
 const B = '3f2a6c1e-0000-4000-8000-00000000000b';
@@ -154,6 +154,9 @@ describe('the SaaS a path names', () => {
       '/v1/auth/saml2/idpresponse',
       '/v1/auth/login/a%2Fb/',
       '/v1/auth/login/',
+      // The screen's shared style: the product's look on any host, a refusal page's too.
+      '/v1/auth/login/assets/login.css',
+      '/v1/auth/login/assets/theme.css',
     ]) {
       assert.equal(pathOwner(path, q), undefined, path);
     }
@@ -164,5 +167,18 @@ describe('the SaaS a path names', () => {
     const look = { tagManagerId: 'GTM-1', title: 't' };
     assert.deepEqual(ownScriptOnlyAtHome(look, true), look);
     assert.deepEqual(ownScriptOnlyAtHome(look, false), { tagManagerId: '', title: 't' });
+  });
+
+  it('reads whose host a host is, for what browsers ask of the host itself (its /favicon.ico)', () => {
+    assert.deepEqual(hostKind(withHosts, `${A}.login.example.com`), { kind: 'saas', saasId: A });
+    assert.deepEqual(hostKind(withHosts, `${A.toUpperCase()}.Login.Example.com`), { kind: 'saas', saasId: A });
+    for (const host of ['api.example.com', 'id.example.com', 'login.example.com', 'abc123.execute-api.ap-northeast-1.amazonaws.com']) {
+      assert.deepEqual(hostKind(withHosts, host), { kind: 'shared' }, host);
+    }
+    // Deeper names, other domains, and any host of a deployment without a login domain: not a SaaS's by name.
+    for (const host of [`x.${A}.login.example.com`, `${A}.login.example.com.evil.test`, 'login.acme.com', `${A}.login.example.co`]) {
+      assert.deepEqual(hostKind(withHosts, host), { kind: 'other' }, host);
+    }
+    assert.deepEqual(hostKind(without, `${A}.login.example.com`), { kind: 'other' });
   });
 });

@@ -14,7 +14,7 @@ import {
   lockSeconds,
   MAX_LOCK_SECONDS,
   type LockoutState,
-  type LockoutStore,
+  type LockoutRepository,
 } from '../../shared/domain/sign-in/sign-in-lockout.js';
 
 describe('lockout', () => {
@@ -45,7 +45,7 @@ describe('lockout', () => {
     // A store whose every other write loses to a rival write, as under parallel attempts.
     let stored: LockoutState | undefined;
     let rounds = 0;
-    const store: LockoutStore = {
+    const store: LockoutRepository = {
       lockout: async () => stored,
       replaceLockout: async (_s, _u, expected, next) => {
         rounds++;

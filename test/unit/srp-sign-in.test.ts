@@ -26,8 +26,8 @@ import {
   signedInSubject,
   type CognitoParams,
   type CognitoTransport,
-} from '../support/cognito-client.js';
-import { newDeviceSecret, SrpTestClient } from '../support/srp-client.js';
+} from '../../dev-support/cognito-client.js';
+import { newDeviceSecret, SrpTestClient } from '../../dev-support/srp-client.js';
 
 const SAAS = randomUUID();
 const POOL = `Pool${randomBytes(8).toString('hex')}`;

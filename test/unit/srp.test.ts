@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createPasswordVerifier, encode, G, K, N, powG } from '../../shared/crypto/srp.js';
-import { bigIntModPow } from '../support/srp-client.js';
+import { bigIntModPow } from '../../dev-support/srp-client.js';
 
 const big = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
 

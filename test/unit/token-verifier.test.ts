@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { DomainError } from '../../shared/errors.js';
 import type { PublicJwk } from '../../shared/domain/tokens/key-store.js';
-import { TokenService, TokenVerifier, type SessionSource } from '../../shared/domain/tokens/tokens.js';
+import { TokenService, TokenVerifier, type SessionRepository } from '../../shared/domain/tokens/tokens.js';
 
 const ISSUER = 'https://auth.example.test';
 const SAAS = 'saas-1';
@@ -18,7 +18,7 @@ const USER = '3f1c2b7e-6a55-4f7e-9a43-3d1c8e0a2b11';
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' } as PublicJwk;
 const tokens = new TokenService({ signingKey: async () => ({ kid: 'k1', privateKey }) }, { issuer: ISSUER, lifetimeSeconds: 3600 });
-const verifier = (sessions: SessionSource) =>
+const verifier = (sessions: SessionRepository) =>
   new TokenVerifier({ publishedKeys: async () => [jwk] }, ISSUER, async () => 'https://sign-in.test', sessions);
 const issued = () => tokens.issue({ saasId: SAAS, userId: USER, email: 'a@example.com', sessionVersion: 2 });
 

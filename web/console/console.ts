@@ -8,9 +8,7 @@ import { API_BASE_PATHS, matchRoute, type Api } from '../../shared/routes.js';
 import { SignedClient } from '../../client/signed-fetch.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ConsoleSignInThrottle } from '../../shared/domain/console/sign-in-throttle.js';
-import { contentSecurityPolicy } from '../login/pages.js';
 import { cookie, setCookie } from '../login/cookies.js';
-import { faviconAnswer } from '../login/dead-ends.js';
 import { CSRF_HEADER, type ConsolePageData } from './page-data.js';
 import { csrfMatches, newSession, SessionCookies, type Session } from './session.js';
 import { messagePage, shellPage } from './shell.js';
@@ -64,12 +62,25 @@ export function textsFor(headers: Record<string, string | undefined>): ConsoleTe
   return first.startsWith('ja') ? JA : EN;
 }
 
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
-  'content-security-policy': contentSecurityPolicy(false),
+  // The login screen's policy (web/login/pages.ts) without its tag manager: our own script, style and calls only;
+  // frames of our own (the theme's preview), never framed itself.
+  'content-security-policy': CONTENT_SECURITY_POLICY,
 };
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const ASSETS: Record<string, string> = { 'console.js': 'text/javascript; charset=utf-8', 'console.css': 'text/css; charset=utf-8' };
@@ -127,10 +138,6 @@ export class ConsoleBackend {
   }
 
   private async asset(name: string): Promise<ConsoleResponse> {
-    if (name === 'favicon.ico') {
-      const icon = faviconAnswer(undefined);
-      return { status: icon.status, headers: icon.headers, body: icon.body, cookies: [] };
-    }
     const type = ASSETS[name];
     if (!type) return problem(404, 'not_found', 'no such file');
     return {

@@ -3,7 +3,7 @@
  * page of the console is this document; its script draws the page the path names (page/pages.ts). No inline
  * script or style: the strict CSP of the login screen applies.
  */
-import { escapeHtml } from '../login/pages.js';
+import { escapeHtml } from '../login/html.js';
 import type { ConsoleTexts } from './texts/en.js';
 import type { ConsolePageData } from './page-data.js';
 
@@ -18,7 +18,7 @@ export function shellPage(texts: ConsoleTexts, data: ConsolePageData): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(texts.title)} · ${escapeHtml(texts.product)}</title>
-<link rel="icon" href="${assets}favicon.ico">
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="${assets}console.css">
 <script id="page-data" type="application/json">${dataBlock(data)}</script>
 <script src="${assets}console.js" defer></script>

@@ -1,5 +1,5 @@
 /**
- * The OpenID Connect authorization server (docs/openid-connect.md): any OpenID Connect library (openid-client,
+ * The OpenID Connect authorization server (docs/federation.md): any OpenID Connect library (openid-client,
  * Auth.js, Spring Security) signs a SaaS's users in through it, with no SaaSus SDK. Each SaaS is a client: its
  * `client_id` is the SaaS id (the `aud` of its tokens), its one registered redirect URI its callback URL
  * (PUT /auth-info). Clients are public and prove themselves with PKCE (S256); the flow is authorization code.
@@ -19,14 +19,10 @@ import { nowSeconds } from '../../shared/clock.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { log } from '../../shared/log.js';
-import { contentSecurityPolicy, messagePage } from './pages.js';
-import { BASE_PATH, LOGIN_PATH } from '../../shared/routes.js';
-
-/** The screen's own style, served for pages of no SaaS too (screen.ts). */
-const SCREEN_ASSETS = `${BASE_PATH}${LOGIN_PATH}/assets/`;
+import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
-import type { ScreenRequest, ScreenResponse } from './screen.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
 /** How long a person may take on the screen between the application's request and the code. */
@@ -130,7 +126,7 @@ export class AuthorizationServer {
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
     // Never redirect anywhere but the registered URI: until it is checked, refusals are a page.
     if (!redirectUri || redirectUri !== (await this.deps.callbackUrl(saasId))) {
-      return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)');
+      return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)', saasId);
     }
     const state = query.get('state') ?? undefined;
     const back = (error: string, description: string) => {
@@ -281,12 +277,14 @@ export class AuthorizationServer {
     return redirect(signOut.toString());
   }
 
-  private badRequest(detail: string): ScreenResponse {
+  /** A refusal that cannot go back to the client: a page, in the look of the SaaS's screen once the SaaS is known. */
+  private badRequest(detail: string, saasId?: string): ScreenResponse {
     const { texts } = this.deps;
+    const assets = screenAssets(saasId);
     return {
       status: 400,
-      headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail }), SCREEN_ASSETS),
+      headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': messagePagePolicy(saasId !== undefined) },
+      body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail }), assets),
     };
   }
 

@@ -42,7 +42,15 @@ export interface IconAnswer {
   isBase64Encoded?: boolean;
 }
 
-const ICON_HEADERS = { 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' };
+/**
+ * A SaaS's icon may be an SVG, served from the API's shared origin too: opened by itself it would be a document
+ * of that origin, so it runs nothing (an <img> or a tab icon never runs an SVG's script anyway).
+ */
+const ICON_HEADERS = {
+  'cache-control': 'public, max-age=3600',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+};
 
 /** The SaaS's favicon (customize page settings hold it as a data URL: served as its bytes), or the default icon. */
 export function faviconAnswer(favicon: string | undefined): IconAnswer {

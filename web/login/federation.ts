@@ -92,6 +92,15 @@ export class GoogleFederation {
     return { location: location.toString(), flow: await sealJson(this.deps.box, flow, FLOW_CONTEXT) };
   }
 
+  /**
+   * Whose sign-in a flow cookie was (an expired one too), for a refusal on the way back: the SaaS's page, with
+   * the other ways in to where the application asked. Undefined for a cookie this service did not seal.
+   */
+  async flowOf(sealedFlow: string): Promise<{ saasId: string; context: ScreenContext } | undefined> {
+    const flow = sealedFlow ? await openJson<Flow>(this.deps.box, sealedFlow, FLOW_CONTEXT).catch(() => undefined) : undefined;
+    return flow ? { saasId: flow.saas_id, context: flow.context } : undefined;
+  }
+
   /** Back from the provider: the code traded and the ID token checked against the flow the cookie carries. */
   async complete(currentUrl: URL, sealedFlow: string): Promise<{ saasId: string; context: ScreenContext; account: ExternalAccount }> {
     const flow = await openJson<Flow>(this.deps.box, sealedFlow, FLOW_CONTEXT);

@@ -4,20 +4,21 @@
  * refused, before any handler reads it. Paths naming no SaaS (Google's and the identity providers' return
  * addresses, the token and userinfo endpoints, which take no cookie) pass.
  */
-import { BASE_PATH, LOGIN_PATH, OAUTH2_PATH, SAML2_PATH } from '../../shared/routes.js';
+import { ENTRY_PATHS } from '../../shared/routes.js';
 import { judgeHost, WRONG_HOST_STATUS, type PathUse, type ScreenHostPlan } from '../../shared/screen-hosts.js';
-import { messagePage, contentSecurityPolicy } from './pages.js';
+import { messagePage, contentSecurityPolicy, screenAssets } from './pages.js';
 import type { LoginTexts } from './texts/en.js';
 
 const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** The SaaS a path names, and how the path uses its host; undefined for paths that name none. */
 export function pathOwner(rawPath: string, query: URLSearchParams): { saasId: string; use: PathUse; step: boolean } | undefined {
-  const login = `${BASE_PATH}${LOGIN_PATH}/`;
+  const login = ENTRY_PATHS.login;
   if (rawPath.startsWith(login)) {
     const [saasId = '', ...rest] = rawPath.slice(login.length).split('/');
     const page = rest.join('/');
-    if (!SAAS_ID.test(saasId)) return undefined;
+    // The screen's shared files (`…/login/assets/`) name no SaaS: every host may show the product's look.
+    if (!SAAS_ID.test(saasId) || saasId === 'assets') return undefined;
     // Google returns to the deployment's one redirect URI, so its flow's cookie is set on the shared host.
     if (page === 'federated/google') return { saasId, use: 'return', step: false };
     // Redirects and files: no script of the screen runs on them (the SAML flow's cookie is on the shared host).
@@ -26,13 +27,13 @@ export function pathOwner(rawPath: string, query: URLSearchParams): { saasId: st
     }
     return { saasId, use: 'screen', step: page.startsWith('api/') };
   }
-  const oauth2 = `${BASE_PATH}${OAUTH2_PATH}/`;
+  const oauth2 = ENTRY_PATHS.oauth2;
   if (rawPath === `${oauth2}authorize` || rawPath === `${oauth2}logout`) {
     const saasId = query.get('client_id') ?? '';
     return SAAS_ID.test(saasId) ? { saasId, use: 'handoff', step: false } : undefined;
   }
-  const saml = /^(?:metadata\/([A-Za-z0-9-]{1,64})|login\/([A-Za-z0-9-]{1,64})\/[^/]*)$/.exec(rawPath.slice(`${BASE_PATH}${SAML2_PATH}/`.length));
-  if (rawPath.startsWith(`${BASE_PATH}${SAML2_PATH}/`) && saml) return { saasId: (saml[1] ?? saml[2]) as string, use: 'handoff', step: false };
+  const saml = /^(?:metadata\/([A-Za-z0-9-]{1,64})|login\/([A-Za-z0-9-]{1,64})\/[^/]*)$/.exec(rawPath.slice(ENTRY_PATHS.saml2.length));
+  if (rawPath.startsWith(ENTRY_PATHS.saml2) && saml) return { saasId: (saml[1] ?? saml[2]) as string, use: 'handoff', step: false };
   return undefined;
 }
 
@@ -96,7 +97,7 @@ export async function hostGate(deps: HostGateDeps, request: GateRequest): Promis
     answer: {
       status: WRONG_HOST_STATUS,
       headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: messagePage(texts, texts.page.wrongHostTitle, texts.page.wrongHost),
+      body: messagePage(texts, texts.page.wrongHostTitle, texts.page.wrongHost, screenAssets()),
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { BASE_PATH } from '../../shared/routes.js';
 import { cookie, setCookie } from './cookies.js';
-import type { PageData } from './pages.js';
+import type { PageData } from './page-data.js';
 import { EN, type LoginTexts } from './texts/en.js';
 import { JA } from './texts/ja.js';
 

@@ -6,7 +6,18 @@
 import type { LoginTexts } from './texts/en.js';
 
 /** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`). */
-export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'link-form';
+export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'link-form' | 'consent-form';
+
+/** The SaaS's password policy as the page checks it while the person types (the server checks it again). */
+export interface PasswordRules {
+  minimum_length: number;
+  is_require_lowercase: boolean;
+  is_require_uppercase: boolean;
+  is_require_numbers: boolean;
+  is_require_symbols: boolean;
+  /** The characters that count as symbols (shared/domain/configuration/password-policy.ts). */
+  symbols: string;
+}
 
 /** What the script needs to know, in a JSON data block (never run: script-src allows only our file). */
 export interface PageData {
@@ -19,6 +30,10 @@ export interface PageData {
   authorization?: string;
   /** A provider account to link with a mailed code (screen.ts, `./link`). */
   link?: { ticket: string; email: string };
+  /** A new account a provider's sign-in would make, waiting for the consents the SaaS asks for (screen.ts, `./consent`). */
+  consent?: { ticket: string; email: string };
+  /** Every new-password field shows and checks these. */
+  passwordRules?: PasswordRules;
   /** The names are shown when known: the inviting SaaS and the tenant. */
   invitation?: { id: string; tenantId: string; email: string; saasName?: string; tenantName?: string };
   /** Why the invitation cannot be accepted: the page says so and offers plain sign-in. */

@@ -7,10 +7,13 @@ import { contextQuery } from './screen-context.js';
 import { languageSwitch } from './language.js';
 import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
-import type { FirstForm, PageData } from './page-data.js';
+import type { FirstForm, PageData, PasswordRules } from './page-data.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
+import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
+import { escapeHtml } from './html.js';
+import { ENTRY_PATHS } from '../../shared/routes.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */
 export interface ScreenLook {
@@ -33,14 +36,15 @@ export interface ScreenLook {
   pages: Record<PageName, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
   /** The SaaS's theme (GET/PATCH /login-theme): its stylesheet follows login.css. */
   theme?: LoginTheme;
+  /** The sign-in setting sign_up.password (our extension): `chosen` asks for the password at sign-up. */
+  signUpPassword?: 'temporary' | 'chosen';
+  /** The sign-in setting password_policy: every new-password field shows its rules. */
+  passwordPolicy?: PasswordPolicy;
 }
 
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
 
 export type { FirstForm, PageData } from './page-data.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** JSON inside a data block: `<` escaped so no value can end the block. */
 const dataBlock = (data: PageData) => JSON.stringify(data).replace(/</g, '\\u003c');
@@ -73,9 +77,39 @@ export function contentSecurityPolicy(tagManager: boolean, imageOrigin?: string,
 const codeField = (id: string, label: string) =>
   `<label for="${id}">${escapeHtml(label)}</label>\n<input id="${id}" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="8">`;
 
-/** A password being chosen: its label and input. */
-const newPasswordField = (id: string, label: string, name: string) =>
-  `<label for="${id}">${escapeHtml(label)}</label>\n<input id="${id}" name="${name}" type="password" autocomplete="new-password" required maxlength="256">`;
+/**
+ * A password being chosen: its label and input, the SaaS's rules listed up front (the script marks each met
+ * as the person types), a show/hide toggle button and, at sign-up, a second field to confirm it.
+ */
+function newPasswordField(texts: LoginTexts, rules: PasswordRules | undefined, id: string, label: string, name: string, confirm = false): string {
+  const t = texts.page;
+  const state = `<span class="rule-state">${escapeHtml(texts.messages.ruleNotMet)}</span>`;
+  const items = rules
+    ? [
+        ['length', fill(t.ruleLength, { count: String(rules.minimum_length) })],
+        ...(rules.is_require_lowercase ? [['lowercase', t.ruleLowercase]] : []),
+        ...(rules.is_require_uppercase ? [['uppercase', t.ruleUppercase]] : []),
+        ...(rules.is_require_numbers ? [['number', t.ruleNumber]] : []),
+        ...(rules.is_require_symbols ? [['symbol', t.ruleSymbol]] : []),
+        ['outer-space', t.ruleNoOuterSpace],
+      ]
+    : [];
+  const list = items.length
+    ? `\n<p class="rules-intro" id="${id}-rules-intro">${escapeHtml(t.passwordRules)}</p>
+<ul class="password-rules" id="${id}-rules" aria-labelledby="${id}-rules-intro">
+${items.map(([rule, text]) => `<li data-rule="${rule}">${escapeHtml(text as string)} ${state}</li>`).join('\n')}
+</ul>`
+    : '';
+  const describedBy = items.length ? ` aria-describedby="${id}-rules"` : '';
+  const second = confirm
+    ? `\n<label for="${id}-confirm">${escapeHtml(t.confirmPassword)}</label>
+<input id="${id}-confirm" type="password" autocomplete="new-password" required maxlength="256" data-confirms="${id}" aria-describedby="${id}-match">
+<p class="match" id="${id}-match" aria-live="polite"></p>`
+    : '';
+  return `<label for="${id}">${escapeHtml(label)}</label>
+<input id="${id}" name="${name}" type="password" autocomplete="new-password" required maxlength="256" data-new-password${describedBy}>
+<button type="button" class="reveal secondary" aria-pressed="false" aria-controls="${id}${confirm ? ` ${id}-confirm` : ''}">${escapeHtml(t.showPassword)}</button>${list}${second}`;
+}
 
 function link(url: string, text: string): string {
   return url ? `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>` : '';
@@ -134,7 +168,8 @@ ${look.passkeys ? passkeySignInButton(texts) : ''}
   }</p>
 </form>
 
-${look.selfSignUp ? signUpForm(texts, look) : ''}
+${look.selfSignUp ? signUpForm(texts, look, data) : ''}
+${data.consent ? consentForm(texts, look, data.consent) : ''}
 
 <form id="forgot-form" data-heading="${escapeHtml(t.forgotHeading)}" hidden>
 <p>${escapeHtml(t.forgotIntro)}</p>
@@ -147,7 +182,7 @@ ${look.selfSignUp ? signUpForm(texts, look) : ''}
 <form id="reset-form" data-heading="${escapeHtml(t.forgotHeading)}" hidden>
 <p>${escapeHtml(t.resetIntro)}</p>
 ${codeField('reset-code', t.code)}
-${newPasswordField('reset-password', t.newPassword, 'password')}
+${newPasswordField(texts, data.passwordRules, 'reset-password', t.newPassword, 'password')}
 <button type="submit">${escapeHtml(t.resetPassword)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
 </form>
@@ -157,7 +192,7 @@ ${
     ? `<form id="new-account-form" data-heading="${escapeHtml(heading)}" hidden>
 <p>${escapeHtml(fill(t.newAccountHeading, { email: invited.email }))}</p>
 ${codeField('account-code', t.code)}
-${newPasswordField('account-password', t.password, 'password')}
+${newPasswordField(texts, data.passwordRules, 'account-password', t.password, 'password')}
 <button type="submit">${escapeHtml(t.createAccount)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.haveAccount)}</button>
 </form>`
@@ -166,7 +201,7 @@ ${newPasswordField('account-password', t.password, 'password')}
 
 <form id="new-password-form" data-heading="${escapeHtml(t.newPasswordHeading)}" hidden>
 <p>${escapeHtml(t.newPasswordIntro)}</p>
-${newPasswordField('new-password', t.newPassword, 'new_password')}
+${newPasswordField(texts, data.passwordRules, 'new-password', t.newPassword, 'new_password')}
 <button type="submit">${escapeHtml(t.setPassword)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.startAgain)}</button>
 </form>
@@ -230,24 +265,67 @@ function customFrame(texts: LoginTexts, look: ScreenLook, page: PageName, form: 
     : '';
 }
 
-/** Sign-up: an e-mail address and the consents the SaaS asks for, each a required checkbox with its link. */
-function signUpForm(texts: LoginTexts, look: ScreenLook): string {
+/** The consents the sign-up page asks for, each a required checkbox with its link. */
+function consents(texts: LoginTexts, look: ScreenLook, prefix: string): string {
   const t = texts.page;
   const { is_terms_of_service, is_privacy_policy } = look.pages.sign_up_page;
   const consent = (id: string, asked: boolean, text: string, url: string, name: string) =>
     asked
       ? `<label class="check"><input type="checkbox" id="${id}" required> ${fill(escapeHtml(text), { link: url ? link(url, name) : escapeHtml(name) })}</label>`
       : '';
-  return `<form id="sign-up-form" data-heading="${escapeHtml(t.signUpHeading)}" hidden>
-<p>${escapeHtml(t.signUpIntro)}</p>
+  return `${consent(`${prefix}terms`, is_terms_of_service, t.acceptTerms, look.termsOfServiceUrl, t.termsOfService)}
+${consent(`${prefix}privacy`, is_privacy_policy, t.acceptPrivacy, look.privacyPolicyUrl, t.privacyPolicy)}`;
+}
+
+/**
+ * Sign-up: an e-mail address and the consents; with the chosen password (sign_up.password), the password and
+ * its confirmation too, then the form for the mailed code.
+ */
+function signUpForm(texts: LoginTexts, look: ScreenLook, data: PageData): string {
+  const t = texts.page;
+  const chosen = look.signUpPassword === 'chosen';
+  const form = `<form id="sign-up-form" data-heading="${escapeHtml(t.signUpHeading)}"${chosen ? ' data-chosen' : ''} hidden>
+<p>${escapeHtml(chosen ? t.signUpChosenIntro : t.signUpIntro)}</p>
 <label for="sign-up-email">${escapeHtml(t.email)}</label>
 <input id="sign-up-email" name="email" type="email" autocomplete="email" required maxlength="254">
-${consent('accept-terms', is_terms_of_service, t.acceptTerms, look.termsOfServiceUrl, t.termsOfService)}
-${consent('accept-privacy', is_privacy_policy, t.acceptPrivacy, look.privacyPolicyUrl, t.privacyPolicy)}
-<button type="submit">${escapeHtml(t.signUp)}</button>
+${chosen ? newPasswordField(texts, data.passwordRules, 'sign-up-password', t.password, 'password', true) : ''}
+${consents(texts, look, 'accept-')}
+<button type="submit">${escapeHtml(chosen ? t.signUpChosen : t.signUp)}</button>
+<button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
+</form>`;
+  if (!chosen) return form;
+  return `${form}
+
+<form id="sign-up-code-form" data-heading="${escapeHtml(t.signUpHeading)}" hidden>
+<p id="sign-up-code-intro" data-text="${escapeHtml(t.signUpCodeIntro)}"></p>
+${codeField('sign-up-code', t.code)}
+<button type="submit">${escapeHtml(t.confirmSignUp)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.backToSignIn)}</button>
 </form>`;
 }
+
+/** A provider's sign-in would make a new account: the consents first (screen.ts, `./consent`). */
+function consentForm(texts: LoginTexts, look: ScreenLook, consent: { email: string }): string {
+  const t = texts.page;
+  return `<form id="consent-form" data-heading="${escapeHtml(t.consentHeading)}" hidden>
+<p>${escapeHtml(fill(t.consentIntro, { email: consent.email }))}</p>
+${consents(texts, look, 'consent-')}
+<button type="submit">${escapeHtml(t.consentContinue)}</button>
+<p class="links"><a href="./">${escapeHtml(t.backToSignIn)}</a></p>
+</form>`;
+}
+
+/**
+ * The screen's files by absolute path, for its pages served elsewhere (the authorization server, the SAML
+ * function): a SaaS's (its theme.css is its theme), or the shared ones (the product's theme).
+ */
+export const screenAssets = (saasId?: string) => `${ENTRY_PATHS.login}${saasId ? `${saasId}/` : ''}assets/`;
+
+/**
+ * A message page's policy. A SaaS's may show its theme's https background image from wherever it is: the page
+ * runs no script and has no form, so an image from anywhere learns nothing from it.
+ */
+export const messagePagePolicy = (themed: boolean) => contentSecurityPolicy(false, themed ? 'https:' : undefined);
 
 /** A page that only says something (unknown SaaS, unknown page, a way in that failed): no script, no form. */
 export function messagePage(texts: LoginTexts, title: string, message: string, assets?: string, action?: { href: string; text: string }): string {

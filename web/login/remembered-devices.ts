@@ -10,7 +10,7 @@
  * as nothing.
  */
 import { decodeJwt } from 'jose';
-import { newDeviceSecret, SrpClient, type RememberedDevice } from '../../client/srp.js';
+import { newDeviceSecret, SrpClient, type RememberedDevice } from './srp.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ChallengeAnswer, SignInResult } from '../../shared/schemas/sign-in.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
@@ -75,7 +75,7 @@ export class DeviceJar {
 }
 
 /**
- * DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER answered with the device's own SRP (client/srp.ts, as the
+ * DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER answered with the device's own SRP (srp.ts, as the
  * browser answered them before): whatever the sign-in asks next.
  */
 export async function answerDeviceSteps(

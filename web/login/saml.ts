@@ -133,6 +133,19 @@ export class SamlSignIn {
     return { saasId: state.saas_id, ticket: await sealSamlTicket(this.deps.box, ticket) };
   }
 
+  /**
+   * The SaaS a response answers for, when it is one of ours (an expired request too): whose look its refusal
+   * page takes. Undefined for anything else; never a reason to trust the response.
+   */
+  async saasOf(form: URLSearchParams): Promise<string | undefined> {
+    try {
+      const requestId = inResponseTo(form.get('SAMLResponse') ?? '');
+      return (await openJson<RequestState>(this.deps.box, requestId.slice(1), REQUEST_CONTEXT))?.saas_id;
+    } catch {
+      return undefined;
+    }
+  }
+
   private async openRequest(requestId: string): Promise<RequestState> {
     const state = await openJson<RequestState>(this.deps.box, requestId.slice(1), REQUEST_CONTEXT);
     if (!state) throw invalid('saml_refused', 'the answer is not for a request of this service');

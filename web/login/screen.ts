@@ -1,6 +1,6 @@
 /**
  * The hosted login screen of each SaaS (docs/login-screen.md): `{BASE_PATH}/login/{saas id}/…`. The page runs
- * the SRP in the browser (client/srp.ts), so the password never reaches this server; its script calls the
+ * the SRP in the browser (srp.ts), so the password never reaches this server; its script calls the
  * JSON steps below, which call the same domain services as the API's sign-in operations. Signed in, the user is
  * sent to the SaaS's callback URL, and only there, with a temporary code (`POST /credentials` semantics) and
  * the `state` the SaaS passed.
@@ -24,7 +24,12 @@
  *                                                              (remembered-devices.ts)
  *   POST ./api/join-code {invitation}                          → a code mailed to the invited address (verify_user_attribute)
  *   POST ./api/join     {invitation, code, password}           → a new user for an invitation
- *   POST ./api/sign-up  {email, accepted_terms, accepted_privacy}  → a temporary password mailed (sign_up)
+ *   POST ./api/sign-up  {email, password?, accepted_terms, accepted_privacy}
+ *                                                              → a temporary password mailed (sign_up), or with the
+ *                                                              chosen password (sign_up.password) a code mailed
+ *   POST ./api/sign-up-confirm {email, code, password}         → the account made with the chosen password
+ *   GET  ./consent?ticket=…                                    the consents a provider's new account needs first
+ *   POST ./api/consent  {ticket, accepted_terms, accepted_privacy}  → the account made and signed in, {redirect}
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
  *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
@@ -34,7 +39,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as Type from '@sinclair/typebox';
-import { passwordChallenge } from '../../client/srp.js';
+import { passwordChallenge } from './srp.js';
 import { constantTimeEqual } from '../../shared/crypto/compare.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
@@ -51,8 +56,12 @@ import type {
 import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
 import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { nowSeconds } from '../../shared/clock.js';
+import { SYMBOLS } from '../../shared/domain/configuration/password-policy.js';
 import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
+// Where they were declared before: importers of this module keep working.
+export type { ScreenRequest, ScreenResponse } from './screen-http.js';
 import { cookie, setCookie, type CookieScope } from './cookies.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
@@ -62,29 +71,12 @@ import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { ownScriptOnlyAtHome } from './host-gate.js';
 import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
 import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
-import { contentSecurityPolicy, loginPage, messagePage, type FirstForm, type PageData, type ScreenLook } from './pages.js';
+import { contentSecurityPolicy, loginPage, messagePage, messagePagePolicy, type FirstForm, type PageData, type ScreenLook } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
+import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-
-export interface ScreenRequest {
-  method: string;
-  /** The path after `{BASE_PATH}/login/`: `{saas id}/…`. */
-  path: string;
-  query: URLSearchParams;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-  body: Buffer;
-  /** On the SaaS's own origin (web/login/host-gate.ts): only there does its own script (the tag manager) run. */
-  ownOrigin?: boolean;
-}
-
-export interface ScreenResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 export interface LoginScreenDeps {
   texts: LoginTexts;
@@ -115,6 +107,11 @@ export interface LoginScreenDeps {
   box: SecretBox;
   /** Sign Up (refused while self sign-up is off). */
   signUp(saasId: string, email: string): Promise<unknown>;
+  /** Sign-up with a chosen password, confirmed by a mailed code (the sign-in setting sign_up.password). */
+  signUpWithPassword?: {
+    request(saasId: string, email: string, password: string): Promise<void>;
+    confirm(saasId: string, input: { email: string; code: string; password: string }): Promise<unknown>;
+  };
   passwordReset: {
     request(saasId: string, username: string): Promise<void>;
     confirm(saasId: string, input: { username: string; code: string; password: string }): Promise<void>;
@@ -126,10 +123,11 @@ export interface LoginScreenDeps {
     joinWithCode(saasId: string, invitationId: string, input: { code: string; password: string }): Promise<{ email: string }>;
   };
   federation: {
-    google: Pick<GoogleFederation, 'begin' | 'complete'>;
+    google: Pick<GoogleFederation, 'begin' | 'complete'> & Partial<Pick<GoogleFederation, 'flowOf'>>;
     /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
     returnUrl: string;
-    signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome>;
+    /** `mayCreate` false: a new account is not made but answered `consent_needed` (the consents come first). */
+    signIn(saasId: string, account: ExternalAccount, options?: { mayCreate?: boolean }): Promise<FederatedOutcome>;
     /** `account`: the provider account the browser met; the code links only that one. */
     confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
     /** true the first time a SAML ticket (its assertion) is used on the screen. */
@@ -141,7 +139,7 @@ export interface LoginScreenDeps {
   samlStartUrl(saasId: string, tenantId: string): string;
   /** Passkeys (our extension; web/login/passkeys.ts). */
   passkeys: PasskeyScreenService;
-  /** The page's script and style, built by web/login/build.ts. */
+  /** The page's script and style, built by web/page-assets.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
 
@@ -201,7 +199,18 @@ const BODIES = {
     code: Type.String({ minLength: 1, maxLength: 16 }),
     password: Type.String({ minLength: 1, maxLength: 256 }),
   }),
-  signUp: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
+  signUp: Type.Object({
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    accepted_terms: Type.Boolean(),
+    accepted_privacy: Type.Boolean(),
+  }),
+  signUpConfirm: Type.Object({
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    code: Type.String({ minLength: 1, maxLength: 16 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  }),
+  consent: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
   forgot: Type.Object({ username: Name }),
   reset: Type.Object({ username: Name, code: Type.String({ minLength: 1, maxLength: 16 }), password: Type.String({ minLength: 1, maxLength: 256 }) }),
   link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
@@ -221,6 +230,18 @@ interface LinkTicket {
 const LINK_TICKET_SECONDS = 30 * 60;
 const linkTicket = (saasId: string) => ({ purpose: 'login screen link ticket', saas_id: saasId });
 
+/**
+ * A provider's account that would make a new user, carried by the page until the person gives the consents
+ * the SaaS's sign-up page asks for: nothing is stored before, so leaving the page leaves no account.
+ */
+interface ConsentTicket {
+  account: ExternalAccount;
+  email: string;
+  context: ScreenContext;
+  exp: number;
+}
+const consentTicket = (saasId: string) => ({ purpose: 'login screen consent ticket', saas_id: saasId });
+
 /** The page addresses, and the form each opens with. */
 const PAGES: Readonly<Record<string, FirstForm>> = {
   '': 'sign-in-form',
@@ -229,6 +250,7 @@ const PAGES: Readonly<Record<string, FirstForm>> = {
   'sign-up': 'sign-up-form',
   'forgot-password': 'forgot-form',
   link: 'link-form',
+  consent: 'consent-form',
 };
 
 /** A refusal as the person reads it: the message named for each error type the steps can meet. */
@@ -251,6 +273,7 @@ const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
   passkey_refused: 'passkeyRefused',
   passkey_already_registered: 'passkeyExists',
   passkeys_disabled: 'passkeysOff',
+  sign_up_changed: 'signUpChanged',
 };
 
 export class LoginScreen {
@@ -269,7 +292,10 @@ export class LoginScreen {
     const [saasId = '', ...rest] = request.path.split('/');
     const page = rest.join('/');
     // The screen's style for pages of no SaaS (an unknown one): the same files, at `…/login/assets/`.
-    if (request.method === 'GET' && saasId === 'assets') return this.assetOf(page);
+    if (request.method === 'GET' && saasId === 'assets') {
+      // The product's own look (light and dark) for pages of no SaaS.
+      return page === 'theme.css' ? themeAnswer(DEFAULT_LOGIN_THEME, request, BASE_HEADERS) : this.assetOf(page);
+    }
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.notFound();
     // The page's steps are relative to it (`api/start`): `…/login/{saas}` becomes `…/login/{saas}/`.
     if (!request.path.includes('/') && request.method === 'GET') {
@@ -307,7 +333,7 @@ export class LoginScreen {
     const assets = saasId ? `${this.screenPath(saasId)}assets/` : `${this.deps.basePath}assets/`;
     return {
       status,
-      headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
+      headers: { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': messagePagePolicy(saasId !== undefined) },
       body: messagePage(this.deps.texts, title, message, assets, action),
     };
   }
@@ -362,7 +388,23 @@ export class LoginScreen {
       ...screenContext(request.query),
       ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
     };
+    if (look.passwordPolicy) {
+      const { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols } = look.passwordPolicy;
+      data.passwordRules = { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols, symbols: SYMBOLS };
+    }
     if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
+    if (page === 'consent') {
+      try {
+        const ticket = await this.openConsentTicket(saasId, request.query.get('ticket') ?? '');
+        data.consent = { ticket: request.query.get('ticket') ?? '', email: ticket.email };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return this.messagePage(400, saasId, this.deps.texts.page.stepExpiredTitle, refusalText(this.deps.texts, error), {
+          href: this.screenPath(saasId),
+          text: this.deps.texts.page.goBack,
+        });
+      }
+    }
     if (page === 'link') {
       try {
         const ticket = await this.openLinkTicket(saasId, request.query.get('ticket') ?? '');
@@ -452,15 +494,26 @@ export class LoginScreen {
       const location = await this.federatedSignIn(back.saasId, back.account, back.context);
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
+      // Refused before the flow was read back (the provider's refusal, or it failing): still the SaaS's page.
+      const flow = saasId ? undefined : await this.deps.federation.google.flowOf?.(cookie(request.headers.cookie, FLOW_COOKIE) ?? '');
+      if (flow) ({ saasId, context } = flow);
       return this.federationRefused(error, saasId, this.deps.texts.page.federationFailedTitle, forget, context);
     }
   }
 
   /** Signed in where the screen would have sent the browser, or to the page that takes the link code. */
-  private async federatedSignIn(saasId: string, account: ExternalAccount, context: ScreenContext): Promise<string> {
-    const outcome = await this.deps.federation.signIn(saasId, account);
+  private async federatedSignIn(saasId: string, account: ExternalAccount, context: ScreenContext, consented = false): Promise<string> {
+    // A new account waits for the consents the sign-up page asks for; an existing one is never asked again.
+    const { sign_up_page } = (await this.deps.look(saasId)).pages;
+    const mayCreate = consented || (!sign_up_page.is_terms_of_service && !sign_up_page.is_privacy_policy);
+    const outcome = await this.deps.federation.signIn(saasId, account, { mayCreate });
     if (outcome.kind === 'signed_in')
       return (await this.finish(saasId, { challenge_parameters: {}, credentials: outcome.credentials }, context)).redirect;
+    if (outcome.kind === 'consent_needed') {
+      const ticket: ConsentTicket = { account, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
+      const sealed = await sealJson(this.deps.box, ticket, consentTicket(saasId));
+      return `${this.screenPath(saasId)}consent?${new URLSearchParams({ ticket: sealed }).toString()}`;
+    }
     const { provider, subject, tenantId } = account;
     const met = { provider, subject, ...(tenantId !== undefined ? { tenantId } : {}) };
     const ticket: LinkTicket = { user_id: outcome.userId, email: outcome.email, account: met, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
@@ -503,6 +556,27 @@ export class LoginScreen {
       return { status: 302, headers: { ...BASE_HEADERS, location, 'set-cookie': forget }, body: '' };
     } catch (error) {
       return this.federationRefused(error, saasId, this.deps.texts.page.samlFailedTitle, forget);
+    }
+  }
+
+  private async openConsentTicket(saasId: string, sealed: string): Promise<ConsentTicket> {
+    const ticket = await openJson<ConsentTicket>(this.deps.box, sealed, consentTicket(saasId));
+    if (!ticket?.account) throw invalid('invalid_parameter', 'ticket: is not a consent ticket of this screen');
+    if (ticket.exp <= nowSeconds()) throw invalid('ticket_expired', 'ticket: too old; sign in with the provider again');
+    return ticket;
+  }
+
+  /** The consents given for a provider's new account: the account made (or met meanwhile) and signed in. */
+  private async consent(saasId: string, body: typeof BODIES.consent.static) {
+    await this.checkConsents(saasId, body);
+    const ticket = await this.openConsentTicket(saasId, body.ticket);
+    return { redirect: await this.federatedSignIn(saasId, ticket.account, ticket.context, true) };
+  }
+
+  private async checkConsents(saasId: string, body: { accepted_terms: boolean; accepted_privacy: boolean }) {
+    const { sign_up_page } = (await this.deps.look(saasId)).pages;
+    if ((sign_up_page.is_terms_of_service && !body.accepted_terms) || (sign_up_page.is_privacy_policy && !body.accepted_privacy)) {
+      throw invalid('must_accept', 'accepted_terms, accepted_privacy: the sign-up page asks for both');
     }
   }
 
@@ -574,6 +648,14 @@ export class LoginScreen {
         }
         case 'sign-up':
           return ok(await this.signUp(saasId, validate(BODIES.signUp, body, 'body')));
+        case 'sign-up-confirm': {
+          const input = validate(BODIES.signUpConfirm, body, 'body');
+          if (!this.deps.signUpWithPassword || (await this.deps.look(saasId)).signUpPassword !== 'chosen') throw choiceOff();
+          await this.deps.signUpWithPassword.confirm(saasId, input);
+          return ok({ email: input.email });
+        }
+        case 'consent':
+          return ok(await this.consent(saasId, validate(BODIES.consent, body, 'body')));
         case 'forgot': {
           const { username } = validate(BODIES.forgot, body, 'body');
           await this.deps.passwordReset.request(saasId, username);
@@ -720,16 +802,17 @@ export class LoginScreen {
    * same answer as a new one (and no mail): the screen does not tell who has an account.
    */
   private async signUp(saasId: string, body: typeof BODIES.signUp.static) {
-    const { sign_up_page } = (await this.deps.look(saasId)).pages;
-    if ((sign_up_page.is_terms_of_service && !body.accepted_terms) || (sign_up_page.is_privacy_policy && !body.accepted_privacy)) {
-      throw invalid('must_accept', 'accepted_terms, accepted_privacy: the sign-up page asks for both');
-    }
+    await this.checkConsents(saasId, body);
+    const chosen = (await this.deps.look(saasId)).signUpPassword === 'chosen' && this.deps.signUpWithPassword;
+    // The page was made for the other way (the setting changed since): said, rather than mailing what it does not expect.
+    if (chosen ? body.password === undefined : body.password !== undefined) throw choiceOff();
     try {
-      await this.deps.signUp(saasId, body.email);
+      if (chosen) await chosen.request(saasId, body.email, body.password as string);
+      else await this.deps.signUp(saasId, body.email);
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'email_already_exists')) throw error;
     }
-    return { email: body.email };
+    return { email: body.email, ...(chosen ? { code_sent: true } : {}) };
   }
 
   private refused(error: unknown): ScreenResponse {
@@ -738,6 +821,9 @@ export class LoginScreen {
     return refusal(answer.status, answer.body.type, answer.unexpected ? '' : answer.body.message, this.deps.texts);
   }
 }
+
+const choiceOff = () =>
+  invalid('sign_up_changed', 'password: this sign-up page is out of date (the SaaS changed how passwords are set at sign-up); reload it');
 
 const deviceTicket = (saasId: string) => ({ purpose: 'login screen device ticket', saas_id: saasId });
 

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-import type { ScreenRequest, ScreenResponse } from './screen.js';
+import type { ScreenRequest, ScreenResponse } from './screen-http.js';
 
 interface Palette {
   page: string;

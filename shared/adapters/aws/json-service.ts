@@ -1,6 +1,6 @@
 /**
  * One AWS service that speaks the JSON protocol (DynamoDB, KMS), called without the AWS SDK's client stack:
- * requests signed by the SDK's own SigV4 signer (@smithy/signature-v4) with the SDK's credential chain, sent
+ * requests signed with SigV4 (below) with the SDK's credential chain, sent
  * over kept-alive connections, and retried by the SDK's standard rule (three attempts; connection failures,
  * 5xx and throttling, with full-jitter exponential backoff, within a retry quota that an outage empties).
  *
@@ -9,12 +9,11 @@
  * each function bundle (docs/decisions.md, decision 12). Services spoken rarely (SES, ACM, API Gateway) keep
  * the SDK.
  */
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { SignatureV4 } from '@smithy/signature-v4';
-import type { AwsCredentialIdentityProvider, SourceData } from '@smithy/types';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 
 type Json = Record<string, unknown>;
 
@@ -65,26 +64,57 @@ const RETRY_QUOTA = 500;
 const RETRY_COST = 5;
 const TIMEOUT_RETRY_COST = 10;
 
-const bytes = (data: SourceData) =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+const sha256Hex = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
-/** SHA-256 and HMAC-SHA256 from node:crypto in the shape the signer takes. */
-class NodeSha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+/**
+ * AWS Signature Version 4 for one JSON-protocol POST to `/` (what every request here is), synchronous, with the
+ * day's signing key kept until the date or the credentials change. Why not the SDK's @smithy/signature-v4: it
+ * awaits a promise per hash and derives the signing key through its own cache on every request, about 50 µs of
+ * CPU per store request of the sign-in benchmark where this takes a third of that (docs/proof.md). The same
+ * canonical form: test/integration/dynamo-client.test.ts recomputes what arrived with the SDK's signer.
+ */
+export class JsonRequestSigner {
+  private key?: { day: string; secret: string; value: Buffer };
+
+  constructor(
+    private readonly service: string,
+    private readonly region: string,
+  ) {}
+
+  /** The request's headers, signed: `headers` (lower-case names) with X-Amz-Date, the session token and Authorization added. */
+  sign(credentials: AwsCredentialIdentity, headers: Record<string, string>, body: string, at = new Date()): Record<string, string> {
+    const amzDate = at
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+    const day = amzDate.slice(0, 8);
+    const signed: Record<string, string> = { ...headers, 'x-amz-date': amzDate };
+    if (credentials.sessionToken) signed['x-amz-security-token'] = credentials.sessionToken;
+    const names = Object.keys(signed).sort();
+    const canonicalHeaders = names.map((name) => `${name}:${String(signed[name]).trim().replace(/\s+/g, ' ')}\n`).join('');
+    const signedHeaders = names.join(';');
+    const canonicalRequest = `POST\n/\n\n${canonicalHeaders}\n${signedHeaders}\n${sha256Hex(body)}`;
+    const scope = `${day}/${this.region}/${this.service}/aws4_request`;
+    const stringToSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${sha256Hex(canonicalRequest)}`;
+    const signature = hmac(this.signingKey(credentials.secretAccessKey, day), stringToSign).toString('hex');
+    signed.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+    return signed;
   }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
+
+  private signingKey(secret: string, day: string): Buffer {
+    if (this.key?.day !== day || this.key.secret !== secret) {
+      const value = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), this.region), this.service), 'aws4_request');
+      this.key = { day, secret, value };
+    }
+    return this.key.value;
   }
 }
 
 export class AwsJsonService {
   private readonly url: URL;
-  private readonly signer: SignatureV4;
+  private readonly signer: JsonRequestSigner;
+  private readonly credentials: AwsCredentialIdentityProvider;
   private readonly agent: HttpAgent;
   private readonly requestOf: typeof httpRequest;
   private readonly maxAttempts: number;
@@ -99,7 +129,8 @@ export class AwsJsonService {
     // The SDK's defaults: connections kept alive between requests (and between warm invocations), 50 at most.
     this.agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: 50 }) : new HttpAgent({ keepAlive: true, maxSockets: 50 });
     this.requestOf = https ? httpsRequest : httpRequest;
-    this.signer = new SignatureV4({ service, region, credentials: options.credentials ?? defaultProvider(), sha256: NodeSha256 });
+    this.signer = new JsonRequestSigner(service, region);
+    this.credentials = options.credentials ?? defaultProvider();
     this.maxAttempts = options.maxAttempts ?? 3;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 5_000;
     this.retryQuota = options.retryQuota ?? RETRY_QUOTA;
@@ -141,23 +172,18 @@ export class AwsJsonService {
   }
 
   private async attempt(operation: string, body: string): Promise<Json> {
-    const { hostname, port, host, protocol } = this.url;
-    const signed = await this.signer.sign({
-      method: 'POST',
-      protocol,
-      hostname,
-      ...(port ? { port: Number(port) } : {}),
-      path: '/',
-      query: {},
-      headers: {
+    const { hostname, port, host } = this.url;
+    const headers = this.signer.sign(
+      await this.credentials(),
+      {
         host,
         'content-type': `application/x-amz-json-${this.options.jsonVersion}`,
         'x-amz-target': `${this.options.targetPrefix}.${operation}`,
         'content-length': String(Buffer.byteLength(body)),
       },
       body,
-    });
-    const options: RequestOptions = { hostname, port, method: 'POST', path: '/', headers: signed.headers, agent: this.agent };
+    );
+    const options: RequestOptions = { hostname, port, method: 'POST', path: '/', headers, agent: this.agent };
     const { statusCode, text } = await new Promise<{ statusCode: number; text: string }>((resolve, reject) => {
       const req = this.requestOf(options, (res: IncomingMessage) => {
         const chunks: Buffer[] = [];

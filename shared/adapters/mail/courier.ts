@@ -13,7 +13,7 @@ import { log } from '../../log.js';
 import { metrics } from '../../metrics.js';
 import type { TemplateSet } from '../../schemas/configuration.js';
 import { renderMail } from './render.js';
-import { RetryableSendError, type MailSender } from './ses-sender.js';
+import { RetryableSendError, type MailSenderPort } from './ses-sender.js';
 
 export interface CourierSettings {
   /** Delays before the in-process retries of one attempt, in ms. */
@@ -55,7 +55,7 @@ export class Courier {
     private readonly outbox: OutboxRepository,
     private readonly saasSettings: SaasMailSettings,
     private readonly box: SecretBox,
-    private readonly sender: MailSender,
+    private readonly sender: MailSenderPort,
     private readonly suppressions: SuppressionRepository,
     private readonly settings: CourierSettings = DEFAULT_COURIER_SETTINGS,
   ) {}

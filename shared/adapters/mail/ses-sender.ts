@@ -10,7 +10,7 @@ export interface OutgoingMail extends RenderedMail {
   tags?: Record<string, string>;
 }
 
-export interface MailSender {
+export interface MailSenderPort {
   send(mail: OutgoingMail): Promise<{ messageId: string }>;
 }
 
@@ -33,7 +33,7 @@ export function isRetryable(error: unknown): boolean {
   return true;
 }
 
-export class SesMailSender implements MailSender {
+export class SesMailSender implements MailSenderPort {
   /**
    * The client must have maxAttempts 1: the courier owns retries, so each attempt is counted and logged.
    * On AWS every mail goes through the stack's configuration set, whose events report bounces.

@@ -7,12 +7,12 @@
  *   product_code  the product the customer subscribed to (1 to 255 characters)
  *   exp           Unix seconds after which the token is refused (required: a token is not a standing credential)
  *
- * To use AWS Marketplace's own tokens instead, implement MarketplaceResolver with the Marketplace Metering
+ * To use AWS Marketplace's own tokens instead, implement MarketplaceResolverPort with the Marketplace Metering
  * Service's ResolveCustomer call and hand it to marketplaceService() in shared/wiring.ts (docs/marketplace.md).
  */
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { nowSeconds } from '../../clock.js';
-import { invalidRegistrationToken, type MarketplaceCustomer, type MarketplaceResolver } from '../../domain/tenants/marketplace.js';
+import { invalidRegistrationToken, type MarketplaceCustomer, type MarketplaceResolverPort } from '../../domain/tenants/marketplace.js';
 
 const ALGORITHM = 'HS256';
 const MAX_CLAIM_LENGTH = 255;
@@ -26,7 +26,7 @@ function claimText(value: unknown, claim: string): string {
   return value;
 }
 
-export class SignedTokenResolver implements MarketplaceResolver {
+export class SignedTokenResolver implements MarketplaceResolverPort {
   /** `secret` undefined: marketplace sign-up is not configured, and every token is refused. */
   constructor(private readonly secret: string | undefined) {}
 

@@ -3,9 +3,9 @@
  * SaaS's secret key as the bearer token. The base URL is configuration (STRIPE_API_BASE_URL), so tests and
  * `npm start` can point it at a local stand-in.
  */
-import { paymentProviderRefused, type NewCustomer, type PaymentProviderClient } from '../../domain/configuration/payment-provider.js';
+import { paymentProviderRefused, type NewCustomer, type PaymentProviderPort } from '../../domain/configuration/payment-provider.js';
 
-export class StripeClient implements PaymentProviderClient {
+export class StripeClient implements PaymentProviderPort {
   constructor(private readonly baseUrl: string) {}
 
   async createCustomer(secretKey: string, customer: NewCustomer): Promise<{ id: string }> {

@@ -23,7 +23,7 @@ import {
   type TemplateSet,
   type TemplateUpdate,
 } from '../../schemas/configuration.js';
-import { DEFAULT_PASSWORD_POLICY } from '../users/password-policy.js';
+import { DEFAULT_PASSWORD_POLICY } from './password-policy.js';
 import type { SettingsRepository } from './settings.js';
 
 /** The e-mail sending identity of a domain: SES on AWS, a stand-in locally. */
@@ -79,6 +79,8 @@ interface SignInDocument {
   self_regist: boolean;
   /** Our extension; absent in documents written before it (off). */
   passkeys?: boolean;
+  /** Our extension; absent in documents written before it (temporary, SaaSus's behaviour). */
+  sign_up_password?: SignInSettings['sign_up']['password'];
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
 }
@@ -297,6 +299,17 @@ export class ConfigurationService {
     return doc?.domain_live ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`) : this.hostedLoginScreen(saasId);
   }
 
+  /**
+   * The SaaS whose screen a domain of its own serves (held by it and live), for what a browser asks of the
+   * host itself (its `/favicon.ico`); undefined for any other host.
+   */
+  async screenOwnerOf(domain: string): Promise<string | undefined> {
+    const holder = await this.settings.domainHolder(domain.toLowerCase());
+    if (holder === undefined) return undefined;
+    const doc = await this.settings.get<BasicDocument>(holder, DOC.basic);
+    return doc?.domain_live && doc.domain_name === domain.toLowerCase() ? holder : undefined;
+  }
+
   // Notification templates
 
   async templates(saasId: string): Promise<TemplateSet> {
@@ -436,6 +449,7 @@ export class ConfigurationService {
       self_regist: { enable: doc.self_regist },
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
       passkeys: { enable: doc.passkeys ?? false },
+      sign_up: { password: doc.sign_up_password ?? 'temporary' },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
     };
   }
@@ -467,6 +481,7 @@ export class ConfigurationService {
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
       self_regist: update.self_regist?.enable ?? doc.self_regist,
       passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
+      sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
     });
   }

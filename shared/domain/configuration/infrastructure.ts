@@ -71,11 +71,20 @@ function decodeTemplate(kind: TemplateKind, base64: string | undefined): string 
   }
 }
 
+/** The deployment's facts the infrastructure settings name (the wiring passes them). */
+export interface Deployment {
+  /** The AWS account the service runs in: the one the cross-account role trusts. */
+  serviceAccountId: string;
+  /** The API's public base URL (configuration, never the request's Host): template URLs start with it. */
+  publicBaseUrl: string;
+  /** The region whose CloudFormation console the Launch Stack link opens. */
+  region: string;
+}
+
 export class InfrastructureService {
   constructor(
     private readonly settings: SettingsRepository,
-    /** The AWS account the service runs in: the one the cross-account role trusts. */
-    private readonly serviceAccountId: string,
+    private readonly deployment: Deployment,
   ) {}
 
   /** The first read makes the SaaS's external id; it never changes after that. */
@@ -88,7 +97,7 @@ export class InfrastructureService {
     });
   }
 
-  private templateUrl(baseUrl: string, saasId: string, doc: InfrastructureDocument, template: ServedTemplate): string {
+  private templateUrl(saasId: string, doc: InfrastructureDocument, template: ServedTemplate): string {
     const expires = nowSeconds() + TEMPLATE_URL_LIFETIME_SECONDS;
     const query = new URLSearchParams({
       saas_id: saasId,
@@ -96,30 +105,30 @@ export class InfrastructureService {
       ...(template === 'role' ? {} : { template }),
       signature: templateSignature(urlKeyOf(doc), saasId, expires, template),
     });
-    return `${baseUrl}/single-tenant/role-template?${query}`;
+    return `${this.deployment.publicBaseUrl}/single-tenant/role-template?${query}`;
   }
 
-  /** `baseUrl`: the API's public base URL (configuration, never the request's Host). */
-  async read(saasId: string, baseUrl: string): Promise<InfrastructureSettings> {
+  async read(saasId: string): Promise<InfrastructureSettings> {
     const doc = await this.document(saasId);
     const stored = doc.templates ?? [];
-    const roleTemplateUrl = this.templateUrl(baseUrl, saasId, doc, 'role');
+    const roleTemplateUrl = this.templateUrl(saasId, doc, 'role');
     return {
       enabled: doc.enabled,
       role_arn: doc.role_arn,
       role_external_id: doc.role_external_id,
       stack_template_url: roleTemplateUrl,
-      cloudformation_template_url: stored.includes('cloudformation') ? this.templateUrl(baseUrl, saasId, doc, 'cloudformation') : roleTemplateUrl,
-      ddl_template_url: stored.includes('ddl') ? this.templateUrl(baseUrl, saasId, doc, 'ddl') : '',
+      cloudformation_template_url: stored.includes('cloudformation') ? this.templateUrl(saasId, doc, 'cloudformation') : roleTemplateUrl,
+      ddl_template_url: stored.includes('ddl') ? this.templateUrl(saasId, doc, 'ddl') : '',
     };
   }
 
   /**
-   * Get CloudFormation Launch Stack Link: the console's quick-create page, in `region`, for the SaaS's own
+   * Get CloudFormation Launch Stack Link: the console's quick-create page, in the service's region, for the SaaS's own
    * CloudFormation template when it stored one, else for the role template.
    */
-  async launchStackLink(saasId: string, baseUrl: string, region: string): Promise<{ link: string }> {
-    const { cloudformation_template_url: templateUrl } = await this.read(saasId, baseUrl);
+  async launchStackLink(saasId: string): Promise<{ link: string }> {
+    const { region } = this.deployment;
+    const { cloudformation_template_url: templateUrl } = await this.read(saasId);
     const query = new URLSearchParams({ templateURL: templateUrl, stackName: 'SaaSIdentityCrossAccountRole' });
     return { link: `https://${region}.console.aws.amazon.com/cloudformation/home?region=${region}#/stacks/quickcreate?${query}` };
   }
@@ -195,7 +204,7 @@ export class InfrastructureService {
               Statement: [
                 {
                   Effect: 'Allow',
-                  Principal: { AWS: `arn:aws:iam::${this.serviceAccountId}:root` },
+                  Principal: { AWS: `arn:aws:iam::${this.deployment.serviceAccountId}:root` },
                   Action: 'sts:AssumeRole',
                   Condition: { StringEquals: { 'sts:ExternalId': doc.role_external_id } },
                 },

@@ -9,9 +9,9 @@
  */
 import { invalid } from '../../errors.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
+import type { PaymentCustomer } from '../../schemas/tenants.js';
 import { maskSecret } from './configuration.js';
 import type { SettingsRepository } from './settings.js';
-import type { TenantRepository } from '../tenants/tenants.js';
 
 export interface NewCustomer {
   name: string;
@@ -20,7 +20,7 @@ export interface NewCustomer {
 }
 
 /** The provider's API, as far as Connect needs it. Refusals are `payment_provider_refused` errors. */
-export interface PaymentProviderClient {
+export interface PaymentProviderPort {
   createCustomer(secretKey: string, customer: NewCustomer): Promise<{ id: string }>;
 }
 
@@ -28,6 +28,15 @@ export interface PaymentProviderSettings {
   provider: 'stripe' | '';
   /** Masked: ******** and the last four characters; '' when none is set. */
   secret_key: string;
+}
+
+/**
+ * The tenants Connect and Disconnect link to customers, as far as they need them. The tenant repository fills it;
+ * declared here, not borrowed from tenants/, because configuration/ ranks below tenants/ (docs/architecture.md, Layers).
+ */
+export interface PaymentLinkRepository {
+  list(saasId: string): Promise<{ id: string; name: string; back_office_staff_email: string; payment_customer?: PaymentCustomer }[]>;
+  patch(saasId: string, tenantId: string, patch: { payment_customer: PaymentCustomer | null }): Promise<boolean>;
 }
 
 /** `{}` once the key was removed. */
@@ -48,7 +57,7 @@ export const paymentProviderNotConfigured = () =>
 export const paymentProviderRefused = (reason: string) => invalid('payment_provider_refused', `the payment provider refused the request: ${reason}`);
 
 export class PaymentProviderService {
-  constructor(private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: TenantRepository; client: PaymentProviderClient }) {}
+  constructor(private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: PaymentLinkRepository; client: PaymentProviderPort }) {}
 
   async settings(saasId: string): Promise<PaymentProviderSettings> {
     const stored = await this.deps.settings.get<StoredProvider>(saasId, DOCUMENT);

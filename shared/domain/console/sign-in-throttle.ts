@@ -19,7 +19,7 @@ export interface ThrottleLimits {
 export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perAddress: 20, perKey: 10, windowSeconds: 15 * 60 };
 
 /** Where the counts live (shared/store/throttle-repository.ts). */
-export interface ThrottleCounterPort {
+export interface ThrottleRepository {
   /** The counts of `counters` (0 for one never written or expired). */
   counts(counters: readonly string[]): Promise<number[]>;
   /** Adds one to each counter, kept until `expiresAt` (Unix seconds). */
@@ -37,7 +37,7 @@ const keyDigest = (saasId: string, apiKey: string) => createHash('sha256').updat
 
 export class ConsoleSignInThrottle {
   constructor(
-    private readonly counters: ThrottleCounterPort,
+    private readonly counters: ThrottleRepository,
     private readonly limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS,
   ) {}
 

@@ -106,6 +106,28 @@ export function mailCounters(mail: Pick<OutboxMail, 'to' | 'userId'>, limits: Ma
   ];
 }
 
+/**
+ * A mail a change causes, with the rate counters its transaction raises (mailCounters): the store writes the
+ * mail and raises each counter on condition that it is below its limit, as given, and decides nothing.
+ */
+export interface CountedMail {
+  mail: OutboxMail;
+  counters: MailCounter[];
+}
+
+/** newOutboxMail, counted against the deployment's limits (the wiring passes them) at the mail's creation. */
+export async function newCountedMail(
+  deps: { box: SecretBox; mailLimits: MailLimits },
+  saasId: string,
+  template: TemplateName,
+  to: string,
+  value: string,
+  userId?: string,
+): Promise<CountedMail> {
+  const mail = await newOutboxMail(deps.box, saasId, template, to, value, userId);
+  return { mail, counters: mailCounters(mail, deps.mailLimits, mail.createdAt) };
+}
+
 /** The rule a counter's condition holds, carrying when to retry: `mail_rate:<unix seconds>`. */
 export const MAIL_RATE_RULE = 'mail_rate';
 

@@ -14,7 +14,7 @@ import { invalid } from '../../errors.js';
 import type { Credentials } from '../../schemas/sign-in.js';
 import { RULE, type Committer } from '../atomic.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
-import { generatePassword } from '../users/password-policy.js';
+import { generatePassword } from '../configuration/password-policy.js';
 import { FLOW_RULE, type UserFlowRepository, type UserFlowService } from '../users/user-flows.js';
 import { loginFromUsername, type UserRecord, type UserRepository, type UserService } from '../users/users.js';
 
@@ -34,7 +34,9 @@ export type MetAccount = Pick<ExternalAccount, 'provider' | 'subject' | 'tenantI
 export type FederatedOutcome =
   | { kind: 'signed_in'; userId: string; credentials: Credentials }
   /** Rule 2: a code went to `email`; `confirmLink` with it signs in. */
-  | { kind: 'link_offered'; userId: string; email: string };
+  | { kind: 'link_offered'; userId: string; email: string }
+  /** Rule 3 with `mayCreate` false: the account would be made for `email`; nothing is stored yet. */
+  | { kind: 'consent_needed'; email: string };
 
 export interface FederationDeps {
   users: Pick<UserRepository, 'findByIdentity' | 'findByLogin'>;
@@ -54,7 +56,11 @@ const notInTenant = () =>
 export class FederationService {
   constructor(private readonly deps: FederationDeps) {}
 
-  async signIn(saasId: string, account: ExternalAccount): Promise<FederatedOutcome> {
+  /**
+   * `mayCreate` false (the screen, before the person gave the consents the SaaS's sign-up page asks for): where
+   * rule 3 would make a user, the answer is `consent_needed` instead, and nothing is stored.
+   */
+  async signIn(saasId: string, account: ExternalAccount, { mayCreate = true }: { mayCreate?: boolean } = {}): Promise<FederatedOutcome> {
     const linked = await this.deps.users.findByIdentity(saasId, account.provider, account.subject);
     if (linked) return this.signedIn(saasId, await this.member(saasId, account, linked));
     const login = account.email && account.emailVerified ? loginFromUsername(account.email) : undefined;
@@ -73,6 +79,7 @@ export class FederationService {
         `no account has this ${account.provider} account's address, and this SaaS does not let people sign themselves up`,
       );
     }
+    if (!mayCreate) return { kind: 'consent_needed', email: login.value };
     const prepared = await this.deps.userService.prepareUser(saasId, {
       email: login.value,
       password: generatePassword(await this.deps.passwordPolicy(saasId)),
@@ -84,7 +91,7 @@ export class FederationService {
     );
     if (outcome.committed) return this.signedIn(saasId, prepared.user.id);
     // Another sign-in made the user or the link a moment ago: decide again on what is stored now.
-    if (outcome.refusedBy === RULE.loginFree || outcome.refusedBy === FLOW_RULE.identityFree) return this.signIn(saasId, account);
+    if (outcome.refusedBy === RULE.loginFree || outcome.refusedBy === FLOW_RULE.identityFree) return this.signIn(saasId, account, { mayCreate });
     throw new Error(`creating a federated user was refused by ${outcome.refusedBy}`);
   }
 

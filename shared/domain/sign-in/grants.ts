@@ -23,7 +23,7 @@ export type Advance = 'advanced' | 'reused' | 'revoked' | 'unknown';
 /** An authorization code spent: its saved credentials, or the grant it issued when it was spent before. */
 export type SpentCode<T> = { saved: T } | { replayed: { userId: string; grantId: string } } | undefined;
 
-export interface GrantStore {
+export interface GrantRepository {
   /** The live user (undefined when gone) and the grant's record (undefined when there is none), in one request. */
   userAndGrant(saasId: string, userId: string, grantId: string): Promise<{ user?: UserRecord; grant?: GrantRecord }>;
   /** Records a rotating grant at generation 0, kept until `expiresAt`; false when the id has a record (revoked by a code replay). */
@@ -41,6 +41,6 @@ export interface GrantStore {
  * OpenID Connect authorization codes, spent once (RFC 6749 section 4.1.2): a spent code keeps the grant it
  * issued until its item expires, so a second redemption can revoke what the first one issued.
  */
-export interface AuthorizationCodeStore<T> {
+export interface AuthorizationCodeRepository<T> {
   spend(saasId: string, codeHash: string, now: number, grantId: string): Promise<SpentCode<T>>;
 }

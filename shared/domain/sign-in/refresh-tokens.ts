@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sealWithKey, openWithKey } from '../../crypto/code-box.js';
 import { nowSeconds } from '../../clock.js';
-import type { SrpSecretSource } from './srp-sign-in.js';
+import type { SrpSecretPort } from '../tokens/key-store.js';
 
 export interface RefreshGrant {
   userId: string;
@@ -43,7 +43,7 @@ type SealedV2 = [string, number, number, number, string, number | null, string |
 
 export class RefreshTokens {
   constructor(
-    private readonly secrets: SrpSecretSource,
+    private readonly secrets: SrpSecretPort,
     /** How long a new grant's tokens live for this SaaS (refresh_token_validity). */
     private readonly lifetimeSeconds: (saasId: string) => Promise<number>,
   ) {}

@@ -26,7 +26,7 @@ import { codeHash, openWithCode, sealWithCode } from '../../crypto/code-box.js';
 import { invalid, notFound, unauthenticated } from '../../errors.js';
 import type { Credentials, CredentialsExchange, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
 import type { UserInfo } from '../../schemas/tenant-users.js';
-import type { AuthorizationCodeStore, GrantStore } from './grants.js';
+import type { AuthorizationCodeRepository, GrantRepository } from './grants.js';
 import { newGrantId, type RefreshGrant, type RefreshTokens } from './refresh-tokens.js';
 import { credentialsOf, tokenSubject } from './sign-in-state.js';
 import { invalidToken, type TokenService, type TokenVerifier, type UserSession } from '../tokens/tokens.js';
@@ -82,7 +82,7 @@ export interface SavedCredentials {
   expiresAt: number;
 }
 
-export interface TempCodeStore {
+export interface TempCodeRepository {
   /** Stores saved credentials under a code's hash (a fresh UUID's: a collision is a bug). */
   save(saasId: string, codeHash: string, saved: SavedCredentials): Promise<void>;
   /** Takes them out, once: undefined when unknown, taken before, or expired at `now`. */
@@ -92,9 +92,9 @@ export interface TempCodeStore {
 export interface CredentialDeps {
   users: Pick<UserRepository, 'get'>;
   refreshTokens: Pick<RefreshTokens, 'open' | 'issue'>;
-  grants: GrantStore;
-  authorizationCodes: AuthorizationCodeStore<SavedCredentials>;
-  tempCodes: TempCodeStore;
+  grants: GrantRepository;
+  authorizationCodes: AuthorizationCodeRepository<SavedCredentials>;
+  tempCodes: TempCodeRepository;
   tokens: Pick<TokenService, 'issue'>;
   /** How long ID and access tokens live: a revoked grant stays listed on the profile that long. */
   tokenLifetimeSeconds: number;

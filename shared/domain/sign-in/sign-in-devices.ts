@@ -10,11 +10,11 @@ import { nowSeconds } from '../../clock.js';
 import { deviceVerifierFromClient } from '../../crypto/srp-server.js';
 import { invalid } from '../../errors.js';
 import type { DeviceConfirmation, DeviceStatusUpdate } from '../../schemas/sign-in.js';
-import { deviceNotFound, type DeviceRecord, type DeviceRemembering, type SignInStore } from './sign-in-state.js';
+import { deviceNotFound, type DeviceRecord, type DeviceRemembering, type SignInRepository } from './sign-in-state.js';
 import type { AccessTokenVerifier } from '../tokens/tokens.js';
 
 export interface DeviceDeps {
-  store: Pick<SignInStore, 'confirmDevice' | 'rememberDevice'>;
+  store: Pick<SignInRepository, 'confirmDevice' | 'rememberDevice'>;
   verifier: AccessTokenVerifier;
   deviceRemembering(saasId: string): Promise<DeviceRemembering>;
 }

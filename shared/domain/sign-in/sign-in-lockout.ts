@@ -34,7 +34,7 @@ export interface LockoutState {
   expiresAt: number;
 }
 
-export interface LockoutStore {
+export interface LockoutRepository {
   /** The stored state, expired or not; undefined when there is none. */
   lockout(saasId: string, userId: string): Promise<LockoutState | undefined>;
   /** Writes `next` only if the stored state is still `expected` (undefined: none) and the user is live; false otherwise. */
@@ -60,7 +60,7 @@ export function charged(state: LockoutState | undefined, now: number): LockoutSt
 }
 
 export class Lockout {
-  constructor(private readonly store: LockoutStore) {}
+  constructor(private readonly store: LockoutRepository) {}
 
   /** Charges one attempt (a code answer); 'locked' when the user may not try now (nothing is charged then). */
   async charge(saasId: string, userId: string): Promise<'allowed' | 'locked'> {

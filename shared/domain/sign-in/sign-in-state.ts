@@ -9,8 +9,8 @@ import { invalid, unauthenticated } from '../../errors.js';
 import type { SignInSettings } from '../../schemas/configuration.js';
 import type { Credentials, NewDeviceMetadata } from '../../schemas/sign-in.js';
 import type { AtomicWrite } from '../atomic.js';
-import type { OutboxMail } from '../mail/mail.js';
-import type { LockoutState, LockoutStore } from './sign-in-lockout.js';
+import type { CountedMail } from '../mail/mail.js';
+import type { LockoutState, LockoutRepository } from './sign-in-lockout.js';
 import type { IssuedTokens, TokenSubject } from '../tokens/tokens.js';
 import type { UserRecord } from '../users/users.js';
 
@@ -100,7 +100,7 @@ export interface SignedIn {
   spent?: SpentSession;
 }
 
-export interface SignInStore extends LockoutStore {
+export interface SignInRepository extends LockoutRepository {
   /**
    * The profile and its sign-in state, in one consistent read. With `decoy` (a name nobody has), the read of
    * the decoy decoyProofWrite keeps for the name, as large as a profile: no user, and the same work.
@@ -121,7 +121,7 @@ export interface SignInStore extends LockoutStore {
    * A new follow-up challenge (with the mail that carries its code, if any), on condition the user is live;
    * after an SRP proof, with the proof's settling (`spent`: rule `sign_in_state`).
    */
-  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: OutboxMail, spent?: SpentSession): AtomicWrite;
+  openChallengeWrite(saasId: string, userId: string, challenge: OpenChallenge, mail?: CountedMail, spent?: SpentSession): AtomicWrite;
   /**
    * Takes one answer of an open challenge of `step`: counted at once, refused (undefined) when the challenge
    * is missing, of another step, expired, or out of attempts.

@@ -24,7 +24,7 @@ import { log } from '../../log.js';
 import { metrics } from '../../metrics.js';
 import type { ChallengeAnswer, ChallengeName, Credentials, SignInChallenge, SignInResult } from '../../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
-import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { charged, CONTENDED_ROUNDS, contendedPause, isLocked, Lockout } from './sign-in-lockout.js';
 import { newGrantId, type RefreshTokens } from './refresh-tokens.js';
 import { newOfferedDevice } from './sign-in-devices.js';
@@ -39,7 +39,7 @@ import {
   type DeviceRemembering,
   type FollowUpStep,
   type OpenChallenge,
-  type SignInStore,
+  type SignInRepository,
   type SpentSession,
 } from './sign-in-state.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
@@ -59,12 +59,14 @@ export interface SignInDeps {
   users: Pick<UserRepository, 'get' | 'signInCredential'>;
   /** A password change checked against the SaaS's policy (UserService.passwordChangeWrite). */
   passwordChange(saasId: string, userId: string, password: string): Promise<AtomicWrite>;
-  store: SignInStore;
+  store: SignInRepository;
   committer: Committer;
   srp: SrpSignIn;
   tokens: Pick<TokenService, 'issue'>;
   refreshTokens: RefreshTokens;
   box: SecretBox;
+  /** The deployment's mail rate limits (configuration), which an EMAIL_OTP mail counts against. */
+  mailLimits: MailLimits;
   poolName(saasId: string): Promise<string>;
   deviceRemembering(saasId: string): Promise<DeviceRemembering>;
   settings: SignInSettingsOfService;
@@ -286,11 +288,11 @@ export class SignInService {
       ...extra,
     };
     const parameters: Record<string, string> = { USER_ID_FOR_SRP: user.id };
-    let mail: OutboxMail | undefined;
+    let mail: CountedMail | undefined;
     if (step === 'EMAIL_OTP') {
       const code = newOneTimeCode();
       challenge.codeHash = codeDigest(session, code);
-      mail = await newOutboxMail(this.deps.box, saasId, 'authentication_mfa', user.email, code, user.id);
+      mail = await newCountedMail(this.deps, saasId, 'authentication_mfa', user.email, code, user.id);
       Object.assign(parameters, { CODE_DELIVERY_DELIVERY_MEDIUM: 'EMAIL', CODE_DELIVERY_DESTINATION: maskEmail(user.email) });
     }
     if (step === 'NEW_PASSWORD_REQUIRED') {

@@ -29,12 +29,7 @@ import {
 } from '../../crypto/srp-server.js';
 import { invalid } from '../../errors.js';
 import { requiredResponse, sessionRefused } from './sign-in-state.js';
-
-/** The deployment secret the engine derives its keys from (the key store holds it, sealed). */
-export interface SrpSecretSource {
-  /** 32 bytes, the same for every function of the deployment and never rotated: fake salts must stay put. */
-  srpSecret(): Promise<Buffer>;
-}
+import type { SrpSecretPort } from '../tokens/key-store.js';
 
 export interface SrpUser {
   userId: string;
@@ -184,7 +179,7 @@ export class SrpSignIn {
   private keys: Promise<{ sealing: Buffer; fakeUsers: Buffer }> | undefined;
 
   constructor(
-    private readonly secrets: SrpSecretSource,
+    private readonly secrets: SrpSecretPort,
     private readonly settings: SrpSettings,
   ) {}
 

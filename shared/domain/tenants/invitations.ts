@@ -15,7 +15,7 @@ import { concurrentUpdate, forbidden, invalid, notFound, type DomainError } from
 import type { Invitation, InvitationStatus, NewInvitation, InvitationAcceptance } from '../../schemas/invitations.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
-import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { envsWithRoles, loadCatalog, membershipRefusal, type Catalog, type TenantUserService } from './tenant-users.js';
 import { tenantNotFound, type TenantRepository } from './tenants.js';
 import type { AccessTokenVerifier } from '../tokens/tokens.js';
@@ -77,7 +77,7 @@ export type InvitationLookup = { state: 'missing' } | { state: 'deleted' } | { s
 
 export interface InvitationRepository {
   /** The invitation, its pointer and its mail. Rules, in order: `tenant_live`, `inviter_member`, `new_item`. */
-  createWrite(saasId: string, invitation: InvitationRecord, mail: OutboxMail): AtomicWrite;
+  createWrite(saasId: string, invitation: InvitationRecord, mail: CountedMail): AtomicWrite;
   /** As stored, past remove_at or not. */
   get(saasId: string, tenantId: string, invitationId: string): Promise<InvitationRecord | undefined>;
   list(saasId: string, tenantId: string): Promise<InvitationRecord[]>;
@@ -88,7 +88,7 @@ export interface InvitationRepository {
   /** Marks it accepted by `userId`. Rule `invitation_pending`: still pending and `now` before expired_at. */
   acceptWrite(saasId: string, invitation: InvitationRecord, userId: string, now: number): AtomicWrite;
   /** A new join code (replacing any) and its mail. Rule `invitation_pending`. */
-  joinCodeWrite(saasId: string, invitation: InvitationRecord, code: VerificationCode, mail: OutboxMail, now: number): AtomicWrite;
+  joinCodeWrite(saasId: string, invitation: InvitationRecord, code: VerificationCode, mail: CountedMail, now: number): AtomicWrite;
   /** Spends one answer of the join code while it is `code` and has answers left; false otherwise. */
   spendJoinCodeAttempt(saasId: string, invitation: InvitationRecord, code: VerificationCode, maxAttempts: number): Promise<boolean>;
 }
@@ -103,6 +103,8 @@ export interface InvitationDeps {
   tokens: AccessTokenVerifier;
   committer: Committer;
   box: SecretBox;
+  /** The deployment's mail rate limits (configuration). */
+  mailLimits: MailLimits;
   /** The SaaS's login screen (ending in `/`), whose invitation page the link opens. */
   loginScreenUrl(saasId: string): Promise<string>;
   lifetimeSeconds: number;
@@ -206,7 +208,7 @@ export class InvitationService {
       status: 'pending',
     };
     // Counted per invited address only: a tenant's admin may invite a whole team in an hour.
-    const mail = await newOutboxMail(this.deps.box, saasId, 'invite_tenant_user', invitation.email, invitation.invitation_url);
+    const mail = await newCountedMail(this.deps, saasId, 'invite_tenant_user', invitation.email, invitation.invitation_url);
     const outcome = await this.deps.committer.commit(this.deps.invitations.createWrite(saasId, invitation, mail));
     if (!outcome.committed) {
       if (outcome.refusedBy === RULE.tenantLive) throw tenantNotFound(tenantId);
@@ -276,7 +278,7 @@ export class InvitationService {
     const now = nowSeconds();
     const invitation = await this.acceptable(saasId, invitationId, now);
     const { code, record } = issueVerificationCode('EMAIL_VERIFY', {}, now);
-    const mail = await newOutboxMail(this.deps.box, saasId, 'verify_user_attribute', invitation.email, code);
+    const mail = await newCountedMail(this.deps, saasId, 'verify_user_attribute', invitation.email, code);
     const outcome = await this.deps.committer.commit(this.deps.invitations.joinCodeWrite(saasId, invitation, record, mail, now));
     if (outcome.committed) return;
     await this.acceptable(saasId, invitationId, nowSeconds());

@@ -24,12 +24,11 @@ export interface MarketplaceCustomer {
   productCode: string;
 }
 
-/** The customer a tenant is linked to, as stored on the tenant. */
 /**
  * Turns a registration token into its customer. A token it does not accept (malformed, forged, expired, or
  * refused by the marketplace) is `invalidRegistrationToken(reason)`, a 400.
  */
-export interface MarketplaceResolver {
+export interface MarketplaceResolverPort {
   resolve(registrationToken: string): Promise<MarketplaceCustomer>;
 }
 
@@ -55,7 +54,7 @@ export interface MarketplaceRepository {
 }
 
 export interface MarketplaceDeps {
-  resolver: MarketplaceResolver;
+  resolver: MarketplaceResolverPort;
   signUp: Pick<SignUpService, 'register'>;
   users: Pick<UserService, 'record'>;
   tenants: TenantRepository;

@@ -16,7 +16,6 @@ import { calculateJwkThumbprint } from 'jose';
 import { nowSeconds } from '../../clock.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { selfSignedCertificate } from '../../crypto/self-signed-certificate.js';
-import type { SrpSecretSource } from '../sign-in/srp-sign-in.js';
 
 /** A public key as the JWKS publishes it. */
 export interface PublicJwk {
@@ -73,6 +72,15 @@ const CLOCK_SKEW_SECONDS = 60;
 const SRP_SECRET = 'srp';
 const SAML_SP_KEY = 'saml-sp';
 
+/**
+ * The deployment secret the SRP engine (sign-in/srp-sign-in.ts) derives its keys from. Declared by its holder,
+ * below sign-in/, so that tokens/ imports nothing of sign-in/ (docs/architecture.md, Layers).
+ */
+export interface SrpSecretPort {
+  /** 32 bytes, the same for every function of the deployment and never rotated: fake salts must stay put. */
+  srpSecret(): Promise<Buffer>;
+}
+
 /** PEM, both. */
 export interface SamlServiceProviderKey {
   privateKey: string;
@@ -91,7 +99,7 @@ interface Cached<T> {
   readAt: number;
 }
 
-export class KeyStore implements SrpSecretSource {
+export class KeyStore implements SrpSecretPort {
   private cachedSet: Cached<SigningKeySet> | undefined;
   private active: ActiveSigningKey | undefined;
   private srp: Promise<Buffer> | undefined;
@@ -155,7 +163,7 @@ export class KeyStore implements SrpSecretSource {
     return set.currentKid as string;
   }
 
-  /** SrpSecretSource: 32 bytes for the whole deployment, made on first use. */
+  /** SrpSecretPort: 32 bytes for the whole deployment, made on first use. */
   srpSecret(): Promise<Buffer> {
     this.srp ??= this.loadSrpSecret();
     this.srp.catch(() => (this.srp = undefined));

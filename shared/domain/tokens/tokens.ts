@@ -86,12 +86,12 @@ export interface TokenSettings {
 }
 
 /** What signs: the key store's current key. */
-export interface SigningKeySource {
+export interface SigningKeyPort {
   signingKey(): Promise<ActiveSigningKey>;
 }
 
 /** What verifies: the key store's published keys; `refresh` reads the store again. */
-export interface VerificationKeySource {
+export interface VerificationKeyPort {
   publishedKeys(options?: { refresh?: boolean }): Promise<PublicJwk[]>;
 }
 
@@ -108,7 +108,7 @@ function compactRs256(header: object, payload: object, key: KeyObject): string {
 
 export class TokenService {
   constructor(
-    private readonly keys: SigningKeySource,
+    private readonly keys: SigningKeyPort,
     private readonly settings: TokenSettings,
   ) {}
 
@@ -177,7 +177,7 @@ export const sessionOf = (user: { session_version: number; revoked_grants?: Reco
  * The user's current session, or undefined when the user is gone (deleted or being deleted). Read strongly
  * consistent on every verification: a token revoked a moment ago must be refused now, so no cache.
  */
-export interface SessionSource {
+export interface SessionRepository {
   session(saasId: string, userId: string): Promise<UserSession | undefined>;
 }
 
@@ -189,11 +189,11 @@ export class TokenVerifier {
   private cachedKids = '';
 
   constructor(
-    private readonly keys: VerificationKeySource,
+    private readonly keys: VerificationKeyPort,
     private readonly issuer: string,
     /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
     private readonly signInPageUrl: (saasId: string) => Promise<string>,
-    private readonly sessions: SessionSource,
+    private readonly sessions: SessionRepository,
   ) {
     this.verifier = newJwtVerifier(issuer);
   }

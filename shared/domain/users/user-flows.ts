@@ -13,7 +13,7 @@ import { matchTotp, newTotpSecret } from '../../crypto/totp.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { alreadyExists, concurrentUpdate, DomainError, invalid } from '../../errors.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
-import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import type { AccessTokenClaims, AccessTokenVerifier } from '../tokens/tokens.js';
 import {
   emailAddress,
@@ -56,7 +56,7 @@ export const LINKED_PROVIDER = 'Google';
 
 export interface UserFlowRepository {
   /** The code and its mail, replacing any earlier code of that purpose. Rule `user_live`. */
-  saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
+  saveCodeWrite(saasId: string, userId: string, code: VerificationCode, mail: CountedMail): AtomicWrite;
   /** Nobody but `userId` holds the sign-in name. Rule `login_free`. */
   loginFreeCheck(saasId: string, login: Login, userId: string): AtomicWrite;
   /** With `decoy`, `userId` is a decoy's id and the code its own (decoySaveCodeWrite). */
@@ -67,7 +67,7 @@ export interface UserFlowRepository {
    * What saveCodeWrite writes, written to decoy items of `decoyId` that hold no one's data and mail nothing:
    * the same transaction (a check, the code, the mail, two counters) for a name nobody has.
    */
-  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: OutboxMail): AtomicWrite;
+  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: CountedMail): AtomicWrite;
   /** Removes the code while it is the one read. Rule `code_unused`. */
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite;
   /** Rule `user_live`. */
@@ -88,6 +88,8 @@ export interface UserFlowDeps {
   committer: Committer;
   tokens: AccessTokenVerifier;
   box: SecretBox;
+  /** The deployment's mail rate limits (configuration): a decoy's mail counts against them as a real one. */
+  mailLimits: MailLimits;
 }
 
 /** The error for a refusal by a rule, by rule. */
@@ -151,7 +153,7 @@ export class UserFlowService {
   /** A new code for the user, mailed in the same commit as the code and the request's other writes. */
   private async mailCode(saasId: string, userId: string, request: CodeRequest): Promise<void> {
     const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds(), request.slot);
-    const mail = await newOutboxMail(this.deps.box, saasId, request.template, request.to, code, userId);
+    const mail = await newCountedMail(this.deps, saasId, request.template, request.to, code, userId);
     await this.commit(saasId, userId, [...(request.alongside ?? []), this.deps.flows.saveCodeWrite(saasId, userId, record, mail)], request.refusals);
   }
 
@@ -185,7 +187,7 @@ export class UserFlowService {
   private async decoyCode(saasId: string, username: string, request: Pick<CodeRequest, 'purpose' | 'template'>): Promise<void> {
     const id = decoyIdOf(saasId, username);
     const { code, record } = issueVerificationCode(request.purpose, {}, nowSeconds());
-    const mail = await newOutboxMail(this.deps.box, saasId, request.template, DECOY_ADDRESS, code, id);
+    const mail = await newCountedMail(this.deps, saasId, request.template, DECOY_ADDRESS, code, id);
     try {
       await this.deps.committer.commit(this.deps.flows.decoySaveCodeWrite(saasId, id, record, mail));
     } catch (error) {

@@ -20,9 +20,9 @@ import type { MfaMethod, MfaPreference, MfaPreferenceAnswer, SaasUser, SaasUserS
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
-import { newOutboxMail, type OutboxMail } from '../mail/mail.js';
+import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
-import { checkPassword, generatePassword } from './password-policy.js';
+import { checkPassword, generatePassword } from '../configuration/password-policy.js';
 import type { SettingsRepository } from '../configuration/settings.js';
 
 export type AttributeValue = string | number | boolean;
@@ -113,7 +113,7 @@ export interface UserFilter {
 
 export interface UserRepository {
   /** The user, its sign-in name (rule `login_free`), and the mail that tells them their password if any. */
-  createWrite(saasId: string, user: UserRecord, login: Login, mail?: OutboxMail): AtomicWrite;
+  createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): AtomicWrite;
   /** undefined when missing or being deleted. Strongly consistent. */
   get(saasId: string, userId: string): Promise<UserRecord | undefined>;
   getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>>;
@@ -146,7 +146,7 @@ export interface UserRepository {
     saasId: string,
     user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>,
     credential: PasswordCredential,
-    mail?: OutboxMail,
+    mail?: CountedMail,
     options?: { onlyBeforeFirstSignIn?: boolean },
   ): AtomicWrite;
   /** Sets and removes SaaS-user attribute values (rule `user_live`). */
@@ -168,6 +168,8 @@ export interface UserServiceDeps {
   definitions: DefinitionRepository;
   settings: SettingsRepository;
   box: SecretBox;
+  /** The deployment's mail rate limits (configuration). */
+  mailLimits: MailLimits;
   passwordPolicy(saasId: string): Promise<PasswordPolicy>;
   /** The SaaS's SRP pool name (SaasAccount.poolName). */
   poolName(saasId: string): Promise<string>;
@@ -350,7 +352,7 @@ export class UserService {
       last_login_at: 0,
       created_at: nowSeconds(),
     };
-    const mail = generated && login.kind === 'email' ? await newOutboxMail(this.deps.box, saasId, mailTemplate, user.email, password) : undefined;
+    const mail = generated && login.kind === 'email' ? await newCountedMail(this.deps, saasId, mailTemplate, user.email, password) : undefined;
     return {
       user,
       login,
@@ -441,7 +443,7 @@ export class UserService {
     const policy = await this.deps.passwordPolicy(saasId);
     const password = generatePassword(policy);
     const credential = await this.credential(saasId, user.id, password, true, policy);
-    const mail = user.email ? await newOutboxMail(this.deps.box, saasId, template, user.email, password, user.id) : undefined;
+    const mail = user.email ? await newCountedMail(this.deps, saasId, template, user.email, password, user.id) : undefined;
     await this.commitToUser(user.id, this.deps.users.passwordWrite(saasId, user, credential, mail, options));
     return { password };
   }

@@ -17,12 +17,8 @@ import { SignInSettingsPage } from './pages/sign-in-settings.js';
 import { Basics } from './pages/basics.js';
 import { Providers } from './pages/providers.js';
 import { Mail } from './pages/mail.js';
-
-/** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
-export interface PageProps {
-  rest: string;
-  query: URLSearchParams;
-}
+// In a file of its own, so that the pages importing it form no cycle with this list.
+import type { PageProps } from './page-props.js';
 
 export interface PageEntry {
   path: string;

@@ -1,10 +1,10 @@
 /**
- * The hosted login screen's script: the SRP in the browser (client/srp.ts), one step at a time, then to the
- * SaaS's callback URL the server names. The password never leaves the page, except to create an invited
- * user's account (which, like any sign-up, needs it). Texts come from the page's data block
+ * The hosted login screen's script: the SRP in the browser (web/login/srp.ts), one step at a time, then to the
+ * SaaS's callback URL the server names. The password never leaves the page, except to create an account
+ * (an invited user's, or a sign-up with a chosen password), which needs it. Texts come from the page's data block
  * (web/login/texts/), so this file holds no words of its own.
  */
-import { SrpClient, verifierResponses } from '../../../client/srp.js';
+import { SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
 import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
@@ -36,6 +36,8 @@ const FORMS = [
   'reset-form',
   'link-form',
   'passkeys-form',
+  'sign-up-code-form',
+  'consent-form',
 ] as const;
 type FormId = (typeof FORMS)[number];
 
@@ -46,6 +48,8 @@ let joined = false;
 let person = '';
 /** Whose password is being reset: the name the code was asked for. */
 let resetting = '';
+/** A sign-up with a chosen password waiting for its mailed code: the address and the password, kept only here. */
+let signingUp: { email: string; password: string } | undefined;
 
 if (data.tagManagerId) {
   const layer = ((window as unknown as { dataLayer?: object[] }).dataLayer ??= []);
@@ -193,14 +197,95 @@ onSubmit('link-form', async () => {
   await follow(await post('link', { ticket: data.link.ticket, code: input('link-code').value.trim() }));
 });
 
+const accepted = (id: string) => element<HTMLInputElement>(id)?.checked ?? false;
 onSubmit('sign-up-form', async () => {
   const email = input('sign-up-email').value.trim();
-  const accepted = (id: string) => element<HTMLInputElement>(id)?.checked ?? false;
-  await post('sign-up', { email, accepted_terms: accepted('accept-terms'), accepted_privacy: accepted('accept-privacy') });
+  const consents = { accepted_terms: accepted('accept-terms'), accepted_privacy: accepted('accept-privacy') };
+  if (element('sign-up-form')?.dataset.chosen !== undefined) {
+    // The chosen password: a code goes to the address; the account is made when the code comes back.
+    const password = input('sign-up-password').value;
+    await post('sign-up', { email, password, ...consents });
+    signingUp = { email, password };
+    const intro = element('sign-up-code-intro') as HTMLElement;
+    intro.textContent = fill(intro.dataset.text ?? '', { email });
+    show('sign-up-code-form');
+    say(fill(data.messages.signUpCodeSent, { email }));
+    return;
+  }
+  await post('sign-up', { email, ...consents });
   input('username').value = email;
   show('sign-in-form');
   say(fill(data.messages.signUpSent, { email }));
 });
+onSubmit('sign-up-code-form', async () => {
+  if (!signingUp) return show('sign-up-form');
+  const { email, password } = signingUp;
+  await post('sign-up-confirm', { email, code: input('sign-up-code').value.trim(), password });
+  signingUp = undefined;
+  await signIn(email, password);
+});
+onSubmit('consent-form', async () => {
+  if (!data.consent) return;
+  await follow(
+    await post('consent', { ticket: data.consent.ticket, accepted_terms: accepted('consent-terms'), accepted_privacy: accepted('consent-privacy') }),
+  );
+});
+
+/**
+ * Each new-password field: its rules (listed by the server from the SaaS's policy) marked as the person types,
+ * and the confirmation field told whether it matches; a mismatch blocks the form's submission.
+ */
+function checkRules(field: HTMLInputElement): void {
+  const rules = data.passwordRules;
+  const list = element(`${field.id}-rules`);
+  if (!rules || !list) return;
+  const value = field.value;
+  const has = (test: (c: string) => boolean) => [...value].some(test);
+  const met: Record<string, boolean> = {
+    length: [...value].length >= rules.minimum_length,
+    lowercase: has((c) => c >= 'a' && c <= 'z'),
+    uppercase: has((c) => c >= 'A' && c <= 'Z'),
+    number: has((c) => c >= '0' && c <= '9'),
+    symbol: has((c) => rules.symbols.includes(c)),
+    'outer-space': value === value.trim(),
+  };
+  for (const item of list.querySelectorAll<HTMLElement>('li[data-rule]')) {
+    const done = value !== '' && met[item.dataset.rule ?? ''] === true;
+    item.classList.toggle('met', done);
+    const state = item.querySelector('.rule-state');
+    if (state) state.textContent = done ? data.messages.ruleMet : data.messages.ruleNotMet;
+  }
+}
+function checkMatch(confirm: HTMLInputElement): void {
+  const first = element<HTMLInputElement>(confirm.dataset.confirms ?? '');
+  const note = element(`${confirm.dataset.confirms ?? ''}-match`);
+  if (!first) return;
+  const same = confirm.value === first.value;
+  confirm.setCustomValidity(same ? '' : data.messages.passwordsDiffer);
+  if (note) note.textContent = confirm.value === '' ? '' : same ? data.messages.passwordsMatch : data.messages.passwordsDiffer;
+}
+for (const field of document.querySelectorAll<HTMLInputElement>('input[data-new-password]')) {
+  field.addEventListener('input', () => {
+    checkRules(field);
+    const confirm = element<HTMLInputElement>(`${field.id}-confirm`);
+    if (confirm) checkMatch(confirm);
+  });
+}
+for (const confirm of document.querySelectorAll<HTMLInputElement>('input[data-confirms]')) {
+  confirm.addEventListener('input', () => checkMatch(confirm));
+  checkMatch(confirm);
+}
+// Show/hide: a toggle button (aria-pressed) for the fields it controls; its name stays, its state changes.
+for (const toggle of document.querySelectorAll<HTMLButtonElement>('button.reveal')) {
+  toggle.addEventListener('click', () => {
+    const shown = toggle.getAttribute('aria-pressed') !== 'true';
+    toggle.setAttribute('aria-pressed', String(shown));
+    for (const id of (toggle.getAttribute('aria-controls') ?? '').split(' ')) {
+      const field = element<HTMLInputElement>(id);
+      if (field) field.type = shown ? 'text' : 'password';
+    }
+  });
+}
 onSubmit('forgot-form', async () => {
   resetting = input('forgot-username').value.trim();
   await post('forgot', { username: resetting });

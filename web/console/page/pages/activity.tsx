@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
 import { ProblemNote, Table } from '../ui.js';
-import type { PageProps } from '../pages.js';
+import type { PageProps } from '../page-props.js';
 
 export interface ApiLog {
   trace_id: string;

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
 import { ApiForm, Done, Link, ProblemNote, Table } from '../ui.js';
-import type { PageProps } from '../pages.js';
+import type { PageProps } from '../page-props.js';
 import { User } from './user.js';
 
 interface SaasUser {

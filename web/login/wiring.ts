@@ -1,0 +1,169 @@
+/**
+ * The login app composed, as shared/wiring.ts composes the API's services: the screen (screen.ts), the OpenID
+ * Connect authorization server (authorization-server.ts), Google federation (federation.ts) and the host rule's
+ * door (host-gate.ts), built from the shared repositories and services and from the settings, which are read
+ * here and nowhere else in web/login. login-function.ts only routes requests to them. The SAML service
+ * provider has its own (saml-wiring.ts), so the screen's bundle carries no XML library.
+ */
+import { readFile } from 'node:fs/promises';
+import { config } from '../../shared/config.js';
+import { ENTRY_PATHS, OAUTH2_PATH, SAML2_PATH } from '../../shared/routes.js';
+import { hostKind } from '../../shared/screen-hosts.js';
+import {
+  accountRepository,
+  configurationReader,
+  credentialService,
+  deviceService,
+  federationService,
+  invitationService,
+  tenantService,
+  passkeyService,
+  loginThemeService,
+  samlAssertions,
+  screenHosts,
+  secretBox,
+  signInService,
+  signUpService,
+  tokenVerifier,
+  userFlowService,
+} from '../../shared/wiring.js';
+import { AuthorizationServer } from './authorization-server.js';
+import { GoogleFederation } from './federation.js';
+import type { HostGateDeps } from './host-gate.js';
+import { LoginScreen } from './screen.js';
+import { EN, type LoginTexts } from './texts/en.js';
+
+/** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
+export const secureCookies = () => config().publicBaseUrl.startsWith('https:');
+
+/** Where the built script and style are: `public/` beside this file, or beside the deployed bundle (web/page-assets.ts). */
+const LOGIN_ASSETS_DIR = new URL('./public/', import.meta.url);
+
+const assets = new Map<string, Promise<string>>();
+const asset = (name: string) => {
+  let text = assets.get(name);
+  if (!text) {
+    text = readFile(new URL(name, LOGIN_ASSETS_DIR), 'utf8');
+    assets.set(name, text);
+  }
+  return text;
+};
+
+let google: GoogleFederation | undefined;
+/** One per warm instance: it keeps the provider's discovery document. */
+const googleFederation = () =>
+  (google ??= new GoogleFederation({
+    issuer: config().googleIssuer,
+    returnUrl: `${config().publicBaseUrl}${OAUTH2_PATH}/idpresponse`,
+    settings: async (saasId) => {
+      const { google: props } = await configurationReader().identityProviders(saasId);
+      return props.application_id ? { clientId: String(props.application_id), scope: props.approval_scope } : undefined;
+    },
+    secret: (saasId) => configurationReader().providerSecret(saasId),
+    box: secretBox(),
+  }));
+
+export const saasExists = async (saasId: string) => (await accountRepository().getSaas(saasId)) !== undefined;
+const callbackUrl = async (saasId: string) => (await configurationReader().authInfo(saasId)).callback_url;
+
+/**
+ * The tab icon of a SaaS's screen (customize-page-settings): its favicon, else its icon (the image above its
+ * title), so a SaaS that set only its logo still sees its own mark; '' for none.
+ */
+export const screenFavicon = async (saasId: string) => {
+  const { favicon, icon } = await configurationReader().customizePageSettings(saasId);
+  return favicon || icon;
+};
+
+/** The SaaS a host serves alone: `<saas id>.<login domain>`, or its own domain once live; none for the API's hosts. */
+export async function saasOfHost(host: string): Promise<string | undefined> {
+  const kind = hostKind(screenHosts(), host);
+  if (kind.kind === 'saas') return kind.saasId;
+  return kind.kind === 'other' ? configurationReader().screenOwnerOf(host.trim().toLowerCase()) : undefined;
+}
+
+export const loginScreen = (texts: LoginTexts = EN) =>
+  new LoginScreen({
+    texts,
+    basePath: ENTRY_PATHS.login,
+    secureCookies: secureCookies(),
+    saasExists,
+    look: async (saasId) => {
+      const reader = configurationReader();
+      const [settings, pages, signIn, providers, theme] = await Promise.all([
+        reader.customizePageSettings(saasId),
+        reader.customizePages(saasId),
+        reader.signInSettings(saasId),
+        reader.identityProviders(saasId),
+        loginThemeService(true).theme(saasId),
+      ]);
+      return {
+        title: settings.title,
+        icon: settings.icon,
+        favicon: settings.favicon,
+        termsOfServiceUrl: settings.terms_of_service_url,
+        privacyPolicyUrl: settings.privacy_policy_url,
+        tagManagerId: settings.tag_manager_container_id,
+        signInIdEnabled: Boolean(settings.is_sign_in_id_enabled),
+        selfSignUp: signIn.self_regist.enable,
+        deviceRemembering: signIn.device_configuration.device_remembering,
+        google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
+        passkeys: signIn.passkeys.enable,
+        signUpPassword: signIn.sign_up.password,
+        passwordPolicy: signIn.password_policy,
+        pages,
+        theme,
+      };
+    },
+    theme: (saasId) => loginThemeService(true).theme(saasId),
+    callbackUrl,
+    issuer: config().tokenIssuer,
+    previewOrigin: new URL(config().publicBaseUrl).origin,
+    signIn: signInService(),
+    saveCredentials: (saasId, credentials, binding) => credentialService().save(saasId, credentials, binding),
+    devices: deviceService(),
+    box: secretBox(),
+    signUp: (saasId, email) => signUpService().signUp(saasId, email),
+    signUpWithPassword: {
+      request: (saasId, email, password) => signUpService().requestWithPassword(saasId, email, password),
+      confirm: (saasId, input) => signUpService().confirmWithPassword(saasId, input),
+    },
+    passwordReset: {
+      request: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
+      confirm: (saasId, input) => userFlowService().confirmPasswordReset(saasId, input),
+    },
+    invitations: invitationService(),
+    federation: {
+      google: googleFederation(),
+      returnUrl: googleFederation().returnUrl,
+      signIn: (saasId, account, options) => federationService().signIn(saasId, account, options),
+      confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
+      claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
+    },
+    invitationNames: async (saasId, tenantId) => {
+      const [saas, tenant] = await Promise.all([accountRepository().getSaas(saasId), tenantService().current(saasId, tenantId)]);
+      return { saas: saas?.name ?? '', tenant: tenant.name };
+    },
+    passkeys: passkeyService(),
+    samlStartUrl: (saasId, tenantId) => `${config().publicBaseUrl}${SAML2_PATH}/login/${saasId}/${tenantId}`,
+    asset,
+  });
+
+export const authorizationServer = (texts: LoginTexts = EN) =>
+  new AuthorizationServer({
+    texts,
+    issuer: config().tokenIssuer,
+    saasExists,
+    callbackUrl,
+    screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+    idTokenHint: (token) => tokenVerifier().idTokenHint(token),
+    box: secretBox(),
+    credentials: credentialService(),
+  });
+
+/** The host rule's door (host-gate.ts), shared with the SAML function's (saml-wiring.ts). */
+export const hostGateDeps = (texts: LoginTexts): HostGateDeps => ({
+  plan: screenHosts(),
+  screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
+  texts,
+});
