@@ -27,10 +27,11 @@
  * folder needs moves down or becomes a port declared there (configuration/payment-provider.ts's
  * PaymentLinkRepository, tokens/key-store.ts's SrpSecretPort).
  */
-export const DOMAIN_ORDER = ['accounts', 'apilog', 'pricing', 'tenants', 'sign-in', 'users', 'tokens', 'configuration', 'mail'];
+export const DOMAIN_ORDER = ['console', 'accounts', 'apilog', 'pricing', 'tenants', 'sign-in', 'users', 'tokens', 'configuration', 'mail'];
 
 /** @type {Record<string, string>} */
 const DOMAIN_WHAT = {
+  console: "the operator console's failed sign-in counts",
   accounts: 'SaaS accounts and API keys',
   apilog: 'the API log',
   pricing: 'the catalogue and metering',
@@ -47,7 +48,7 @@ const DOMAIN_FLOOR = ['schemas', 'crypto', 'metrics', 'log', 'request-origin', '
 /** The floor as the outer shared layers see it. */
 const FLOOR = ['openapi', 'routes', 'screen-hosts', 'observability', ...DOMAIN_FLOOR];
 const DOMAIN = ['domain root', ...DOMAIN_ORDER.map((noun) => `domain/${noun}`)];
-const SHARED = ['wiring', 'adapters', 'store', 'http', 'http signature', 'aws protocol', ...DOMAIN, ...FLOOR, 'config'];
+const SHARED = ['wiring', 'adapters', 'store', 'http', 'http signature', 'aws protocol', 'mail render', ...DOMAIN, ...FLOOR, 'config'];
 /** Names the whiteboard uses for these lists (scripts/layers.ts). */
 export const GROUPS = { 'every shared layer': SHARED, 'the domain': DOMAIN, 'the floor': FLOOR, "the domain's floor": DOMAIN_FLOOR };
 const NO_AWS_SDK = ['@aws-sdk/*'];
@@ -109,13 +110,13 @@ export const LAYERS = [
   {
     name: 'web entry',
     files: ['web/{app}/{group}-function.ts'],
-    mayImport: ['web wiring', 'web', 'web shared', 'web texts', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    mayImport: ['web wiring', 'web', 'web kit', 'web shared', 'web texts', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
     what: "a browser-facing app's Lambda entry: routes to the app's parts, built by its wiring",
   },
   {
     name: 'web wiring',
     files: ['web/{app}/wiring.ts', 'web/{app}/*-wiring.ts'],
-    mayImport: ['web', 'web shared', 'web texts', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    mayImport: ['web', 'web kit', 'web shared', 'web texts', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
     what: "composes a browser-facing app from shared/wiring.ts's services and its settings",
   },
   {
@@ -127,15 +128,21 @@ export const LAYERS = [
   {
     name: 'web page',
     files: ['web/{app}/page/**'],
-    mayImport: ['client', 'web shared', 'web texts'],
+    mayImport: ['client', 'web shared', 'web texts', 'mail render'],
     refusedPackages: BROWSER,
-    what: "browser code: the public client, its own app's shared files and texts",
+    what: "browser code: the public client, its own app's shared files and texts, the mail renderer (the console's preview)",
   },
   {
     name: 'web',
     files: ['web/{app}/**'],
-    mayImport: ['web shared', 'web texts', 'client', 'http', ...DOMAIN, ...FLOOR],
-    what: "a browser-facing app's server: screens, OpenID provider, SAML service provider",
+    mayImport: ['web kit', 'web shared', 'web texts', 'client', 'http', ...DOMAIN, ...FLOOR],
+    what: "a browser-facing app's server: screens, OpenID provider, SAML service provider, the operator console",
+  },
+  {
+    name: 'web kit',
+    files: ['web/login/cookies.ts', 'web/login/sealed.ts', 'web/login/html.ts'],
+    mayImport: ['crypto'],
+    what: "the login app's cookies, sealed values and HTML escape, which the console's server shares",
   },
   {
     name: 'web shared',
@@ -161,7 +168,7 @@ export const LAYERS = [
   {
     name: 'adapters',
     files: ['shared/adapters/**'],
-    mayImport: ['aws protocol', ...DOMAIN, ...FLOOR],
+    mayImport: ['aws protocol', 'mail render', ...DOMAIN, ...FLOOR],
     what: "SES, Stripe, marketplace, site domains: the domain's other ports",
   },
   {
@@ -175,6 +182,13 @@ export const LAYERS = [
     files: ['shared/adapters/aws/**'],
     mayImport: ['observability', 'crypto', 'log', 'errors', 'clock'],
     what: "DynamoDB's and KMS's JSON protocol, signed, without the SDK's clients",
+  },
+  {
+    name: 'mail render',
+    files: ['shared/adapters/mail/render.ts'],
+    mayImport: ['domain/mail', 'schemas'],
+    refusedPackages: BROWSER,
+    what: "a template and its values into the mail sent: the courier's, and the console's preview in the browser",
   },
   {
     name: 'http',

@@ -14,6 +14,7 @@ import { issueApiKey } from '../shared/domain/accounts/accounts.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
+import { CONSOLE_ENTRY, offerDemoOperator } from '../local/console.js';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { SignedClient } from '../client/signed-fetch.js';
 import { log } from '../shared/log.js';
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
     if (set.status !== 200) throw new Error(`setting the demo SaaS's Google client answered ${set.status}: ${set.text}`);
   }
   writeCredentials(dataDir, { ...credentials, SAASUS_LOGIN_URL: loginScreen });
+  // The console's sign-in page offers this key in one click, to this computer only (web/console/console.ts).
+  offerDemoOperator({ saasId: credentials.SAASUS_SAAS_ID, apiKey: credentials.SAASUS_API_KEY, secret: credentials.SAASUS_SECRET_KEY });
   const banner: string[] = [];
   for (const companion of companions) {
     const started = await companion.start({
@@ -169,6 +172,7 @@ async function main(): Promise<void> {
     `  SaaS id          ${credentials.SAASUS_SAAS_ID}`,
     `  API key          ${credentials.SAASUS_API_KEY}`,
     `  Secret key       ${credentials.SAASUS_SECRET_KEY}`,
+    `  Console          ${origin}${CONSOLE_ENTRY}  (operators; "Sign in as the demo operator" on this computer)`,
     `  Login screen     ${loginScreen}  (hosted; returns to the SaaS's callback URL)`,
     `  Mail viewer      ${sesLocal.url}`,
     ...(google ? [`  Stand-in Google  ${google.issuer}  (accounts ${google.accounts.map((a) => a.email).join(', ')}; docs/federation.md)`] : []),

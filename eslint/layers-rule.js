@@ -24,8 +24,11 @@ export const fromRoot = (absolute) => relative(ROOT, absolute).split(sep).join('
  */
 export function resolveImport(importer, specifier) {
   const target = resolve(ROOT, dirname(importer), specifier);
+  if (!target.endsWith('.js') || existsSync(target)) return fromRoot(target);
+  // A TypeScript source imported as its output; JSX (the console's page) is `.tsx`.
   const source = target.replace(/\.js$/, '.ts');
-  return fromRoot(target.endsWith('.js') && !existsSync(target) ? source : target);
+  const jsx = `${source}x`;
+  return fromRoot(!existsSync(source) && existsSync(jsx) ? jsx : source);
 }
 
 /** @type {import('eslint').Rule.RuleModule} */

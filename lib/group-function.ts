@@ -29,6 +29,11 @@ export interface GroupFunctionProps {
    * nothing else gets PutItem on the API log's partitions only (dynamodb:LeadingKeys).
    */
   recordsCalls?: boolean;
+  /**
+   * A function that writes nothing else may update items of these partitions only (IAM patterns of partition
+   * keys, dynamodb:LeadingKeys): the console's failed sign-in counts.
+   */
+  updatesOnly?: readonly string[];
   /** Opens sealed secrets (kms:Decrypt): API-key secrets on every signed request, mail values in the courier. */
   opens?: boolean;
   /** May send mail through SES (only the courier), always through this configuration set. */
@@ -136,7 +141,7 @@ export class GroupFunction extends Construct {
       'AwsSolutions-L1':
         'docs/decisions.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
       // A read-only group that records its signed calls writes the API log's partitions only, through DynamoDB.
-      ...(props.writes || props.recordsCalls
+      ...(props.writes || props.recordsCalls || props.updatesOnly
         ? {
             'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]':
               'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
@@ -190,7 +195,7 @@ export class GroupFunction extends Construct {
    * The table is encrypted with the secrets key, so DynamoDB needs the key on the function's behalf. That
    * use is granted only through DynamoDB (kms:ViaService): it must not let a function seal secrets itself.
    */
-  private grantTable({ table, secretsKey, writes, recordsCalls }: GroupFunctionProps): void {
+  private grantTable({ table, secretsKey, writes, recordsCalls, updatesOnly }: GroupFunctionProps): void {
     Grant.addToPrincipal({
       grantee: this.fn,
       actions: [...TABLE_READ, ...(writes ? TABLE_WRITE : [])],
@@ -206,9 +211,19 @@ export class GroupFunction extends Construct {
         }),
       );
     }
+    const updatesOnlyThese = !writes && updatesOnly !== undefined && updatesOnly.length > 0;
+    if (updatesOnlyThese) {
+      this.fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...updatesOnly] } },
+        }),
+      );
+    }
     this.fn.addToRolePolicy(
       new PolicyStatement({
-        actions: [...TABLE_KEY_READ, ...(writes || logsOnly ? TABLE_KEY_WRITE : [])],
+        actions: [...TABLE_KEY_READ, ...(writes || logsOnly || updatesOnlyThese ? TABLE_KEY_WRITE : [])],
         resources: [secretsKey.keyArn],
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Aws.REGION}.amazonaws.com` } },
       }),

@@ -17,6 +17,7 @@ import { handler as billing } from '../functions/billing/handler.js';
 import { handler as apilog } from '../functions/apilog/handler.js';
 import { handler as login } from '../functions/login/handler.js';
 import { handler as saml } from '../functions/saml/handler.js';
+import { handler as operatorConsole } from '../functions/console/handler.js';
 
 export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
   configuration,
@@ -37,4 +38,4 @@ export const GROUP_HANDLERS: Record<Group, GroupHandler> = {
 export type EntryHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** The browser-facing apps' functions (ENTRY_FUNCTIONS, shared/routes.ts), through their functions/<name>/handler.ts. */
-export const ENTRY_HANDLERS: Record<EntryFunction, EntryHandler> = { login, saml };
+export const ENTRY_HANDLERS: Record<EntryFunction, EntryHandler> = { login, saml, console: operatorConsole };

@@ -22,6 +22,8 @@ export const LOGIN_PATH = '/login';
 export const OAUTH2_PATH = '/oauth2';
 /** The SAML service provider's endpoints (web/login/saml.ts). */
 export const SAML2_PATH = '/saml2';
+/** The operator console (web/console), a function of its own like the login screen: `{BASE_PATH}/console/…`. */
+export const CONSOLE_PATH = '/console';
 
 /** A SaaS's login screen under the service's public URL (`https://host/v1/auth`), ending in `/`. */
 export const loginScreenUrl = (publicBaseUrl: string, saasId: string) => `${publicBaseUrl}${LOGIN_PATH}/${encodeURIComponent(saasId)}/`;
@@ -85,6 +87,11 @@ export interface EntryGrants {
   managesMailIdentities?: boolean;
   servesSaasDomains?: boolean;
   /**
+   * For a function that writes nothing else (`writes` false): the partitions whose items it may update, as IAM
+   * patterns of partition keys (dynamodb:LeadingKeys); the key shapes are shared/store/keys.ts'.
+   */
+  updatesOnly?: readonly string[];
+  /**
    * The app under web/ whose page is built beside the bundle (web/page-assets.ts): `web/<app>/page/main.ts`
    * and `page/<app>.css` become `<app>.js` and `<app>.css` in the function's `public/`.
    */
@@ -104,15 +111,24 @@ export const ENTRY_FUNCTIONS = {
   // The SAML service provider, apart so the XML signature stack loads for SAML only (docs/decisions.md, decision
   // 11): used assertions (replay protection); the SP key is made and sealed on first use.
   saml: { writes: true, seals: true },
+  // The operator console: seals its sessions and opens them; writes only its failed sign-in counts
+  // (shared/store/keys.ts, CONSOLE_THROTTLE_PARTITIONS), since every data call it makes goes through the API.
+  console: { writes: false, seals: true, updatesOnly: ['CONSOLE#THROTTLE#*'], page: 'console' },
 } as const satisfies Record<string, EntryGrants>;
 export type EntryFunction = keyof typeof ENTRY_FUNCTIONS;
 
-/** Each entry's path: a prefix ending in `/` takes every method and path below it; any other path is exact. */
+/**
+ * Each entry's path: a prefix ending in `/` takes every method and path below it (never the bare prefix, as
+ * `{proxy+}` needs a character); any other path is exact.
+ */
 export const ENTRY_PATHS = {
   login: `${BASE_PATH}${LOGIN_PATH}/`,
   oauth2: `${BASE_PATH}${OAUTH2_PATH}/`,
   saml2: `${BASE_PATH}${SAML2_PATH}/`,
   favicon: '/favicon.ico',
+  console: `${BASE_PATH}${CONSOLE_PATH}/`,
+  /** The console's own name, which `{proxy+}` never matches: it sends the browser to the overview. */
+  consoleEntry: `${BASE_PATH}${CONSOLE_PATH}`,
 } as const;
 
 export interface Entry {
@@ -129,6 +145,8 @@ export const ENTRIES: readonly Entry[] = [
   // Browsers ask every host for its icon by themselves: the screen's, not a JSON 404 (web/login/dead-ends.ts).
   { path: ENTRY_PATHS.favicon, method: 'GET', fn: 'login' },
   { path: ENTRY_PATHS.saml2, fn: 'saml' },
+  { path: ENTRY_PATHS.console, fn: 'console' },
+  { path: ENTRY_PATHS.consoleEntry, fn: 'console' },
 ];
 
 /** The entry a request goes to, as API Gateway picks it; undefined for the route table's paths and the rest. */
@@ -145,7 +163,9 @@ export function matchEntry(method: string, rawPath: string): Entry | undefined {
  * groups that answer whole lists (Get Users, Get Tenants) or delete a tenant with every membership may use
  * all of API Gateway's 30 s; the rest answer in well under a second and stop at 10.
  */
-export const groupTimeoutSeconds = (group: string): number => (['saas-users', 'tenant-users', 'tenants'].includes(group) ? 29 : 10);
+export const groupTimeoutSeconds = (group: string): number =>
+  // The console forwards those same calls (web/console), so it waits as long as they may take.
+  ['saas-users', 'tenant-users', 'tenants', 'console'].includes(group) ? 29 : 10;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -63,6 +63,8 @@ import { DynamoMembershipRepository } from './store/membership-repository.js';
 import { DynamoSamlAssertionRepository } from './store/saml-assertion-repository.js';
 import { DynamoOutboxRepository } from './store/outbox-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
+import { DynamoThrottleRepository } from './store/throttle-repository.js';
+import { ConsoleSignInThrottle } from './domain/console/sign-in-throttle.js';
 import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
 import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
@@ -155,6 +157,8 @@ export const apiLogService = () =>
 
 /** The functions' account reads keep an API key API_KEY_CACHE_SECONDS per warm instance (store/recent.ts). */
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });
+/** The operator console's count of failed sign-ins (web/console). */
+export const consoleSignInThrottle = () => new ConsoleSignInThrottle(new DynamoThrottleRepository(dynamo(), tableName()));
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());

@@ -56,6 +56,7 @@ export const ENTITY = {
   taxRate: 'TaxRate',
   meteringCount: 'MeteringCount',
   apiLog: 'ApiLog',
+  consoleThrottle: 'ConsoleThrottle',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -109,6 +110,15 @@ const ACTIVITY_PREFIX = 'activity#';
 export const activityAttribute = (eventId: string) => `${ACTIVITY_PREFIX}${eventId}`;
 /** The event id an attribute of the profile holds, or undefined when it holds none. */
 export const activityEventId = (attribute: string) => (attribute.startsWith(ACTIVITY_PREFIX) ? attribute.slice(ACTIVITY_PREFIX.length) : undefined);
+
+/**
+ * A count of failed sign-ins to the operator console (shared/domain/console/sign-in-throttle.ts): per source
+ * address or per API key, in one fixed window named in `counter`. Deployment-wide like the domain claims:
+ * what is counted (a stranger's address, a key that may not exist) belongs to no SaaS yet.
+ */
+export const consoleThrottleKey = (counter: string): ItemKey => ({ pk: `CONSOLE#THROTTLE#${counter}`, sk: 'COUNT' });
+/** Those partitions as an IAM pattern: the console function may update these and write nothing else (ENTRY_FUNCTIONS' `updatesOnly`, shared/routes.ts). */
+export const CONSOLE_THROTTLE_PARTITIONS = 'CONSOLE#THROTTLE#*';
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),

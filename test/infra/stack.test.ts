@@ -9,6 +9,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { API_BASE_PATHS, BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
+import { CONSOLE_THROTTLE_PARTITIONS } from '../../shared/store/keys.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
 interface Statement {
@@ -49,14 +50,16 @@ beforeAll(() => {
 });
 
 const WORKERS = ['scheduled', 'mail-events'];
-const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', ...WORKERS];
+const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', 'console', ...WORKERS];
 /**
  * The login function's routes (the hosted screen, the OpenID Connect authorization server; the icon browsers ask
  * every host for, a page rather than a JSON 404) and the SAML function's.
  */
 const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, 'GET /favicon.ico'];
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
-const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'billing']);
+/** The operator console's function (web/console): its entry and everything under it. */
+const CONSOLE_ROUTES = [`ANY ${BASE_PATH}/console`, `ANY ${BASE_PATH}/console/{proxy+}`];
+const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'console', 'billing']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
 
@@ -129,11 +132,15 @@ describe('service stack', () => {
 
   it("has exactly one API route per route-table row, plus the login function's and $default", () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + 2);
-    assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, SAML_ROUTE, '$default']));
+    assert.equal(keys.length, ROUTES.length + LOGIN_ROUTES.length + CONSOLE_ROUTES.length + 2);
+    assert.deepEqual(new Set(keys), new Set([...ROUTES.map(routeKey), ...LOGIN_ROUTES, SAML_ROUTE, ...CONSOLE_ROUTES, '$default']));
     assert.ok(
       keys.every(
-        (k) => k === '$default' || k === 'GET /favicon.ico' || Object.values(API_BASE_PATHS).some((base) => k.split(' ')[1]!.startsWith(`${base}/`)),
+        (k) =>
+          k === '$default' ||
+          k === 'GET /favicon.ico' ||
+          CONSOLE_ROUTES.includes(k) ||
+          Object.values(API_BASE_PATHS).some((base) => k.split(' ')[1]!.startsWith(`${base}/`)),
       ),
     );
   });
@@ -154,7 +161,9 @@ describe('service stack', () => {
             ? 'login'
             : key === SAML_ROUTE
               ? 'saml'
-              : ROUTES.find((r) => routeKey(r) === key)!.group;
+              : CONSOLE_ROUTES.includes(key)
+                ? 'console'
+                : ROUTES.find((r) => routeKey(r) === key)!.group;
       assert.equal(integrationTarget.get(target.Ref), functionOf(group), key);
     }
   });
@@ -186,6 +195,16 @@ describe('service stack', () => {
     const puts = apilog.filter((st) => actionsOf(st).includes('dynamodb:PutItem'));
     assert.equal(puts.length, 1);
     assert.deepEqual(puts[0]?.Condition, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SAAS#*#APILOG#*'] } });
+    // The console writes its failed sign-in counts only: every data call it makes goes through the API.
+    const operatorConsole = statementsOf(functionOf('console'));
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+      assert.ok(!operatorConsole.flatMap(actionsOf).includes(action), `console may not ${action}`);
+    }
+    const updates = operatorConsole.filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'));
+    assert.deepEqual(
+      updates.map((st) => st.Condition),
+      [{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CONSOLE_THROTTLE_PARTITIONS] } }],
+    );
 
     for (const group of ALL_FUNCTIONS) {
       const actions = policyActionsOf(functionOf(group));
@@ -270,7 +289,7 @@ describe('API stage', () => {
   });
 
   it('gives each SaaS’s login screen a host of its own only when asked: a wildcard domain, its mapping, LOGIN_DOMAIN everywhere', () => {
-    for (const group of [...GROUPS, 'login', 'saml']) assert.equal(environmentOf(resources[functionOf(group)]!).LOGIN_DOMAIN, undefined);
+    for (const group of [...GROUPS, 'login', 'saml', 'console']) assert.equal(environmentOf(resources[functionOf(group)]!).LOGIN_DOMAIN, undefined);
     const screens = synthesize({
       loginDomain: { domainName: 'login.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/2222' },
     });
@@ -283,13 +302,13 @@ describe('API stage', () => {
     });
     screens.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { DomainName: { Ref: domainId }, Stage: Match.anyValue() });
     assert.deepEqual(screens.outputs.LoginDomainTarget!.Value, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
-    for (const group of [...GROUPS, 'login', 'saml']) {
+    for (const group of [...GROUPS, 'login', 'saml', 'console']) {
       assert.equal(environmentOf(screens.resources[functionOf(group, screens.resources)]!).LOGIN_DOMAIN, 'login.example.com', group);
     }
   });
 
   it('gives every API function the API URL as PUBLIC_BASE_URL and, unless one is given, as TOKEN_ISSUER', () => {
-    for (const group of [...GROUPS, 'login', 'saml']) {
+    for (const group of [...GROUPS, 'login', 'saml', 'console']) {
       const env = environmentOf(resources[functionOf(group)]!);
       assert.deepEqual(env.PUBLIC_BASE_URL, outputs.ApiUrl!.Value, group);
       assert.deepEqual(env.TOKEN_ISSUER, outputs.ApiUrl!.Value, group);
@@ -405,7 +424,7 @@ describe('monitoring', () => {
     );
     assert.deepEqual(
       throttleAlarms.flatMap(([, a]) => metricNamesOf(a.Properties)),
-      [...GROUPS, 'login', 'saml'].map(() => 'Throttles'),
+      [...GROUPS, 'login', 'saml', 'console'].map(() => 'Throttles'),
     );
     assert.ok(throttleAlarms.every(([, a]) => metricNamesOf(a.Properties).length <= 10));
     assert.deepEqual(

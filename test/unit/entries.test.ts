@@ -22,7 +22,8 @@ describe('the entries table', () => {
         `${name} has no entry`,
       );
       if (grants.page) {
-        assert.ok(existsSync(root(`web/${grants.page}/page/main.ts`)), `${name}: page script`);
+        const script = ['main.ts', 'main.tsx'].filter((file) => existsSync(root(`web/${grants.page}/page/${file}`)));
+        assert.equal(script.length, 1, `${name}: one page script, main.ts or main.tsx`);
         assert.ok(existsSync(root(`web/${grants.page}/page/${grants.page}.css`)), `${name}: page style`);
       }
     }
@@ -39,6 +40,21 @@ describe('the entries table', () => {
     assert.equal(matchEntry('GET', ENTRY_PATHS.login.slice(0, -1)), undefined);
     assert.equal(matchEntry('POST', '/favicon.ico'), undefined);
     assert.equal(matchEntry('GET', '/favicon.ico/x'), undefined);
+    // The console: its prefix, and its own name as an exact path of every method (it sends browsers on).
+    assert.equal(matchEntry('GET', `${ENTRY_PATHS.console}overview`)?.fn, 'console');
+    assert.equal(matchEntry('POST', `${ENTRY_PATHS.console}api/auth/roles`)?.fn, 'console');
+    assert.equal(matchEntry('GET', ENTRY_PATHS.consoleEntry)?.fn, 'console');
+    assert.equal(matchEntry('HEAD', ENTRY_PATHS.consoleEntry)?.fn, 'console');
+    assert.equal(matchEntry('GET', `${ENTRY_PATHS.consoleEntry}s`), undefined);
+  });
+
+  it('grants narrow updates only to functions that write nothing else', () => {
+    for (const [name, grants] of Object.entries(ENTRY_FUNCTIONS) as [string, EntryGrants][]) {
+      if (grants.updatesOnly) {
+        assert.equal(grants.writes, false, `${name}: updatesOnly narrows nothing when it writes everything`);
+        assert.ok(grants.updatesOnly.length > 0 && grants.updatesOnly.every((pattern) => /^[A-Z]+#/.test(pattern)), name);
+      }
+    }
   });
 
   it('shares no path with the route table', () => {

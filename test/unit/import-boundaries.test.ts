@@ -16,7 +16,9 @@ import { resolveImport } from '../../eslint/layers-rule.js';
 import { DOC, redrawn } from '../../scripts/layers.js';
 
 /** Every source file of the tree: tracked or new, not ignored (so not node_modules nor the built bundles). */
-const FILES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.ts', '*.js', '*.mjs'], { encoding: 'utf8' })
+const FILES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.ts', '*.tsx', '*.js', '*.mjs'], {
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((file) => file !== '' && existsSync(file));
 

@@ -1,0 +1,432 @@
+/**
+ * The operator console in headless Chromium against the local stack: sign-in with an API key, each page's main
+ * task end to end, axe-core on every page, and the refusals (a signed-out browser, a key without the
+ * permission, a forged CSRF token). Screenshots go to .test-results/console/.
+ */
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SignedClient } from '../../client/signed-fetch.js';
+import { seriousViolations } from '../support/axe.js';
+import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { defineEnvsAndRoles } from '../support/definitions.js';
+import { accessTokenOf } from '../support/tokens.js';
+import { offerDemoOperator } from '../../web/console/console-function.js';
+
+const skip = chromiumMissing();
+const IMAGES = '.test-results/console';
+
+let h: Harness;
+let browser: Browser;
+let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+
+const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
+
+async function axeClean(page: Page, name: string) {
+  await page.screenshot({ path: `${IMAGES}/${name}.png` });
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
+}
+
+/** A fresh browser signed in with the key's id and secret through the sign-in form. */
+async function signedIn(
+  credentials: { saasId: string; apiKey: string; secret: string },
+  lang = 'en',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: lang === 'ja' ? 'ja-JP' : 'en-US' });
+  const page = await context.newPage();
+  await page.goto(consoleUrl());
+  await page.fill('#sign-in-saas_id', credentials.saasId);
+  await page.fill('#sign-in-api_key', credentials.apiKey);
+  await page.fill('#sign-in-client_secret', credentials.secret);
+  await Promise.all([page.waitForURL(/overview/), page.click('#sign-in button[type=submit]')]);
+  await page.waitForSelector('#sign-out');
+  return { context, page };
+}
+
+(skip ? describe.skip : describe)('the operator console in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(IMAGES, { recursive: true });
+    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
+    saas = await h.newSaas();
+    // The catalogue and the tenants pages work on a SaaS of their own, with environments and roles.
+    shop = await h.newSaas();
+    await defineEnvsAndRoles(shop.client);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('shows a signed-out browser the sign-in form, and its API calls are refused', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const answer = await page.goto(consoleUrl('definitions'));
+    assert.equal(answer?.status(), 200);
+    assert.match(answer?.headers()['content-security-policy'] ?? '', /script-src 'self'; style-src 'self'/);
+    await page.waitForSelector('#sign-in');
+    assert.equal(await page.locator('#sign-out').count(), 0);
+    const refused = await page.evaluate(
+      async (url) => (await fetch(url, { headers: { 'x-console-csrf': 'x' } })).status,
+      consoleUrl('api/auth/roles'),
+    );
+    assert.equal(refused, 401);
+    await axeClean(page, 'sign-in');
+    await context.close();
+  });
+
+  it('refuses a wrong secret with the one sentence every failed sign-in gets', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(consoleUrl());
+    await page.fill('#sign-in-saas_id', saas.saasId);
+    await page.fill('#sign-in-api_key', saas.apiKey);
+    await page.fill('#sign-in-client_secret', `${saas.secret}x`);
+    await page.click('#sign-in button[type=submit]');
+    const error = await page.waitForSelector('#sign-in .error');
+    assert.match((await error.textContent()) ?? '', /not right/);
+    assert.equal(await page.locator('#sign-out').count(), 0);
+    await context.close();
+  });
+
+  it('signs in, shows the overview, creates a role and shows a refusal next to its field', async () => {
+    const { context, page } = await signedIn(saas);
+    await page.waitForSelector('#stat-users .figure');
+    assert.equal(await page.textContent('#stat-users .figure'), '0');
+    assert.match((await page.textContent('#who')) ?? '', new RegExp(saas.apiKey));
+    await axeClean(page, 'overview');
+
+    await page.click('nav >> text=Environments and roles');
+    await page.waitForSelector('#roles, #create-role');
+    // The API refuses a role name it does not take: the refusal is shown at the field.
+    await page.fill('#create-role-role_name', 'bad/name');
+    await page.fill('#create-role-display_name', 'Bad');
+    await page.click('#create-role button[type=submit]');
+    await page.waitForSelector('#create-role-role_name-error');
+    assert.equal(await page.getAttribute('#create-role-role_name', 'aria-invalid'), 'true');
+
+    await page.fill('#create-role-role_name', 'auditor');
+    await page.fill('#create-role-display_name', 'Auditor');
+    await page.click('#create-role button[type=submit]');
+    await page.waitForSelector('#create-role .done');
+    await page.waitForSelector('#roles >> text=auditor');
+    const roles = await saas.client.get<{ roles: { role_name: string }[] }>('/roles');
+    assert.ok(roles.body.roles.some((r) => r.role_name === 'auditor'));
+    await axeClean(page, 'definitions');
+    await context.close();
+  });
+
+  it('refuses a forged CSRF token and changes nothing', async () => {
+    const { context, page } = await signedIn(saas);
+    const status = await page.evaluate(async (url) => {
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-console-csrf': 'forged-token' },
+        body: JSON.stringify({ role_name: 'forged', display_name: 'Forged' }),
+      });
+      return answer.status;
+    }, consoleUrl('api/auth/roles'));
+    assert.equal(status, 403);
+    const roles = await saas.client.get<{ roles: { role_name: string }[] }>('/roles');
+    assert.ok(!roles.body.roles.some((r) => r.role_name === 'forged'));
+    await context.close();
+  });
+
+  it('shows a key without the permission its refusal, and signs out', async () => {
+    const reader = await h.newKey(saas.saasId, ['user:read']);
+    const { context, page } = await signedIn(reader.credentials);
+    await page.click('nav >> text=Environments and roles');
+    const note = await page.waitForSelector('main .error');
+    assert.match((await note.textContent()) ?? '', /may not/);
+    await page.click('#sign-out');
+    await page.waitForSelector('#sign-in');
+    const refused = await page.evaluate(
+      async (url) => (await fetch(url, { headers: { 'x-console-csrf': 'x' } })).status,
+      consoleUrl('api/auth/users'),
+    );
+    assert.equal(refused, 401);
+    await context.close();
+  });
+  it('reads the activity of a call just made', async () => {
+    const { context, page } = await signedIn(saas);
+    await page.goto(consoleUrl('definitions'));
+    await page.fill('#create-role-role_name', 'reviewer');
+    await page.fill('#create-role-display_name', 'Reviewer');
+    await page.click('#create-role button[type=submit]');
+    await page.click('#create-role .see-activity');
+    const row = await page.waitForSelector('#call-detail tbody tr');
+    const text = (await row.textContent()) ?? '';
+    assert.match(text, /POST/);
+    assert.match(text, /\/v1\/auth\/roles/);
+    assert.match(text, /201/);
+    assert.match(text, new RegExp(saas.apiKey));
+    await page.waitForSelector('#activity-log tbody tr');
+    // The filter narrows the list on the page.
+    await page.fill('#activity-filter', 'no-such-call-anywhere');
+    await page.waitForSelector('#activity-log', { state: 'detached' });
+    await page.fill('#activity-filter', '');
+    await axeClean(page, 'activity');
+    await context.close();
+  });
+
+  it('builds a plan from units and menus and assigns it to a new tenant', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Pricing');
+    await page.fill('#create-unit-name', 'base_fee');
+    await page.fill('#create-unit-display_name', 'Base fee');
+    await page.fill('#create-unit-unit_amount', '1000');
+    await page.click('#create-unit button[type=submit]');
+    await page.waitForSelector('#units >> text=base_fee');
+    await page.fill('#create-menu-name', 'basic_menu');
+    await page.fill('#create-menu-display_name', 'Basic menu');
+    await page.check('#create-menu-units >> text=Base fee');
+    await page.click('#create-menu button[type=submit]');
+    await page.waitForSelector('#menus >> text=basic_menu');
+    await page.fill('#create-plan-name', 'basic_plan');
+    await page.fill('#create-plan-display_name', 'Basic plan');
+    await page.check('#create-plan-menus >> text=Basic menu');
+    await page.click('#create-plan button[type=submit]');
+    await page.waitForSelector('#plans >> text=basic_plan');
+    await page.fill('#create-tax-rate-name', 'jp_consumption');
+    await page.fill('#create-tax-rate-display_name', 'Consumption tax');
+    await page.fill('#create-tax-rate-percentage', '10');
+    await page.fill('#create-tax-rate-country', 'JP');
+    await page.click('#create-tax-rate button[type=submit]');
+    await page.waitForSelector('#tax-rates >> text=jp_consumption');
+    await axeClean(page, 'pricing');
+
+    await page.click('nav >> text=Tenants');
+    await page.fill('#create-tenant-name', 'Acme Corp');
+    await page.fill('#create-tenant-back_office_staff_email', 'staff@acme.test');
+    await page.click('#create-tenant button[type=submit]');
+    await page.waitForSelector('#tenants >> text=Acme Corp');
+    await page.fill('#tenant-search', 'acme');
+    await page.waitForSelector('#tenants >> text=Acme Corp');
+    await page.selectOption('#change-plan-tenant', { label: 'Acme Corp' });
+    await page.selectOption('#change-plan-next_plan_id', { label: 'Basic plan' });
+    await page.selectOption('#change-plan-next_plan_tax_rate_id', { label: 'Consumption tax' });
+    await page.click('#change-plan button[type=submit]');
+    await page.waitForSelector('#change-plan .done');
+    await page.waitForSelector('#tenants >> text=Basic plan');
+    const tenants = await shop.client.get<{ tenants: { name: string; plan_id?: string }[] }>('/tenants');
+    const plans = await new SignedClient(h.api.baseUrl.replace('/v1/auth', '/v1/pricing'), shop.client.credentials).get<{
+      pricing_plans: { id: string; name: string }[];
+    }>('/plans');
+    const plan = plans.body.pricing_plans.find((p) => p.name === 'basic_plan');
+    assert.equal(tenants.body.tenants.find((x) => x.name === 'Acme Corp')?.plan_id, plan?.id);
+    await axeClean(page, 'tenants');
+    await context.close();
+  });
+
+  it('invites a user to a tenant with a role', async () => {
+    const tenant = await shop.client.post<{ id: string }>('/tenants', {
+      name: 'Invite Co',
+      back_office_staff_email: 'staff@invite.test',
+      attributes: {},
+    });
+    const inviter = await shop.client.post<{ id: string; email: string; sign_in_id: string }>('/users', {
+      email: 'inviter@invite.test',
+      password: 'Str0ng-Passw0rd!',
+    });
+    assert.equal((await shop.client.post(`/tenants/${tenant.body.id}/users`, { email: 'inviter@invite.test', attributes: {} })).status, 201);
+    const token = await accessTokenOf(shop.saasId, inviter.body);
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Invitations');
+    await page.waitForSelector('#invite');
+    await page.selectOption('#invite-tenant', { label: 'Invite Co' });
+    await page.fill('#invite-email', 'newcomer@invite.test');
+    await page.selectOption('#invite-env', { label: 'Production' });
+    await page.selectOption('#invite-role', { label: 'Administrator' });
+    await page.fill('#invite-access_token', token);
+    await page.click('#invite button[type=submit]');
+    await page.waitForSelector('#invite .done');
+    await page.waitForSelector('#invitations >> text=newcomer@invite.test');
+    const invitations = await shop.client.get<{ invitations: { email: string; envs: { id: number; roles: { role_name: string }[] }[] }[] }>(
+      `/tenants/${tenant.body.id}/invitations`,
+    );
+    const invitation = invitations.body.invitations.find((i) => i.email === 'newcomer@invite.test');
+    assert.deepEqual(
+      invitation?.envs.map((e) => [e.id, e.roles.map((r) => r.role_name)]),
+      [[1, ['admin']]],
+    );
+    await axeClean(page, 'invitations');
+    await context.close();
+  });
+
+  it('creates a user, finds them, resets their password, and deletes them after a typed confirmation', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Users');
+    await page.fill('#create-user-email', 'ada@users.test');
+    await page.fill('#create-user-password', 'short');
+    await page.click('#create-user button[type=submit]');
+    // The password policy's refusal, at the password field.
+    await page.waitForSelector('#create-user-password-error');
+    await page.fill('#create-user-password', 'Str0ng-Passw0rd!');
+    await page.click('#create-user button[type=submit]');
+    await page.waitForSelector('#create-user .done');
+    await page.fill('#user-search-email', 'ada@');
+    await page.click('#user-search button[type=submit]');
+    await page.waitForSelector('#users >> text=ada@users.test');
+    // Only the user whose address begins so (the inviter of the test before is left out).
+    await page.waitForFunction(() => document.querySelectorAll('#users tbody tr').length === 1);
+    await axeClean(page, 'users');
+
+    await page.click('button[aria-label="Reset password: ada@users.test"]');
+    const done = await page.waitForSelector('.done >> text=temporary password');
+    assert.match((await done.textContent()) ?? '', /new temporary password was made: \S+/);
+
+    // Her own page: MFA off, in no tenant, and the reset among the calls that named her.
+    await page.click('#users >> text=ada@users.test');
+    await page.waitForSelector('h1 >> text=ada@users.test');
+    await page.waitForSelector('#user-mfa');
+    await page.waitForSelector('#user-calls >> text=password/reset');
+    await axeClean(page, 'user');
+    await page.click('main >> text=All users');
+
+    await page.click('button[aria-label="Delete user: ada@users.test"]');
+    await page.fill('#delete-confirm', 'ada@users.tes');
+    await page.click('#delete-user button[type=submit]');
+    await page.waitForSelector('#delete-confirm-error');
+    const still = await shop.client.get<{ users: { email: string }[] }>('/users');
+    assert.ok(
+      still.body.users.some((u) => u.email === 'ada@users.test'),
+      'a mistyped confirmation deletes nothing',
+    );
+    await page.fill('#delete-confirm', 'ada@users.test');
+    await page.click('#delete-user button[type=submit]');
+    await page.waitForSelector('.done >> text=was deleted');
+    const after = await shop.client.get<{ users: { email: string }[] }>('/users');
+    assert.ok(!after.body.users.some((u) => u.email === 'ada@users.test'));
+    await context.close();
+  });
+
+  it('themes the login screen and the preview, the real screen, changes with it', async () => {
+    const { context, page } = await signedIn(saas);
+    await page.click('nav >> text=Login screen');
+    await page.waitForSelector('#theme-primary_color');
+    const frame = page.frameLocator('#theme-preview');
+    const buttonColour = () => frame.locator('#sign-in-form button[type=submit]').evaluate((b) => getComputedStyle(b).backgroundColor);
+    await frame.locator('#sign-in-form button[type=submit]').waitFor();
+    const before = await buttonColour();
+    await page.fill('#theme-primary_color', '#0f766e');
+    await page.click('#theme button[type=submit]');
+    await page.waitForSelector('#theme .done');
+    await page.waitForFunction(
+      () => {
+        const frame = document.querySelector<HTMLIFrameElement>('#theme-preview');
+        const button = frame?.contentDocument?.querySelector('#sign-in-form button[type=submit]');
+        return button ? getComputedStyle(button).backgroundColor === 'rgb(15, 118, 110)' : false;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    assert.notEqual(before, 'rgb(15, 118, 110)');
+    assert.equal((await saas.client.get<{ primary_color: string }>('/login-theme')).body.primary_color, '#0f766e');
+    await axeClean(page, 'theme');
+    await context.close();
+  });
+
+  it('changes the sign-in settings, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Sign-in settings');
+    await page.waitForSelector('#sign-in-settings-minimum_length');
+    await page.fill('#sign-in-settings-minimum_length', '3');
+    await page.click('#sign-in-settings button[type=submit]');
+    await page.waitForSelector('#sign-in-settings-minimum_length-error');
+    await page.fill('#sign-in-settings-minimum_length', '12');
+    await page.check('#sign-in-settings-self_regist');
+    await page.click('#sign-in-settings button[type=submit]');
+    await page.waitForSelector('#sign-in-settings .done');
+    const settings = await shop.client.get<{ password_policy: { minimum_length: number }; self_regist: { enable: boolean } }>('/sign-in-settings');
+    assert.equal(settings.body.password_policy.minimum_length, 12);
+    assert.equal(settings.body.self_regist.enable, true);
+    await axeClean(page, 'sign-in-settings');
+    await context.close();
+  });
+
+  it('sets the callback URL in the basic settings, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Basic settings');
+    await page.waitForSelector('#auth-info-callback_url');
+    await page.fill('#auth-info-callback_url', 'not a url');
+    await page.click('#auth-info button[type=submit]');
+    await page.waitForSelector('#auth-info-callback_url-error');
+    await page.fill('#auth-info-callback_url', 'https://app.shop.test/callback');
+    await page.click('#auth-info button[type=submit]');
+    await page.waitForSelector('#auth-info .done');
+    assert.equal((await shop.client.get<{ callback_url: string }>('/auth-info')).body.callback_url, 'https://app.shop.test/callback');
+    await page.waitForSelector('#dns-state');
+    await axeClean(page, 'basics');
+    await context.close();
+  });
+
+  it('sets Google as an identity provider; the secret is never shown back', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Identity providers');
+    await page.waitForSelector('#google-application_id');
+    assert.match((await page.textContent('#google-redirect')) ?? '', new RegExp(`${h.api.baseUrl}/oauth2/idpresponse$`));
+    await page.fill('#google-application_id', 'shop.apps.googleusercontent.com');
+    await page.fill('#google-application_secret', 'google-secret-value');
+    await page.click('#google button[type=submit]');
+    await page.waitForSelector('#google .done');
+    const stored = await shop.client.get<{ google: { application_id: string } }>('/identity-providers');
+    assert.equal(stored.body.google.application_id, 'shop.apps.googleusercontent.com');
+    await page.reload();
+    await page.waitForSelector('#google-remove');
+    assert.equal(await page.inputValue('#google-application_secret'), '');
+    assert.ok(!(await page.content()).includes('google-secret-value'));
+    await axeClean(page, 'providers');
+    await context.close();
+  });
+
+  it('edits a mail template with its rendered preview', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Mail templates');
+    await page.waitForSelector('#mail-template');
+    await page.selectOption('#mail-template', 'forgot_password');
+    await page.fill('#mail-subject', ' ');
+    await page.click('#mail button[type=submit]');
+    await page.waitForSelector('#mail-subject-error');
+    await page.fill('#mail-subject', 'Your Shop code: {####}');
+    await page.fill('#mail-message', 'Use {####} to choose a new password.');
+    assert.equal(await page.textContent('#mail-preview-subject'), 'Your Shop code: 123456');
+    assert.equal(await page.textContent('#mail-preview-text'), 'Use 123456 to choose a new password.');
+    await page.click('#mail button[type=submit]');
+    await page.waitForSelector('#mail .done');
+    const stored = await shop.client.get<{ forgot_password: { subject: string } }>('/notification-messages');
+    assert.equal(stored.body.forgot_password.subject, 'Your Shop code: {####}');
+    await axeClean(page, 'mail');
+    await context.close();
+  });
+
+  it('speaks Japanese, signs in by keyboard alone, and offers the demo operator to this computer', async () => {
+    offerDemoOperator({ saasId: saas.saasId, apiKey: saas.apiKey, secret: saas.secret });
+    const context = await browser.newContext({ locale: 'ja-JP' });
+    const page = await context.newPage();
+    await page.goto(consoleUrl());
+    await page.waitForSelector('#sign-in');
+    assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+    assert.equal(await page.textContent('h1'), '運用コンソールにログイン');
+    await page.focus('#sign-in-saas_id');
+    await page.keyboard.type(saas.saasId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(saas.apiKey);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(saas.secret);
+    await Promise.all([page.waitForEvent('load'), page.keyboard.press('Enter')]);
+    await page.waitForSelector('#sign-out');
+    assert.equal(await page.textContent('nav a[aria-current="page"]'), '概要');
+    await axeClean(page, 'overview-ja');
+    await context.close();
+
+    const demo = await browser.newContext();
+    const demoPage = await demo.newPage();
+    await demoPage.goto(consoleUrl());
+    await Promise.all([demoPage.waitForEvent('load'), demoPage.click('#demo-sign-in')]);
+    await demoPage.waitForSelector('#sign-out');
+    assert.match((await demoPage.textContent('#who')) ?? '', new RegExp(saas.apiKey));
+    await demo.close();
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * The pricing catalogue: units, menus of units, plans of menus, tax rates. A plan is built here from units and
+ * menus; it is assigned to a tenant on the Tenants page.
+ */
+import { useState } from 'preact/hooks';
+import { call } from '../api.js';
+import { t } from '../texts.js';
+import { ApiForm, Loaded, Table, useLoad } from '../ui.js';
+
+interface Unit {
+  id: string;
+  name: string;
+  display_name: string;
+  type: string;
+  currency: string;
+  unit_amount?: number;
+}
+interface Menu {
+  id: string;
+  name: string;
+  display_name: string;
+  units: Unit[];
+}
+interface Plan {
+  id: string;
+  name: string;
+  display_name: string;
+  pricing_menus: Menu[];
+}
+interface TaxRate {
+  id: string;
+  name: string;
+  display_name: string;
+  percentage: number;
+  inclusive: boolean;
+  country: string;
+}
+
+/** A group of checkboxes (which units in a menu, which menus in a plan). */
+function CheckList({
+  id,
+  legend,
+  items,
+  chosen,
+  onChange,
+}: {
+  id: string;
+  legend: string;
+  items: { id: string; label: string }[];
+  chosen: string[];
+  onChange: (ids: string[]) => void;
+}) {
+  return (
+    <fieldset id={id}>
+      <legend>{legend}</legend>
+      {items.length === 0 ? <p class="muted">{t().common.none}</p> : null}
+      {items.map((item) => (
+        <label class="check" key={item.id}>
+          <input
+            type="checkbox"
+            value={item.id}
+            checked={chosen.includes(item.id)}
+            onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked ? [...chosen, item.id] : chosen.filter((x) => x !== item.id))}
+          />{' '}
+          {item.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function Pricing() {
+  const p = t().pricing;
+  const units = useLoad(() => call<{ units: Unit[] }>('GET', 'pricing', '/units'));
+  const menus = useLoad(() => call<{ pricing_menus: Menu[] }>('GET', 'pricing', '/menus'));
+  const plans = useLoad(() => call<{ pricing_plans: Plan[] }>('GET', 'pricing', '/plans'));
+  const taxRates = useLoad(() => call<{ tax_rates: TaxRate[] }>('GET', 'pricing', '/tax-rates'));
+  const [menuUnits, setMenuUnits] = useState<string[]>([]);
+  const [planMenus, setPlanMenus] = useState<string[]>([]);
+  const names = [
+    { name: 'name', label: p.name, required: true },
+    { name: 'display_name', label: p.displayName, required: true },
+    { name: 'description', label: p.description },
+  ];
+  return (
+    <>
+      <h1 tabIndex={-1}>{p.heading}</h1>
+      <section class="card">
+        <h2>{p.units}</h2>
+        <Loaded answer={units.answer}>
+          {(body) => (
+            <Table
+              id="units"
+              caption={p.units}
+              rows={body.units}
+              columns={[
+                { label: p.name, render: (u) => <code>{u.name}</code> },
+                { label: p.displayName, render: (u) => u.display_name },
+                { label: p.type, render: (u) => u.type },
+                { label: p.amount, render: (u) => (u.unit_amount !== undefined ? `${u.unit_amount} ${u.currency}` : u.currency) },
+              ]}
+            />
+          )}
+        </Loaded>
+        <h3>{p.createUnit}</h3>
+        <ApiForm
+          id="create-unit"
+          submitLabel={p.createUnit}
+          doneText={t().common.created}
+          fields={[
+            ...names,
+            { name: 'unit_amount', label: p.amount, type: 'number', required: true },
+            {
+              name: 'currency',
+              label: p.currency,
+              type: 'select',
+              options: [
+                { value: 'JPY', label: 'JPY' },
+                { value: 'USD', label: 'USD' },
+              ],
+            },
+            {
+              name: 'recurring_interval',
+              label: p.interval,
+              type: 'select',
+              options: [
+                { value: 'month', label: p.monthly },
+                { value: 'year', label: p.yearly },
+              ],
+            },
+          ]}
+          onSubmit={(v) =>
+            call('POST', 'pricing', '/units', {
+              type: 'fixed',
+              name: v.name,
+              display_name: v.display_name,
+              description: v.description,
+              currency: v.currency,
+              recurring_interval: v.recurring_interval,
+              unit_amount: v.unit_amount === '' ? undefined : Number(v.unit_amount),
+            })
+          }
+          onDone={units.reload}
+        />
+      </section>
+      <section class="card">
+        <h2>{p.menus}</h2>
+        <Loaded answer={menus.answer}>
+          {(body) => (
+            <Table
+              id="menus"
+              caption={p.menus}
+              rows={body.pricing_menus}
+              columns={[
+                { label: p.name, render: (m) => <code>{m.name}</code> },
+                { label: p.displayName, render: (m) => m.display_name },
+                { label: p.contents, render: (m) => m.units.map((u) => u.display_name).join(', ') },
+              ]}
+            />
+          )}
+        </Loaded>
+        <h3>{p.createMenu}</h3>
+        <ApiForm
+          id="create-menu"
+          submitLabel={p.createMenu}
+          doneText={t().common.created}
+          fields={names}
+          onSubmit={(v) =>
+            call('POST', 'pricing', '/menus', { name: v.name, display_name: v.display_name, description: v.description, unit_ids: menuUnits })
+          }
+          onDone={menus.reload}
+        >
+          <CheckList
+            id="create-menu-units"
+            legend={p.unitsOfMenu}
+            items={units.answer?.ok ? units.answer.body.units.map((u) => ({ id: u.id, label: u.display_name })) : []}
+            chosen={menuUnits}
+            onChange={setMenuUnits}
+          />
+        </ApiForm>
+      </section>
+      <section class="card">
+        <h2>{p.plans}</h2>
+        <Loaded answer={plans.answer}>
+          {(body) => (
+            <Table
+              id="plans"
+              caption={p.plans}
+              rows={body.pricing_plans}
+              columns={[
+                { label: p.name, render: (x) => <code>{x.name}</code> },
+                { label: p.displayName, render: (x) => x.display_name },
+                { label: p.contents, render: (x) => x.pricing_menus.map((m) => m.display_name).join(', ') },
+              ]}
+            />
+          )}
+        </Loaded>
+        <h3>{p.createPlan}</h3>
+        <ApiForm
+          id="create-plan"
+          submitLabel={p.createPlan}
+          doneText={t().common.created}
+          fields={names}
+          onSubmit={(v) =>
+            call('POST', 'pricing', '/plans', { name: v.name, display_name: v.display_name, description: v.description, menu_ids: planMenus })
+          }
+          onDone={plans.reload}
+        >
+          <CheckList
+            id="create-plan-menus"
+            legend={p.menusOfPlan}
+            items={menus.answer?.ok ? menus.answer.body.pricing_menus.map((m) => ({ id: m.id, label: m.display_name })) : []}
+            chosen={planMenus}
+            onChange={setPlanMenus}
+          />
+        </ApiForm>
+        <p class="hint">{p.assign}</p>
+      </section>
+      <section class="card">
+        <h2>{p.taxRates}</h2>
+        <Loaded answer={taxRates.answer}>
+          {(body) => (
+            <Table
+              id="tax-rates"
+              caption={p.taxRates}
+              rows={body.tax_rates}
+              columns={[
+                { label: p.name, render: (x) => <code>{x.name}</code> },
+                { label: p.displayName, render: (x) => x.display_name },
+                { label: p.percentage, render: (x) => `${x.percentage}%` },
+                { label: p.inclusive, render: (x) => (x.inclusive ? t().common.yes : t().common.no) },
+                { label: p.country, render: (x) => x.country },
+              ]}
+            />
+          )}
+        </Loaded>
+        <h3>{p.createTaxRate}</h3>
+        <ApiForm
+          id="create-tax-rate"
+          submitLabel={p.createTaxRate}
+          doneText={t().common.created}
+          fields={[
+            ...names,
+            { name: 'percentage', label: p.percentage, type: 'number', required: true },
+            { name: 'inclusive', label: p.inclusive, type: 'checkbox' },
+            { name: 'country', label: p.country, required: true, placeholder: 'JP' },
+          ]}
+          onSubmit={(v) =>
+            call('POST', 'pricing', '/tax-rates', {
+              name: v.name,
+              display_name: v.display_name,
+              description: v.description,
+              percentage: v.percentage === '' ? undefined : Number(v.percentage),
+              inclusive: v.inclusive === true,
+              country: v.country,
+            })
+          }
+          onDone={taxRates.reload}
+        />
+      </section>
+    </>
+  );
+}
