@@ -7,6 +7,8 @@ import type { FunctionComponent } from 'preact';
 import type { ConsoleTexts } from '../texts/en.js';
 import { Overview } from './pages/overview.js';
 import { Definitions } from './pages/definitions.js';
+import { Pricing } from './pages/pricing.js';
+import { LoginTheme } from './pages/login-theme.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -24,3 +26,6 @@ export const PAGES: PageEntry[] = [
   { path: 'overview', nav: 'overview', component: Overview },
   { path: 'definitions', nav: 'definitions', component: Definitions },
 ];
+
+// The catalogue, the login screen (issue 30, second part): appended apart from the rows above to keep merges simple.
+PAGES.push({ path: 'pricing', nav: 'pricing', component: Pricing }, { path: 'login-screen', nav: 'theme', component: LoginTheme });

@@ -1,0 +1,192 @@
+/**
+ * The operator console's catalogue and settings pages in headless Chromium against the local stack: a plan built
+ * from units and menus and given to a tenant, the tenant's metered usage charted; the login screen themed with
+ * its preview following the form (language and scheme switches), and saved. axe-core on each page; screenshots
+ * go to .test-results/console/. (test/e2e/console.test.ts covers the shell and the other pages.)
+ */
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SignedClient } from '../../client/signed-fetch.js';
+import { seriousViolations } from '../support/axe.js';
+import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const skip = chromiumMissing();
+const IMAGES = '.test-results/console';
+
+let h: Harness;
+let browser: Browser;
+let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+
+const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
+
+async function axeClean(page: Page, name: string) {
+  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage: true });
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
+}
+
+async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto(consoleUrl());
+  await page.fill('#sign-in-saas_id', saas.saasId);
+  await page.fill('#sign-in-api_key', saas.apiKey);
+  await page.fill('#sign-in-client_secret', saas.secret);
+  await Promise.all([page.waitForURL(/overview/), page.click('#sign-in button[type=submit]')]);
+  await page.waitForSelector('#sign-out');
+  return { context, page };
+}
+
+/** The checkbox whose label names `text`, inside the form `form`. */
+const tick = (page: Page, form: string, text: string) => page.locator(`${form} label`, { hasText: text }).locator('input').check();
+
+(skip ? describe.skip : describe)('the console catalogue and login-screen pages in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(IMAGES, { recursive: true });
+    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
+    saas = await h.newSaas();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('builds a plan from units and menus, gives it to a tenant, and charts the tenant’s metered usage', async () => {
+    const tenant = await saas.client.post<{ id: string }>('/tenants', { name: 'Acme', attributes: {}, back_office_staff_email: 'staff@example.com' });
+    assert.equal(tenant.status, 201);
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Pricing');
+    await page.waitForSelector('#create-unit');
+
+    // A refusal of the Pricing API lands at the field it names.
+    await page.fill('#create-unit-name', 'base_fee');
+    await page.fill('#create-unit-display_name', 'Base fee');
+    await page.fill('#create-unit-unit_amount', '-5');
+    await page.click('#create-unit button[type=submit]');
+    await page.waitForSelector('#create-unit-unit_amount-error');
+    assert.equal(await page.getAttribute('#create-unit-unit_amount', 'aria-invalid'), 'true');
+
+    await page.fill('#create-unit-unit_amount', '1000');
+    await page.click('#create-unit button[type=submit]');
+    await page.waitForSelector('#units >> text=base_fee');
+    await page.selectOption('#create-unit-type', 'usage');
+    await page.fill('#create-unit-name', 'api_usage');
+    await page.fill('#create-unit-display_name', 'API usage');
+    await page.fill('#create-unit-unit_amount', '2');
+    await page.fill('#create-unit-metering_unit_name', 'api_calls');
+    await page.click('#create-unit button[type=submit]');
+    await page.waitForSelector('#units >> text=api_usage');
+
+    await page.fill('#create-menu-name', 'standard_menu');
+    await page.fill('#create-menu-display_name', 'Standard menu');
+    await tick(page, '#create-menu', 'Base fee (base_fee)');
+    await tick(page, '#create-menu', 'API usage (api_usage)');
+    await page.click('#create-menu button[type=submit]');
+    await page.waitForSelector('#menus >> text=standard_menu');
+    assert.match((await page.textContent('#menus')) ?? '', /base_fee, api_usage/);
+
+    await page.fill('#create-plan-name', 'standard');
+    await page.fill('#create-plan-display_name', 'Standard Plan');
+    await tick(page, '#create-plan', 'Standard menu (standard_menu)');
+    await page.click('#create-plan button[type=submit]');
+    await page.waitForSelector('#plans >> text=standard');
+
+    await page.fill('#create-tax-rate-name', 'jct');
+    await page.fill('#create-tax-rate-display_name', 'JCT');
+    await page.fill('#create-tax-rate-percentage', '10');
+    await page.fill('#create-tax-rate-country', 'JP');
+    await page.click('#create-tax-rate button[type=submit]');
+    await page.waitForSelector('#tax-rates >> text=jct');
+
+    await page.waitForSelector('#assign-plan');
+    await page.selectOption('#assign-plan-tenant_id', tenant.body.id);
+    await page.selectOption('#assign-plan-next_plan_id', { label: 'Standard Plan' });
+    await page.selectOption('#assign-plan-next_plan_tax_rate_id', { label: 'JCT' });
+    await page.click('#assign-plan button[type=submit]');
+    await page.waitForSelector('#assign-plan .done');
+    await page.waitForSelector('#tenant-plans >> text=Standard Plan');
+
+    const pricing = new SignedClient(h.api.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), saas);
+    const plans = await pricing.get<{ pricing_plans: { id: string; name: string; pricing_menus: { units: { name: string }[] }[] }[] }>('/plans');
+    const plan = plans.body.pricing_plans.find((p) => p.name === 'standard');
+    assert.deepEqual(
+      plan?.pricing_menus.flatMap((m) => m.units.map((u) => u.name)),
+      ['base_fee', 'api_usage'],
+    );
+    const detail = await saas.client.get<{ plan_id?: string }>(`/tenants/${tenant.body.id}`);
+    assert.equal(detail.body.plan_id, plan?.id);
+
+    // Usage recorded through the API shows as today's bar once the page loads again.
+    const now = Math.floor(Date.now() / 1000);
+    for (const count of [3, 4]) {
+      const put = await pricing.put(`/metering/tenants/${tenant.body.id}/units/api_calls/timestamp/${now - count}`, { method: 'add', count });
+      assert.equal(put.status, 200);
+    }
+    await page.reload();
+    await page.waitForSelector('#usage-chart');
+    const bars = await page.$$eval('#usage-chart rect.bar', (rects) => rects.map((r) => Number(r.getAttribute('data-count'))));
+    assert.equal(bars.length, 14);
+    assert.equal(bars[13], 7);
+    assert.equal(
+      bars.slice(0, 13).reduce((a, b) => a + b, 0),
+      0,
+    );
+    assert.match((await page.getAttribute('#usage-chart', 'aria-label')) ?? '', /api_calls: 7 in 14 days/);
+    await axeClean(page, 'pricing');
+    await context.close();
+  });
+
+  it('themes the login screen: the preview follows the form, switches language and scheme, and Save makes it live', async () => {
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Login screen');
+    await page.waitForSelector('#login-theme');
+    const buttonColour = () => page.$eval('#preview-button', (b) => getComputedStyle(b).backgroundColor);
+    const cardColour = () => page.$eval('#login-preview .lp-card', (c) => getComputedStyle(c).backgroundColor);
+
+    const before = await buttonColour();
+    await page.fill('#login-theme-primary_color', '#ffcc00');
+    assert.equal(await buttonColour(), 'rgb(255, 204, 0)');
+    assert.notEqual(before, 'rgb(255, 204, 0)');
+    // A light primary colour gets black text, as the real screen's stylesheet gives it.
+    assert.equal(await page.$eval('#preview-button', (b) => getComputedStyle(b).color), 'rgb(0, 0, 0)');
+
+    assert.match((await page.textContent('#preview-button')) ?? '', /Sign in/);
+    await page.check('#preview-lang-ja');
+    assert.equal(await page.textContent('#preview-button'), 'ログイン');
+    assert.equal(await page.getAttribute('#login-preview', 'lang'), 'ja');
+
+    assert.equal(await cardColour(), 'rgb(255, 255, 255)');
+    await page.selectOption('#login-theme-mode', 'auto');
+    await page.check('#preview-scheme-dark');
+    assert.equal(await cardColour(), 'rgb(27, 30, 37)');
+    await page.check('#preview-scheme-light');
+    assert.equal(await cardColour(), 'rgb(255, 255, 255)');
+
+    // The API refuses a colour it does not take: shown at the field, nothing saved.
+    await page.fill('#login-theme-background_color', 'red');
+    await page.click('#login-theme button[type=submit]');
+    await page.waitForSelector('#login-theme-background_color-error');
+    assert.notEqual((await saas.client.get<{ primary_color: string }>('/login-theme')).body.primary_color, '#ffcc00');
+
+    await page.fill('#login-theme-background_color', '#102030');
+    await page.fill('#login-theme-corner_radius', '16');
+    await page.click('#login-theme button[type=submit]');
+    await page.waitForSelector('#login-theme .done');
+    const saved = await saas.client.get<{ primary_color: string; background_color: string; mode: string; corner_radius: number }>('/login-theme');
+    assert.deepEqual(
+      { ...saved.body, background_image: undefined, logo_position: undefined },
+      {
+        primary_color: '#ffcc00',
+        background_color: '#102030',
+        mode: 'auto',
+        corner_radius: 16,
+        background_image: undefined,
+        logo_position: undefined,
+      },
+    );
+    await axeClean(page, 'login-screen');
+    await context.close();
+  });
+});

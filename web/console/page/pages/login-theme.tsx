@@ -1,0 +1,203 @@
+/**
+ * The login screen's theme (GET/PATCH /login-theme, our extension) with a live preview, and its title and legal
+ * links (customize-page-settings).
+ *
+ * Why the preview is drawn here and not framed: the real screen answers `frame-ancestors 'none'` and
+ * `X-Frame-Options: DENY` on a SaaS's own host (docs/security.md), so no iframe of it can show in the console,
+ * and loosening that for a "preview mode" would open the screen to clickjacking. The preview is the sign-in card
+ * drawn with the screen's own words (web/login/texts) and colours and the same contrast rule as the screen's
+ * theme stylesheet (web/login/theme-colours.ts): white or black on the primary colour, the primary colour for
+ * links only where it reads at 4.5:1. It follows the form as it is typed, before anything is saved; its values
+ * go in through the CSS object model (CSS variables), which `style-src 'self'` allows.
+ */
+import { useState } from 'preact/hooks';
+import { call, problemOf, type Answer } from '../api.js';
+import { t } from '../texts.js';
+import { Done, Field, fieldOf, Loaded, problemText, useLoad, type FieldSpec, type Values } from '../ui.js';
+import { EN as LOGIN_EN } from '../../../login/texts/en.js';
+import { JA as LOGIN_JA } from '../../../login/texts/ja.js';
+import { contrast, DARK, fullHex, LIGHT, textOn } from '../../../login/theme-colours.js';
+
+interface Theme {
+  primary_color: string;
+  background_color: string;
+  background_image: string;
+  mode: 'light' | 'dark' | 'auto';
+  corner_radius: number;
+  logo_position: 'center' | 'left' | 'hidden';
+}
+interface PageSettings {
+  title: string;
+  icon: string;
+  terms_of_service_url: string;
+  privacy_policy_url: string;
+}
+
+const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** The CSS variables the screen's theme stylesheet sets, for one scheme. */
+export function previewVariables(values: Values, dark: boolean): Record<string, string> {
+  const palette = dark ? DARK : LIGHT;
+  const primary = HEX.test(String(values.primary_color)) ? fullHex(String(values.primary_color)) : '#2a46ad';
+  const radius = Math.max(0, Math.min(24, Number(values.corner_radius) || 0));
+  const image = String(values.background_image);
+  return {
+    '--lp-page': HEX.test(String(values.background_color)) ? fullHex(String(values.background_color)) : palette.page,
+    '--lp-image': /^(data:image\/|https:\/\/)[^"'()\s\\]*$/.test(image) ? `url("${image}")` : 'none',
+    '--lp-card': palette.card,
+    '--lp-text': palette.text,
+    '--lp-muted': palette.muted,
+    '--lp-line': palette.line,
+    '--lp-field': palette.field,
+    '--lp-primary': primary,
+    '--lp-on-primary': textOn(primary),
+    '--lp-accent': contrast(primary, palette.card) >= 4.5 ? primary : palette.text,
+    '--lp-radius': `${radius}px`,
+    '--lp-control': `${Math.min(Math.round(radius / 2), 12)}px`,
+  };
+}
+
+function Preview({ values, settings }: { values: Values; settings: PageSettings | undefined }) {
+  const th = t().theme;
+  const [lang, setLang] = useState(t().lang === 'ja' ? 'ja' : 'en');
+  const [scheme, setScheme] = useState<'light' | 'dark'>(values.mode === 'dark' ? 'dark' : 'light');
+  const words = (lang === 'ja' ? LOGIN_JA : LOGIN_EN).page;
+  const dark = values.mode === 'dark' || (values.mode === 'auto' && scheme === 'dark');
+  const radio = (name: string, value: string, label: string, current: string, set: (v: string) => void) => (
+    <label class="inline" key={value}>
+      <input type="radio" name={name} value={value} id={`preview-${name}-${value}`} checked={current === value} onChange={() => set(value)} /> {label}
+    </label>
+  );
+  return (
+    <section class="card" aria-labelledby="preview-heading">
+      <h2 id="preview-heading">{th.previewHeading}</h2>
+      <p class="hint">{th.previewNote}</p>
+      <div class="row switches">
+        <fieldset>
+          <legend>{th.previewLanguage}</legend>
+          {radio('lang', 'ja', '日本語', lang, setLang)}
+          {radio('lang', 'en', 'English', lang, setLang)}
+        </fieldset>
+        <fieldset>
+          <legend>{th.previewScheme}</legend>
+          {radio('scheme', 'light', th.light, scheme, (v) => setScheme(v as 'light'))}
+          {radio('scheme', 'dark', th.dark, scheme, (v) => setScheme(v as 'dark'))}
+          {values.mode !== 'auto' ? <p class="hint">{th.schemeFixed}</p> : null}
+        </fieldset>
+      </div>
+      <div
+        id="login-preview"
+        class={`login-preview logo-${String(values.logo_position)}${dark ? ' dark' : ''}`}
+        lang={lang}
+        data-scheme={dark ? 'dark' : 'light'}
+        style={previewVariables(values, dark)}
+        inert
+        aria-label={th.previewHeading}
+        role="img"
+      >
+        <div class="lp-card">
+          {settings?.icon && values.logo_position !== 'hidden' ? <img class="lp-icon" src={settings.icon} alt="" /> : null}
+          <p class="lp-title">{settings?.title || words.defaultTitle}</p>
+          <p class="lp-label">{words.email}</p>
+          <div class="lp-input" />
+          <p class="lp-label">{words.password}</p>
+          <div class="lp-input" />
+          <div class="lp-button" id="preview-button">
+            {words.signIn}
+          </div>
+          <p class="lp-link">{words.forgotPassword}</p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings | undefined }) {
+  const th = t().theme;
+  const [values, setValues] = useState<Values>({ ...theme, primary_color: fullHex(theme.primary_color), corner_radius: String(theme.corner_radius) });
+  const [answer, setAnswer] = useState<Answer | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const fields: FieldSpec[] = [
+    { name: 'primary_color', label: th.primary, type: 'color' },
+    { name: 'background_color', label: th.background, hint: th.backgroundHint, placeholder: '#f4f5f7' },
+    { name: 'background_image', label: th.image, hint: th.imageHint },
+    {
+      name: 'mode',
+      label: th.mode,
+      type: 'select',
+      options: [
+        { value: 'light', label: th.light },
+        { value: 'dark', label: th.dark },
+        { value: 'auto', label: th.auto },
+      ],
+    },
+    { name: 'corner_radius', label: th.radius, type: 'number', hint: th.radiusHint },
+    {
+      name: 'logo_position',
+      label: th.logo,
+      type: 'select',
+      options: [
+        { value: 'center', label: th.logoCenter },
+        { value: 'left', label: th.logoLeft },
+        { value: 'hidden', label: th.logoHidden },
+      ],
+    },
+  ];
+  const field = fieldOf(
+    answer ? problemOf(answer) : undefined,
+    fields.map((f) => f.name),
+  );
+  return (
+    <div class="theme-layout">
+      <section class="card" aria-labelledby="theme-heading">
+        <h2 id="theme-heading">{th.heading}</h2>
+        <form
+          id="login-theme"
+          noValidate
+          onSubmit={async (event) => {
+            event.preventDefault();
+            setBusy(true);
+            const { corner_radius, ...rest } = values;
+            const result = await call('PATCH', 'auth', '/login-theme', { ...rest, corner_radius: Number(corner_radius) });
+            setBusy(false);
+            setAnswer(result);
+          }}
+        >
+          {fields.map((spec) => (
+            <Field
+              key={spec.name}
+              form="login-theme"
+              spec={spec}
+              value={values[spec.name] ?? ''}
+              error={answer && field === spec.name ? problemText(answer) : undefined}
+              onChange={(value) => setValues({ ...values, [spec.name]: value })}
+            />
+          ))}
+          {answer && !answer.ok && !field ? (
+            <p class="error" role="alert">
+              {problemText(answer)}
+            </p>
+          ) : null}
+          <button type="submit" disabled={busy}>
+            {th.save}
+          </button>
+          {answer?.ok ? <Done answer={answer} text={th.saved} /> : null}
+        </form>
+      </section>
+      <Preview values={values} settings={settings} />
+    </div>
+  );
+}
+
+export function LoginTheme() {
+  const th = t().theme;
+  const theme = useLoad(() => call<Theme>('GET', 'auth', '/login-theme'));
+  const settings = useLoad(() => call<PageSettings>('GET', 'auth', '/customize-page-settings'));
+  return (
+    <>
+      <h1 tabIndex={-1}>{t().nav.theme}</h1>
+      <p class="muted">{th.intro}</p>
+      <Loaded answer={theme.answer}>{(body) => <ThemeForm theme={body} settings={settings.answer?.ok ? settings.answer.body : undefined} />}</Loaded>
+    </>
+  );
+}
