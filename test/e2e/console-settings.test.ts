@@ -189,4 +189,70 @@ const tick = (page: Page, form: string, text: string) => page.locator(`${form} l
     await axeClean(page, 'login-screen');
     await context.close();
   });
+
+  it('edits a mail template with its rendered preview, refused at the field without {####}', async () => {
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Mail templates');
+    await page.waitForSelector('#mail-authentication_mfa');
+    assert.equal(await page.locator('main section.card').count(), 9);
+    assert.match((await page.textContent('#preview-authentication_mfa .mail-text')) ?? '', /Your sign-in code is 482913/);
+
+    await page.fill('#mail-authentication_mfa-subject', 'Code for <Acme>');
+    await page.fill('#mail-authentication_mfa-message', 'No code here');
+    assert.equal(await page.textContent('#preview-authentication_mfa .subject-text'), 'Code for <Acme>');
+    await page.click('#mail-authentication_mfa button[type=submit]');
+    await page.waitForSelector('#mail-authentication_mfa-message-error');
+
+    await page.fill('#mail-authentication_mfa-message', 'Hello,\nyour code: {####}');
+    assert.equal(await page.textContent('#preview-authentication_mfa .mail-text'), 'Hello,\nyour code: 482913');
+    await page.click('#mail-authentication_mfa button[type=submit]');
+    await page.waitForSelector('#mail-authentication_mfa .done');
+    const saved = await saas.client.get<{ authentication_mfa: { subject: string; message: string } }>('/notification-messages');
+    assert.deepEqual(saved.body.authentication_mfa, { subject: 'Code for <Acme>', message: 'Hello,\nyour code: {####}' });
+
+    // An HTML message is shown in a sandboxed frame, the sample escaped as the service escapes the code.
+    await page.fill('#mail-invite_tenant_user-message', '<p>Join us: <a href="{####}">accept</a></p>');
+    const frame = page.frameLocator('#preview-invite_tenant_user iframe');
+    assert.equal(await frame.locator('a').getAttribute('href'), 'https://auth.example.com/invitation?id=…');
+    assert.equal(await page.getAttribute('#preview-invite_tenant_user iframe', 'sandbox'), '');
+    await axeClean(page, 'mail');
+    await context.close();
+  });
+
+  it('changes the password policy, self sign-up and refresh-token lifetime, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Sign-in settings');
+    await page.waitForSelector('#password-policy');
+    await page.fill('#password-policy-minimum_length', '3');
+    await page.click('#password-policy button[type=submit]');
+    await page.waitForSelector('#password-policy-minimum_length-error');
+    await page.fill('#password-policy-minimum_length', '12');
+    await page.check('#password-policy-is_require_symbols');
+    await page.click('#password-policy button[type=submit]');
+    await page.waitForSelector('#password-policy .done');
+
+    await page.check('#sign-in-access-self_regist');
+    await page.selectOption('#sign-in-access-device_remembering', 'no');
+    await page.click('#sign-in-access button[type=submit]');
+    await page.waitForSelector('#sign-in-access .done');
+
+    await page.fill('#refresh-token-value', '2');
+    await page.selectOption('#refresh-token-unit', 'hours');
+    await page.click('#refresh-token button[type=submit]');
+    await page.waitForSelector('#refresh-token .done');
+
+    const settings = await saas.client.get<{
+      password_policy: { minimum_length: number; is_require_symbols: boolean };
+      self_regist: { enable: boolean };
+      device_configuration: { device_remembering: string };
+      refresh_token_validity: { value: number; unit: string };
+    }>('/sign-in-settings');
+    assert.equal(settings.body.password_policy.minimum_length, 12);
+    assert.equal(settings.body.password_policy.is_require_symbols, true);
+    assert.equal(settings.body.self_regist.enable, true);
+    assert.equal(settings.body.device_configuration.device_remembering, 'no');
+    assert.deepEqual(settings.body.refresh_token_validity, { value: 2, unit: 'hours' });
+    await axeClean(page, 'sign-in-settings');
+    await context.close();
+  });
 });

@@ -9,6 +9,8 @@ import { Overview } from './pages/overview.js';
 import { Definitions } from './pages/definitions.js';
 import { Pricing } from './pages/pricing.js';
 import { LoginTheme } from './pages/login-theme.js';
+import { MailTemplates } from './pages/mail-templates.js';
+import { SignInSettingsPage } from './pages/sign-in-settings.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -28,4 +30,9 @@ export const PAGES: PageEntry[] = [
 ];
 
 // The catalogue, the login screen (issue 30, second part): appended apart from the rows above to keep merges simple.
-PAGES.push({ path: 'pricing', nav: 'pricing', component: Pricing }, { path: 'login-screen', nav: 'theme', component: LoginTheme });
+PAGES.push(
+  { path: 'pricing', nav: 'pricing', component: Pricing },
+  { path: 'login-screen', nav: 'theme', component: LoginTheme },
+  { path: 'mail', nav: 'mail', component: MailTemplates },
+  { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
+);
