@@ -186,6 +186,25 @@ const tick = (page: Page, form: string, text: string) => page.locator(`${form} l
         logo_position: undefined,
       },
     );
+    // The title follows the settings form into the preview, and is saved with the legal links.
+    await page.fill('#page-settings-title', 'Acme Cloud');
+    assert.equal(await page.textContent('#login-preview .lp-title'), 'Acme Cloud');
+    await page.fill('#page-settings-terms_of_service_url', 'not a url');
+    await page.click('#page-settings button[type=submit]');
+    await page.waitForSelector('#page-settings-terms_of_service_url-error');
+    await page.fill('#page-settings-terms_of_service_url', 'https://acme.example/terms');
+    await page.click('#page-settings button[type=submit]');
+    await page.waitForSelector('#page-settings .done');
+    const settings = await saas.client.get<{ title: string; terms_of_service_url: string }>('/customize-page-settings');
+    assert.deepEqual([settings.body.title, settings.body.terms_of_service_url], ['Acme Cloud', 'https://acme.example/terms']);
+
+    await page.click('summary >> text=Sign-up page');
+    await page.check('#page-sign_up_page-is_terms_of_service');
+    await page.fill('#page-sign_up_page-html_contents', '<p>Welcome to Acme</p>');
+    await page.click('#page-sign_up_page button[type=submit]');
+    await page.waitForSelector('#page-sign_up_page .done');
+    const pages = await saas.client.get<{ sign_up_page: { html_contents: string; is_terms_of_service: boolean } }>('/customize-pages');
+    assert.deepEqual(pages.body.sign_up_page, { html_contents: '<p>Welcome to Acme</p>', is_terms_of_service: true, is_privacy_policy: false });
     await axeClean(page, 'login-screen');
     await context.close();
   });

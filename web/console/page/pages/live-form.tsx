@@ -15,6 +15,7 @@ export function LiveForm({
   doneText,
   onSubmit,
   preview,
+  onChange,
 }: {
   id: string;
   fields: FieldSpec[];
@@ -22,7 +23,9 @@ export function LiveForm({
   submitLabel: string;
   doneText: string;
   onSubmit: (values: Values) => Promise<Answer>;
-  preview: (values: Values) => ComponentChildren;
+  preview?: (values: Values) => ComponentChildren;
+  /** Told each value as it is typed (a preview drawn elsewhere on the page). */
+  onChange?: (values: Values) => void;
 }) {
   const [values, setValues] = useState<Values>(initial);
   const [answer, setAnswer] = useState<Answer | undefined>(undefined);
@@ -58,7 +61,11 @@ export function LiveForm({
             spec={spec}
             value={values[spec.name] ?? ''}
             error={answer && field === spec.name ? problemText(answer) : undefined}
-            onChange={(value) => setValues({ ...values, [spec.name]: value })}
+            onChange={(value) => {
+              const next = { ...values, [spec.name]: value };
+              setValues(next);
+              onChange?.(next);
+            }}
           />
         ))}
         {answer && !answer.ok && !field ? (
@@ -71,7 +78,7 @@ export function LiveForm({
         </button>
         {answer?.ok ? <Done answer={answer} text={doneText} /> : null}
       </form>
-      {preview(values)}
+      {preview?.(values)}
     </>
   );
 }

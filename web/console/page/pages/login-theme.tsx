@@ -14,6 +14,7 @@ import { useState } from 'preact/hooks';
 import { call, problemOf, type Answer } from '../api.js';
 import { t } from '../texts.js';
 import { Done, Field, fieldOf, Loaded, problemText, useLoad, type FieldSpec, type Values } from '../ui.js';
+import { LiveForm } from './live-form.js';
 import { EN as LOGIN_EN } from '../../../login/texts/en.js';
 import { JA as LOGIN_JA } from '../../../login/texts/ja.js';
 import { contrast, DARK, fullHex, LIGHT, textOn } from '../../../login/theme-colours.js';
@@ -189,15 +190,132 @@ function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings |
   );
 }
 
+interface PageSettingsFull extends PageSettings {
+  favicon: string;
+  tag_manager_container_id?: string;
+  google_tag_manager_container_id?: string;
+  is_sign_in_id_enabled?: boolean;
+}
+
+/** The screen's title, icon and legal links (PATCH /customize-page-settings takes them all; the rest is kept). */
+function PageSettingsForm({ settings, onLook }: { settings: PageSettingsFull; onLook: (look: PageSettings) => void }) {
+  const th = t().theme;
+  const [icon, setIcon] = useState(settings.icon);
+  const [values, setValues] = useState<Values>({});
+  const look = (next: Values, nextIcon: string) => onLook({ ...settings, title: String(next.title ?? settings.title), icon: nextIcon });
+  return (
+    <section class="card" aria-labelledby="page-settings-heading">
+      <h2 id="page-settings-heading">{th.settingsHeading}</h2>
+      <label for="page-settings-icon-file">{th.icon}</label>
+      <input
+        type="file"
+        id="page-settings-icon-file"
+        accept="image/png,image/jpeg,image/gif,image/webp,image/svg+xml"
+        aria-describedby="page-settings-icon-hint"
+        onChange={(event) => {
+          const file = (event.currentTarget as HTMLInputElement).files?.[0];
+          if (!file) return;
+          const reader = new FileReader();
+          reader.onload = () => {
+            setIcon(String(reader.result));
+            look(values, String(reader.result));
+          };
+          reader.readAsDataURL(file);
+        }}
+      />
+      <p class="hint" id="page-settings-icon-hint">
+        {th.iconHint}
+      </p>
+      <LiveForm
+        id="page-settings"
+        fields={[
+          { name: 'title', label: th.title, required: true },
+          { name: 'terms_of_service_url', label: th.terms, type: 'text', placeholder: 'https://' },
+          { name: 'privacy_policy_url', label: th.privacy, type: 'text', placeholder: 'https://' },
+          { name: 'is_sign_in_id_enabled', label: th.signInId, type: 'checkbox' },
+        ]}
+        initial={{
+          title: settings.title,
+          terms_of_service_url: settings.terms_of_service_url,
+          privacy_policy_url: settings.privacy_policy_url,
+          is_sign_in_id_enabled: settings.is_sign_in_id_enabled === true,
+        }}
+        submitLabel={t().common.save}
+        doneText={t().common.saved}
+        onChange={(next) => {
+          setValues(next);
+          look(next, icon);
+        }}
+        onSubmit={(v) =>
+          call('PATCH', 'auth', '/customize-page-settings', {
+            icon,
+            favicon: settings.favicon,
+            title: v.title,
+            terms_of_service_url: v.terms_of_service_url,
+            privacy_policy_url: v.privacy_policy_url,
+            tag_manager_container_id: settings.google_tag_manager_container_id ?? settings.tag_manager_container_id ?? '',
+            is_sign_in_id_enabled: v.is_sign_in_id_enabled === true,
+          })
+        }
+      />
+    </section>
+  );
+}
+
+type PageKey = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
+type CustomizePages = Record<PageKey, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
+
+/** The SaaS's own HTML on each page of the screen and the consents each page asks for (PATCH /customize-pages). */
+function CustomizePagesForms({ pages }: { pages: CustomizePages }) {
+  const th = t().theme;
+  const names: Record<PageKey, string> = { sign_in_page: th.signInPage, sign_up_page: th.signUpPage, password_reset_page: th.resetPage };
+  return (
+    <section class="card" aria-labelledby="pages-heading">
+      <h2 id="pages-heading">{th.pagesHeading}</h2>
+      <p class="hint">{th.pagesNote}</p>
+      {(Object.keys(names) as PageKey[]).map((key) => (
+        <details key={key}>
+          <summary>{names[key]}</summary>
+          <LiveForm
+            id={`page-${key}`}
+            fields={[
+              { name: 'html_contents', label: th.html, type: 'textarea' },
+              { name: 'is_terms_of_service', label: th.askTerms, type: 'checkbox' },
+              { name: 'is_privacy_policy', label: th.askPrivacy, type: 'checkbox' },
+            ]}
+            initial={{ ...pages[key] }}
+            submitLabel={t().common.save}
+            doneText={t().common.saved}
+            onSubmit={(v) =>
+              call('PATCH', 'auth', '/customize-pages', {
+                [key]: {
+                  html_contents: v.html_contents,
+                  is_terms_of_service: v.is_terms_of_service === true,
+                  is_privacy_policy: v.is_privacy_policy === true,
+                },
+              })
+            }
+          />
+        </details>
+      ))}
+    </section>
+  );
+}
+
 export function LoginTheme() {
   const th = t().theme;
   const theme = useLoad(() => call<Theme>('GET', 'auth', '/login-theme'));
-  const settings = useLoad(() => call<PageSettings>('GET', 'auth', '/customize-page-settings'));
+  const settings = useLoad(() => call<PageSettingsFull>('GET', 'auth', '/customize-page-settings'));
+  const pages = useLoad(() => call<CustomizePages>('GET', 'auth', '/customize-pages'));
+  const [look, setLook] = useState<PageSettings | undefined>(undefined);
+  const loaded = settings.answer?.ok ? settings.answer.body : undefined;
   return (
     <>
       <h1 tabIndex={-1}>{t().nav.theme}</h1>
       <p class="muted">{th.intro}</p>
-      <Loaded answer={theme.answer}>{(body) => <ThemeForm theme={body} settings={settings.answer?.ok ? settings.answer.body : undefined} />}</Loaded>
+      <Loaded answer={theme.answer}>{(body) => <ThemeForm theme={body} settings={look ?? loaded} />}</Loaded>
+      <Loaded answer={settings.answer}>{(body) => <PageSettingsForm settings={body} onLook={setLook} />}</Loaded>
+      <Loaded answer={pages.answer}>{(body) => <CustomizePagesForms pages={body} />}</Loaded>
     </>
   );
 }
