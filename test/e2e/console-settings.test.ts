@@ -12,6 +12,7 @@ import { SignedClient } from '../../client/signed-fetch.js';
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { startTestIdp } from '../support/saml-idp.js';
 
 const skip = chromiumMissing();
 const IMAGES = '.test-results/console';
@@ -272,6 +273,70 @@ const tick = (page: Page, form: string, text: string) => page.locator(`${form} l
     assert.equal(settings.body.device_configuration.device_remembering, 'no');
     assert.deepEqual(settings.body.refresh_token_validity, { value: 2, unit: 'hours' });
     await axeClean(page, 'sign-in-settings');
+    await context.close();
+  });
+
+  it('sets Google and a tenant’s SAML identity provider by its metadata file', async () => {
+    const tenant = await saas.client.post<{ id: string }>('/tenants', {
+      name: 'Saml Corp',
+      attributes: {},
+      back_office_staff_email: 'it@example.com',
+    });
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Identity providers');
+    await page.waitForSelector('#google');
+    assert.match((await page.textContent('#google-state')) ?? '', /off/);
+    await page.fill('#google-application_id', 'client-123.apps.googleusercontent.com');
+    await page.fill('#google-application_secret', 'secret-abcd1234');
+    await page.click('#google button[type=submit]');
+    await page.waitForSelector('#google .done');
+    await page.waitForSelector('#google-state >> text=offers');
+    const google = await saas.client.get<{ google: { application_id: string; application_secret: string } }>('/identity-providers');
+    assert.equal(google.body.google.application_id, 'client-123.apps.googleusercontent.com');
+    assert.ok(!google.body.google.application_secret.includes('secret-ab'));
+
+    await page.selectOption('#saml-tenant', tenant.body.id);
+    await page.waitForSelector('#saml-state >> text=No SAML identity provider');
+    // A metadata URL that is not https is refused at its field.
+    await page.fill('#saml-metadata_url', 'http://idp.example/metadata');
+    await page.click('#saml button[type=submit]');
+    await page.waitForSelector('#saml-metadata_url-error');
+    await page.setInputFiles('#saml-file', { name: 'idp.xml', mimeType: 'application/xml', buffer: Buffer.from(startTestIdp('console').metadata) });
+    await page.waitForSelector('#saml-file-hint >> text=A file is chosen');
+    await page.click('#saml button[type=submit]');
+    await page.waitForSelector('#saml .done');
+    await page.waitForSelector('#saml-state >> text=by metadata file');
+    const saml = await saas.client.get<{ saml?: { email_attribute: string; metadata_xml?: string } }>(
+      `/tenants/${tenant.body.id}/identity-providers`,
+    );
+    assert.equal(saml.body.saml?.email_attribute, 'email');
+    await axeClean(page, 'identity-providers');
+    await context.close();
+  });
+
+  it('sets the login domain and shows its DNS records waiting, and keeps a Stripe key masked', async () => {
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Domain, mail and payment');
+    await page.waitForSelector('#basic-info');
+    assert.match((await page.textContent('#domain-state')) ?? '', /No domain of your own/);
+    await page.fill('#basic-info-domain_name', 'not a domain');
+    await page.fill('#basic-info-from_email_address', 'no-reply@mail.example.com');
+    await page.click('#basic-info button[type=submit]');
+    await page.waitForSelector('#basic-info-domain_name-error');
+    await page.fill('#basic-info-domain_name', 'login.example.com');
+    await page.click('#basic-info button[type=submit]');
+    await page.waitForSelector('#domain-state >> text=Waiting');
+    await page.waitForSelector('#dns-records >> text=Certificate check');
+    assert.match((await page.textContent('#dns-records')) ?? '', /Not seen yet/);
+
+    await page.fill('#payment-provider-secret_key', 'pk_test_public123456');
+    await page.click('#payment-provider button[type=submit]');
+    await page.waitForSelector('#payment-provider-secret_key-error');
+    await page.fill('#payment-provider-secret_key', 'sk_test_console9876');
+    await page.click('#payment-provider button[type=submit]');
+    await page.waitForSelector('#payment-state >> text=9876');
+    assert.ok(!(await page.content()).includes('sk_test_console'), 'the key is never shown');
+    await axeClean(page, 'basic-info');
     await context.close();
   });
 });

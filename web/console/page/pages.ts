@@ -11,6 +11,8 @@ import { Pricing } from './pages/pricing.js';
 import { LoginTheme } from './pages/login-theme.js';
 import { MailTemplates } from './pages/mail-templates.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
+import { IdentityProviders } from './pages/identity-providers.js';
+import { BasicInfoPage } from './pages/basic-info.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -35,4 +37,6 @@ PAGES.push(
   { path: 'login-screen', nav: 'theme', component: LoginTheme },
   { path: 'mail', nav: 'mail', component: MailTemplates },
   { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
+  { path: 'identity-providers', nav: 'providers', component: IdentityProviders },
+  { path: 'basic-info', nav: 'basicInfo', component: BasicInfoPage },
 );
