@@ -119,6 +119,21 @@ const tick = (page: Page, form: string, text: string) => page.locator(`${form} l
     const detail = await saas.client.get<{ plan_id?: string }>(`/tenants/${tenant.body.id}`);
     assert.equal(detail.body.plan_id, plan?.id);
 
+    // Names change in place; the rest of the item is sent as it was read.
+    await page.click('button[aria-label="Edit api_usage"]');
+    await page.fill('#edit-unit-display_name', 'API calls (metered)');
+    await page.click('#edit-unit button[type=submit]');
+    await page.waitForSelector('#units >> text=API calls (metered)');
+    await page.click('button[aria-label="Edit standard"]');
+    await page.fill('#edit-plan-display_name', 'Standard');
+    await page.click('#edit-plan button[type=submit]');
+    await page.waitForSelector('#edit-plan .done');
+    const units = await pricing.get<{ units: { name: string; display_name: string; unit_amount: number; metering_unit_name?: string }[] }>('/units');
+    const usage = units.body.units.find((u) => u.name === 'api_usage');
+    assert.deepEqual([usage?.display_name, usage?.unit_amount, usage?.metering_unit_name], ['API calls (metered)', 2, 'api_calls']);
+    const edited = await pricing.get<{ display_name: string; pricing_menus: unknown[] }>(`/plans/${plan?.id}`);
+    assert.deepEqual([edited.body.display_name, edited.body.pricing_menus.length], ['Standard', 1]);
+
     // Usage recorded through the API shows as today's bar once the page loads again.
     const now = Math.floor(Date.now() / 1000);
     for (const count of [3, 4]) {

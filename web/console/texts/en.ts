@@ -113,6 +113,8 @@ export const EN = {
     upperCountHint: 'Per-use units only: 0 for no limit.',
     createUnit: 'Create unit',
     used: 'In use (kept)',
+    edit: 'Edit',
+    editNamed: 'Edit {name}',
     deleteNamed: 'Delete {name}',
     menusHeading: 'Menus',
     createMenu: 'Create menu',

@@ -111,6 +111,8 @@ export const JA: ConsoleTexts = {
     upperCountHint: '従量課金のみ：0 は上限なし。',
     createUnit: 'ユニットを作成',
     used: '使用中（削除不可）',
+    edit: '編集',
+    editNamed: '{name} を編集',
     deleteNamed: '{name} を削除',
     menusHeading: 'メニュー',
     createMenu: 'メニューを作成',

@@ -13,6 +13,7 @@ interface Unit {
   id: string;
   name: string;
   display_name: string;
+  description?: string;
   type: string;
   currency: string;
   unit_amount?: number;
@@ -24,6 +25,7 @@ interface Menu {
   id: string;
   name: string;
   display_name: string;
+  description?: string;
   units: Unit[];
   used: boolean;
 }
@@ -31,6 +33,7 @@ interface Plan {
   id: string;
   name: string;
   display_name: string;
+  description?: string;
   pricing_menus: Menu[];
   used: boolean;
 }
@@ -38,6 +41,7 @@ interface TaxRate {
   id: string;
   name: string;
   display_name: string;
+  description?: string;
   percentage: number;
   inclusive: boolean;
   country: string;
@@ -53,6 +57,14 @@ const ticked = (values: Values, prefix: string) =>
   Object.entries(values)
     .filter(([name, on]) => name.startsWith(prefix) && on === true)
     .map(([name]) => name.slice(prefix.length));
+
+/** An item as the API's PATCH takes it: without its id and used flag. */
+const saved = <T extends { id: string; used: boolean }>(item: T) => {
+  const { id: _id, used: _used, ...rest } = item;
+  return rest;
+};
+
+const names = (values: Values) => ({ display_name: values.display_name, description: values.description });
 
 const base = (values: Values) => ({ name: values.name, display_name: values.display_name, description: values.description });
 
@@ -79,9 +91,60 @@ function useDeletion() {
   return { answer, setAnswer };
 }
 
+/**
+ * Names of an item changed in place: the Pricing API's PATCH takes the whole item, so the rest is sent as read
+ * (a used item keeps its billing structure and may change only its names, docs/pricing.md).
+ */
+function EditNames({
+  id,
+  item,
+  path,
+  body,
+  onDone,
+}: {
+  id: string;
+  item: { display_name: string; description?: string };
+  path: string;
+  body: (values: Values) => unknown;
+  onDone: () => void;
+}) {
+  const p = t().pricing;
+  return (
+    <ApiForm
+      id={id}
+      initial={{ display_name: item.display_name, description: item.description ?? '' }}
+      fields={[
+        { name: 'display_name', label: p.displayName, required: true },
+        { name: 'description', label: p.description },
+      ]}
+      submitLabel={t().common.save}
+      doneText={t().common.saved}
+      onSubmit={(values) => call('PATCH', 'pricing', path, body(values))}
+      onDone={onDone}
+    />
+  );
+}
+
+/** The row being edited, and an Edit button per row that opens its form under the table. */
+function useEditing() {
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  const button = (itemId: string, name: string) => (
+    <button
+      type="button"
+      class="secondary"
+      aria-label={fill(t().pricing.editNamed, { name })}
+      onClick={() => setEditing(editing === itemId ? undefined : itemId)}
+    >
+      {t().pricing.edit}
+    </button>
+  );
+  return { editing, button };
+}
+
 function Units({ units, reload }: { units: Unit[]; reload: () => void }) {
   const p = t().pricing;
   const deletion = useDeletion();
+  const edit = useEditing();
   const fields: FieldSpec[] = [
     { name: 'name', label: p.name, required: true },
     { name: 'display_name', label: p.displayName, required: true },
@@ -132,16 +195,32 @@ function Units({ units, reload }: { units: Unit[]; reload: () => void }) {
           { label: p.meteringUnit, render: (u) => u.metering_unit_name ?? '' },
           {
             label: t().common.actions,
-            render: (u) =>
-              u.used ? (
-                p.used
-              ) : (
-                <DeleteButton label={fill(p.deleteNamed, { name: u.name })} path={`/units/${u.id}`} onDone={reload} onAnswer={deletion.setAnswer} />
-              ),
+            render: (u) => (
+              <>
+                {edit.button(u.id, u.name)}
+                {u.used ? (
+                  p.used
+                ) : (
+                  <DeleteButton label={fill(p.deleteNamed, { name: u.name })} path={`/units/${u.id}`} onDone={reload} onAnswer={deletion.setAnswer} />
+                )}
+              </>
+            ),
           },
         ]}
       />
       <ProblemNote answer={deletion.answer} />
+      {units
+        .filter((u) => u.id === edit.editing)
+        .map((u) => (
+          <EditNames
+            key={u.id}
+            id="edit-unit"
+            item={u}
+            path={`/units/${u.id}`}
+            body={(values) => ({ ...saved(u), ...names(values) })}
+            onDone={reload}
+          />
+        ))}
       <h3>{p.createUnit}</h3>
       <ApiForm
         id="create-unit"
@@ -174,6 +253,7 @@ const picks = (prefix: string, items: { id: string; name: string; display_name: 
 function Menus({ menus, units, reload }: { menus: Menu[]; units: Unit[]; reload: () => void }) {
   const p = t().pricing;
   const deletion = useDeletion();
+  const edit = useEditing();
   return (
     <section class="card" aria-labelledby="menus-heading">
       <h2 id="menus-heading">{p.menusHeading}</h2>
@@ -187,16 +267,32 @@ function Menus({ menus, units, reload }: { menus: Menu[]; units: Unit[]; reload:
           { label: p.unitsHeading, render: (m) => m.units.map((u) => u.name).join(', ') },
           {
             label: t().common.actions,
-            render: (m) =>
-              m.used ? (
-                p.used
-              ) : (
-                <DeleteButton label={fill(p.deleteNamed, { name: m.name })} path={`/menus/${m.id}`} onDone={reload} onAnswer={deletion.setAnswer} />
-              ),
+            render: (m) => (
+              <>
+                {edit.button(m.id, m.name)}
+                {m.used ? (
+                  p.used
+                ) : (
+                  <DeleteButton label={fill(p.deleteNamed, { name: m.name })} path={`/menus/${m.id}`} onDone={reload} onAnswer={deletion.setAnswer} />
+                )}
+              </>
+            ),
           },
         ]}
       />
       <ProblemNote answer={deletion.answer} />
+      {menus
+        .filter((m) => m.id === edit.editing)
+        .map((m) => (
+          <EditNames
+            key={m.id}
+            id="edit-menu"
+            item={m}
+            path={`/menus/${m.id}`}
+            body={(values) => ({ name: m.name, ...names(values), unit_ids: m.units.map((x) => x.id) })}
+            onDone={reload}
+          />
+        ))}
       <h3>{p.createMenu}</h3>
       <ApiForm
         id="create-menu"
@@ -221,6 +317,7 @@ function Menus({ menus, units, reload }: { menus: Menu[]; units: Unit[]; reload:
 function Plans({ plans, menus, reload }: { plans: Plan[]; menus: Menu[]; reload: () => void }) {
   const p = t().pricing;
   const deletion = useDeletion();
+  const edit = useEditing();
   return (
     <section class="card" aria-labelledby="plans-heading">
       <h2 id="plans-heading">{p.plansHeading}</h2>
@@ -234,21 +331,37 @@ function Plans({ plans, menus, reload }: { plans: Plan[]; menus: Menu[]; reload:
           { label: p.menusHeading, render: (plan) => plan.pricing_menus.map((m) => m.name).join(', ') },
           {
             label: t().common.actions,
-            render: (plan) =>
-              plan.used ? (
-                p.used
-              ) : (
-                <DeleteButton
-                  label={fill(p.deleteNamed, { name: plan.name })}
-                  path={`/plans/${plan.id}`}
-                  onDone={reload}
-                  onAnswer={deletion.setAnswer}
-                />
-              ),
+            render: (plan) => (
+              <>
+                {edit.button(plan.id, plan.name)}
+                {plan.used ? (
+                  p.used
+                ) : (
+                  <DeleteButton
+                    label={fill(p.deleteNamed, { name: plan.name })}
+                    path={`/plans/${plan.id}`}
+                    onDone={reload}
+                    onAnswer={deletion.setAnswer}
+                  />
+                )}
+              </>
+            ),
           },
         ]}
       />
       <ProblemNote answer={deletion.answer} />
+      {plans
+        .filter((plan) => plan.id === edit.editing)
+        .map((plan) => (
+          <EditNames
+            key={plan.id}
+            id="edit-plan"
+            item={plan}
+            path={`/plans/${plan.id}`}
+            body={(values) => ({ name: plan.name, ...names(values), menu_ids: plan.pricing_menus.map((x) => x.id) })}
+            onDone={reload}
+          />
+        ))}
       <h3>{p.createPlan}</h3>
       <ApiForm
         id="create-plan"
@@ -272,6 +385,7 @@ function Plans({ plans, menus, reload }: { plans: Plan[]; menus: Menu[]; reload:
 
 function TaxRates({ rates, reload }: { rates: TaxRate[]; reload: () => void }) {
   const p = t().pricing;
+  const edit = useEditing();
   return (
     <section class="card" aria-labelledby="tax-heading">
       <h2 id="tax-heading">{p.taxHeading}</h2>
@@ -285,8 +399,14 @@ function TaxRates({ rates, reload }: { rates: TaxRate[]; reload: () => void }) {
           { label: p.percentage, render: (r) => `${r.percentage} %` },
           { label: p.inclusive, render: (r) => (r.inclusive ? t().common.yes : t().common.no) },
           { label: p.country, render: (r) => r.country },
+          { label: t().common.actions, render: (r) => edit.button(r.id, r.name) },
         ]}
       />
+      {rates
+        .filter((r) => r.id === edit.editing)
+        .map((r) => (
+          <EditNames key={r.id} id="edit-tax-rate" item={r} path={`/tax-rates/${r.id}`} body={names} onDone={reload} />
+        ))}
       <p class="hint">{p.taxNoDelete}</p>
       <h3>{p.createTax}</h3>
       <ApiForm
