@@ -7,10 +7,13 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { SignedClient } from '../../client/signed-fetch.js';
+import { SignedClient } from '../../client/signed-fetch.js';
 import { seriousViolations } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { defineEnvsAndRoles } from '../support/definitions.js';
+import { accessTokenOf } from '../support/tokens.js';
+import { offerDemoOperator } from '../../web/console/console-function.js';
 
 const skip = chromiumMissing();
 const IMAGES = '.test-results/console';
@@ -18,11 +21,12 @@ const IMAGES = '.test-results/console';
 let h: Harness;
 let browser: Browser;
 let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient };
 
 const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
 
 async function axeClean(page: Page, name: string) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${IMAGES}/${name}.png` });
   assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
 }
 
@@ -47,6 +51,9 @@ async function signedIn(
     mkdirSync(IMAGES, { recursive: true });
     [h, browser] = await Promise.all([startHarness(), launchChromium()]);
     saas = await h.newSaas();
+    // The catalogue and the tenants pages work on a SaaS of their own, with environments and roles.
+    shop = await h.newSaas();
+    await defineEnvsAndRoles(shop.client);
   });
   afterAll(async () => {
     await browser?.close();
@@ -141,5 +148,222 @@ async function signedIn(
     );
     assert.equal(refused, 401);
     await context.close();
+  });
+  it('reads the activity of a call just made', async () => {
+    const { context, page } = await signedIn(saas);
+    await page.goto(consoleUrl('definitions'));
+    await page.fill('#create-role-role_name', 'reviewer');
+    await page.fill('#create-role-display_name', 'Reviewer');
+    await page.click('#create-role button[type=submit]');
+    await page.click('#create-role .see-activity');
+    const row = await page.waitForSelector('#call-detail tbody tr');
+    const text = (await row.textContent()) ?? '';
+    assert.match(text, /POST/);
+    assert.match(text, /\/v1\/auth\/roles/);
+    assert.match(text, /201/);
+    assert.match(text, new RegExp(saas.apiKey));
+    await page.waitForSelector('#activity-log tbody tr');
+    // The filter narrows the list on the page.
+    await page.fill('#activity-filter', 'no-such-call-anywhere');
+    await page.waitForSelector('#activity-log', { state: 'detached' });
+    await page.fill('#activity-filter', '');
+    await axeClean(page, 'activity');
+    await context.close();
+  });
+
+  it('builds a plan from units and menus and assigns it to a new tenant', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Pricing');
+    await page.fill('#create-unit-name', 'base_fee');
+    await page.fill('#create-unit-display_name', 'Base fee');
+    await page.fill('#create-unit-unit_amount', '1000');
+    await page.click('#create-unit button[type=submit]');
+    await page.waitForSelector('#units >> text=base_fee');
+    await page.fill('#create-menu-name', 'basic_menu');
+    await page.fill('#create-menu-display_name', 'Basic menu');
+    await page.check('#create-menu-units >> text=Base fee');
+    await page.click('#create-menu button[type=submit]');
+    await page.waitForSelector('#menus >> text=basic_menu');
+    await page.fill('#create-plan-name', 'basic_plan');
+    await page.fill('#create-plan-display_name', 'Basic plan');
+    await page.check('#create-plan-menus >> text=Basic menu');
+    await page.click('#create-plan button[type=submit]');
+    await page.waitForSelector('#plans >> text=basic_plan');
+    await page.fill('#create-tax-rate-name', 'jp_consumption');
+    await page.fill('#create-tax-rate-display_name', 'Consumption tax');
+    await page.fill('#create-tax-rate-percentage', '10');
+    await page.fill('#create-tax-rate-country', 'JP');
+    await page.click('#create-tax-rate button[type=submit]');
+    await page.waitForSelector('#tax-rates >> text=jp_consumption');
+    await axeClean(page, 'pricing');
+
+    await page.click('nav >> text=Tenants');
+    await page.fill('#create-tenant-name', 'Acme Corp');
+    await page.fill('#create-tenant-back_office_staff_email', 'staff@acme.test');
+    await page.click('#create-tenant button[type=submit]');
+    await page.waitForSelector('#tenants >> text=Acme Corp');
+    await page.fill('#tenant-search', 'acme');
+    await page.waitForSelector('#tenants >> text=Acme Corp');
+    await page.selectOption('#change-plan-tenant', { label: 'Acme Corp' });
+    await page.selectOption('#change-plan-next_plan_id', { label: 'Basic plan' });
+    await page.selectOption('#change-plan-next_plan_tax_rate_id', { label: 'Consumption tax' });
+    await page.click('#change-plan button[type=submit]');
+    await page.waitForSelector('#change-plan .done');
+    await page.waitForSelector('#tenants >> text=Basic plan');
+    const tenants = await shop.client.get<{ tenants: { name: string; plan_id?: string }[] }>('/tenants');
+    const plans = await new SignedClient(h.api.baseUrl.replace('/v1/auth', '/v1/pricing'), shop.client.credentials).get<{
+      pricing_plans: { id: string; name: string }[];
+    }>('/plans');
+    const plan = plans.body.pricing_plans.find((p) => p.name === 'basic_plan');
+    assert.equal(tenants.body.tenants.find((x) => x.name === 'Acme Corp')?.plan_id, plan?.id);
+    await axeClean(page, 'tenants');
+    await context.close();
+  });
+
+  it('invites a user to a tenant with a role', async () => {
+    const tenant = await shop.client.post<{ id: string }>('/tenants', {
+      name: 'Invite Co',
+      back_office_staff_email: 'staff@invite.test',
+      attributes: {},
+    });
+    const inviter = await shop.client.post<{ id: string; email: string; sign_in_id: string }>('/users', {
+      email: 'inviter@invite.test',
+      password: 'Str0ng-Passw0rd!',
+    });
+    assert.equal((await shop.client.post(`/tenants/${tenant.body.id}/users`, { email: 'inviter@invite.test', attributes: {} })).status, 201);
+    const token = await accessTokenOf(shop.saasId, inviter.body);
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Invitations');
+    await page.waitForSelector('#invite');
+    await page.selectOption('#invite-tenant', { label: 'Invite Co' });
+    await page.fill('#invite-email', 'newcomer@invite.test');
+    await page.selectOption('#invite-env', { label: 'Production' });
+    await page.selectOption('#invite-role', { label: 'Administrator' });
+    await page.fill('#invite-access_token', token);
+    await page.click('#invite button[type=submit]');
+    await page.waitForSelector('#invite .done');
+    await page.waitForSelector('#invitations >> text=newcomer@invite.test');
+    const invitations = await shop.client.get<{ invitations: { email: string; envs: { id: number; roles: { role_name: string }[] }[] }[] }>(
+      `/tenants/${tenant.body.id}/invitations`,
+    );
+    const invitation = invitations.body.invitations.find((i) => i.email === 'newcomer@invite.test');
+    assert.deepEqual(
+      invitation?.envs.map((e) => [e.id, e.roles.map((r) => r.role_name)]),
+      [[1, ['admin']]],
+    );
+    await axeClean(page, 'invitations');
+    await context.close();
+  });
+
+  it('creates a user, finds them, resets their password, and deletes them after a typed confirmation', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Users');
+    await page.fill('#create-user-email', 'ada@users.test');
+    await page.fill('#create-user-password', 'short');
+    await page.click('#create-user button[type=submit]');
+    // The password policy's refusal, at the password field.
+    await page.waitForSelector('#create-user-password-error');
+    await page.fill('#create-user-password', 'Str0ng-Passw0rd!');
+    await page.click('#create-user button[type=submit]');
+    await page.waitForSelector('#create-user .done');
+    await page.fill('#user-search-email', 'ada@');
+    await page.click('#user-search button[type=submit]');
+    await page.waitForSelector('#users >> text=ada@users.test');
+    // Only the user whose address begins so (the inviter of the test before is left out).
+    await page.waitForFunction(() => document.querySelectorAll('#users tbody tr').length === 1);
+    await axeClean(page, 'users');
+
+    await page.click('button[aria-label="Reset password: ada@users.test"]');
+    const done = await page.waitForSelector('.done >> text=temporary password');
+    assert.match((await done.textContent()) ?? '', /new temporary password was made: \S+/);
+
+    await page.click('button[aria-label="Delete user: ada@users.test"]');
+    await page.fill('#delete-confirm', 'ada@users.tes');
+    await page.click('#delete-user button[type=submit]');
+    await page.waitForSelector('#delete-confirm-error');
+    const still = await shop.client.get<{ users: { email: string }[] }>('/users');
+    assert.ok(
+      still.body.users.some((u) => u.email === 'ada@users.test'),
+      'a mistyped confirmation deletes nothing',
+    );
+    await page.fill('#delete-confirm', 'ada@users.test');
+    await page.click('#delete-user button[type=submit]');
+    await page.waitForSelector('.done >> text=was deleted');
+    const after = await shop.client.get<{ users: { email: string }[] }>('/users');
+    assert.ok(!after.body.users.some((u) => u.email === 'ada@users.test'));
+    await context.close();
+  });
+
+  it('themes the login screen and the preview, the real screen, changes with it', async () => {
+    const { context, page } = await signedIn(saas);
+    await page.click('nav >> text=Login screen');
+    await page.waitForSelector('#theme-primary_color');
+    const frame = page.frameLocator('#theme-preview');
+    const buttonColour = () => frame.locator('#sign-in-form button[type=submit]').evaluate((b) => getComputedStyle(b).backgroundColor);
+    await frame.locator('#sign-in-form button[type=submit]').waitFor();
+    const before = await buttonColour();
+    await page.fill('#theme-primary_color', '#0f766e');
+    await page.click('#theme button[type=submit]');
+    await page.waitForSelector('#theme .done');
+    await page.waitForFunction(
+      () => {
+        const frame = document.querySelector<HTMLIFrameElement>('#theme-preview');
+        const button = frame?.contentDocument?.querySelector('#sign-in-form button[type=submit]');
+        return button ? getComputedStyle(button).backgroundColor === 'rgb(15, 118, 110)' : false;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    assert.notEqual(before, 'rgb(15, 118, 110)');
+    assert.equal((await saas.client.get<{ primary_color: string }>('/login-theme')).body.primary_color, '#0f766e');
+    await axeClean(page, 'theme');
+    await context.close();
+  });
+
+  it('changes the sign-in settings, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Sign-in settings');
+    await page.waitForSelector('#sign-in-settings-minimum_length');
+    await page.fill('#sign-in-settings-minimum_length', '3');
+    await page.click('#sign-in-settings button[type=submit]');
+    await page.waitForSelector('#sign-in-settings-minimum_length-error');
+    await page.fill('#sign-in-settings-minimum_length', '12');
+    await page.check('#sign-in-settings-self_regist');
+    await page.click('#sign-in-settings button[type=submit]');
+    await page.waitForSelector('#sign-in-settings .done');
+    const settings = await shop.client.get<{ password_policy: { minimum_length: number }; self_regist: { enable: boolean } }>('/sign-in-settings');
+    assert.equal(settings.body.password_policy.minimum_length, 12);
+    assert.equal(settings.body.self_regist.enable, true);
+    await axeClean(page, 'sign-in-settings');
+    await context.close();
+  });
+
+  it('speaks Japanese, signs in by keyboard alone, and offers the demo operator to this computer', async () => {
+    offerDemoOperator({ saasId: saas.saasId, apiKey: saas.apiKey, secret: saas.secret });
+    const context = await browser.newContext({ locale: 'ja-JP' });
+    const page = await context.newPage();
+    await page.goto(consoleUrl());
+    await page.waitForSelector('#sign-in');
+    assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+    assert.equal(await page.textContent('h1'), '運用コンソールにログイン');
+    await page.focus('#sign-in-saas_id');
+    await page.keyboard.type(saas.saasId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(saas.apiKey);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(saas.secret);
+    await Promise.all([page.waitForEvent('load'), page.keyboard.press('Enter')]);
+    await page.waitForSelector('#sign-out');
+    assert.equal(await page.textContent('nav a[aria-current="page"]'), '概要');
+    await axeClean(page, 'overview-ja');
+    await context.close();
+
+    const demo = await browser.newContext();
+    const demoPage = await demo.newPage();
+    await demoPage.goto(consoleUrl());
+    await Promise.all([demoPage.waitForEvent('load'), demoPage.click('#demo-sign-in')]);
+    await demoPage.waitForSelector('#sign-out');
+    assert.match((await demoPage.textContent('#who')) ?? '', new RegExp(saas.apiKey));
+    await demo.close();
   });
 });

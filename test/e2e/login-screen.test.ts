@@ -231,13 +231,14 @@ let hanakoSecret: string;
     assert.equal(backend.callbacks.at(-1)?.state, 'x');
   });
 
-  it('answers its pages with a strict Content-Security-Policy, refuses framing and a step posted without the page’s token', async () => {
+  it('answers its pages with a strict Content-Security-Policy, refuses framing but by the console, and a step posted without the page’s token', async () => {
     const res = await fetch(loginUrl);
     const csp = res.headers.get('content-security-policy') ?? '';
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'self'(;|$)/);
-    assert.match(csp, /frame-ancestors 'none'/);
-    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    // Framed only by the API's own origin: the operator console's theme preview (web/console).
+    assert.match(csp, new RegExp(`frame-ancestors ${new URL(h.api.baseUrl).origin}(;|$)`));
+    assert.equal(res.headers.get('x-frame-options'), null);
     assert.match(res.headers.get('set-cookie') ?? '', /^login_csrf=[A-Za-z0-9_-]{43}; Path=\/v1\/auth\/login\/[^/]+\/; HttpOnly; SameSite=Strict$/);
 
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;

@@ -115,8 +115,15 @@ export class ConsoleBackend {
     return this.page(404, messagePage(texts, this.deps.basePath, texts.notFound));
   }
 
-  private page(status: number, body: string, cookies: string[] = []): ConsoleResponse {
-    return { status, headers: HTML_HEADERS, body, cookies };
+  private page(status: number, body: string, cookies: string[] = [], frameOrigin?: string): ConsoleResponse {
+    // The theme page frames the SaaS's login screen, which may live on a host of its own.
+    const headers = frameOrigin
+      ? {
+          ...HTML_HEADERS,
+          'content-security-policy': HTML_HEADERS['content-security-policy'].replace("frame-src 'self'", `frame-src 'self' ${frameOrigin}`),
+        }
+      : HTML_HEADERS;
+    return { status, headers, body, cookies };
   }
 
   private async asset(name: string): Promise<ConsoleResponse> {
@@ -156,7 +163,7 @@ export class ConsoleBackend {
     const cookies = current?.renewed ? [current.renewed] : [];
     // A cookie that no longer opens (expired, forged) is forgotten.
     if (!current && cookie(request.headers.cookie, 'console_session')) cookies.push(this.sessions.cleared());
-    return this.page(200, shellPage(texts, data), cookies);
+    return this.page(200, shellPage(texts, data), cookies, data.loginScreenUrl ? new URL(data.loginScreenUrl).origin : undefined);
   }
 
   private language(request: ConsoleRequest): ConsoleResponse {

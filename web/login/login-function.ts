@@ -99,6 +99,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     theme: (saasId) => loginThemeService(true).theme(saasId),
     callbackUrl,
     issuer: config().tokenIssuer,
+    previewOrigin: new URL(config().publicBaseUrl).origin,
     signIn: signInService(),
     saveCredentials: (saasId, credentials, binding) => credentialService().save(saasId, credentials, binding),
     devices: deviceService(),

@@ -51,7 +51,7 @@ const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
  * The page's Content-Security-Policy: our own script and style only, images from us or data URLs (the icon),
  * no frames of us anywhere, forms and fetches to us. The tag manager, when the SaaS set one, adds its origin.
  */
-export function contentSecurityPolicy(tagManager: boolean, imageOrigin?: string): string {
+export function contentSecurityPolicy(tagManager: boolean, imageOrigin?: string, framedBy?: string): string {
   const extra = tagManager ? ` ${TAG_MANAGER_ORIGIN}` : '';
   // The theme's background image, when it is an https URL (web/login/theme.ts).
   const image = imageOrigin ? ` ${imageOrigin}` : '';
@@ -63,7 +63,8 @@ export function contentSecurityPolicy(tagManager: boolean, imageOrigin?: string)
     `connect-src 'self'${tagManager ? ' https://*.google-analytics.com https://*.googletagmanager.com' : ''}`,
     "frame-src 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    // The operator console's theme preview (web/console) frames the sign-in page from the API's own origin.
+    `frame-ancestors ${framedBy ?? "'none'"}`,
     "base-uri 'none'",
   ].join('; ');
 }

@@ -99,6 +99,8 @@ export interface LoginScreenDeps {
   callbackUrl(saasId: string): Promise<string>;
   /** The `iss` of the tokens, named in OpenID Connect authorization responses. */
   issuer: string;
+  /** The origin that may frame the sign-in page: the operator console's theme preview (the API's own origin). */
+  previewOrigin?: string;
   signIn: {
     start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInResult>;
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
@@ -154,6 +156,7 @@ const BASE_HEADERS = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
 };
+const { 'x-frame-options': _denied, ...FRAMEABLE_HEADERS } = BASE_HEADERS;
 const JSON_HEADERS = {
   ...BASE_HEADERS,
   'content-type': 'application/json; charset=utf-8',
@@ -375,9 +378,10 @@ export class LoginScreen {
     return {
       status: 200,
       headers: {
-        ...BASE_HEADERS,
+        // CSP frame-ancestors names the one origin that may frame it; X-Frame-Options cannot name one.
+        ...(this.deps.previewOrigin ? FRAMEABLE_HEADERS : BASE_HEADERS),
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId), themeImageOrigin(look.theme)),
+        'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId), themeImageOrigin(look.theme), this.deps.previewOrigin),
         'set-cookie': setCookie(CSRF_COOKIE, csrf, this.screenCookie(saasId, 'Strict')),
       },
       body: loginPage(this.deps.texts, look, data, `${this.screenPath(saasId)}assets/`),

@@ -7,12 +7,17 @@ import type { FunctionComponent } from 'preact';
 import type { ConsoleTexts } from '../texts/en.js';
 import { Overview } from './pages/overview.js';
 import { Definitions } from './pages/definitions.js';
+import { Activity } from './pages/activity.js';
+import { Tenants } from './pages/tenants.js';
+import { Users } from './pages/users.js';
+import { Invitations } from './pages/invitations.js';
 import { Pricing } from './pages/pricing.js';
 import { LoginTheme } from './pages/login-theme.js';
-import { MailTemplates } from './pages/mail-templates.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
+import { MailTemplates } from './pages/mail-templates.js';
 import { IdentityProviders } from './pages/identity-providers.js';
 import { BasicInfoPage } from './pages/basic-info.js';
+import { UsagePage } from './pages/usage-chart.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -29,14 +34,19 @@ export interface PageEntry {
 export const PAGES: PageEntry[] = [
   { path: 'overview', nav: 'overview', component: Overview },
   { path: 'definitions', nav: 'definitions', component: Definitions },
+  { path: 'tenants', nav: 'tenants', component: Tenants },
+  { path: 'users', nav: 'users', component: Users },
+  { path: 'invitations', nav: 'invitations', component: Invitations },
+  { path: 'pricing', nav: 'pricing', component: Pricing },
+  { path: 'theme', nav: 'theme', component: LoginTheme },
+  { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
+  { path: 'activity', nav: 'activity', component: Activity },
 ];
 
-// The catalogue, the login screen (issue 30, second part): appended apart from the rows above to keep merges simple.
+// The settings pages of issue 30's second part: appended apart from the rows above to keep merges simple.
 PAGES.push(
-  { path: 'pricing', nav: 'pricing', component: Pricing },
-  { path: 'login-screen', nav: 'theme', component: LoginTheme },
+  { path: 'usage', nav: 'usage', component: UsagePage },
   { path: 'mail', nav: 'mail', component: MailTemplates },
-  { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
   { path: 'identity-providers', nav: 'providers', component: IdentityProviders },
   { path: 'basic-info', nav: 'basicInfo', component: BasicInfoPage },
 );

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { call, problemOf, type Answer } from '../api.js';
 import { t } from '../texts.js';
 import { ApiForm, Done, Field, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
-import type { Tenant } from './pricing.js';
+import type { Tenant } from './usage-chart.js';
 
 interface Google {
   application_id: string | number;

@@ -1,17 +1,15 @@
 /**
- * The login screen's theme (GET/PATCH /login-theme, our extension) with a live preview, and its title and legal
- * links (customize-page-settings).
+ * The login screen's theme (GET/PATCH /login-theme, our extension) with two previews, and its title, logo, legal
+ * links (customize-page-settings) and pages (customize-pages).
  *
- * Why the preview is drawn here and not framed: the real screen answers `frame-ancestors 'none'` and
- * `X-Frame-Options: DENY` on a SaaS's own host (docs/security.md), so no iframe of it can show in the console,
- * and loosening that for a "preview mode" would open the screen to clickjacking. The preview is the sign-in card
- * drawn with the screen's own words (web/login/texts) and colours and the same contrast rule as the screen's
- * theme stylesheet (web/login/theme-colours.ts): white or black on the primary colour, the primary colour for
- * links only where it reads at 4.5:1. It follows the form as it is typed, before anything is saved; its values
- * go in through the CSS object model (CSS variables), which `style-src 'self'` allows.
+ * The draft preview follows the form as it is typed, before anything is saved: the sign-in card drawn with the
+ * screen's own words (web/login/texts, ja/en switch) and colours and the same contrast rule as the screen's theme
+ * stylesheet (web/login/theme-colours.ts), light or dark. Its values go in through the CSS object model (CSS
+ * variables), which `style-src 'self'` allows. Below it, the real screen in a frame (it lets only the API's own
+ * origin frame it, `frame-ancestors`), reloaded after each save: what users get.
  */
 import { useState } from 'preact/hooks';
-import { call, problemOf, type Answer } from '../api.js';
+import { call, pageData, problemOf, type Answer } from '../api.js';
 import { t } from '../texts.js';
 import { Done, Field, fieldOf, Loaded, problemText, useLoad, type FieldSpec, type Values } from '../ui.js';
 import { LiveForm } from './live-form.js';
@@ -59,7 +57,7 @@ export function previewVariables(values: Values, dark: boolean): Record<string, 
 }
 
 function Preview({ values, settings }: { values: Values; settings: PageSettings | undefined }) {
-  const th = t().theme;
+  const th = t().loginScreen;
   const [lang, setLang] = useState(t().lang === 'ja' ? 'ja' : 'en');
   const [scheme, setScheme] = useState<'light' | 'dark'>(values.mode === 'dark' ? 'dark' : 'light');
   const words = (lang === 'ja' ? LOGIN_JA : LOGIN_EN).page;
@@ -113,11 +111,32 @@ function Preview({ values, settings }: { values: Values; settings: PageSettings 
   );
 }
 
+/** The real screen, framed; `version` moves on each save so the frame loads the new theme. */
+function RealScreen({ version }: { version: number }) {
+  const s = t().theme;
+  const screen = pageData().loginScreenUrl;
+  if (!screen) return null;
+  const url = `${screen}?lang=${t().lang}&preview=${version}`;
+  return (
+    <section class="card preview" aria-labelledby="real-screen-heading">
+      <h2 id="real-screen-heading">{s.preview}</h2>
+      <p class="hint">{t().loginScreen.realNote}</p>
+      <iframe class="preview" id="theme-preview" title={s.previewTitle} src={url} key={url} />
+      <p>
+        <a href={url} target="_blank" rel="noopener noreferrer">
+          {s.open}
+        </a>
+      </p>
+    </section>
+  );
+}
+
 function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings | undefined }) {
-  const th = t().theme;
+  const th = t().loginScreen;
   const [values, setValues] = useState<Values>({ ...theme, primary_color: fullHex(theme.primary_color), corner_radius: String(theme.corner_radius) });
   const [answer, setAnswer] = useState<Answer | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [version, setVersion] = useState(0);
   const fields: FieldSpec[] = [
     { name: 'primary_color', label: th.primary, type: 'color' },
     { name: 'background_color', label: th.background, hint: th.backgroundHint, placeholder: '#f4f5f7' },
@@ -153,7 +172,7 @@ function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings |
       <section class="card" aria-labelledby="theme-heading">
         <h2 id="theme-heading">{th.heading}</h2>
         <form
-          id="login-theme"
+          id="theme"
           noValidate
           onSubmit={async (event) => {
             event.preventDefault();
@@ -162,12 +181,13 @@ function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings |
             const result = await call('PATCH', 'auth', '/login-theme', { ...rest, corner_radius: Number(corner_radius) });
             setBusy(false);
             setAnswer(result);
+            if (result.ok) setVersion((v) => v + 1);
           }}
         >
           {fields.map((spec) => (
             <Field
               key={spec.name}
-              form="login-theme"
+              form="theme"
               spec={spec}
               value={values[spec.name] ?? ''}
               error={answer && field === spec.name ? problemText(answer) : undefined}
@@ -186,6 +206,7 @@ function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings |
         </form>
       </section>
       <Preview values={values} settings={settings} />
+      <RealScreen version={version} />
     </div>
   );
 }
@@ -199,7 +220,7 @@ interface PageSettingsFull extends PageSettings {
 
 /** The screen's title, icon and legal links (PATCH /customize-page-settings takes them all; the rest is kept). */
 function PageSettingsForm({ settings, onLook }: { settings: PageSettingsFull; onLook: (look: PageSettings) => void }) {
-  const th = t().theme;
+  const th = t().loginScreen;
   const [icon, setIcon] = useState(settings.icon);
   const [values, setValues] = useState<Values>({});
   const look = (next: Values, nextIcon: string) => onLook({ ...settings, title: String(next.title ?? settings.title), icon: nextIcon });
@@ -267,7 +288,7 @@ type CustomizePages = Record<PageKey, { html_contents: string; is_terms_of_servi
 
 /** The SaaS's own HTML on each page of the screen and the consents each page asks for (PATCH /customize-pages). */
 function CustomizePagesForms({ pages }: { pages: CustomizePages }) {
-  const th = t().theme;
+  const th = t().loginScreen;
   const names: Record<PageKey, string> = { sign_in_page: th.signInPage, sign_up_page: th.signUpPage, password_reset_page: th.resetPage };
   return (
     <section class="card" aria-labelledby="pages-heading">
@@ -303,7 +324,7 @@ function CustomizePagesForms({ pages }: { pages: CustomizePages }) {
 }
 
 export function LoginTheme() {
-  const th = t().theme;
+  const th = t().loginScreen;
   const theme = useLoad(() => call<Theme>('GET', 'auth', '/login-theme'));
   const settings = useLoad(() => call<PageSettingsFull>('GET', 'auth', '/customize-page-settings'));
   const pages = useLoad(() => call<CustomizePages>('GET', 'auth', '/customize-pages'));

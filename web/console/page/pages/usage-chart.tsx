@@ -7,7 +7,12 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { fill, t } from '../texts.js';
 import { Field, Loaded, Table, useLoad } from '../ui.js';
-import type { Tenant } from './pricing.js';
+
+export interface Tenant {
+  id: string;
+  name: string;
+  plan_id?: string;
+}
 
 const DAYS = 14;
 const DAY = 86_400;
@@ -62,7 +67,7 @@ function Bars({ rows, label }: { rows: { day: string; count: number }[]; label: 
 }
 
 function Usage({ tenant, unit }: { tenant: string; unit: MeteringUnit }) {
-  const p = t().pricing;
+  const p = t().usage;
   const now = Math.floor(Date.now() / 1000);
   const start = (Math.floor(now / DAY) - (DAYS - 1)) * DAY;
   const { answer } = useLoad(
@@ -101,8 +106,19 @@ function Usage({ tenant, unit }: { tenant: string; unit: MeteringUnit }) {
   );
 }
 
+export function UsagePage() {
+  const tenants = useLoad(() => call<{ tenants: Tenant[] }>('GET', 'auth', '/tenants'));
+  return (
+    <>
+      <h1 tabIndex={-1}>{t().nav.usage}</h1>
+      <p class="muted">{t().usage.intro}</p>
+      <Loaded answer={tenants.answer}>{(body) => <UsageChart tenants={body.tenants} />}</Loaded>
+    </>
+  );
+}
+
 export function UsageChart({ tenants }: { tenants: Tenant[] }) {
-  const p = t().pricing;
+  const p = t().usage;
   const units = useLoad(() => call<{ units: MeteringUnit[] }>('GET', 'pricing', '/metering/units'));
   const [tenant, setTenant] = useState(tenants[0]?.id ?? '');
   const [unitName, setUnitName] = useState('');
