@@ -94,6 +94,45 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
     await context.close();
   });
 
+  it('renames and deletes catalogue items on the Pricing page; what a menu names is refused until the menu goes', async () => {
+    const pricing = new SignedClient(h.api.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), saas);
+    const unit = await pricing.post<{ id: string }>('/units', {
+      type: 'fixed',
+      name: 'seat_fee',
+      display_name: 'Seat fee',
+      description: '',
+      currency: 'JPY',
+      unit_amount: 500,
+      recurring_interval: 'month',
+    });
+    assert.equal(unit.status, 201);
+    const menu = await pricing.post<{ id: string }>('/menus', { name: 'seats', display_name: 'Seats', description: '', unit_ids: [unit.body.id] });
+    assert.equal(menu.status, 201);
+    const { context, page } = await signedIn();
+    await page.click('nav >> text=Pricing');
+    await page.waitForSelector('#change-item-item');
+    await page.selectOption('#change-item-item', `unit:${unit.body.id}`);
+    await page.fill('#change-item-display_name', 'Per seat');
+    await page.click('#change-item button[type=submit]');
+    await page.waitForSelector('#change-item .done');
+    await page.waitForSelector('#units >> text=Per seat');
+    const read = await pricing.get<{ display_name: string; unit_amount: number }>(`/units/${unit.body.id}`);
+    assert.deepEqual([read.body.display_name, read.body.unit_amount], ['Per seat', 500]);
+
+    await page.click('#delete-item');
+    await page.waitForSelector('#changes-heading ~ .error');
+    assert.equal((await pricing.get(`/units/${unit.body.id}`)).status, 200);
+    await page.selectOption('#change-item-item', `menu:${menu.body.id}`);
+    await page.click('#delete-item');
+    await page.waitForSelector('#changes-heading ~ .done');
+    await page.selectOption('#change-item-item', `unit:${unit.body.id}`);
+    await page.click('#delete-item');
+    await page.waitForSelector('#changes-heading ~ .done');
+    assert.equal((await pricing.get(`/units/${unit.body.id}`)).status, 404);
+    assert.equal(await page.locator('#units >> text=seat_fee').count(), 0);
+    await context.close();
+  });
+
   it('themes the login screen: the preview follows the form, switches language and scheme, and Save makes it live', async () => {
     const { context, page } = await signedIn();
     await page.click('nav >> text=Login screen');

@@ -381,6 +381,15 @@ export const EN = {
     day: 'Day (UTC)',
     count: 'Count',
   },
+  catalogueChanges: {
+    heading: 'Rename or delete',
+    item: 'Item',
+    kinds: { unit: 'Unit', menu: 'Menu', plan: 'Plan', tax: 'Tax rate' },
+    displayName: 'Display name',
+    description: 'Description',
+    delete: 'Delete {name}',
+    taxKept: 'The Pricing API keeps tax rates: they cannot be deleted.',
+  },
 } as const;
 
 type Widen<T> = T extends string ? string : { [K in keyof T]: Widen<T[K]> };

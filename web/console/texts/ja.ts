@@ -378,4 +378,13 @@ export const JA: ConsoleTexts = {
     day: '日（UTC）',
     count: '件数',
   },
+  catalogueChanges: {
+    heading: '名前の変更・削除',
+    item: '項目',
+    kinds: { unit: 'ユニット', menu: 'メニュー', plan: 'プラン', tax: '税率' },
+    displayName: '表示名',
+    description: '説明',
+    delete: '{name} を削除',
+    taxKept: 'Pricing API では税率は削除できません。',
+  },
 };
