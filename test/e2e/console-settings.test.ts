@@ -193,6 +193,15 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
     const settings = await saas.client.get<{ title: string; terms_of_service_url: string }>('/customize-page-settings');
     assert.deepEqual([settings.body.title, settings.body.terms_of_service_url], ['Acme Cloud', 'https://acme.example/terms']);
 
+    // The real screen's frame loads again after the save and carries the new title.
+    await page.waitForFunction(
+      () => document.querySelector<HTMLIFrameElement>('#theme-preview')?.contentDocument?.title === 'Acme Cloud',
+      undefined,
+      {
+        timeout: 10_000,
+      },
+    );
+
     await page.click('summary >> text=Sign-up page');
     await page.check('#page-sign_up_page-is_terms_of_service');
     await page.fill('#page-sign_up_page-html_contents', '<p>Welcome to Acme</p>');

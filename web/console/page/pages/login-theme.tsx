@@ -111,7 +111,7 @@ function Preview({ values, settings }: { values: Values; settings: PageSettings 
   );
 }
 
-/** The real screen, framed; `version` moves on each save so the frame loads the new theme. */
+/** The real screen, framed; `version` moves on each save on this page so the frame loads what was saved. */
 function RealScreen({ version }: { version: number }) {
   const s = t().theme;
   const screen = pageData().loginScreenUrl;
@@ -131,12 +131,21 @@ function RealScreen({ version }: { version: number }) {
   );
 }
 
-function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings | undefined }) {
+function ThemeForm({
+  theme,
+  settings,
+  version,
+  onSaved,
+}: {
+  theme: Theme;
+  settings: PageSettings | undefined;
+  version: number;
+  onSaved: () => void;
+}) {
   const th = t().loginScreen;
   const [values, setValues] = useState<Values>({ ...theme, primary_color: fullHex(theme.primary_color), corner_radius: String(theme.corner_radius) });
   const [answer, setAnswer] = useState<Answer | undefined>(undefined);
   const [busy, setBusy] = useState(false);
-  const [version, setVersion] = useState(0);
   const fields: FieldSpec[] = [
     { name: 'primary_color', label: th.primary, type: 'color' },
     { name: 'background_color', label: th.background, hint: th.backgroundHint, placeholder: '#f4f5f7' },
@@ -181,7 +190,7 @@ function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings |
             const result = await call('PATCH', 'auth', '/login-theme', { ...rest, corner_radius: Number(corner_radius) });
             setBusy(false);
             setAnswer(result);
-            if (result.ok) setVersion((v) => v + 1);
+            if (result.ok) onSaved();
           }}
         >
           {fields.map((spec) => (
@@ -211,6 +220,13 @@ function ThemeForm({ theme, settings }: { theme: Theme; settings: PageSettings |
   );
 }
 
+/** A change of the Auth API that, once done, tells the page (the real screen's frame loads again). */
+async function saved(onSaved: () => void, method: string, path: string, body: unknown): Promise<Answer> {
+  const answer = await call(method, 'auth', path, body);
+  if (answer.ok) onSaved();
+  return answer;
+}
+
 interface PageSettingsFull extends PageSettings {
   favicon: string;
   tag_manager_container_id?: string;
@@ -219,7 +235,7 @@ interface PageSettingsFull extends PageSettings {
 }
 
 /** The screen's title, icon and legal links (PATCH /customize-page-settings takes them all; the rest is kept). */
-function PageSettingsForm({ settings, onLook }: { settings: PageSettingsFull; onLook: (look: PageSettings) => void }) {
+function PageSettingsForm({ settings, onLook, onSaved }: { settings: PageSettingsFull; onLook: (look: PageSettings) => void; onSaved: () => void }) {
   const th = t().loginScreen;
   const [icon, setIcon] = useState(settings.icon);
   const [values, setValues] = useState<Values>({});
@@ -268,7 +284,7 @@ function PageSettingsForm({ settings, onLook }: { settings: PageSettingsFull; on
           look(next, icon);
         }}
         onSubmit={(v) =>
-          call('PATCH', 'auth', '/customize-page-settings', {
+          saved(onSaved, 'PATCH', '/customize-page-settings', {
             icon,
             favicon: settings.favicon,
             title: v.title,
@@ -287,7 +303,7 @@ type PageKey = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
 type CustomizePages = Record<PageKey, { html_contents: string; is_terms_of_service: boolean; is_privacy_policy: boolean }>;
 
 /** The SaaS's own HTML on each page of the screen and the consents each page asks for (PATCH /customize-pages). */
-function CustomizePagesForms({ pages }: { pages: CustomizePages }) {
+function CustomizePagesForms({ pages, onSaved }: { pages: CustomizePages; onSaved: () => void }) {
   const th = t().loginScreen;
   const names: Record<PageKey, string> = { sign_in_page: th.signInPage, sign_up_page: th.signUpPage, password_reset_page: th.resetPage };
   return (
@@ -308,7 +324,7 @@ function CustomizePagesForms({ pages }: { pages: CustomizePages }) {
             submitLabel={t().common.save}
             doneText={t().common.saved}
             onSubmit={(v) =>
-              call('PATCH', 'auth', '/customize-pages', {
+              saved(onSaved, 'PATCH', '/customize-pages', {
                 [key]: {
                   html_contents: v.html_contents,
                   is_terms_of_service: v.is_terms_of_service === true,
@@ -329,14 +345,16 @@ export function LoginTheme() {
   const settings = useLoad(() => call<PageSettingsFull>('GET', 'auth', '/customize-page-settings'));
   const pages = useLoad(() => call<CustomizePages>('GET', 'auth', '/customize-pages'));
   const [look, setLook] = useState<PageSettings | undefined>(undefined);
+  const [version, setVersion] = useState(0);
+  const bump = () => setVersion((v) => v + 1);
   const loaded = settings.answer?.ok ? settings.answer.body : undefined;
   return (
     <>
       <h1 tabIndex={-1}>{t().nav.theme}</h1>
       <p class="muted">{th.intro}</p>
-      <Loaded answer={theme.answer}>{(body) => <ThemeForm theme={body} settings={look ?? loaded} />}</Loaded>
-      <Loaded answer={settings.answer}>{(body) => <PageSettingsForm settings={body} onLook={setLook} />}</Loaded>
-      <Loaded answer={pages.answer}>{(body) => <CustomizePagesForms pages={body} />}</Loaded>
+      <Loaded answer={theme.answer}>{(body) => <ThemeForm theme={body} settings={look ?? loaded} version={version} onSaved={bump} />}</Loaded>
+      <Loaded answer={settings.answer}>{(body) => <PageSettingsForm settings={body} onLook={setLook} onSaved={bump} />}</Loaded>
+      <Loaded answer={pages.answer}>{(body) => <CustomizePagesForms pages={body} onSaved={bump} />}</Loaded>
     </>
   );
 }

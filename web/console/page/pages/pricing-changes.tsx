@@ -84,8 +84,18 @@ export function CatalogueChanges({ onChanged }: { onChanged: () => void }) {
   if (!answer) return null;
   if (!answer.ok) return <ProblemNote answer={answer} />;
   const choices = answer.body;
-  if (choices.length === 0) return null;
-  const chosen = choices.find((x) => x.key === key) ?? (choices[0] as Choice);
+  const chosen = choices.find((x) => x.key === key) ?? choices[0];
+  const outcome = deleted?.ok ? <Done answer={deleted} text={t().common.deleted} /> : <ProblemNote answer={deleted} />;
+  if (!chosen) {
+    // Kept (not hidden) when the last item goes, so the deletion's outcome stays in view.
+    return (
+      <section class="card" aria-labelledby="changes-heading">
+        <h2 id="changes-heading">{c.heading}</h2>
+        <p class="muted">{t().common.none}</p>
+        {outcome}
+      </section>
+    );
+  }
   return (
     <section class="card" aria-labelledby="changes-heading">
       <h2 id="changes-heading">{c.heading}</h2>
@@ -135,7 +145,7 @@ export function CatalogueChanges({ onChanged }: { onChanged: () => void }) {
           {fill(c.delete, { name: chosen.item.name })}
         </button>
       )}
-      {deleted?.ok ? <Done answer={deleted} text={t().common.deleted} /> : <ProblemNote answer={deleted} />}
+      {outcome}
     </section>
   );
 }
