@@ -80,7 +80,18 @@ const LAYER_RULES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'web/login/public/', 'web/console/public/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      '.data/',
+      'dist/',
+      '.test-results/',
+      'examples/**/public/*.js',
+      'web/login/public/',
+      'web/console/public/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -277,6 +277,14 @@ async function signedIn(
     const done = await page.waitForSelector('.done >> text=temporary password');
     assert.match((await done.textContent()) ?? '', /new temporary password was made: \S+/);
 
+    // Her own page: MFA off, in no tenant, and the reset among the calls that named her.
+    await page.click('#users >> text=ada@users.test');
+    await page.waitForSelector('h1 >> text=ada@users.test');
+    await page.waitForSelector('#user-mfa');
+    await page.waitForSelector('#user-calls >> text=password/reset');
+    await axeClean(page, 'user');
+    await page.click('main >> text=All users');
+
     await page.click('button[aria-label="Delete user: ada@users.test"]');
     await page.fill('#delete-confirm', 'ada@users.tes');
     await page.click('#delete-user button[type=submit]');
@@ -335,6 +343,61 @@ async function signedIn(
     assert.equal(settings.body.password_policy.minimum_length, 12);
     assert.equal(settings.body.self_regist.enable, true);
     await axeClean(page, 'sign-in-settings');
+    await context.close();
+  });
+
+  it('sets the callback URL in the basic settings, a refusal shown at its field', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Basic settings');
+    await page.waitForSelector('#auth-info-callback_url');
+    await page.fill('#auth-info-callback_url', 'not a url');
+    await page.click('#auth-info button[type=submit]');
+    await page.waitForSelector('#auth-info-callback_url-error');
+    await page.fill('#auth-info-callback_url', 'https://app.shop.test/callback');
+    await page.click('#auth-info button[type=submit]');
+    await page.waitForSelector('#auth-info .done');
+    assert.equal((await shop.client.get<{ callback_url: string }>('/auth-info')).body.callback_url, 'https://app.shop.test/callback');
+    await page.waitForSelector('#dns-state');
+    await axeClean(page, 'basics');
+    await context.close();
+  });
+
+  it('sets Google as an identity provider; the secret is never shown back', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Identity providers');
+    await page.waitForSelector('#google-application_id');
+    assert.match((await page.textContent('#google-redirect')) ?? '', new RegExp(`${h.api.baseUrl}/oauth2/idpresponse$`));
+    await page.fill('#google-application_id', 'shop.apps.googleusercontent.com');
+    await page.fill('#google-application_secret', 'google-secret-value');
+    await page.click('#google button[type=submit]');
+    await page.waitForSelector('#google .done');
+    const stored = await shop.client.get<{ google: { application_id: string } }>('/identity-providers');
+    assert.equal(stored.body.google.application_id, 'shop.apps.googleusercontent.com');
+    await page.reload();
+    await page.waitForSelector('#google-remove');
+    assert.equal(await page.inputValue('#google-application_secret'), '');
+    assert.ok(!(await page.content()).includes('google-secret-value'));
+    await axeClean(page, 'providers');
+    await context.close();
+  });
+
+  it('edits a mail template with its rendered preview', async () => {
+    const { context, page } = await signedIn(shop);
+    await page.click('nav >> text=Mail templates');
+    await page.waitForSelector('#mail-template');
+    await page.selectOption('#mail-template', 'forgot_password');
+    await page.fill('#mail-subject', ' ');
+    await page.click('#mail button[type=submit]');
+    await page.waitForSelector('#mail-subject-error');
+    await page.fill('#mail-subject', 'Your Shop code: {####}');
+    await page.fill('#mail-message', 'Use {####} to choose a new password.');
+    assert.equal(await page.textContent('#mail-preview-subject'), 'Your Shop code: 123456');
+    assert.equal(await page.textContent('#mail-preview-text'), 'Use 123456 to choose a new password.');
+    await page.click('#mail button[type=submit]');
+    await page.waitForSelector('#mail .done');
+    const stored = await shop.client.get<{ forgot_password: { subject: string } }>('/notification-messages');
+    assert.equal(stored.body.forgot_password.subject, 'Your Shop code: {####}');
+    await axeClean(page, 'mail');
     await context.close();
   });
 

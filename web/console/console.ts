@@ -106,7 +106,7 @@ export class ConsoleBackend {
     if (request.headers.host !== this.apiHost) return this.page(404, messagePage(texts, this.deps.basePath, texts.notFound));
     const { method, path } = request;
     if (method === 'GET' && path.startsWith('assets/')) return this.asset(path.slice('assets/'.length));
-    if (path === 'session' && method === 'POST') return this.signIn(request, texts);
+    if (path === 'session' && method === 'POST') return this.signIn(request);
     if (path === 'session/demo' && method === 'POST') return this.demoSignIn(request);
     if (path === 'session/sign-out' && method === 'POST') return this.signOut(request);
     if (path.startsWith('api/')) return this.forward(request);
@@ -190,7 +190,7 @@ export class ConsoleBackend {
     );
   }
 
-  private async signIn(request: ConsoleRequest, _texts: ConsoleTexts): Promise<ConsoleResponse> {
+  private async signIn(request: ConsoleRequest): Promise<ConsoleResponse> {
     if (!this.sameSite(request)) return problem(403, 'cross_site', 'sign-in must come from the console page');
     let given: Record<string, unknown> = {};
     try {

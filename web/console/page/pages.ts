@@ -14,10 +14,12 @@ import { Invitations } from './pages/invitations.js';
 import { Pricing } from './pages/pricing.js';
 import { LoginTheme } from './pages/login-theme.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
-import { MailTemplates } from './pages/mail-templates.js';
-import { IdentityProviders } from './pages/identity-providers.js';
-import { BasicInfoPage } from './pages/basic-info.js';
+import { Basics } from './pages/basics.js';
+import { Providers } from './pages/providers.js';
+import { Mail } from './pages/mail.js';
 import { UsagePage } from './pages/usage-chart.js';
+import { SamlPage } from './pages/saml.js';
+import { PaymentPage } from './pages/payment.js';
 
 /** What a page is given: the rest of the path after its own segment (`users/{id}` gives the id) and the query. */
 export interface PageProps {
@@ -33,6 +35,7 @@ export interface PageEntry {
 
 export const PAGES: PageEntry[] = [
   { path: 'overview', nav: 'overview', component: Overview },
+  { path: 'basics', nav: 'basics', component: Basics },
   { path: 'definitions', nav: 'definitions', component: Definitions },
   { path: 'tenants', nav: 'tenants', component: Tenants },
   { path: 'users', nav: 'users', component: Users },
@@ -40,13 +43,14 @@ export const PAGES: PageEntry[] = [
   { path: 'pricing', nav: 'pricing', component: Pricing },
   { path: 'theme', nav: 'theme', component: LoginTheme },
   { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
+  { path: 'providers', nav: 'providers', component: Providers },
+  { path: 'mail', nav: 'mail', component: Mail },
   { path: 'activity', nav: 'activity', component: Activity },
 ];
 
 // The settings pages of issue 30's second part: appended apart from the rows above to keep merges simple.
 PAGES.push(
   { path: 'usage', nav: 'usage', component: UsagePage },
-  { path: 'mail', nav: 'mail', component: MailTemplates },
-  { path: 'identity-providers', nav: 'providers', component: IdentityProviders },
-  { path: 'basic-info', nav: 'basicInfo', component: BasicInfoPage },
+  { path: 'saml', nav: 'saml', component: SamlPage },
+  { path: 'payment', nav: 'payment', component: PaymentPage },
 );

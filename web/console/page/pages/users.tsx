@@ -2,7 +2,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
-import { ApiForm, Done, ProblemNote, Table } from '../ui.js';
+import { ApiForm, Done, Link, ProblemNote, Table } from '../ui.js';
+import type { PageProps } from '../pages.js';
+import { User } from './user.js';
 
 interface SaasUser {
   id: string;
@@ -65,7 +67,12 @@ function DeleteUser({ user, onDeleted, onCancel }: { user: SaasUser; onDeleted: 
   );
 }
 
-export function Users() {
+export function Users({ rest }: PageProps) {
+  if (rest) return <User id={decodeURIComponent(rest)} />;
+  return <UserList />;
+}
+
+function UserList() {
   const u = t().users;
   const [prefix, setPrefix] = useState('');
   const [page, setPage] = useState<{ answer?: Answer<UserPage>; cursors: string[] }>({ cursors: [] });
@@ -128,7 +135,7 @@ export function Users() {
             caption={u.heading}
             rows={body?.users ?? []}
             columns={[
-              { label: u.email, render: (x) => x.email || x.sign_in_id },
+              { label: u.email, render: (x) => <Link to={`users/${encodeURIComponent(x.id)}`}>{x.email || x.sign_in_id}</Link> },
               { label: u.id, render: (x) => <code>{x.id}</code> },
               {
                 label: u.lastSignIn,

@@ -1,7 +1,7 @@
 /**
- * Identity providers: Google for the whole SaaS (PUT /identity-providers) and SAML per tenant
- * (PUT /tenants/{id}/identity-providers), by the identity provider's metadata URL or its metadata file, with
- * what the identity provider needs of this service (sign-in settings' identity_provider_configuration).
+ * SAML per tenant (PUT /tenants/{id}/identity-providers), by the identity provider's metadata URL or its
+ * metadata file, with what the identity provider needs of this service (sign-in settings'
+ * identity_provider_configuration). Google, for the whole SaaS, is on the identity providers page (providers.tsx).
  */
 import { useState } from 'preact/hooks';
 import { call, problemOf, type Answer } from '../api.js';
@@ -9,85 +9,11 @@ import { t } from '../texts.js';
 import { ApiForm, Done, Field, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
 import type { Tenant } from './usage-chart.js';
 
-interface Google {
-  application_id: string | number;
-  application_secret: string;
-  approval_scope: string;
-  is_button_hidden?: boolean;
-}
 interface Saml {
   email_attribute: string;
   metadata_url?: string;
   metadata_xml?: string;
   sign_in_url: string;
-}
-
-function GoogleProvider() {
-  const p = t().providers;
-  const { answer, reload } = useLoad(() => call<{ google: Google }>('GET', 'auth', '/identity-providers'));
-  const [removed, setRemoved] = useState<Answer | undefined>(undefined);
-  return (
-    <section class="card" aria-labelledby="google-heading">
-      <h2 id="google-heading">{p.googleHeading}</h2>
-      <Loaded answer={answer}>
-        {({ google }) => (
-          <>
-            <p id="google-state">{google.application_id ? p.googleOn : p.googleOff}</p>
-            <ApiForm
-              id="google"
-              initial={{
-                application_id: String(google.application_id ?? ''),
-                approval_scope: google.approval_scope || 'email profile openid',
-                is_button_hidden: google.is_button_hidden === true,
-              }}
-              fields={[
-                { name: 'application_id', label: p.clientId, required: true },
-                {
-                  name: 'application_secret',
-                  label: p.clientSecret,
-                  type: 'password',
-                  required: true,
-                  autoComplete: 'off',
-                  hint: google.application_secret ? `${p.secretKept} ${google.application_secret}` : undefined,
-                },
-                { name: 'approval_scope', label: p.scopes, hint: p.scopesHint },
-                { name: 'is_button_hidden', label: p.hideButton, type: 'checkbox' },
-              ]}
-              submitLabel={t().common.save}
-              doneText={t().common.saved}
-              onSubmit={(v) =>
-                call('PUT', 'auth', '/identity-providers', {
-                  provider: 'Google',
-                  identity_provider_props: {
-                    application_id: v.application_id,
-                    application_secret: v.application_secret,
-                    approval_scope: v.approval_scope,
-                    is_button_hidden: v.is_button_hidden === true,
-                  },
-                })
-              }
-              onDone={reload}
-            />
-            {google.application_id ? (
-              <button
-                type="button"
-                class="secondary"
-                id="google-remove"
-                onClick={async () => {
-                  const result = await call('PUT', 'auth', '/identity-providers', { provider: 'Google', identity_provider_props: null });
-                  setRemoved(result);
-                  if (result.ok) reload();
-                }}
-              >
-                {p.remove}
-              </button>
-            ) : null}
-            <ProblemNote answer={removed} />
-          </>
-        )}
-      </Loaded>
-    </section>
-  );
 }
 
 /**
@@ -101,7 +27,7 @@ function namedField(answer: Answer, field: string): Answer {
 }
 
 function TenantSaml({ tenant, service }: { tenant: string; service: { entity_id: string; reply_url: string } | undefined }) {
-  const p = t().providers;
+  const p = t().saml;
   const { answer, reload } = useLoad(
     () => call<{ saml?: Saml }>('GET', 'auth', `/tenants/${encodeURIComponent(tenant)}/identity-providers`),
     [tenant],
@@ -191,7 +117,7 @@ function TenantSaml({ tenant, service }: { tenant: string; service: { entity_id:
 }
 
 function SamlProviders() {
-  const p = t().providers;
+  const p = t().saml;
   const tenants = useLoad(() => call<{ tenants: Tenant[] }>('GET', 'auth', '/tenants'));
   const settings = useLoad(() =>
     call<{ identity_provider_configuration?: { entity_id: string; reply_url: string } }>('GET', 'auth', '/sign-in-settings'),
@@ -226,11 +152,10 @@ function SamlProviders() {
   );
 }
 
-export function IdentityProviders() {
+export function SamlPage() {
   return (
     <>
-      <h1 tabIndex={-1}>{t().nav.providers}</h1>
-      <GoogleProvider />
+      <h1 tabIndex={-1}>{t().nav.saml}</h1>
       <SamlProviders />
     </>
   );

@@ -1,0 +1,99 @@
+/** One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, and the API calls that named them. */
+import { useEffect, useState } from 'preact/hooks';
+import { call, type Answer } from '../api.js';
+import { fill, t } from '../texts.js';
+import { Link, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
+import type { ApiLog } from './activity.js';
+
+interface SaasUser {
+  id: string;
+  email: string;
+  sign_in_id: string;
+  attributes: Record<string, unknown>;
+}
+interface UserInfo {
+  tenants: { id: string; name: string; envs: { id: number; display_name: string; roles: { role_name: string; display_name: string }[] }[] }[];
+}
+
+export function User({ id }: { id: string }) {
+  const u = t().userPage;
+  const user = useLoad(() => call<SaasUser>('GET', 'auth', `/users/${encodeURIComponent(id)}`), [id]);
+  const mfa = useLoad(() => call<{ enabled: boolean; mfa_method?: string }>('GET', 'auth', `/users/${encodeURIComponent(id)}/mfa/preference`), [id]);
+  const [info, setInfo] = useState<Answer<UserInfo> | undefined>(undefined);
+  const [calls, setCalls] = useState<Answer<{ api_logs: ApiLog[] }> | undefined>(undefined);
+  const email = user.answer?.ok ? user.answer.body.email : '';
+  useEffect(() => {
+    if (email) call<UserInfo>('GET', 'auth', `/userinfo/search/email?email=${encodeURIComponent(email)}`).then(setInfo);
+    const since = new Date(Date.now() - 7 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    call<{ api_logs: ApiLog[] }>('GET', 'apilog', `/logs?created_at=${encodeURIComponent(since)}&limit=100`).then(setCalls);
+  }, [email]);
+  const about = calls?.ok ? calls.body.api_logs.filter((l) => l.request_uri.includes(id)) : [];
+  return (
+    <>
+      <p>
+        <Link to="users">{u.back}</Link>
+      </p>
+      <Loaded answer={user.answer}>
+        {(body) => (
+          <>
+            <h1 tabIndex={-1}>{body.email || body.sign_in_id}</h1>
+            <p>
+              <code>{body.id}</code>
+            </p>
+            <section class="card">
+              <h2>{u.mfa}</h2>
+              <Loaded answer={mfa.answer}>
+                {(m) => <p id="user-mfa">{m.enabled ? fill(u.mfaOn, { method: m.mfa_method ?? '' }) : u.mfaOff}</p>}
+              </Loaded>
+              <h2>{u.attributes}</h2>
+              <Table
+                id="user-attributes"
+                caption={u.attributes}
+                rows={Object.entries(body.attributes ?? {})}
+                columns={[
+                  { label: t().definitions.attributeName, render: ([name]) => <code>{name}</code> },
+                  { label: u.value, render: ([, value]) => String(value) },
+                ]}
+              />
+            </section>
+          </>
+        )}
+      </Loaded>
+      <section class="card">
+        <h2>{u.tenants}</h2>
+        {info && !info.ok && info.status !== 404 ? <ProblemNote answer={info} /> : null}
+        {info?.ok ? (
+          <Table
+            id="user-tenants"
+            caption={u.tenants}
+            rows={info.body.tenants.flatMap((x) =>
+              x.envs.length ? x.envs.map((e) => ({ tenant: x.name, env: e.display_name, roles: e.roles })) : [{ tenant: x.name, env: '', roles: [] }],
+            )}
+            columns={[
+              { label: u.tenant, render: (r) => r.tenant },
+              { label: u.env, render: (r) => r.env },
+              { label: u.roles, render: (r) => r.roles.map((x) => x.display_name || x.role_name).join(', ') },
+            ]}
+          />
+        ) : info?.status === 404 ? (
+          <p class="muted">{u.noTenants}</p>
+        ) : null}
+      </section>
+      <section class="card">
+        <h2>{u.calls}</h2>
+        {calls && !calls.ok ? <ProblemNote answer={calls} /> : null}
+        <Table
+          id="user-calls"
+          caption={u.calls}
+          rows={about}
+          columns={[
+            { label: t().activity.time, render: (l) => new Date(l.created_at * 1000).toISOString().replace('T', ' ').slice(0, 19) },
+            { label: t().activity.method, render: (l) => l.request_method },
+            { label: t().activity.path, render: (l) => <code>{l.request_uri}</code> },
+            { label: t().activity.status, render: (l) => l.response_status },
+          ]}
+        />
+      </section>
+    </>
+  );
+}
