@@ -110,13 +110,26 @@ export const LAYERS = [
   {
     name: 'web entry',
     files: ['web/{app}/{group}-function.ts'],
-    mayImport: ['web wiring', 'web', 'web kit', 'web shared', 'web texts', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    mayImport: [
+      'web wiring',
+      'web',
+      'web kit',
+      'web shared',
+      'web texts',
+      'screen texts',
+      'screen look',
+      'wiring',
+      'http',
+      ...DOMAIN,
+      ...FLOOR,
+      'config',
+    ],
     what: "a browser-facing app's Lambda entry: routes to the app's parts, built by its wiring",
   },
   {
     name: 'web wiring',
     files: ['web/{app}/wiring.ts', 'web/{app}/*-wiring.ts'],
-    mayImport: ['web', 'web kit', 'web shared', 'web texts', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    mayImport: ['web', 'web kit', 'web shared', 'web texts', 'screen texts', 'screen look', 'wiring', 'http', ...DOMAIN, ...FLOOR, 'config'],
     what: "composes a browser-facing app from shared/wiring.ts's services and its settings",
   },
   {
@@ -128,14 +141,14 @@ export const LAYERS = [
   {
     name: 'web page',
     files: ['web/{app}/page/**'],
-    mayImport: ['client', 'web shared', 'web texts', 'mail render'],
+    mayImport: ['client', 'web shared', 'web texts', 'screen texts', 'screen look', 'mail render'],
     refusedPackages: BROWSER,
-    what: "browser code: the public client, its own app's shared files and texts, the mail renderer (the console's preview)",
+    what: "browser code: the public client, its own app's shared files and texts; the console's previews: the login screen's words and colours, the mail renderer",
   },
   {
     name: 'web',
     files: ['web/{app}/**'],
-    mayImport: ['web kit', 'web shared', 'web texts', 'client', 'http', ...DOMAIN, ...FLOOR],
+    mayImport: ['web kit', 'web shared', 'web texts', 'screen texts', 'screen look', 'client', 'http', ...DOMAIN, ...FLOOR],
     what: "a browser-facing app's server: screens, OpenID provider, SAML service provider, the operator console",
   },
   {
@@ -147,9 +160,22 @@ export const LAYERS = [
   {
     name: 'web shared',
     files: ['web/{app}/page-data.ts', 'web/{app}/srp.ts'],
-    mayImport: ['web texts', 'client'],
+    mayImport: ['web texts', 'screen texts', 'client'],
     refusedPackages: BROWSER,
     what: "what an app's server and page both load: the page data's types, the screen's SRP client (browser-safe)",
+  },
+  {
+    name: 'screen look',
+    files: ['web/login/theme-colours.ts'],
+    mayImport: [],
+    refusedPackages: BROWSER,
+    what: "the login screen's palettes and contrast rule: its stylesheet and the console's preview of it draw from them",
+  },
+  {
+    name: 'screen texts',
+    files: ['web/login/texts/**'],
+    mayImport: [],
+    what: "the login screen's words: its own, and those the console's preview of it shows",
   },
   { name: 'web texts', files: ['web/{app}/texts/**'], mayImport: [], what: 'the words of an app, one file per language' },
   {

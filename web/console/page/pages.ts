@@ -12,11 +12,14 @@ import { Tenants } from './pages/tenants.js';
 import { Users } from './pages/users.js';
 import { Invitations } from './pages/invitations.js';
 import { Pricing } from './pages/pricing.js';
-import { Theme } from './pages/theme.js';
+import { LoginTheme } from './pages/login-theme.js';
 import { SignInSettingsPage } from './pages/sign-in-settings.js';
 import { Basics } from './pages/basics.js';
 import { Providers } from './pages/providers.js';
 import { Mail } from './pages/mail.js';
+import { UsagePage } from './pages/usage-chart.js';
+import { SamlPage } from './pages/saml.js';
+import { PaymentPage } from './pages/payment.js';
 // In a file of its own, so that the pages importing it form no cycle with this list.
 import type { PageProps } from './page-props.js';
 
@@ -34,9 +37,16 @@ export const PAGES: PageEntry[] = [
   { path: 'users', nav: 'users', component: Users },
   { path: 'invitations', nav: 'invitations', component: Invitations },
   { path: 'pricing', nav: 'pricing', component: Pricing },
-  { path: 'theme', nav: 'theme', component: Theme },
+  { path: 'theme', nav: 'theme', component: LoginTheme },
   { path: 'sign-in-settings', nav: 'signInSettings', component: SignInSettingsPage },
   { path: 'providers', nav: 'providers', component: Providers },
   { path: 'mail', nav: 'mail', component: Mail },
   { path: 'activity', nav: 'activity', component: Activity },
 ];
+
+// The settings pages of issue 30's second part: appended apart from the rows above to keep merges simple.
+PAGES.push(
+  { path: 'usage', nav: 'usage', component: UsagePage },
+  { path: 'saml', nav: 'saml', component: SamlPage },
+  { path: 'payment', nav: 'payment', component: PaymentPage },
+);

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { t } from '../texts.js';
 import { ApiForm, Loaded, Table, useLoad } from '../ui.js';
+import { CatalogueChanges } from './pricing-changes.js';
 
 interface Unit {
   id: string;
@@ -258,6 +259,7 @@ export function Pricing() {
           onDone={taxRates.reload}
         />
       </section>
+      <CatalogueChanges onChanged={() => [units, menus, plans, taxRates].forEach((list) => list.reload())} />
     </>
   );
 }
