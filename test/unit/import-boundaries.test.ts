@@ -240,8 +240,11 @@ describe('npm run lint', () => {
     ['functions/login/handler.ts', '../../web/login/wiring.js', ['functions', 'web wiring']],
     ['web/login/probe.ts', '../../shared/store/keys.js', ['web', 'store']],
     ['web/login/page/probe.ts', '../screen.js', ['web page', 'web']],
-    ['web/console/page/probe.ts', '../../login/texts/en.js', ['web page', 'web texts']],
-    ['web/login/texts/probe.ts', '../screen.js', ['web texts', 'web']],
+    // The console's preview may show the login screen's words and colours (screen texts, screen look), nothing else of it.
+    ['web/console/page/probe.ts', '../../login/page-data.js', ['web page', 'web shared']],
+    ['web/console/page/probe.ts', '../../login/theme.js', ['web page', 'web']],
+    ['web/console/texts/probe.ts', '../console.js', ['web texts', 'web']],
+    ['web/login/texts/probe.ts', '../screen.js', ['screen texts', 'web']],
     // The outer layers.
     ['bin/probe.ts', '../examples/app/local.js', ['bin', 'examples']],
     ['bench/probe.ts', '../test/support/expect.js', ['bench', 'test']],
