@@ -1,7 +1,8 @@
 /**
  * Who has an account, told by time? The medians of each step that takes a name, for a name that has an account
  * and for one that has none, end to end through the local API against DynamoDB Local: a wrong
- * PASSWORD_VERIFIER proof (signed API), and the login screen's forgot-password and reset steps (a wrong code).
+ * PASSWORD_VERIFIER proof (signed API), the login screen's forgot-password and reset steps (a wrong code), and
+ * its sign-up with a chosen password (an address that has an account against a new one).
  * The two kinds of request alternate, so drift of the machine touches both alike. Figures, not assertions:
  * the equal requests are tested in test/security/user-enumeration.test.ts.
  *   npm run bench -- enumeration          (ENUMERATION_RUNS=200 by default, per kind and step)
@@ -41,7 +42,7 @@ try {
 
   const screen = `${h.api.baseUrl}/login/${saasId}/api/`;
   const csrf = randomUUID();
-  const step = async (name: 'forgot' | 'reset', body: object, expected: number) => {
+  const step = async (name: 'forgot' | 'reset' | 'sign-up', body: object, expected: number) => {
     const t0 = process.hrtime.bigint();
     const res = await fetch(`${screen}${name}`, {
       method: 'POST',
@@ -55,6 +56,10 @@ try {
   };
   const forgot = (username: string) => step('forgot', { username }, 200);
   const reset = (username: string) => step('reset', { username, code: '000000', password: 'Another-pass-1' }, 400);
+  // Sign-up with a chosen password: "known" is an address that has an account, "unknown" a new one (mailed a code).
+  const signUp = (email: string) => step('sign-up', { email, password: PASSWORD, accepted_terms: false, accepted_privacy: false }, 200);
+  const chosen = await api.put('/sign-in-settings', { self_regist: { enable: true }, sign_up: { password: 'chosen' } });
+  if (chosen.status !== 200) throw new Error(`sign-in settings: ${chosen.status} ${chosen.text}`);
 
   /** Alternating samples of `fn` for a known name and an unknown one, each pool in turn. */
   const compare = async (fn: (username: string) => Promise<number>, warmup = 10) => {
@@ -76,6 +81,7 @@ try {
     screenForgot: await compare(forgot),
     // After the forgot step above every name has a code waiting (a decoy's for the unknown ones), as an attacker's own request would leave it.
     screenResetWrongCode: await compare(reset),
+    screenSignUpChosen: await compare(signUp),
   };
   for (const [name, f] of Object.entries(figures)) {
     process.stdout.write(

@@ -31,6 +31,45 @@ export function mailWrites(table: string, { mail, counters: counted }: CountedMa
   return [part(RULE.newItem, outboxItem(table, mail)), ...counters];
 }
 
+/**
+ * mailWrites' parts, one for one, written to decoy items of `decoyId` (a step for a name nobody has, or an
+ * address that must not be told apart): the mail, sealed alike but never delivered (not an outbox item), and its
+ * rate counters with the limits and windows of a real mail's, so past them the decoy is refused as a real
+ * request is, at the same count.
+ */
+export function decoyMailWrites(table: string, saasId: string, decoyId: string, { mail, counters: counted }: CountedMail, ttl: number): WritePart[] {
+  const counters = counted.map(({ limit, windowEnd }, i) =>
+    part(`${MAIL_RATE_RULE}:${windowEnd}`, {
+      Update: updateRequest(
+        table,
+        keys.decoy(saasId, decoyId, `COUNTER#${i}#${windowEnd}`),
+        new Update().add('count', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
+        { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
+      ),
+    }),
+  );
+  return [
+    part(RULE.newItem, {
+      Put: {
+        TableName: table,
+        // In the index as the outbox item is (the mails due), under the decoys' own index partition.
+        Item: {
+          ...keys.decoy(saasId, decoyId, 'MAIL'),
+          entity: ENTITY.decoy,
+          v: 1,
+          ...keys.decoyIndexEntry(saasId, decoyId),
+          ...mail,
+          [TTL_ATTRIBUTE]: ttl,
+        },
+        // The outbox item's condition is on a fresh key; the decoy's key is reused, and its condition holds too.
+        ConditionExpression: 'attribute_not_exists(#claim)',
+        ExpressionAttributeNames: { '#claim': 'claim' },
+      },
+    }),
+    ...counters,
+  ];
+}
+
 /** An outbox mail a stream record announces, and the record's sequence number (to hand it back on failure). */
 export interface StreamedMail {
   saasId: string;

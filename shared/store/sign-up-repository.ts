@@ -10,13 +10,15 @@ import { SIGN_UP_RULE, type PendingSignUpRepository } from '../domain/sign-in/si
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
-import { mailWrites } from './outbox-repository.js';
+import { decoyMailWrites, mailWrites } from './outbox-repository.js';
 import { both, part, remove, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
-/** The address in the key as a digest: keys name no person's address. */
-const keyOf = (saasId: string, email: string) =>
-  keys.pendingSignUp(saasId, createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex'));
+/** The address as a digest: keys name no person's address. */
+const digestOf = (email: string) => createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex');
+const keyOf = (saasId: string, email: string) => keys.pendingSignUp(saasId, digestOf(email));
+/** The decoy of an address that has an account: its own, reused by each request for the address. */
+const decoyIdOf = (email: string) => `signup-${digestOf(email).slice(0, 32)}`;
 
 const sameCode = (code: VerificationCode): Condition => ({
   expression: '#digest = :digest',
@@ -34,6 +36,16 @@ export class DynamoPendingSignUpRepository implements PendingSignUpRepository {
     const item = { ...keyOf(saasId, email), entity: ENTITY.pendingSignUp, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
     // No condition: a newer request replaces the code, so only the latest mail confirms.
     return atomicWrite(part('pending_sign_up', { Put: { TableName: this.table, Item: item } }), ...mailWrites(this.table, mail));
+  }
+
+  decoySaveWrite(saasId: string, email: string, code: VerificationCode, mail: CountedMail): AtomicWrite {
+    const id = decoyIdOf(email);
+    const item = { ...keys.decoy(saasId, id, 'SIGN_UP'), entity: ENTITY.decoy, v: 1, ...code, [TTL_ATTRIBUTE]: code.expires_at };
+    // saveWrite's parts, one for one: the code, the mail (never delivered), its counters.
+    return atomicWrite(
+      part('pending_sign_up', { Put: { TableName: this.table, Item: item } }),
+      ...decoyMailWrites(this.table, saasId, id, mail, code.expires_at),
+    );
   }
 
   async code(saasId: string, email: string): Promise<VerificationCode | undefined> {

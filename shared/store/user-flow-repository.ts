@@ -7,13 +7,13 @@ import type { ActivityChange } from '../domain/users/activity.js';
 import { withActivity } from './activity-attributes.js';
 import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
-import { MAIL_RATE_RULE, type CountedMail } from '../domain/mail/mail.js';
+import type { CountedMail } from '../domain/mail/mail.js';
 import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.js';
 import type { LinkedProvider, Login } from '../domain/users/users.js';
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
-import { mailWrites } from './outbox-repository.js';
+import { decoyMailWrites, mailWrites } from './outbox-repository.js';
 import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -57,20 +57,8 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     );
   }
 
-  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, { mail, counters: counted }: CountedMail): AtomicWrite {
+  decoySaveCodeWrite(saasId: string, decoyId: string, code: VerificationCode, mail: CountedMail): AtomicWrite {
     const decoy = (what: string) => ({ ...keys.decoy(saasId, decoyId, what), entity: ENTITY.decoy, v: 1 });
-    // The mail's rate counters, with the limits and windows of a real mail's (mailWrites): past them the decoy is
-    // refused as a real request is (429 inside, the same silent answer outside), at the same count.
-    const counters = counted.map(({ limit, windowEnd }, i) =>
-      part(`${MAIL_RATE_RULE}:${windowEnd}`, {
-        Update: updateRequest(
-          this.table,
-          keys.decoy(saasId, decoyId, `COUNTER#${i}#${windowEnd}`),
-          new Update().add('count', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, windowEnd),
-          { expression: 'attribute_not_exists(#count) OR #count < :limit', names: { '#count': 'count' }, values: { ':limit': limit } },
-        ),
-      }),
-    );
     // saveCodeWrite's parts, one for one: the user's check, the code, the mail (never delivered: not an outbox item), its counters.
     return atomicWrite(
       check(
@@ -80,17 +68,7 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
         RULE.userLive,
       ),
       part(RULE.userLive, { Put: { TableName: this.table, Item: { ...decoy(`CODE#${code.purpose}`), ...code, [TTL_ATTRIBUTE]: code.expires_at } } }),
-      part(RULE.newItem, {
-        Put: {
-          TableName: this.table,
-          // In the index as the outbox item is (the mails due), under the decoys' own index partition.
-          Item: { ...decoy('MAIL'), ...keys.decoyIndexEntry(saasId, decoyId), ...mail, [TTL_ATTRIBUTE]: code.expires_at },
-          // The outbox item's condition is on a fresh key; the decoy's key is reused, and its condition holds too.
-          ConditionExpression: 'attribute_not_exists(#claim)',
-          ExpressionAttributeNames: { '#claim': 'claim' },
-        },
-      }),
-      ...counters,
+      ...decoyMailWrites(this.table, saasId, decoyId, mail, code.expires_at),
     );
   }
 

@@ -14,6 +14,8 @@ import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { EN } from '../../web/login/texts/en.js';
+import { JA } from '../../web/login/texts/ja.js';
+import type { LoginTexts } from '../../web/login/texts/en.js';
 import { seriousViolations } from '../support/axe.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
@@ -27,7 +29,12 @@ const SCREENSHOTS = '.test-results/federation';
 const TARO = { email: 'taro.fed@example.com', password: 'Taro#Secret42', sub: 'google-taro' };
 const NEW = { email: 'newcomer.fed@gmail.test', sub: 'google-newcomer' };
 const UNVERIFIED = { email: 'unverified.fed@gmail.test', sub: 'google-unverified' };
-const CONSENTER = { email: 'consenter.fed@gmail.test', sub: 'google-consenter' };
+/** One new account per language: the consents are asked once, before the account exists. */
+const CONSENTER = (lang: string) => ({ email: `consenter-${lang}.fed@gmail.test`, sub: `google-consenter-${lang}` });
+const LANGS: [string, LoginTexts][] = [
+  ['en', EN],
+  ['ja', JA],
+];
 
 let h: Harness;
 let browser: Browser;
@@ -49,7 +56,7 @@ beforeAll(async () => {
       { sub: TARO.sub, email: TARO.email, email_verified: true },
       { sub: NEW.sub, email: NEW.email, email_verified: true },
       { sub: UNVERIFIED.sub, email: UNVERIFIED.email, email_verified: false },
-      { sub: CONSENTER.sub, email: CONSENTER.email, email_verified: true },
+      ...LANGS.map(([lang]) => ({ sub: CONSENTER(lang).sub, email: CONSENTER(lang).email, email_verified: true })),
     ],
   });
   process.env.GOOGLE_ISSUER = google.issuer;
@@ -95,9 +102,10 @@ onEachHosting('signing in with Google (a stand-in OpenID Connect provider) in Ch
   const selfSignUp = (enable: boolean) => admin.put('/sign-in-settings', { self_regist: { enable } });
 
   /** The application sends the browser to the authorization endpoint; the person picks Google and `sub`. */
-  async function startWithGoogle(sub: string) {
+  async function startWithGoogle(sub: string, locale = 'en-US') {
     const { url, verifier, nonce, state } = await authorizationAttempt(client, callbackUrl);
-    const page = await (await browser.newContext()).newPage();
+    // The browser's language (Accept-Language): the screen's pages after Google follow it.
+    const page = await (await browser.newContext({ locale })).newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(url.toString());
     if (perSaasHosts) assert.ok(page.url().startsWith(`http://${saasId}.localhost:${h.api.port}/`), page.url());
@@ -143,35 +151,43 @@ onEachHosting('signing in with Google (a stand-in OpenID Connect provider) in Ch
     assert.equal(await backAtTheApp(await startWithGoogle(NEW.sub)), first);
   });
 
-  it('asks a new account for the consents the sign-up page requires before it exists; an existing account is not asked', async () => {
-    const consents = (asked: boolean) =>
-      admin.patch('/customize-pages', { sign_up_page: { html_contents: '', is_terms_of_service: asked, is_privacy_policy: asked } });
-    const usersWith = async (email: string) =>
-      (await admin.get<{ users: { id: string; email: string }[] }>('/users')).body.users.filter((u) => u.email === email).map((u) => u.id);
-    assert.equal((await consents(true)).status, 200);
-    try {
-      const { page, ...flow } = await startWithGoogle(CONSENTER.sub);
-      await page.locator('#consent-form:not([hidden])').waitFor();
-      await page.screenshot({ path: `${SCREENSHOTS}/consent.png` });
-      assert.match((await page.textContent('#consent-form')) ?? '', new RegExp(CONSENTER.email.replace('.', '\\.')));
-      assert.deepEqual(await seriousViolations(page), []);
-      assert.deepEqual(await usersWith(CONSENTER.email), [], 'no account before the consents');
-      // Not accepted: the browser holds the form back (required boxes), and nothing is made.
-      await page.click('#consent-form button[type=submit]');
-      assert.equal(await page.isVisible('#consent-form'), true);
-      assert.deepEqual(await usersWith(CONSENTER.email), []);
-      await page.check('#consent-terms');
-      await page.check('#consent-privacy');
-      await page.click('#consent-form button[type=submit]');
-      const made = await backAtTheApp({ page, ...flow });
-      assert.deepEqual(await usersWith(CONSENTER.email), [made]);
-      // Signing in again, and the account made before the consents were asked for: straight to the application.
-      assert.equal(await backAtTheApp(await startWithGoogle(CONSENTER.sub)), made);
-      assert.deepEqual(await usersWith(NEW.email), [await backAtTheApp(await startWithGoogle(NEW.sub))]);
-    } finally {
-      assert.equal((await consents(false)).status, 200);
-    }
-  });
+  it.each(LANGS)(
+    'asks a new account for the consents the sign-up page requires before it exists, in %s; an existing account is not asked',
+    async (lang, texts) => {
+      const consenter = CONSENTER(lang);
+      const consents = (asked: boolean) =>
+        admin.patch('/customize-pages', { sign_up_page: { html_contents: '', is_terms_of_service: asked, is_privacy_policy: asked } });
+      const usersWith = async (email: string) =>
+        (await admin.get<{ users: { id: string; email: string }[] }>('/users')).body.users.filter((u) => u.email === email).map((u) => u.id);
+      assert.equal((await consents(true)).status, 200);
+      try {
+        const { page, ...flow } = await startWithGoogle(consenter.sub, lang === 'ja' ? 'ja-JP' : 'en-US');
+        await page.locator('#consent-form:not([hidden])').waitFor();
+        await page.screenshot({ path: `${SCREENSHOTS}/consent-${lang}.png` });
+        assert.equal(await page.getAttribute('html', 'lang'), lang);
+        assert.equal((await page.textContent('h1'))?.trim(), texts.page.consentHeading);
+        assert.equal((await page.textContent('#consent-form button[type=submit]'))?.trim(), texts.page.consentContinue);
+        const form = (await page.textContent('#consent-form')) ?? '';
+        assert.ok(form.includes(texts.page.consentIntro.replace('{email}', consenter.email)), form);
+        assert.deepEqual(await seriousViolations(page), []);
+        assert.deepEqual(await usersWith(consenter.email), [], 'no account before the consents');
+        // Not accepted: the browser holds the form back (required boxes), and nothing is made.
+        await page.click('#consent-form button[type=submit]');
+        assert.equal(await page.isVisible('#consent-form'), true);
+        assert.deepEqual(await usersWith(consenter.email), []);
+        await page.check('#consent-terms');
+        await page.check('#consent-privacy');
+        await page.click('#consent-form button[type=submit]');
+        const made = await backAtTheApp({ page, ...flow });
+        assert.deepEqual(await usersWith(consenter.email), [made]);
+        // Signing in again, and the account made before the consents were asked for: straight to the application.
+        assert.equal(await backAtTheApp(await startWithGoogle(consenter.sub)), made);
+        assert.deepEqual(await usersWith(NEW.email), [await backAtTheApp(await startWithGoogle(NEW.sub))]);
+      } finally {
+        assert.equal((await consents(false)).status, 200);
+      }
+    },
+  );
 
   it('refuses a consent ticket the screen did not seal, and consents not given, in the error shape', async () => {
     const answer = async (page: Page, body: object) =>

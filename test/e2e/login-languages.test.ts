@@ -257,11 +257,21 @@ let invitationUrl: string;
       await closeAll(page);
     });
 
-    it('the invitation page has no serious accessibility violation', async () => {
+    it('the invitation page has no serious accessibility violation, its new-account form neither', async () => {
       const page = await open(withLang(invitationUrl, lang));
       await page.locator('#sign-in-form:not([hidden])').waitFor();
       await expectScreenPage(page, texts);
       assert.deepEqual(await seriousViolations(page), []);
+      // The new account's password asked twice, as at sign-up, and told in the language whether both match.
+      await page.click('#show-new-account');
+      await page.locator('#new-account-form:not([hidden])').waitFor();
+      assert.equal((await page.textContent('label[for=account-password-confirm]'))?.trim(), texts.page.confirmPassword);
+      await page.fill('#account-password', 'Invitee#Pass42');
+      await page.fill('#account-password-confirm', 'Invitee#Pass4');
+      assert.equal(await page.textContent('#account-password-match'), texts.messages.passwordsDiffer);
+      assert.deepEqual(await seriousViolations(page), [], 'the new-account form');
+      await page.fill('#account-password-confirm', 'Invitee#Pass42');
+      assert.equal(await page.textContent('#account-password-match'), texts.messages.passwordsMatch);
       await closeAll(page);
     });
 

@@ -192,7 +192,7 @@ ${
     ? `<form id="new-account-form" data-heading="${escapeHtml(heading)}" hidden>
 <p>${escapeHtml(fill(t.newAccountHeading, { email: invited.email }))}</p>
 ${codeField('account-code', t.code)}
-${newPasswordField(texts, data.passwordRules, 'account-password', t.password, 'password')}
+${newPasswordField(texts, data.passwordRules, 'account-password', t.password, 'password', true)}
 <button type="submit">${escapeHtml(t.createAccount)}</button>
 <button type="button" class="secondary start-again">${escapeHtml(t.haveAccount)}</button>
 </form>`

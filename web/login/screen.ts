@@ -234,13 +234,13 @@ const linkTicket = (saasId: string) => ({ purpose: 'login screen link ticket', s
  * A provider's account that would make a new user, carried by the page until the person gives the consents
  * the SaaS's sign-up page asks for: nothing is stored before, so leaving the page leaves no account.
  */
-interface ConsentTicket {
+export interface ConsentTicket {
   account: ExternalAccount;
   email: string;
   context: ScreenContext;
   exp: number;
 }
-const consentTicket = (saasId: string) => ({ purpose: 'login screen consent ticket', saas_id: saasId });
+export const consentTicket = (saasId: string) => ({ purpose: 'login screen consent ticket', saas_id: saasId });
 
 /** The page addresses, and the form each opens with. */
 const PAGES: Readonly<Record<string, FirstForm>> = {

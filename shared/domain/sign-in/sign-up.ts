@@ -37,6 +37,11 @@ import {
 export interface PendingSignUpRepository {
   /** The code (replacing an earlier one of the address) and its mail, in one transaction. */
   saveWrite(saasId: string, email: string, code: VerificationCode, mail: CountedMail): AtomicWrite;
+  /**
+   * What saveWrite writes, written to decoy items of the address that hold no one's data and mail nothing:
+   * for an address that has an account, so the store work (and the time of the answer) is a new address's.
+   */
+  decoySaveWrite(saasId: string, email: string, code: VerificationCode, mail: CountedMail): AtomicWrite;
   code(saasId: string, email: string): Promise<VerificationCode | undefined>;
   /** One answer spent, right or wrong, before it is compared; false when the code changed or is used up. */
   spendAttempt(saasId: string, email: string, code: VerificationCode, maxAttempts: number): Promise<boolean>;
@@ -45,6 +50,9 @@ export interface PendingSignUpRepository {
 }
 
 export const SIGN_UP_RULE = { codeUnused: 'sign_up_code_unused' } as const;
+
+/** Where a decoy's mail is addressed: it is never sent (its outbox item is a decoy), but is sealed alike. */
+const DECOY_ADDRESS = 'decoy@invalid';
 
 /** How the hosted screen's sign-up sets the password (the sign-in setting sign_up.password, our extension). */
 export type SignUpPassword = 'temporary' | 'chosen';
@@ -81,7 +89,9 @@ export class SignUpService {
   /**
    * The chosen password's first step: the password checked against the policy (refused before any mail), then
    * a code mailed to the address (template verify_user_attribute). An address that has an account gets no
-   * mail and the error `email_already_exists`, which the screen answers like a new address.
+   * mail and the error `email_already_exists`, which the screen answers like a new address; its code and mail
+   * are made and written to decoy items all the same, so the store work, and the time of the answer, do not
+   * tell it apart (up to and past the mail limits, which count the decoy's requests alike).
    */
   async requestWithPassword(saasId: string, email: string, password: string): Promise<void> {
     const { pending, box, mailLimits, committer, passwordPolicy } = this.chosenDeps();
@@ -90,10 +100,12 @@ export class SignUpService {
     }
     const login = emailLogin(email);
     checkPassword(password, await passwordPolicy(saasId));
-    if (await this.deps.users.findByUsername(saasId, login.value)) throw loginTaken(login);
+    const taken = (await this.deps.users.findByUsername(saasId, login.value)) !== undefined;
     const { code, record } = issueVerificationCode('EMAIL_VERIFY', {}, nowSeconds());
-    const mail = await newCountedMail({ box, mailLimits }, saasId, 'verify_user_attribute', emailAddress(email), code);
-    await committer.commit(pending.saveWrite(saasId, login.value, record, mail));
+    // The decoy's mail is sealed alike but addressed nowhere: no one's address is kept in a decoy.
+    const mail = await newCountedMail({ box, mailLimits }, saasId, 'verify_user_attribute', taken ? DECOY_ADDRESS : emailAddress(email), code);
+    await committer.commit(taken ? pending.decoySaveWrite(saasId, login.value, record, mail) : pending.saveWrite(saasId, login.value, record, mail));
+    if (taken) throw loginTaken(login);
   }
 
   /**
