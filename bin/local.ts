@@ -23,15 +23,13 @@ import { loadCompanions, type LocalCompanion } from '../local/companion.js';
 import {
   createLocalTable,
   masterKey,
-  readCredentials,
   localCredentials,
   runningInstance,
   runtimeFile,
   type RunningInstance,
   useLocalEngines,
-  writeCredentials,
-  credentialsFile,
 } from '../local/runtime.js';
+import { credentialsFile, readCredentials, writeCredentials } from '../local/credentials-file.js';
 
 const started = Date.now();
 const settings = localRunnerConfig();

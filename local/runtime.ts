@@ -8,6 +8,7 @@ import { resetSesClientsForTests } from '../shared/adapters/mail/clients.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { ensureTable } from '../shared/store/table.js';
 import type { SecretBox } from '../shared/crypto/secret-box.js';
+import { sdkBaseUrls, type LocalCredentials } from './credentials-file.js';
 import { createSaasAccount, findActiveApiKey, issueApiKey, type AccountRepository } from '../shared/domain/accounts/accounts.js';
 
 export const LOCAL_TABLE = 'tenant-identity-local';
@@ -72,49 +73,6 @@ export async function createLocalTable(dynamoUrl: string, tableName = LOCAL_TABL
   } finally {
     client.destroy();
   }
-}
-
-export interface LocalCredentials {
-  SAASUS_SAAS_ID: string;
-  SAASUS_API_KEY: string;
-  SAASUS_SECRET_KEY: string;
-  /** The JavaScript, PHP, Java and C# SDKs: the origin, to which they add /v1/auth. */
-  SAASUS_API_URL_BASE: string;
-  /** The Python SDK: the origin and /v1, to which it adds /auth. (The Go SDK takes its base URL in code.) */
-  SAASUS_BASE_URL: string;
-  /**
-   * Where the SDKs' AuthMiddleware (JavaScript, PHP) sends a visitor without a valid token: under `npm start`,
-   * the example application's login page. SAASUS_AUTH_MODE (`api`: answer 401 instead of redirecting) is the
-   * application's own choice, so it is not written.
-   */
-  SAASUS_LOGIN_URL?: string;
-}
-
-/** The base-URL variables of every SDK, for an API served at `origin` (`http://127.0.0.1:8080`). */
-export function sdkBaseUrls(origin: string): Pick<LocalCredentials, 'SAASUS_API_URL_BASE' | 'SAASUS_BASE_URL'> {
-  return { SAASUS_API_URL_BASE: origin, SAASUS_BASE_URL: `${origin}/v1` };
-}
-
-export const credentialsFile = (dataDir: string) => join(dataDir, 'credentials.env');
-
-export function readCredentials(dataDir: string): LocalCredentials | undefined {
-  const file = credentialsFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  const values: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
-    if (m) values[m[1] as string] = m[2] as string;
-  }
-  return values.SAASUS_SAAS_ID && values.SAASUS_API_KEY && values.SAASUS_SECRET_KEY ? (values as unknown as LocalCredentials) : undefined;
-}
-
-export function writeCredentials(dataDir: string, credentials: LocalCredentials): void {
-  const lines = [
-    '# Written by `npm start`: the variable names the SaaSus SDKs read.',
-    ...Object.entries(credentials).map(([k, v]) => `${k}=${v}`),
-    '',
-  ];
-  writeFileSync(credentialsFile(dataDir), lines.join('\n'), { mode: 0o600 });
 }
 
 /** Where a running `npm start` is: the admin command talks to its DynamoDB Local instead of starting one. */

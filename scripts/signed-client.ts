@@ -3,7 +3,7 @@
  * `.data/credentials.env`, or the SAASUS_* environment variables, which win.
  */
 import { SignedClient } from '../client/signed-fetch.js';
-import { readCredentials } from '../local/runtime.js';
+import { readCredentials } from '../local/credentials-file.js';
 
 export function signedClientFromEnvironment(): { client: SignedClient; base: string } {
   const fromFile = readCredentials('.data');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { credentialsFile, readCredentials, sdkBaseUrls, writeCredentials } from '../../local/runtime.js';
+import { credentialsFile, readCredentials, sdkBaseUrls, writeCredentials } from '../../local/credentials-file.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 
 let h: Harness;
