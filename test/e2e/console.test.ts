@@ -13,6 +13,7 @@ import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 import { offerDemoOperator } from '../../web/console/console-function.js';
 
 const skip = chromiumMissing();
@@ -273,6 +274,10 @@ async function signedIn(
     await page.waitForFunction(() => document.querySelectorAll('#users tbody tr').length === 1);
     await axeClean(page, 'users');
 
+    // She signs in through the API, then mistypes her password once: both land in her security activity.
+    assert.equal((await srpSignIn(shop.client, 'ada@users.test', 'Str0ng-Passw0rd!')).status, 200);
+    assert.notEqual((await srpSignIn(shop.client, 'ada@users.test', 'Wr0ng-Passw0rd!')).status, 200);
+
     await page.click('button[aria-label="Reset password: ada@users.test"]');
     const done = await page.waitForSelector('.done >> text=temporary password');
     assert.match((await done.textContent()) ?? '', /new temporary password was made: \S+/);
@@ -282,6 +287,11 @@ async function signedIn(
     await page.waitForSelector('h1 >> text=ada@users.test');
     await page.waitForSelector('#user-mfa');
     await page.waitForSelector('#user-calls >> text=password/reset');
+    // Her security activity in words, newest first: the reset, the refused password, the sign-in.
+    await page.waitForSelector('#user-activity');
+    const events = await page.$$eval('#user-activity tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(events, ['Password reset by the operator', 'Sign-in refused (wrong password)', 'Signed in (password)']);
+    assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /127\.0\.0\.1|::1/, 'with the address it came from');
     await axeClean(page, 'user');
     await page.click('main >> text=All users');
 

@@ -1,4 +1,7 @@
-/** One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, and the API calls that named them. */
+/**
+ * One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, their security activity
+ * (GET /users/{id}/activity, newest first, paged by its cursor), and the API calls that named them.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
@@ -79,6 +82,7 @@ export function User({ id }: { id: string }) {
           <p class="muted">{u.noTenants}</p>
         ) : null}
       </section>
+      <SecurityActivity id={id} />
       <section class="card">
         <h2>{u.calls}</h2>
         {calls && !calls.ok ? <ProblemNote answer={calls} /> : null}
@@ -95,5 +99,80 @@ export function User({ id }: { id: string }) {
         />
       </section>
     </>
+  );
+}
+
+interface Activity {
+  activity_id: string;
+  kind: string;
+  created_at: number;
+  method?: string;
+  provider?: string;
+  challenge?: string;
+  source_ip?: string;
+  user_agent?: string;
+}
+interface Activities {
+  activities: Activity[];
+  cursor?: string;
+}
+
+const PAGE = 10;
+
+/** What one event says in words: its kind, and how (the sign-in's method or provider, the refused code's step). */
+function activityText(event: Activity): string {
+  const a = t().userActivity;
+  const kind = (a.kinds as Record<string, string>)[event.kind] ?? event.kind;
+  const how = event.provider
+    ? fill(a.viaProvider, { provider: event.provider })
+    : event.challenge
+      ? ((a.challenges as Record<string, string>)[event.challenge] ?? event.challenge)
+      : event.method === 'srp' && (event.kind === 'sign_in_failed' || event.kind === 'locked_out')
+        ? a.wrongPassword
+        : event.method
+          ? ((a.methods as Record<string, string>)[event.method] ?? event.method)
+          : '';
+  return how ? `${kind} (${how})` : kind;
+}
+
+function SecurityActivity({ id }: { id: string }) {
+  const a = t().userActivity;
+  const [pages, setPages] = useState<{ events: Activity[]; cursor?: string; answer?: Answer }>({ events: [] });
+  const load = async (cursor?: string, before: Activity[] = []) => {
+    const q = new URLSearchParams({ limit: String(PAGE) });
+    if (cursor) q.set('cursor', cursor);
+    const answer = await call<Activities>('GET', 'auth', `/users/${encodeURIComponent(id)}/activity?${q}`);
+    if (!answer.ok) return setPages({ events: before, answer });
+    setPages({ events: [...before, ...answer.body.activities], ...(answer.body.cursor ? { cursor: answer.body.cursor } : {}), answer });
+  };
+  useEffect(() => {
+    void load();
+  }, [id]);
+  return (
+    <section class="card">
+      <h2>{a.heading}</h2>
+      <p class="hint">{a.intro}</p>
+      {pages.answer && !pages.answer.ok ? <ProblemNote answer={pages.answer} /> : null}
+      {pages.answer ? (
+        <Table
+          id="user-activity"
+          caption={a.heading}
+          rows={pages.events}
+          columns={[
+            { label: t().activity.time, render: (e) => new Date(e.created_at * 1000).toISOString().replace('T', ' ').slice(0, 19) },
+            { label: a.what, render: activityText },
+            { label: a.sourceIp, render: (e) => (e.source_ip ? <code>{e.source_ip}</code> : '') },
+            { label: a.userAgent, render: (e) => e.user_agent ?? '' },
+          ]}
+        />
+      ) : (
+        <p class="muted">{t().common.loading}</p>
+      )}
+      {pages.cursor ? (
+        <button type="button" class="secondary" id="user-activity-more" onClick={() => load(pages.cursor, pages.events)}>
+          {a.more}
+        </button>
+      ) : null}
+    </section>
   );
 }
