@@ -172,7 +172,7 @@ async function signedIn(
     await context.close();
   });
 
-  it('builds a plan from units and menus and assigns it to a new tenant', async () => {
+  it('builds a plan from units and menus, assigns it to a new tenant, and edits its billing info', async () => {
     const { context, page } = await signedIn(shop);
     await page.click('nav >> text=Pricing');
     await page.fill('#create-unit-name', 'base_fee');
@@ -211,13 +211,41 @@ async function signedIn(
     await page.click('#change-plan button[type=submit]');
     await page.waitForSelector('#change-plan .done');
     await page.waitForSelector('#tenants >> text=Basic plan');
-    const tenants = await shop.client.get<{ tenants: { name: string; plan_id?: string }[] }>('/tenants');
+    const tenants = await shop.client.get<{ tenants: { id: string; name: string; plan_id?: string }[] }>('/tenants');
     const plans = await new SignedClient(h.api.baseUrl.replace('/v1/auth', '/v1/pricing'), shop.client.credentials).get<{
       pricing_plans: { id: string; name: string }[];
     }>('/plans');
     const plan = plans.body.pricing_plans.find((p) => p.name === 'basic_plan');
     assert.equal(tenants.body.tenants.find((x) => x.name === 'Acme Corp')?.plan_id, plan?.id);
     await axeClean(page, 'tenants');
+
+    // Its own page: the plan history names the plan just applied; billing info refused at the country, then saved.
+    await page.click('#tenants >> text=Acme Corp');
+    await page.waitForSelector('h1 >> text=Acme Corp');
+    await page.waitForSelector('#plan-history >> text=Basic plan');
+    await page.waitForSelector('#plan-history >> text=Consumption tax');
+    await page.fill('#billing-info-name', 'Acme Corp K.K.');
+    await page.fill('#billing-info-street', '1-2-3 Chiyoda');
+    await page.fill('#billing-info-city', 'Chiyoda-ku');
+    await page.fill('#billing-info-state', 'Tokyo');
+    await page.fill('#billing-info-postal_code', '100-0001');
+    await page.fill('#billing-info-country', 'Japan');
+    await page.click('#billing-info button[type=submit]');
+    await page.waitForSelector('#billing-info-country-error');
+    const acme = tenants.body.tenants.find((x) => x.name === 'Acme Corp') as { id: string };
+    const before = await shop.client.get<{ billing_info?: unknown }>(`/tenants/${acme.id}`);
+    assert.equal(before.body.billing_info, undefined, 'a refused change changes nothing');
+    await page.fill('#billing-info-country', 'JP');
+    await page.selectOption('#billing-info-invoice_language', 'en-US');
+    await page.click('#billing-info button[type=submit]');
+    await page.waitForSelector('#billing-info .done');
+    const after = await shop.client.get<{ billing_info?: { name: string; address: { country: string }; invoice_language: string } }>(
+      `/tenants/${acme.id}`,
+    );
+    assert.equal(after.body.billing_info?.name, 'Acme Corp K.K.');
+    assert.equal(after.body.billing_info?.address.country, 'JP');
+    assert.equal(after.body.billing_info?.invoice_language, 'en-US');
+    await axeClean(page, 'tenant');
     await context.close();
   });
 
