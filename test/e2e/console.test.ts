@@ -321,6 +321,15 @@ async function signedIn(
     assert.deepEqual(events, ['Password reset by the operator', 'Sign-in refused (wrong password)', 'Signed in (password)']);
     assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /127\.0\.0\.1|::1/, 'with the address it came from');
     await axeClean(page, 'user');
+    // MFA on with codes by e-mail, then off again (a user who lost their second factor), each through the API.
+    await page.click('#user-mfa-email');
+    await page.waitForSelector('#user-mfa >> text=On (codes by e-mail)');
+    const ada = (await shop.client.get<{ users: { id: string; email: string }[] }>('/users')).body.users.find((u) => u.email === 'ada@users.test');
+    const on = await shop.client.get<{ enabled: boolean }>(`/users/${ada?.id}/mfa/preference`);
+    assert.equal(on.body.enabled, true);
+    await page.click('#user-mfa-off');
+    await page.waitForSelector('#user-mfa >> text=Off');
+    assert.equal((await shop.client.get<{ enabled: boolean }>(`/users/${ada?.id}/mfa/preference`)).body.enabled, false);
     await page.click('main >> text=All users');
 
     await page.click('button[aria-label="Delete user: ada@users.test"]');
@@ -380,6 +389,8 @@ async function signedIn(
     const settings = await shop.client.get<{ password_policy: { minimum_length: number }; self_regist: { enable: boolean } }>('/sign-in-settings');
     assert.equal(settings.body.password_policy.minimum_length, 12);
     assert.equal(settings.body.self_regist.enable, true);
+    // MFA: the API's fixed setting, said in words.
+    await page.waitForSelector('#mfa-configuration >> text=Available to every user');
     await axeClean(page, 'sign-in-settings');
     await context.close();
   });

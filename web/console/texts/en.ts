@@ -143,6 +143,10 @@ export const EN = {
     uppercase: 'Requires an uppercase letter',
     numbers: 'Requires a number',
     symbols: 'Requires a symbol',
+    mfaHeading: 'Multi-factor authentication',
+    mfaOn: 'Available to every user: each turns it on for themselves, with an authenticator app or codes by e-mail.',
+    mfaFixed:
+      'This is fixed, as in SaaSus (the API answers mfa_configuration "on" and refuses another value). A user\'s page shows their state and can turn it off, or on with codes by e-mail.',
     temporaryDays: 'Temporary passwords last (days)',
     devices: 'Remember browsers (skip the second factor)',
     always: 'Always',
@@ -246,6 +250,9 @@ export const EN = {
     mfaOff: 'Off',
     calls: 'API calls about this user (last 7 days)',
     noTenants: 'Not a member of any tenant.',
+    mfaMethods: { softwareToken: 'authenticator app', email: 'codes by e-mail' },
+    mfaTurnOff: 'Turn MFA off',
+    mfaTurnOnEmail: 'Turn MFA on with codes by e-mail',
   },
   userActivity: {
     heading: 'Security activity',

@@ -142,6 +142,10 @@ export const JA: ConsoleTexts = {
     uppercase: '大文字を必須にする',
     numbers: '数字を必須にする',
     symbols: '記号を必須にする',
+    mfaHeading: '多要素認証',
+    mfaOn: 'すべてのユーザーが利用できます。各ユーザーが認証アプリまたはメールのコードで自分で有効にします。',
+    mfaFixed:
+      'この設定は SaaSus と同じく固定です（API は mfa_configuration "on" を返し、ほかの値を拒否します）。ユーザーのページで状態を確認し、無効にしたり、メールのコードで有効にしたりできます。',
     temporaryDays: '仮パスワードの有効期間（日）',
     devices: 'ブラウザを記憶する（二要素認証を省略）',
     always: '常に',
@@ -245,6 +249,9 @@ export const JA: ConsoleTexts = {
     mfaOff: '無効',
     calls: 'このユーザーに関する API 呼び出し（直近 7 日）',
     noTenants: 'どのテナントにも所属していません。',
+    mfaMethods: { softwareToken: '認証アプリ', email: 'メールのコード' },
+    mfaTurnOff: '多要素認証を無効にする',
+    mfaTurnOnEmail: 'メールのコードで多要素認証を有効にする',
   },
   userActivity: {
     heading: 'セキュリティの記録',

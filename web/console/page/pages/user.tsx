@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
-import { Link, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
+import { Done, Link, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
 import type { ApiLog } from './activity.js';
 
 interface SaasUser {
@@ -46,7 +46,16 @@ export function User({ id }: { id: string }) {
             <section class="card">
               <h2>{u.mfa}</h2>
               <Loaded answer={mfa.answer}>
-                {(m) => <p id="user-mfa">{m.enabled ? fill(u.mfaOn, { method: m.mfa_method ?? '' }) : u.mfaOff}</p>}
+                {(m) => (
+                  <>
+                    <p id="user-mfa">
+                      {m.enabled
+                        ? fill(u.mfaOn, { method: (u.mfaMethods as Record<string, string>)[m.mfa_method ?? ''] ?? m.mfa_method ?? '' })
+                        : u.mfaOff}
+                    </p>
+                    <MfaSwitch id={id} enabled={m.enabled} onDone={mfa.reload} />
+                  </>
+                )}
               </Loaded>
               <h2>{u.attributes}</h2>
               <Table
@@ -174,5 +183,33 @@ function SecurityActivity({ id }: { id: string }) {
         </button>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The operator's MFA switch: off (a user who lost their authenticator) or on with codes by e-mail, which needs
+ * nothing registered; an authenticator app is registered by the user with their own access token.
+ */
+function MfaSwitch({ id, enabled, onDone }: { id: string; enabled: boolean; onDone: () => void }) {
+  const u = t().userPage;
+  const [answer, setAnswer] = useState<Answer | undefined>(undefined);
+  const change = async (body: { enabled: boolean; method?: string }) => {
+    const result = await call('PATCH', 'auth', `/users/${encodeURIComponent(id)}/mfa/preference`, body);
+    setAnswer(result);
+    if (result.ok) onDone();
+  };
+  return (
+    <>
+      {enabled ? (
+        <button type="button" class="secondary" id="user-mfa-off" onClick={() => change({ enabled: false })}>
+          {u.mfaTurnOff}
+        </button>
+      ) : (
+        <button type="button" class="secondary" id="user-mfa-email" onClick={() => change({ enabled: true, method: 'email' })}>
+          {u.mfaTurnOnEmail}
+        </button>
+      )}
+      {answer?.ok ? <Done answer={answer} text={t().common.saved} /> : <ProblemNote answer={answer} />}
+    </>
   );
 }
