@@ -26,8 +26,8 @@ let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient
 
 const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
 
-async function axeClean(page: Page, name: string) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png` });
+async function axeClean(page: Page, name: string, fullPage = false) {
+  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage });
   assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
 }
 
@@ -245,7 +245,7 @@ async function signedIn(
     assert.equal(after.body.billing_info?.name, 'Acme Corp K.K.');
     assert.equal(after.body.billing_info?.address.country, 'JP');
     assert.equal(after.body.billing_info?.invoice_language, 'en-US');
-    await axeClean(page, 'tenant');
+    await axeClean(page, 'tenant', true);
     await context.close();
   });
 
@@ -320,7 +320,7 @@ async function signedIn(
     const events = await page.$$eval('#user-activity tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent));
     assert.deepEqual(events, ['Password reset by the operator', 'Sign-in refused (wrong password)', 'Signed in (password)']);
     assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /127\.0\.0\.1|::1/, 'with the address it came from');
-    await axeClean(page, 'user');
+    await axeClean(page, 'user', true);
     // MFA on with codes by e-mail, then off again (a user who lost their second factor), each through the API.
     await page.click('#user-mfa-email');
     await page.waitForSelector('#user-mfa >> text=On (codes by e-mail)');

@@ -125,6 +125,7 @@ export function TenantPage({ id }: { id: string }) {
                       invoice_language: v.invoice_language,
                     })
                   }
+                  onDone={tenant.reload}
                 />
               </section>
             </>
