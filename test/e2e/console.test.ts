@@ -349,6 +349,25 @@ async function signedIn(
     await context.close();
   });
 
+  it("pages a user's security activity with its cursor, older events after the newest ten", async () => {
+    const made = await shop.client.post<{ id: string }>('/users', { email: 'grace@users.test', password: 'Str0ng-Passw0rd!' });
+    assert.equal(made.status, 201, made.text);
+    // Eleven events: a refused password first, then ten sign-ins; the oldest is on the second page only.
+    assert.notEqual((await srpSignIn(shop.client, 'grace@users.test', 'Wr0ng-Passw0rd!')).status, 200);
+    for (let i = 0; i < 10; i++) assert.equal((await srpSignIn(shop.client, 'grace@users.test', 'Str0ng-Passw0rd!')).status, 200);
+    const { context, page } = await signedIn(shop);
+    await page.goto(consoleUrl(`users/${made.body.id}`));
+    await page.waitForSelector('#user-activity tbody tr');
+    assert.equal(await page.locator('#user-activity tbody tr').count(), 10);
+    assert.equal(await page.locator('#user-activity >> text=Sign-in refused').count(), 0);
+    await page.focus('#user-activity-more');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#user-activity tbody tr:nth-child(11)');
+    assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /Sign-in refused \(wrong password\)/);
+    assert.equal(await page.locator('#user-activity-more').count(), 0, 'no third page');
+    await context.close();
+  });
+
   it('themes the login screen and the preview, the real screen, changes with it', async () => {
     const { context, page } = await signedIn(saas);
     await page.click('nav >> text=Login screen');
