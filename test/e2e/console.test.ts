@@ -13,6 +13,7 @@ import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
+import { srpSignIn } from '../../dev-support/sign-in.js';
 import { offerDemoOperator } from '../../web/console/console-function.js';
 
 const skip = chromiumMissing();
@@ -25,8 +26,8 @@ let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient
 
 const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
 
-async function axeClean(page: Page, name: string) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png` });
+async function axeClean(page: Page, name: string, fullPage = false) {
+  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage });
   assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
 }
 
@@ -171,7 +172,7 @@ async function signedIn(
     await context.close();
   });
 
-  it('builds a plan from units and menus and assigns it to a new tenant', async () => {
+  it('builds a plan from units and menus, assigns it to a new tenant, and edits its billing info', async () => {
     const { context, page } = await signedIn(shop);
     await page.click('nav >> text=Pricing');
     await page.fill('#create-unit-name', 'base_fee');
@@ -210,13 +211,41 @@ async function signedIn(
     await page.click('#change-plan button[type=submit]');
     await page.waitForSelector('#change-plan .done');
     await page.waitForSelector('#tenants >> text=Basic plan');
-    const tenants = await shop.client.get<{ tenants: { name: string; plan_id?: string }[] }>('/tenants');
+    const tenants = await shop.client.get<{ tenants: { id: string; name: string; plan_id?: string }[] }>('/tenants');
     const plans = await new SignedClient(h.api.baseUrl.replace('/v1/auth', '/v1/pricing'), shop.client.credentials).get<{
       pricing_plans: { id: string; name: string }[];
     }>('/plans');
     const plan = plans.body.pricing_plans.find((p) => p.name === 'basic_plan');
     assert.equal(tenants.body.tenants.find((x) => x.name === 'Acme Corp')?.plan_id, plan?.id);
     await axeClean(page, 'tenants');
+
+    // Its own page: the plan history names the plan just applied; billing info refused at the country, then saved.
+    await page.click('#tenants >> text=Acme Corp');
+    await page.waitForSelector('h1 >> text=Acme Corp');
+    await page.waitForSelector('#plan-history >> text=Basic plan');
+    await page.waitForSelector('#plan-history >> text=Consumption tax');
+    await page.fill('#billing-info-name', 'Acme Corp K.K.');
+    await page.fill('#billing-info-street', '1-2-3 Chiyoda');
+    await page.fill('#billing-info-city', 'Chiyoda-ku');
+    await page.fill('#billing-info-state', 'Tokyo');
+    await page.fill('#billing-info-postal_code', '100-0001');
+    await page.fill('#billing-info-country', 'Japan');
+    await page.click('#billing-info button[type=submit]');
+    await page.waitForSelector('#billing-info-country-error');
+    const acme = tenants.body.tenants.find((x) => x.name === 'Acme Corp') as { id: string };
+    const before = await shop.client.get<{ billing_info?: unknown }>(`/tenants/${acme.id}`);
+    assert.equal(before.body.billing_info, undefined, 'a refused change changes nothing');
+    await page.fill('#billing-info-country', 'JP');
+    await page.selectOption('#billing-info-invoice_language', 'en-US');
+    await page.click('#billing-info button[type=submit]');
+    await page.waitForSelector('#billing-info .done');
+    const after = await shop.client.get<{ billing_info?: { name: string; address: { country: string }; invoice_language: string } }>(
+      `/tenants/${acme.id}`,
+    );
+    assert.equal(after.body.billing_info?.name, 'Acme Corp K.K.');
+    assert.equal(after.body.billing_info?.address.country, 'JP');
+    assert.equal(after.body.billing_info?.invoice_language, 'en-US');
+    await axeClean(page, 'tenant', true);
     await context.close();
   });
 
@@ -273,6 +302,10 @@ async function signedIn(
     await page.waitForFunction(() => document.querySelectorAll('#users tbody tr').length === 1);
     await axeClean(page, 'users');
 
+    // She signs in through the API, then mistypes her password once: both land in her security activity.
+    assert.equal((await srpSignIn(shop.client, 'ada@users.test', 'Str0ng-Passw0rd!')).status, 200);
+    assert.notEqual((await srpSignIn(shop.client, 'ada@users.test', 'Wr0ng-Passw0rd!')).status, 200);
+
     await page.click('button[aria-label="Reset password: ada@users.test"]');
     const done = await page.waitForSelector('.done >> text=temporary password');
     assert.match((await done.textContent()) ?? '', /new temporary password was made: \S+/);
@@ -282,7 +315,21 @@ async function signedIn(
     await page.waitForSelector('h1 >> text=ada@users.test');
     await page.waitForSelector('#user-mfa');
     await page.waitForSelector('#user-calls >> text=password/reset');
-    await axeClean(page, 'user');
+    // Her security activity in words, newest first: the reset, the refused password, the sign-in.
+    await page.waitForSelector('#user-activity');
+    const events = await page.$$eval('#user-activity tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(events, ['Password reset by the operator', 'Sign-in refused (wrong password)', 'Signed in (password)']);
+    assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /127\.0\.0\.1|::1/, 'with the address it came from');
+    await axeClean(page, 'user', true);
+    // MFA on with codes by e-mail, then off again (a user who lost their second factor), each through the API.
+    await page.click('#user-mfa-email');
+    await page.waitForSelector('#user-mfa >> text=On (codes by e-mail)');
+    const ada = (await shop.client.get<{ users: { id: string; email: string }[] }>('/users')).body.users.find((u) => u.email === 'ada@users.test');
+    const on = await shop.client.get<{ enabled: boolean }>(`/users/${ada?.id}/mfa/preference`);
+    assert.equal(on.body.enabled, true);
+    await page.click('#user-mfa-off');
+    await page.waitForSelector('#user-mfa >> text=Off');
+    assert.equal((await shop.client.get<{ enabled: boolean }>(`/users/${ada?.id}/mfa/preference`)).body.enabled, false);
     await page.click('main >> text=All users');
 
     await page.click('button[aria-label="Delete user: ada@users.test"]');
@@ -299,6 +346,25 @@ async function signedIn(
     await page.waitForSelector('.done >> text=was deleted');
     const after = await shop.client.get<{ users: { email: string }[] }>('/users');
     assert.ok(!after.body.users.some((u) => u.email === 'ada@users.test'));
+    await context.close();
+  });
+
+  it("pages a user's security activity with its cursor, older events after the newest ten", async () => {
+    const made = await shop.client.post<{ id: string }>('/users', { email: 'grace@users.test', password: 'Str0ng-Passw0rd!' });
+    assert.equal(made.status, 201, made.text);
+    // Eleven events: a refused password first, then ten sign-ins; the oldest is on the second page only.
+    assert.notEqual((await srpSignIn(shop.client, 'grace@users.test', 'Wr0ng-Passw0rd!')).status, 200);
+    for (let i = 0; i < 10; i++) assert.equal((await srpSignIn(shop.client, 'grace@users.test', 'Str0ng-Passw0rd!')).status, 200);
+    const { context, page } = await signedIn(shop);
+    await page.goto(consoleUrl(`users/${made.body.id}`));
+    await page.waitForSelector('#user-activity tbody tr');
+    assert.equal(await page.locator('#user-activity tbody tr').count(), 10);
+    assert.equal(await page.locator('#user-activity >> text=Sign-in refused').count(), 0);
+    await page.focus('#user-activity-more');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#user-activity tbody tr:nth-child(11)');
+    assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /Sign-in refused \(wrong password\)/);
+    assert.equal(await page.locator('#user-activity-more').count(), 0, 'no third page');
     await context.close();
   });
 
@@ -342,6 +408,8 @@ async function signedIn(
     const settings = await shop.client.get<{ password_policy: { minimum_length: number }; self_regist: { enable: boolean } }>('/sign-in-settings');
     assert.equal(settings.body.password_policy.minimum_length, 12);
     assert.equal(settings.body.self_regist.enable, true);
+    // MFA: the API's fixed setting, said in words.
+    await page.waitForSelector('#mfa-configuration >> text=Available to every user');
     await axeClean(page, 'sign-in-settings');
     await context.close();
   });

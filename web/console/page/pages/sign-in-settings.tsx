@@ -15,6 +15,7 @@ interface SignInSettings {
   device_configuration: { device_remembering: string };
   self_regist: { enable: boolean };
   passkeys?: { enable: boolean };
+  mfa_configuration?: { mfa_configuration: string };
   refresh_token_validity?: { value: number; unit: string };
 }
 
@@ -97,6 +98,17 @@ export function SignInSettingsPage() {
             />
           )}
         </Loaded>
+      </section>
+      <section class="card" aria-labelledby="mfa-heading">
+        <h2 id="mfa-heading">{s.mfaHeading}</h2>
+        <Loaded answer={settings.answer}>
+          {(body) => (
+            <p id="mfa-configuration">
+              {body.mfa_configuration?.mfa_configuration === 'on' ? s.mfaOn : (body.mfa_configuration?.mfa_configuration ?? '')}
+            </p>
+          )}
+        </Loaded>
+        <p class="hint">{s.mfaFixed}</p>
       </section>
     </>
   );

@@ -1,8 +1,10 @@
-/** Tenants: search, create, and a plan change now or from the first of next month. */
+/** Tenants: search, create, and a plan change now or from the first of next month; `tenants/{id}` is one tenant (tenant.tsx). */
 import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { t } from '../texts.js';
-import { ApiForm, Loaded, Table, useLoad } from '../ui.js';
+import type { PageProps } from '../page-props.js';
+import { ApiForm, Link, Loaded, Table, useLoad } from '../ui.js';
+import { TenantPage } from './tenant.js';
 
 export interface Tenant {
   id: string;
@@ -28,7 +30,12 @@ const firstOfNextMonth = () => {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000;
 };
 
-export function Tenants() {
+export function Tenants({ rest }: PageProps) {
+  if (rest) return <TenantPage id={decodeURIComponent(rest)} />;
+  return <TenantList />;
+}
+
+function TenantList() {
   const s = t().tenants;
   const tenants = useLoad(() => call<{ tenants: Tenant[] }>('GET', 'auth', '/tenants'));
   const plans = useLoad(() => call<{ pricing_plans: Plan[] }>('GET', 'pricing', '/plans'));
@@ -52,7 +59,7 @@ export function Tenants() {
                 caption={s.heading}
                 rows={rows}
                 columns={[
-                  { label: s.name, render: (x) => x.name },
+                  { label: s.name, render: (x) => <Link to={`tenants/${encodeURIComponent(x.id)}`}>{x.name}</Link> },
                   { label: s.id, render: (x) => <code>{x.id}</code> },
                   { label: s.staffEmail, render: (x) => x.back_office_staff_email },
                   { label: s.plan, render: (x) => planName(x.plan_id) },

@@ -1,8 +1,11 @@
-/** One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, and the API calls that named them. */
+/**
+ * One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, their security activity
+ * (GET /users/{id}/activity, newest first, paged by its cursor), and the API calls that named them.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
-import { Link, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
+import { Done, Link, Loaded, ProblemNote, Table, useLoad } from '../ui.js';
 import type { ApiLog } from './activity.js';
 
 interface SaasUser {
@@ -43,7 +46,16 @@ export function User({ id }: { id: string }) {
             <section class="card">
               <h2>{u.mfa}</h2>
               <Loaded answer={mfa.answer}>
-                {(m) => <p id="user-mfa">{m.enabled ? fill(u.mfaOn, { method: m.mfa_method ?? '' }) : u.mfaOff}</p>}
+                {(m) => (
+                  <>
+                    <p id="user-mfa">
+                      {m.enabled
+                        ? fill(u.mfaOn, { method: (u.mfaMethods as Record<string, string>)[m.mfa_method ?? ''] ?? m.mfa_method ?? '' })
+                        : u.mfaOff}
+                    </p>
+                    <MfaSwitch id={id} enabled={m.enabled} onDone={mfa.reload} />
+                  </>
+                )}
               </Loaded>
               <h2>{u.attributes}</h2>
               <Table
@@ -79,6 +91,7 @@ export function User({ id }: { id: string }) {
           <p class="muted">{u.noTenants}</p>
         ) : null}
       </section>
+      <SecurityActivity id={id} />
       <section class="card">
         <h2>{u.calls}</h2>
         {calls && !calls.ok ? <ProblemNote answer={calls} /> : null}
@@ -94,6 +107,109 @@ export function User({ id }: { id: string }) {
           ]}
         />
       </section>
+    </>
+  );
+}
+
+interface Activity {
+  activity_id: string;
+  kind: string;
+  created_at: number;
+  method?: string;
+  provider?: string;
+  challenge?: string;
+  source_ip?: string;
+  user_agent?: string;
+}
+interface Activities {
+  activities: Activity[];
+  cursor?: string;
+}
+
+const PAGE = 10;
+
+/** What one event says in words: its kind, and how (the sign-in's method or provider, the refused code's step). */
+function activityText(event: Activity): string {
+  const a = t().userActivity;
+  const kind = (a.kinds as Record<string, string>)[event.kind] ?? event.kind;
+  const how = event.provider
+    ? fill(a.viaProvider, { provider: event.provider })
+    : event.challenge
+      ? ((a.challenges as Record<string, string>)[event.challenge] ?? event.challenge)
+      : event.method === 'srp' && (event.kind === 'sign_in_failed' || event.kind === 'locked_out')
+        ? a.wrongPassword
+        : event.method
+          ? ((a.methods as Record<string, string>)[event.method] ?? event.method)
+          : '';
+  return how ? `${kind} (${how})` : kind;
+}
+
+function SecurityActivity({ id }: { id: string }) {
+  const a = t().userActivity;
+  const [pages, setPages] = useState<{ events: Activity[]; cursor?: string; answer?: Answer }>({ events: [] });
+  const load = async (cursor?: string, before: Activity[] = []) => {
+    const q = new URLSearchParams({ limit: String(PAGE) });
+    if (cursor) q.set('cursor', cursor);
+    const answer = await call<Activities>('GET', 'auth', `/users/${encodeURIComponent(id)}/activity?${q}`);
+    if (!answer.ok) return setPages({ events: before, answer });
+    setPages({ events: [...before, ...answer.body.activities], ...(answer.body.cursor ? { cursor: answer.body.cursor } : {}), answer });
+  };
+  useEffect(() => {
+    void load();
+  }, [id]);
+  return (
+    <section class="card">
+      <h2>{a.heading}</h2>
+      <p class="hint">{a.intro}</p>
+      {pages.answer && !pages.answer.ok ? <ProblemNote answer={pages.answer} /> : null}
+      {pages.answer ? (
+        <Table
+          id="user-activity"
+          caption={a.heading}
+          rows={pages.events}
+          columns={[
+            { label: t().activity.time, render: (e) => new Date(e.created_at * 1000).toISOString().replace('T', ' ').slice(0, 19) },
+            { label: a.what, render: activityText },
+            { label: a.sourceIp, render: (e) => (e.source_ip ? <code>{e.source_ip}</code> : '') },
+            { label: a.userAgent, render: (e) => e.user_agent ?? '' },
+          ]}
+        />
+      ) : (
+        <p class="muted">{t().common.loading}</p>
+      )}
+      {pages.cursor ? (
+        <button type="button" class="secondary" id="user-activity-more" onClick={() => load(pages.cursor, pages.events)}>
+          {a.more}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The operator's MFA switch: off (a user who lost their authenticator) or on with codes by e-mail, which needs
+ * nothing registered; an authenticator app is registered by the user with their own access token.
+ */
+function MfaSwitch({ id, enabled, onDone }: { id: string; enabled: boolean; onDone: () => void }) {
+  const u = t().userPage;
+  const [answer, setAnswer] = useState<Answer | undefined>(undefined);
+  const change = async (body: { enabled: boolean; method?: string }) => {
+    const result = await call('PATCH', 'auth', `/users/${encodeURIComponent(id)}/mfa/preference`, body);
+    setAnswer(result);
+    if (result.ok) onDone();
+  };
+  return (
+    <>
+      {enabled ? (
+        <button type="button" class="secondary" id="user-mfa-off" onClick={() => change({ enabled: false })}>
+          {u.mfaTurnOff}
+        </button>
+      ) : (
+        <button type="button" class="secondary" id="user-mfa-email" onClick={() => change({ enabled: true, method: 'email' })}>
+          {u.mfaTurnOnEmail}
+        </button>
+      )}
+      {answer?.ok ? <Done answer={answer} text={t().common.saved} /> : <ProblemNote answer={answer} />}
     </>
   );
 }
