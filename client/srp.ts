@@ -9,7 +9,18 @@
 import helperModule from 'amazon-cognito-identity-js/lib/AuthenticationHelper.js';
 import bigIntegerModule from 'amazon-cognito-identity-js/lib/BigInteger.js';
 import dateHelperModule from 'amazon-cognito-identity-js/lib/DateHelper.js';
-import { verifierResponses, type PasswordChallenge, type PasswordClaim, type RememberedDevice } from './srp-protocol.js';
+import {
+  concat,
+  deviceVerifierResponses,
+  fromBase64,
+  fromHex,
+  hmacSha256,
+  toBase64,
+  utf8,
+  type PasswordChallenge,
+  type PasswordClaim,
+  type RememberedDevice,
+} from './srp-protocol.js';
 
 const AuthenticationHelper = helperModule.default;
 const BigInteger = bigIntegerModule.default;
@@ -35,27 +46,6 @@ export function newDeviceSecret(group: string, key: string): Promise<{ device: R
   });
 }
 
-const fromHex = (hex: string) => Uint8Array.from((hex.length % 2 ? `0${hex}` : hex).match(/../g) ?? [], (pair) => parseInt(pair, 16));
-
-const utf8 = (text: string) => new TextEncoder().encode(text);
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-async function hmacSha256(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, new Uint8Array(message)));
-}
-
 /** One sign-in attempt: a fresh secret a, its SRP_A, and the proof for the challenge that answers it. */
 export class SrpClient {
   /**
@@ -70,26 +60,9 @@ export class SrpClient {
     });
   }
 
-  /**
-   * The DEVICE_PASSWORD_VERIFIER answer: the same proof as the user's, with the device's group as the pool,
-   * its key as the name, its random password; USERNAME stays the user's.
-   */
-  async deviceClaim(
-    parameters: Record<string, string>,
-    session: string,
-    device: RememberedDevice,
-    username: string,
-  ): Promise<Record<string, string>> {
-    const challenge = {
-      srp_b: parameters.SRP_B ?? '',
-      salt: parameters.SALT ?? '',
-      secret_block: parameters.SECRET_BLOCK ?? '',
-      pool_name: device.group,
-      username: device.key,
-      session,
-    };
-    const claim = await this.passwordClaim(challenge, device.password);
-    return { ...verifierResponses(claim), USERNAME: username, DEVICE_KEY: device.key };
+  /** The DEVICE_PASSWORD_VERIFIER answer (srp-protocol.ts's deviceVerifierResponses). */
+  deviceClaim(parameters: Record<string, string>, session: string, device: RememberedDevice, username: string): Promise<Record<string, string>> {
+    return deviceVerifierResponses(this, parameters, session, device, username);
   }
 
   async passwordClaim(challenge: PasswordChallenge, password: string, timestamp = new DateHelper().getNowString()): Promise<PasswordClaim> {

@@ -104,6 +104,14 @@ async function signIn(page: Page, screen: Screen, lang: Lang, username: string) 
   await page.click('#sign-in-form button[type=submit]');
 }
 
+/** The step a new person of `kind` reaches after their password: the form `form`. */
+const afterPassword =
+  (kind: Parameters<typeof person>[1], form: string): Shot['open'] =>
+  async (page, s, lang, n) => {
+    await signIn(page, s, lang, await person(s, kind, n));
+    await visible(page, form);
+  };
+
 const SHOTS: Shot[] = [
   {
     name: 'sign-in',
@@ -179,26 +187,17 @@ const SHOTS: Shot[] = [
   {
     name: 'new-password',
     title: 'A new password after a temporary one',
-    open: async (page, s, lang, n) => {
-      await signIn(page, s, lang, await person(s, 'temporary', n));
-      await visible(page, '#new-password-form');
-    },
+    open: afterPassword('temporary', '#new-password-form'),
   },
   {
     name: 'code',
     title: 'Authenticator code (with "Remember this browser")',
-    open: async (page, s, lang, n) => {
-      await signIn(page, s, lang, await person(s, 'totp', n));
-      await visible(page, '#code-form');
-    },
+    open: afterPassword('totp', '#code-form'),
   },
   {
     name: 'passkeys',
     title: 'A passkey offered after a password sign-in',
-    open: async (page, s, lang, n) => {
-      await signIn(page, s, lang, await person(s, 'plain', n));
-      await visible(page, '#passkeys-form');
-    },
+    open: afterPassword('plain', '#passkeys-form'),
   },
   {
     name: 'invitation',

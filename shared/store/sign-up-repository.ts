@@ -7,24 +7,18 @@ import { GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js
 import { atomicWrite, type AtomicWrite } from '../domain/atomic.js';
 import type { CountedMail } from '../domain/mail/mail.js';
 import { SIGN_UP_RULE, type PendingSignUpRepository } from '../domain/sign-in/sign-up.js';
-import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
+import type { VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
 import { decoyMailWrites, mailWrites } from './outbox-repository.js';
-import { both, part, remove, updateRequest, type Condition } from './transact.js';
-import { Update } from './update.js';
+import { part, remove } from './transact.js';
+import { sameCode, spendAttemptRequest, toCode } from './user-flow-repository.js';
 
 /** The address as a digest: keys name no person's address. */
 const digestOf = (email: string) => createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex');
 const keyOf = (saasId: string, email: string) => keys.pendingSignUp(saasId, digestOf(email));
 /** The decoy of an address that has an account: its own, reused by each request for the address. */
 const decoyIdOf = (email: string) => `signup-${digestOf(email).slice(0, 32)}`;
-
-const sameCode = (code: VerificationCode): Condition => ({
-  expression: '#digest = :digest',
-  names: { '#digest': 'digest' },
-  values: { ':digest': code.digest },
-});
 
 export class DynamoPendingSignUpRepository implements PendingSignUpRepository {
   constructor(
@@ -50,24 +44,11 @@ export class DynamoPendingSignUpRepository implements PendingSignUpRepository {
 
   async code(saasId: string, email: string): Promise<VerificationCode | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keyOf(saasId, email), ConsistentRead: true }));
-    const item = out.Item;
-    if (!item) return undefined;
-    return {
-      purpose: item.purpose as CodePurpose,
-      digest: item.digest as string,
-      salt: item.salt as string,
-      expires_at: item.expires_at as number,
-      attempts: item.attempts as number,
-      payload: (item.payload as Record<string, string> | undefined) ?? {},
-    };
+    return out.Item ? toCode(out.Item) : undefined;
   }
 
   spendAttempt(saasId: string, email: string, code: VerificationCode, maxAttempts: number): Promise<boolean> {
-    const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
-    const change = new Update().add('attempts', 1);
-    return unlessConditionFails(() =>
-      this.db.send(new UpdateCommand(updateRequest(this.table, keyOf(saasId, email), change, both(sameCode(code), left)))),
-    );
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(spendAttemptRequest(this.table, keyOf(saasId, email), code, maxAttempts))));
   }
 
   useWrite(saasId: string, email: string, code: VerificationCode): AtomicWrite {

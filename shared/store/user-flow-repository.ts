@@ -12,30 +12,37 @@ import { FLOW_RULE, type UserFlowRepository } from '../domain/users/user-flows.j
 import type { LinkedProvider, Login } from '../domain/users/users.js';
 import type { CodePurpose, VerificationCode } from '../domain/users/verification-codes.js';
 import { unlessConditionFails } from './conditional.js';
-import { ENTITY, keys, TTL_ATTRIBUTE } from './keys.js';
+import { ENTITY, keys, TTL_ATTRIBUTE, type ItemKey } from './keys.js';
 import { decoyMailWrites, mailWrites } from './outbox-repository.js';
 import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** The code item is still the one read: same digest. */
-const sameCode = (code: VerificationCode): Condition => ({
+export const sameCode = (code: VerificationCode): Condition => ({
   expression: '#digest = :digest',
   names: { '#digest': 'digest' },
   values: { ':digest': code.digest },
 });
 
+/** One answer spent on the code at `key`, only while it is the one read and has attempts left. */
+export function spendAttemptRequest(table: string, key: ItemKey, code: VerificationCode, maxAttempts: number) {
+  const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
+  return updateRequest(table, key, new Update().add('attempts', 1), both(sameCode(code), left));
+}
+
 /** Where a code is kept: in the user's partition, or a decoy's. */
 const codeKey = (saasId: string, userId: string, purpose: CodePurpose, slot: string | undefined, decoy: boolean) =>
   decoy ? keys.decoy(saasId, userId, `CODE#${purpose}`) : keys.verificationCode(saasId, userId, purpose, slot);
 
-function toCode(item: Record<string, unknown>): VerificationCode {
+/** A code item as the domain reads it; the pending sign-ups keep theirs in the same attributes (sign-up-repository.ts). */
+export function toCode(item: Record<string, unknown>): VerificationCode {
   return {
     purpose: item.purpose as CodePurpose,
     digest: item.digest as string,
     salt: item.salt as string,
     expires_at: item.expires_at as number,
     attempts: item.attempts as number,
-    payload: item.payload as Record<string, string>,
+    payload: (item.payload as Record<string, string> | undefined) ?? {},
     ...(typeof item.slot === 'string' ? { slot: item.slot } : {}),
   };
 }
@@ -89,10 +96,8 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
   }
 
   spendAttempt(saasId: string, userId: string, code: VerificationCode, maxAttempts: number, decoy = false): Promise<boolean> {
-    const change = new Update().add('attempts', 1);
-    const left: Condition = { expression: '#attempts < :max', names: { '#attempts': 'attempts' }, values: { ':max': maxAttempts } };
     const key = codeKey(saasId, userId, code.purpose, code.slot, decoy);
-    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, key, change, both(sameCode(code), left)))));
+    return unlessConditionFails(() => this.db.send(new UpdateCommand(spendAttemptRequest(this.table, key, code, maxAttempts))));
   }
 
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite {

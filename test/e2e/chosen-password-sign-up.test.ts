@@ -15,7 +15,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { EN, fill, type LoginTexts } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { chromiumMissing, launchChromium, openPage } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 
@@ -52,12 +52,7 @@ let app: Server;
     await h?.close();
   });
 
-  async function open(url: string): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(url);
-    return page;
-  }
+  const open = (url: string) => openPage(browser, url);
 
   /** Each rule's state as the page shows it: `rule: met|not`. */
   const ruleStates = (page: Page, field: string) =>

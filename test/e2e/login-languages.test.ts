@@ -18,7 +18,7 @@ import { JA } from '../../web/login/texts/ja.js';
 import { resetConfigForTests } from '../../shared/config.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { chromiumMissing, launchChromium, openPage } from '../support/chromium.js';
 import { enableTotp } from '../support/example-app.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
@@ -93,12 +93,7 @@ let invitationUrl: string;
     await h?.close();
   });
 
-  async function open(url: string, options: BrowserContextOptions = {}): Promise<Page> {
-    const page = await (await browser.newContext(options)).newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(url);
-    return page;
-  }
+  const open = (url: string, options: BrowserContextOptions = {}) => openPage(browser, url, options);
   const withLang = (url: string, lang: string) => `${url}${url.includes('?') ? '&' : '?'}lang=${lang}`;
   const closeAll = (page: Page) => page.context().close();
 

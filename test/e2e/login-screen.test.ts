@@ -14,7 +14,7 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { EN } from '../../web/login/texts/en.js';
 import { config } from '../../shared/config.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { chromiumMissing, launchChromium, openPage } from '../support/chromium.js';
 import { enableTotp, setTemporaryPassword } from '../support/example-app.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
@@ -64,12 +64,7 @@ let hanakoSecret: string;
     await h?.close();
   });
 
-  async function open(url: string): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(15_000);
-    await page.goto(url);
-    return page;
-  }
+  const open = (url: string) => openPage(browser, url);
 
   async function signIn(page: Page, username: string, password: string) {
     await page.locator('#sign-in-form:not([hidden])').waitFor();

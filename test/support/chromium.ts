@@ -4,7 +4,7 @@
  * browser fails the run.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -32,4 +32,12 @@ export function chromiumMissing(): string | undefined {
 /** Playwright gives each launch a fresh, temporary profile. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+}
+
+/** A page in a context of its own (no cookies shared with other pages), at `url`, with the tests' patience. */
+export async function openPage(browser: Browser, url: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await (await browser.newContext(options)).newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(url);
+  return page;
 }

@@ -393,22 +393,12 @@ export class LoginScreen {
       data.passwordRules = { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols, symbols: SYMBOLS };
     }
     if (page === 'invitation') Object.assign(data, await this.invitation(saasId, request.query));
-    if (page === 'consent') {
+    // The consent and link pages carry a sealed ticket; one that no longer opens ends in a message, not a form.
+    if (page === 'consent' || page === 'link') {
+      const sealed = request.query.get('ticket') ?? '';
       try {
-        const ticket = await this.openConsentTicket(saasId, request.query.get('ticket') ?? '');
-        data.consent = { ticket: request.query.get('ticket') ?? '', email: ticket.email };
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        return this.messagePage(400, saasId, this.deps.texts.page.stepExpiredTitle, refusalText(this.deps.texts, error), {
-          href: this.screenPath(saasId),
-          text: this.deps.texts.page.goBack,
-        });
-      }
-    }
-    if (page === 'link') {
-      try {
-        const ticket = await this.openLinkTicket(saasId, request.query.get('ticket') ?? '');
-        data.link = { ticket: request.query.get('ticket') ?? '', email: ticket.email };
+        const ticket = await (page === 'consent' ? this.openConsentTicket(saasId, sealed) : this.openLinkTicket(saasId, sealed));
+        data[page] = { ticket: sealed, email: ticket.email };
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         return this.messagePage(400, saasId, this.deps.texts.page.stepExpiredTitle, refusalText(this.deps.texts, error), {

@@ -12,7 +12,18 @@
  *
  * where pad is the client's encoding (big-endian, fewest bytes, a 0x00 byte in front when the top bit is set).
  */
-import { verifierResponses, type PasswordChallenge, type PasswordClaim, type RememberedDevice } from '../../client/srp-protocol.js';
+import {
+  concat,
+  deviceVerifierResponses,
+  fromBase64,
+  fromHex,
+  hmacSha256,
+  toBase64,
+  utf8,
+  type PasswordChallenge,
+  type PasswordClaim,
+  type RememberedDevice,
+} from '../../client/srp-protocol.js';
 
 export {
   passwordChallenge,
@@ -54,30 +65,11 @@ export function modPow(base: bigint, exponent: bigint): bigint {
   return result;
 }
 
-const fromHex = (hex: string) => Uint8Array.from((hex.length % 2 ? `0${hex}` : hex).match(/../g) ?? [], (pair) => parseInt(pair, 16));
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 const toBig = (bytes: Uint8Array) => BigInt(`0x${toHex(bytes) || '0'}`);
-const utf8 = (text: string) => new TextEncoder().encode(text);
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const random = (size: number) => crypto.getRandomValues(new Uint8Array(size));
 
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 const sha256 = async (...parts: Uint8Array[]) => new Uint8Array(await crypto.subtle.digest('SHA-256', concat(...parts)));
-
-async function hmacSha256(key: Uint8Array, ...message: Uint8Array[]): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey('raw', concat(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, concat(...message)));
-}
 
 /** k = H(pad(N) ‖ pad(g)), once. */
 let multiplier: Promise<bigint> | undefined;
@@ -137,26 +129,9 @@ export class SrpClient {
     return Promise.resolve(this.A.toString(16));
   }
 
-  /**
-   * The DEVICE_PASSWORD_VERIFIER answer: the same proof as the user's, with the device's group as the pool,
-   * its key as the name, its random password; USERNAME stays the user's.
-   */
-  async deviceClaim(
-    parameters: Record<string, string>,
-    session: string,
-    device: RememberedDevice,
-    username: string,
-  ): Promise<Record<string, string>> {
-    const challenge = {
-      srp_b: parameters.SRP_B ?? '',
-      salt: parameters.SALT ?? '',
-      secret_block: parameters.SECRET_BLOCK ?? '',
-      pool_name: device.group,
-      username: device.key,
-      session,
-    };
-    const claim = await this.passwordClaim(challenge, device.password);
-    return { ...verifierResponses(claim), USERNAME: username, DEVICE_KEY: device.key };
+  /** The DEVICE_PASSWORD_VERIFIER answer (srp-protocol.ts's deviceVerifierResponses). */
+  deviceClaim(parameters: Record<string, string>, session: string, device: RememberedDevice, username: string): Promise<Record<string, string>> {
+    return deviceVerifierResponses(this, parameters, session, device, username);
   }
 
   async passwordClaim(challenge: PasswordChallenge, password: string, timestamp = srpTimestamp()): Promise<PasswordClaim> {
