@@ -70,8 +70,23 @@ export interface DynamoOptions {
   readyTimeoutMs?: number;
 }
 
+/**
+ * Refuses a loopback port something already listens on. An engine started there would exit at once while the
+ * one holding the port (another checkout's npm start, or a DynamoDB Local left running) answered in its place,
+ * with data sealed under another master key: every sign-in would fail far from the cause.
+ */
+async function ensurePortFree(port: number, name: string, variable: string): Promise<void> {
+  const free = await new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+  if (!free) throw new Error(`port ${port} is in use, so ${name} cannot start there: stop what holds it, or set ${variable} to a free port`);
+}
+
 export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> {
   checkJava();
+  await ensurePortFree(options.port, 'DynamoDB Local', 'DYNAMODB_PORT');
   const child = spawnDynamo({
     port: options.port,
     sharedDb: options.sharedDb,
@@ -90,6 +105,7 @@ export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> 
 }
 
 export async function startSesLocal(port: number): Promise<Engine> {
+  await ensurePortFree(port, 'the SES stand-in', 'SES_PORT');
   const require = createRequire(import.meta.url);
   const cli = join(dirname(require.resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
   const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });

@@ -3,6 +3,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/engines.js';
@@ -66,6 +67,30 @@ describe('a second npm start on the same data folder', () => {
       assert.equal(run.stderr.trim().split('\n').length, 1);
       assert.ok(existsSync(runtimeFile(dataDir)), 'the running one keeps its runtime file');
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start on a port another DynamoDB Local holds', () => {
+  it('names the port and its variable instead of using the other one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'taken-port-'));
+    // This test's own server plays the engine another checkout left running.
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+        encoding: 'utf8',
+        env: { ...process.env, DATA_DIR: dataDir, DYNAMODB_PORT: String(port), SES_PORT: String(await freePort()) },
+      });
+      assert.equal(run.status, 1, run.stderr);
+      assert.equal(
+        run.stderr,
+        `npm start failed: port ${port} is in use, so DynamoDB Local cannot start there: stop what holds it, or set DYNAMODB_PORT to a free port\n`,
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
