@@ -171,6 +171,7 @@ export function ApiForm({
   describe = problemText,
   onSubmit,
   onDone,
+  onChange,
   children,
 }: {
   id: string;
@@ -183,6 +184,8 @@ export function ApiForm({
   describe?: (answer: Answer) => string;
   onSubmit: (values: Values) => Promise<Answer>;
   onDone?: (answer: Answer, values: Values) => void;
+  /** Told the values as each is typed (a preview drawn elsewhere on the page). */
+  onChange?: (values: Values) => void;
   children?: ComponentChildren;
 }) {
   const blank = Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? (f.type === 'checkbox' ? false : (f.options?.[0]?.value ?? ''))]));
@@ -217,7 +220,11 @@ export function ApiForm({
           spec={spec}
           value={values[spec.name] ?? ''}
           error={field === spec.name ? describe(answer as Answer) : undefined}
-          onChange={(value) => setValues({ ...values, [spec.name]: value })}
+          onChange={(value) => {
+            const next = { ...values, [spec.name]: value };
+            setValues(next);
+            onChange?.(next);
+          }}
         />
       ))}
       {children}

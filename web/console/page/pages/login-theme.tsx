@@ -9,10 +9,9 @@
  * origin frame it, `frame-ancestors`), reloaded after each save: what users get.
  */
 import { useState } from 'preact/hooks';
-import { call, pageData, problemOf, type Answer } from '../api.js';
+import { call, pageData, type Answer } from '../api.js';
 import { t } from '../texts.js';
-import { Done, Field, fieldOf, Loaded, problemText, useLoad, type FieldSpec, type Values } from '../ui.js';
-import { LiveForm } from './live-form.js';
+import { ApiForm, Loaded, useLoad, type FieldSpec, type Values } from '../ui.js';
 import { EN as LOGIN_EN } from '../../../login/texts/en.js';
 import { JA as LOGIN_JA } from '../../../login/texts/ja.js';
 import { contrast, DARK, fullHex, LIGHT, textOn } from '../../../login/theme-colours.js';
@@ -143,9 +142,9 @@ function ThemeForm({
   onSaved: () => void;
 }) {
   const th = t().loginScreen;
-  const [values, setValues] = useState<Values>({ ...theme, primary_color: fullHex(theme.primary_color), corner_radius: String(theme.corner_radius) });
-  const [answer, setAnswer] = useState<Answer | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const initial: Values = { ...theme, primary_color: fullHex(theme.primary_color), corner_radius: String(theme.corner_radius) };
+  // The form's values as typed, for the draft preview beside it.
+  const [values, setValues] = useState<Values>(initial);
   const fields: FieldSpec[] = [
     { name: 'primary_color', label: th.primary, type: 'color' },
     { name: 'background_color', label: th.background, hint: th.backgroundHint, placeholder: '#f4f5f7' },
@@ -172,47 +171,20 @@ function ThemeForm({
       ],
     },
   ];
-  const field = fieldOf(
-    answer ? problemOf(answer) : undefined,
-    fields.map((f) => f.name),
-  );
   return (
     <div class="theme-layout">
       <section class="card" aria-labelledby="theme-heading">
         <h2 id="theme-heading">{th.heading}</h2>
-        <form
+        <ApiForm
           id="theme"
-          noValidate
-          onSubmit={async (event) => {
-            event.preventDefault();
-            setBusy(true);
-            const { corner_radius, ...rest } = values;
-            const result = await call('PATCH', 'auth', '/login-theme', { ...rest, corner_radius: Number(corner_radius) });
-            setBusy(false);
-            setAnswer(result);
-            if (result.ok) onSaved();
-          }}
-        >
-          {fields.map((spec) => (
-            <Field
-              key={spec.name}
-              form="theme"
-              spec={spec}
-              value={values[spec.name] ?? ''}
-              error={answer && field === spec.name ? problemText(answer) : undefined}
-              onChange={(value) => setValues({ ...values, [spec.name]: value })}
-            />
-          ))}
-          {answer && !answer.ok && !field ? (
-            <p class="error" role="alert">
-              {problemText(answer)}
-            </p>
-          ) : null}
-          <button type="submit" disabled={busy}>
-            {th.save}
-          </button>
-          {answer?.ok ? <Done answer={answer} text={th.saved} /> : null}
-        </form>
+          fields={fields}
+          initial={initial}
+          submitLabel={th.save}
+          doneText={th.saved}
+          onChange={setValues}
+          onSubmit={({ corner_radius, ...rest }) => call('PATCH', 'auth', '/login-theme', { ...rest, corner_radius: Number(corner_radius) })}
+          onDone={onSaved}
+        />
       </section>
       <Preview values={values} settings={settings} />
       <RealScreen version={version} />
@@ -263,7 +235,7 @@ function PageSettingsForm({ settings, onLook, onSaved }: { settings: PageSetting
       <p class="hint" id="page-settings-icon-hint">
         {th.iconHint}
       </p>
-      <LiveForm
+      <ApiForm
         id="page-settings"
         fields={[
           { name: 'title', label: th.title, required: true },
@@ -313,7 +285,7 @@ function CustomizePagesForms({ pages, onSaved }: { pages: CustomizePages; onSave
       {(Object.keys(names) as PageKey[]).map((key) => (
         <details key={key}>
           <summary>{names[key]}</summary>
-          <LiveForm
+          <ApiForm
             id={`page-${key}`}
             fields={[
               { name: 'html_contents', label: th.html, type: 'textarea' },
