@@ -14,6 +14,7 @@ import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
 import { chooseEncoding, compress, COMPRESS_FROM_BYTES, LAMBDA_RESPONSE_LIMIT_BYTES } from './compression.js';
 import { errorAnswer, HttpProblem } from './errors.js';
 import { RawDocument, type BoundOperation, type RequestContext } from '../schemas/operation.js';
+import type { SignedCall } from '../schemas/apilog.js';
 import { parseAuthorizationHeader, verifySignature } from './signature.js';
 import { coerceStrings, parseJsonBody, validate } from './validation.js';
 
@@ -258,22 +259,6 @@ const answerSize = (): Middleware => ({
     );
   },
 });
-
-/** A call whose signature verified, as the API log takes it (shared/domain/apilog, ApiCall). */
-export interface SignedCall {
-  saasId: string;
-  apiKey: string;
-  requestId: string;
-  method: string;
-  rawPath: string;
-  rawQuery: string;
-  status: number;
-  sourceIp: string;
-  referer: string | undefined;
-  /** Unix milliseconds of its arrival. */
-  at: number;
-  latencyMs: number;
-}
 
 /** Writes a signed call's API log record: one store write; wired in shared/wiring.ts. */
 export type CallRecorder = (call: SignedCall) => Promise<void>;

@@ -7,6 +7,25 @@ import * as Type from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
 import { Limit, Uuid } from './common.js';
 
+/**
+ * A call whose signature verified, as the request pipeline hands it to the API log (shared/http/pipeline.ts) and
+ * the log turns it into a record (shared/domain/apilog), before redaction. Here, below both, so the two share it.
+ */
+export interface SignedCall {
+  saasId: string;
+  apiKey: string;
+  requestId: string;
+  method: string;
+  rawPath: string;
+  rawQuery: string;
+  status: number;
+  sourceIp: string;
+  referer: string | undefined;
+  /** When the call arrived, in Unix milliseconds. */
+  at: number;
+  latencyMs: number;
+}
+
 export const ApiLog = Type.Object(
   {
     trace_id: Type.String({ description: 'the request id (x-request-id) of the call' }),

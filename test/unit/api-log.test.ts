@@ -7,15 +7,8 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { Type } from '@sinclair/typebox';
-import {
-  apiLogRecord,
-  millisOfApiLogId,
-  newApiLogId,
-  redactedReferer,
-  redactedUri,
-  REDACTED,
-  type ApiCall,
-} from '../../shared/domain/apilog/api-log.js';
+import { apiLogRecord, millisOfApiLogId, newApiLogId, redactedReferer, redactedUri, REDACTED } from '../../shared/domain/apilog/api-log.js';
+import type { SignedCall } from '../../shared/schemas/apilog.js';
 import { createGroupHandler, type PipelineSettings } from '../../shared/http/pipeline.js';
 import { authorizationHeader } from '../../shared/http/signature.js';
 import { operation } from '../../shared/schemas/operation.js';
@@ -57,7 +50,7 @@ describe('what a record keeps of a call', () => {
   });
 
   it('expires a record the retention period after its call', () => {
-    const call: ApiCall = {
+    const call: SignedCall = {
       saasId: 's',
       apiKey: 'k',
       requestId: 'r',
@@ -118,7 +111,7 @@ const operations = {
 
 describe("the pipeline's API log hook", () => {
   it('records a verified call once, with its answer status and nothing of its credentials', async () => {
-    const calls: ApiCall[] = [];
+    const calls: SignedCall[] = [];
     const handler = createGroupHandler(
       'apilog',
       operations,
@@ -129,7 +122,7 @@ describe("the pipeline's API log hook", () => {
     const res = await handler(signedEvent('/v1/apilog/logs', 'limit=0'), {} as Context);
     assert.equal(res.statusCode, 400);
     assert.equal(calls.length, 1);
-    const [call] = calls as [ApiCall];
+    const [call] = calls as [SignedCall];
     assert.deepEqual(
       { ...call, at: 0, latencyMs: 0 },
       {
@@ -152,7 +145,7 @@ describe("the pipeline's API log hook", () => {
   });
 
   it('records nothing of a call whose signature does not verify: an unsigned caller cannot write into a log', async () => {
-    const calls: ApiCall[] = [];
+    const calls: SignedCall[] = [];
     const handler = createGroupHandler(
       'apilog',
       operations,

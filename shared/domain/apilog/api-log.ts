@@ -8,23 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { notFound, invalid } from '../../errors.js';
+import type { SignedCall } from '../../schemas/apilog.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
-
-/** A signed call as the request pipeline saw it, before redaction. */
-export interface ApiCall {
-  saasId: string;
-  apiKey: string;
-  requestId: string;
-  method: string;
-  rawPath: string;
-  rawQuery: string;
-  status: number;
-  sourceIp: string;
-  referer: string | undefined;
-  /** When the call arrived, in Unix milliseconds. */
-  at: number;
-  latencyMs: number;
-}
 
 export interface ApiLogRecord {
   /** A UUIDv7: its first 48 bits are `at`, so the id alone locates the record. */
@@ -107,7 +92,7 @@ export function millisOfApiLogId(id: string): number | undefined {
   return parseInt(id.replaceAll('-', '').slice(0, 12), 16);
 }
 
-export function apiLogRecord(call: ApiCall, retentionSeconds: number): ApiLogRecord {
+export function apiLogRecord(call: SignedCall, retentionSeconds: number): ApiLogRecord {
   return {
     id: newApiLogId(call.at),
     saasId: call.saasId,
@@ -207,7 +192,7 @@ export class ApiLogService {
   ) {}
 
   /** The record the pipeline writes for a call: one store write. */
-  record(call: ApiCall): Promise<void> {
+  record(call: SignedCall): Promise<void> {
     return this.deps.logs.put(apiLogRecord(call, this.deps.retentionSeconds));
   }
 
