@@ -3,24 +3,15 @@
  * sealing box, the failed sign-in counts and the settings, which are read here and nowhere else in web/console.
  * console-function.ts only routes requests to it.
  */
-import { readFile } from 'node:fs/promises';
 import { config } from '../../shared/config.js';
 import { BASE_PATH, ENTRY_PATHS, loginScreenUrl } from '../../shared/routes.js';
 import { screenOrigin } from '../../shared/screen-hosts.js';
 import { consoleSignInThrottle, screenHosts, secretBox } from '../../shared/wiring.js';
 import { ConsoleBackend } from './console.js';
+import { builtAssets } from '../login/built-assets.js';
 
-/** Where the built script and style are: `public/` beside this file, or beside the deployed bundle (web/page-assets.ts). */
-const ASSETS_DIR = new URL('./public/', import.meta.url);
-const assets = new Map<string, Promise<string>>();
-const asset = (name: string) => {
-  let text = assets.get(name);
-  if (!text) {
-    text = readFile(new URL(name, ASSETS_DIR), 'utf8');
-    assets.set(name, text);
-  }
-  return text;
-};
+/** The built script and style: `public/` beside this file, or beside the deployed bundle (web/page-assets.ts). */
+const asset = builtAssets(new URL('./public/', import.meta.url));
 
 let demo: { saasId: string; apiKey: string; secret: string } | undefined;
 /** npm start only (bin/local.ts): the demo operator, offered by one click to requests from this computer. */

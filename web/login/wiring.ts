@@ -5,7 +5,6 @@
  * here and nowhere else in web/login. login-function.ts only routes requests to them. The SAML service
  * provider has its own (saml-wiring.ts), so the screen's bundle carries no XML library.
  */
-import { readFile } from 'node:fs/promises';
 import { config } from '../../shared/config.js';
 import { ENTRY_PATHS, OAUTH2_PATH, SAML2_PATH } from '../../shared/routes.js';
 import { hostKind } from '../../shared/screen-hosts.js';
@@ -32,22 +31,13 @@ import { GoogleFederation } from './federation.js';
 import type { HostGateDeps } from './host-gate.js';
 import { LoginScreen } from './screen.js';
 import { EN, type LoginTexts } from './texts/en.js';
+import { builtAssets } from './built-assets.js';
 
 /** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
 export const secureCookies = () => config().publicBaseUrl.startsWith('https:');
 
-/** Where the built script and style are: `public/` beside this file, or beside the deployed bundle (web/page-assets.ts). */
-const LOGIN_ASSETS_DIR = new URL('./public/', import.meta.url);
-
-const assets = new Map<string, Promise<string>>();
-const asset = (name: string) => {
-  let text = assets.get(name);
-  if (!text) {
-    text = readFile(new URL(name, LOGIN_ASSETS_DIR), 'utf8');
-    assets.set(name, text);
-  }
-  return text;
-};
+/** The built script and style: `public/` beside this file, or beside the deployed bundle (web/page-assets.ts). */
+const asset = builtAssets(new URL('./public/', import.meta.url));
 
 let google: GoogleFederation | undefined;
 /** One per warm instance: it keeps the provider's discovery document. */
