@@ -34,6 +34,7 @@ import { ScheduledWork } from './domain/scheduled-work.js';
 import { Cursors } from './domain/paging.js';
 import { apiLogRecord, ApiLogService } from './domain/apilog/api-log.js';
 import { DynamoApiLogRepository } from './store/api-log-repository.js';
+import { DynamoSignInCountsRepository } from './store/sign-in-counts-repository.js';
 import { nowMillis } from './clock.js';
 import { PaymentProviderService } from './domain/configuration/payment-provider.js';
 import { LoginThemeService } from './domain/configuration/login-theme.js';
@@ -144,6 +145,8 @@ export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiL
 const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
 
 /** Each user's security activity (shared/domain/users/activity.ts): kept as long as the API log keeps a call. */
+/** A SaaS's daily sign-in counts, kept as long as the API log keeps calls. */
+export const signInCountsRepository = () => new DynamoSignInCountsRepository(dynamo(), tableName(), config().apiLogRetentionDays * 86400);
 const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRetentionDays * 86400, keep: ACTIVITY_KEPT });
 
 /** The ApiLog API's reads (/v1/apilog). */

@@ -56,6 +56,7 @@ export const ENTITY = {
   taxRate: 'TaxRate',
   meteringCount: 'MeteringCount',
   apiLog: 'ApiLog',
+  signInCounts: 'SignInCounts',
   consoleThrottle: 'ConsoleThrottle',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
@@ -383,3 +384,15 @@ export function withoutKeys<T>(item: Record<string, unknown>): T {
   const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, entity: _entity, v: _v, ...rest } = item;
   return rest as T;
 }
+
+/**
+ * A SaaS's sign-ins, refused proofs and lockouts of one UTC day (YYYY-MM-DD): one item of counters raised by
+ * atomic ADDs, gone by TTL. Written off the sign-in's path, a batch at a time (so the partition sees a few
+ * writes a second however many users sign in); read a range of days at a time by the console's overview.
+ */
+export const signInCountsKeys = {
+  day: (saasId: string, day: string): ItemKey => ({ pk: `SAAS#${saasId}#SIGNINCOUNTS`, sk: `DAY#${day}` }),
+  partition: (saasId: string) => `SAAS#${saasId}#SIGNINCOUNTS`,
+  /** The sort keys of the days from `fromDay` to `toDay`, both included, for BETWEEN. */
+  range: (fromDay: string, toDay: string) => ({ low: `DAY#${fromDay}`, high: `DAY#${toDay}` }),
+};

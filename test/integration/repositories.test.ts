@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { DynamoDefinitionRepository } from '../../shared/store/definition-repository.js';
+import { DynamoSignInCountsRepository } from '../../shared/store/sign-in-counts-repository.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 
@@ -64,5 +65,33 @@ describe('definition repository', () => {
       assert.equal(item.v, 1);
       assert.match(item.pk as string, /^SAAS#[^#]+/);
     }
+  });
+});
+
+describe('sign-in counts repository', () => {
+  it('adds concurrent counts atomically and reads a range of days, per SaaS', async () => {
+    const counts = new DynamoSignInCountsRepository(dynamo(), tableName(), 86_400);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => counts.add('s1', '2026-11-25', { sign_in_succeeded: 1, sign_in_failed: i % 2 })));
+    await counts.add('s1', '2026-11-26', { locked_out: 2 });
+    await counts.add('s1', '2026-11-27', {});
+    await counts.add('s2', '2026-11-26', { sign_in_succeeded: 7 });
+    assert.deepEqual(await counts.days('s1', '2026-11-20', '2026-11-30'), [
+      { day: '2026-11-25', sign_in_succeeded: 20, sign_in_failed: 10, locked_out: 0 },
+      { day: '2026-11-26', sign_in_succeeded: 0, sign_in_failed: 0, locked_out: 2 },
+    ]);
+    assert.deepEqual(await counts.days('s1', '2026-11-26', '2026-11-26'), [
+      { day: '2026-11-26', sign_in_succeeded: 0, sign_in_failed: 0, locked_out: 2 },
+    ]);
+    const [item] =
+      (
+        await dynamo().send(
+          new ScanCommand({
+            TableName: tableName(),
+            FilterExpression: 'sk = :sk AND pk = :pk',
+            ExpressionAttributeValues: { ':sk': 'DAY#2026-11-26', ':pk': 'SAAS#s2#SIGNINCOUNTS' },
+          }),
+        )
+      ).Items ?? [];
+    assert.equal(item?.expiresAt, Date.parse('2026-11-27T00:00:00Z') / 1000 + 86_400, 'kept the retention past the end of its day');
   });
 });
