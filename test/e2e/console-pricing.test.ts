@@ -106,8 +106,11 @@ async function axeClean(page: Page, name: string) {
     await assertFocus(page, 'create-unit-tiers[1].up_to', 'focus moves to the new tier');
     await page.keyboard.type('5');
     await page.fill(tier('create-unit', 1, 'unit_amount'), '50');
+    // The open tier's amount left empty: the API's schema check names tiers.2.unit_amount, shown at that field.
+    await page.click('#create-unit button[type=submit]');
+    await page.waitForSelector('[id="create-unit-tiers[2].unit_amount-error"]');
     await page.fill(tier('create-unit', 2, 'unit_amount'), '30');
-    // 5 is not above 10: the API's refusal names tiers[1].up_to, and it is shown there.
+    // 5 is not above 10: the catalogue's refusal names tiers[1].up_to, and it is shown there.
     await page.click('#create-unit button[type=submit]');
     await page.waitForSelector('[id="create-unit-tiers[1].up_to-error"]');
     assert.equal(await page.getAttribute(tier('create-unit', 1, 'up_to'), 'aria-invalid'), 'true');
@@ -172,6 +175,32 @@ async function axeClean(page: Page, name: string) {
       { up_to: 0, unit_amount: 20, flat_amount: 0, inf: true },
     ]);
     await axeClean(page, 'pricing-change-unit');
+
+    // A metering unit no unit counts: renamed, then deleted.
+    await page.fill('#create-meter-unit_name', 'spare');
+    await page.fill('#create-meter-display_name', 'Spare');
+    await page.click('#create-meter button[type=submit]');
+    await page.waitForSelector('#meters >> text=spare');
+    const meters = async () =>
+      (await pricing.get<{ units: { id: string; unit_name: string; display_name: string }[] }>('/metering/units')).body.units;
+    const spare = (await meters()).find((m) => m.unit_name === 'spare');
+    assert.ok(spare);
+    await page.selectOption('#change-item-item', `meter:${spare.id}`);
+    await page.fill('#change-item-display_name', 'Spare meter');
+    await page.click('#change-item button[type=submit]');
+    await page.waitForSelector('#change-item .done');
+    assert.equal((await meters()).find((m) => m.id === spare.id)?.display_name, 'Spare meter');
+    await page.click('#delete-item');
+    await page.waitForSelector('#changes-heading ~ .done');
+    assert.deepEqual((await meters()).map((m) => m.unit_name).sort(), ['api_calls', 'seats']);
+
+    // In Japanese: the same form in the catalogue's words.
+    await page.goto(consoleUrl('language?to=ja&back=pricing'));
+    await page.waitForSelector('#create-unit-type');
+    await page.selectOption('#create-unit-type', 'tiered');
+    assert.equal(await page.textContent('#create-unit-tiers fieldset.tier legend'), '段階 1');
+    assert.match((await page.textContent('#create-unit-tiers-1-open')) ?? '', /上限なし/);
+    await axeClean(page, 'pricing-ja');
     await context.close();
   });
 });
