@@ -31,7 +31,7 @@ export const DOMAIN_ORDER = ['console', 'accounts', 'apilog', 'pricing', 'tenant
 
 /** @type {Record<string, string>} */
 const DOMAIN_WHAT = {
-  console: "the operator console's failed sign-in counts",
+  console: "the operator console's failed sign-in counts and signed-out sessions",
   accounts: 'SaaS accounts and API keys',
   apilog: 'the API log',
   pricing: 'the catalogue and metering',

@@ -111,9 +111,10 @@ export const ENTRY_FUNCTIONS = {
   // The SAML service provider, apart so the XML signature stack loads for SAML only (docs/decisions.md, decision
   // 11): used assertions (replay protection); the SP key is made and sealed on first use.
   saml: { writes: true, seals: true },
-  // The operator console: seals its sessions and opens them; writes only its failed sign-in counts
-  // (shared/store/keys.ts, CONSOLE_THROTTLE_PARTITIONS), since every data call it makes goes through the API.
-  console: { writes: false, seals: true, updatesOnly: ['CONSOLE#THROTTLE#*'], page: 'console' },
+  // The operator console: seals its sessions and opens them; writes only its failed sign-in counts and its
+  // signed-out sessions (shared/store/keys.ts, CONSOLE_THROTTLE_PARTITIONS and CONSOLE_SESSION_PARTITIONS), since
+  // every data call it makes goes through the API.
+  console: { writes: false, seals: true, updatesOnly: ['CONSOLE#THROTTLE#*', 'CONSOLE#SESSION#*'], page: 'console' },
 } as const satisfies Record<string, EntryGrants>;
 export type EntryFunction = keyof typeof ENTRY_FUNCTIONS;
 

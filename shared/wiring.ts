@@ -51,6 +51,7 @@ import { SesMailSender } from './adapters/mail/ses-sender.js';
 import { SignedTokenResolver } from './adapters/marketplace/signed-token-resolver.js';
 import { DynamoAccountRepository } from './store/account-repository.js';
 import { DynamoCatalogueRepository } from './store/catalogue-repository.js';
+import { DynamoSessionRevocations } from './store/session-revocation-repository.js';
 import { DynamoMeteringRepository } from './store/metering-repository.js';
 import { Recent } from './store/recent.js';
 import { CatalogueService } from './domain/pricing/catalogue.js';
@@ -162,6 +163,8 @@ export const apiLogService = () =>
 export const accountRepository = () => new DynamoAccountRepository(dynamo(), tableName(), { keyCacheSeconds: config().apiKeyCacheSeconds });
 /** The operator console's count of failed sign-ins (web/console). */
 export const consoleSignInThrottle = () => new ConsoleSignInThrottle(new DynamoThrottleRepository(dynamo(), tableName()));
+/** The operator console's signed-out sessions (web/console/session.ts). */
+export const consoleSessionRevocations = () => new DynamoSessionRevocations(dynamo(), tableName());
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());

@@ -58,6 +58,7 @@ export const ENTITY = {
   apiLog: 'ApiLog',
   signInCounts: 'SignInCounts',
   consoleThrottle: 'ConsoleThrottle',
+  consoleSessionRevoked: 'ConsoleSessionRevoked',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -120,6 +121,13 @@ export const activityEventId = (attribute: string) => (attribute.startsWith(ACTI
 export const consoleThrottleKey = (counter: string): ItemKey => ({ pk: `CONSOLE#THROTTLE#${counter}`, sk: 'COUNT' });
 /** Those partitions as an IAM pattern: the console function may update these and write nothing else (ENTRY_FUNCTIONS' `updatesOnly`, shared/routes.ts). */
 export const CONSOLE_THROTTLE_PARTITIONS = 'CONSOLE#THROTTLE#*';
+/**
+ * A console session signed out before its end (shared/domain/console/session-revocations.ts), by the session's
+ * random id: deployment-wide like the counts, kept by TTL until the session's absolute end.
+ */
+export const consoleSessionKey = (sessionId: string): ItemKey => ({ pk: `CONSOLE#SESSION#${sessionId}`, sk: 'REVOKED' });
+/** Those partitions as an IAM pattern: the console function's other `updatesOnly` (shared/routes.ts). */
+export const CONSOLE_SESSION_PARTITIONS = 'CONSOLE#SESSION#*';
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),

@@ -9,7 +9,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { API_BASE_PATHS, BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
-import { CONSOLE_THROTTLE_PARTITIONS } from '../../shared/store/keys.js';
+import { CONSOLE_SESSION_PARTITIONS, CONSOLE_THROTTLE_PARTITIONS } from '../../shared/store/keys.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
 interface Statement {
@@ -195,7 +195,7 @@ describe('service stack', () => {
     const puts = apilog.filter((st) => actionsOf(st).includes('dynamodb:PutItem'));
     assert.equal(puts.length, 1);
     assert.deepEqual(puts[0]?.Condition, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SAAS#*#APILOG#*'] } });
-    // The console writes its failed sign-in counts only: every data call it makes goes through the API.
+    // The console writes its failed sign-in counts and signed-out sessions only: every data call it makes goes through the API.
     const operatorConsole = statementsOf(functionOf('console'));
     for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
       assert.ok(!operatorConsole.flatMap(actionsOf).includes(action), `console may not ${action}`);
@@ -203,7 +203,7 @@ describe('service stack', () => {
     const updates = operatorConsole.filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'));
     assert.deepEqual(
       updates.map((st) => st.Condition),
-      [{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CONSOLE_THROTTLE_PARTITIONS] } }],
+      [{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CONSOLE_THROTTLE_PARTITIONS, CONSOLE_SESSION_PARTITIONS] } }],
     );
 
     for (const group of ALL_FUNCTIONS) {

@@ -141,6 +141,27 @@ describe('the console session', () => {
     assert.equal(out.status, 200);
     assert.match(out.headers.getSetCookie().find((c) => c.startsWith('console_session=')) ?? '', /^console_session=; .*Max-Age=0/);
   });
+
+  it('signs out every copy of the cookie, while another session of the same key keeps working', async () => {
+    const s = await session();
+    const other = await session();
+    // A copy taken before sign-out, renewed by a use after a minute: both are the same session.
+    setClockForTests(Date.now() + 2 * 60_000);
+    const used = await roles(s);
+    assert.equal(used.status, 200);
+    const renewed = cookieOf(used);
+    assert.ok(renewed && renewed !== s.cookie, 'a use after a minute renews the cookie');
+    const out = await fetch(`${base()}session/sign-out`, { method: 'POST', headers: { cookie: renewed, 'x-console-csrf': s.csrf } });
+    assert.equal(out.status, 200);
+    for (const copy of [s.cookie, renewed]) {
+      const refused = await roles({ cookie: copy, csrf: s.csrf });
+      assert.equal(refused.status, 401);
+      assert.equal(((await refused.json()) as { type: string }).type, 'signed_out', 'the answer a signed-out browser gets');
+      const shell = await (await fetch(`${base()}overview`, { headers: { cookie: copy } })).text();
+      assert.ok(!shell.includes(s.csrf), 'the shell no longer hands the page the session');
+    }
+    assert.equal((await roles(other)).status, 200, 'the other session of the same key');
+  });
 });
 
 describe('console sign-in', () => {

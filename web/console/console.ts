@@ -8,6 +8,7 @@ import { API_BASE_PATHS, matchRoute, type Api } from '../../shared/routes.js';
 import { SignedClient } from '../../client/signed-fetch.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ConsoleSignInThrottle } from '../../shared/domain/console/sign-in-throttle.js';
+import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
 import { cookie, setCookie } from '../login/cookies.js';
 import { CSRF_HEADER, type ConsolePageData } from './page-data.js';
 import { csrfMatches, newSession, SessionCookies, type Session } from './session.js';
@@ -42,6 +43,8 @@ export interface ConsoleDeps {
   apiOrigin: string;
   box: SecretBox;
   throttle: ConsoleSignInThrottle;
+  /** Signed-out sessions: a copy of a signed-out cookie is refused. */
+  revocations: SessionRevocations;
   /** The built page script and style (`console.js`, `console.css`). */
   asset(name: string): Promise<string>;
   /** A SaaS's hosted login screen URL (the theme page's preview). */
@@ -107,7 +110,7 @@ export class ConsoleBackend {
     this.apiHost = origin.host;
     // Secure cookies everywhere but plain HTTP on this computer (npm start and the tests).
     this.secure = !(origin.protocol === 'http:' && LOOPBACK_HOST.test(origin.host));
-    this.sessions = new SessionCookies(deps.box, { path: deps.basePath, sameSite: 'Strict', secure: this.secure });
+    this.sessions = new SessionCookies(deps.box, { path: deps.basePath, sameSite: 'Strict', secure: this.secure }, deps.revocations);
   }
 
   async handle(request: ConsoleRequest): Promise<ConsoleResponse> {
@@ -257,6 +260,7 @@ export class ConsoleBackend {
   private async signOut(request: ConsoleRequest): Promise<ConsoleResponse> {
     const allowed = await this.authorised(request);
     if ('status' in allowed) return allowed;
+    await this.sessions.revoke(allowed.session);
     return json(200, { signed_in: false }, [this.sessions.cleared()]);
   }
 

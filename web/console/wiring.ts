@@ -6,7 +6,7 @@
 import { config } from '../../shared/config.js';
 import { BASE_PATH, ENTRY_PATHS, loginScreenUrl } from '../../shared/routes.js';
 import { screenOrigin } from '../../shared/screen-hosts.js';
-import { consoleSignInThrottle, screenHosts, secretBox } from '../../shared/wiring.js';
+import { consoleSessionRevocations, consoleSignInThrottle, screenHosts, secretBox } from '../../shared/wiring.js';
 import { ConsoleBackend } from './console.js';
 import { builtAssets } from '../login/built-assets.js';
 
@@ -25,6 +25,7 @@ export const consoleBackend = () =>
     apiOrigin: new URL(config().publicBaseUrl).origin,
     box: secretBox(),
     throttle: consoleSignInThrottle(),
+    revocations: consoleSessionRevocations(),
     asset,
     loginScreenUrl: (saasId) => loginScreenUrl(`${screenOrigin(screenHosts(), saasId)}${BASE_PATH}`, saasId),
     ...(demo ? { demo } : {}),

@@ -41,13 +41,18 @@ export function ProblemNote({ answer, id }: { answer: Answer | undefined; id?: s
   );
 }
 
-/** The field a refusal names (`data.field`, or the message's `name:` lead), when it is one of `names`. */
+/**
+ * The field a refusal names (`data.field`, or the message's `name:` lead), when it is one of `names`. An item of
+ * a list is named `tiers[0].up_to` whether the API said so or `tiers.0.up_to` (its schema check's path).
+ */
 export function fieldOf(problem: Problem | undefined, names: readonly string[]): string | undefined {
   if (!problem) return undefined;
   const candidates = [typeof problem.data?.field === 'string' ? problem.data.field : '', /^([\w.[\]]+):/.exec(problem.message)?.[1] ?? ''];
   for (const candidate of candidates) {
     const last = candidate.split('.').pop() ?? '';
+    const indexed = candidate.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
     if (names.includes(candidate)) return candidate;
+    if (names.includes(indexed)) return indexed;
     if (names.includes(last)) return last;
   }
   return undefined;
@@ -159,7 +164,8 @@ export function Done({ answer, text }: { answer: Answer; text: string }) {
 
 /**
  * A form of fields whose submit makes one API call: the refusal goes next to the field it names (else above
- * the button), success says so and links the call's activity.
+ * the button), success says so and links the call's activity. Fields its children draw (rows of a list) are
+ * named in `childFields`; `children` as a function is told the refusal of each, to show at its Field.
  */
 export function ApiForm({
   id,
@@ -172,6 +178,7 @@ export function ApiForm({
   onSubmit,
   onDone,
   onChange,
+  childFields = [],
   children,
 }: {
   id: string;
@@ -186,17 +193,17 @@ export function ApiForm({
   onDone?: (answer: Answer, values: Values) => void;
   /** Told the values as each is typed (a preview drawn elsewhere on the page). */
   onChange?: (values: Values) => void;
-  children?: ComponentChildren;
+  /** The names of fields that `children` draw, as the API names them (`tiers[0].up_to`). */
+  childFields?: readonly string[];
+  children?: ComponentChildren | ((errorOf: (name: string) => string | undefined) => ComponentChildren);
 }) {
   const blank = Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? (f.type === 'checkbox' ? false : (f.options?.[0]?.value ?? ''))]));
   const [values, setValues] = useState<Values>(blank);
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Answer | undefined>(undefined);
   const problem = answer ? problemOf(answer) : undefined;
-  const field = fieldOf(
-    problem,
-    fields.map((f) => f.name),
-  );
+  const field = fieldOf(problem, [...fields.map((f) => f.name), ...childFields]);
+  const errorOf = (name: string) => (field === name ? describe(answer as Answer) : undefined);
   useEffect(() => {
     if (field) document.getElementById(`${id}-${field}`)?.focus();
   }, [answer]);
@@ -219,7 +226,7 @@ export function ApiForm({
           form={id}
           spec={spec}
           value={values[spec.name] ?? ''}
-          error={field === spec.name ? describe(answer as Answer) : undefined}
+          error={errorOf(spec.name)}
           onChange={(value) => {
             const next = { ...values, [spec.name]: value };
             setValues(next);
@@ -227,7 +234,7 @@ export function ApiForm({
           }}
         />
       ))}
-      {children}
+      {typeof children === 'function' ? children(errorOf) : children}
       {answer && !answer.ok && !field ? (
         <p class="error" role="alert">
           {describe(answer)}

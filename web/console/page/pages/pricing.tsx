@@ -1,21 +1,32 @@
 /**
- * The pricing catalogue: units, menus of units, plans of menus, tax rates. A plan is built here from units and
- * menus; it is assigned to a tenant on the Tenants page.
+ * The pricing catalogue: metering units, pricing units of every type (pricing-unit-form.tsx), menus of units,
+ * plans of menus, tax rates. A plan is built here from units and menus; it is assigned to a tenant on the
+ * Tenants page.
  */
 import { useState } from 'preact/hooks';
 import { call } from '../api.js';
-import { t } from '../texts.js';
+import { fill, t } from '../texts.js';
 import { ApiForm, Loaded, Table, useLoad } from '../ui.js';
 import { CatalogueChanges } from './pricing-changes.js';
+import { UnitForm, type MeteringUnit, type PricingUnit as Unit } from './pricing-unit-form.js';
 
-interface Unit {
-  id: string;
-  name: string;
-  display_name: string;
-  type: string;
-  currency: string;
-  unit_amount?: number;
+/** What a unit costs, in words: its amount, or its tiers. */
+function priceOf(u: Unit): string {
+  const p = t().pricing;
+  const money = (amount: number | undefined) => `${amount ?? 0} ${u.currency}`;
+  if (u.tiers && (u.type === 'tiered' || u.type === 'tiered_usage')) {
+    return u.tiers
+      .map((x) =>
+        x.inf
+          ? fill(p.tierAbove, { unit: money(x.unit_amount), flat: money(x.flat_amount) })
+          : fill(p.tierUpTo, { up_to: x.up_to, unit: money(x.unit_amount), flat: money(x.flat_amount) }),
+      )
+      .join('; ');
+  }
+  const interval = u.recurring_interval === 'year' ? p.yearly : p.monthly;
+  return u.type === 'usage' ? `${money(u.unit_amount)} (${p.amountPerCount})` : `${money(u.unit_amount)} (${interval})`;
 }
+
 interface Menu {
   id: string;
   name: string;
@@ -73,11 +84,18 @@ function CheckList({
 export function Pricing() {
   const p = t().pricing;
   const units = useLoad(() => call<{ units: Unit[] }>('GET', 'pricing', '/units'));
+  const meters = useLoad(() => call<{ units: MeteringUnit[] }>('GET', 'pricing', '/metering/units'));
   const menus = useLoad(() => call<{ pricing_menus: Menu[] }>('GET', 'pricing', '/menus'));
   const plans = useLoad(() => call<{ pricing_plans: Plan[] }>('GET', 'pricing', '/plans'));
   const taxRates = useLoad(() => call<{ tax_rates: TaxRate[] }>('GET', 'pricing', '/tax-rates'));
   const [menuUnits, setMenuUnits] = useState<string[]>([]);
   const [planMenus, setPlanMenus] = useState<string[]>([]);
+  // Moves on with each change made here: the "Change or delete" card reads the catalogue again.
+  const [version, setVersion] = useState(0);
+  const changed = (list: { reload: () => void }) => () => {
+    list.reload();
+    setVersion((v) => v + 1);
+  };
   const names = [
     { name: 'name', label: p.name, required: true },
     { name: 'display_name', label: p.displayName, required: true },
@@ -86,6 +104,52 @@ export function Pricing() {
   return (
     <>
       <h1 tabIndex={-1}>{p.heading}</h1>
+      <section class="card">
+        <h2>{p.meters}</h2>
+        <Loaded answer={meters.answer}>
+          {(body) => (
+            <Table
+              id="meters"
+              caption={p.meters}
+              rows={body.units}
+              columns={[
+                { label: p.name, render: (m) => <code>{m.unit_name}</code> },
+                { label: p.displayName, render: (m) => m.display_name },
+                { label: p.aggregate, render: (m) => (m.aggregate_usage === 'max' ? p.max : p.sum) },
+              ]}
+            />
+          )}
+        </Loaded>
+        <h3>{p.createMeter}</h3>
+        <ApiForm
+          id="create-meter"
+          submitLabel={p.createMeter}
+          doneText={t().common.created}
+          fields={[
+            { name: 'unit_name', label: p.unitName, required: true, hint: p.unitNameHint },
+            { name: 'display_name', label: p.displayName, required: true },
+            { name: 'description', label: p.description },
+            {
+              name: 'aggregate_usage',
+              label: p.aggregate,
+              type: 'select',
+              options: [
+                { value: 'sum', label: p.sum },
+                { value: 'max', label: p.max },
+              ],
+            },
+          ]}
+          onSubmit={(v) =>
+            call('POST', 'pricing', '/metering/units', {
+              unit_name: v.unit_name,
+              display_name: v.display_name,
+              description: v.description,
+              aggregate_usage: v.aggregate_usage,
+            })
+          }
+          onDone={changed(meters)}
+        />
+      </section>
       <section class="card">
         <h2>{p.units}</h2>
         <Loaded answer={units.answer}>
@@ -97,51 +161,21 @@ export function Pricing() {
               columns={[
                 { label: p.name, render: (u) => <code>{u.name}</code> },
                 { label: p.displayName, render: (u) => u.display_name },
-                { label: p.type, render: (u) => u.type },
-                { label: p.amount, render: (u) => (u.unit_amount !== undefined ? `${u.unit_amount} ${u.currency}` : u.currency) },
+                { label: p.type, render: (u) => p.unitTypes[u.type] ?? u.type },
+                { label: p.meteringUnit, render: (u) => (u.metering_unit_name ? <code>{u.metering_unit_name}</code> : '—') },
+                { label: p.amount, render: priceOf },
               ]}
             />
           )}
         </Loaded>
         <h3>{p.createUnit}</h3>
-        <ApiForm
+        <UnitForm
           id="create-unit"
+          meters={meters.answer?.ok ? meters.answer.body.units : []}
           submitLabel={p.createUnit}
           doneText={t().common.created}
-          fields={[
-            ...names,
-            { name: 'unit_amount', label: p.amount, type: 'number', required: true },
-            {
-              name: 'currency',
-              label: p.currency,
-              type: 'select',
-              options: [
-                { value: 'JPY', label: 'JPY' },
-                { value: 'USD', label: 'USD' },
-              ],
-            },
-            {
-              name: 'recurring_interval',
-              label: p.interval,
-              type: 'select',
-              options: [
-                { value: 'month', label: p.monthly },
-                { value: 'year', label: p.yearly },
-              ],
-            },
-          ]}
-          onSubmit={(v) =>
-            call('POST', 'pricing', '/units', {
-              type: 'fixed',
-              name: v.name,
-              display_name: v.display_name,
-              description: v.description,
-              currency: v.currency,
-              recurring_interval: v.recurring_interval,
-              unit_amount: v.unit_amount === '' ? undefined : Number(v.unit_amount),
-            })
-          }
-          onDone={units.reload}
+          onSubmit={(body) => call('POST', 'pricing', '/units', body)}
+          onDone={changed(units)}
         />
       </section>
       <section class="card">
@@ -169,7 +203,7 @@ export function Pricing() {
           onSubmit={(v) =>
             call('POST', 'pricing', '/menus', { name: v.name, display_name: v.display_name, description: v.description, unit_ids: menuUnits })
           }
-          onDone={menus.reload}
+          onDone={changed(menus)}
         >
           <CheckList
             id="create-menu-units"
@@ -205,7 +239,7 @@ export function Pricing() {
           onSubmit={(v) =>
             call('POST', 'pricing', '/plans', { name: v.name, display_name: v.display_name, description: v.description, menu_ids: planMenus })
           }
-          onDone={plans.reload}
+          onDone={changed(plans)}
         >
           <CheckList
             id="create-plan-menus"
@@ -256,10 +290,10 @@ export function Pricing() {
               country: v.country,
             })
           }
-          onDone={taxRates.reload}
+          onDone={changed(taxRates)}
         />
       </section>
-      <CatalogueChanges onChanged={() => [units, menus, plans, taxRates].forEach((list) => list.reload())} />
+      <CatalogueChanges version={version} onChanged={() => [meters, units, menus, plans, taxRates].forEach((list) => list.reload())} />
     </>
   );
 }
