@@ -19,7 +19,7 @@ import os from 'node:os';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { runScheduledWork } from '../functions/scheduled/handler.js';
 import { dynamo } from '../shared/wiring.js';
-import { apiLogKeys, ENTITY as STORE_ENTITY, pricingKeys } from '../shared/store/keys.js';
+import { apiLogKeys, ENTITY as STORE_ENTITY, keys, pricingKeys } from '../shared/store/keys.js';
 import { startHarness } from '../dev-support/harness.js';
 import { srpSignIn } from '../dev-support/sign-in.js';
 import { expectStatus, patientStoreClient, startBenchDynamo } from './fixtures.js';
@@ -165,6 +165,9 @@ try {
   const userIds: string[] = [];
   const tenantIds: string[] = [];
   const userOf = (i: number) => [templateUser.id, userIds[i]!] as const;
+  // The directory shard comes from the user id's first digits, which swapping the template's id does not carry over.
+  const onItsShard = (item: Item): Item =>
+    item.entity === ENTITY.user ? { ...item, gsi1pk: keys.userDirectoryShard(saas.saasId, item.id as string) } : item;
   const membership = (i: number, tenantId: string) => template.membership.map((item) => rewrite(item, [userOf(i), [templateTenant, tenantId]]));
 
   const seedTenant = (j: number): Item[] => {
@@ -253,7 +256,7 @@ try {
     const firstNew = userIds.length;
     for (let i = firstNew; i < size; i++) {
       userIds.push(randomUUID());
-      await add(template.user.map((item) => rewrite(item, [userOf(i), [templateUser.email, email(i)]])));
+      await add(template.user.map((item) => onItsShard(rewrite(item, [userOf(i), [templateUser.email, email(i)]]))));
     }
     for (let j = tenantIds.length; j < tenantsAt(size); j++) await add(seedTenant(j));
     for (; metered < meteredTenantsAt(size); metered++) await add(meteringYear(tenantIds[metered]!));

@@ -78,6 +78,16 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
     seen.set(email, profile.id as string);
   }
 
+  // Every live user is in the directory once, under its name: on its shard, or still on the unsharded key.
+  const directory: string[] = [];
+  const unsharded = keys.userDirectorySources(saasId)[0];
+  for (const profile of liveProfiles) {
+    const id = profile.id as string;
+    if (profile.gsi1sk !== `${profile.loginKey as string} ${id}`) directory.push(`user ${id}: directory entry ${String(profile.gsi1sk)}`);
+    if (profile.gsi1pk !== keys.userDirectoryShard(saasId, id) && profile.gsi1pk !== unsharded)
+      directory.push(`user ${id}: directory key ${String(profile.gsi1pk)}`);
+  }
+
   // A membership is two items that name each other, hold the same data, of a live user and tenant, with roles that exist.
   const pairs: string[] = [];
   for (const side of [...memberships, ...userMemberships]) {
@@ -169,6 +179,11 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
       name: 'unique sign-in names (one owner item per name, one user per owner, one address per user)',
       problems: names,
       looked: `${liveProfiles.length} users, ${owners.length} owner items`,
+    },
+    {
+      name: 'every live user in the user directory, on its shard, under its name',
+      problems: directory,
+      looked: `${liveProfiles.length} users`,
     },
     {
       name: 'no user left half deleted',

@@ -8,7 +8,7 @@ import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { both, DynamoCommitter, LIVE, part, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
-import { toUser } from './user-repository.js';
+import { onDirectoryShard, toUser } from './user-repository.js';
 
 /** The profile attribute listing revoked grants: grant id → until when their ID and access tokens could live. */
 export const REVOKED_GRANTS = 'revoked_grants';
@@ -126,7 +126,9 @@ export class DynamoGrantRepository implements GrantRepository {
         change = new Update().set(REVOKED_GRANTS, { [grantId]: tokensUntil });
         condition = both(LIVE, listExists(false));
       }
-      const outcome = await this.committer.commit(atomicWrite(update(this.table, profileKey, change, condition, REVOKE_RULE), record));
+      const outcome = await this.committer.commit(
+        atomicWrite(update(this.table, profileKey, onDirectoryShard(saasId, userId, change), condition, REVOKE_RULE), record),
+      );
       if (outcome.committed) return;
     }
     throw new Error('revoking a grant: the user profile kept changing');

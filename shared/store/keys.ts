@@ -129,6 +129,21 @@ export const consoleSessionKey = (sessionId: string): ItemKey => ({ pk: `CONSOLE
 /** Those partitions as an IAM pattern: the console function's other `updatesOnly` (shared/routes.ts). */
 export const CONSOLE_SESSION_PARTITIONS = 'CONSOLE#SESSION#*';
 
+/**
+ * Shards of the user directory (gsi1 `SAAS#<id>#USERS#<k>`). Every write of a profile writes its index entry,
+ * and one index key takes 1 000 write units/s: a sign-up writes about 4 units there (a 1.25 KB profile, inside
+ * a transaction), so a surge of 5 000 sign-ups/s needs 20 000 units/s, 625 on each of 32 shards
+ * (docs/deployment-shape.md, "Hot partitions"). Reads query every shard, so fewer shards read cheaper; the count
+ * can never shrink, and growing it needs a move of every entry (reads only know the current count).
+ */
+export const USER_DIRECTORY_SHARDS = 32;
+
+/** User ids are random UUIDs: their first two hex digits spread them evenly (an id of any other shape goes to shard 0). */
+function userDirectoryShard(saasId: string, userId: string): string {
+  const lead = /^[0-9a-f]{2}/i.test(userId) ? Number.parseInt(userId.slice(0, 2), 16) : 0;
+  return `SAAS#${saasId}#USERS#${lead % USER_DIRECTORY_SHARDS}`;
+}
+
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
   saasRegistryEntry: (saasId: string) => ({ gsi1pk: SAAS_REGISTRY, gsi1sk: `SAAS#${saasId}` }),
@@ -220,11 +235,21 @@ export const keys = {
    * prefix is a key condition. Names hold no spaces, so the space ends the name and the id makes the entry
    * unique and names its item.
    */
-  userDirectory: (saasId: string) => `SAAS#${saasId}#USERS`,
   userDirectoryEntry: (saasId: string, login: Login, userId: string) => ({
-    gsi1pk: `SAAS#${saasId}#USERS`,
+    gsi1pk: userDirectoryShard(saasId, userId),
     gsi1sk: `${loginKey(login)} ${userId}`,
   }),
+  /** The directory shard a user's entry lives on: `SAAS#<id>#USERS#<k>`, k from the user id (USER_DIRECTORY_SHARDS). */
+  userDirectoryShard: (saasId: string, userId: string) => userDirectoryShard(saasId, userId),
+  /**
+   * Every key the directory is read from, merged by sort key: the shards, and the unsharded key entries were
+   * written under before the directory was sharded (an entry moves to its shard with the next write of its
+   * profile, so no migration step is needed; an entry is on one key at a time).
+   */
+  userDirectorySources: (saasId: string) => [
+    `SAAS#${saasId}#USERS`,
+    ...Array.from({ length: USER_DIRECTORY_SHARDS }, (_, k) => `SAAS#${saasId}#USERS#${k}`),
+  ],
   /**
    * A code mailed to confirm something the user asked for (`EMAIL_UPDATE`, `EXTERNAL_LINK`), hashed, with
    * what it confirms; in the user's partition, one per purpose and slot (a new request replaces the old code

@@ -11,6 +11,7 @@ import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { queryAll } from './query.js';
 import { both, check, EXISTS, LIVE, part, putNew, remove, update } from './transact.js';
 import { Update } from './update.js';
+import { onDirectoryShard } from './user-repository.js';
 import type { ActivityChange } from '../domain/users/activity.js';
 import { withActivity } from './activity-attributes.js';
 
@@ -61,7 +62,7 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
     return atomicWrite(
       // The profile's check becomes its update when the addition is recorded: the same transaction, one part more or less.
       activity
-        ? update(this.table, profile, withActivity(new Update(), activity), LIVE, RULE.userLive)
+        ? update(this.table, profile, withActivity(onDirectoryShard(saasId, userId, new Update()), activity), LIVE, RULE.userLive)
         : check(this.table, profile, LIVE, RULE.userLive),
       putNew(this.table, { ...owner, entity: ENTITY.passkeyOwner, v: 1, user_id: userId }, PASSKEY_RULE.credentialFree),
       part(PASSKEY_RULE.credentialFree, {
@@ -98,7 +99,17 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
     return atomicWrite(
       remove(this.table, keys.passkey(saasId, userId, passkeyId), EXISTS, PASSKEY_RULE.passkeyExists),
       remove(this.table, keys.passkeyOwner(saasId, passkeyId), EXISTS, PASSKEY_RULE.passkeyExists),
-      ...(activity ? [update(this.table, keys.userProfile(saasId, userId), withActivity(new Update(), activity), LIVE, RULE.userLive)] : []),
+      ...(activity
+        ? [
+            update(
+              this.table,
+              keys.userProfile(saasId, userId),
+              withActivity(onDirectoryShard(saasId, userId, new Update()), activity),
+              LIVE,
+              RULE.userLive,
+            ),
+          ]
+        : []),
     );
   }
 }

@@ -19,7 +19,7 @@ import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { both, check, conditionInput, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
-import { toUser } from './user-repository.js';
+import { onDirectoryShard, toUser } from './user-repository.js';
 import { Update } from './update.js';
 import { withActivity } from './activity-attributes.js';
 import type { ActivityChange } from '../domain/users/activity.js';
@@ -121,7 +121,7 @@ export class DynamoSignInRepository implements SignInRepository {
     next: LockoutState,
     activity?: ActivityChange,
   ): Promise<boolean> {
-    const change = withActivity(new Update().set(LOCKOUT, next), activity);
+    const change = withActivity(onDirectoryShard(saasId, userId, new Update().set(LOCKOUT, next)), activity);
     return unlessConditionFails(() => this.conditionalUpdate(keys.userProfile(saasId, userId), change, both(LIVE, lockoutIs(expected))));
   }
 
@@ -136,7 +136,7 @@ export class DynamoSignInRepository implements SignInRepository {
   }
 
   proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite {
-    const change = withActivity(new Update(), spent.activity);
+    const change = withActivity(onDirectoryShard(saasId, userId, new Update()), spent.activity);
     if (spent.charged) change.set(LOCKOUT, spent.charged);
     const condition = spendSession(spent, change, now);
     return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.signInState));
@@ -223,7 +223,7 @@ export class DynamoSignInRepository implements SignInRepository {
 
   signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {
     const atVersion = conditionOn({ session_version: ['=', signedIn.sessionVersion] }, LIVE);
-    const change = withActivity(new Update().set('last_login_at', signedIn.at).remove(LOCKOUT), signedIn.activity);
+    const change = withActivity(onDirectoryShard(saasId, userId, new Update().set('last_login_at', signedIn.at).remove(LOCKOUT)), signedIn.activity);
     const condition = signedIn.spent ? both(atVersion, spendSession(signedIn.spent, change, signedIn.at)) : atVersion;
     return atomicWrite(
       update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.sessionCurrent),

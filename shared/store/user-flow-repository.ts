@@ -16,6 +16,7 @@ import { ENTITY, keys, TTL_ATTRIBUTE, type ItemKey } from './keys.js';
 import { decoyMailWrites, mailWrites } from './outbox-repository.js';
 import { both, check, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
+import { onDirectoryShard } from './user-repository.js';
 
 /** The code item is still the one read: same digest. */
 export const sameCode = (code: VerificationCode): Condition => ({
@@ -106,7 +107,7 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
 
   pendingTotpSecretWrite(saasId: string, userId: string, sealedSecret: string): AtomicWrite {
     const change = new Update().set(['mfa', 'pending_sealed_totp_secret'], sealedSecret);
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, LIVE, RULE.userLive));
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), onDirectoryShard(saasId, userId, change), LIVE, RULE.userLive));
   }
 
   registerTotpSecretWrite(saasId: string, userId: string, sealedSecret: string, activity?: ActivityChange): AtomicWrite {
@@ -122,7 +123,9 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
       names: { '#mfa': 'mfa', '#pending': 'pending_sealed_totp_secret' },
       values: { ':pending': sealedSecret },
     };
-    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), change, both(LIVE, stillPending), FLOW_RULE.totpPending));
+    return atomicWrite(
+      update(this.table, keys.userProfile(saasId, userId), onDirectoryShard(saasId, userId, change), both(LIVE, stillPending), FLOW_RULE.totpPending),
+    );
   }
 
   linkProviderWrite(saasId: string, userId: string, provider: string, link: LinkedProvider): AtomicWrite {
@@ -133,7 +136,13 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     };
     return atomicWrite(
       // One part per item: a user who is gone is told apart from one already linked by the service.
-      update(this.table, keys.userProfile(saasId, userId), change, both(LIVE, unlinked), FLOW_RULE.providerUnlinked),
+      update(
+        this.table,
+        keys.userProfile(saasId, userId),
+        onDirectoryShard(saasId, userId, change),
+        both(LIVE, unlinked),
+        FLOW_RULE.providerUnlinked,
+      ),
       ...this.identityClaimWrite(saasId, userId, provider, link.subject).parts,
     );
   }

@@ -21,7 +21,8 @@ import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
-import { collect, indexQuery, queryAll, queryPages } from './query.js';
+import { compareKeys, mergeAscending } from './ordered-merge.js';
+import { collect, indexQuery, queryAll, queryPages, queryPagesGrowing } from './query.js';
 import { both, check, DynamoCommitter, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -37,6 +38,13 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
 const SUMMARY_ATTRIBUTES = ['id', 'email', 'sign_in_id', 'attributes', 'last_login_at', 'deleting'];
+/** The list's, with the entry's sort key (its name order). */
+const LISTED_ATTRIBUTES = [...SUMMARY_ATTRIBUTES, 'gsi1sk'];
+/**
+ * A page of the directory takes a few entries from each of its 33 sources (a page of 20 about one each):
+ * each source's first query reads this many, about one 4 KB read unit of profiles.
+ */
+const FIRST_SHARD_PAGE = 3;
 
 /** A ProjectionExpression of these attributes, each by a name placeholder. */
 export function projection(attributes: readonly string[]) {
@@ -71,8 +79,13 @@ const ownerItem = (saasId: string, login: Login, userId: string, password: Passw
 
 const ownedBy = (userId: string): Condition => ({ expression: '#user = :user', names: { '#user': 'user_id' }, values: { ':user': userId } });
 
-/** DynamoDB orders sort keys by their UTF-8 bytes. */
-const sortsAfter = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')) > 0;
+/**
+ * Every write of a profile also puts its directory entry on the user's shard (keys.ts, USER_DIRECTORY_SHARDS): an
+ * entry still on the unsharded key, written before the directory was sharded, moves with its user's next
+ * change, so the old key empties with no migration step.
+ */
+export const onDirectoryShard = (saasId: string, userId: string, change: Update): Update =>
+  change.set('gsi1pk', keys.userDirectoryShard(saasId, userId));
 
 /** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
 const AWAITING_FIRST_SIGN_IN: Condition = {
@@ -176,14 +189,19 @@ export class DynamoUserRepository implements UserRepository {
   /**
    * The whole directory, each item projected to what the lists answer: a profile is mostly its SRP verifier,
    * which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
-   * counts the items it reads, not what it returns).
+   * counts the items it reads, not what it returns). Every source is read side by side (each its own
+   * partition's read throughput), then put in name order.
    */
   async list(saasId: string): Promise<UserSummary[]> {
-    const items = await collect(
-      queryPages(this.db, { ...indexQuery(this.table, { gsi1pk: keys.userDirectory(saasId) }), ...projection(SUMMARY_ATTRIBUTES) }),
+    const sources = await Promise.all(
+      keys
+        .userDirectorySources(saasId)
+        .map((gsi1pk) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }))),
     );
+    const items = sources.flat().sort((a, b) => compareKeys(a.gsi1sk as string, b.gsi1sk as string));
+    // An entry moving from the unsharded key to its shard while it is read may be met on both.
     return items
-      .filter((item) => !item.deleting)
+      .filter((item, i) => !item.deleting && (i === 0 || items[i - 1]?.gsi1sk !== item.gsi1sk))
       .map((item) => ({
         id: item.id as string,
         email: item.email as string,
@@ -200,7 +218,6 @@ export class DynamoUserRepository implements UserRepository {
         : filter.signInIdPrefix !== undefined
           ? loginKey({ kind: 'sign_in_id', value: filter.signInIdPrefix })
           : '';
-    const gsi1pk = keys.userDirectory(saasId);
     const { db, table } = this;
     const liveProfile = (id: string) => this.liveProfile(saasId, id);
     return {
@@ -212,18 +229,29 @@ export class DynamoUserRepository implements UserRepository {
         if (filter.id !== undefined) {
           const item = await liveProfile(filter.id);
           const position = item?.gsi1sk as string | undefined;
-          if (item && position?.startsWith(prefix) && (after === undefined || sortsAfter(position, after))) yield { position, item: toUser(item) };
+          if (item && position?.startsWith(prefix) && (after === undefined || compareKeys(position, after) > 0))
+            yield { position, item: toUser(item) };
           return;
         }
         const userId = after ? ((DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) : undefined;
-        const pages = queryPages(db, {
-          ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
-          Limit: READ_PAGE,
-          ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
-        });
-        for await (const page of pages) {
-          for (const item of page) if (!item.deleting) yield { position: item.gsi1sk as string, item: toUser(item) };
+        // Each source resumes after the position: a start key naming the entry there would be at.
+        async function* source(gsi1pk: string): AsyncGenerator<Positioned<Record<string, unknown>>> {
+          const pages = queryPagesGrowing(
+            db,
+            {
+              ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
+              ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
+            },
+            FIRST_SHARD_PAGE,
+            READ_PAGE,
+          );
+          for await (const page of pages) for (const item of page) yield { position: item.gsi1sk as string, item };
         }
+        const merged = mergeAscending(
+          keys.userDirectorySources(saasId).map((gsi1pk) => source(gsi1pk)),
+          after,
+        );
+        for await (const { position, item } of merged) if (!item.deleting) yield { position, item: toUser(item) };
       },
     };
   }
@@ -236,11 +264,13 @@ export class DynamoUserRepository implements UserRepository {
     names: { email: string; sign_in_id: string },
     password: PasswordCredential,
   ): AtomicWrite {
+    const entry = keys.userDirectoryEntry(saasId, to, userId);
     const change = new Update()
       .set('email', names.email)
       .set('sign_in_id', names.sign_in_id)
       .set('loginKey', loginKey(to))
-      .set('gsi1sk', keys.userDirectoryEntry(saasId, to, userId).gsi1sk);
+      .set('gsi1pk', entry.gsi1pk)
+      .set('gsi1sk', entry.gsi1sk);
     // The new owner item copies the credential: the move holds only while the password is still that one.
     const profile = update(
       this.table,
@@ -265,7 +295,10 @@ export class DynamoUserRepository implements UserRepository {
     mail?: CountedMail,
     options: { onlyBeforeFirstSignIn?: boolean; activity?: ActivityChange } = {},
   ): AtomicWrite {
-    const change = withActivity(new Update().set('password', credential).add('session_version', 1), options.activity);
+    const change = withActivity(
+      onDirectoryShard(saasId, user.id, new Update().set('password', credential).add('session_version', 1)),
+      options.activity,
+    );
     const profile = keys.userProfile(saasId, user.id);
     const login = loginOf(user);
     const copy = new Update().set('credential', { salt: credential.salt, verifier: credential.verifier });
@@ -281,7 +314,11 @@ export class DynamoUserRepository implements UserRepository {
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite {
     const key = keys.userProfile(saasId, userId);
     const change = new Update().changeEntries('attributes', changes);
-    return atomicWrite(change.isEmpty() ? check(this.table, key, LIVE, RULE.userLive) : update(this.table, key, change, LIVE, RULE.userLive));
+    return atomicWrite(
+      change.isEmpty()
+        ? check(this.table, key, LIVE, RULE.userLive)
+        : update(this.table, key, onDirectoryShard(saasId, userId, change), LIVE, RULE.userLive),
+    );
   }
 
   private conditionalUpdate(key: ItemKey, change: Update, condition: Condition): Promise<boolean> {
@@ -289,7 +326,7 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   setMfa(saasId: string, userId: string, preference: MfaPreference, activity?: ActivityChange): Promise<boolean> {
-    const change = withActivity(new Update().set(['mfa', 'enabled'], preference.enabled), activity);
+    const change = withActivity(onDirectoryShard(saasId, userId, new Update().set(['mfa', 'enabled'], preference.enabled)), activity);
     if (preference.method) change.set(['mfa', 'method'], preference.method);
     else change.remove(['mfa', 'method']);
     const registered: Condition = {
@@ -311,7 +348,13 @@ export class DynamoUserRepository implements UserRepository {
     };
     const outcome = await new DynamoCommitter(this.db).commit(
       atomicWrite(
-        update(this.table, keys.userProfile(saasId, userId), new Update().remove(['providers', provider]), both(LIVE, sameLink), RULE.userLive),
+        update(
+          this.table,
+          keys.userProfile(saasId, userId),
+          onDirectoryShard(saasId, userId, new Update().remove(['providers', provider])),
+          both(LIVE, sameLink),
+          RULE.userLive,
+        ),
         part(RULE.userLive, { Delete: { TableName: this.table, Key: keys.externalIdentity(saasId, provider, subject) } }),
         part(RULE.userLive, { Delete: { TableName: this.table, Key: keys.userExternalIdentity(saasId, userId, provider) } }),
       ),
