@@ -195,7 +195,11 @@ async function signedIn(
   it('shows a key without the permission its refusal, and signs out', async () => {
     const reader = await h.newKey(saas.saasId, ['user:read']);
     const { context, page } = await signedIn(reader.credentials);
+    // The overview shows what the key may read; the mail backlog (config:read) says why it is missing.
+    await page.waitForSelector('#sign-ins-chart');
+    assert.match((await (await page.waitForSelector('#mail-backlog .error')).textContent()) ?? '', /may not/);
     await page.click('nav >> text=Environments and roles');
+    await page.waitForSelector('#mail-backlog', { state: 'detached' });
     const note = await page.waitForSelector('main .error');
     assert.match((await note.textContent()) ?? '', /may not/);
     await page.click('#sign-out');

@@ -10,7 +10,7 @@ import { COUNTED_KINDS, utcDay, type DayCounts, type SignInCountsRepository } fr
 const DAY_SECONDS = 86_400;
 
 /** The `days` UTC days ending today (today included), oldest first, as YYYY-MM-DD. */
-export function lastDays(days: number, now: number): string[] {
+export function utcDaysUpTo(now: number, days: number): string[] {
   return Array.from({ length: days }, (_, i) => utcDay(now - (days - 1 - i) * DAY_SECONDS));
 }
 
@@ -20,7 +20,7 @@ export class DailySignIns {
   constructor(private readonly counts: SignInCountsRepository) {}
 
   async lastDays(saasId: string, days = SIGN_IN_COUNT_DAYS_DEFAULT): Promise<SignInCounts> {
-    const wanted = lastDays(days, nowSeconds());
+    const wanted = utcDaysUpTo(nowSeconds(), days);
     const stored = await this.counts.days(saasId, wanted[0] as string, wanted[wanted.length - 1] as string);
     const byDay = new Map(stored.map((counts) => [counts.day, counts]));
     return { days: wanted.map((day) => ({ ...zeros(day), ...byDay.get(day) })) };
