@@ -35,6 +35,8 @@ import { Cursors } from './domain/paging.js';
 import { apiLogRecord, ApiLogService } from './domain/apilog/api-log.js';
 import { DynamoApiLogRepository } from './store/api-log-repository.js';
 import { DynamoSignInCountsRepository } from './store/sign-in-counts-repository.js';
+import { DailySignIns } from './domain/users/daily-sign-ins.js';
+import { MailBacklogService } from './domain/mail/mail-backlog.js';
 import { nowMillis } from './clock.js';
 import { PaymentProviderService } from './domain/configuration/payment-provider.js';
 import { LoginThemeService } from './domain/configuration/login-theme.js';
@@ -146,9 +148,11 @@ export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiL
 const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
 
 /** Each user's security activity (shared/domain/users/activity.ts): kept as long as the API log keeps a call. */
+const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRetentionDays * 86400, keep: ACTIVITY_KEPT });
 /** A SaaS's daily sign-in counts, kept as long as the API log keeps calls. */
 export const signInCountsRepository = () => new DynamoSignInCountsRepository(dynamo(), tableName(), config().apiLogRetentionDays * 86400);
-const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRetentionDays * 86400, keep: ACTIVITY_KEPT });
+/** GET /sign-in-counts: the daily sign-in counts, every day answered. */
+export const dailySignIns = () => new DailySignIns(signInCountsRepository());
 
 /** The ApiLog API's reads (/v1/apilog). */
 export const apiLogService = () =>
@@ -166,6 +170,8 @@ export const consoleSignInThrottle = () => new ConsoleSignInThrottle(new DynamoT
 /** The operator console's signed-out sessions (web/console/session.ts). */
 export const consoleSessionRevocations = () => new DynamoSessionRevocations(dynamo(), tableName());
 export const outboxRepository = () => new DynamoOutboxRepository(dynamo(), tableName());
+/** GET /mail-backlog: the outbox's waiting mails, counted. */
+export const mailBacklogService = () => new MailBacklogService(outboxRepository());
 export const suppressionRepository = () => new DynamoSuppressionRepository(dynamo(), tableName());
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());
 const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableName());

@@ -3,9 +3,11 @@ import { operation } from '../../shared/schemas/operation.js';
 import { HttpProblem } from '../../shared/http/errors.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
 import { loginThemeSchemas as theme } from '../../shared/schemas/login-theme.js';
+import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
 import {
   configurationService as configuration,
   loginThemeService as loginTheme,
+  mailBacklogService as mailBacklog,
   paymentProviderService as paymentProvider,
   groupHandler,
 } from '../../shared/wiring.js';
@@ -23,6 +25,7 @@ export const handler = groupHandler('configuration', {
   getBasicInfo: operation(s.getBasicInfo, (_, ctx) => configuration().basicInfo(ctx.saasId)),
   updateBasicInfo: operation(s.updateBasicInfo, ({ body }, ctx) => configuration().updateBasicInfo(ctx.saasId, body)),
   findNotificationMessages: operation(s.findNotificationMessages, (_, ctx) => configuration().templates(ctx.saasId)),
+  getMailBacklog: operation(overview.getMailBacklog, (_, ctx) => mailBacklog().backlog(ctx.saasId)),
   updateNotificationMessages: operation(s.updateNotificationMessages, ({ body }, ctx) => configuration().updateTemplates(ctx.saasId, body)),
   getCustomizePages: operation(s.getCustomizePages, (_, ctx) => configuration().customizePages(ctx.saasId)),
   updateCustomizePages: operation(s.updateCustomizePages, ({ body }, ctx) => configuration().updateCustomizePages(ctx.saasId, body)),

@@ -4,7 +4,8 @@
  */
 import { operation } from '../../shared/schemas/operation.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
-import { passkeyService as passkeys, userFlowService as flows, userService as users, groupHandler } from '../../shared/wiring.js';
+import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
+import { dailySignIns, passkeyService as passkeys, userFlowService as flows, userService as users, groupHandler } from '../../shared/wiring.js';
 
 export const handler = groupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
@@ -14,6 +15,7 @@ export const handler = groupHandler('saas-users', {
   searchSaasUsers: operation(s.searchSaasUsers, ({ query }, ctx) => users().search(ctx.saasId, query)),
   getSaasUser: operation(s.getSaasUser, ({ params }, ctx) => users().get(ctx.saasId, params.user_id)),
   getSaasUserActivity: operation(s.getSaasUserActivity, ({ params, query }, ctx) => users().activity(ctx.saasId, params.user_id, query)),
+  getSignInCounts: operation(overview.getSignInCounts, ({ query }, ctx) => dailySignIns().lastDays(ctx.saasId, query.days)),
   deleteSaasUser: operation(s.deleteSaasUser, ({ params }, ctx) => users().delete(ctx.saasId, params.user_id)),
   updateSaasUserPassword: operation(s.updateSaasUserPassword, ({ params, body }, ctx) =>
     users().changePassword(ctx.saasId, params.user_id, body.password, body.temporary),

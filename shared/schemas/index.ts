@@ -5,6 +5,7 @@ import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { loginThemeSchemas } from './login-theme.js';
+import { overviewSchemas } from './overview.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { apiLogSchemas } from './apilog.js';
 import { publicSchemas } from './public.js';
@@ -31,4 +32,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...meteringSchemas,
   ...billingSchemas,
   ...apiLogSchemas,
+  ...overviewSchemas,
 };

@@ -4,10 +4,11 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { RULE, type WritePart } from '../domain/atomic.js';
 import { MAIL_RATE_RULE, type CountedMail, type OutboxMail, type OutboxRepository } from '../domain/mail/mail.js';
+import type { MailBacklogRepository, WaitingMail } from '../domain/mail/mail-backlog.js';
 import { part, updateRequest } from './transact.js';
 import { Update } from './update.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
-import { countIndex, queryIndexAll } from './query.js';
+import { collect, countIndex, indexQuery, queryIndexAll, queryPages } from './query.js';
 
 /** Final mails (sent or failed) stay this long for support questions, then TTL removes them. */
 const KEEP_FINAL_SECONDS = 30 * 86400;
@@ -105,7 +106,7 @@ export function outboxItem(table: string, mail: OutboxMail) {
   };
 }
 
-export class DynamoOutboxRepository implements OutboxRepository {
+export class DynamoOutboxRepository implements OutboxRepository, MailBacklogRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
@@ -199,5 +200,22 @@ export class DynamoOutboxRepository implements OutboxRepository {
 
   countNotFinal(saasId: string): Promise<number> {
     return countIndex(this.db, this.table, keys.outboxNotFinal(saasId));
+  }
+
+  /** The index holds only mails that are not final (markSent and markFailed drop its keys): read just those. */
+  async waiting(saasId: string): Promise<WaitingMail[]> {
+    const items = await collect(
+      queryPages(this.db, {
+        ...indexQuery(this.table, keys.outboxNotFinal(saasId)),
+        ProjectionExpression: '#status, nextAttemptAt, claimedUntil, createdAt',
+        ExpressionAttributeNames: { '#status': 'status' },
+      }),
+    );
+    return items.map((item) => ({
+      status: item.status as WaitingMail['status'],
+      nextAttemptAt: Number(item.nextAttemptAt),
+      ...(item.claimedUntil !== undefined ? { claimedUntil: Number(item.claimedUntil) } : {}),
+      createdAt: Number(item.createdAt),
+    }));
   }
 }

@@ -15,6 +15,10 @@ import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { offerDemoOperator } from '../../web/console/console-function.js';
+import { nowSeconds } from '../../shared/clock.js';
+import { newOutboxMail } from '../../shared/domain/mail/mail.js';
+import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
+import { outboxRepository, secretBox, signInCountsRepository } from '../../shared/wiring.js';
 
 const skip = chromiumMissing();
 const IMAGES = '.test-results/console';
@@ -97,7 +101,9 @@ async function signedIn(
     await page.waitForSelector('#stat-users .figure');
     assert.equal(await page.textContent('#stat-users .figure'), '0');
     assert.match((await page.textContent('#who')) ?? '', new RegExp(saas.apiKey));
-    await axeClean(page, 'overview');
+    await page.waitForSelector('#sign-ins-chart');
+    await page.waitForSelector('#mail-none');
+    await axeClean(page, 'overview-new-saas');
 
     await page.click('nav >> text=Environments and roles');
     await page.waitForSelector('#roles, #create-role');
@@ -116,6 +122,57 @@ async function signedIn(
     const roles = await saas.client.get<{ roles: { role_name: string }[] }>('/roles');
     assert.ok(roles.body.roles.some((r) => r.role_name === 'auditor'));
     await axeClean(page, 'definitions');
+    await context.close();
+  });
+
+  it("shows the SaaS's sign-ins, refusals and lockouts per day and its mail backlog on the overview", async () => {
+    const busy = await h.newSaas();
+    const now = nowSeconds();
+    const day = (ago: number) => utcDay(now - ago * 86_400);
+    const counts = signInCountsRepository();
+    await counts.add(busy.saasId, day(0), { sign_in_succeeded: 12, sign_in_failed: 3, locked_out: 1 });
+    await counts.add(busy.saasId, day(2), { sign_in_succeeded: 30, sign_in_failed: 5 });
+    await counts.add(busy.saasId, day(9), { sign_in_succeeded: 7 });
+    // Another SaaS's counts never show.
+    await counts.add(saas.saasId, day(0), { sign_in_succeeded: 500 });
+    const outbox = outboxRepository();
+    for (const [i, changes] of [{ createdAt: now - 7200 }, {}, { nextAttemptAt: now + 600 }].entries()) {
+      const mail = await newOutboxMail(secretBox(), busy.saasId, 'forgot_password', `waiting-${i}@example.test`, '123456');
+      await outbox.enqueue({ ...mail, ...changes });
+    }
+
+    const { context, page } = await signedIn(busy);
+    await page.waitForSelector('#sign-ins-chart');
+    assert.equal(await page.getAttribute('#sign-ins-chart', 'aria-label'), 'Sign-ins per day over 14 days: sign-ins 49, refused 8, lockouts 1');
+    const bars = (series: string) =>
+      page.$$eval(`#sign-ins-chart rect.series-${series}`, (rects) => rects.map((r) => Number(r.getAttribute('data-count'))));
+    const succeeded = await bars('sign_in_succeeded');
+    assert.equal(succeeded.length, 14, 'every day has its bar');
+    assert.deepEqual([succeeded[13], succeeded[11], succeeded[4]], [12, 30, 7]);
+    assert.equal(succeeded.filter((n) => n === 0).length, 11);
+    assert.deepEqual((await bars('sign_in_failed')).slice(11), [5, 0, 3]);
+    assert.deepEqual((await bars('locked_out')).slice(12), [0, 1]);
+
+    // The same figures as a table, opened from the keyboard.
+    await page.focus('#sign-ins-table-summary');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#sign-ins-table', { state: 'visible' });
+    assert.equal(await page.locator('#sign-ins-table tbody tr').count(), 14);
+    assert.deepEqual(await page.$$eval('#sign-ins-table tbody tr:last-child td', (cells) => cells.map((c) => c.textContent)), [
+      day(0),
+      '12',
+      '3',
+      '1',
+    ]);
+
+    await page.waitForSelector('#stat-mail-waiting .figure');
+    const figure = (id: string) => page.textContent(`#stat-${id} .figure`);
+    assert.equal(await figure('mail-waiting'), '3');
+    assert.equal(await figure('mail-due'), '2');
+    assert.equal(await figure('mail-sending'), '0');
+    assert.equal(await figure('mail-scheduled'), '1');
+    assert.equal(await figure('mail-oldest'), '2 h');
+    await axeClean(page, 'overview', true);
     await context.close();
   });
 
@@ -138,7 +195,11 @@ async function signedIn(
   it('shows a key without the permission its refusal, and signs out', async () => {
     const reader = await h.newKey(saas.saasId, ['user:read']);
     const { context, page } = await signedIn(reader.credentials);
+    // The overview shows what the key may read; the mail backlog (config:read) says why it is missing.
+    await page.waitForSelector('#sign-ins-chart');
+    assert.match((await (await page.waitForSelector('#mail-backlog .error')).textContent()) ?? '', /may not/);
     await page.click('nav >> text=Environments and roles');
+    await page.waitForSelector('#mail-backlog', { state: 'detached' });
     const note = await page.waitForSelector('main .error');
     assert.match((await note.textContent()) ?? '', /may not/);
     await page.click('#sign-out');

@@ -1,16 +1,117 @@
-/** The overview: how many users, tenants and plans; the API calls of the last seven days, their failures and sign-ins. */
+/**
+ * The overview: how many users, tenants and plans; the API calls of the last seven days and their failures;
+ * the mail backlog (GET /mail-backlog); the SaaS's sign-ins, refusals and lockouts per day over 14 days
+ * (GET /sign-in-counts), as a chart with its table. Each part shows its own refusal (a key may read users but
+ * not the configuration), so one missing permission hides one part only.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
-import { t } from '../texts.js';
-import { ProblemNote } from '../ui.js';
+import { DayChart, type DayRow } from '../day-chart.js';
+import { fill, t } from '../texts.js';
+import { Loaded, ProblemNote, useLoad } from '../ui.js';
 
 interface ApiLogs {
   api_logs: { request_method: string; request_uri: string; response_status: string }[];
   cursor?: string;
 }
 
+type Counted = 'sign_in_succeeded' | 'sign_in_failed' | 'locked_out';
+
+interface MailBacklog {
+  waiting: number;
+  due: number;
+  sending: number;
+  scheduled: number;
+  oldest_age_seconds?: number;
+}
+
+const SIGN_IN_DAYS = 14;
+
 const count = (answer: Answer | undefined, member: string) =>
   answer?.ok ? String(((answer.body as Record<string, unknown[]>)[member] ?? []).length) : t().overview.unknown;
+
+/** A wait in the largest whole unit: 45 s, 12 min, 3 h, 2 d. */
+function age(seconds: number): string {
+  const o = t().overview;
+  if (seconds < 60) return fill(o.seconds, { n: seconds });
+  if (seconds < 3600) return fill(o.minutes, { n: Math.floor(seconds / 60) });
+  if (seconds < 86_400) return fill(o.hours, { n: Math.floor(seconds / 3600) });
+  return fill(o.days, { n: Math.floor(seconds / 86_400) });
+}
+
+function Stats({ stats }: { stats: { id: string; label: string; value: string }[] }) {
+  return (
+    <ul class="stats">
+      {stats.map((s) => (
+        <li key={s.id} id={`stat-${s.id}`}>
+          <span class="figure">{s.value}</span>
+          {s.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Backlog() {
+  const o = t().overview;
+  const { answer } = useLoad(() => call<MailBacklog>('GET', 'auth', '/mail-backlog'));
+  return (
+    <section class="card" aria-labelledby="mail-heading" id="mail-backlog">
+      <h2 id="mail-heading">{o.mailHeading}</h2>
+      <p class="muted">{o.mailIntro}</p>
+      <Loaded answer={answer}>
+        {(b) =>
+          b.waiting === 0 ? (
+            <p id="mail-none">{o.mailNone}</p>
+          ) : (
+            <Stats
+              stats={[
+                { id: 'mail-waiting', label: o.mailWaiting, value: String(b.waiting) },
+                { id: 'mail-due', label: o.mailDue, value: String(b.due) },
+                { id: 'mail-sending', label: o.mailSending, value: String(b.sending) },
+                { id: 'mail-scheduled', label: o.mailScheduled, value: String(b.scheduled) },
+                { id: 'mail-oldest', label: o.mailOldest, value: age(b.oldest_age_seconds ?? 0) },
+              ]}
+            />
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
+function SignIns() {
+  const o = t().overview;
+  const { answer } = useLoad(() => call<{ days: DayRow<Counted>[] }>('GET', 'auth', `/sign-in-counts?days=${SIGN_IN_DAYS}`));
+  return (
+    <section class="card" aria-labelledby="sign-ins-heading" id="sign-ins">
+      <h2 id="sign-ins-heading">{o.signInsHeading}</h2>
+      <p class="muted">{o.signInsIntro}</p>
+      <Loaded answer={answer}>
+        {({ days }) => {
+          const total = (kind: Counted) => days.reduce((sum, d) => sum + d[kind], 0);
+          const label = fill(o.signInsLabel, {
+            succeeded: total('sign_in_succeeded'),
+            failed: total('sign_in_failed'),
+            lockedOut: total('locked_out'),
+          });
+          return (
+            <DayChart
+              id="sign-ins"
+              rows={days}
+              label={label}
+              series={[
+                { key: 'sign_in_succeeded', label: o.succeeded },
+                { key: 'sign_in_failed', label: o.failed },
+                { key: 'locked_out', label: o.lockedOut },
+              ]}
+            />
+          );
+        }}
+      </Loaded>
+    </section>
+  );
+}
 
 export function Overview() {
   const o = t().overview;
@@ -33,33 +134,19 @@ export function Overview() {
     { id: 'plans', label: o.plans, value: count(plans, 'pricing_plans') },
     { id: 'calls', label: o.calls, value: calls ? `${calls.api_logs.length}${more}` : o.unknown },
     { id: 'failures', label: o.failures, value: calls ? String(calls.api_logs.filter((l) => Number(l.response_status) >= 400).length) : o.unknown },
-    {
-      id: 'sign-ins',
-      label: o.signIns,
-      value: calls ? String(calls.api_logs.filter((l) => l.request_method === 'POST' && l.request_uri.endsWith('/sign-in')).length) : o.unknown,
-    },
   ];
   return (
     <>
       <h1 tabIndex={-1}>{o.heading}</h1>
-      {answers ? (
-        <ul class="stats">
-          {stats.map((s) => (
-            <li key={s.id} id={`stat-${s.id}`}>
-              <span class="figure">{s.value}</span>
-              {s.label}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p class="muted">{t().common.loading}</p>
-      )}
+      {answers ? <Stats stats={stats} /> : <p class="muted">{t().common.loading}</p>}
       {(answers ?? [])
         .filter((a) => !a.ok)
         .slice(0, 1)
         .map((a, i) => (
           <ProblemNote answer={a} key={i} />
         ))}
+      <Backlog />
+      <SignIns />
     </>
   );
 }

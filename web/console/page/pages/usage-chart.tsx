@@ -1,12 +1,12 @@
 /**
  * A tenant's metered usage of one metering unit, per UTC day over the last 14 days: the Pricing API's counts per
- * timestamp (`…/date-period`), summed per day, drawn as an SVG bar chart (no chart library) with the same figures
- * in a table for screen readers and keyboards.
+ * timestamp (`…/date-period`), summed per day, drawn by the console's day chart (../day-chart.tsx).
  */
 import { useState } from 'preact/hooks';
 import { call } from '../api.js';
 import { fill, t } from '../texts.js';
-import { Field, Loaded, Table, useLoad } from '../ui.js';
+import { DayChart } from '../day-chart.js';
+import { Field, Loaded, useLoad } from '../ui.js';
 
 export interface Tenant {
   id: string;
@@ -36,36 +36,6 @@ export function perDay(counts: { timestamp: number; count: number }[], now: numb
   return days.map((d) => ({ day: new Date(d * 1000).toISOString().slice(0, 10), count: totals.get(d) ?? 0 }));
 }
 
-function Bars({ rows, label }: { rows: { day: string; count: number }[]; label: string }) {
-  const width = 640;
-  const height = 200;
-  const top = Math.max(1, ...rows.map((r) => r.count));
-  const slot = width / rows.length;
-  return (
-    <svg class="chart" id="usage-chart" viewBox={`0 0 ${width} ${height + 34}`} role="img" aria-label={label}>
-      <line x1="0" y1={height} x2={width} y2={height} class="axis" />
-      {rows.map((row, i) => {
-        const h = Math.round((row.count / top) * (height - 20));
-        return (
-          <g key={row.day}>
-            <rect x={i * slot + 4} y={height - h} width={slot - 8} height={h} class="bar" data-count={row.count}>
-              <title>{`${row.day}: ${row.count}`}</title>
-            </rect>
-            {row.count > 0 ? (
-              <text x={i * slot + slot / 2} y={height - h - 4} text-anchor="middle" class="value">
-                {row.count}
-              </text>
-            ) : null}
-            <text x={i * slot + slot / 2} y={height + 16} text-anchor="middle" class="day">
-              {row.day.slice(5)}
-            </text>
-          </g>
-        );
-      })}
-    </svg>
-  );
-}
-
 function Usage({ tenant, unit }: { tenant: string; unit: MeteringUnit }) {
   const p = t().usage;
   const now = Math.floor(Date.now() / 1000);
@@ -84,23 +54,7 @@ function Usage({ tenant, unit }: { tenant: string; unit: MeteringUnit }) {
       {(body) => {
         const rows = perDay(body.counts ?? [], now, unit.aggregate_usage === 'max');
         const label = fill(p.chartLabel, { unit: unit.unit_name, total: rows.reduce((sum, r) => sum + r.count, 0) });
-        return (
-          <>
-            <Bars rows={rows} label={label} />
-            <details>
-              <summary>{p.chartTable}</summary>
-              <Table
-                id="usage-table"
-                caption={label}
-                rows={rows}
-                columns={[
-                  { label: p.day, render: (r) => r.day },
-                  { label: p.count, render: (r) => r.count },
-                ]}
-              />
-            </details>
-          </>
-        );
+        return <DayChart id="usage" rows={rows} series={[{ key: 'count', label: p.count }]} label={label} />;
       }}
     </Loaded>
   );
