@@ -116,12 +116,16 @@ describe('HTTP/1.1 connections', () => {
         setTimeout(() => socket.end(), 20);
         return ['HTTP/1.1 200 OK\r\n\r\n', '"until', '-close"'];
       }
+      // A kept-alive connection the server then closes while it is idle, as a service's idle timeout does.
+      if (n === 2) setTimeout(() => socket.end(), 20);
       return ['HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n"ok"'];
     });
     assert.equal((await post(connections, '{}')).body, '"c0"');
     assert.equal((await post(connections, '{}')).body, '"until-close"');
     assert.equal((await post(connections, '{}')).body, '"ok"');
-    assert.equal(server.connections, 3);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await post(connections, '{}', 1000)).body, '"ok"');
+    assert.equal(server.connections, 4);
   });
 
   it('fails with a system error code when the connection breaks mid-answer or is refused, and then connects afresh', async () => {

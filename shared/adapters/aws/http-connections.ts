@@ -174,7 +174,10 @@ export class HttpConnections {
   async post(headers: Record<string, string>, body: string, timeoutMs: number, timeout: () => Error): Promise<HttpAnswer> {
     if (this.destroyed) throw connectionError('the connections were closed', 'ERR_HTTP_CONNECTIONS_CLOSED');
     while (this.busy.size >= this.options.maxSockets) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    const socket = this.idle.pop() ?? this.open();
+    let socket = this.idle.pop();
+    // One the service closed may not have left the pool yet: its close is announced on a later tick.
+    while (socket && (socket.destroyed || !socket.writable || socket.readableEnded)) socket = this.idle.pop();
+    socket ??= this.open();
     this.busy.add(socket);
     socket.ref();
     let head = 'POST / HTTP/1.1\r\n';
