@@ -6,8 +6,11 @@
  */
 import { afterEach, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { HttpConnections } from '../../shared/adapters/aws/http-connections.js';
+import { selfSignedCertificate } from '../../shared/crypto/self-signed-certificate.js';
 
 interface Raw {
   url: URL;
@@ -172,5 +175,36 @@ describe('HTTP/1.1 connections', () => {
     const answers = await Promise.all([post(one, '{}'), post(one, '{}'), post(one, '{}')]);
     assert.deepEqual(answers.map((a) => a.body).sort(), ['0', '1', '2']);
     assert.equal(server.connections, 1);
+  });
+
+  it('speaks TLS to an https endpoint, checking its certificate, over one kept connection', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const cert = selfSignedCertificate(privateKey, 'localhost', new Date(Date.now() - 60_000), 1);
+    let accepted = 0;
+    const server = createHttpsServer({ key: privateKey.export({ type: 'pkcs8', format: 'pem' }), cert }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echo: Buffer.concat(chunks).toString('utf8') })),
+      );
+    });
+    server.on('secureConnection', () => accepted++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`https://localhost:${(server.address() as AddressInfo).port}`);
+    const trusting = new HttpConnections(url, { maxSockets: 1, ca: cert });
+    const untrusting = new HttpConnections(url, { maxSockets: 1 });
+    cleanups.push(
+      () => new Promise<void>((resolve) => server.close(() => resolve())),
+      () => {
+        server.closeAllConnections();
+      },
+      () => trusting.destroy(),
+      () => untrusting.destroy(),
+    );
+    assert.deepEqual(await post(trusting, '{"a":1}'), { statusCode: 200, body: '{"echo":"{\\"a\\":1}"}' });
+    assert.deepEqual(JSON.parse((await post(trusting, '{"b":2}')).body), { echo: '{"b":2}' });
+    assert.equal(accepted, 1, 'the second request went over the kept connection');
+    const refused = await post(untrusting, '{}').catch((error: unknown) => error);
+    assert.equal((refused as { code?: string }).code, 'DEPTH_ZERO_SELF_SIGNED_CERT', String(refused));
   });
 });

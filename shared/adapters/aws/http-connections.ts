@@ -19,6 +19,8 @@ export interface HttpAnswer {
 export interface HttpConnectionsOptions {
   /** Connections open at once, at most (the AWS SDK's default, 50); requests beyond wait for one. */
   maxSockets: number;
+  /** Certificates to trust instead of Node's own (tests of the TLS path); the service's certificate is always checked. */
+  ca?: string | Buffer;
 }
 
 /** A connection failure in node's terms: what the caller's retry rule takes as the network's. */
@@ -204,7 +206,13 @@ export class HttpConnections {
 
   private open(): Socket {
     const socket = this.https
-      ? tlsConnect({ host: this.host, port: this.port, ALPNProtocols: ['http/1.1'], ...(isIP(this.host) ? {} : { servername: this.host }) })
+      ? tlsConnect({
+          host: this.host,
+          port: this.port,
+          ALPNProtocols: ['http/1.1'],
+          ...(isIP(this.host) ? {} : { servername: this.host }),
+          ...(this.options.ca ? { ca: this.options.ca } : {}),
+        })
       : tcpConnect({ host: this.host, port: this.port });
     socket.setNoDelay(true);
     // As node's agent does for kept-alive connections: the OS notices a peer that went away.
