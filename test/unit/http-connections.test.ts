@@ -131,6 +131,17 @@ describe('HTTP/1.1 connections', () => {
     assert.equal(server.connections, 4);
   });
 
+  it('does not use again a connection on which bytes came that nobody asked for', async () => {
+    const { server, connections } = await setUp((n, socket) => {
+      if (n === 0) setTimeout(() => socket.write('HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n\r\n'), 20);
+      return [`HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}`];
+    });
+    assert.deepEqual(await post(connections, '{}'), { statusCode: 200, body: '0' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(await post(connections, '{}'), { statusCode: 200, body: '1' });
+    assert.equal(server.connections, 2);
+  });
+
   it('fails with a system error code when the connection breaks mid-answer or is refused, and then connects afresh', async () => {
     const { server, connections } = await setUp((n, socket) => {
       if (n === 0) {

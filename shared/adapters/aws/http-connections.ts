@@ -224,6 +224,11 @@ export class HttpConnections {
     });
     // An idle connection's error is followed by its close; a busy one's is reported by its exchange.
     socket.on('error', () => undefined);
+    // Bytes nobody asked for (a server's 408 before it closes an idle connection) would be read as the next
+    // request's answer: such a connection is not used again.
+    socket.on('data', () => {
+      if (!this.busy.has(socket)) socket.destroy();
+    });
     return socket;
   }
 
