@@ -183,6 +183,8 @@ describe('HTTP/1.1 connections', () => {
       () => server.close(),
       () => one.destroy(),
     );
+    // A request refused before it is sent holds no connection.
+    await assert.rejects(one.post({ host: 'a\r\nx-injected: 1' }, '', 1000, timeoutError), TypeError);
     const answers = await Promise.all([post(one, '{}'), post(one, '{}'), post(one, '{}')]);
     assert.deepEqual(answers.map((a) => a.body).sort(), ['0', '1', '2']);
     assert.equal(server.connections, 1);

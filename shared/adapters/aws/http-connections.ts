@@ -175,13 +175,6 @@ export class HttpConnections {
    */
   async post(headers: Record<string, string>, body: string, timeoutMs: number, timeout: () => Error): Promise<HttpAnswer> {
     if (this.destroyed) throw connectionError('the connections were closed', 'ERR_HTTP_CONNECTIONS_CLOSED');
-    while (this.busy.size >= this.options.maxSockets) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    let socket = this.idle.pop();
-    // One the service closed may not have left the pool yet: its close is announced on a later tick.
-    while (socket && (socket.destroyed || !socket.writable || socket.readableEnded)) socket = this.idle.pop();
-    socket ??= this.open();
-    this.busy.add(socket);
-    socket.ref();
     let head = 'POST / HTTP/1.1\r\n';
     for (const name in headers) {
       const value = headers[name] as string;
@@ -189,12 +182,24 @@ export class HttpConnections {
       if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new TypeError(`the header ${JSON.stringify(name)} holds a line break`);
       head += `${name}: ${value}\r\n`;
     }
-    try {
-      return await this.exchange(socket, `${head}\r\n${body}`, timeoutMs, timeout);
-    } finally {
-      this.busy.delete(socket);
-      this.waiting.shift()?.();
-    }
+    while (this.busy.size >= this.options.maxSockets) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let socket = this.idle.pop();
+    // One the service closed may not have left the pool yet: its close is announced on a later tick.
+    while (socket && (socket.destroyed || !socket.writable || socket.readableEnded)) socket = this.idle.pop();
+    socket ??= this.open();
+    this.busy.add(socket);
+    socket.ref();
+    return this.exchange(socket, `${head}\r\n${body}`, timeoutMs, timeout);
+  }
+
+  /** The exchange on `socket` is over: it goes back to the pool (or is closed), and a waiting request may go. */
+  private release(socket: Socket, keep: boolean): void {
+    this.busy.delete(socket);
+    if (keep && !this.destroyed && !socket.destroyed) {
+      socket.unref();
+      this.idle.push(socket);
+    } else socket.destroy();
+    this.waiting.shift()?.();
   }
 
   /** Closes every connection; requests under way fail. */
@@ -242,17 +247,14 @@ export class HttpConnections {
         socket.off('error', fail);
         socket.off('close', onClose);
       };
-      function fail(error: Error) {
+      const fail = (error: Error) => {
         finish();
-        socket.destroy();
+        this.release(socket, false);
         reject(error);
-      }
+      };
       const answer = () => {
         finish();
-        if (reader.keepAlive && !this.destroyed && !socket.destroyed) {
-          socket.unref();
-          this.idle.push(socket);
-        } else socket.destroy();
+        this.release(socket, reader.keepAlive);
         resolve({ statusCode: reader.statusCode, body: (reader.body as Buffer).toString('utf8') });
       };
       function onData(chunk: Buffer) {
