@@ -41,6 +41,8 @@ export interface LambdaAnswer {
 
 export class LambdaClient extends SignedClient {
   handlerCpuMs = 0;
+  /** The kernel's share of handlerCpuMs (system time: the sockets' sends and receives). */
+  handlerSystemMs = 0;
   handlerMs = 0;
   invocations = 0;
   last?: LambdaAnswer;
@@ -77,6 +79,7 @@ export class LambdaClient extends SignedClient {
     this.handlerMs += Number(process.hrtime.bigint() - start) / 1e6;
     const used = process.cpuUsage(cpu);
     this.handlerCpuMs += (used.user + used.system) / 1000;
+    this.handlerSystemMs += used.system / 1000;
     this.invocations++;
     const wire = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
     this.last = { result, wireBytes: wire.length };

@@ -7,7 +7,7 @@ import type { Context } from 'aws-lambda';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { tracingEnabled } from './config.js';
-import { inLogScope, logger, SERVICE_NAME } from './log.js';
+import { inLogScope, logger, refreshLogLevel, SERVICE_NAME } from './log.js';
 import { inRequestOrigin, originOfEvent } from './request-origin.js';
 import { metricsSink } from './metrics.js';
 
@@ -72,6 +72,7 @@ export function observed<E, R>(handler: (event: E, context: Context) => Promise<
     inLogScope({ invocationId: context?.awsRequestId }, () =>
       inRequestOrigin(originOfEvent(event), () => {
         if (context?.functionName) logger.addContext(context);
+        refreshLogLevel();
         return wrapped(event, context);
       }),
     );

@@ -1,7 +1,7 @@
 /**
  * One AWS service that speaks the JSON protocol (DynamoDB, KMS), called without the AWS SDK's client stack:
  * requests signed with SigV4 (below) with the SDK's credential chain, sent
- * over kept-alive connections, and retried by the SDK's standard rule (three attempts; connection failures,
+ * over kept-alive connections (http-connections.ts), and retried by the SDK's standard rule (three attempts; connection failures,
  * 5xx and throttling, with full-jitter exponential backoff, within a retry quota that an outage empties).
  *
  * Why: the SDK's client spent 2.4 ms of CPU on one DynamoDB GetItem in the sign-in benchmark (its middleware
@@ -10,10 +10,9 @@
  * the SDK.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { HttpConnections } from './http-connections.js';
 
 type Json = Record<string, unknown>;
 
@@ -115,8 +114,7 @@ export class AwsJsonService {
   private readonly url: URL;
   private readonly signer: JsonRequestSigner;
   private readonly credentials: AwsCredentialIdentityProvider;
-  private readonly agent: HttpAgent;
-  private readonly requestOf: typeof httpRequest;
+  private readonly connections: HttpConnections;
   private readonly maxAttempts: number;
   private readonly attemptTimeoutMs: number;
   private readonly retryQuota: number;
@@ -125,10 +123,8 @@ export class AwsJsonService {
   constructor(private readonly options: AwsJsonServiceOptions) {
     const { service, region, endpoint } = options;
     this.url = new URL(endpoint ?? `https://${service}.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`);
-    const https = this.url.protocol === 'https:';
     // The SDK's defaults: connections kept alive between requests (and between warm invocations), 50 at most.
-    this.agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: 50 }) : new HttpAgent({ keepAlive: true, maxSockets: 50 });
-    this.requestOf = https ? httpsRequest : httpRequest;
+    this.connections = new HttpConnections(this.url, { maxSockets: 50 });
     this.signer = new JsonRequestSigner(service, region);
     this.credentials = options.credentials ?? defaultProvider();
     this.maxAttempts = options.maxAttempts ?? 3;
@@ -146,7 +142,7 @@ export class AwsJsonService {
 
   /** Closes the kept-alive connections (the local runner and tests, when they are done). */
   destroy(): void {
-    this.agent.destroy();
+    this.connections.destroy();
   }
 
   private async withRetries(operation: string, body: string): Promise<Json> {
@@ -172,33 +168,22 @@ export class AwsJsonService {
   }
 
   private async attempt(operation: string, body: string): Promise<Json> {
-    const { hostname, port, host } = this.url;
     const headers = this.signer.sign(
       await this.credentials(),
       {
-        host,
+        host: this.url.host,
         'content-type': `application/x-amz-json-${this.options.jsonVersion}`,
         'x-amz-target': `${this.options.targetPrefix}.${operation}`,
         'content-length': String(Buffer.byteLength(body)),
       },
       body,
     );
-    const options: RequestOptions = { hostname, port, method: 'POST', path: '/', headers, agent: this.agent };
-    const { statusCode, text } = await new Promise<{ statusCode: number; text: string }>((resolve, reject) => {
-      const req = this.requestOf(options, (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.setTimeout(this.attemptTimeoutMs, () =>
-        req.destroy(
-          new AwsServiceError('TimeoutError', `${this.options.service} ${operation} sent nothing for ${this.attemptTimeoutMs} ms`, undefined, true),
-        ),
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+    const { statusCode, body: text } = await this.connections.post(
+      headers,
+      body,
+      this.attemptTimeoutMs,
+      () => new AwsServiceError('TimeoutError', `${this.options.service} ${operation} sent nothing for ${this.attemptTimeoutMs} ms`, undefined, true),
+    );
     let answer: Json;
     try {
       answer = JSON.parse(text) as Json;
