@@ -31,8 +31,8 @@ const LINE_END = Buffer.from('\r\n');
 /** The most a response's head may take: far above what AWS sends, small enough to refuse garbage. */
 const MAX_HEAD_BYTES = 64 * 1024;
 
-/** Reads one HTTP/1.1 response from the bytes as they arrive; `done` once it is whole. */
-class ResponseReader {
+/** Reads one HTTP/1.1 response from the bytes as they arrive; `body` is set once it is whole. Exported for its property test. */
+export class ResponseReader {
   statusCode = 0;
   keepAlive = true;
   /** Set when the answer is whole: its body. */
@@ -44,6 +44,11 @@ class ResponseReader {
 
   /** Takes the next bytes; throws on what is not HTTP/1.1. */
   push(chunk: Buffer): void {
+    // Bytes after a whole answer were never asked for: the connection is not reused.
+    if (this.body) {
+      this.keepAlive = false;
+      return;
+    }
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
     for (;;) {
       if (this.phase === 'head') {
