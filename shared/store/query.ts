@@ -36,6 +36,19 @@ export async function* queryPagesGrowing(
   } while (start);
 }
 
+/** The first `max` items of one query, in order, reading no page past them. */
+export async function queryFirst(db: DynamoClient, input: QueryInput, max: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined = input.ExclusiveStartKey;
+  while (items.length < max) {
+    const out = await db.send(new QueryCommand({ ...input, Limit: max - items.length, ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return items;
+}
+
 export async function collect(pages: AsyncGenerator<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for await (const page of pages) items.push(...page);
