@@ -189,15 +189,18 @@ export class DynamoUserRepository implements UserRepository {
   /**
    * The whole directory, each item projected to what the lists answer: a profile is mostly its SRP verifier,
    * which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
-   * counts the items it reads, not what it returns). Every source is read side by side (each its own
+   * counts the items it reads, not what it returns). The shards are read side by side (each its own
    * partition's read throughput), then put in name order.
+   *
+   * The unsharded key is read first, the shards after it: an entry that moves to its shard meanwhile is then
+   * met on one key or on both, never on neither (read side by side, its shard could be read before the move
+   * and the old key after it). Once the old key is empty, that is one empty query before the others.
    */
   async list(saasId: string): Promise<UserSummary[]> {
-    const sources = await Promise.all(
-      keys
-        .userDirectorySources(saasId)
-        .map((gsi1pk) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }))),
-    );
+    const read = (gsi1pk: string) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }));
+    const [unsharded, ...shards] = keys.userDirectorySources(saasId) as [string, ...string[]];
+    const before = await read(unsharded);
+    const sources = [before, ...(await Promise.all(shards.map(read)))];
     const items = sources.flat().sort((a, b) => compareKeys(a.gsi1sk as string, b.gsi1sk as string));
     // An entry moving from the unsharded key to its shard while it is read may be met on both.
     return items

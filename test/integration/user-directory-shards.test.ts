@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { GetCommand, QueryCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoClient, type StoreCommand } from '../../shared/store/dynamo-client.js';
+import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { INDEX_NAME, keys, loginKey } from '../../shared/store/keys.js';
 import { userService, dynamo, tableName } from '../../shared/wiring.js';
@@ -147,6 +148,44 @@ describe('the user directory in shards', () => {
     for (const id of [changed, signedIn]) assert.equal((await profile(id)).gsi1pk, keys.userDirectoryShard(saasId, id));
     assert.equal((await profile(legacy[2]!)).gsi1pk, `SAAS#${saasId}#USERS`, 'an unchanged one stays');
     assert.deepEqual(await searchAll({ email: 'member-' }, 6), ordered, 'still in order, once, after the moves');
+  });
+
+  it('GET /users finds an entry that moves to its shard while the directory is read', async () => {
+    const mover = inNameOrder(users.filter((u) => u.email.startsWith('other-')))[15]!;
+    await toLegacyKey(mover);
+    const unsharded = `SAAS#${saasId}#USERS`;
+    const shard = keys.userDirectoryShard(saasId, mover);
+    const real = dynamo();
+    // DynamoDB answers the mover's shard first; the profile's next write moves it; then the old key's read
+    // is answered. Every other request passes as it comes.
+    let moved: Promise<unknown> | undefined;
+    const racing = {
+      send: async (command: StoreCommand) => {
+        const pk = command instanceof QueryCommand ? command.input.ExpressionAttributeValues?.[':pk'] : undefined;
+        if (pk === unsharded) {
+          // Whatever reads were started beside this one have started by now.
+          await new Promise((resolve) => setImmediate(resolve));
+          await moved;
+        } else if (pk === shard && moved === undefined) {
+          const answer = real.send(command);
+          moved = answer.then(() =>
+            real.send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: keys.userProfile(saasId, mover),
+                UpdateExpression: 'SET gsi1pk = :shard',
+                ExpressionAttributeValues: { ':shard': shard },
+              }),
+            ),
+          );
+          return answer;
+        }
+        return real.send(command);
+      },
+    } as unknown as DynamoClient;
+    const listed = (await new DynamoUserRepository(racing, tableName()).list(saasId)).map((u) => u.id);
+    assert.equal((await profile(mover)).gsi1pk, shard, 'it moved during the read');
+    assert.deepEqual(listed, inNameOrder(users));
   });
 
   it('resumes after a cursor whose user has since left the directory', async () => {
