@@ -16,26 +16,6 @@ export async function* queryPages(db: DynamoClient, input: QueryInput): AsyncGen
   for await (const out of queryOutputs(db, input)) yield out.Items ?? [];
 }
 
-/**
- * The pages of one query, the first at most `first` items, each next one four times larger up to `largest`: a
- * reader that takes a few items from each of many sources (a merge) reads few past what it uses.
- */
-export async function* queryPagesGrowing(
-  db: DynamoClient,
-  input: QueryInput,
-  first: number,
-  largest: number,
-): AsyncGenerator<Record<string, unknown>[]> {
-  let start: Record<string, unknown> | undefined = input.ExclusiveStartKey;
-  let limit = first;
-  do {
-    const out = await db.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: start }));
-    yield out.Items ?? [];
-    start = out.LastEvaluatedKey;
-    limit = Math.min(largest, limit * 4);
-  } while (start);
-}
-
 /** The first `max` items of one query, in order, reading no page past them. */
 export async function queryFirst(db: DynamoClient, input: QueryInput, max: number): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
