@@ -40,12 +40,18 @@ export type SignInCounts = Static<typeof SignInCounts>;
 
 export const MailBacklog = Type.Object(
   {
-    waiting: Type.Integer({ minimum: 0, description: 'mails not sent or given up yet: due + sending + scheduled' }),
+    waiting: Type.Integer({
+      minimum: 0,
+      description: 'mails not sent or given up yet: due + sending + scheduled (when complete is false, the first 10 000 that come due)',
+    }),
     due: Type.Integer({ minimum: 0, description: 'waiting to be sent now (new ones, retries whose time came, attempts that stalled)' }),
     sending: Type.Integer({ minimum: 0, description: 'being sent right now' }),
     scheduled: Type.Integer({ minimum: 0, description: 'failed before and waiting for a later attempt' }),
     oldest_created_at: Type.Optional(Type.Integer({ description: 'Unix seconds: when the oldest waiting mail was made; absent with none waiting' })),
     oldest_age_seconds: Type.Optional(Type.Integer({ minimum: 0, description: 'how long the oldest waiting mail has waited' })),
+    complete: Type.Boolean({
+      description: 'false when more mails wait than one answer reads (10 000): the figures are of those that come due first, waiting a lower bound',
+    }),
   },
   { $id: 'MailBacklog' },
 );

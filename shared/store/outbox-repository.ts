@@ -8,7 +8,7 @@ import type { MailBacklogRepository, WaitingMail } from '../domain/mail/mail-bac
 import { part, updateRequest } from './transact.js';
 import { Update } from './update.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
-import { collect, countIndex, indexQuery, queryIndexAll, queryPages } from './query.js';
+import { countIndex, indexQuery, queryFirst, queryIndexAll } from './query.js';
 
 /** Final mails (sent or failed) stay this long for support questions, then TTL removes them. */
 const KEEP_FINAL_SECONDS = 30 * 86400;
@@ -202,20 +202,26 @@ export class DynamoOutboxRepository implements OutboxRepository, MailBacklogRepo
     return countIndex(this.db, this.table, keys.outboxNotFinal(saasId));
   }
 
-  /** The index holds only mails that are not final (markSent and markFailed drop its keys): read just those. */
-  async waiting(saasId: string): Promise<WaitingMail[]> {
-    const items = await collect(
-      queryPages(this.db, {
+  /**
+   * The index holds only mails that are not final (markSent and markFailed drop its keys), ordered by when each
+   * comes due: read the first of those, one more than asked to tell whether more wait.
+   */
+  async waiting(saasId: string, max: number): Promise<{ mails: WaitingMail[]; more: boolean }> {
+    const items = await queryFirst(
+      this.db,
+      {
         ...indexQuery(this.table, keys.outboxNotFinal(saasId)),
         ProjectionExpression: '#status, nextAttemptAt, claimedUntil, createdAt',
         ExpressionAttributeNames: { '#status': 'status' },
-      }),
+      },
+      max + 1,
     );
-    return items.map((item) => ({
+    const mails = items.slice(0, max).map((item) => ({
       status: item.status as WaitingMail['status'],
       nextAttemptAt: Number(item.nextAttemptAt),
       ...(item.claimedUntil !== undefined ? { claimedUntil: Number(item.claimedUntil) } : {}),
       createdAt: Number(item.createdAt),
     }));
+    return { mails, more: items.length > max };
   }
 }

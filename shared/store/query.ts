@@ -16,24 +16,17 @@ export async function* queryPages(db: DynamoClient, input: QueryInput): AsyncGen
   for await (const out of queryOutputs(db, input)) yield out.Items ?? [];
 }
 
-/**
- * The pages of one query, the first at most `first` items, each next one four times larger up to `largest`: a
- * reader that takes a few items from each of many sources (a merge) reads few past what it uses.
- */
-export async function* queryPagesGrowing(
-  db: DynamoClient,
-  input: QueryInput,
-  first: number,
-  largest: number,
-): AsyncGenerator<Record<string, unknown>[]> {
+/** The first `max` items of one query, in order, reading no page past them. */
+export async function queryFirst(db: DynamoClient, input: QueryInput, max: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = input.ExclusiveStartKey;
-  let limit = first;
-  do {
-    const out = await db.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: start }));
-    yield out.Items ?? [];
+  while (items.length < max) {
+    const out = await db.send(new QueryCommand({ ...input, Limit: max - items.length, ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
-    limit = Math.min(largest, limit * 4);
-  } while (start);
+    if (!start) break;
+  }
+  return items;
 }
 
 export async function collect(pages: AsyncGenerator<Record<string, unknown>[]>): Promise<Record<string, unknown>[]> {

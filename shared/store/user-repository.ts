@@ -1,6 +1,6 @@
 import type { ActivityChange } from '../domain/users/activity.js';
 import { splitActivity, withActivity } from './activity-attributes.js';
-import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoClient, type QueryInput } from './dynamo-client.js';
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { CountedMail } from '../domain/mail/mail.js';
 import type { Positioned } from '../domain/paging.js';
@@ -22,7 +22,7 @@ import { deleteIfPresent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { compareKeys, mergeAscending } from './ordered-merge.js';
-import { collect, indexQuery, queryAll, queryPages, queryPagesGrowing } from './query.js';
+import { collect, indexQuery, queryAll, queryPages } from './query.js';
 import { both, check, DynamoCommitter, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
@@ -104,6 +104,57 @@ const holdsPassword = (password: PasswordCredential): Condition => ({
 /** Names the user's profile, not being deleted and still holding `login`. */
 const holdsLogin = (login: Login): Condition =>
   both(LIVE, { expression: '#loginKey = :loginKey', names: { '#loginKey': 'loginKey' }, values: { ':loginKey': loginKey(login) } });
+
+/**
+ * A directory read's entries on the unsharded key (keys.ts, userDirectorySources), read ahead of the shards. An
+ * entry leaves that key for its shard with its profile's next write, so a shard's page read before the move and
+ * the old key's read after it would both miss it. A shard's page is therefore trusted only up to where the old
+ * key had been read when that page was asked for (`covered`): the entry is then met on one key or both (the
+ * merge hands it out once), never on neither.
+ */
+class UnshardedEntries {
+  private readonly items: Record<string, unknown>[] = [];
+  private start: Record<string, unknown> | undefined;
+  private done = false;
+  private fetching: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: DynamoClient,
+    private readonly input: QueryInput,
+  ) {
+    this.start = input.ExclusiveStartKey;
+  }
+
+  /** How far the reads that have ended reach: every position up to this one, or all of them (`true`). */
+  covered(): string | true | undefined {
+    return this.done ? true : (this.items.at(-1)?.gsi1sk as string | undefined);
+  }
+
+  /** Reads the next page (one read at a time, whoever asks). */
+  advance(): Promise<void> {
+    if (this.done) return Promise.resolve();
+    this.fetching ??= (async () => {
+      const out = await this.db.send(new QueryCommand({ ...this.input, Limit: READ_PAGE, ExclusiveStartKey: this.start }));
+      this.items.push(...(out.Items ?? []));
+      this.start = out.LastEvaluatedKey;
+      if (!this.start) this.done = true;
+    })().finally(() => {
+      this.fetching = undefined;
+    });
+    return this.fetching;
+  }
+
+  async *entries(): AsyncGenerator<Positioned<Record<string, unknown>>> {
+    for (let i = 0; ; i++) {
+      while (i >= this.items.length) {
+        if (this.done) return;
+        await this.advance();
+      }
+      const item = this.items[i] as Record<string, unknown>;
+      yield { position: item.gsi1sk as string, item };
+    }
+  }
+}
 
 export class DynamoUserRepository implements UserRepository {
   constructor(
@@ -189,15 +240,18 @@ export class DynamoUserRepository implements UserRepository {
   /**
    * The whole directory, each item projected to what the lists answer: a profile is mostly its SRP verifier,
    * which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
-   * counts the items it reads, not what it returns). Every source is read side by side (each its own
+   * counts the items it reads, not what it returns). The shards are read side by side (each its own
    * partition's read throughput), then put in name order.
+   *
+   * The unsharded key is read first, the shards after it: an entry that moves to its shard meanwhile is then
+   * met on one key or on both, never on neither (read side by side, its shard could be read before the move
+   * and the old key after it). Once the old key is empty, that is one empty query before the others.
    */
   async list(saasId: string): Promise<UserSummary[]> {
-    const sources = await Promise.all(
-      keys
-        .userDirectorySources(saasId)
-        .map((gsi1pk) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }))),
-    );
+    const read = (gsi1pk: string) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }));
+    const [unsharded, ...shards] = keys.userDirectorySources(saasId) as [string, ...string[]];
+    const before = await read(unsharded);
+    const sources = [before, ...(await Promise.all(shards.map(read)))];
     const items = sources.flat().sort((a, b) => compareKeys(a.gsi1sk as string, b.gsi1sk as string));
     // An entry moving from the unsharded key to its shard while it is read may be met on both.
     return items
@@ -235,22 +289,43 @@ export class DynamoUserRepository implements UserRepository {
         }
         const userId = after ? ((DIRECTORY_POSITION.exec(after) as RegExpExecArray)[1] as string) : undefined;
         // Each source resumes after the position: a start key naming the entry there would be at.
-        async function* source(gsi1pk: string): AsyncGenerator<Positioned<Record<string, unknown>>> {
-          const pages = queryPagesGrowing(
-            db,
-            {
-              ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
-              ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
-            },
-            FIRST_SHARD_PAGE,
-            READ_PAGE,
-          );
-          for await (const page of pages) for (const item of page) yield { position: item.gsi1sk as string, item };
+        const query = (gsi1pk: string): QueryInput => ({
+          ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
+          ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
+        });
+        const [unsharded, ...shards] = keys.userDirectorySources(saasId) as [string, ...string[]];
+        const old = new UnshardedEntries(db, query(unsharded));
+        // Once the old key is empty this is one empty query, and every shard's page is trusted whole.
+        await old.advance();
+        async function* shard(gsi1pk: string): AsyncGenerator<Positioned<Record<string, unknown>>> {
+          const input = query(gsi1pk);
+          let start = input.ExclusiveStartKey;
+          let limit = FIRST_SHARD_PAGE;
+          for (;;) {
+            const trusted = old.covered();
+            const out = await db.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: start }));
+            let beyond = false;
+            for (const item of out.Items ?? []) {
+              const position = item.gsi1sk as string;
+              if (trusted !== true && (trusted === undefined || compareKeys(position, trusted) > 0)) {
+                beyond = true;
+                break;
+              }
+              yield { position, item };
+              start = { gsi1pk, gsi1sk: position, pk: item.pk, sk: item.sk };
+            }
+            if (beyond) {
+              // Past what the old key had been read to when this page was asked for: read the old key further,
+              // then this shard again from its last entry.
+              await old.advance();
+              continue;
+            }
+            if (!out.LastEvaluatedKey) return;
+            start = out.LastEvaluatedKey;
+            limit = Math.min(READ_PAGE, limit * 4);
+          }
         }
-        const merged = mergeAscending(
-          keys.userDirectorySources(saasId).map((gsi1pk) => source(gsi1pk)),
-          after,
-        );
+        const merged = mergeAscending([old.entries(), ...shards.map(shard)], after);
         for await (const { position, item } of merged) if (!item.deleting) yield { position, item: toUser(item) };
       },
     };

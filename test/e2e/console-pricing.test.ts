@@ -6,15 +6,13 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { chromiumMissing } from '../support/chromium.js';
+import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import type { Harness } from '../../dev-support/harness.js';
 
 const skip = chromiumMissing();
-const IMAGES = '.test-results/console';
 
 let h: Harness;
 let browser: Browser;
@@ -31,7 +29,6 @@ interface Unit {
   tiers?: { up_to: number; unit_amount: number; flat_amount: number; inf: boolean }[];
 }
 
-const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
 /** A tier's input: its id carries the API's name of the field (`tiers[1].up_to`). */
 const tier = (form: string, i: number, name: string) => `[id="${form}-tiers[${i}].${name}"]`;
 /** Waits for focus to be on `id`; says where it is instead when it does not get there. */
@@ -43,15 +40,9 @@ async function assertFocus(page: Page, id: string, why: string) {
   assert.equal(at, id, why);
 }
 
-async function axeClean(page: Page, name: string) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage: true });
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
-}
-
 (skip ? describe.skip : describe)('the console pricing catalogue in Chromium', () => {
   beforeAll(async () => {
-    mkdirSync(IMAGES, { recursive: true });
-    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
+    ({ h, browser } = await startConsoleBrowser());
     saas = await h.newSaas();
   });
   afterAll(async () => {
@@ -61,13 +52,7 @@ async function axeClean(page: Page, name: string) {
 
   it('builds a plan from a metered unit and a tiered unit, and changes a unit’s type and tiers', async () => {
     const pricing = new SignedClient(h.api.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), saas);
-    const context = await browser.newContext({ locale: 'en-US' });
-    const page = await context.newPage();
-    await page.goto(consoleUrl('pricing'));
-    await page.fill('#sign-in-saas_id', saas.saasId);
-    await page.fill('#sign-in-api_key', saas.apiKey);
-    await page.fill('#sign-in-client_secret', saas.secret);
-    await page.click('#sign-in button[type=submit]');
+    const { context, page } = await signInConsole(browser, h, saas, { at: 'pricing' });
     await page.waitForSelector('#create-meter');
 
     // The metering units the units count.
@@ -138,7 +123,7 @@ async function axeClean(page: Page, name: string) {
     await page.check('#create-plan-menus >> text=Metered menu');
     await page.click('#create-plan button[type=submit]');
     await page.waitForSelector('#plans >> text=metered_plan');
-    await axeClean(page, 'pricing-units');
+    await axeClean(page, 'pricing-units', true);
 
     const units = (await pricing.get<{ units: Unit[] }>('/units')).body.units;
     const apiFee = units.find((u) => u.name === 'api_fee');
@@ -174,7 +159,7 @@ async function axeClean(page: Page, name: string) {
       { up_to: 10, unit_amount: 0, flat_amount: 1000, inf: false },
       { up_to: 0, unit_amount: 20, flat_amount: 0, inf: true },
     ]);
-    await axeClean(page, 'pricing-change-unit');
+    await axeClean(page, 'pricing-change-unit', true);
 
     // A metering unit no unit counts: renamed, then deleted.
     await page.fill('#create-meter-unit_name', 'spare');
@@ -195,12 +180,12 @@ async function axeClean(page: Page, name: string) {
     assert.deepEqual((await meters()).map((m) => m.unit_name).sort(), ['api_calls', 'seats']);
 
     // In Japanese: the same form in the catalogue's words.
-    await page.goto(consoleUrl('language?to=ja&back=pricing'));
+    await page.goto(consoleUrlOf(h, 'language?to=ja&back=pricing'));
     await page.waitForSelector('#create-unit-type');
     await page.selectOption('#create-unit-type', 'tiered');
     assert.equal(await page.textContent('#create-unit-tiers fieldset.tier legend'), '段階 1');
     assert.match((await page.textContent('#create-unit-tiers-1-open')) ?? '', /上限なし/);
-    await axeClean(page, 'pricing-ja');
+    await axeClean(page, 'pricing-ja', true);
     await context.close();
   });
 });

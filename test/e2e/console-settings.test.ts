@@ -7,44 +7,24 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { chromiumMissing } from '../support/chromium.js';
+import { axeClean, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import type { Harness } from '../../dev-support/harness.js';
 import { startTestIdp } from '../support/saml-idp.js';
 
 const skip = chromiumMissing();
-const IMAGES = '.test-results/console';
 
 let h: Harness;
 let browser: Browser;
 let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
 
-const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
-
-async function axeClean(page: Page, name: string) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage: true });
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
-}
-
-async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page = await context.newPage();
-  await page.goto(consoleUrl());
-  await page.fill('#sign-in-saas_id', saas.saasId);
-  await page.fill('#sign-in-api_key', saas.apiKey);
-  await page.fill('#sign-in-client_secret', saas.secret);
-  await Promise.all([page.waitForURL(/overview/), page.click('#sign-in button[type=submit]')]);
-  await page.waitForSelector('#sign-out');
-  return { context, page };
-}
+const signedIn = () => signInConsole(browser, h, saas);
 
 (skip ? describe.skip : describe)('the console settings pages in Chromium', () => {
   beforeAll(async () => {
-    mkdirSync(IMAGES, { recursive: true });
-    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
+    ({ h, browser } = await startConsoleBrowser());
     saas = await h.newSaas();
   });
   afterAll(async () => {
@@ -90,7 +70,7 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
     assert.match((await page.getAttribute('#usage-chart', 'aria-label')) ?? '', /api_calls: 12 in 14 days/);
     await page.click('#usage-table-summary, summary');
     assert.equal(await page.locator('#usage-table tbody tr').count(), 14);
-    await axeClean(page, 'usage');
+    await axeClean(page, 'usage', true);
     await context.close();
   });
 
@@ -210,7 +190,7 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
     await page.waitForSelector('#page-sign_up_page .done');
     const pages = await saas.client.get<{ sign_up_page: { html_contents: string; is_terms_of_service: boolean } }>('/customize-pages');
     assert.deepEqual(pages.body.sign_up_page, { html_contents: '<p>Welcome to Acme</p>', is_terms_of_service: true, is_privacy_policy: false });
-    await axeClean(page, 'login-screen');
+    await axeClean(page, 'login-screen', true);
     await context.close();
   });
 
@@ -238,7 +218,7 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
       `/tenants/${tenant.body.id}/identity-providers`,
     );
     assert.equal(saml.body.saml?.email_attribute, 'email');
-    await axeClean(page, 'saml');
+    await axeClean(page, 'saml', true);
     await context.close();
   });
 
@@ -254,7 +234,7 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
     await page.click('#payment-provider button[type=submit]');
     await page.waitForSelector('#payment-state >> text=9876');
     assert.ok(!(await page.content()).includes('sk_test_console'), 'the key is never shown');
-    await axeClean(page, 'payment');
+    await axeClean(page, 'payment', true);
     await context.close();
   });
 });

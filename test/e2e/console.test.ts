@@ -5,12 +5,11 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SignedClient } from '../../client/signed-fetch.js';
-import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { chromiumMissing } from '../support/chromium.js';
+import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import type { Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
@@ -21,40 +20,18 @@ import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
 import { outboxRepository, secretBox, signInCountsRepository } from '../../shared/wiring.js';
 
 const skip = chromiumMissing();
-const IMAGES = '.test-results/console';
 
 let h: Harness;
 let browser: Browser;
 let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
 let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient };
 
-const consoleUrl = (page = 'overview') => `${h.api.baseUrl}/console/${page}`;
-
-async function axeClean(page: Page, name: string, fullPage = false) {
-  await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage });
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
-}
-
-/** A fresh browser signed in with the key's id and secret through the sign-in form. */
-async function signedIn(
-  credentials: { saasId: string; apiKey: string; secret: string },
-  lang = 'en',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale: lang === 'ja' ? 'ja-JP' : 'en-US' });
-  const page = await context.newPage();
-  await page.goto(consoleUrl());
-  await page.fill('#sign-in-saas_id', credentials.saasId);
-  await page.fill('#sign-in-api_key', credentials.apiKey);
-  await page.fill('#sign-in-client_secret', credentials.secret);
-  await Promise.all([page.waitForURL(/overview/), page.click('#sign-in button[type=submit]')]);
-  await page.waitForSelector('#sign-out');
-  return { context, page };
-}
+const consoleUrl = (page?: string) => consoleUrlOf(h, page);
+const signedIn = (credentials: { saasId: string; apiKey: string; secret: string }, lang = 'en') => signInConsole(browser, h, credentials, { lang });
 
 (skip ? describe.skip : describe)('the operator console in Chromium', () => {
   beforeAll(async () => {
-    mkdirSync(IMAGES, { recursive: true });
-    [h, browser] = await Promise.all([startHarness(), launchChromium()]);
+    ({ h, browser } = await startConsoleBrowser());
     saas = await h.newSaas();
     // The catalogue and the tenants pages work on a SaaS of their own, with environments and roles.
     shop = await h.newSaas();

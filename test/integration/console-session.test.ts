@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { DEFAULT_THROTTLE_LIMITS } from '../../shared/domain/console/sign-in-throttle.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { ENTRY_PATHS } from '../../shared/routes.js';
+import { consoleSignInThrottle, secretBox } from '../../shared/wiring.js';
+import { ConsoleBackend } from '../../web/console/console.js';
 
 let h: Harness;
 let saas: { saasId: string; apiKey: string; secret: string };
@@ -161,6 +164,33 @@ describe('the console session', () => {
       assert.ok(!shell.includes(s.csrf), 'the shell no longer hands the page the session');
     }
     assert.equal((await roles(other)).status, 200, 'the other session of the same key');
+  });
+
+  it('clears the cookie and says so when the sign-out cannot be recorded', async () => {
+    const s = await session();
+    const api = new URL(h.api.baseUrl);
+    const storeDown = new ConsoleBackend({
+      basePath: ENTRY_PATHS.console,
+      apiOrigin: api.origin,
+      box: secretBox(),
+      throttle: consoleSignInThrottle(),
+      revocations: {
+        revoked: () => Promise.resolve(false),
+        revoke: () => Promise.reject(new Error('the store is down')),
+      },
+      asset: () => Promise.resolve(''),
+    });
+    const out = await storeDown.handle({
+      method: 'POST',
+      path: 'session/sign-out',
+      query: '',
+      headers: { host: api.host, cookie: s.cookie, 'x-console-csrf': s.csrf, 'content-type': 'application/json' },
+      body: Buffer.from('{}'),
+      sourceIp: '127.0.0.1',
+    });
+    assert.equal(out.status, 503);
+    assert.equal((JSON.parse(out.body) as { type: string }).type, 'sign_out_unrecorded');
+    assert.match(out.cookies.find((c) => c.startsWith('console_session=')) ?? '', /^console_session=; .*Max-Age=0/, 'this browser is signed out');
   });
 });
 

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowSeconds } from '../../shared/clock.js';
 import { newOutboxMail } from '../../shared/domain/mail/mail.js';
+import { MailBacklogService } from '../../shared/domain/mail/mail-backlog.js';
 import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
 import type { MailBacklog, SignInCounts } from '../../shared/schemas/overview.js';
 import { courier, outboxRepository, secretBox, signInCountsRepository } from '../../shared/wiring.js';
@@ -103,7 +104,7 @@ describe('GET /sign-in-counts', () => {
 
 describe('GET /mail-backlog', () => {
   it('is empty for a SaaS without waiting mails', async () => {
-    assert.deepEqual(await backlog(), { waiting: 0, due: 0, sending: 0, scheduled: 0 });
+    assert.deepEqual(await backlog(), { waiting: 0, due: 0, sending: 0, scheduled: 0, complete: true });
   });
 
   it('counts queued mails as due, being sent or scheduled, with the oldest one’s age, and not another SaaS’s', async () => {
@@ -144,11 +145,33 @@ describe('GET /mail-backlog', () => {
         due: 0,
         sending: 1,
         scheduled: 1,
+        complete: true,
         oldest_created_at: undefined,
         oldest_age_seconds: undefined,
       },
     );
     assert.equal(after.oldest_created_at, now - 600);
+  });
+
+  it('reads a long backlog only so far, the mails that come due first, and says it is not all of it', async () => {
+    const { saasId: busy } = await h.newSaas();
+    const outbox = outboxRepository();
+    const now = nowSeconds();
+    // Five mails, two of them due now: read three, the two due come first (the index is in due order).
+    for (const [i, nextAttemptAt] of [now + 900, now - 60, now + 600, now, now + 300].entries()) {
+      const mail = await newOutboxMail(secretBox(), busy, 'forgot_password', `long-${i}@example.test`, '123456');
+      await outbox.enqueue({ ...mail, nextAttemptAt, createdAt: now - i });
+    }
+    const first = await new MailBacklogService(outbox, 3).backlog(busy);
+    assert.deepEqual(
+      { ...first, oldest_age_seconds: undefined },
+      { waiting: 3, due: 2, sending: 0, scheduled: 1, complete: false, oldest_created_at: now - 4, oldest_age_seconds: undefined },
+    );
+    const all = await new MailBacklogService(outbox, 5).backlog(busy);
+    assert.deepEqual(
+      { waiting: all.waiting, complete: all.complete, oldest: all.oldest_created_at },
+      { waiting: 5, complete: true, oldest: now - 4 },
+    );
   });
 
   it('needs config:read', async () => {

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { GetCommand, QueryCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoClient, type StoreCommand } from '../../shared/store/dynamo-client.js';
+import { DynamoUserRepository, READ_PAGE } from '../../shared/store/user-repository.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { INDEX_NAME, keys, loginKey } from '../../shared/store/keys.js';
 import { userService, dynamo, tableName } from '../../shared/wiring.js';
@@ -147,6 +148,84 @@ describe('the user directory in shards', () => {
     for (const id of [changed, signedIn]) assert.equal((await profile(id)).gsi1pk, keys.userDirectoryShard(saasId, id));
     assert.equal((await profile(legacy[2]!)).gsi1pk, `SAAS#${saasId}#USERS`, 'an unchanged one stays');
     assert.deepEqual(await searchAll({ email: 'member-' }, 6), ordered, 'still in order, once, after the moves');
+  });
+
+  it('pages the whole directory in order when the unsharded key holds more than one read of it', async () => {
+    // All but every seventh user back on the old key: more than one page there, so the shards' pages reach past
+    // what the old key has been read to, and are read again once it is read further.
+    const ordered = inNameOrder(users);
+    const legacy = ordered.filter((_, i) => i % 7 !== 0);
+    assert.ok(legacy.length > READ_PAGE);
+    for (const id of legacy) await toLegacyKey(id);
+    for (const limit of [11, 100]) assert.deepEqual(await searchAll({}, limit), ordered, `pages of ${limit}`);
+    assert.deepEqual(await searchAll({ email: 'member-' }, 13), inNameOrder(users.filter((u) => u.email.startsWith('member-'))));
+    // Back on their shards, as their next writes would put them.
+    for (const id of legacy) {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.userProfile(saasId, id),
+          UpdateExpression: 'SET gsi1pk = :shard',
+          ExpressionAttributeValues: { ':shard': keys.userDirectoryShard(saasId, id) },
+        }),
+      );
+    }
+  });
+
+  /**
+   * A store client on which DynamoDB answers the mover's shard first, the mover's profile is then written (its
+   * entry moves from the unsharded key to its shard), and only then is the unsharded key's read answered, if
+   * it was asked for beside the shards. Every other request passes as it comes.
+   */
+  function racingMove(mover: string): DynamoClient {
+    const unsharded = `SAAS#${saasId}#USERS`;
+    const shard = keys.userDirectoryShard(saasId, mover);
+    const real = dynamo();
+    let moved: Promise<unknown> | undefined;
+    return {
+      send: async (command: StoreCommand) => {
+        const pk = command instanceof QueryCommand ? command.input.ExpressionAttributeValues?.[':pk'] : undefined;
+        if (pk === unsharded) {
+          // Whatever reads were started beside this one have started by now.
+          await new Promise((resolve) => setImmediate(resolve));
+          await moved;
+        } else if (pk === shard && moved === undefined) {
+          const answer = real.send(command);
+          moved = answer.then(() =>
+            real.send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: keys.userProfile(saasId, mover),
+                UpdateExpression: 'SET gsi1pk = :shard',
+                ExpressionAttributeValues: { ':shard': shard },
+              }),
+            ),
+          );
+          return answer;
+        }
+        return real.send(command);
+      },
+    } as unknown as DynamoClient;
+  }
+
+  it('finds an entry that moves to its shard while the directory is read, in GET /users and in a search', async () => {
+    const others = inNameOrder(users.filter((u) => u.email.startsWith('other-')));
+    for (const [i, mover] of [others[15]!, others[3]!].entries()) {
+      await toLegacyKey(mover);
+      const repository = new DynamoUserRepository(racingMove(mover), tableName());
+      if (i === 0) {
+        assert.deepEqual(
+          (await repository.list(saasId)).map((u) => u.id),
+          inNameOrder(users),
+          'GET /users',
+        );
+      } else {
+        const found: string[] = [];
+        for await (const { item } of repository.directory(saasId, { emailPrefix: 'other-' }).read(undefined)) found.push(item.id);
+        assert.deepEqual(found, others, 'a search');
+      }
+      assert.equal((await profile(mover)).gsi1pk, keys.userDirectoryShard(saasId, mover), 'it moved during the read');
+    }
   });
 
   it('resumes after a cursor whose user has since left the directory', async () => {

@@ -9,6 +9,7 @@ import { SignedClient } from '../../client/signed-fetch.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ConsoleSignInThrottle } from '../../shared/domain/console/sign-in-throttle.js';
 import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
+import { log } from '../../shared/log.js';
 import { cookie, setCookie } from '../login/cookies.js';
 import { CSRF_HEADER, type ConsolePageData } from './page-data.js';
 import { csrfMatches, newSession, SessionCookies, type Session } from './session.js';
@@ -260,7 +261,19 @@ export class ConsoleBackend {
   private async signOut(request: ConsoleRequest): Promise<ConsoleResponse> {
     const allowed = await this.authorised(request);
     if ('status' in allowed) return allowed;
-    await this.sessions.revoke(allowed.session);
+    try {
+      await this.sessions.revoke(allowed.session);
+    } catch (error) {
+      // This browser is signed out all the same (its cookie cleared), and the operator is told that a copy of the
+      // cookie would still open: thrown, the sign-out left the cookie in place while the page went on as if done.
+      log.error('a console sign-out could not be recorded', error);
+      return problem(
+        503,
+        'sign_out_unrecorded',
+        'signed out of this browser, but the sign-out could not be recorded: a copy of the session cookie opens until 30 minutes after its last use',
+        [this.sessions.cleared()],
+      );
+    }
     return json(200, { signed_in: false }, [this.sessions.cleared()]);
   }
 

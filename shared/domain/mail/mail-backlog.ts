@@ -10,14 +10,28 @@ import type { OutboxMail } from './mail.js';
 /** What the backlog reads of each waiting mail. */
 export type WaitingMail = Pick<OutboxMail, 'status' | 'nextAttemptAt' | 'claimedUntil' | 'createdAt'>;
 
+/**
+ * How many waiting mails one answer reads at most. A backlog is unbounded (a mail provider that refuses for a
+ * day piles up every mail of that day), and reading all of it could outlast the API's 29 s; 10 000 index
+ * entries are a few 1 MB pages, and a backlog that size already says all an operator needs to know.
+ */
+export const MAIL_BACKLOG_READ_MAX = 10_000;
+
 export interface MailBacklogRepository {
-  /** Every mail of the SaaS that is not final (pending or sending), in no particular order. */
-  waiting(saasId: string): Promise<WaitingMail[]>;
+  /**
+   * The first `max` mails of the SaaS that are not final (pending or sending), in the order they come due (a
+   * sending mail at its claim's end), and whether more wait past them.
+   */
+  waiting(saasId: string, max: number): Promise<{ mails: WaitingMail[]; more: boolean }>;
 }
 
-/** The backlog at `now` (Unix seconds), as the courier would find it (claim() takes the same two conditions). */
-export function mailBacklog(mails: readonly WaitingMail[], now: number): MailBacklog {
-  const backlog: MailBacklog = { waiting: mails.length, due: 0, sending: 0, scheduled: 0 };
+/**
+ * The backlog at `now` (Unix seconds), as the courier would find it (claim() takes the same two conditions).
+ * With `more`, the mails are the first that come due of a longer backlog: `waiting` is a lower bound and
+ * `complete` is false.
+ */
+export function mailBacklog(mails: readonly WaitingMail[], now: number, more = false): MailBacklog {
+  const backlog: MailBacklog = { waiting: mails.length, due: 0, sending: 0, scheduled: 0, complete: !more };
   for (const mail of mails) {
     if (mail.status === 'sending') {
       // A claim that lapsed is taken again by the next courier: due, not sending.
@@ -36,9 +50,13 @@ export function mailBacklog(mails: readonly WaitingMail[], now: number): MailBac
 }
 
 export class MailBacklogService {
-  constructor(private readonly outbox: MailBacklogRepository) {}
+  constructor(
+    private readonly outbox: MailBacklogRepository,
+    private readonly readMax = MAIL_BACKLOG_READ_MAX,
+  ) {}
 
   async backlog(saasId: string): Promise<MailBacklog> {
-    return mailBacklog(await this.outbox.waiting(saasId), nowSeconds());
+    const { mails, more } = await this.outbox.waiting(saasId, this.readMax);
+    return mailBacklog(mails, nowSeconds(), more);
   }
 }

@@ -3,7 +3,7 @@
  * the navigation and the page the path names. Each navigation moves focus to the new page's heading.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { consoleCall, onSignedOut, pageData } from './api.js';
+import { consoleCall, onSignedOut, pageData, problemOf } from './api.js';
 import { PAGES } from './pages.js';
 import { currentPath, onNavigate } from './router.js';
 import { fill, t, CATALOGUES } from './texts.js';
@@ -31,6 +31,8 @@ function Languages() {
 
 export function App() {
   const [signedOut, setSignedOut] = useState(!pageData().session);
+  // Signed out of this browser, but the backend could not record the sign-out (copies of the cookie still open).
+  const [unrecorded, setUnrecorded] = useState(false);
   const [path, setPath] = useState(currentPath());
   useEffect(() => onSignedOut(() => setSignedOut(true)), []);
   useEffect(
@@ -49,7 +51,12 @@ export function App() {
           <span class="product">{t().product}</span>
           <Languages />
         </header>
-        <SignIn expired={Boolean(pageData().session)} />
+        {unrecorded ? (
+          <p class="error" role="alert" id="sign-out-unrecorded">
+            {t().signIn.signOutUnrecorded}
+          </p>
+        ) : null}
+        <SignIn expired={!unrecorded && Boolean(pageData().session)} />
       </>
     );
   }
@@ -74,7 +81,12 @@ export function App() {
           class="secondary"
           id="sign-out"
           onClick={async () => {
-            await consoleCall('POST', 'session/sign-out', {});
+            const answer = await consoleCall('POST', 'session/sign-out', {});
+            if (problemOf(answer)?.type === 'sign_out_unrecorded') {
+              setUnrecorded(true);
+              setSignedOut(true);
+              return;
+            }
             location.assign(`${pageData().base}overview`);
           }}
         >

@@ -48,6 +48,8 @@ export const EN = {
     failed: 'The SaaS ID, API key or client secret is not right.',
     throttled: 'Too many failed sign-ins. Wait a few minutes and try again.',
     signOut: 'Sign out',
+    signOutUnrecorded:
+      'You are signed out of this browser, but the sign-out could not be recorded: a copy of this session’s cookie would still open the console until 30 minutes after its last use.',
     signedInAs: 'SaaS {saas} · key {key}',
   },
   nav: {

@@ -46,6 +46,8 @@ export const JA: ConsoleTexts = {
     failed: 'SaaS ID、API キー、クライアントシークレットのいずれかが正しくありません。',
     throttled: 'ログインの失敗が多すぎます。数分待ってからもう一度お試しください。',
     signOut: 'ログアウト',
+    signOutUnrecorded:
+      'このブラウザーからはログアウトしましたが、ログアウトを記録できませんでした。このセッションの Cookie の複製は、最後に使われてから 30 分間コンソールを開けます。',
     signedInAs: 'SaaS {saas} · キー {key}',
   },
   nav: {

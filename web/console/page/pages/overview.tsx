@@ -23,6 +23,8 @@ interface MailBacklog {
   sending: number;
   scheduled: number;
   oldest_age_seconds?: number;
+  /** False past the first 10 000 mails the API reads: the figures are at least these. */
+  complete: boolean;
 }
 
 const SIGN_IN_DAYS = 14;
@@ -66,7 +68,7 @@ function Backlog() {
           ) : (
             <Stats
               stats={[
-                { id: 'mail-waiting', label: o.mailWaiting, value: String(b.waiting) },
+                { id: 'mail-waiting', label: o.mailWaiting, value: b.complete ? String(b.waiting) : `${b.waiting}+` },
                 { id: 'mail-due', label: o.mailDue, value: String(b.due) },
                 { id: 'mail-sending', label: o.mailSending, value: String(b.sending) },
                 { id: 'mail-scheduled', label: o.mailScheduled, value: String(b.scheduled) },
