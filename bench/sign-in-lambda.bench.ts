@@ -7,12 +7,17 @@
  * exponents, and two RS256 signatures, the ID and the access token). Target: ≤ 1.5× the floor. The client's
  * SRP work runs outside the handler and is not counted.
  * Twice: with the default sign-in settings (devices offered at the user's choice) and with devices off.
+ * The API log's records and the sign-in count leave the handler as lines (shared/domain/apilog/shipped-lines.ts):
+ * here each is written to /dev/null with a write(2), as a Lambda writes it to its stdout pipe, and kept; after the
+ * sign-ins, the API log writer's cost for them is measured apart (its CPU and store requests per sign-in), as
+ * the writer function would pay it for CloudWatch Logs' batches.
  *   npm run bench -- sign-in-lambda
  */
 import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
-import { dynamo } from '../shared/wiring.js';
+import { dynamo, recordApiCall, sendShippedLinesTo, writeShippedLines } from '../shared/wiring.js';
 import { apiLogKeys } from '../shared/store/keys.js';
 import { startHarness } from '../dev-support/harness.js';
 import { srpSignIn } from '../dev-support/sign-in.js';
@@ -26,6 +31,9 @@ const WARMUP = 50;
 const SIGN_INS = 300;
 const PASSWORD = 'Lambda-pass-1';
 const TARGET = 1.5;
+/** Lines per writer invocation: CloudWatch Logs hands a subscription what arrived in a moment, often tens of lines. */
+const WRITER_BATCH = 60;
+const TELLS = 5000;
 
 const floorContext = createDiffieHellman(N, G);
 const verifier = randomBytes(384);
@@ -53,7 +61,7 @@ const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
 patientStoreClient();
 try {
-  // The API log's own write (one per signed call, bench/apilog.bench.ts) is counted apart from the sign-in's.
+  // The API log writer's writes are counted apart from the sign-in's (none is made on the sign-in's path).
   let [requests, logWrites] = [0, 0];
   dynamo().intercept((command, next) => {
     if (apiLogKeys.isRecordWrite(command.operation, command.input)) logWrites++;
@@ -69,6 +77,14 @@ try {
     emails.push(email);
   }
 
+  await h.flush();
+  const devNull = openSync('/dev/null', 'w');
+  let told: string[] = [];
+  const localSink = sendShippedLinesTo((line) => {
+    writeSync(devNull, `${line}\n`);
+    told.push(line);
+  });
+
   const runs: Record<string, unknown> = {};
   for (const [label, settings] of [
     ['default settings (devices: userOptIn)', undefined],
@@ -80,9 +96,11 @@ try {
     const storeRequests: number[] = [];
     const apiLogWrites: number[] = [];
     const floors: number[] = [];
+    const linesTold: number[] = [];
+    const measuredLines: string[] = [];
     for (let i = 0; i < WARMUP + SIGN_INS; i++) {
       const [cpuBefore, msBefore] = [api.handlerCpuMs, api.handlerMs];
-      [requests, logWrites] = [0, 0];
+      [requests, logWrites, told] = [0, 0, []];
       const res = await srpSignIn(api, emails[i % USERS] as string, PASSWORD);
       if (res.status !== 200 || !res.body.credentials) throw new Error(`a sign-in failed: ${res.status} ${res.text}`);
       const floorMs = floor();
@@ -91,8 +109,25 @@ try {
       elapsed.push(api.handlerMs - msBefore);
       storeRequests.push(requests);
       apiLogWrites.push(logWrites);
+      linesTold.push(told.length);
+      measuredLines.push(...told);
       floors.push(floorMs);
     }
+    // The writer's share, apart: the measured sign-ins' lines in CloudWatch-sized batches, as the writer function gets them.
+    [requests, logWrites] = [0, 0];
+    const writerCpu = process.cpuUsage();
+    for (let i = 0; i < measuredLines.length; i += WRITER_BATCH) await writeShippedLines(measuredLines.slice(i, i + WRITER_BATCH));
+    const writerUsed = process.cpuUsage(writerCpu);
+    const writer = { cpuPerSignIn: (writerUsed.user + writerUsed.system) / 1000 / SIGN_INS, storeRequestsPerSignIn: logWrites / SIGN_INS };
+    // What telling one record costs the handler: the record built and redacted, its line made and written.
+    const call = { saasId: saas.saasId, apiKey: saas.apiKey, requestId: 'bench', method: 'POST', rawPath: '/v1/auth/sign-in/challenge' };
+    const tellCpu = process.cpuUsage();
+    for (let i = 0; i < TELLS; i++) {
+      recordApiCall({ ...call, rawQuery: '', status: 200, sourceIp: '192.0.2.1', referer: undefined, at: Date.now(), latencyMs: 3 });
+    }
+    const tellUsed = process.cpuUsage(tellCpu);
+    told = [];
+    const tellMs = (tellUsed.user + tellUsed.system) / 1000 / TELLS;
     const figures = {
       handlerCpu: summarize(cpu),
       handlerElapsed: summarize(elapsed),
@@ -100,6 +135,9 @@ try {
       ratio: summarize(cpu).median / summarize(floors).median,
       storeRequests: summarize(storeRequests).median,
       apiLogWrites: summarize(apiLogWrites).median,
+      linesTold: summarize(linesTold).median,
+      writer,
+      tellMs,
       target: TARGET,
     };
     runs[label] = figures;
@@ -109,10 +147,15 @@ try {
         `  handler elapsed             median ${ms(figures.handlerElapsed.median)}   p99 ${ms(figures.handlerElapsed.p99)}   (DynamoDB Local's answers included)\n` +
         `  crypto floor, same run      median ${ms(figures.floor.median)}   (3 × 3072-bit modexp + 2 × RS256)\n` +
         `  handler / floor: ${figures.ratio.toFixed(2)}× (target ≤ ${TARGET}×); ${figures.storeRequests} store requests per sign-in` +
-        ` (and ${figures.apiLogWrites} API log writes, one per call)\n`,
+        ` (and ${figures.apiLogWrites} API log writes on its path; ${figures.linesTold} lines told for the writer)\n` +
+        `  API log writer, apart        ${ms(writer.cpuPerSignIn)} CPU and ${writer.storeRequestsPerSignIn.toFixed(3)} store requests per sign-in` +
+        ` (batches of ${WRITER_BATCH} lines)\n` +
+        `  telling one record           ${(tellMs * 1000).toFixed(1)} µs of the handler's CPU (record, line, write to /dev/null)\n`,
     );
   }
   writeResults('sign-in-lambda', runs);
+  sendShippedLinesTo(localSink);
+  closeSync(devNull);
 } finally {
   await h.close();
   await dynamoLocal.stop();
