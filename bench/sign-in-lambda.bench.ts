@@ -10,15 +10,19 @@
  * The API log's records and the sign-in count leave the handler as lines (shared/domain/apilog/shipped-lines.ts):
  * here each is written to /dev/null with a write(2), as a Lambda writes it to its stdout pipe, and kept; after the
  * sign-ins, the API log writer's cost for them is measured apart (its CPU and store requests per sign-in), as
- * the writer function would pay it for CloudWatch Logs' batches.
+ * the writer function would pay it for CloudWatch Logs' batches. Every other sign-in writes its calls' records
+ * the way it did before, one PutItem per call awaited by the handler, so the two are compared in the same
+ * process on the same load (the machine is shared: runs apart differ by a millisecond).
  *   npm run bench -- sign-in-lambda
  */
 import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
-import { dynamo, recordApiCall, sendShippedLinesTo, writeShippedLines } from '../shared/wiring.js';
+import { dynamo, recordApiCall, sendShippedLinesTo, tableName, writeShippedLines } from '../shared/wiring.js';
 import { apiLogKeys } from '../shared/store/keys.js';
+import { DynamoApiLogRepository } from '../shared/store/api-log-repository.js';
+import { readShippedLine } from '../shared/domain/apilog/shipped-lines.js';
 import { startHarness } from '../dev-support/harness.js';
 import { srpSignIn } from '../dev-support/sign-in.js';
 import { SrpTestClient } from '../dev-support/srp-client.js';
@@ -80,12 +84,21 @@ try {
   await h.flush();
   const devNull = openSync('/dev/null', 'w');
   let told: string[] = [];
+  /** The path before the lines: the call's own PutItem of its record, awaited before it answers. */
+  let storeWrites = false;
+  const records = new DynamoApiLogRepository(dynamo(), tableName(), 8);
   const localSink = sendShippedLinesTo((line) => {
+    if (storeWrites) {
+      const shipped = readShippedLine(line);
+      return shipped?.kind === 'api-log' ? records.put(shipped.record) : undefined;
+    }
     writeSync(devNull, `${line}\n`);
     told.push(line);
+    return undefined;
   });
 
   const runs: Record<string, unknown> = {};
+  const linesOf = new Map<string, string[]>();
   for (const [label, settings] of [
     ['default settings (devices: userOptIn)', undefined],
     ['devices off', { device_configuration: { device_remembering: 'no' } }],
@@ -98,13 +111,20 @@ try {
     const floors: number[] = [];
     const linesTold: number[] = [];
     const measuredLines: string[] = [];
-    for (let i = 0; i < WARMUP + SIGN_INS; i++) {
+    const before = { cpu: [] as number[], logWrites: [] as number[] };
+    for (let i = 0; i < WARMUP + 2 * SIGN_INS; i++) {
       const [cpuBefore, msBefore] = [api.handlerCpuMs, api.handlerMs];
       [requests, logWrites, told] = [0, 0, []];
+      storeWrites = i % 2 === 1;
       const res = await srpSignIn(api, emails[i % USERS] as string, PASSWORD);
       if (res.status !== 200 || !res.body.credentials) throw new Error(`a sign-in failed: ${res.status} ${res.text}`);
       const floorMs = floor();
       if (i < WARMUP) continue;
+      if (storeWrites) {
+        before.cpu.push(api.handlerCpuMs - cpuBefore);
+        before.logWrites.push(logWrites);
+        continue;
+      }
       cpu.push(api.handlerCpuMs - cpuBefore);
       elapsed.push(api.handlerMs - msBefore);
       storeRequests.push(requests);
@@ -113,21 +133,7 @@ try {
       measuredLines.push(...told);
       floors.push(floorMs);
     }
-    // The writer's share, apart: the measured sign-ins' lines in CloudWatch-sized batches, as the writer function gets them.
-    [requests, logWrites] = [0, 0];
-    const writerCpu = process.cpuUsage();
-    for (let i = 0; i < measuredLines.length; i += WRITER_BATCH) await writeShippedLines(measuredLines.slice(i, i + WRITER_BATCH));
-    const writerUsed = process.cpuUsage(writerCpu);
-    const writer = { cpuPerSignIn: (writerUsed.user + writerUsed.system) / 1000 / SIGN_INS, storeRequestsPerSignIn: logWrites / SIGN_INS };
-    // What telling one record costs the handler: the record built and redacted, its line made and written.
-    const call = { saasId: saas.saasId, apiKey: saas.apiKey, requestId: 'bench', method: 'POST', rawPath: '/v1/auth/sign-in/challenge' };
-    const tellCpu = process.cpuUsage();
-    for (let i = 0; i < TELLS; i++) {
-      recordApiCall({ ...call, rawQuery: '', status: 200, sourceIp: '192.0.2.1', referer: undefined, at: Date.now(), latencyMs: 3 });
-    }
-    const tellUsed = process.cpuUsage(tellCpu);
-    told = [];
-    const tellMs = (tellUsed.user + tellUsed.system) / 1000 / TELLS;
+    linesOf.set(label, measuredLines);
     const figures = {
       handlerCpu: summarize(cpu),
       handlerElapsed: summarize(elapsed),
@@ -136,8 +142,11 @@ try {
       storeRequests: summarize(storeRequests).median,
       apiLogWrites: summarize(apiLogWrites).median,
       linesTold: summarize(linesTold).median,
-      writer,
-      tellMs,
+      before: {
+        handlerCpu: summarize(before.cpu),
+        ratio: summarize(before.cpu).median / summarize(floors).median,
+        apiLogWrites: summarize(before.logWrites).median,
+      },
       target: TARGET,
     };
     runs[label] = figures;
@@ -148,11 +157,34 @@ try {
         `  crypto floor, same run      median ${ms(figures.floor.median)}   (3 × 3072-bit modexp + 2 × RS256)\n` +
         `  handler / floor: ${figures.ratio.toFixed(2)}× (target ≤ ${TARGET}×); ${figures.storeRequests} store requests per sign-in` +
         ` (and ${figures.apiLogWrites} API log writes on its path; ${figures.linesTold} lines told for the writer)\n` +
-        `  API log writer, apart        ${ms(writer.cpuPerSignIn)} CPU and ${writer.storeRequestsPerSignIn.toFixed(3)} store requests per sign-in` +
-        ` (batches of ${WRITER_BATCH} lines)\n` +
-        `  telling one record           ${(tellMs * 1000).toFixed(1)} µs of the handler's CPU (record, line, write to /dev/null)\n`,
+        `  the same, each call writing its record (before), interleaved: median ${ms(figures.before.handlerCpu.median)}` +
+        `   p99 ${ms(figures.before.handlerCpu.p99)}   ${figures.before.ratio.toFixed(2)}× the floor (${figures.before.apiLogWrites} API log writes)\n`,
     );
   }
+  // After both runs, so that neither disturbs a run's figures: the API log writer's share, apart, for each run's
+  // lines in CloudWatch-sized batches as the writer function gets them; then what telling one record costs.
+  for (const [label, lines] of linesOf) {
+    [requests, logWrites] = [0, 0];
+    const writerCpu = process.cpuUsage();
+    for (let i = 0; i < lines.length; i += WRITER_BATCH) await writeShippedLines(lines.slice(i, i + WRITER_BATCH));
+    const writerUsed = process.cpuUsage(writerCpu);
+    const writer = { cpuPerSignIn: (writerUsed.user + writerUsed.system) / 1000 / SIGN_INS, storeRequestsPerSignIn: logWrites / SIGN_INS };
+    Object.assign(runs[label] as object, { writer });
+    process.stdout.write(
+      `API log writer for the lines of "${label}": ${ms(writer.cpuPerSignIn)} CPU and ` +
+        `${writer.storeRequestsPerSignIn.toFixed(3)} store requests per sign-in (batches of ${WRITER_BATCH} lines)\n`,
+    );
+  }
+  // The record built and redacted, its line made and written.
+  const call = { saasId: saas.saasId, apiKey: saas.apiKey, requestId: 'bench', method: 'POST', rawPath: '/v1/auth/sign-in/challenge' };
+  const tellCpu = process.cpuUsage();
+  for (let i = 0; i < TELLS; i++) {
+    recordApiCall({ ...call, rawQuery: '', status: 200, sourceIp: '192.0.2.1', referer: undefined, at: Date.now(), latencyMs: 3 });
+  }
+  const tellUsed = process.cpuUsage(tellCpu);
+  const tellMs = (tellUsed.user + tellUsed.system) / 1000 / TELLS;
+  runs.tellOneRecordMs = tellMs;
+  process.stdout.write(`Telling one record: ${(tellMs * 1000).toFixed(1)} µs of the handler's CPU (record, line, write to /dev/null)\n`);
   writeResults('sign-in-lambda', runs);
   sendShippedLinesTo(localSink);
   closeSync(devNull);

@@ -146,7 +146,7 @@ export const pipelineSettings = (): PipelineSettings => ({
 });
 
 /** Where each line for the API log writer goes (shared/domain/apilog/shipped-lines.ts). */
-export type LineSink = (line: string) => void;
+export type LineSink = (line: string) => void | Promise<void>;
 /**
  * On Lambda, stdout: the runtime hands it to the function's log group with no request of the function's, and the
  * log group's subscription filter delivers the lines to the writer function (lib/service-stack.ts). A write to
@@ -174,7 +174,7 @@ export const signInCountsRepository = () => new DynamoSignInCountsRepository(dyn
 
 /** A sign-in outcome whose write committed, told as a line when it counts SaaS-wide (sign-in-counts.ts). */
 const countSignIn = (saasId: string, event: ActivityEvent) => {
-  if (isCountedKind(event.kind)) lineSink(signInLine(saasId, event.kind, event.at));
+  if (isCountedKind(event.kind)) void lineSink(signInLine(saasId, event.kind, event.at));
 };
 
 /** Each user's security activity (shared/domain/users/activity.ts): kept as long as the API log keeps a call. */
