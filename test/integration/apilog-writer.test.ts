@@ -11,13 +11,16 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { CloudWatchLogsEvent, Context } from 'aws-lambda';
 import { SignedClient } from '../../client/signed-fetch.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { dynamo, sendShippedLinesTo, signInCountsRepository, tableName } from '../../shared/wiring.js';
 import { handler as apiLogWriter } from '../../functions/apilog-writer/handler.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
-import { srpSignIn } from '../../dev-support/sign-in.js';
+import { answerChallenge, srpSignIn } from '../../dev-support/sign-in.js';
+import { deliveredMail } from '../support/mail.js';
+import { expectError } from '../support/expect.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 
 const PASSWORD = 'Writer-pass-1';
@@ -87,8 +90,14 @@ describe('sign-in counts', () => {
     const before = await countsToday();
     const email = await newUser();
     assert.equal((await srpSignIn(api, email, PASSWORD)).status, 200);
-    for (let i = 0; i < FREE_ATTEMPTS; i++) assert.equal((await srpSignIn(api, email, 'Wrong-pass-1')).status, 401);
-    assert.equal((await srpSignIn(api, email, PASSWORD)).status, 401, 'locked');
+    // The clock stands still, so the first lock (one second) cannot run out on a slow machine before the last try.
+    setClockForTests(Date.now());
+    try {
+      for (let i = 0; i < FREE_ATTEMPTS; i++) assert.equal((await srpSignIn(api, email, 'Wrong-pass-1')).status, 401);
+      assert.equal((await srpSignIn(api, email, PASSWORD)).status, 401, 'locked');
+    } finally {
+      resetClockForTests();
+    }
     assert.equal((await srpSignIn(api, `nobody-${randomUUID()}@example.test`, PASSWORD)).status, 401);
     const after = await countsToday();
     assert.deepEqual(
@@ -96,6 +105,23 @@ describe('sign-in counts', () => {
       { sign_in_succeeded: 1, sign_in_failed: FREE_ATTEMPTS - 1 },
     );
     assert.equal(after.locked_out - before.locked_out, 1, 'the failure that locked the user out');
+  });
+
+  it('count a wrong e-mail code as a refusal once its charge committed, and the right one after it as the sign-in', async () => {
+    const before = await countsToday();
+    const email = await newUser();
+    const users = await api.get<{ users: { id: string; email: string }[] }>('/users');
+    const id = users.body.users.find((user) => user.email === email)?.id as string;
+    assert.equal((await api.patch(`/users/${id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const asked = await srpSignIn(api, email, PASSWORD);
+    assert.equal(asked.body.challenge_name, 'EMAIL_OTP');
+    const code = /\b(\d{6})\b/.exec((await deliveredMail(h.sesUrl, saasId, email)).at(-1)?.body.text ?? '')?.[1] as string;
+    assert.ok(code);
+    const answer = (EMAIL_OTP_CODE: string) => answerChallenge(api, 'EMAIL_OTP', { EMAIL_OTP_CODE }, asked.body.session);
+    await expectError(answer(code === '000000' ? '111111' : '000000'), 400, 'code_mismatch', 'EMAIL_OTP_CODE');
+    assert.equal((await answer(code)).status, 200);
+    const after = await countsToday();
+    assert.deepEqual([after.sign_in_failed - before.sign_in_failed, after.sign_in_succeeded - before.sign_in_succeeded], [1, 1]);
   });
 
   it('count a sign-in on the hosted screen', async () => {
