@@ -193,11 +193,6 @@ export class ApiLogService {
     },
   ) {}
 
-  /** The record the pipeline writes for a call: one store write. */
-  record(call: SignedCall): Promise<void> {
-    return this.deps.logs.put(apiLogRecord(call, this.deps.retentionSeconds));
-  }
-
   /** Calls in the range the query names, newest first, within the retention period (older ones are gone). */
   async list(saasId: string, query: ApiLogQuery): Promise<{ api_logs: ApiLogAnswer[]; cursor?: string }> {
     const now = this.deps.now();
