@@ -1,8 +1,10 @@
 /**
  * What the API log costs a signed call: the same read (Get Roles) through the request pipeline in-process,
- * with and without the API log's recorder, against DynamoDB Local. Figures: store requests per call (counted
- * at the store client), the service's own CPU per call (DynamoDB Local runs in its own JVM), and latency.
- * Local figures compare the two, not what AWS will answer in.
+ * without the API log, with it as it is (the record told as a line, written to /dev/null as a Lambda writes it to
+ * its stdout; the writer function writes it later), and with the call writing its record itself (one PutItem,
+ * the path before the lines), against DynamoDB Local. Figures: store requests per call (counted at the store
+ * client), the service's own CPU per call (DynamoDB Local runs in its own JVM), and latency. Local figures
+ * compare the three, not what AWS will answer in.
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +16,19 @@ import { authorizationHeader } from '../shared/http/signature.js';
 import { definitionSchemas } from '../shared/schemas/definitions.js';
 import { operation } from '../shared/schemas/operation.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
-import { accountRepository, definitionService, dynamo, pipelineSettings, recordApiCall, secretBox, tableName } from '../shared/wiring.js';
+import {
+  accountRepository,
+  definitionService,
+  dynamo,
+  pipelineSettings,
+  recordApiCall,
+  secretBox,
+  sendShippedLinesTo,
+  tableName,
+} from '../shared/wiring.js';
+import { apiLogRecord } from '../shared/domain/apilog/api-log.js';
+import { DynamoApiLogRepository } from '../shared/store/api-log-repository.js';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { cpuPerCall, ms, sample, summarize, writeResults } from './support.js';
 
 const CALLS = 300;
@@ -30,9 +44,13 @@ try {
     getRoles: operation(definitionSchemas.getRoles, async (_, ctx) => ({ roles: await definitionService().listRoles(ctx.saasId) })),
   };
   const keys = (saasId: string, apiKey: string) => findActiveApiKey(accountRepository(), secretBox(), saasId, apiKey);
+  const devNull = openSync('/dev/null', 'w');
+  sendShippedLinesTo((line) => void writeSync(devNull, `${line}\n`));
+  const records = new DynamoApiLogRepository(dynamo(), tableName(), 8);
   const handlers: Record<string, ReturnType<typeof createGroupHandler>> = {
     withoutLog: createGroupHandler('definitions', operations, keys, pipelineSettings()),
     withLog: createGroupHandler('definitions', operations, keys, pipelineSettings(), recordApiCall satisfies CallRecorder),
+    storeWrite: createGroupHandler('definitions', operations, keys, pipelineSettings(), (call) => records.put(apiLogRecord(call, 90 * 86400))),
   };
 
   const path = '/v1/auth/roles';
@@ -79,11 +97,11 @@ try {
     const answer = await (handlers[name] as (typeof handlers)[string])(event(), {} as Context);
     if (answer.statusCode !== 200) throw new Error(`${name}: status ${answer.statusCode}`);
   };
-  const cpu: Record<string, number[]> = { withoutLog: [], withLog: [] };
-  const latencies: Record<string, number[]> = { withoutLog: [], withLog: [] };
+  const cpu: Record<string, number[]> = { withoutLog: [], withLog: [], storeWrite: [] };
+  const latencies: Record<string, number[]> = { withoutLog: [], withLog: [], storeWrite: [] };
   for (const name of Object.keys(handlers)) for (let i = 0; i < 100; i++) await callOf(name)();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of round % 2 ? ['withLog', 'withoutLog'] : ['withoutLog', 'withLog']) {
+    for (const name of round % 2 ? ['storeWrite', 'withLog', 'withoutLog'] : ['withoutLog', 'withLog', 'storeWrite']) {
       cpu[name]?.push(await cpuPerCall(CALLS / ROUNDS, callOf(name), 0));
       latencies[name]?.push(...(await sample(CALLS / ROUNDS, callOf(name), 0)));
     }
@@ -103,6 +121,7 @@ try {
     );
   }
   writeResults('apilog', { calls: CALLS, ...figures });
+  closeSync(devNull);
 } finally {
   dynamo().destroy();
   await engine.stop();

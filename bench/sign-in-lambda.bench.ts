@@ -7,13 +7,22 @@
  * exponents, and two RS256 signatures, the ID and the access token). Target: ≤ 1.5× the floor. The client's
  * SRP work runs outside the handler and is not counted.
  * Twice: with the default sign-in settings (devices offered at the user's choice) and with devices off.
+ * The API log's records and the sign-in count leave the handler as lines (shared/domain/apilog/shipped-lines.ts):
+ * here each is written to /dev/null with a write(2), as a Lambda writes it to its stdout pipe, and kept; after the
+ * sign-ins, the API log writer's cost for them is measured apart (its CPU and store requests per sign-in), as
+ * the writer function would pay it for CloudWatch Logs' batches. Every other sign-in writes its calls' records
+ * the way it did before, one PutItem per call awaited by the handler, so the two are compared in the same
+ * process on the same load (the machine is shared: runs apart differ by a millisecond).
  *   npm run bench -- sign-in-lambda
  */
 import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
-import { dynamo } from '../shared/wiring.js';
+import { dynamo, recordApiCall, sendShippedLinesTo, tableName, writeShippedLines } from '../shared/wiring.js';
 import { apiLogKeys } from '../shared/store/keys.js';
+import { DynamoApiLogRepository } from '../shared/store/api-log-repository.js';
+import { readShippedLine } from '../shared/domain/apilog/shipped-lines.js';
 import { startHarness } from '../dev-support/harness.js';
 import { srpSignIn } from '../dev-support/sign-in.js';
 import { SrpTestClient } from '../dev-support/srp-client.js';
@@ -27,6 +36,9 @@ const WARMUP = 50;
 const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 300);
 const PASSWORD = 'Lambda-pass-1';
 const TARGET = 1.5;
+/** Lines per writer invocation: CloudWatch Logs hands a subscription what arrived in a moment, often tens of lines. */
+const WRITER_BATCH = 60;
+const TELLS = 5000;
 
 const floorContext = createDiffieHellman(N, G);
 const verifier = randomBytes(384);
@@ -54,7 +66,7 @@ const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
 patientStoreClient();
 try {
-  // The API log's own write (one per signed call, bench/apilog.bench.ts) is counted apart from the sign-in's.
+  // The API log writer's writes are counted apart from the sign-in's (none is made on the sign-in's path).
   let [requests, logWrites] = [0, 0];
   // BENCH_STORE_CPU=1 also reads the CPU time spent from each store request's start to its answer (reading the
   // clock costs a little CPU of its own, so it is off for the figures of record).
@@ -79,7 +91,24 @@ try {
     emails.push(email);
   }
 
+  await h.flush();
+  const devNull = openSync('/dev/null', 'w');
+  let told: string[] = [];
+  /** The path before the lines: the call's own PutItem of its record, awaited before it answers. */
+  let storeWrites = false;
+  const records = new DynamoApiLogRepository(dynamo(), tableName(), 8);
+  const localSink = sendShippedLinesTo((line) => {
+    if (storeWrites) {
+      const shipped = readShippedLine(line);
+      return shipped?.kind === 'api-log' ? records.put(shipped.record) : undefined;
+    }
+    writeSync(devNull, `${line}\n`);
+    told.push(line);
+    return undefined;
+  });
+
   const runs: Record<string, unknown> = {};
+  const linesOf = new Map<string, string[]>();
   for (const [label, settings] of [
     ['default settings (devices: userOptIn)', undefined],
     ['devices off', { device_configuration: { device_remembering: 'no' } }],
@@ -92,21 +121,33 @@ try {
     const storeRequests: number[] = [];
     const apiLogWrites: number[] = [];
     const floors: number[] = [];
-    for (let i = 0; i < WARMUP + SIGN_INS; i++) {
+    const linesTold: number[] = [];
+    const measuredLines: string[] = [];
+    const before = { cpu: [] as number[], logWrites: [] as number[] };
+    for (let i = 0; i < WARMUP + 2 * SIGN_INS; i++) {
       const [cpuBefore, systemBefore, msBefore] = [api.handlerCpuMs, api.handlerSystemMs, api.handlerMs];
-      [requests, logWrites, storeCpuMs] = [0, 0, 0];
+      [requests, logWrites, storeCpuMs, told] = [0, 0, 0, []];
+      storeWrites = i % 2 === 1;
       const res = await srpSignIn(api, emails[i % USERS] as string, PASSWORD);
       if (res.status !== 200 || !res.body.credentials) throw new Error(`a sign-in failed: ${res.status} ${res.text}`);
       const floorMs = floor();
       if (i < WARMUP) continue;
+      if (storeWrites) {
+        before.cpu.push(api.handlerCpuMs - cpuBefore);
+        before.logWrites.push(logWrites);
+        continue;
+      }
       cpu.push(api.handlerCpuMs - cpuBefore);
       system.push(api.handlerSystemMs - systemBefore);
       storeCpu.push(storeCpuMs);
       elapsed.push(api.handlerMs - msBefore);
       storeRequests.push(requests);
       apiLogWrites.push(logWrites);
+      linesTold.push(told.length);
+      measuredLines.push(...told);
       floors.push(floorMs);
     }
+    linesOf.set(label, measuredLines);
     const figures = {
       handlerCpu: summarize(cpu),
       // The kernel's share as a mean: Linux splits a thread's CPU time between user and system by ticks.
@@ -118,6 +159,12 @@ try {
       ratio: summarize(cpu).median / summarize(floors).median,
       storeRequests: summarize(storeRequests).median,
       apiLogWrites: summarize(apiLogWrites).median,
+      linesTold: summarize(linesTold).median,
+      before: {
+        handlerCpu: summarize(before.cpu),
+        ratio: summarize(before.cpu).median / summarize(floors).median,
+        apiLogWrites: summarize(before.logWrites).median,
+      },
       target: TARGET,
     };
     runs[label] = figures;
@@ -130,10 +177,38 @@ try {
         `  handler elapsed             median ${ms(figures.handlerElapsed.median)}   p99 ${ms(figures.handlerElapsed.p99)}   (DynamoDB Local's answers included)\n` +
         `  crypto floor, same run      median ${ms(figures.floor.median)}   (3 × 3072-bit modexp + 2 × RS256)\n` +
         `  handler / floor: ${figures.ratio.toFixed(2)}× (target ≤ ${TARGET}×); ${figures.storeRequests} store requests per sign-in` +
-        ` (and ${figures.apiLogWrites} API log writes, one per call)\n`,
+        ` (and ${figures.apiLogWrites} API log writes on its path; ${figures.linesTold} lines told for the writer)\n` +
+        `  the same, each call writing its record (before), interleaved: median ${ms(figures.before.handlerCpu.median)}` +
+        `   p99 ${ms(figures.before.handlerCpu.p99)}   ${figures.before.ratio.toFixed(2)}× the floor (${figures.before.apiLogWrites} API log writes)\n`,
     );
   }
+  // After both runs, so that neither disturbs a run's figures: the API log writer's share, apart, for each run's
+  // lines in CloudWatch-sized batches as the writer function gets them; then what telling one record costs.
+  for (const [label, lines] of linesOf) {
+    [requests, logWrites] = [0, 0];
+    const writerCpu = process.cpuUsage();
+    for (let i = 0; i < lines.length; i += WRITER_BATCH) await writeShippedLines(lines.slice(i, i + WRITER_BATCH));
+    const writerUsed = process.cpuUsage(writerCpu);
+    const writer = { cpuPerSignIn: (writerUsed.user + writerUsed.system) / 1000 / SIGN_INS, storeRequestsPerSignIn: logWrites / SIGN_INS };
+    Object.assign(runs[label] as object, { writer });
+    process.stdout.write(
+      `API log writer for the lines of "${label}": ${ms(writer.cpuPerSignIn)} CPU and ` +
+        `${writer.storeRequestsPerSignIn.toFixed(3)} store requests per sign-in (batches of ${WRITER_BATCH} lines)\n`,
+    );
+  }
+  // The record built and redacted, its line made and written.
+  const call = { saasId: saas.saasId, apiKey: saas.apiKey, requestId: 'bench', method: 'POST', rawPath: '/v1/auth/sign-in/challenge' };
+  const tellCpu = process.cpuUsage();
+  for (let i = 0; i < TELLS; i++) {
+    recordApiCall({ ...call, rawQuery: '', status: 200, sourceIp: '192.0.2.1', referer: undefined, at: Date.now(), latencyMs: 3 });
+  }
+  const tellUsed = process.cpuUsage(tellCpu);
+  const tellMs = (tellUsed.user + tellUsed.system) / 1000 / TELLS;
+  for (const label of linesOf.keys()) Object.assign(runs[label] as object, { tellOneRecordMs: tellMs });
+  process.stdout.write(`Telling one record: ${(tellMs * 1000).toFixed(1)} µs of the handler's CPU (record, line, write to /dev/null)\n`);
   writeResults('sign-in-lambda', runs);
+  sendShippedLinesTo(localSink);
+  closeSync(devNull);
 } finally {
   await h.close();
   await dynamoLocal.stop();

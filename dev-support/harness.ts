@@ -32,6 +32,11 @@ export interface Harness {
    * harness in one file would not be seen by them.
    */
   usePerSaasHosts(on: boolean): void;
+  /**
+   * Writes the API log records and sign-in counts told so far: they reach the store a moment after their call
+   * (local/line-sink.ts), as on AWS they do seconds after; a test that reads them at once flushes first.
+   */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,6 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     sesUrl,
     accounts,
     newKey,
+    flush: () => api.flush(),
     usePerSaasHosts(on) {
       usePerSaasHosts(on);
       resetConfigForTests();

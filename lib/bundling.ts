@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Lambda entries beside the route groups: the scheduled worker and the SES event handler. */
-export const WORKER_FUNCTIONS = ['scheduled', 'mail-events'] as const;
+/** Lambda entries beside the route groups: the scheduled worker, the SES event handler and the API log writer. */
+export const WORKER_FUNCTIONS = ['scheduled', 'mail-events', 'apilog-writer'] as const;
 
 export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/handler.ts`;
 

@@ -24,16 +24,15 @@ export interface GroupFunctionProps {
    * the codes and temporary passwords it puts in the mail outbox. Every other function may only open them.
    */
   seals: boolean;
-  /**
-   * Serves signed routes, so it writes each call's API log record (shared/domain/apilog). A group that writes
-   * nothing else gets PutItem on the API log's partitions only (dynamodb:LeadingKeys).
-   */
-  recordsCalls?: boolean;
+  /** Reads the table (every function but the API log writer, which only writes). */
+  reads?: boolean;
   /**
    * A function that writes nothing else may update items of these partitions only (IAM patterns of partition
-   * keys, dynamodb:LeadingKeys): the console's failed sign-in counts.
+   * keys, dynamodb:LeadingKeys): the console's failed sign-in counts, the API log writer's sign-in counts.
    */
   updatesOnly?: readonly string[];
+  /** A function that writes nothing else may batch-put items of these partitions only: the API log writer's records. */
+  batchPutsOnly?: readonly string[];
   /** Opens sealed secrets (kms:Decrypt): API-key secrets on every signed request, mail values in the courier. */
   opens?: boolean;
   /** May send mail through SES (only the courier), always through this configuration set. */
@@ -60,8 +59,6 @@ export const NODEJS_BUNDLING = {
   forceDockerBundling: false,
 } satisfies BundlingOptions;
 
-/** The API log's partitions (shared/store/keys.ts, apiLogKeys), as an IAM pattern of partition keys. */
-const API_LOG_PARTITIONS = 'SAAS#*#APILOG#*';
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 /** What DynamoDB itself needs of a table's customer-managed key when it reads or writes for the caller. */
@@ -74,10 +71,13 @@ const TABLE_KEY_WRITE = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'
  */
 export class GroupFunction extends Construct {
   readonly fn: NodejsFunction;
+  /** Its log group: the API log writer's subscription filters read the lines told for it there (lib/service-stack.ts). */
+  readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: GroupFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    this.logGroup = logGroup;
     this.fn = new NodejsFunction(this, 'Function', {
       entry: entryOf(props.group),
       handler: 'handler',
@@ -140,8 +140,8 @@ export class GroupFunction extends Construct {
         'AWSLambdaBasicExecutionRole allows writing to CloudWatch Logs and nothing else',
       'AwsSolutions-L1':
         'docs/decisions.md pins Node.js 22 (the runtime the service is built, bundled and measured for); upgrades go through an issue',
-      // A read-only group that records its signed calls writes the API log's partitions only, through DynamoDB.
-      ...(props.writes || props.recordsCalls || props.updatesOnly
+      // A function that writes only some partitions (the console, the API log writer) writes them through DynamoDB.
+      ...(props.writes || props.updatesOnly || props.batchPutsOnly
         ? {
             'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]':
               'what DynamoDB needs of the table key to write for the function, and only via DynamoDB (kms:ViaService)',
@@ -195,35 +195,29 @@ export class GroupFunction extends Construct {
    * The table is encrypted with the secrets key, so DynamoDB needs the key on the function's behalf. That
    * use is granted only through DynamoDB (kms:ViaService): it must not let a function seal secrets itself.
    */
-  private grantTable({ table, secretsKey, writes, recordsCalls, updatesOnly }: GroupFunctionProps): void {
-    Grant.addToPrincipal({
-      grantee: this.fn,
-      actions: [...TABLE_READ, ...(writes ? TABLE_WRITE : [])],
-      resourceArns: [table.tableArn, `${table.tableArn}/index/${INDEX_NAME}`],
-    });
-    const logsOnly = !writes && recordsCalls === true;
-    if (logsOnly) {
+  private grantTable({ table, secretsKey, writes, reads = true, updatesOnly, batchPutsOnly }: GroupFunctionProps): void {
+    if (reads || writes) {
+      Grant.addToPrincipal({
+        grantee: this.fn,
+        actions: [...(reads ? TABLE_READ : []), ...(writes ? TABLE_WRITE : [])],
+        resourceArns: [table.tableArn, `${table.tableArn}/index/${INDEX_NAME}`],
+      });
+    }
+    const only = (action: string, partitions: readonly string[] | undefined) => {
+      if (writes || !partitions || partitions.length === 0) return false;
       this.fn.addToRolePolicy(
         new PolicyStatement({
-          actions: ['dynamodb:PutItem'],
+          actions: [action],
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS] } },
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] } },
         }),
       );
-    }
-    const updatesOnlyThese = !writes && updatesOnly !== undefined && updatesOnly.length > 0;
-    if (updatesOnlyThese) {
-      this.fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:UpdateItem'],
-          resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...updatesOnly] } },
-        }),
-      );
-    }
+      return true;
+    };
+    const writesSome = [only('dynamodb:UpdateItem', updatesOnly), only('dynamodb:BatchWriteItem', batchPutsOnly)].includes(true);
     this.fn.addToRolePolicy(
       new PolicyStatement({
-        actions: [...TABLE_KEY_READ, ...(writes || logsOnly || updatesOnlyThese ? TABLE_KEY_WRITE : [])],
+        actions: [...TABLE_KEY_READ, ...(writes || writesSome ? TABLE_KEY_WRITE : [])],
         resources: [secretsKey.keyArn],
         conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Aws.REGION}.amazonaws.com` } },
       }),

@@ -165,12 +165,18 @@ export class Monitoring extends Construct {
         once,
       );
     }
-    this.alarm('WorkerThrottles', 'Lambda throttled the scheduled worker or the mail-event handler', throttles(workerFunctions), 0, once);
+    this.alarm(
+      'WorkerThrottles',
+      'Lambda throttled the scheduled worker, the mail-event handler or the API log writer',
+      throttles(workerFunctions),
+      0,
+      once,
+    );
     const tableThrottles = table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES });
     this.alarm('TableThrottles', 'DynamoDB throttled requests of the table', tableThrottles, 0, once);
     this.alarm(
       'MailDeadLetters',
-      'Mail stream records that could not be processed: see docs/deployment.md, "Dead letters"',
+      'Mail stream records or API log batches that could not be processed: see docs/deployment.md, "Dead letters"',
       mailDeadLetters.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: FIVE_MINUTES }),
       0,
       once,

@@ -16,9 +16,11 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnPermission, FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, LogGroup, RetentionDays, SubscriptionFilter } from 'aws-cdk-lib/aws-logs';
+import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import {
@@ -35,8 +37,9 @@ import {
   type EntryGrants,
 } from '../shared/routes.js';
 import { buildPageAssetsSync, pageAssetsDir } from '../web/page-assets.js';
-import { ENTITY } from '../shared/store/keys.js';
-import { GroupFunction } from './group-function.js';
+import { API_LOG_PARTITIONS, ENTITY, SIGN_IN_COUNTS_PARTITIONS } from '../shared/store/keys.js';
+import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../shared/schemas/apilog.js';
+import { GroupFunction, type GroupFunctionProps } from './group-function.js';
 import { MailEvents } from './mail.js';
 import { Monitoring, type AlarmThresholds } from './monitoring.js';
 import { acceptNagFindings } from './nag.js';
@@ -103,7 +106,6 @@ export class ServiceStack extends Stack {
         ...common,
         group,
         ...GROUP_ACCESS[group],
-        recordsCalls: ROUTES.some((route) => route.group === group && route.permission !== null),
         managesMailIdentities: group === 'configuration',
         timeout: Duration.seconds(groupTimeoutSeconds(group)),
       });
@@ -178,6 +180,8 @@ export class ServiceStack extends Stack {
       }),
     );
 
+    const apiLogWriter = this.addApiLogWriter(common, groupFunctions, mailDeadLetters);
+
     const api = new HttpApi(this, 'Api', {
       description: 'Identity and tenant management API',
       createDefaultStage: false,
@@ -206,6 +210,7 @@ export class ServiceStack extends Stack {
       workerFunctions: new Map([
         ['scheduled', scheduled.fn],
         ['mail-events', mailEventHandler.fn],
+        ['apilog-writer', apiLogWriter],
       ]),
       table,
       mailDeadLetters,
@@ -268,6 +273,59 @@ export class ServiceStack extends Stack {
   }
 
   /**
+   * The API log writer (functions/apilog-writer, docs/deployment-shape.md, "The API log"): each function that tells
+   * lines for it (every group with signed routes: their calls' records; the sign-in group, the login screen and
+   * SAML: counted sign-in outcomes) has a subscription filter on its log group that delivers them. It writes
+   * those two kinds of partitions and reads nothing. CloudWatch Logs invokes it asynchronously: Lambda retries a
+   * failed batch twice, then the batch goes to the dead letters (MailDeadLetters, the stack's one dead-letter
+   * queue, whose alarm already watches it).
+   */
+  private addApiLogWriter(
+    common: Omit<GroupFunctionProps, 'group' | 'writes' | 'seals' | 'timeout'>,
+    groupFunctions: ReadonlyMap<string, GroupFunction>,
+    deadLetters: Queue,
+  ): IFunction {
+    const writer = new GroupFunction(this, 'Group-apilog-writer', {
+      ...common,
+      group: 'apilog-writer',
+      writes: false,
+      reads: false,
+      seals: false,
+      opens: false,
+      batchPutsOnly: [API_LOG_PARTITIONS],
+      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS],
+      timeout: Duration.seconds(60),
+    });
+    writer.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(deadLetters) });
+    // One permission for every log group of the account rather than one per subscription (a resource each): only
+    // those who may create subscription filters in this account can point one here, and the writer takes only
+    // well-formed lines (shared/domain/apilog/shipped-lines.ts).
+    const invoke = new CfnPermission(this, 'ApiLogWriterFromLogs', {
+      action: 'lambda:InvokeFunction',
+      functionName: writer.fn.functionArn,
+      principal: 'logs.amazonaws.com',
+      sourceAccount: Aws.ACCOUNT_ID,
+      sourceArn: `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*`,
+    });
+    const pattern = FilterPattern.any(
+      FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.apiLog),
+      FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.signIn),
+    );
+    const tellers = [...GROUPS.filter((group) => ROUTES.some((route) => route.group === group && route.permission !== null)), ...SIGN_IN_SCREENS];
+    for (const name of tellers) {
+      const source = groupFunctions.get(name);
+      if (!source) throw new Error(`no function ${name} to subscribe the API log writer to`);
+      const filter = new SubscriptionFilter(source, 'ToApiLogWriter', {
+        logGroup: source.logGroup,
+        destination: new LambdaDestination(writer.fn, { addPermissions: false }),
+        filterPattern: pattern,
+      });
+      filter.node.addDependency(invoke);
+    }
+    return writer.fn;
+  }
+
+  /**
    * One API route per row of the route table and per entry of the browser-facing apps; every other path and
    * method goes to the public function.
    */
@@ -306,6 +364,9 @@ export class ServiceStack extends Stack {
     }
   }
 }
+
+/** The entry functions where users sign in (their outcomes are counted SaaS-wide), besides the sign-in group. */
+const SIGN_IN_SCREENS = ['login', 'saml'] as const satisfies readonly EntryFunction[];
 
 /** One JSON line per request. The path only, never the query string: it may carry a code or refresh token. */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(

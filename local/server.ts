@@ -11,6 +11,7 @@ import { BASE_PATH, ENTRY_FUNCTIONS, type EntryGrants, groupTimeoutSeconds, matc
 import { log } from '../shared/log.js';
 import { ENTRY_HANDLERS, GROUP_HANDLERS } from './handlers.js';
 import { buildPageAssets } from '../web/page-assets.js';
+import { LocalLineSink } from './line-sink.js';
 
 const MAX_LOCAL_BODY = 10 * 1024 * 1024; // API Gateway's own payload limit, which it answers with 413
 
@@ -166,6 +167,9 @@ export interface LocalApi {
   port: number;
   /** `http://127.0.0.1:PORT/v1/auth` */
   baseUrl: string;
+  /** Writes the API log records and sign-in counts told so far (local/line-sink.ts), as the writer function would. */
+  flush(): Promise<void>;
+  /** Stops answering, then writes what is left of the records and counts. */
   close(): Promise<void>;
 }
 
@@ -211,14 +215,18 @@ export async function startLocalApi(port = 0, host = '127.0.0.1'): Promise<Local
     server.listen(port, host, resolve);
   });
   const actual = (server.address() as AddressInfo).port;
+  const lines = new LocalLineSink().start();
   return {
     server,
     port: actual,
     baseUrl: `http://${host}:${actual}${BASE_PATH}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    flush: () => lines.flush(),
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await lines.stop();
+    },
   };
 }

@@ -25,7 +25,7 @@ export const BUSINESS_METRICS = {
   MailComplained: 'complaints reported by SES (the address is suppressed)',
   MailBacklog: 'mails not yet final when the scheduled worker ran (pending, deferred or being sent)',
   PlanReservationsApplied: 'reserved plan changes applied when due',
-  ApiLogWriteFailed: 'signed calls answered but not recorded in the API log (the store refused the write)',
+  ApiLogWriteFailed: 'API log batches the writer could not write (delivered again; a call whose record could not be told counts here too)',
 } as const;
 export type MetricName = keyof typeof BUSINESS_METRICS;
 

@@ -6,7 +6,7 @@
  */
 import { DynamoClient } from './store/dynamo-client.js';
 import { config } from './config.js';
-import { ACTIVITY_KEPT, ActivityLog } from './domain/users/activity.js';
+import { ACTIVITY_KEPT, ActivityLog, type ActivityEvent } from './domain/users/activity.js';
 import { KmsDataKeys } from './adapters/aws/kms.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { traceAwsCall } from './observability.js';
@@ -37,6 +37,12 @@ import { DynamoApiLogRepository } from './store/api-log-repository.js';
 import { DynamoSignInCountsRepository } from './store/sign-in-counts-repository.js';
 import { DailySignIns } from './domain/users/daily-sign-ins.js';
 import { MailBacklogService } from './domain/mail/mail-backlog.js';
+import { apiLogLine, readShippedLines, ShippedLineWriter, signInLine } from './domain/apilog/shipped-lines.js';
+import { isCountedKind } from './domain/users/sign-in-counts.js';
+import { subscribedMessages } from './adapters/aws/log-subscription.js';
+import type { CloudWatchLogsEvent } from 'aws-lambda';
+import { log } from './log.js';
+import { metrics } from './metrics.js';
 import { nowMillis } from './clock.js';
 import { PaymentProviderService } from './domain/configuration/payment-provider.js';
 import { LoginThemeService } from './domain/configuration/login-theme.js';
@@ -142,15 +148,58 @@ export const pipelineSettings = (): PipelineSettings => ({
   maxBodyBytes: config().maxBodyBytes,
 });
 
-/** The API log's one write per signed call (shared/domain/apilog); the pipeline calls it. */
-export const recordApiCall: CallRecorder = (call) => apiLogRepository().put(apiLogRecord(call, config().apiLogRetentionDays * 86400));
+/** Where each line for the API log writer goes (shared/domain/apilog/shipped-lines.ts). */
+export type LineSink = (line: string) => void | Promise<void>;
+/**
+ * On Lambda, stdout: the runtime hands it to the function's log group with no request of the function's, and the
+ * log group's subscription filter delivers the lines to the writer function (lib/service-stack.ts). A write to
+ * stdout (a pipe) is synchronous, so a line is out before the function answers and is frozen.
+ */
+const toStdout: LineSink = (line) => {
+  process.stdout.write(`${line}\n`);
+};
+let lineSink: LineSink = toStdout;
+
+/** Sends the lines to `sink` from now on (local/server.ts: its in-process sink; undefined: stdout); answers the one replaced. */
+export function sendShippedLinesTo(sink: LineSink | undefined): LineSink {
+  const replaced = lineSink;
+  lineSink = sink ?? toStdout;
+  return replaced;
+}
+
+/** The API log's record of a signed call (shared/domain/apilog), told as a line: no store request on the call's path. */
+export const recordApiCall: CallRecorder = (call) => lineSink(apiLogLine(apiLogRecord(call, config().apiLogRetentionDays * 86400)));
 
 const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
 
-/** Each user's security activity (shared/domain/users/activity.ts): kept as long as the API log keeps a call. */
-const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRetentionDays * 86400, keep: ACTIVITY_KEPT });
 /** A SaaS's daily sign-in counts, kept as long as the API log keeps calls. */
 export const signInCountsRepository = () => new DynamoSignInCountsRepository(dynamo(), tableName(), config().apiLogRetentionDays * 86400);
+
+/** A sign-in outcome whose write committed, told as a line when it counts SaaS-wide (sign-in-counts.ts). */
+const countSignIn = (saasId: string, event: ActivityEvent) => {
+  if (isCountedKind(event.kind)) void lineSink(signInLine(saasId, event.kind, event.at));
+};
+
+/** Each user's security activity (shared/domain/users/activity.ts): kept as long as the API log keeps a call. */
+const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRetentionDays * 86400, keep: ACTIVITY_KEPT, settled: countSignIn });
+
+/**
+ * The API log writer (shared/domain/apilog/shipped-lines.ts): log lines in, records and sign-in counts written, the
+ * other lines left alone. The local sink (local/line-sink.ts) calls it as the writer function does.
+ */
+export async function writeShippedLines(messages: readonly string[]): Promise<{ records: number; countWrites: number }> {
+  const writer = new ShippedLineWriter({ logs: apiLogRepository(), counts: signInCountsRepository() });
+  try {
+    return await writer.write(readShippedLines(messages));
+  } catch (error) {
+    metrics.count('ApiLogWriteFailed');
+    log.error('API log writer: a batch was not written (it is delivered again)', error, { lines: messages.length });
+    throw error;
+  }
+}
+
+/** The writer function's work (functions/apilog-writer): one delivery of the log groups' subscription. */
+export const writeSubscribedLogs = (event: CloudWatchLogsEvent) => writeShippedLines(subscribedMessages(event));
 /** GET /sign-in-counts: the daily sign-in counts, every day answered. */
 export const dailySignIns = () => new DailySignIns(signInCountsRepository());
 

@@ -273,15 +273,18 @@ const answerSize = (): Middleware => ({
   },
 });
 
-/** Writes a signed call's API log record: one store write; wired in shared/wiring.ts. */
-export type CallRecorder = (call: SignedCall) => Promise<void>;
+/**
+ * Tells a signed call's API log record (wired in shared/wiring.ts): a line for the API log writer, no store request
+ * on the call's path (docs/deployment-shape.md, "The API log").
+ */
+export type CallRecorder = (call: SignedCall) => void | Promise<void>;
 
 /**
- * Every call whose signature verified is recorded once its answer is ready, before it leaves (a Lambda is
- * frozen after it answers, so a write left running could be lost). A failed write is logged and counted,
- * never the call's failure: the answer stands as the operation made it.
+ * Every call whose signature verified is recorded once its answer is ready. A failure to tell it is logged and
+ * counted, never the call's failure: the answer stands as the operation made it. A recorder that answers a promise
+ * (the sign-in bench's store write per call, for comparison) is waited for, since a frozen Lambda could lose it.
  */
-async function recordCall(recorder: CallRecorder, event: Event, context: Context, answer: Result, at: number, started: number): Promise<void> {
+function recordCall(recorder: CallRecorder, event: Event, context: Context, answer: Result, at: number, started: number): Promise<void> | undefined {
   const state = (context as PipelineContext).pipeline;
   if (!state?.ctx.saasId) return;
   const call: SignedCall = {
@@ -297,11 +300,15 @@ async function recordCall(recorder: CallRecorder, event: Event, context: Context
     at,
     latencyMs: performance.now() - started,
   };
-  try {
-    await recorder(call);
-  } catch (error) {
+  const failed = (error: unknown) => {
     metrics.count('ApiLogWriteFailed');
-    log.warn('API log: the call was answered but its record was not written', { error: error instanceof Error ? error.message : String(error) });
+    log.warn('API log: the call was answered but its record was not told', { error: error instanceof Error ? error.message : String(error) });
+  };
+  try {
+    return recorder(call)?.catch(failed);
+  } catch (error) {
+    failed(error);
+    return undefined;
   }
 }
 
@@ -349,7 +356,8 @@ export function createGroupHandler(
   return observed<Event, Result>(async (event, context) => {
     const [at, started] = [Date.now(), performance.now()];
     const answer = await pipeline(event, context);
-    if (recorder) await recordCall(recorder, event, context, answer, at, started);
+    const recording = recorder && recordCall(recorder, event, context, answer, at, started);
+    if (recording) await recording;
     // Debug only: API Gateway's access log already has a line per request.
     log.debug('request answered', { method: event.requestContext.http.method, status: answer.statusCode });
     return answer;

@@ -26,6 +26,14 @@ export interface SignedCall {
   latencyMs: number;
 }
 
+/**
+ * The lines a function writes for the API log writer (docs/deployment-shape.md, "The API log"): a JSON object
+ * whose `shipped` member names what it carries, a signed call's record or a counted sign-in outcome. Here, below
+ * the domain that makes and reads them and the stack whose log subscriptions pick them out by this member.
+ */
+export const SHIPPED_MEMBER = 'shipped';
+export const SHIPPED_KINDS = { apiLog: 'api-log', signIn: 'sign-in' } as const;
+
 export const ApiLog = Type.Object(
   {
     trace_id: Type.String({ description: 'the request id (x-request-id) of the call' }),

@@ -1,5 +1,6 @@
 import type { ApiLogRecord, ApiLogRepository } from '../domain/apilog/api-log.js';
 import type { OrderedSource, Positioned } from '../domain/paging.js';
+import { batchPut } from './batch.js';
 import { BatchGetCommand, PutCommand, type DynamoClient } from './dynamo-client.js';
 import { apiLogKeys, ENTITY, TTL_ATTRIBUTE } from './keys.js';
 import { queryPages } from './query.js';
@@ -33,29 +34,40 @@ export class DynamoApiLogRepository implements ApiLogRepository {
   ) {}
 
   async put(record: ApiLogRecord): Promise<void> {
-    const shard = Math.floor(Math.random() * this.shards);
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...apiLogKeys.record(record.saasId, shard, record.at, record.id),
-          entity: ENTITY.apiLog,
-          v: 1,
-          id: record.id,
-          saas_id: record.saasId,
-          at: record.at,
-          method: record.method,
-          uri: record.uri,
-          status: record.status,
-          api_key: record.apiKey,
-          request_id: record.requestId,
-          source_ip: record.sourceIp,
-          referer: record.referer,
-          latency_ms: record.latencyMs,
-          [TTL_ATTRIBUTE]: record.expiresAt,
-        },
-      }),
+    await this.db.send(new PutCommand({ TableName: this.table, Item: this.itemOf(record) }));
+  }
+
+  async putMany(records: readonly ApiLogRecord[]): Promise<void> {
+    await batchPut(
+      this.db,
+      this.table,
+      records.map((record) => this.itemOf(record)),
     );
+  }
+
+  /**
+   * The record's shard follows from its id (the UUIDv7's last, random, 32 bits), so a record written twice (a log
+   * batch delivered again) lands on the same item, while a SaaS's records still spread evenly over the shards.
+   */
+  private itemOf(record: ApiLogRecord): Record<string, unknown> {
+    const shard = parseInt(record.id.slice(-8), 16) % this.shards;
+    return {
+      ...apiLogKeys.record(record.saasId, shard, record.at, record.id),
+      entity: ENTITY.apiLog,
+      v: 1,
+      id: record.id,
+      saas_id: record.saasId,
+      at: record.at,
+      method: record.method,
+      uri: record.uri,
+      status: record.status,
+      api_key: record.apiKey,
+      request_id: record.requestId,
+      source_ip: record.sourceIp,
+      referer: record.referer,
+      latency_ms: record.latencyMs,
+      [TTL_ATTRIBUTE]: record.expiresAt,
+    };
   }
 
   async get(saasId: string, id: string, at: number): Promise<ApiLogRecord | undefined> {

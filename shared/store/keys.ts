@@ -407,10 +407,28 @@ export const apiLogKeys = {
   isPosition: (position: string) => API_LOG_POSITION.test(position),
   /** Whether a partition key is one of the API log's (tests tell the log's writes from the operations'). */
   isPartition: (pk: string) => API_LOG_PARTITION.test(pk),
-  /** Whether a store command is the API log's one write of a call (tests and benches count it apart). */
-  isRecordWrite: (operation: string, input: object) =>
-    operation === 'PutItem' && API_LOG_PARTITION.test(String((input as { Item?: { pk?: unknown } }).Item?.pk ?? '')),
+  /**
+   * Whether a store command is the API log writer's (shared/domain/apilog/shipped-lines.ts): a batch of records, a
+   * record put alone, or an ADD to the sign-in counts. Tests and benches count them apart from the operations'.
+   */
+  isRecordWrite: (operation: string, input: object) => {
+    const { Item, Key, RequestItems } = input as {
+      Item?: { pk?: unknown };
+      Key?: { pk?: unknown };
+      RequestItems?: Record<string, { PutRequest?: { Item?: { pk?: unknown } } }[]>;
+    };
+    if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
+    if (operation === 'UpdateItem') return SIGN_IN_COUNTS_PARTITION.test(String(Key?.pk ?? ''));
+    if (operation !== 'BatchWriteItem' || !RequestItems) return false;
+    const requests = Object.values(RequestItems).flat();
+    return requests.length > 0 && requests.every((request) => API_LOG_PARTITION.test(String(request.PutRequest?.Item?.pk ?? '')));
+  },
 };
+
+/** The partitions the API log writer may write (lib/service-stack.ts), as IAM patterns of partition keys. */
+export const API_LOG_PARTITIONS = 'SAAS#*#APILOG#*';
+export const SIGN_IN_COUNTS_PARTITIONS = 'SAAS#*#SIGNINCOUNTS';
+const SIGN_IN_COUNTS_PARTITION = /^SAAS#[^#]+#SIGNINCOUNTS$/;
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
@@ -428,4 +446,5 @@ export const signInCountsKeys = {
   partition: (saasId: string) => `SAAS#${saasId}#SIGNINCOUNTS`,
   /** The sort keys of the days from `fromDay` to `toDay`, both included, for BETWEEN. */
   range: (fromDay: string, toDay: string) => ({ low: `DAY#${fromDay}`, high: `DAY#${toDay}` }),
+  isPartition: (pk: string) => SIGN_IN_COUNTS_PARTITION.test(pk),
 };

@@ -21,6 +21,7 @@ beforeAll(async () => {
   // A call of another base to be listed, and one more, so a page of one has a cursor.
   assert.equal((await client.get('/roles')).status, 200);
   assert.equal((await client.get('/basic-info')).status, 200);
+  await world.flush();
 });
 afterAll(() => world.close());
 

@@ -9,7 +9,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { API_BASE_PATHS, BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
-import { CONSOLE_SESSION_PARTITIONS, CONSOLE_THROTTLE_PARTITIONS } from '../../shared/store/keys.js';
+import { API_LOG_PARTITIONS, CONSOLE_SESSION_PARTITIONS, CONSOLE_THROTTLE_PARTITIONS, SIGN_IN_COUNTS_PARTITIONS } from '../../shared/store/keys.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
 interface Statement {
@@ -49,7 +49,7 @@ beforeAll(() => {
   });
 });
 
-const WORKERS = ['scheduled', 'mail-events'];
+const WORKERS = ['scheduled', 'mail-events', 'apilog-writer'];
 const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', 'console', ...WORKERS];
 /**
  * The login function's routes (the hosted screen, the OpenID Connect authorization server; the icon browsers ask
@@ -59,6 +59,9 @@ const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
 /** The operator console's function (web/console): its entry and everything under it. */
 const CONSOLE_ROUTES = [`ANY ${BASE_PATH}/console`, `ANY ${BASE_PATH}/console/{proxy+}`];
+/** The functions that open no sealed secret (kms:Decrypt), and those that write nothing. */
+const NEVER_OPENS = new Set(['mail-events', 'apilog-writer']);
+const READ_ONLY = new Set(['public', 'apilog']);
 const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'console', 'billing']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
@@ -189,12 +192,17 @@ describe('service stack', () => {
     assert.ok(publicActions.includes('dynamodb:GetItem'));
     for (const action of writes) assert.ok(!publicActions.includes(action), `public may not ${action}`);
     assert.ok(policyActionsOf(functionOf('definitions')).includes('dynamodb:PutItem'));
-    // The ApiLog group reads; it writes its own calls' records, into API log partitions only.
-    const apilog = statementsOf(functionOf('apilog'));
-    for (const action of writes.slice(1)) assert.ok(!apilog.flatMap(actionsOf).includes(action), `apilog may not ${action}`);
-    const puts = apilog.filter((st) => actionsOf(st).includes('dynamodb:PutItem'));
-    assert.equal(puts.length, 1);
-    assert.deepEqual(puts[0]?.Condition, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SAAS#*#APILOG#*'] } });
+    // The ApiLog group only reads: its calls' records, like every group's, are written by the API log writer.
+    const apilog = policyActionsOf(functionOf('apilog'));
+    for (const action of writes) assert.ok(!apilog.includes(action), `apilog may not ${action}`);
+    // The writer writes records and sign-in counts, each into its own partitions, and reads nothing.
+    const writer = statementsOf(functionOf('apilog-writer'));
+    const tableActions = writer.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
+    assert.deepEqual(tableActions.sort(), ['dynamodb:BatchWriteItem', 'dynamodb:UpdateItem']);
+    const leadingKeys = (action: string) => writer.find((st) => actionsOf(st).includes(action))?.Condition;
+    assert.deepEqual(leadingKeys('dynamodb:BatchWriteItem'), { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS] } });
+    assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS] } });
+    assert.equal(API_LOG_PARTITIONS, 'SAAS#*#APILOG#*');
     // The console writes its failed sign-in counts and signed-out sessions only: every data call it makes goes through the API.
     const operatorConsole = statementsOf(functionOf('console'));
     for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
@@ -244,14 +252,14 @@ describe('service stack', () => {
           .flatMap(actionsOf)
           .filter((a) => a.startsWith('kms:') && a !== 'kms:DescribeKey'),
       );
-      const expected = group === 'mail-events' ? [] : SEALERS.has(group) ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
+      const expected = NEVER_OPENS.has(group) ? [] : SEALERS.has(group) ? ['kms:Decrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'];
       assert.deepEqual([...direct].sort(), expected, `${group}: the secret box's own KMS calls`);
 
       // The table's encryption uses the same key, but only through DynamoDB.
       const viaTable = statements.filter((s) => s.Condition?.StringEquals?.['kms:ViaService']);
       assert.equal(viaTable.length, 1, `${group}: one statement for the table's key`);
       assert.match(flatten(viaTable[0]!.Condition!.StringEquals!['kms:ViaService']), /^dynamodb\..+\.amazonaws\.com$/);
-      assert.equal(actionsOf(viaTable[0]!).includes('kms:GenerateDataKey*'), group !== 'public', `${group}: writes through DynamoDB`);
+      assert.equal(actionsOf(viaTable[0]!).includes('kms:GenerateDataKey*'), !READ_ONLY.has(group), `${group}: writes through DynamoDB`);
     }
   });
 });
@@ -325,7 +333,9 @@ describe('a restored table', () => {
     for (const group of ALL_FUNCTIONS) {
       const fnId = functionOf(group, custom.resources);
       assert.equal(environmentOf(custom.resources[fnId]!).TABLE_NAME, 'restored-2026-01-05');
-      const tableStatement = statementsOf(fnId, custom.resources).find((s) => actionsOf(s).includes('dynamodb:GetItem'));
+      const tableStatement = statementsOf(fnId, custom.resources).find((s) =>
+        actionsOf(s).some((a) => /^dynamodb:(GetItem|BatchWriteItem)$/.test(a)),
+      );
       assert.match(JSON.stringify(tableStatement?.Resource), /table\/restored-2026-01-05/);
     }
     const mapping = ofType('AWS::Lambda::EventSourceMapping', custom.resources)[0]![1];
@@ -345,6 +355,34 @@ describe('tracing', () => {
       const xray = statementsOf(functionOf(group, custom.resources), custom.resources).flatMap(actionsOf);
       assert.ok(xray.includes('xray:PutTraceSegments'), `${group} may send traces`);
     }
+  });
+});
+
+describe('the API log writer', () => {
+  it('gets the lines of every function that tells them, through one subscription filter each, and sets failed batches aside', () => {
+    const writer = functionOf('apilog-writer');
+    const signed = GROUPS.filter((group) => ROUTES.some((route) => route.group === group && route.permission !== null));
+    const tellers = [...signed, 'login', 'saml'];
+    const filters = ofType('AWS::Logs::SubscriptionFilter');
+    assert.equal(filters.length, tellers.length);
+    const logGroupOf = (group: string) => (resources[functionOf(group)]!.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    assert.deepEqual(
+      filters.map(([, f]) => (f.Properties.LogGroupName as { Ref: string }).Ref).sort(),
+      tellers.map(logGroupOf).sort(),
+      'the log group of each function with signed routes, the login screen and SAML',
+    );
+    for (const [, filter] of filters) {
+      assert.deepEqual(filter.Properties.DestinationArn, { 'Fn::GetAtt': [writer, 'Arn'] });
+      assert.equal(filter.Properties.FilterPattern, '{ ($.shipped = "api-log") || ($.shipped = "sign-in") }');
+    }
+    const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'logs.amazonaws.com');
+    assert.equal(invokes.length, 1, 'one permission for CloudWatch Logs, of this account only');
+    assert.deepEqual(invokes[0]![1].Properties.SourceAccount, { Ref: 'AWS::AccountId' });
+    const [, asyncConfig] = ofType('AWS::Lambda::EventInvokeConfig')[0]!;
+    assert.deepEqual(asyncConfig.Properties.FunctionName, { Ref: writer });
+    assert.equal(asyncConfig.Properties.MaximumRetryAttempts, 2);
+    const onFailure = (asyncConfig.Properties.DestinationConfig as { OnFailure: { Destination: { 'Fn::GetAtt': [string, string] } } }).OnFailure;
+    assert.equal(resources[onFailure.Destination['Fn::GetAtt'][0]]!.Type, 'AWS::SQS::Queue');
   });
 });
 

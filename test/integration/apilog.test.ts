@@ -62,6 +62,8 @@ describe('a signed call', () => {
     const call = await a.client.get('/roles', { headers: { referer: 'https://console.example.com/roles?code=abc' } });
     assert.equal(call.status, 200);
     const requestId = call.headers.get('x-request-id');
+    // The record reaches the store through the API log writer, a moment after the call (local/line-sink.ts).
+    await world.flush();
     const listed = await logsA.get<ApiLogs>('/logs');
     assert.equal(listed.status, 200, listed.text);
     const log = listed.body.api_logs.find((l) => l.trace_id === requestId);
@@ -91,6 +93,7 @@ describe('a signed call', () => {
     const forged = new SignedClient(a.client.baseUrl, { ...a.client.credentials, secret: 'x'.repeat(a.secret.length) });
     const unsigned = await forged.get('/tenants');
     assert.deepEqual([pricing.status, missing.status, refused.status, unsigned.status], [200, 404, 403, 401]);
+    await world.flush();
     const { logs } = await everyPage(logsA, '', 100);
     const byTrace = new Map(logs.map((l) => [l.trace_id, l]));
     assert.equal(byTrace.get(pricing.headers.get('x-request-id') as string)?.request_uri, '/v1/pricing/plans');
@@ -123,6 +126,7 @@ describe('nothing secret is recorded', () => {
       under(a.client, '/v1/billing').request('PUT', '/stripe/info', { body: { secret_key: markers.stripe } }),
     ]);
     const traces = answers.map((res) => res.headers.get('x-request-id'));
+    await world.flush();
     const stored = (await dynamo().send(new ScanCommand({ TableName: tableName() }))).Items ?? [];
     const logItems = stored.filter((item) => item.entity === 'ApiLog' && traces.includes(String(item.request_id)));
     assert.equal(logItems.length, answers.length, 'each call has its one item');

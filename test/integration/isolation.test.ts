@@ -189,6 +189,7 @@ beforeAll(async () => {
   // Env ids are each SaaS's own numbers: A's differ from B's, so that naming A's env could mean anything.
   a = await populatedSaas(h, [7, 8]);
   [b, twin, owner] = [await populatedSaas(h), await populatedSaas(h), await populatedSaas(h)];
+  await h.flush();
   for (const saas of [a, b, twin, owner]) {
     const listed = await new DirectApi(saas.credentials).send({ method: 'GET', path: '/v1/apilog/logs?limit=1' });
     const id = (listed.body as { api_logs: { api_log_id: string }[] }).api_logs[0]?.api_log_id;

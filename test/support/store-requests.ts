@@ -1,14 +1,15 @@
 /**
- * Counting what an operation asks of the store, by command name, through the store client's interceptors. The
- * API log's one write per signed call is counted apart (`logWrites`): it is the log's, not the operation's.
+ * Counting what an operation asks of the store, by command name, through the store client's interceptors. The API
+ * log writer's writes (records and sign-in counts, written a moment after the calls: local/line-sink.ts) are counted
+ * apart (`logWrites`): they are the writer's, not the operation's.
  */
 import { dynamo } from '../../shared/wiring.js';
 import { apiLogKeys } from '../../shared/store/keys.js';
 
 export interface StoreRequestCounter {
-  /** The store requests `work` makes, by command name, the API log's write left out. */
+  /** The store requests `work` makes, by command name, the API log writer's left out. */
   requestsOf(work: () => Promise<unknown>): Promise<string[]>;
-  /** The API log writes seen since the counter was installed. */
+  /** The API log writer's writes seen since the counter was installed. */
   readonly logWrites: number;
 }
 

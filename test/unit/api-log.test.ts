@@ -1,7 +1,7 @@
 /**
  * The API log's rules without a store: what a record keeps of a call (redaction), the ids that name their
- * time, and the pipeline's hook: only verified calls are recorded, once each, and a failed write is not the
- * call's failure.
+ * time, and the pipeline's hook: only verified calls are recorded, once each, and a record that cannot be told
+ * is not the call's failure.
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -117,7 +117,7 @@ describe("the pipeline's API log hook", () => {
       operations,
       async () => KEY,
       SETTINGS,
-      async (call) => void calls.push(call),
+      (call) => void calls.push(call),
     );
     const res = await handler(signedEvent('/v1/apilog/logs', 'limit=0'), {} as Context);
     assert.equal(res.statusCode, 400);
@@ -151,23 +151,23 @@ describe("the pipeline's API log hook", () => {
       operations,
       async () => KEY,
       SETTINGS,
-      async (call) => void calls.push(call),
+      (call) => void calls.push(call),
     );
     const res = await handler(signedEvent('/v1/apilog/logs', '', 'b'.repeat(32)), {} as Context);
     assert.equal(res.statusCode, 401);
     assert.equal(calls.length, 0);
   });
 
-  it("answers the call as its operation did when the record's write fails", async () => {
+  it('answers the call as its operation did when its record cannot be told', async () => {
     let attempts = 0;
     const handler = createGroupHandler(
       'apilog',
       operations,
       async () => KEY,
       SETTINGS,
-      async () => {
+      () => {
         attempts++;
-        throw new Error('ProvisionedThroughputExceededException');
+        throw new Error('EPIPE');
       },
     );
     const res = await handler(signedEvent('/v1/apilog/logs', 'limit=3'), {} as Context);

@@ -33,6 +33,8 @@ export interface ApiLogRecord {
 export interface ApiLogRepository {
   /** One store write. */
   put(record: ApiLogRecord): Promise<void>;
+  /** Batch writes, 25 records a request; writing a record again (same id) leaves one item. */
+  putMany(records: readonly ApiLogRecord[]): Promise<void>;
   /** The SaaS's records with `from <= at < to` (Unix ms), newest first. */
   between(saasId: string, from: number, to: number): OrderedSource<ApiLogRecord>;
   get(saasId: string, id: string, at: number): Promise<ApiLogRecord | undefined>;
@@ -190,11 +192,6 @@ export class ApiLogService {
       now: () => number;
     },
   ) {}
-
-  /** The record the pipeline writes for a call: one store write. */
-  record(call: SignedCall): Promise<void> {
-    return this.deps.logs.put(apiLogRecord(call, this.deps.retentionSeconds));
-  }
 
   /** Calls in the range the query names, newest first, within the retention period (older ones are gone). */
   async list(saasId: string, query: ApiLogQuery): Promise<{ api_logs: ApiLogAnswer[]; cursor?: string }> {

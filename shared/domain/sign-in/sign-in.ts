@@ -249,7 +249,10 @@ export class SignInService {
         const charge = charged(seen.lockout, now);
         const activity = this.deps.activity.change(charge.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { method: 'srp' });
         const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charge, activity }, now));
-        if (outcome.committed) return this.refused(claim, 'wrong proof');
+        if (outcome.committed) {
+          this.deps.activity.settled(saasId, activity);
+          return this.refused(claim, 'wrong proof');
+        }
       } catch (error) {
         if (!(error instanceof ProofContended)) throw error;
       }
@@ -365,6 +368,8 @@ export class SignInService {
       (provisional = this.deps.activity.change(next.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { challenge: step }));
     const allowed = (await this.lockout.charge(saasId, user.id, recordFailure)) === 'allowed';
     if (!allowed || !(await check(user, challenge, token))) {
+      // Written with the charge, which committed when allowed; a locked user's attempt charged nothing.
+      if (allowed) this.deps.activity.settled(saasId, provisional);
       metrics.count(allowed ? 'SignInFailed' : 'SignInLockedOut');
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
@@ -486,6 +491,7 @@ export class SignInService {
       if (spent) throw new ProofContended();
       throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
     }
+    this.deps.activity.settled(saasId, activity);
     // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
     const grantId = newGrantId();
     const [tokens, refreshToken] = await Promise.all([

@@ -47,6 +47,11 @@ export interface ActivitySettings {
   retentionSeconds: number;
   /** The most events one user keeps; bounds the profile item whatever the user does. */
   keep: number;
+  /**
+   * Told each event whose write committed (`settled`), to count it SaaS-wide (sign-in-counts.ts): off the
+   * action's path, it costs the action no store request.
+   */
+  settled?: (saasId: string, event: ActivityEvent) => void;
 }
 
 /**
@@ -88,6 +93,11 @@ export class ActivityLog {
     const live = newestFirst((seen ?? []).filter((event) => event.expires_at > at));
     const kept = new Set(live.slice(0, this.settings.keep - 1).map((event) => event.id));
     return { add, drop: (seen ?? []).filter((event) => !kept.has(event.id)).map((event) => event.id) };
+  }
+
+  /** Tells a change whose write committed (never before: an outcome whose write was refused counts nowhere). */
+  settled(saasId: string, change: ActivityChange | undefined): void {
+    if (change) this.settings.settled?.(saasId, change.add);
   }
 }
 

@@ -56,19 +56,22 @@ function LogTable({ rows, id }: { rows: ApiLog[]; id: string }) {
   );
 }
 
-/** One call by its request id: the newest calls of today are searched, a few times while the record lands. */
+/**
+ * One call by its request id: the newest calls of today are searched, again and again less often for about half a
+ * minute, while the record is on its way through the API log writer (seconds on AWS: docs/deployment-shape.md).
+ */
 function TheCall({ requestId }: { requestId: string }) {
   const a = t().activity;
   const [found, setFound] = useState<ApiLog | 'waiting' | 'missing' | Answer>('waiting');
   useEffect(() => {
     let stopped = false;
     (async () => {
-      for (let attempt = 0; attempt < 6 && !stopped; attempt++) {
+      for (let attempt = 0; attempt < 14 && !stopped; attempt++) {
         const answer = await call<ApiLogs>('GET', 'apilog', query(day(-1), day(0)));
         if (!answer.ok) return setFound(answer);
         const log = answer.body.api_logs.find((l) => l.trace_id === requestId);
         if (log) return setFound(log);
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(3000, 500 * 2 ** Math.floor(attempt / 2))));
       }
       if (!stopped) setFound('missing');
     })();

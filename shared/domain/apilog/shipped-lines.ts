@@ -1,0 +1,115 @@
+/**
+ * The API log's records and the SaaS-wide sign-in counts leave the call that makes them as lines, one JSON object
+ * each, and the API log writer writes them a batch at a time: on AWS a function's stdout goes to its log group,
+ * whose subscription filter hands the matching lines to the writer function; under `npm start` and in the tests an
+ * in-process sink hands them over every few hundred milliseconds (docs/deployment-shape.md, "The API log"). The
+ * call makes no store request for them, so a sign-in stays at its three.
+ *
+ * A record carries the id the call gave it, and its item's key follows from that id alone, so a batch delivered
+ * twice writes the same items again. A count is an ADD: a batch delivered twice counts twice, the accepted cost
+ * (the counts are an overview of a SaaS's days, not a ledger; each user's own activity is exact).
+ */
+import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../../schemas/apilog.js';
+import { COUNTED_KINDS, utcDay, type CountedKind, type SignInCountsRepository } from '../users/sign-in-counts.js';
+import { millisOfApiLogId, type ApiLogRecord, type ApiLogRepository } from './api-log.js';
+
+export type ShippedLine = { kind: 'api-log'; record: ApiLogRecord } | { kind: 'sign-in'; saasId: string; outcome: CountedKind; at: number };
+
+/** A signed call's record, as its function writes it for the writer. */
+export const apiLogLine = (record: ApiLogRecord): string => JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.apiLog, record });
+
+/** A sign-in outcome that counts SaaS-wide (`at`: Unix seconds), once the write that settled it committed. */
+export const signInLine = (saasId: string, outcome: CountedKind, at: number): string =>
+  JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.signIn, saas_id: saasId, outcome, at });
+
+/** SaaS ids are UUIDs; a key part may never hold the key separator `#`. */
+const SAAS_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+const METHOD = /^[A-Z]{1,16}$/;
+/** 2001-09-09 to 2286-11-20 in Unix seconds: any time a record or count can honestly carry. */
+const [EARLIEST, LATEST] = [1e9, 1e10];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown, max: number, min = 0): value is string => typeof value === 'string' && value.length >= min && value.length <= max;
+const whole = (value: unknown, min: number, max: number): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+
+function recordOf(value: unknown): ApiLogRecord | undefined {
+  if (!isObject(value)) return undefined;
+  const { id, saasId, at, method, uri, status, apiKey, requestId, sourceIp, referer, latencyMs, expiresAt } = value;
+  if (!whole(at, EARLIEST * 1000, LATEST * 1000) || typeof id !== 'string' || millisOfApiLogId(id) !== at) return undefined;
+  if (typeof saasId !== 'string' || !SAAS_ID.test(saasId) || typeof method !== 'string' || !METHOD.test(method)) return undefined;
+  if (!text(uri, 2048, 1) || !uri.startsWith('/') || !whole(status, 100, 599) || !text(apiKey, 256, 1) || !text(requestId, 256)) return undefined;
+  if (!text(sourceIp, 64) || !text(referer, 512) || !whole(latencyMs, 0, 86_400_000) || !whole(expiresAt, at / 1000, LATEST)) return undefined;
+  return { id, saasId, at, method, uri, status, apiKey, requestId, sourceIp, referer, latencyMs, expiresAt };
+}
+
+/**
+ * What one line carries, or undefined for anything else: the function's other log lines, the runtime's own, and
+ * malformed or partial ones, which are left alone (a subscription may hand over lines its pattern only half read).
+ */
+export function readShippedLine(line: string): ShippedLine | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  if (value[SHIPPED_MEMBER] === SHIPPED_KINDS.apiLog) {
+    const record = recordOf(value.record);
+    return record && { kind: 'api-log', record };
+  }
+  if (value[SHIPPED_MEMBER] === SHIPPED_KINDS.signIn) {
+    const { saas_id: saasId, outcome, at } = value;
+    if (typeof saasId !== 'string' || !SAAS_ID.test(saasId) || !(COUNTED_KINDS as readonly unknown[]).includes(outcome)) return undefined;
+    if (!whole(at, EARLIEST, LATEST)) return undefined;
+    return { kind: 'sign-in', saasId, outcome: outcome as CountedKind, at };
+  }
+  return undefined;
+}
+
+/** The shipped lines among log messages, in order; a message may hold several lines. */
+export const readShippedLines = (messages: readonly string[]): ShippedLine[] =>
+  messages.flatMap((message) => message.split('\n').flatMap((line) => readShippedLine(line) ?? []));
+
+/** Count writes at once: a batch of many SaaS products' days is written in a few round trips, not one per day. */
+const ADDS_AT_ONCE = 4;
+
+/**
+ * Writes a batch of lines: the records first (BatchWriteItem, 25 at a time, what the store hands back unprocessed
+ * sent again), each record once however often the batch holds it; then one ADD per SaaS and day with the batch's
+ * counts. A failure throws, so the batch is delivered again (on AWS Lambda retries it, then sets it aside in the
+ * dead letters): its records are written again harmlessly, and its counts that were added already count twice.
+ */
+export class ShippedLineWriter {
+  constructor(
+    private readonly deps: {
+      logs: Pick<ApiLogRepository, 'putMany'>;
+      counts: Pick<SignInCountsRepository, 'add'>;
+    },
+  ) {}
+
+  async write(lines: readonly ShippedLine[]): Promise<{ records: number; countWrites: number }> {
+    const records = new Map<string, ApiLogRecord>();
+    const days = new Map<string, { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }>();
+    for (const line of lines) {
+      if (line.kind === 'api-log') {
+        records.set(`${line.record.saasId}\n${line.record.id}`, line.record);
+        continue;
+      }
+      const day = utcDay(line.at);
+      const key = `${line.saasId}\n${day}`;
+      const entry = days.get(key) ?? { saasId: line.saasId, day, counts: {} };
+      entry.counts[line.outcome] = (entry.counts[line.outcome] ?? 0) + 1;
+      days.set(key, entry);
+    }
+    if (records.size > 0) await this.deps.logs.putMany([...records.values()]);
+    const adds = [...days.values()];
+    for (let i = 0; i < adds.length; i += ADDS_AT_ONCE) {
+      await Promise.all(adds.slice(i, i + ADDS_AT_ONCE).map(({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts)));
+    }
+    return { records: records.size, countWrites: adds.length };
+  }
+}
