@@ -196,7 +196,8 @@ try {
         `${writer.storeRequestsPerSignIn.toFixed(3)} store requests per sign-in (batches of ${WRITER_BATCH} lines)\n`,
     );
   }
-  // The record built and redacted, its line made and written.
+  // The record built and redacted, its line made and written (the new path: the sign-ins' loop may have left the old one on).
+  storeWrites = false;
   const call = { saasId: saas.saasId, apiKey: saas.apiKey, requestId: 'bench', method: 'POST', rawPath: '/v1/auth/sign-in/challenge' };
   const tellCpu = process.cpuUsage();
   for (let i = 0; i < TELLS; i++) {
