@@ -5,6 +5,7 @@
  * FLUSH_MS, and once more on a clean stop, so none is lost. A batch the writer refuses is offered again with the
  * next ones, at most ATTEMPTS times in all, as Lambda retries a failed delivery before setting it aside.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { log } from '../shared/log.js';
 import { sendShippedLinesTo, writeShippedLines } from '../shared/wiring.js';
 
@@ -18,6 +19,11 @@ export class LocalLineSink {
   /** The flushes in flight, one after another, so a stop waits for all of them. */
   private chain: Promise<void> = Promise.resolve();
   private restore: (() => void) | undefined;
+  /**
+   * A flush runs in the context the sink was made in, never in that of the request whose line started the timer:
+   * the writer's writes are nobody's request's (a test that notes each request's writes must not see them).
+   */
+  private readonly flushLater = AsyncResource.bind(() => void this.flush());
 
   constructor(private readonly write: (lines: readonly string[]) => Promise<unknown> = writeShippedLines) {}
 
@@ -31,7 +37,7 @@ export class LocalLineSink {
   tell(line: string): void {
     this.pending.push({ line, attempts: 0 });
     // Unreferenced: a pending flush never keeps a finished process alive (stop() flushes what is left).
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+    this.timer ??= setTimeout(this.flushLater, FLUSH_MS).unref();
   }
 
   /** Writes every line told so far; resolves when they are written (or set aside after their last attempt). */
@@ -66,7 +72,7 @@ export class LocalLineSink {
       });
       if (again.length === 0) return;
       this.pending.unshift(...again);
-      this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+      this.timer ??= setTimeout(this.flushLater, FLUSH_MS).unref();
     }
   }
 }

@@ -15,6 +15,9 @@ import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import type { ApiLogAnswer } from '../../shared/domain/apilog/api-log.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { DirectApi } from '../support/direct-api.js';
+import { watchWrites, withWriteLog } from '../support/write-log.js';
+import { FLUSH_MS } from '../../local/line-sink.js';
 
 type ApiLog = ApiLogAnswer;
 interface ApiLogs {
@@ -83,6 +86,26 @@ describe('a signed call', () => {
     const one = await logsA.get<ApiLog>(`/logs/${log.api_log_id}`);
     assert.equal(one.status, 200, one.text);
     assert.deepEqual(one.body, log);
+  });
+
+  it('is written by the API log writer, not as a write of the call or of any request running when it is written', async () => {
+    watchWrites(dynamo());
+    await world.flush();
+    const direct = new DirectApi(a);
+    // The read's line starts the writer's timer inside the call's context; the writer's batch comes after it.
+    const { result, writes } = await withWriteLog(async () => {
+      const answer = await direct.send({ method: 'GET', path: '/roles' });
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 3));
+      return answer;
+    });
+    assert.equal(result.status, 200);
+    assert.deepEqual(writes, [], 'a read writes nothing, and the writer’s batch is nobody’s request’s');
+    const requestId = String(result.headers['x-request-id']);
+    const listed = await logsA.get<ApiLogs>('/logs');
+    assert.ok(
+      listed.body.api_logs.some((l) => l.trace_id === requestId),
+      'the record was written meanwhile',
+    );
   });
 
   it('of every base and outcome is recorded (Pricing, a 404, a 403), but not one whose signature fails', async () => {
