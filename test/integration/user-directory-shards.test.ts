@@ -175,14 +175,14 @@ describe('the user directory in shards', () => {
   /**
    * A store client on which DynamoDB answers the mover's shard first, the mover's profile is then written (its
    * entry moves from the unsharded key to its shard), and only then is the unsharded key's read answered, if
-   * it was asked for beside the shards. Every other request passes as it comes.
+   * it was asked for beside the shards. Every other request passes as it comes. `moved` settles with the move.
    */
-  function racingMove(mover: string): DynamoClient {
+  function racingMove(mover: string): { client: DynamoClient; moved: () => Promise<unknown> } {
     const unsharded = `SAAS#${saasId}#USERS`;
     const shard = keys.userDirectoryShard(saasId, mover);
     const real = dynamo();
     let moved: Promise<unknown> | undefined;
-    return {
+    const client = {
       send: async (command: StoreCommand) => {
         const pk = command instanceof QueryCommand ? command.input.ExpressionAttributeValues?.[':pk'] : undefined;
         if (pk === unsharded) {
@@ -206,13 +206,15 @@ describe('the user directory in shards', () => {
         return real.send(command);
       },
     } as unknown as DynamoClient;
+    return { client, moved: () => moved ?? Promise.reject(new Error('the mover’s shard was never read')) };
   }
 
   it('finds an entry that moves to its shard while the directory is read, in GET /users and in a search', async () => {
     const others = inNameOrder(users.filter((u) => u.email.startsWith('other-')));
     for (const [i, mover] of [others[15]!, others[3]!].entries()) {
       await toLegacyKey(mover);
-      const repository = new DynamoUserRepository(racingMove(mover), tableName());
+      const race = racingMove(mover);
+      const repository = new DynamoUserRepository(race.client, tableName());
       if (i === 0) {
         assert.deepEqual(
           (await repository.list(saasId)).map((u) => u.id),
@@ -224,6 +226,8 @@ describe('the user directory in shards', () => {
         for await (const { item } of repository.directory(saasId, { emailPrefix: 'other-' }).read(undefined)) found.push(item.id);
         assert.deepEqual(found, others, 'a search');
       }
+      // The move was sent while the read went on (the unsharded key read first, the shards after); once it is done:
+      await race.moved();
       assert.equal((await profile(mover)).gsi1pk, keys.userDirectoryShard(saasId, mover), 'it moved during the read');
     }
   });
