@@ -59,7 +59,14 @@ type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lo
 
 export function toUser(item: Record<string, unknown>): UserRecord {
   const { activity, rest } = splitActivity(item);
-  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_answered: _answered, device_offers: _offers, ...user } = withoutKeys<StoredUser>(rest);
+  const {
+    loginKey: _loginKey,
+    deleting: _deleting,
+    signin_lockout: _lockout,
+    srp_answered: _answered,
+    device_offers: _offers,
+    ...user
+  } = withoutKeys<StoredUser>(rest);
   return { ...user, activity };
 }
 
