@@ -668,14 +668,13 @@ describe('offered devices (kept on the profile until confirmed)', () => {
     };
   }
 
-  it('a sign-in keeps its offer on the profile; Confirm Device moves it to a device item of its own, once', async () => {
+  it('a sign-in keeps its offer on the profile; Confirm Device makes it a device item of its own, once', async () => {
     const user = await createUser({ email: email(), password: PASSWORD });
     const { deviceKey, groupKey, token } = await offered(user.email);
     assert.deepEqual(Object.keys((await offersOf(user.id)) ?? {}), [deviceKey]);
     assert.equal(await deviceItems(user.id), 0, 'no device item before the confirmation');
 
     assert.equal((await confirm(token, deviceKey)).status, 200);
-    assert.deepEqual(await offersOf(user.id), {}, 'the offer left the profile');
     const device = await deviceItem(user.id, deviceKey);
     assert.equal(device?.status, 'confirmed');
     assert.equal(device?.device_group_key, groupKey);
@@ -697,6 +696,19 @@ describe('offered devices (kept on the profile until confirmed)', () => {
     assert.equal(res.status, 400);
     assert.equal((res.body as unknown as ErrorBody).type, 'device_not_found');
     assert.ok((await offersOf(user.id))?.[deviceKey], 'still offered');
+
+    // A lapsed offer (its lifetime is the access token's, so only a stored one can show it) is not confirmed.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.userProfile(saasId, user.id),
+        UpdateExpression: 'SET device_offers.#key.expiresAt = :past',
+        ExpressionAttributeNames: { '#key': deviceKey },
+        ExpressionAttributeValues: { ':past': nowSeconds() - 1 },
+      }),
+    );
+    await expectError(confirm(token, deviceKey), 400, 'device_not_found', 'device_key');
+    assert.equal(await deviceItems(user.id), 0);
   });
 
   it('an offer stored as its own item (before offers moved to the profile) is still confirmed', async () => {
@@ -748,7 +760,7 @@ describe('offered devices (kept on the profile until confirmed)', () => {
     const [oldest, newest] = [offers[0]!, offers.at(-1)!];
     await expectError(confirm(newest.token, oldest.deviceKey), 400, 'device_not_found', 'device_key');
     assert.equal((await confirm(newest.token, newest.deviceKey)).status, 200);
-    assert.equal(Object.keys((await offersOf(user.id)) ?? {}).length, PENDING_OFFERS - 1);
+    assert.equal((await deviceItem(user.id, newest.deviceKey))?.status, 'confirmed');
 
     // Past their lifetime the offers lapse: the next sign-in's write drops them.
     setClockForTests((start + PENDING_OFFERS + config().tokenLifetimeSeconds + 1) * 1000);

@@ -56,8 +56,8 @@ export interface DeviceRecord {
 }
 
 /**
- * A device a sign-in offered, kept on the user's profile until Confirm Device moves it to a device item of
- * its own (what that item holds before its confirmation, but its key and status).
+ * A device a sign-in offered, kept on the user's profile until it lapses (Confirm Device makes it a device
+ * item of its own): what that item holds before its confirmation, but its key and status.
  */
 export interface PendingOffer {
   device_group_key: string;
