@@ -7,6 +7,7 @@ import type {
   DeviceRecord,
   FollowUpStep,
   OpenChallenge,
+  PendingOffer,
   ProofState,
   SignedIn,
   SignInRepository,
@@ -18,7 +19,7 @@ import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
-import { both, check, conditionInput, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
+import { both, check, conditionInput, DynamoCommitter, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { onDirectoryShard, toUser } from './user-repository.js';
 import { Update } from './update.js';
 import { withActivity } from './activity-attributes.js';
@@ -51,6 +52,17 @@ function conditionOn(clauses: Record<string, [op: string, value: unknown]>, base
 /** The profile's attributes that hold sign-in's state (toUser leaves them out of the user record). */
 const LOCKOUT = 'signin_lockout';
 const ANSWERED = 'srp_answered';
+/**
+ * The devices sign-ins offered that await Confirm Device, by device key. An offer lives on the profile so the
+ * sign-in settles with the one conditional write that updates the profile anyway (a device item of its own
+ * made that write a transaction: twice the write units, and the slowest of the sign-in's requests).
+ */
+const OFFERS = 'device_offers';
+/**
+ * How many offers a profile holds: a newer one drops the oldest (whose Confirm Device then answers
+ * device_not_found), so the profile stays small (about 120 bytes an offer) however often its user signs in.
+ */
+export const PENDING_OFFERS = 5;
 
 /** The lockout state is still `expected` (undefined: none). */
 function lockoutIs(expected: LockoutState | undefined): Condition {
@@ -81,6 +93,27 @@ function spendSession(spent: SpentSession, change: Update, now: number): Conditi
     unanswered = { expression: 'attribute_not_exists(#answered)', names: { '#answered': ANSWERED } };
   }
   return both(both(LIVE, lockoutIs(spent.seen.lockout)), unanswered);
+}
+
+/**
+ * Puts `device`'s offer on the profile in `change`, dropping the lapsed offers and, past PENDING_OFFERS, the
+ * oldest. The map is made whole the first time (a nested SET needs it to exist), on condition that nobody
+ * made it meanwhile; it is never removed after, but the condition says so for a nested SET all the same.
+ */
+function offerDevice(seen: Record<string, PendingOffer> | undefined, device: DeviceRecord, change: Update, now: number): Condition {
+  const offer: PendingOffer = { device_group_key: device.device_group_key, created_at: device.created_at, expiresAt: device.expiresAt ?? now };
+  const names = { '#offers': OFFERS };
+  if (!seen) {
+    change.set(OFFERS, { [device.device_key]: offer });
+    return { expression: 'attribute_not_exists(#offers)', names };
+  }
+  const live = Object.entries(seen)
+    .filter(([, o]) => o.expiresAt > now)
+    .sort(([, a], [, b]) => a.created_at - b.created_at);
+  const kept = new Set(live.slice(Math.max(0, live.length - (PENDING_OFFERS - 1))).map(([key]) => key));
+  for (const key of Object.keys(seen)) if (!kept.has(key)) change.remove([OFFERS, key]);
+  change.set([OFFERS, device.device_key], offer);
+  return { expression: 'attribute_exists(#offers)', names };
 }
 
 /**
@@ -132,6 +165,7 @@ export class DynamoSignInRepository implements SignInRepository {
       user: item.deleting ? undefined : toUser(item),
       lockout: item[LOCKOUT] as LockoutState | undefined,
       answered: item[ANSWERED] as Record<string, number> | undefined,
+      offers: item[OFFERS] as Record<string, PendingOffer> | undefined,
     };
   }
 
@@ -207,7 +241,38 @@ export class DynamoSignInRepository implements SignInRepository {
     return this.read<DeviceRecord>(keys.device(saasId, userId, deviceKey));
   }
 
-  confirmDevice(saasId: string, userId: string, deviceKey: string, confirmation: DeviceConfirmationRecord, now: number): Promise<boolean> {
+  /**
+   * An offer on the profile becomes a confirmed device item of its own, in one transaction with a check that
+   * the user is live and the offer still there and live; the device item's own condition (new) makes it
+   * happen once. The offer is left on the profile, where the next sign-ins' writes drop it when it lapses or
+   * is the oldest: taking it off would rewrite the profile and its index entries in the transaction (16 write
+   * units against 6 on DynamoDB Local). An offer stored as its own item (a sign-in's that answered a follow-up
+   * challenge, or any from before offers moved to the profile) is confirmed where it is.
+   */
+  async confirmDevice(saasId: string, userId: string, deviceKey: string, confirmation: DeviceConfirmationRecord, now: number): Promise<boolean> {
+    const profile = await this.readItem(keys.userProfile(saasId, userId));
+    const offer = (profile?.[OFFERS] as Record<string, PendingOffer> | undefined)?.[deviceKey];
+    if (offer) {
+      const stillOffered = both(LIVE, {
+        expression: '#offers.#device.#expiresAt > :now',
+        names: { '#offers': OFFERS, '#device': deviceKey, '#expiresAt': TTL_ATTRIBUTE },
+        values: { ':now': now },
+      });
+      const device: DeviceRecord = {
+        device_key: deviceKey,
+        device_group_key: offer.device_group_key,
+        created_at: offer.created_at,
+        ...confirmation,
+        status: 'confirmed',
+      };
+      const outcome = await new DynamoCommitter(this.db).commit(
+        atomicWrite(
+          check(this.table, keys.userProfile(saasId, userId), stillOffered, RULE.userLive),
+          putNew(this.table, item(keys.device(saasId, userId, deviceKey), ENTITY.device, device), RULE.newItem),
+        ),
+      );
+      return outcome.committed;
+    }
     const change = new Update().set('status', 'confirmed').remove(TTL_ATTRIBUTE);
     for (const [name, value] of Object.entries(confirmation)) change.set(name, value);
     const offered = conditionOn({ status: ['=', 'offered'], [TTL_ATTRIBUTE]: ['>', now] }, EXISTS);
@@ -224,10 +289,16 @@ export class DynamoSignInRepository implements SignInRepository {
   signedInWrite(saasId: string, userId: string, signedIn: SignedIn, offeredDevice?: DeviceRecord): AtomicWrite {
     const atVersion = conditionOn({ session_version: ['=', signedIn.sessionVersion] }, LIVE);
     const change = withActivity(onDirectoryShard(saasId, userId, new Update().set('last_login_at', signedIn.at).remove(LOCKOUT)), signedIn.activity);
-    const condition = signedIn.spent ? both(atVersion, spendSession(signedIn.spent, change, signedIn.at)) : atVersion;
+    const { spent } = signedIn;
+    let condition = spent ? both(atVersion, spendSession(spent, change, signedIn.at)) : atVersion;
+    // The proof's read saw the profile's offers, so the offer joins them in the profile's write. Without it (a
+    // follow-up challenge's answer), the sign-in is a transaction anyway (its challenge closes with it): the
+    // offer is an item of its own there, as every offer was before they moved to the profile.
+    const onProfile = offeredDevice && spent;
+    if (onProfile) condition = both(condition, offerDevice(spent.seen.offers, offeredDevice, change, signedIn.at));
     return atomicWrite(
       update(this.table, keys.userProfile(saasId, userId), change, condition, RULE.sessionCurrent),
-      ...(offeredDevice
+      ...(offeredDevice && !onProfile
         ? [putNew(this.table, item(keys.device(saasId, userId, offeredDevice.device_key), ENTITY.device, offeredDevice), RULE.newItem)]
         : []),
     );

@@ -55,11 +55,18 @@ export function projection(attributes: readonly string[]) {
 }
 
 /** What the profile item holds beside the record: the name's key, the delete mark, and sign-in's state (sign-in-repository.ts). */
-type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_answered?: unknown };
+type StoredUser = UserRecord & { loginKey: string; deleting?: boolean; signin_lockout?: unknown; srp_answered?: unknown; device_offers?: unknown };
 
 export function toUser(item: Record<string, unknown>): UserRecord {
   const { activity, rest } = splitActivity(item);
-  const { loginKey: _loginKey, deleting: _deleting, signin_lockout: _lockout, srp_answered: _answered, ...user } = withoutKeys<StoredUser>(rest);
+  const {
+    loginKey: _loginKey,
+    deleting: _deleting,
+    signin_lockout: _lockout,
+    srp_answered: _answered,
+    device_offers: _offers,
+    ...user
+  } = withoutKeys<StoredUser>(rest);
   return { ...user, activity };
 }
 

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { createSrpSession, signSrpSession, wrapAuthChallenge, wrapInitiateAuth } from 'cognito-srp-helper';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
@@ -16,8 +16,10 @@ import { base32Decode, newTotpSecret, totpCodeAt, totpStep } from '../../shared/
 import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { totpSecretContext } from '../../shared/domain/users/users.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
-import { keys } from '../../shared/store/keys.js';
+import { config } from '../../shared/config.js';
+import { ENTITY, keys } from '../../shared/store/keys.js';
 import { queryAll } from '../../shared/store/query.js';
+import { PENDING_OFFERS } from '../../shared/store/sign-in-repository.js';
 import { tokenVerifier, dynamo, secretBox, tableName } from '../../shared/wiring.js';
 import {
   authenticate,
@@ -640,5 +642,158 @@ describe('remembered devices', () => {
     await expectError(status(otherToken, device_key), 400, 'device_not_found', 'device_key');
     await expectError(status(own, 'us-east-1_unknown'), 400, 'device_not_found', 'device_key');
     assert.equal((await status(own, device_key)).status, 200);
+  });
+});
+
+describe('offered devices (kept on the profile until confirmed)', () => {
+  const config_ = { password_verifier: Buffer.from('0abc', 'hex').toString('base64'), salt: 'AQI=' };
+  const confirm = (access_token: string, device_key: string) =>
+    api.post('/device/confirm', { access_token, device_key, device_secret_verifier_config: config_ });
+  const remember = (access_token: string, device_key: string) =>
+    api.post('/device/status', { access_token, device_key, device_remembered_status: 'remembered' });
+  const deviceItem = async (userId: string, deviceKey: string) =>
+    (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.device(saasId, userId, deviceKey), ConsistentRead: true }))).Item;
+  const offersOf = async (userId: string) => (await profile(userId))?.device_offers as Record<string, { expiresAt: number }> | undefined;
+  const deviceItems = async (userId: string) =>
+    (await queryAll(dynamo(), tableName(), { pk: keys.userProfile(saasId, userId).pk, skPrefix: keys.device(saasId, userId, '').sk })).length;
+
+  async function offered(username: string) {
+    const res = await srpSignIn(api, username, PASSWORD, { at: new Date(nowSeconds() * 1000) });
+    assert.equal(res.status, 200, res.text);
+    const body = res.body as SignInResult;
+    return {
+      deviceKey: body.new_device_metadata?.device_key as string,
+      groupKey: body.new_device_metadata?.device_group_key as string,
+      token: body.credentials?.access_token as string,
+    };
+  }
+
+  it('a sign-in keeps its offer on the profile; Confirm Device makes it a device item of its own, once', async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const { deviceKey, groupKey, token } = await offered(user.email);
+    assert.deepEqual(Object.keys((await offersOf(user.id)) ?? {}), [deviceKey]);
+    assert.equal(await deviceItems(user.id), 0, 'no device item before the confirmation');
+
+    assert.equal((await confirm(token, deviceKey)).status, 200);
+    const device = await deviceItem(user.id, deviceKey);
+    assert.equal(device?.status, 'confirmed');
+    assert.equal(device?.device_group_key, groupKey);
+    assert.equal(device?.expiresAt, undefined, 'a confirmed device does not lapse');
+    await expectError(confirm(token, deviceKey), 400, 'device_not_found', 'device_key');
+    assert.equal((await remember(token, deviceKey)).status, 200);
+    assert.equal((await deviceItem(user.id, deviceKey))?.remembered, true);
+    // The user record does not show sign-in's state.
+    const read = await api.get<Record<string, unknown>>(`/users/${user.id}`);
+    assert.equal(read.status, 200);
+    assert.equal('device_offers' in read.body, false);
+  });
+
+  it('an unconfirmed offer is no device: Update Device Status and a proof with its key are refused', async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const { deviceKey, token } = await offered(user.email);
+    await expectError(remember(token, deviceKey), 400, 'device_not_found', 'device_key');
+    const res = await srpSignIn(api, user.email, PASSWORD, { deviceKey });
+    assert.equal(res.status, 400);
+    assert.equal((res.body as unknown as ErrorBody).type, 'device_not_found');
+    assert.ok((await offersOf(user.id))?.[deviceKey], 'still offered');
+
+    // A lapsed offer (its lifetime is the access token's, so only a stored one can show it) is not confirmed.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.userProfile(saasId, user.id),
+        UpdateExpression: 'SET device_offers.#key.expiresAt = :past',
+        ExpressionAttributeNames: { '#key': deviceKey },
+        ExpressionAttributeValues: { ':past': nowSeconds() - 1 },
+      }),
+    );
+    await expectError(confirm(token, deviceKey), 400, 'device_not_found', 'device_key');
+    assert.equal(await deviceItems(user.id), 0);
+  });
+
+  it('an offer stored as its own item (before offers moved to the profile) is still confirmed', async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const { token } = await offered(user.email);
+    const deviceKey = `us-east-1_${randomUUID()}`;
+    const now = nowSeconds();
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.device(saasId, user.id, deviceKey),
+          entity: ENTITY.device,
+          v: 1,
+          device_key: deviceKey,
+          device_group_key: '-old-group',
+          status: 'offered',
+          remembered: false,
+          created_at: now,
+          expiresAt: now + 3600,
+        },
+      }),
+    );
+    assert.equal((await confirm(token, deviceKey)).status, 200);
+    const device = await deviceItem(user.id, deviceKey);
+    assert.equal(device?.status, 'confirmed');
+    assert.equal(device?.expiresAt, undefined);
+    await expectError(confirm(token, deviceKey), 400, 'device_not_found', 'device_key');
+    assert.equal((await remember(token, deviceKey)).status, 200);
+  });
+
+  it(`keeps at most ${PENDING_OFFERS} offers, the newest, and drops lapsed ones`, async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const start = nowSeconds();
+    const offers = [];
+    for (let i = 0; i <= PENDING_OFFERS; i++) {
+      setClockForTests((start + i) * 1000);
+      offers.push(await offered(user.email));
+    }
+    const held = Object.keys((await offersOf(user.id)) ?? {}).sort();
+    assert.deepEqual(
+      held,
+      offers
+        .slice(1)
+        .map((o) => o.deviceKey)
+        .sort(),
+      'the oldest dropped',
+    );
+    const [oldest, newest] = [offers[0]!, offers.at(-1)!];
+    await expectError(confirm(newest.token, oldest.deviceKey), 400, 'device_not_found', 'device_key');
+    assert.equal((await confirm(newest.token, newest.deviceKey)).status, 200);
+    assert.equal((await deviceItem(user.id, newest.deviceKey))?.status, 'confirmed');
+
+    // Past their lifetime the offers lapse: the next sign-in's write drops them.
+    setClockForTests((start + PENDING_OFFERS + config().tokenLifetimeSeconds + 1) * 1000);
+    const last = await offered(user.email);
+    assert.deepEqual(Object.keys((await offersOf(user.id)) ?? {}), [last.deviceKey]);
+  });
+
+  it('two first sign-ins at once both keep their offer', async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    const both = await Promise.all([offered(user.email), offered(user.email)]);
+    assert.deepEqual(Object.keys((await offersOf(user.id)) ?? {}).sort(), both.map((o) => o.deviceKey).sort());
+    for (const o of both) assert.equal((await confirm(o.token, o.deviceKey)).status, 200);
+  });
+
+  it('a sign-in that answered a follow-up challenge stores its offer as its own item, confirmed as before', async () => {
+    const user = await createUser({ email: email(), password: PASSWORD });
+    await enableEmailMfa(user.id);
+    const started = await srpSignIn(api, user.email, PASSWORD);
+    assert.equal(started.status, 200, started.text);
+    const challenge = started.body as SignInResult;
+    assert.equal(challenge.challenge_name, 'EMAIL_OTP');
+    const res = await answerChallenge(
+      api,
+      'EMAIL_OTP',
+      { USERNAME: user.email, EMAIL_OTP_CODE: await mailedCode(user.email) },
+      challenge.session as string,
+    );
+    assert.equal(res.status, 200, res.text);
+    const body = res.body as SignInResult;
+    const deviceKey = body.new_device_metadata?.device_key as string;
+    assert.equal((await deviceItem(user.id, deviceKey))?.status, 'offered');
+    assert.equal((await offersOf(user.id))?.[deviceKey], undefined);
+    assert.equal((await confirm(body.credentials?.access_token as string, deviceKey)).status, 200);
+    assert.equal((await deviceItem(user.id, deviceKey))?.status, 'confirmed');
   });
 });

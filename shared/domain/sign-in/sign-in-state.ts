@@ -55,6 +55,16 @@ export interface DeviceRecord {
   expiresAt?: number;
 }
 
+/**
+ * A device a sign-in offered, kept on the user's profile until it lapses (Confirm Device makes it a device
+ * item of its own): what that item holds before its confirmation, but its key and status.
+ */
+export interface PendingOffer {
+  device_group_key: string;
+  created_at: number;
+  expiresAt: number;
+}
+
 export interface DeviceConfirmationRecord {
   salt: string;
   verifier: string;
@@ -73,6 +83,8 @@ export interface ProofState {
    * map itself is undefined until the first one.
    */
   answered: Record<string, number> | undefined;
+  /** The devices offered to the user that await Confirm Device, by device key (absent until the first). */
+  offers?: Record<string, PendingOffer>;
 }
 
 /** A proof's reading of the profile and the session it spends: what settling the proof is conditioned on. */
