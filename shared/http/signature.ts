@@ -60,16 +60,20 @@ export function parseAuthorizationHeader(header: string | undefined): SignatureH
 }
 
 /**
- * True when the signature matches a minute within `windowMinutes` either side of `now`. Every candidate
- * minute is computed and compared in constant time, so timing tells nothing about which part was wrong.
+ * True when the signature matches a minute within `windowMinutes` either side of `now`. The minutes are tried
+ * from `now` outwards and the first match ends the search: a client with a set clock costs one HMAC, not the
+ * window's 2w+1 (7 at the default 3 minutes, about 0.05 ms of every call's CPU). Each comparison is in constant
+ * time, so timing tells nothing of the signature; what an early match tells, the minute the client signed at,
+ * is the client's own choice and secret from nobody. A signature that matches no minute costs all of them.
  */
 export function verifySignature(secret: string, header: SignatureHeader, request: SignedRequest, now: Date, windowMinutes: number): boolean {
   const given = Buffer.from(header.signature, 'hex');
-  let matched = false;
-  for (let offset = -windowMinutes; offset <= windowMinutes; offset++) {
+  for (let step = 0; step <= 2 * windowMinutes; step++) {
+    // 0, -1, +1, -2, +2, …
+    const offset = step % 2 === 0 ? step / 2 : -(step + 1) / 2;
     const time = signatureTime(new Date(now.getTime() + offset * 60_000));
     const expected = Buffer.from(computeSignature(secret, time, header.apiKey, request), 'hex');
-    if (timingSafeEqual(expected, given)) matched = true;
+    if (timingSafeEqual(expected, given)) return true;
   }
-  return matched;
+  return false;
 }

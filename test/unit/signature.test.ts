@@ -90,6 +90,25 @@ describe('SAASUSSIGV1 signature', () => {
       }
     });
 
+    it('accepts a signer exactly when its minute is within the window, over random clocks and windows', () => {
+      const minuteOf = (at: number) => Math.floor(at / 60_000);
+      let accepted = 0;
+      for (let i = 0; i < 600; i++) {
+        const window = Math.floor(Math.random() * 6);
+        const serverAt = Date.UTC(2026, 0, 1) + Math.floor(Math.random() * 400 * 24 * 3_600_000);
+        const signerAt = serverAt + Math.round((Math.random() * 2 - 1) * (window + 2) * 60_000);
+        const expected = Math.abs(minuteOf(signerAt) - minuteOf(serverAt)) <= window;
+        const header = signedAt(new Date(signerAt));
+        assert.equal(verifySignature('secret', header, request, new Date(serverAt), window), expected, `${signerAt - serverAt} ms, window ${window}`);
+        // The same header never passes for another request or secret, whatever the clocks.
+        assert.equal(verifySignature('secret', header, { ...request, path: '/v1/auth/envs' }, new Date(serverAt), window), false);
+        assert.equal(verifySignature('other', header, request, new Date(serverAt), window), false);
+        if (expected) accepted++;
+      }
+      // Both outcomes were met many times.
+      assert.ok(accepted > 100 && accepted < 500, `${accepted} of 600 accepted`);
+    });
+
     it('refuses any change to the signed parts', () => {
       const header = signedAt(now);
       const tampered: Partial<SignedRequest>[] = [
