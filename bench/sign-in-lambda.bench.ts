@@ -19,12 +19,15 @@ import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'nod
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { G, N } from '../shared/crypto/srp.js';
 import { toBig, toBytes, N_BIG } from '../shared/crypto/srp-server.js';
-import { dynamo, recordApiCall, sendShippedLinesTo, tableName, writeShippedLines } from '../shared/wiring.js';
-import { apiLogKeys } from '../shared/store/keys.js';
+import { dynamo, groupHandler, recordApiCall, sendShippedLinesTo, tableName, writeShippedLines } from '../shared/wiring.js';
+import { apiLogKeys, keys, type ItemKey } from '../shared/store/keys.js';
 import { DynamoApiLogRepository } from '../shared/store/api-log-repository.js';
 import { readShippedLine } from '../shared/domain/apilog/shipped-lines.js';
 import { startHarness } from '../dev-support/harness.js';
-import { srpSignIn } from '../dev-support/sign-in.js';
+import { srpSignIn, startSignIn } from '../dev-support/sign-in.js';
+import { operation } from '../shared/schemas/operation.js';
+import { signInSchemas } from '../shared/schemas/sign-in.js';
+import { GetCommand, UpdateCommand } from '../shared/store/dynamo-client.js';
 import { SrpTestClient } from '../dev-support/srp-client.js';
 import { expectStatus, patientStoreClient, startBenchDynamo } from './fixtures.js';
 import { LambdaClient } from './lambda-client.js';
@@ -62,6 +65,80 @@ function floor(): number {
   return (used.user + used.system) / 1000;
 }
 
+/**
+ * What a sign-in costs on this path at the least, whatever the sign-in's own code does: both invocations through
+ * the functions' pipeline (signature, routing, JSON and schema, the answer, the API log line) with stand-in
+ * operations that answer what a sign-in answers and do nothing else, and the store requests a sign-in makes,
+ * each alone (the login owner's item, the profile, and a conditional UpdateItem of one attribute). Measured
+ * interleaved with real sign-ins, so the caches are as cold as in the figures above; beside the floor. What the
+ * target leaves for the sign-in's own work (the session's sealing, the proof's inputs, the token claims, the
+ * lockout, replay, activity and device rules, and their items' size) is the target less this.
+ */
+async function leastOfThisPath(api: LambdaClient, saasId: string, emails: string[], userIds: string[]) {
+  const first = expectStatus(await srpSignIn(api, emails[0] as string, PASSWORD), 200, 'a sign-in');
+  const started = expectStatus(await startSignIn(api, emails[0] as string, new SrpTestClient().srpA), 200, 'a challenge');
+  const standIn = new LambdaClient(api.baseUrl, api.credentials);
+  standIn.handlers['sign-in'] = groupHandler('sign-in', {
+    signIn: operation(signInSchemas.signIn, async () => started),
+    respondToSignInChallenge: operation(signInSchemas.respondToSignInChallenge, async () => first),
+  });
+  const cpuOf = async (call: () => Promise<unknown>) => {
+    const before = process.cpuUsage();
+    await call();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+  const parts = { pipeline: [] as number[], ownerRead: [] as number[], profileRead: [] as number[], write: [] as number[], floor: [] as number[] };
+  for (let i = 0; i < WARMUP + SIGN_INS; i++) {
+    const [email, userId] = [emails[i % USERS] as string, userIds[i % USERS] as string];
+    expectStatus(await srpSignIn(api, email, PASSWORD), 200, 'a sign-in');
+    const before = standIn.handlerCpuMs;
+    // The stand-ins answer the first user's challenge whatever the proof: the client's answer is not checked.
+    expectStatus(await srpSignIn(standIn, email, PASSWORD), 200, 'a stand-in sign-in');
+    const pipeline = standIn.handlerCpuMs - before;
+    const read = (key: ItemKey) => dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    const ownerRead = await cpuOf(() => read(keys.loginOwner(saasId, { kind: 'email', value: email })));
+    const profileRead = await cpuOf(() => read(keys.userProfile(saasId, userId)));
+    const write = await cpuOf(() =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.userProfile(saasId, userId),
+          UpdateExpression: 'SET #at = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#at': 'last_login_at' },
+          ExpressionAttributeValues: { ':at': Math.floor(Date.now() / 1000) },
+        }),
+      ),
+    );
+    const floorMs = floor();
+    if (i < WARMUP) continue;
+    Object.entries({ pipeline, ownerRead, profileRead, write, floor: floorMs }).forEach(([name, value]) =>
+      parts[name as keyof typeof parts].push(value),
+    );
+  }
+  const m = Object.fromEntries(Object.entries(parts).map(([name, values]) => [name, summarize(values).median])) as Record<keyof typeof parts, number>;
+  // As made (the profile carries its activity events and offers: 4-8 KB), with a profile as small as the login
+  // owner's item (1 KB: what a profile without them would be), and without the profile's read.
+  const totals = {
+    threeRequests: m.floor + m.pipeline + m.ownerRead + m.profileRead + m.write,
+    threeRequestsLeanProfile: m.floor + m.pipeline + 2 * m.ownerRead + m.write,
+    twoRequests: m.floor + m.pipeline + m.ownerRead + m.write,
+  };
+  const least = { ...m, ...totals, leftAtTarget: Object.fromEntries(Object.entries(totals).map(([k, total]) => [k, TARGET * m.floor - total])) };
+  const line = (what: string, total: number) =>
+    `  ${what.padEnd(44)} ${ms(total)} = ${(total / m.floor).toFixed(2)}× the floor; left for the sign-in's own work at ${TARGET}×: ${ms(TARGET * m.floor - total)}\n`;
+  process.stdout.write(
+    `The least a sign-in costs on this path (n = ${SIGN_INS}, medians; floor ${ms(m.floor)})\n` +
+      `  pipeline, both invocations, stand-in operations: ${ms(m.pipeline)}\n` +
+      `  store: login owner read ${ms(m.ownerRead)}, profile read ${ms(m.profileRead)}, conditional UpdateItem ${ms(m.write)}\n` +
+      line('three requests, the profile as it is', totals.threeRequests) +
+      line('three requests, a profile of 1 KB', totals.threeRequestsLeanProfile) +
+      line('two requests (no read of the profile)', totals.twoRequests),
+  );
+  return least;
+}
+
 const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
 patientStoreClient();
@@ -85,9 +162,10 @@ try {
   const saas = await h.newSaas();
   const api = new LambdaClient('https://api.lambda.test/v1/auth', saas);
   const emails: string[] = [];
+  const userIds: string[] = [];
   for (let i = 0; i < USERS; i++) {
     const email = `lambda-${i}@bench.test`;
-    expectStatus(await api.post('/users', { email, password: PASSWORD }), 201, 'create user');
+    userIds.push(expectStatus(await api.post<{ id: string }>('/users', { email, password: PASSWORD }), 201, 'create user').id);
     emails.push(email);
   }
 
@@ -207,6 +285,7 @@ try {
   const tellMs = (tellUsed.user + tellUsed.system) / 1000 / TELLS;
   for (const label of linesOf.keys()) Object.assign(runs[label] as object, { tellOneRecordMs: tellMs });
   process.stdout.write(`Telling one record: ${(tellMs * 1000).toFixed(1)} µs of the handler's CPU (record, line, write to /dev/null)\n`);
+  runs.least = await leastOfThisPath(api, saas.saasId, emails, userIds);
   writeResults('sign-in-lambda', runs);
   sendShippedLinesTo(localSink);
   closeSync(devNull);
