@@ -150,14 +150,24 @@ export const ENTRIES: readonly Entry[] = [
   { path: ENTRY_PATHS.consoleEntry, fn: 'console' },
 ];
 
-/** The entry a request goes to, as API Gateway picks it; undefined for the route table's paths and the rest. */
+/**
+ * The entry a request goes to, as API Gateway picks it; undefined for the route table's paths and the rest.
+ * A prefix's bare path (`/v1/auth/console/`) is its function's only when that function also answers the name
+ * without the slash (the console's 308 to its overview): a person who types either means the same place, and the
+ * console function sends both on (web/console/console-function.ts), whichever of `{proxy+}` and the named route
+ * API Gateway picks for it. The other bare prefixes (`/v1/auth/login/`, `/oauth2/`, `/saml2/`) name no page and
+ * stay `$default`'s: programs keep the JSON 404 they get today, browsers its "page not found" page.
+ */
 export function matchEntry(method: string, rawPath: string): Entry | undefined {
   return ENTRIES.find((entry) =>
     entry.path.endsWith('/')
-      ? rawPath.startsWith(entry.path) && rawPath.length > entry.path.length
+      ? rawPath.startsWith(entry.path) && (rawPath.length > entry.path.length || hasName(entry))
       : rawPath === entry.path && (entry.method ?? method) === method,
   );
 }
+
+/** Whether a prefix's function also has the prefix without its slash as an entry of every method. */
+const hasName = (prefix: Entry) => ENTRIES.some((entry) => entry.fn === prefix.fn && !entry.method && `${entry.path}/` === prefix.path);
 
 /**
  * A group's function timeout, in seconds (lib/service-stack.ts; the local runner gives handlers the same). The

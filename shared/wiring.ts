@@ -11,7 +11,7 @@ import { KmsDataKeys } from './adapters/aws/kms.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { traceAwsCall } from './observability.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
-import { createGroupHandler, type CallRecorder, type PipelineSettings } from './http/pipeline.js';
+import { createGroupHandler, type CallRecorder, type PipelineSettings, type UnmatchedPage } from './http/pipeline.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './adapters/site-domains.js';
 import { screenHostPlan, screenOrigin } from './screen-hosts.js';
@@ -132,14 +132,18 @@ export function resetClientsForTests(): void {
   box = undefined;
 }
 
-/** A function group's handler: the request pipeline, with the API keys of this store. */
-export const groupHandler = (group: Group, operations: Record<string, BoundOperation>) =>
+/**
+ * A function group's handler: the request pipeline, with the API keys of this store; `unmatchedPage` for the
+ * group that answers unknown addresses (the public one).
+ */
+export const groupHandler = (group: Group, operations: Record<string, BoundOperation>, unmatchedPage?: UnmatchedPage) =>
   createGroupHandler(
     group,
     operations,
     (saasId, apiKey) => findActiveApiKey(accountRepository(), secretBox(), saasId, apiKey),
     pipelineSettings(),
     recordApiCall,
+    unmatchedPage,
   );
 
 /** The request pipeline's limits, read when a function's handler is made (once per cold start). */

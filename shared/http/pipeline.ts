@@ -98,6 +98,9 @@ const requestState = (): Middleware => ({
   },
 });
 
+/** No operation and no entry answers the request: the only refusal a browser's page may replace (UnmatchedPage). */
+class NoRoute extends HttpProblem {}
+
 /**
  * API Gateway has already matched a route (routeKey) for every route of the table; the `$default` route
  * and the local server's unmatched requests are matched here, so unknown paths get 404 and wrong methods
@@ -108,9 +111,9 @@ const routing = (group: Group): Middleware => ({
     const state = stateOf(context);
     const method = event.requestContext.http.method;
     const found = matchRoute(method, event.rawPath);
-    if (found.kind === 'not-found') throw new HttpProblem(404, 'not_found', `no route for ${event.rawPath}`);
+    if (found.kind === 'not-found') throw new NoRoute(404, 'not_found', `no route for ${event.rawPath}`);
     if (found.kind === 'method-not-allowed') {
-      throw new HttpProblem(405, 'method_not_allowed', `${method} is not allowed on ${event.rawPath}`, {
+      throw new NoRoute(405, 'method_not_allowed', `${method} is not allowed on ${event.rawPath}`, {
         allow: found.allowed.join(', '),
       });
     }
@@ -212,8 +215,23 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
  */
 export const SECURITY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
+/**
+ * The page a person reads at an address that no operation and no entry answers (the public function, which
+ * API Gateway's `$default` route reaches, passes the login screen's: web/login/public-function.ts); undefined
+ * to keep the error shape. It gives the headers and body; the refusal keeps its status (404, or 405 with Allow).
+ */
+export type UnmatchedPage = (event: Event) => { headers: Record<string, string>; body: string } | undefined;
+
+/**
+ * A browser opening an address (a link, the address bar): it asks for HTML and signs nothing. SDKs, signed
+ * calls and fetch() with its default Accept (any type) are not, and keep the error shape exactly.
+ */
+export function isBrowserNavigation(event: Event): boolean {
+  return /text\/html/i.test(header(event, 'accept') ?? '') && header(event, 'authorization') === undefined;
+}
+
 /** Registered first so that its onError runs last, after every other middleware had its say. */
-const errorResponder = (): Middleware => ({
+const errorResponder = (unmatchedPage?: UnmatchedPage): Middleware => ({
   after: ({ context, response }) => {
     if (response) {
       const state = stateOf(context);
@@ -226,6 +244,15 @@ const errorResponder = (): Middleware => ({
     const answer = errorAnswer(request.error);
     // The log scope already carries the request id, SaaS and operation.
     if (answer.unexpected) log.error('unexpected error', request.error);
+    const page = request.error instanceof NoRoute && unmatchedPage && isBrowserNavigation(request.event) ? unmatchedPage(request.event) : undefined;
+    if (page) {
+      request.response = {
+        statusCode: answer.status,
+        headers: { ...page.headers, ...answer.headers, [REQUEST_ID_HEADER]: requestId, ...traceHeaders(state) },
+        body: page.body,
+      };
+      return;
+    }
     request.response = {
       statusCode: answer.status,
       headers: { ...SECURITY_HEADERS, ...JSON_HEADERS, ...answer.headers, [REQUEST_ID_HEADER]: requestId, ...traceHeaders(state) },
@@ -320,13 +347,14 @@ export function createGroupHandler(
   signingKeys: SigningKeyLookup,
   settings: PipelineSettings,
   recorder?: CallRecorder,
+  unmatchedPage?: UnmatchedPage,
 ) {
   for (const operationId of Object.keys(operations)) {
     const route = ROUTES.find((r) => r.operationId === operationId);
     if (route?.group !== group) throw new Error(`operation ${operationId} is not a route of the ${group} group`);
   }
   const pipeline = middy<Event, Result, Error, Context>()
-    .use(errorResponder())
+    .use(errorResponder(unmatchedPage))
     .use(answerSize())
     .use(requestState())
     .use(routing(group))

@@ -95,6 +95,31 @@ describe('bundled functions', () => {
     assert.equal(lines.filter(isEmf).length, 0);
   });
 
+  it("the public function, as API Gateway's $default route, answers a browser the screen's not-found page from its bundle", async () => {
+    const file = await bundle('public');
+    const navigation = (headers: Record<string, string>) => ({
+      version: '2.0',
+      routeKey: '$default',
+      rawPath: '/',
+      rawQueryString: '',
+      headers: { host: 'api.example.com', ...headers },
+      requestContext: { domainName: 'api.example.com', http: { method: 'GET', path: '/' }, requestId: 'req-2' },
+      isBase64Encoded: false,
+    });
+    const page = invoke(file, navigation({ accept: 'text/html,application/xhtml+xml', 'accept-language': 'ja' })).answer as {
+      statusCode: number;
+      body: string;
+      headers: Record<string, string>;
+    };
+    assert.equal(page.statusCode, 404);
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/);
+    assert.match(page.body, /<html lang="ja">/);
+    assert.equal(page.headers['x-request-id'], 'req-2');
+    const program = invoke(file, navigation({ accept: 'application/json' })).answer as { statusCode: number; body: string };
+    assert.equal(program.statusCode, 404);
+    assert.deepEqual(JSON.parse(program.body), { type: 'not_found', message: 'no route for /', data: {} });
+  });
+
   it('the mail-event handler stores a suppression through the credential shim and writes one EMF line', async () => {
     const file = await bundle('mail-events');
     const saasId = randomUUID();

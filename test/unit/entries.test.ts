@@ -46,6 +46,9 @@ describe('the entries table', () => {
     assert.equal(matchEntry('GET', ENTRY_PATHS.consoleEntry)?.fn, 'console');
     assert.equal(matchEntry('HEAD', ENTRY_PATHS.consoleEntry)?.fn, 'console');
     assert.equal(matchEntry('GET', `${ENTRY_PATHS.consoleEntry}s`), undefined);
+    // Its bare prefix too, since the console answers its name without the slash; the others' stay $default's.
+    assert.equal(matchEntry('GET', ENTRY_PATHS.console)?.fn, 'console');
+    for (const bare of [ENTRY_PATHS.oauth2, ENTRY_PATHS.saml2]) assert.equal(matchEntry('GET', bare), undefined, bare);
   });
 
   it('grants narrow updates only to functions that write nothing else', () => {

@@ -111,6 +111,45 @@ describe('pipeline', () => {
     assert.equal(ran, 1, 'the operation ran for the body within the limit only');
   });
 
+  it("gives a browser's navigation the unmatched page for no route only: never for an operation's own 404", async () => {
+    const asked: string[] = [];
+    const page = (e: APIGatewayProxyEventV2) => {
+      asked.push(e.rawPath);
+      return { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<p>page</p>' };
+    };
+    const handler = createGroupHandler(
+      'public',
+      {
+        getJwks: operation({}, async () => {
+          throw notFound('key_not_found', 'no signing key yet');
+        }),
+      },
+      noKeys,
+      settings,
+      undefined,
+      page,
+    );
+    const browse = (method: string, path: string, headers: Record<string, string> = {}) => {
+      const e = event(method, path);
+      e.headers = { ...e.headers, accept: 'text/html', ...headers };
+      return handler(e, context);
+    };
+    const nowhere = await browse('GET', '/v1/auth/nope');
+    assert.equal(nowhere.statusCode, 404);
+    assert.equal(nowhere.body, '<p>page</p>');
+    assert.equal(nowhere.headers?.['x-request-id'], 'req-123');
+    const wrongMethod = await browse('POST', '/v1/auth/.well-known/jwks.json');
+    assert.equal(wrongMethod.statusCode, 405);
+    assert.equal(wrongMethod.headers?.allow, 'GET');
+    assert.equal(wrongMethod.body, '<p>page</p>');
+    // An operation's not-found, a signed request and a request that does not ask for HTML keep the error shape.
+    const operation404 = await browse('GET', '/v1/auth/.well-known/jwks.json');
+    assert.equal(JSON.parse(operation404.body!).type, 'key_not_found');
+    assert.equal(JSON.parse((await browse('GET', '/v1/auth/nope', { Authorization: 'SAASUSSIGV1 x' })).body!).type, 'not_found');
+    assert.equal(JSON.parse((await handler(event('GET', '/v1/auth/nope'), context)).body!).type, 'not_found');
+    assert.deepEqual(asked, ['/v1/auth/nope', '/v1/auth/.well-known/jwks.json']);
+  });
+
   it('refuses to run a route of another group', async () => {
     const handler = createGroupHandler('public', {}, noKeys, settings);
     const res = await handler(event('GET', '/v1/auth/roles'), context);

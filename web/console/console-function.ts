@@ -14,8 +14,11 @@ export const CONSOLE_ENTRY = `${ENTRY_PATHS.console}overview`;
 export { offerDemoOperator };
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-  // `…/console` itself (API Gateway's `{proxy+}` never matches an empty rest, so the entry has a name).
-  if (event.rawPath === ENTRY_PATHS.consoleEntry) return { statusCode: 308, headers: { location: CONSOLE_ENTRY }, body: '' };
+  // `…/console` itself (API Gateway's `{proxy+}` never matches an empty rest, so the entry has a name), and
+  // `…/console/`, typed with the slash: the same place to a person (shared/routes.ts, matchEntry).
+  if (event.rawPath === ENTRY_PATHS.consoleEntry || event.rawPath === ENTRY_PATHS.console) {
+    return { statusCode: 308, headers: { location: CONSOLE_ENTRY }, body: '' };
+  }
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
