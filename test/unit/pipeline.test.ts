@@ -58,17 +58,15 @@ describe('pipeline', () => {
     assert.equal(res.headers?.['x-request-id'], 'req-123');
   });
 
+  /** An operation whose own answer is a 404. */
+  const keyNotFound = {
+    getJwks: operation({}, async () => {
+      throw notFound('key_not_found', 'no signing key yet');
+    }),
+  };
+
   it('maps a domain error by its kind and keeps its code', async () => {
-    const handler = createGroupHandler(
-      'public',
-      {
-        getJwks: operation({}, async () => {
-          throw notFound('key_not_found', 'no signing key yet');
-        }),
-      },
-      noKeys,
-      settings,
-    );
+    const handler = createGroupHandler('public', keyNotFound, noKeys, settings);
     const res = await handler(event('GET', '/v1/auth/.well-known/jwks.json'), context);
     assert.equal(res.statusCode, 404);
     assert.deepEqual(JSON.parse(res.body!), { type: 'key_not_found', message: 'no signing key yet', data: {} });
@@ -117,18 +115,7 @@ describe('pipeline', () => {
       asked.push(e.rawPath);
       return { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<p>page</p>' };
     };
-    const handler = createGroupHandler(
-      'public',
-      {
-        getJwks: operation({}, async () => {
-          throw notFound('key_not_found', 'no signing key yet');
-        }),
-      },
-      noKeys,
-      settings,
-      undefined,
-      page,
-    );
+    const handler = createGroupHandler('public', keyNotFound, noKeys, settings, undefined, page);
     const browse = (method: string, path: string, headers: Record<string, string> = {}) => {
       const e = event(method, path);
       e.headers = { ...e.headers, accept: 'text/html', ...headers };
