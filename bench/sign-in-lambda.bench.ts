@@ -13,6 +13,7 @@
  * the writer function would pay it for CloudWatch Logs' batches. Every other sign-in writes its calls' records
  * the way it did before, one PutItem per call awaited by the handler, so the two are compared in the same
  * process on the same load (the machine is shared: runs apart differ by a millisecond).
+ * Last, the least a sign-in can cost on this path whatever its own code does (leastOfThisPath), beside the target.
  *   npm run bench -- sign-in-lambda
  */
 import { createDiffieHellman, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
