@@ -12,8 +12,8 @@ import { nowSeconds } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import type { UserActivity } from '../../shared/schemas/users.js';
-import { GetCommand } from '../../shared/store/dynamo-client.js';
-import { keys } from '../../shared/store/keys.js';
+import { GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
+import { activityAttribute, keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
@@ -72,6 +72,31 @@ describe('user activity', () => {
     assert.doesNotMatch(JSON.stringify(event), new RegExp(PASSWORD), 'no password');
     const got = await api.get<Record<string, unknown>>(`/users/${user.id}`);
     assert.deepEqual(Object.keys(got.body).sort(), ['attributes', 'email', 'id', 'last_login_at', 'sign_in_id'], 'Get User does not carry it');
+  });
+
+  it('stores each event as its JSON text, and still reads an event stored as a map before', async () => {
+    const user = await newUser();
+    // An event as profiles held them before: a map attribute.
+    const at = nowSeconds() - 60;
+    const legacyId = `${String(at * 1000).padStart(14, '0')}abcdef`;
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.userProfile(saasId, user.id),
+        UpdateExpression: 'SET #event = :event',
+        ExpressionAttributeNames: { '#event': activityAttribute(legacyId) },
+        ExpressionAttributeValues: { ':event': { kind: 'password_changed', at, expires_at: at + 86_400 } },
+      }),
+    );
+    assert.equal((await srpSignIn(api, user.email, PASSWORD)).status, 200);
+    assert.deepEqual(await kindsOf(user.id), ['sign_in_succeeded', 'password_changed'], 'both, newest first');
+    const profile = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saasId, user.id), ConsistentRead: true })))
+      .Item as Record<string, unknown>;
+    const stored = Object.entries(profile).filter(([name]) => name.startsWith(activityAttribute('')));
+    assert.equal(stored.length, 2);
+    const written = stored.find(([name]) => name !== activityAttribute(legacyId))?.[1];
+    assert.equal(typeof written, 'string', 'the new event is one string');
+    assert.equal((JSON.parse(written as string) as { kind: string }).kind, 'sign_in_succeeded');
   });
 
   it('records a sign-in on the hosted screen', async () => {
