@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { SignedClient, type SignedResponse } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { type SignedResponse } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { STAND_IN_KEY, startHarnessWithStripe } from '../support/stripe-stand-in.js';
 import { modelName, readSdkDefinition, type SdkDefinition } from './sdk-definition.js';
 
@@ -20,8 +22,6 @@ let billing: SignedClient;
 let tenantId: string;
 /** Units of the types the driven calls do not make, and things made to be deleted. */
 let spare: { fixedId: string; tieredId: string; tieredUsageId: string; loneId: string };
-
-const under = (client: SignedClient, base: string) => new SignedClient(client.baseUrl.replace(/\/v1\/auth$/, base), client.credentials);
 
 async function made(res: Promise<SignedResponse>): Promise<string> {
   const answer = await res;
@@ -38,8 +38,8 @@ const TIERS = [
 
 beforeAll(async () => {
   world = await startHarnessWithStripe();
-  pricing = under(world.api, '/v1/pricing');
-  billing = under(world.api, '/v1/billing');
+  pricing = onApi(world.api, 'pricing');
+  billing = onApi(world.api, 'billing');
   tenantId = await made(world.api.post('/tenants', { name: 'Compat', attributes: {}, back_office_staff_email: 'compat@example.test' }));
   const base = { display_name: 'Spare', description: 'spare', currency: 'JPY' };
   spare = {

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { SignedClient } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
 import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
 import type { Harness } from '../../dev-support/harness.js';
@@ -51,7 +52,7 @@ async function assertFocus(page: Page, id: string, why: string) {
   });
 
   it('builds a plan from a metered unit and a tiered unit, and changes a unit’s type and tiers', async () => {
-    const pricing = new SignedClient(h.api.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), saas);
+    const pricing = onApi(saas.client, 'pricing');
     const { context, page } = await signInConsole(browser, h, saas, { at: 'pricing' });
     await page.waitForSelector('#create-meter');
 

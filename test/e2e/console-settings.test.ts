@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { SignedClient } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
 import { axeClean, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
 import type { Harness } from '../../dev-support/harness.js';
@@ -35,7 +36,7 @@ const signedIn = () => signInConsole(browser, h, saas);
   it('charts a tenant’s metered usage per day from the counts the API recorded', async () => {
     const tenant = await saas.client.post<{ id: string }>('/tenants', { name: 'Acme', attributes: {}, back_office_staff_email: 'staff@example.com' });
     assert.equal(tenant.status, 201);
-    const pricing = new SignedClient(h.api.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), saas);
+    const pricing = onApi(saas.client, 'pricing');
     const unit = await pricing.post('/metering/units', {
       unit_name: 'api_calls',
       aggregate_usage: 'sum',
@@ -75,7 +76,7 @@ const signedIn = () => signInConsole(browser, h, saas);
   });
 
   it('renames and deletes catalogue items on the Pricing page; what a menu names is refused until the menu goes', async () => {
-    const pricing = new SignedClient(h.api.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), saas);
+    const pricing = onApi(saas.client, 'pricing');
     const unit = await pricing.post<{ id: string }>('/units', {
       type: 'fixed',
       name: 'seat_fee',

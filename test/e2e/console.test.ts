@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { SignedClient } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
 import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
 import type { Harness } from '../../dev-support/harness.js';
@@ -250,7 +251,7 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     await page.waitForSelector('#change-plan .done');
     await page.waitForSelector('#tenants >> text=Basic plan');
     const tenants = await shop.client.get<{ tenants: { id: string; name: string; plan_id?: string }[] }>('/tenants');
-    const plans = await new SignedClient(h.api.baseUrl.replace('/v1/auth', '/v1/pricing'), shop.client.credentials).get<{
+    const plans = await onApi(shop.client, 'pricing').get<{
       pricing_plans: { id: string; name: string }[];
     }>('/plans');
     const plan = plans.body.pricing_plans.find((p) => p.name === 'basic_plan');

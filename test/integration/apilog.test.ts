@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { apiLogRecord } from '../../shared/domain/apilog/api-log.js';
 import { DynamoApiLogRepository } from '../../shared/store/api-log-repository.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
@@ -31,7 +32,6 @@ let b: { saasId: string; apiKey: string; secret: string; client: SignedClient };
 let logsA: SignedClient;
 let logsB: SignedClient;
 
-const under = (client: SignedClient, base: string) => new SignedClient(client.baseUrl.replace(/\/v1\/auth$/, base), client.credentials);
 const DAY = 86_400_000;
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -54,8 +54,8 @@ async function everyPage(client: SignedClient, query: string, limit: number): Pr
 beforeAll(async () => {
   world = await startHarness();
   [a, b] = [await world.newSaas(), await world.newSaas()];
-  logsA = under(a.client, '/v1/apilog');
-  logsB = under(b.client, '/v1/apilog');
+  logsA = onApi(a.client, 'apilog');
+  logsB = onApi(b.client, 'apilog');
 });
 afterAll(() => world.close());
 
@@ -109,7 +109,7 @@ describe('a signed call', () => {
   });
 
   it('of every base and outcome is recorded (Pricing, a 404, a 403), but not one whose signature fails', async () => {
-    const pricing = await under(a.client, '/v1/pricing').get('/plans');
+    const pricing = await onApi(a.client, 'pricing').get('/plans');
     const missing = await a.client.get(`/users/${randomUUID()}`);
     const narrow = await world.newKey(a.saasId, ['user:read']);
     const refused = await narrow.get('/roles');
@@ -146,7 +146,7 @@ describe('nothing secret is recorded', () => {
       a.client.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${markers.refresh}`),
       a.client.get(`/credentials?code=${markers.code}`),
       a.client.get(`/userinfo?token=${markers.token}`, { headers: { referer: `https://app.example.com/cb?state=${markers.referer}` } }),
-      under(a.client, '/v1/billing').request('PUT', '/stripe/info', { body: { secret_key: markers.stripe } }),
+      onApi(a.client, 'billing').request('PUT', '/stripe/info', { body: { secret_key: markers.stripe } }),
     ]);
     const traces = answers.map((res) => res.headers.get('x-request-id'));
     await world.flush();
@@ -167,7 +167,7 @@ describe('listing', () => {
 
   beforeAll(async () => {
     const fresh = await world.newSaas(['apilog:read']);
-    saas = { saasId: fresh.saasId, client: under(fresh.client, '/v1/apilog') };
+    saas = { saasId: fresh.saasId, client: onApi(fresh.client, 'apilog') };
     const repository = new DynamoApiLogRepository(dynamo(), tableName(), 8);
     // Calls of past days, written as the pipeline writes them: the clock cannot make a call in the past.
     for (const [i, at] of times.entries()) {
@@ -273,10 +273,10 @@ describe('bad input and permissions', () => {
   });
 
   it('needs apilog:read (or a wildcard that covers it)', async () => {
-    const narrow = under(await world.newKey(a.saasId, ['user:read', 'tenant:*']), '/v1/apilog');
+    const narrow = onApi(await world.newKey(a.saasId, ['user:read', 'tenant:*']), 'apilog');
     await expectError(narrow.get('/logs'), 403, 'permission_denied');
     for (const grants of [['apilog:read'], ['apilog:*'], ['*']]) {
-      assert.equal((await under(await world.newKey(a.saasId, grants), '/v1/apilog').get('/logs?limit=1')).status, 200, grants.join());
+      assert.equal((await onApi(await world.newKey(a.saasId, grants), 'apilog').get('/logs?limit=1')).status, 200, grants.join());
     }
   });
 });

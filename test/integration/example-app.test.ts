@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { SrpClient, type PasswordChallenge } from '../../client/srp.js';
 import { ID_LOGIN_ERRORS } from '../../examples/app/server/sign-in.js';
 import { AppSession, type AppAnswer } from '../support/app-session.js';
@@ -179,7 +179,7 @@ describe('the session cookies', () => {
   });
 
   it("shows the tenant's plan and this month's metered usage", async () => {
-    const pricing = new SignedClient(world.admin.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), world.admin.credentials);
+    const pricing = onApi(world.admin, 'pricing');
     const plan = await pricing.post<{ id: string }>('/plans', { name: 'gold', display_name: 'Gold Plan', description: '', menu_ids: [] });
     assert.equal(plan.status, 201, plan.text);
     assert.equal((await pricing.post('/metering/units', { unit_name: 'app_calls', display_name: '', description: '' })).status, 201);

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SignedClient } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { expectError } from '../support/expect.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
@@ -19,8 +20,6 @@ let auth: SignedClient;
 let pricing: SignedClient;
 let saasId: string;
 let tenantId: string;
-
-const under = (client: SignedClient, base: string) => new SignedClient(client.baseUrl.replace(/\/v1\/auth$/, base), client.credentials);
 
 /** 2026-01-15T10:00:00Z and friends: fixed times, so days and months are known. */
 const T = Date.UTC(2026, 0, 15, 10) / 1000;
@@ -46,7 +45,7 @@ beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   ({ client: auth, saasId } = saas);
-  pricing = under(auth, '/v1/pricing');
+  pricing = onApi(auth, 'pricing');
   const tenant = await auth.post<{ id: string }>('/tenants', { name: 'Metered', attributes: {}, back_office_staff_email: 'm@example.test' });
   tenantId = tenant.body.id;
   await meter('calls');
@@ -185,7 +184,7 @@ describe('metering counts', () => {
 
   it("another SaaS's tenant is unknown here, and its counts stay its own", async () => {
     const other = await h.newSaas();
-    const otherPricing = under(other.client, '/v1/pricing');
+    const otherPricing = onApi(other.client, 'pricing');
     assert.equal((await otherPricing.post('/metering/units', { unit_name: 'calls', display_name: '', description: '' })).status, 201);
     const before = await meteringDigest();
     await expectError(

@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SignedClient } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from '../support/other-api.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
@@ -24,13 +25,11 @@ let billing: SignedClient;
 let saasId: string;
 let stripe: StripeStandIn;
 
-const under = (client: SignedClient, base: string) => new SignedClient(client.baseUrl.replace(/\/v1\/auth$/, base), client.credentials);
-
 beforeAll(async () => {
   world = await startHarnessWithStripe();
   ({ api: auth, saasId, stripe } = world);
-  pricing = under(auth, '/v1/pricing');
-  billing = under(auth, '/v1/billing');
+  pricing = onApi(auth, 'pricing');
+  billing = onApi(auth, 'billing');
 });
 afterAll(() => world.close());
 
@@ -321,7 +320,7 @@ describe('tenants and the catalogue', () => {
   it("a tenant's next plan must be a plan of the catalogue; the catalogue goes only while no tenant has a plan", async () => {
     // A SaaS of its own: this one starts with no catalogue.
     const { client } = await world.h.newSaas();
-    const own = under(client, '/v1/pricing');
+    const own = onApi(client, 'pricing');
     const tenant = await created<{ id: string }>(client.post('/tenants', { name: 'T', attributes: {}, back_office_staff_email: 't@example.test' }));
     // No plans yet: any id is taken (tenants made before the catalogue keep theirs).
     const early = randomUUID();
@@ -345,7 +344,7 @@ describe('tenants and the catalogue', () => {
 
   it("a tenant's plan period follows its plan's units, and its plan history names a tax rate of the catalogue", async () => {
     const { client } = await world.h.newSaas();
-    const own = under(client, '/v1/pricing');
+    const own = onApi(client, 'pricing');
     const tenant = await created<{ id: string }>(client.post('/tenants', { name: 'T', attributes: {}, back_office_staff_email: 't@example.test' }));
     const DAY = 86400;
     const details = async () =>
@@ -418,8 +417,8 @@ describe('tenants and the catalogue', () => {
 describe('Stripe through the payment-provider port', () => {
   it('Billing sets and clears the key, never answering it; Pricing connects and disconnects', async () => {
     const { client } = await world.h.newSaas();
-    const ownBilling = under(client, '/v1/billing');
-    const ownPricing = under(client, '/v1/pricing');
+    const ownBilling = onApi(client, 'billing');
+    const ownPricing = onApi(client, 'pricing');
     assert.deepEqual((await ownBilling.get('/stripe/info')).body, { is_registered: false });
     await expectError(ownPricing.patch('/stripe/init'), 400, 'payment_provider_not_configured');
     await expectError(ownBilling.put('/stripe/info', { secret_key: 'pk_test_public123456' }), 400, 'invalid_parameter', 'secret_key');
@@ -456,9 +455,9 @@ describe('Stripe through the payment-provider port', () => {
 
   it('a key without the pricing, metering or billing permissions is refused', async () => {
     const narrow = await world.h.newKey(saasId, ['tenant:read', 'pricing:read']);
-    assert.equal((await under(narrow, '/v1/pricing').get('/plans')).status, 200);
-    await expectError(under(narrow, '/v1/pricing').post('/units', fixed('nope')), 403, 'permission_denied');
-    await expectError(under(narrow, '/v1/billing').get('/stripe/info'), 403, 'permission_denied');
-    await expectError(under(narrow, '/v1/pricing').get(`/metering/tenants/${randomUUID()}/units/x/today`), 403, 'permission_denied');
+    assert.equal((await onApi(narrow, 'pricing').get('/plans')).status, 200);
+    await expectError(onApi(narrow, 'pricing').post('/units', fixed('nope')), 403, 'permission_denied');
+    await expectError(onApi(narrow, 'billing').get('/stripe/info'), 403, 'permission_denied');
+    await expectError(onApi(narrow, 'pricing').get(`/metering/tenants/${randomUUID()}/units/x/today`), 403, 'permission_denied');
   });
 });

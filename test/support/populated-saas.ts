@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SignedClient } from '../../client/signed-fetch.js';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { onApi } from './other-api.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { mintAccessToken } from './tokens.js';
 
@@ -98,7 +99,7 @@ export async function populatedSaas(h: Harness, envIds: [number, number] = [1, 2
   const accessToken = await mintAccessToken({ saasId, userId: users[0]!.id, email: users[0]!.email });
 
   // The Pricing API's catalogue, after the tenants' plans (made while the SaaS had no catalogue yet).
-  const prices = new SignedClient(client.baseUrl.replace(/\/v1\/auth$/, '/v1/pricing'), client.credentials);
+  const prices = onApi(client, 'pricing');
   const meterName = `calls_${tag}`;
   const meter = await created(prices.post<{ id: string }>('/metering/units', { unit_name: meterName, display_name: meterName, description: '' }));
   const unitBase = { display_name: `unit_${tag}`, description: '', currency: 'JPY' };
