@@ -5,6 +5,7 @@
  * `npm start` and in the tests, the local server builds them before the first request.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { headersOf } from '../../shared/http/event-headers.js';
 import { observed } from '../../shared/observability.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { consoleBackend, offerDemoOperator } from './wiring.js';
@@ -19,9 +20,7 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   if (event.rawPath === ENTRY_PATHS.consoleEntry || event.rawPath === ENTRY_PATHS.console) {
     return { statusCode: 308, headers: { location: CONSOLE_ENTRY }, body: '' };
   }
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
-  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  const headers = headersOf(event);
   headers.host ??= event.requestContext.domainName;
   const path = event.rawPath.startsWith(ENTRY_PATHS.console) ? event.rawPath.slice(ENTRY_PATHS.console.length) : '';
   const answer = await consoleBackend().handle({

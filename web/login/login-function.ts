@@ -6,6 +6,7 @@
  * and in the tests, the local server builds them before the first request.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { headersOf } from '../../shared/http/event-headers.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
@@ -60,15 +61,13 @@ async function route(request: ScreenRequest, rawPath: string): Promise<ScreenRes
 }
 
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+  const headers = headersOf(event);
   const host = headers.host ?? event.requestContext.domainName;
   const icon = event.requestContext.http.method === 'GET' ? await favicon(event.rawPath, host) : undefined;
   if (icon) {
     const { status, ...rest } = icon;
     return { statusCode: status, ...rest };
   }
-  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   // Each SaaS's screen on its own hosts only (shared/screen-hosts.ts).
   const gate = await hostGate(hostGateDeps(chooseTexts(new URLSearchParams(event.rawQueryString ?? ''), headers)), {
     method: event.requestContext.http.method,

@@ -7,15 +7,14 @@
  * the login function serves at `…/login/assets/` on every host.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { headersOf } from '../../shared/http/event-headers.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { notFoundFor } from './dead-ends.js';
 import { chooseTexts } from './language.js';
 
 export function unmatchedPage(event: APIGatewayProxyEventV2) {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
-  // API Gateway's payload 2.0 gives the cookies apart: the screen's language choice is one of them.
-  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  // The screen's language choice may be a cookie.
+  const headers = headersOf(event);
   const texts = chooseTexts(new URLSearchParams(event.rawQueryString ?? ''), headers);
   return notFoundFor(headers.accept, texts, `${ENTRY_PATHS.login}assets/`);
 }
