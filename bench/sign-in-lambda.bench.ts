@@ -32,7 +32,7 @@ import { GetCommand, UpdateCommand } from '../shared/store/dynamo-client.js';
 import { SrpTestClient } from '../dev-support/srp-client.js';
 import { expectStatus, patientStoreClient, startBenchDynamo } from './fixtures.js';
 import { LambdaClient } from './lambda-client.js';
-import { ms, summarize, writeResults } from './support.js';
+import { cpuPerCall, ms, summarize, writeResults } from './support.js';
 
 const USERS = 20;
 const WARMUP = 50;
@@ -83,12 +83,8 @@ async function leastOfThisPath(api: LambdaClient, saasId: string, emails: string
     signIn: operation(signInSchemas.signIn, async () => started),
     respondToSignInChallenge: operation(signInSchemas.respondToSignInChallenge, async () => first),
   });
-  const cpuOf = async (call: () => Promise<unknown>) => {
-    const before = process.cpuUsage();
-    await call();
-    const used = process.cpuUsage(before);
-    return (used.user + used.system) / 1000;
-  };
+  // One call's CPU, no warm-up of its own: the loop's earlier rounds are the warm-up.
+  const cpuOf = (call: () => Promise<unknown>) => cpuPerCall(1, call, 0);
   const parts = { pipeline: [] as number[], ownerRead: [] as number[], profileRead: [] as number[], write: [] as number[], floor: [] as number[] };
   for (let i = 0; i < WARMUP + SIGN_INS; i++) {
     const [email, userId] = [emails[i % USERS] as string, userIds[i % USERS] as string];
