@@ -178,7 +178,8 @@ describe('growing', () => {
     const throttled = new DynamoClient({ region, ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}), maxAttempts: 1 });
     throttled.intercept(async (command, next) => {
       // Every write but the one that grows (the SaaS item's partition is not the throttled one).
-      if (command.operation !== 'GetItem' && (command.input as { Key?: { sk?: string } }).Key?.sk !== 'SAAS') throw new AwsServiceError('ThrottlingException', 'Throughput exceeds the current capacity', 400, true);
+      if (command.operation !== 'GetItem' && (command.input as { Key?: { sk?: string } }).Key?.sk !== 'SAAS')
+        throw new AwsServiceError('ThrottlingException', 'Throughput exceeds the current capacity', 400, true);
       return next();
     });
     watchThrottling(throttled);
