@@ -4,8 +4,9 @@
  * (shared/store/directory-shards.ts). What it records: sign-ups a second, when the count grew, when writes
  * spread, and where the entries landed. This process is one instance: the rate it measures is the whole rate.
  */
-import { GetCommand, QueryCommand } from '../shared/store/dynamo-client.js';
-import { INDEX_NAME, keys, USER_DIRECTORY_SHARDS } from '../shared/store/keys.js';
+import { GetCommand } from '../shared/store/dynamo-client.js';
+import { keys, USER_DIRECTORY_SHARDS } from '../shared/store/keys.js';
+import { countIndex, queryIndexAll } from '../shared/store/query.js';
 import { layoutOf } from '../shared/store/directory-shards.js';
 import { dynamo, tableName } from '../shared/wiring.js';
 import { putAll } from './scale-seed.js';
@@ -26,30 +27,11 @@ export interface SurgeFigures {
 const layoutNow = async (saasId: string) =>
   layoutOf((await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.saas(saasId), ConsistentRead: true }))).Item);
 
-/** Counts each shard's entries (a count query per shard, paged). */
-async function entriesPerShard(saasId: string): Promise<number[]> {
-  const counts: number[] = [];
-  for (let k = 0; k < USER_DIRECTORY_SHARDS; k++) {
-    let count = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await dynamo().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: INDEX_NAME,
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.userDirectoryShardKey(saasId, k) },
-          Select: 'COUNT',
-          ExclusiveStartKey: start,
-        }),
-      );
-      count += out.Count ?? 0;
-      start = out.LastEvaluatedKey;
-    } while (start);
-    counts.push(count);
-  }
-  return counts;
-}
+/** Each shard's entries, counted by DynamoDB. */
+const entriesPerShard = (saasId: string) =>
+  Promise.all(
+    Array.from({ length: USER_DIRECTORY_SHARDS }, (_, k) => countIndex(dynamo(), tableName(), { gsi1pk: keys.userDirectoryShardKey(saasId, k) })),
+  );
 
 /** Runs `create` (one sign-up, `n` its number) on `concurrency` workers until the writes spread, or `maxSeconds`. */
 export async function directorySurge(
@@ -98,24 +80,10 @@ export async function directorySurge(
 
 /** Moves every entry left on shard 0 to its shard among USER_DIRECTORY_SHARDS, as each one's next write would. */
 export async function spreadShardZero(saasId: string): Promise<number> {
-  const moved: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: INDEX_NAME,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.userDirectoryShardKey(saasId, 0) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const gsi1pk = keys.userDirectoryShard(saasId, item.id as string, USER_DIRECTORY_SHARDS);
-      if (gsi1pk !== item.gsi1pk) moved.push({ ...item, gsi1pk });
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const onShardZero = await queryIndexAll(dynamo(), tableName(), { gsi1pk: keys.userDirectoryShardKey(saasId, 0) });
+  const moved = onShardZero
+    .map((item) => ({ ...item, gsi1pk: keys.userDirectoryShard(saasId, item.id as string, USER_DIRECTORY_SHARDS) }))
+    .filter((item, i) => item.gsi1pk !== onShardZero[i]!.gsi1pk);
   await putAll(moved);
   return moved.length;
 }
