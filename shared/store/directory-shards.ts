@@ -75,14 +75,18 @@ export function directorySources(saasId: string, layout: DirectoryLayout): [stri
 }
 
 /**
- * The key a write of the user's profile now puts its entry on, from the layout this instance holds (however
- * old: a count only grows, and shard 0 is always read), or undefined when it holds none: the entry then stays
- * where it is, on a key every read merges. Counts the write toward this instance's rate.
+ * The key a write of the user's profile moves its entry to, from the layout this instance holds (however old: a
+ * count only grows), or undefined to leave the entry where it is: when the instance holds none, or its writes
+ * still use shard 0 alone. An entry is then only ever on the key it leaves (shard 0, or the unsharded key) or on
+ * its own shard among the 32, and moves only from the first to the second, never back, the one way a read
+ * allows for (user-repository.ts, UnshardedEntries), whatever copy a stale instance holds. Counts the write
+ * toward this instance's rate.
  */
 export function knownDirectoryShard(saasId: string, userId: string): string | undefined {
   noteDirectoryWrite(saasId, DIRECTORY_UNITS.written);
   const layout = kept.peek(saasId)?.layout;
-  return layout && keys.userDirectoryShard(saasId, userId, writeShards(layout));
+  const shards = layout && writeShards(layout);
+  return shards && shards > 1 ? keys.userDirectoryShard(saasId, userId, shards) : undefined;
 }
 
 function noteDirectoryWrite(saasId: string, units: number): void {

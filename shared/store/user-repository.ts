@@ -90,8 +90,8 @@ const ownedBy = (userId: string): Condition => ({ expression: '#user = :user', n
 /**
  * Every write of a profile also puts its directory entry on the shard the SaaS's writes use now
  * (directory-shards.ts): an entry on shard 0 of a grown directory, or on the key from before the shards, moves
- * with its user's next change, so no migration step is needed. An instance that has not read the SaaS's layout
- * leaves the entry where it is (a key every read merges).
+ * with its user's next change, so no migration step is needed. An instance that has not read the SaaS's layout,
+ * or whose writes still use shard 0 alone, leaves the entry where it is (directory-shards.ts, knownDirectoryShard).
  */
 export function onDirectoryShard(saasId: string, userId: string, change: Update): Update {
   const shard = knownDirectoryShard(saasId, userId);
