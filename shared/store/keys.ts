@@ -141,8 +141,10 @@ export const USER_DIRECTORY_SHARDS = 32;
 /** User ids are random UUIDs: their first two hex digits spread them evenly (an id of any other shape goes to shard 0). */
 function userDirectoryShard(saasId: string, userId: string, shards: number): string {
   const lead = /^[0-9a-f]{2}/i.test(userId) ? Number.parseInt(userId.slice(0, 2), 16) : 0;
-  return `SAAS#${saasId}#USERS#${lead % shards}`;
+  return userDirectoryShardKey(saasId, lead % shards);
 }
+
+const userDirectoryShardKey = (saasId: string, k: number) => `SAAS#${saasId}#USERS#${k}`;
 
 const userDirectoryPosition = (login: Login, userId: string) => `${loginKey(login)} ${userId}`;
 
@@ -251,7 +253,7 @@ export const keys = {
   /** The key entries were written under before the directory had shards (SaaS with no recorded count only). */
   userDirectoryUnsharded: (saasId: string) => `SAAS#${saasId}#USERS`,
   /** Shard k of the directory. */
-  userDirectoryShardKey: (saasId: string, k: number) => `SAAS#${saasId}#USERS#${k}`,
+  userDirectoryShardKey: (saasId: string, k: number) => userDirectoryShardKey(saasId, k),
   /** One second's directory write rate, summed over the instances that measured one (directory-shards.ts); gone after a day. */
   userDirectoryRate: (saasId: string, second: number): ItemKey => ({ pk: `SAAS#${saasId}#DIRECTORY_RATE`, sk: String(second) }),
   /**
