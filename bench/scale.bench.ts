@@ -13,6 +13,9 @@
  * it), and its reads and an update measured on the first metered tenant at every size.
  * At 100 000 users the unpaged lists are called once each, compressed (plain JSON would pass 6 MB and answer
  * 406 after reading everything: DynamoDB Local pages a large query in time that grows with its offset).
+ * The SaaS's user directory is on 1 shard (shared/store/directory-shards.ts). At the largest size, last, a sign-up
+ * surge grows it (bench/directory-surge.ts; SCALE_SURGE=0 leaves it out), every entry is moved to its shard
+ * as its next write would, and the search and GET /users are measured again on the 32 shards.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -26,6 +29,7 @@ import { expectStatus, patientStoreClient, startBenchDynamo } from './fixtures.j
 import { LambdaClient } from './lambda-client.js';
 import { byEntity, ENTITY, itemsMadeBy, putAll, rewrite, sentMail } from './scale-seed.js';
 import { summarize, writeResults } from './support.js';
+import { directorySurge, spreadShardZero, type SurgeFigures } from './directory-surge.js';
 
 type Item = Record<string, unknown>;
 
@@ -38,6 +42,9 @@ const PASSWORD = 'Scale-pass-1';
 /** Matches u000100 … u000199: the same 100 users at every size. */
 const SEARCH_PREFIX = 'u0001';
 const SEARCH_PAGE = 20;
+const SURGE = process.env.SCALE_SURGE !== '0';
+const SURGE_WORKERS = 16;
+const SURGE_MAX_SECONDS = 40;
 const KEYED_TARGET = 1.2;
 /** The operations whose cost grows with the SaaS by design, and why; every other one is keyed. */
 const GROWS_WITH: [string, string][] = [
@@ -64,9 +71,12 @@ interface Call {
   requests: number;
   readUnits: number;
   writeUnits: number;
+  /** Of writeUnits, those on the index (the user directory's keys among them). */
+  indexWriteUnits: number;
 }
 let counting = false;
-let current: Call = { ms: 0, cpuMs: 0, requests: 0, readUnits: 0, writeUnits: 0 };
+const noCall = (): Call => ({ ms: 0, cpuMs: 0, requests: 0, readUnits: 0, writeUnits: 0, indexWriteUnits: 0 });
+let current: Call = noCall();
 
 const dynamoLocal = await startBenchDynamo();
 const h = await startHarness();
@@ -78,10 +88,17 @@ try {
     current.requests++;
     (command.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
     const result = await next();
-    const consumed = (result as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-    const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+    type Consumed = { CapacityUnits?: number; GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> };
+    const consumed = [(result as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity ?? []].flat();
+    const units = consumed.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
     if (READS.has(command.operation)) current.readUnits += units;
-    else current.writeUnits += units;
+    else {
+      current.writeUnits += units;
+      current.indexWriteUnits += consumed.reduce(
+        (sum, c) => sum + Object.values(c.GlobalSecondaryIndexes ?? {}).reduce((s, i) => s + (i.CapacityUnits ?? 0), 0),
+        0,
+      );
+    }
     return result;
   });
 
@@ -165,9 +182,10 @@ try {
   const userIds: string[] = [];
   const tenantIds: string[] = [];
   const userOf = (i: number) => [templateUser.id, userIds[i]!] as const;
-  // The directory shard comes from the user id's first digits, which swapping the template's id does not carry over.
+  // The directory shard comes from the user id's first digits, which swapping the template's id does not carry
+  // over: on 1 shard, as the SaaS starts, that is shard 0 for all.
   const onItsShard = (item: Item): Item =>
-    item.entity === ENTITY.user ? { ...item, gsi1pk: keys.userDirectoryShard(saas.saasId, item.id as string) } : item;
+    item.entity === ENTITY.user ? { ...item, gsi1pk: keys.userDirectoryShard(saas.saasId, item.id as string, 1) } : item;
   const membership = (i: number, tenantId: string) => template.membership.map((item) => rewrite(item, [userOf(i), [templateTenant, tenantId]]));
 
   const seedTenant = (j: number): Item[] => {
@@ -232,6 +250,7 @@ try {
   const lists: Record<number, unknown> = {};
   const seeding: Record<number, { items: number; seconds: number }> = {};
   const failures: { size: number; name: string; error: string }[] = [];
+  let surge: (SurgeFigures & { spread: number }) | undefined;
 
   for (const size of SIZES) {
     // Grow the SaaS to `size` users.
@@ -279,7 +298,7 @@ try {
     const measure = async (name: string, times: number, call: () => Promise<unknown>, warmup = Math.min(5, times)) => {
       const calls: Call[] = [];
       for (let n = 0; n < warmup + times; n++) {
-        current = { ms: 0, cpuMs: 0, requests: 0, readUnits: 0, writeUnits: 0 };
+        current = noCall();
         const [cpuBefore, msBefore] = [handlerCpuMs(), handlerMs()];
         const cpu = process.cpuUsage();
         const start = process.hrtime.bigint();
@@ -309,7 +328,8 @@ try {
       const f = figures[name][size];
       say(
         `  ${name.padEnd(58)} p50 ${f.p50.toFixed(1).padStart(8)} ms  p99 ${f.p99.toFixed(1).padStart(8)} ms  CPU ${f.cpuMs.toFixed(1).padStart(7)} ms` +
-          `  requests ${String(f.requests).padStart(5)}  RRU ${f.readUnits.toFixed(1).padStart(7)}  WRU ${f.writeUnits.toFixed(1).padStart(7)}\n`,
+          `  requests ${String(f.requests).padStart(5)}  RRU ${f.readUnits.toFixed(1).padStart(7)}  WRU ${f.writeUnits.toFixed(1).padStart(7)}` +
+          ` (index ${f.indexWriteUnits.toFixed(1)})\n`,
       );
     };
 
@@ -317,7 +337,7 @@ try {
     const someUser = () => userIds[(k++ * 7919) % userIds.length]!;
     const someTenant = () => tenantIds[(k++ * 7919) % tenantIds.length]!;
     await measure('Get user', 200, async () => expectStatus(await api.get(`/users/${someUser()}`), 200, 'get user'));
-    await measure(`Search users by e-mail prefix, 100 matches, paged by ${SEARCH_PAGE}`, 30, async () => {
+    const search = async () => {
       let cursor = '';
       let found = 0;
       do {
@@ -332,7 +352,8 @@ try {
         cursor = page.cursor ?? '';
       } while (cursor);
       if (found !== 100) throw new Error(`the prefix search found ${found} users`);
-    });
+    };
+    await measure(`Search users by e-mail prefix, 100 matches, paged by ${SEARCH_PAGE}`, 30, search);
     await measure(`Get tenant users of a ${BIG_TENANT_MEMBERS}-member tenant`, 20, async () => {
       const body = expectStatus(await api.get<{ users: unknown[] }>(`/tenants/${bigTenant}/users`), 200, 'tenant users');
       if (body.users.length !== BIG_TENANT_MEMBERS) throw new Error(`the big tenant has ${body.users.length} users`);
@@ -450,7 +471,32 @@ try {
       );
     }
     lists[size] = listFigures;
-    writeResults('scale', { sizes: SIZES, seeding, figures, lists, failures, machine: machine() });
+
+    if (SURGE && size === SIZES.at(-1)) {
+      say(`\nSign-up surge: ${SURGE_WORKERS} sign-ups at a time until the directory has grown and its writes spread\n`);
+      const made = await directorySurge(
+        saas.saasId,
+        async (n) => {
+          expectStatus(await api.post('/users', { email: `surge-${n}@scale.test`, password: PASSWORD }), 201, 'surge sign-up');
+        },
+        SURGE_WORKERS,
+        SURGE_MAX_SECONDS,
+      );
+      extraUsers += made.created;
+      const spread = await spreadShardZero(saas.saasId);
+      surge = { ...made, spread };
+      say(
+        `  ${made.created} sign-ups in ${made.seconds.toFixed(1)} s (per second: ${made.perSecond.join(' ')}); grew after ${made.grewAfter?.toFixed(1)} s,` +
+          ` writes spread after ${made.spreadAfter?.toFixed(1)} s; entries per shard ${made.entriesPerShard.join(' ')}; ${spread} more moved as their next write would\n`,
+      );
+      const users = size + SIGN_IN_USERS + 1 + extraUsers;
+      await measure(`Search users by e-mail prefix, 100 matches, paged by ${SEARCH_PAGE} (32 shards)`, 30, search);
+      await measure('GET /users, gzip (32 shards)', big ? 1 : 3, async () => {
+        const res = await api.get<{ users: unknown[] }>('/users', { headers: { 'accept-encoding': 'gzip' } });
+        if (res.status !== 200 || res.body.users.length !== users) throw new Error(`GET /users: ${res.status}, ${res.body.users?.length} users`);
+      });
+    }
+    writeResults('scale', { sizes: SIZES, seeding, figures, lists, surge, failures, machine: machine() });
   }
 
   // Largest over smallest, per operation, for p50, CPU, requests and read units.
@@ -477,7 +523,7 @@ try {
     );
   }
   const grows = GROWS_WITH.map(([start]) => start);
-  writeResults('scale', { sizes: SIZES, seeding, figures, lists, ratios, grows, failures, machine: machine() });
+  writeResults('scale', { sizes: SIZES, seeding, figures, lists, surge, ratios, grows, failures, machine: machine() });
 } finally {
   await h.close();
   await dynamoLocal.stop();
@@ -494,6 +540,7 @@ function figuresOf(calls: Call[]) {
     requests: pick((c) => c.requests).median,
     readUnits: pick((c) => c.readUnits).median,
     writeUnits: pick((c) => c.writeUnits).median,
+    indexWriteUnits: pick((c) => c.indexWriteUnits).median,
   };
 }
 

@@ -82,6 +82,7 @@ import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { hostResolver, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
+import { watchThrottling } from './store/directory-shards.js';
 import { PasskeyService } from './domain/sign-in/passkeys.js';
 import { DynamoPasskeyRepository } from './store/passkey-repository.js';
 import { DynamoPendingSignUpRepository } from './store/sign-up-repository.js';
@@ -100,6 +101,7 @@ export function dynamo(): DynamoClient {
       maxAttempts: 3,
       trace: (operation, table, call) => traceAwsCall('DynamoDB', region, operation, table, call),
     });
+    watchThrottling(client);
   }
   return client;
 }

@@ -7,6 +7,7 @@ import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { lockSeconds } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { ENTITY, keys, type ItemKey } from '../../shared/store/keys.js';
+import { directorySources, layoutOf } from '../../shared/store/directory-shards.js';
 import { ENV_ID } from '../../bench/fixtures.js';
 import type { ExpectedMail, Model } from './load.js';
 
@@ -78,13 +79,14 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
     seen.set(email, profile.id as string);
   }
 
-  // Every live user is in the directory once, under its name: on its shard, or still on the unsharded key.
+  // Every live user is in the directory once, under its name: on its shard, or still on the key entries leave.
   const directory: string[] = [];
-  const unsharded = keys.userDirectorySources(saasId)[0];
+  const layout = layoutOf(byKey.get(keyOf(keys.saas(saasId))));
+  const [unsharded] = directorySources(saasId, layout);
   for (const profile of liveProfiles) {
     const id = profile.id as string;
     if (profile.gsi1sk !== `${profile.loginKey as string} ${id}`) directory.push(`user ${id}: directory entry ${String(profile.gsi1sk)}`);
-    if (profile.gsi1pk !== keys.userDirectoryShard(saasId, id) && profile.gsi1pk !== unsharded)
+    if (profile.gsi1pk !== keys.userDirectoryShard(saasId, id, layout.shards) && profile.gsi1pk !== unsharded)
       directory.push(`user ${id}: directory key ${String(profile.gsi1pk)}`);
   }
 

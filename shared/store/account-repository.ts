@@ -4,9 +4,17 @@ import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, SAAS_REGISTRY, withoutKeys } from './keys.js';
 import { queryAll, queryIndexAll } from './query.js';
 import { Recent } from './recent.js';
+import { LAYOUT_ATTRIBUTES, NEW_SAAS_DIRECTORY } from './directory-shards.js';
 
 /** API keys read by this instance (recent.ts): revocation through any repository of this instance evicts. */
 const recentKeys = new Recent<ApiKeyRecord | undefined>();
+
+/** The account a SaaS item holds, without its keys and its directory's layout (directory-shards.ts). */
+function accountOf(item: Record<string, unknown>): SaasAccount {
+  const account: Record<string, unknown> = withoutKeys(item);
+  for (const name of LAYOUT_ATTRIBUTES) delete account[name];
+  return account as unknown as SaasAccount;
+}
 
 export class DynamoAccountRepository implements AccountRepository {
   /** `options.keyCacheSeconds`: how long getApiKey keeps a key it read (0, the default: never). */
@@ -20,7 +28,7 @@ export class DynamoAccountRepository implements AccountRepository {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...keys.saas(account.id), ...keys.saasRegistryEntry(account.id), entity: ENTITY.saas, v: 1, ...account },
+        Item: { ...keys.saas(account.id), ...keys.saasRegistryEntry(account.id), entity: ENTITY.saas, v: 1, ...account, ...NEW_SAAS_DIRECTORY },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -28,13 +36,13 @@ export class DynamoAccountRepository implements AccountRepository {
 
   async getSaas(saasId: string): Promise<SaasAccount | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.saas(saasId) }));
-    return out.Item ? (withoutKeys(out.Item) as SaasAccount) : undefined;
+    return out.Item ? accountOf(out.Item) : undefined;
   }
 
   /** Through gsi1's registry partition: no scan, however large the table grows. */
   async listSaas(): Promise<SaasAccount[]> {
     const items = await queryIndexAll(this.db, this.table, { gsi1pk: SAAS_REGISTRY });
-    return items.map((i) => withoutKeys<SaasAccount>(i)).sort((a, b) => a.createdAt - b.createdAt);
+    return items.map(accountOf).sort((a, b) => a.createdAt - b.createdAt);
   }
 
   async putApiKey(record: ApiKeyRecord): Promise<void> {

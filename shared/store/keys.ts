@@ -133,16 +133,20 @@ export const CONSOLE_SESSION_PARTITIONS = 'CONSOLE#SESSION#*';
  * Shards of the user directory (gsi1 `SAAS#<id>#USERS#<k>`). Every write of a profile writes its index entry,
  * and one index key takes 1 000 write units/s: a sign-up writes about 4 units there (a 1.25 KB profile, inside
  * a transaction), so a surge of 5 000 sign-ups/s needs 20 000 units/s, 625 on each of 32 shards
- * (docs/deployment-shape.md, "Hot partitions"). Reads query every shard, so fewer shards read cheaper; the count
- * can never shrink, and growing it needs a move of every entry (reads only know the current count).
+ * (docs/deployment-shape.md, "Hot partitions"). Reads query every shard a SaaS has, so a SaaS starts on 1 and
+ * grows to this many only when its writes near one key's limit (directory-shards.ts).
  */
 export const USER_DIRECTORY_SHARDS = 32;
 
 /** User ids are random UUIDs: their first two hex digits spread them evenly (an id of any other shape goes to shard 0). */
-function userDirectoryShard(saasId: string, userId: string): string {
+function userDirectoryShard(saasId: string, userId: string, shards: number): string {
   const lead = /^[0-9a-f]{2}/i.test(userId) ? Number.parseInt(userId.slice(0, 2), 16) : 0;
-  return `SAAS#${saasId}#USERS#${lead % USER_DIRECTORY_SHARDS}`;
+  return userDirectoryShardKey(saasId, lead % shards);
 }
+
+const userDirectoryShardKey = (saasId: string, k: number) => `SAAS#${saasId}#USERS#${k}`;
+
+const userDirectoryPosition = (login: Login, userId: string) => `${loginKey(login)} ${userId}`;
 
 export const keys = {
   saas: (saasId: string): ItemKey => ({ pk: saasPartition(saasId), sk: 'SAAS' }),
@@ -235,21 +239,23 @@ export const keys = {
    * prefix is a key condition. Names hold no spaces, so the space ends the name and the id makes the entry
    * unique and names its item.
    */
-  userDirectoryEntry: (saasId: string, login: Login, userId: string) => ({
-    gsi1pk: userDirectoryShard(saasId, userId),
-    gsi1sk: `${loginKey(login)} ${userId}`,
+  userDirectoryEntry: (saasId: string, login: Login, userId: string, shards: number) => ({
+    gsi1pk: userDirectoryShard(saasId, userId, shards),
+    gsi1sk: userDirectoryPosition(login, userId),
   }),
-  /** The directory shard a user's entry lives on: `SAAS#<id>#USERS#<k>`, k from the user id (USER_DIRECTORY_SHARDS). */
-  userDirectoryShard: (saasId: string, userId: string) => userDirectoryShard(saasId, userId),
+  /** The entry's sort key: its place in name order. */
+  userDirectoryPosition: (login: Login, userId: string) => userDirectoryPosition(login, userId),
   /**
-   * Every key the directory is read from, merged by sort key: the shards, and the unsharded key entries were
-   * written under before the directory was sharded (an entry moves to its shard with the next write of its
-   * profile, so no migration step is needed; an entry is on one key at a time).
+   * The directory shard a user's entry is written to when the SaaS writes over `shards` shards: `SAAS#<id>#USERS#<k>`,
+   * k from the user id. With 1 that is shard 0, and an entry's shard under any count is below every larger one.
    */
-  userDirectorySources: (saasId: string) => [
-    `SAAS#${saasId}#USERS`,
-    ...Array.from({ length: USER_DIRECTORY_SHARDS }, (_, k) => `SAAS#${saasId}#USERS#${k}`),
-  ],
+  userDirectoryShard: (saasId: string, userId: string, shards: number) => userDirectoryShard(saasId, userId, shards),
+  /** The key entries were written under before the directory had shards (SaaS with no recorded count only). */
+  userDirectoryUnsharded: (saasId: string) => `SAAS#${saasId}#USERS`,
+  /** Shard k of the directory. */
+  userDirectoryShardKey: (saasId: string, k: number) => userDirectoryShardKey(saasId, k),
+  /** One second's directory write rate, summed over the instances that measured one (directory-shards.ts); gone after a day. */
+  userDirectoryRate: (saasId: string, second: number): ItemKey => ({ pk: `SAAS#${saasId}#DIRECTORY_RATE`, sk: String(second) }),
   /**
    * A code mailed to confirm something the user asked for (`EMAIL_UPDATE`, `EXTERNAL_LINK`), hashed, with
    * what it confirms; in the user's partition, one per purpose and slot (a new request replaces the old code

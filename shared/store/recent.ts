@@ -27,6 +27,11 @@ export class Recent<T> {
     return value;
   }
 
+  /** The value kept for `key`, however old (a caller for whom any copy is safe to act on), or undefined. */
+  peek(key: string): T | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   forget(key: string): void {
     this.entries.delete(key);
   }

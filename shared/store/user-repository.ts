@@ -19,6 +19,7 @@ import type { MfaPreference } from '../schemas/users.js';
 import { sessionOf, type UserSession } from '../domain/tokens/tokens.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
+import { directorySources, DirectoryShards, knownDirectoryShard } from './directory-shards.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { compareKeys, mergeAscending } from './ordered-merge.js';
@@ -41,7 +42,7 @@ const SUMMARY_ATTRIBUTES = ['id', 'email', 'sign_in_id', 'attributes', 'last_log
 /** The list's, with the entry's sort key (its name order). */
 const LISTED_ATTRIBUTES = [...SUMMARY_ATTRIBUTES, 'gsi1sk'];
 /**
- * A page of the directory takes a few entries from each of its 33 sources (a page of 20 about one each):
+ * A page of the directory takes a few entries from each of its sources (32 or 33 a page of 20, about one each):
  * each source's first query reads this many, about one 4 KB read unit of profiles.
  */
 const FIRST_SHARD_PAGE = 3;
@@ -87,12 +88,15 @@ const ownerItem = (saasId: string, login: Login, userId: string, password: Passw
 const ownedBy = (userId: string): Condition => ({ expression: '#user = :user', names: { '#user': 'user_id' }, values: { ':user': userId } });
 
 /**
- * Every write of a profile also puts its directory entry on the user's shard (keys.ts, USER_DIRECTORY_SHARDS): an
- * entry still on the unsharded key, written before the directory was sharded, moves with its user's next
- * change, so the old key empties with no migration step.
+ * Every write of a profile also puts its directory entry on the shard the SaaS's writes use now
+ * (directory-shards.ts): an entry on shard 0 of a grown directory, or on the key from before the shards, moves
+ * with its user's next change, so no migration step is needed. An instance that has not read the SaaS's layout,
+ * or whose writes still use shard 0 alone, leaves the entry where it is (directory-shards.ts, knownDirectoryShard).
  */
-export const onDirectoryShard = (saasId: string, userId: string, change: Update): Update =>
-  change.set('gsi1pk', keys.userDirectoryShard(saasId, userId));
+export function onDirectoryShard(saasId: string, userId: string, change: Update): Update {
+  const shard = knownDirectoryShard(saasId, userId);
+  return shard ? change.set('gsi1pk', shard) : change;
+}
 
 /** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
 const AWAITING_FIRST_SIGN_IN: Condition = {
@@ -113,8 +117,9 @@ const holdsLogin = (login: Login): Condition =>
   both(LIVE, { expression: '#loginKey = :loginKey', names: { '#loginKey': 'loginKey' }, values: { ':loginKey': loginKey(login) } });
 
 /**
- * A directory read's entries on the unsharded key (keys.ts, userDirectorySources), read ahead of the shards. An
- * entry leaves that key for its shard with its profile's next write, so a shard's page read before the move and
+ * A directory read's entries on the key entries leave (directory-shards.ts, directorySources: shard 0 of a grown
+ * directory, or the key from before the shards), read ahead of the others. An entry leaves that key for its
+ * shard with its profile's next write, so a shard's page read before the move and
  * the old key's read after it would both miss it. A shard's page is therefore trusted only up to where the old
  * key had been read when that page was asked for (`covered`): the entry is then met on one key or both (the
  * merge hands it out once), never on neither.
@@ -169,14 +174,15 @@ export class DynamoUserRepository implements UserRepository {
     private readonly table: string,
   ) {}
 
-  createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): AtomicWrite {
+  async createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): Promise<AtomicWrite> {
+    const shards = await new DirectoryShards(this.db, this.table).newEntryShards(saasId);
     return atomicWrite(
       putNew(this.table, ownerItem(saasId, login, user.id, user.password), RULE.loginFree),
       putNew(
         this.table,
         {
           ...keys.userProfile(saasId, user.id),
-          ...keys.userDirectoryEntry(saasId, login, user.id),
+          ...keys.userDirectoryEntry(saasId, login, user.id, shards),
           entity: ENTITY.user,
           v: 1,
           loginKey: loginKey(login),
@@ -248,15 +254,15 @@ export class DynamoUserRepository implements UserRepository {
    * The whole directory, each item projected to what the lists answer: a profile is mostly its SRP verifier,
    * which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
    * counts the items it reads, not what it returns). The shards are read side by side (each its own
-   * partition's read throughput), then put in name order.
+   * partition's read throughput), then put in name order. A 1-shard directory is one key.
    *
-   * The unsharded key is read first, the shards after it: an entry that moves to its shard meanwhile is then
-   * met on one key or on both, never on neither (read side by side, its shard could be read before the move
-   * and the old key after it). Once the old key is empty, that is one empty query before the others.
+   * The key entries leave is read first, the other shards after it: an entry that moves to its shard meanwhile
+   * is then met on one key or on both, never on neither (read side by side, its shard could be read before the
+   * move and the old key after it).
    */
   async list(saasId: string): Promise<UserSummary[]> {
     const read = (gsi1pk: string) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }));
-    const [unsharded, ...shards] = keys.userDirectorySources(saasId) as [string, ...string[]];
+    const [unsharded, ...shards] = directorySources(saasId, await new DirectoryShards(this.db, this.table).layout(saasId));
     const before = await read(unsharded);
     const sources = [before, ...(await Promise.all(shards.map(read)))];
     const items = sources.flat().sort((a, b) => compareKeys(a.gsi1sk as string, b.gsi1sk as string));
@@ -280,6 +286,7 @@ export class DynamoUserRepository implements UserRepository {
           ? loginKey({ kind: 'sign_in_id', value: filter.signInIdPrefix })
           : '';
     const { db, table } = this;
+    const layout = () => new DirectoryShards(db, table).layout(saasId);
     const liveProfile = (id: string) => this.liveProfile(saasId, id);
     return {
       accepts(position: string): boolean {
@@ -300,9 +307,9 @@ export class DynamoUserRepository implements UserRepository {
           ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
           ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
         });
-        const [unsharded, ...shards] = keys.userDirectorySources(saasId) as [string, ...string[]];
+        const [unsharded, ...shards] = directorySources(saasId, await layout());
         const old = new UnshardedEntries(db, query(unsharded));
-        // Once the old key is empty this is one empty query, and every shard's page is trusted whole.
+        // A 1-shard directory is this key alone, read READ_PAGE entries at a time.
         await old.advance();
         async function* shard(gsi1pk: string): AsyncGenerator<Positioned<Record<string, unknown>>> {
           const input = query(gsi1pk);
@@ -346,13 +353,15 @@ export class DynamoUserRepository implements UserRepository {
     names: { email: string; sign_in_id: string },
     password: PasswordCredential,
   ): AtomicWrite {
-    const entry = keys.userDirectoryEntry(saasId, to, userId);
-    const change = new Update()
-      .set('email', names.email)
-      .set('sign_in_id', names.sign_in_id)
-      .set('loginKey', loginKey(to))
-      .set('gsi1pk', entry.gsi1pk)
-      .set('gsi1sk', entry.gsi1sk);
+    const change = onDirectoryShard(
+      saasId,
+      userId,
+      new Update()
+        .set('email', names.email)
+        .set('sign_in_id', names.sign_in_id)
+        .set('loginKey', loginKey(to))
+        .set('gsi1sk', keys.userDirectoryPosition(to, userId)),
+    );
     // The new owner item copies the credential: the move holds only while the password is still that one.
     const profile = update(
       this.table,

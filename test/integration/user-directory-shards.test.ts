@@ -1,15 +1,18 @@
 /**
- * The user directory in shards (keys.ts, USER_DIRECTORY_SHARDS) through the API: entries spread over the
+ * The user directory of a SaaS made before directories had a shard count (directory-shards.ts: no count
+ * recorded, so 32 shards behind the key from before the shards) through the API: entries spread over the
  * shards, prefix search pages to the end in name order whatever the page size, GET /users answers every user,
  * and entries still on the unsharded key (written before the directory was sharded) are found, in order,
- * never twice, and move to their shard with their profile's next write.
+ * never twice, and move to their shard with their profile's next write. user-directory-growth.test.ts covers
+ * the SaaS made now, on 1 shard until it grows.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoClient, type StoreCommand } from '../../shared/store/dynamo-client.js';
 import { DynamoUserRepository, READ_PAGE } from '../../shared/store/user-repository.js';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { INDEX_NAME, keys, loginKey } from '../../shared/store/keys.js';
+import { INDEX_NAME, keys, loginKey, USER_DIRECTORY_SHARDS } from '../../shared/store/keys.js';
+import { directorySources, layoutOf } from '../../shared/store/directory-shards.js';
 import { userService, dynamo, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
@@ -40,6 +43,8 @@ const position = (u: Created) =>
 const inNameOrder = (list: Created[]) =>
   [...list].sort((a, b) => Buffer.compare(Buffer.from(position(a), 'utf8'), Buffer.from(position(b), 'utf8'))).map((u) => u.id);
 
+/** The shard a write puts the user's entry on: the 32 of a SaaS with no recorded count. */
+const shardOf = (userId: string) => keys.userDirectoryShard(saasId, userId, USER_DIRECTORY_SHARDS);
 const profile = async (userId: string) =>
   (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saasId, userId), ConsistentRead: true }))).Item ?? {};
 /** Puts a user's entry back on the unsharded key: the profile as it was written before the directory had shards. */
@@ -79,6 +84,10 @@ beforeAll(async () => {
   const saas = await h.newSaas();
   api = saas.client;
   saasId = saas.saasId;
+  // As a SaaS item written before directories had a count.
+  await dynamo().send(
+    new UpdateCommand({ TableName: tableName(), Key: keys.saas(saasId), UpdateExpression: 'REMOVE directory_shards, directory_writes_from' }),
+  );
   const domain = userService();
   for (let i = 0; i < NAMES.length; i += 10) {
     const batch = await Promise.all(NAMES.slice(i, i + 10).map((name) => domain.create(saasId, { ...name, password: PASSWORD })));
@@ -92,13 +101,14 @@ describe('the user directory in shards', () => {
     const shards = new Set<string>();
     for (const user of users) {
       const item = await profile(user.id);
-      assert.equal(item.gsi1pk, keys.userDirectoryShard(saasId, user.id));
+      assert.equal(item.gsi1pk, shardOf(user.id));
       assert.notEqual(item.gsi1pk, `SAAS#${saasId}#USERS`);
       shards.add(item.gsi1pk as string);
     }
     // 140 random ids over 32 shards: all but a few are used (fewer than 20 would be a one-in-10^20 draw).
     assert.ok(shards.size >= 20, `${shards.size} shards used`);
-    const sources = keys.userDirectorySources(saasId);
+    const sources = directorySources(saasId, layoutOf(undefined));
+    assert.equal(sources.length, USER_DIRECTORY_SHARDS + 1, 'the unsharded key and the 32 shards');
     for (const shard of shards) assert.ok(sources.includes(shard), `${shard} is read`);
   });
 
@@ -145,7 +155,7 @@ describe('the user directory in shards', () => {
     const signer = users.find((u) => u.id === signedIn)!;
     const res = await srpSignIn(api, signer.email, PASSWORD);
     assert.equal(res.status, 200, res.text);
-    for (const id of [changed, signedIn]) assert.equal((await profile(id)).gsi1pk, keys.userDirectoryShard(saasId, id));
+    for (const id of [changed, signedIn]) assert.equal((await profile(id)).gsi1pk, shardOf(id));
     assert.equal((await profile(legacy[2]!)).gsi1pk, `SAAS#${saasId}#USERS`, 'an unchanged one stays');
     assert.deepEqual(await searchAll({ email: 'member-' }, 6), ordered, 'still in order, once, after the moves');
   });
@@ -166,7 +176,7 @@ describe('the user directory in shards', () => {
           TableName: tableName(),
           Key: keys.userProfile(saasId, id),
           UpdateExpression: 'SET gsi1pk = :shard',
-          ExpressionAttributeValues: { ':shard': keys.userDirectoryShard(saasId, id) },
+          ExpressionAttributeValues: { ':shard': shardOf(id) },
         }),
       );
     }
@@ -179,7 +189,7 @@ describe('the user directory in shards', () => {
    */
   function racingMove(mover: string): { client: DynamoClient; moved: () => Promise<unknown> } {
     const unsharded = `SAAS#${saasId}#USERS`;
-    const shard = keys.userDirectoryShard(saasId, mover);
+    const shard = shardOf(mover);
     const real = dynamo();
     let moved: Promise<unknown> | undefined;
     const client = {
@@ -228,7 +238,7 @@ describe('the user directory in shards', () => {
       }
       // The move was sent while the read went on (the unsharded key read first, the shards after); once it is done:
       await race.moved();
-      assert.equal((await profile(mover)).gsi1pk, keys.userDirectoryShard(saasId, mover), 'it moved during the read');
+      assert.equal((await profile(mover)).gsi1pk, shardOf(mover), 'it moved during the read');
     }
   });
 

@@ -124,7 +124,7 @@ export interface UserFilter {
 
 export interface UserRepository {
   /** The user, its sign-in name (rule `login_free`), and the mail that tells them their password if any. */
-  createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): AtomicWrite;
+  createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): Promise<AtomicWrite>;
   /** undefined when missing or being deleted. Strongly consistent. */
   get(saasId: string, userId: string): Promise<UserRecord | undefined>;
   getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>>;
@@ -384,7 +384,7 @@ export class UserService {
     return {
       user,
       login,
-      write: this.deps.users.createWrite(saasId, user, login, mail),
+      write: await this.deps.users.createWrite(saasId, user, login, mail),
       ...(generated && login.kind === 'sign_in_id' ? { generatedPassword: password } : {}),
     };
   }
