@@ -10,7 +10,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ConsoleSignInThrottle } from '../../shared/domain/console/sign-in-throttle.js';
 import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
 import { log } from '../../shared/log.js';
-import { cookie, setCookie } from '../login/cookies.js';
+import { cookie, setCookie } from '../kit/cookies.js';
 import { CSRF_HEADER, type ConsolePageData } from './page-data.js';
 import { csrfMatches, newSession, SessionCookies, type Session } from './session.js';
 import { messagePage, shellPage } from './shell.js';

@@ -11,8 +11,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
 import { nowSeconds } from '../../shared/clock.js';
-import { openJson, sealJson } from '../login/sealed.js';
-import { cookie, setCookie, type CookieScope } from '../login/cookies.js';
+import { openJson, sealJson } from '../kit/sealed.js';
+import { cookie, setCookie, type CookieScope } from '../kit/cookies.js';
 
 export const SESSION_COOKIE = 'console_session';
 export const IDLE_SECONDS = 30 * 60;

@@ -14,7 +14,7 @@ import { invalid } from '../../shared/errors.js';
 import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
 import type { ScreenContext } from './screen-context.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
+import { openJson, sealJson } from '../kit/sealed.js';
 
 /** The provider name accounts are linked under. */
 export const GOOGLE = 'Google';

@@ -10,7 +10,7 @@ import { headersOf } from '../../shared/http/event-headers.js';
 import { observed } from '../../shared/observability.js';
 import { BASE_PATH, ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
-import type { ScreenRequest, ScreenResponse } from './screen-http.js';
+import type { WebRequest, WebResponse } from '../kit/http.js';
 import { faviconAnswer, notFoundFor } from './dead-ends.js';
 import { chooseTexts, rememberedLanguage, switchLanguage } from './language.js';
 import { authorizationServer, hostGateDeps, loginScreen, saasExists, saasOfHost, screenFavicon, secureCookies } from './wiring.js';
@@ -36,14 +36,14 @@ async function favicon(rawPath: string, host: string) {
   return faviconAnswer(saasId && (await saasExists(saasId)) ? await screenFavicon(saasId) : undefined);
 }
 
-const notFound: ScreenResponse = {
+const notFound: WebResponse = {
   status: 404,
   headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   body: JSON.stringify({ type: 'not_found', message: 'no such endpoint', data: {} }),
 };
 
 /** The screen for its paths, the authorization server for its own. */
-async function route(request: ScreenRequest, rawPath: string): Promise<ScreenResponse> {
+async function route(request: WebRequest, rawPath: string): Promise<WebResponse> {
   // Every page in the person's language (language.ts); the switch itself only sets its cookie and goes back.
   const texts = chooseTexts(request.query, request.headers);
   const switched = LANGUAGE_SWITCH.exec(rawPath);

@@ -16,7 +16,7 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
-import { setCookie } from './cookies.js';
+import { setCookie } from '../kit/cookies.js';
 import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
 import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from './saml-ticket.js';
 import { screenContext } from './screen-context.js';

@@ -7,7 +7,7 @@ import { nowSeconds } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
 import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
+import { openJson, sealJson } from '../kit/sealed.js';
 import type { ScreenContext } from './screen-context.js';
 
 export const SAML_FLOW_COOKIE = 'login_saml';

@@ -19,7 +19,7 @@ import { parseIdpMetadata, type IdpMetadata } from '../../shared/domain/tenants/
 import type { SamlServiceProviderKey } from '../../shared/domain/tokens/key-store.js';
 import type { SamlProps } from '../../shared/schemas/tenants.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
+import { openJson, sealJson } from '../kit/sealed.js';
 import type { ScreenContext } from './screen-context.js';
 import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from './saml-ticket.js';
 

@@ -38,128 +38,48 @@
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`).
  */
 import { randomBytes } from 'node:crypto';
-import * as Type from '@sinclair/typebox';
 import { passwordChallenge } from './srp.js';
 import { constantTimeEqual } from '../../shared/crypto/compare.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import { errorAnswer } from '../../shared/http/errors.js';
 import { parseJsonBody, validate } from '../../shared/http/validation.js';
 import { log } from '../../shared/log.js';
-import type {
-  ChallengeAnswer,
-  Credentials,
-  CredentialsToSave,
-  DeviceConfirmation,
-  DeviceStatusUpdate,
-  SignInResult,
-} from '../../shared/schemas/sign-in.js';
-import type { Invitation, InvitationAcceptance } from '../../shared/schemas/invitations.js';
-import type { AuthorizationBinding } from '../../shared/domain/sign-in/sign-in-credentials.js';
+import type { ChallengeAnswer, Credentials, SignInResult } from '../../shared/schemas/sign-in.js';
 import { nowSeconds } from '../../shared/clock.js';
 import { SYMBOLS } from '../../shared/domain/configuration/password-policy.js';
-import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../shared/domain/sign-in/federation.js';
+import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
 import { authorizationResponse, openAuthorizationRequest } from './authorization-server.js';
-import type { ScreenRequest, ScreenResponse } from './screen-http.js';
-// Where they were declared before: importers of this module keep working.
-export type { ScreenRequest, ScreenResponse } from './screen-http.js';
-import { cookie, setCookie, type CookieScope } from './cookies.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
-import { FLOW_COOKIE, FLOW_SECONDS, type GoogleFederation } from './federation.js';
-import { contextQuery, MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
+import type { WebRequest, WebResponse } from '../kit/http.js';
+import { cookie, setCookie, type CookieScope } from '../kit/cookies.js';
+import { openJson, sealJson } from '../kit/sealed.js';
+import { FLOW_COOKIE, FLOW_SECONDS } from './federation.js';
+import { contextQuery, MAX_AUTHORIZATION_LENGTH, screenContext, type ScreenContext } from './screen-context.js';
 import { openSamlTicket, SAML_FLOW_COOKIE } from './saml-ticket.js';
 import { ownScriptOnlyAtHome } from './host-gate.js';
 import { answerDeviceSteps, DeviceJar } from './remembered-devices.js';
-import { PasskeySteps, type PasskeyScreenService } from './passkeys.js';
-import { contentSecurityPolicy, loginPage, messagePage, messagePagePolicy, type FirstForm, type PageData, type ScreenLook } from './pages.js';
+import { PasskeySteps } from './passkeys.js';
+import { contentSecurityPolicy, loginPage, messagePage, messagePagePolicy, type FirstForm, type PageData } from './pages.js';
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
 import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
-import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-
-export interface LoginScreenDeps {
-  texts: LoginTexts;
-  /** The screen's URL path up to the SaaS id: `/v1/auth/login/`. */
-  basePath: string;
-  /** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
-  secureCookies: boolean;
-  saasExists(saasId: string): Promise<boolean>;
-  look(saasId: string): Promise<ScreenLook>;
-  /** The SaaS's theme (GET/PATCH /login-theme), for its stylesheet. */
-  theme?(saasId: string): Promise<LoginTheme>;
-  callbackUrl(saasId: string): Promise<string>;
-  /** The `iss` of the tokens, named in OpenID Connect authorization responses. */
-  issuer: string;
-  /** The origin that may frame the sign-in page: the operator console's theme preview (the API's own origin). */
-  previewOrigin?: string;
-  signIn: {
-    start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInResult>;
-    respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
-  };
-  /** A temporary code for the credentials; with a binding, an OpenID Connect authorization code. */
-  saveCredentials(saasId: string, credentials: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }>;
-  devices: {
-    confirm(saasId: string, input: DeviceConfirmation): Promise<{ user_confirmation_necessary: boolean }>;
-    updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
-  };
-  /** Seals what the page carries between two steps and must not read (the box of shared/crypto/secret-box.ts). */
-  box: SecretBox;
-  /** Sign Up (refused while self sign-up is off). */
-  signUp(saasId: string, email: string): Promise<unknown>;
-  /** Sign-up with a chosen password, confirmed by a mailed code (the sign-in setting sign_up.password). */
-  signUpWithPassword?: {
-    request(saasId: string, email: string, password: string): Promise<void>;
-    confirm(saasId: string, input: { email: string; code: string; password: string }): Promise<unknown>;
-  };
-  passwordReset: {
-    request(saasId: string, username: string): Promise<void>;
-    confirm(saasId: string, input: { username: string; code: string; password: string }): Promise<void>;
-  };
-  invitations: {
-    get(saasId: string, tenantId: string, invitationId: string): Promise<Invitation>;
-    accept(saasId: string, invitationId: string, input: InvitationAcceptance): Promise<void>;
-    mailJoinCode(saasId: string, invitationId: string): Promise<void>;
-    joinWithCode(saasId: string, invitationId: string, input: { code: string; password: string }): Promise<{ email: string }>;
-  };
-  federation: {
-    google: Pick<GoogleFederation, 'begin' | 'complete'> & Partial<Pick<GoogleFederation, 'flowOf'>>;
-    /** The URL the provider returns to (`{BASE_PATH}/oauth2/idpresponse`): its path scopes the flow's cookie. */
-    returnUrl: string;
-    /** `mayCreate` false: a new account is not made but answered `consent_needed` (the consents come first). */
-    signIn(saasId: string, account: ExternalAccount, options?: { mayCreate?: boolean }): Promise<FederatedOutcome>;
-    /** `account`: the provider account the browser met; the code links only that one. */
-    confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
-    /** true the first time a SAML ticket (its assertion) is used on the screen. */
-    claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
-  };
-  /** The names an invitation page shows: the inviting SaaS and the tenant. */
-  invitationNames?(saasId: string, tenantId: string): Promise<{ saas: string; tenant: string }>;
-  /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
-  samlStartUrl(saasId: string, tenantId: string): string;
-  /** Passkeys (our extension; web/login/passkeys.ts). */
-  passkeys: PasskeyScreenService;
-  /** The page's script and style, built by web/page-assets.ts. */
-  asset(name: 'login.js' | 'login.css'): Promise<string>;
-}
-
-const MAX_BODY_BYTES = 16 * 1024;
-const CSRF_COOKIE = 'login_csrf';
-const CSRF_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
-
-const BASE_HEADERS = {
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
-const { 'x-frame-options': _denied, ...FRAMEABLE_HEADERS } = BASE_HEADERS;
-const JSON_HEADERS = {
-  ...BASE_HEADERS,
-  'content-type': 'application/json; charset=utf-8',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-};
+import {
+  BASE_HEADERS,
+  BODIES,
+  consentTicket,
+  CSRF_COOKIE,
+  CSRF_PATTERN,
+  deviceTicket,
+  FRAMEABLE_HEADERS,
+  JSON_HEADERS,
+  LINK_TICKET_SECONDS,
+  linkTicket,
+  MAX_BODY_BYTES,
+  SAAS_ID,
+  type ConsentTicket,
+  type LinkTicket,
+  type LoginScreenDeps,
+} from './screen/contract.js';
 
 /** The challenges the page answers by itself with the device it remembers, passing its answers on whole. */
 const DEVICE_STEPS = ['DEVICE_SRP_AUTH', 'DEVICE_PASSWORD_VERIFIER'];
@@ -170,77 +90,6 @@ const FOLLOW_UPS: Readonly<Record<string, string | undefined>> = {
   SOFTWARE_TOKEN_MFA: 'SOFTWARE_TOKEN_MFA_CODE',
   EMAIL_OTP: 'EMAIL_OTP_CODE',
 };
-
-const Name = Type.String({ minLength: 1, maxLength: 256 });
-const State = Type.Optional(Type.String({ maxLength: MAX_STATE_LENGTH }));
-const InvitationRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
-const BODIES = {
-  start: Type.Object({ username: Name, srp_a: Type.String({ minLength: 1, maxLength: 1024, pattern: '^[0-9a-fA-F]+$' }) }),
-  answer: Type.Object({
-    challenge_name: Type.Union([
-      Type.Literal('PASSWORD_VERIFIER'),
-      Type.Literal('DEVICE_SRP_AUTH'),
-      Type.Literal('DEVICE_PASSWORD_VERIFIER'),
-      Type.Literal('NEW_PASSWORD_REQUIRED'),
-      Type.Literal('SOFTWARE_TOKEN_MFA'),
-      Type.Literal('EMAIL_OTP'),
-    ]),
-    session: Type.String({ minLength: 1, maxLength: 8192 }),
-    responses: Type.Record(Type.String({ pattern: '^[A-Z_]{1,64}$' }), Type.String({ maxLength: 2048 }), { maxProperties: 8 }),
-    state: State,
-    code_challenge: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' })),
-    invitation: Type.Optional(InvitationRef),
-    authorization: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUTHORIZATION_LENGTH })),
-  }),
-  device: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), remember: Type.Boolean() }),
-  joinCode: Type.Object({ invitation: InvitationRef }),
-  join: Type.Object({
-    invitation: InvitationRef,
-    code: Type.String({ minLength: 1, maxLength: 16 }),
-    password: Type.String({ minLength: 1, maxLength: 256 }),
-  }),
-  signUp: Type.Object({
-    email: Type.String({ minLength: 3, maxLength: 254 }),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    accepted_terms: Type.Boolean(),
-    accepted_privacy: Type.Boolean(),
-  }),
-  signUpConfirm: Type.Object({
-    email: Type.String({ minLength: 3, maxLength: 254 }),
-    code: Type.String({ minLength: 1, maxLength: 16 }),
-    password: Type.String({ minLength: 1, maxLength: 256 }),
-  }),
-  consent: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), accepted_terms: Type.Boolean(), accepted_privacy: Type.Boolean() }),
-  forgot: Type.Object({ username: Name }),
-  reset: Type.Object({ username: Name, code: Type.String({ minLength: 1, maxLength: 16 }), password: Type.String({ minLength: 1, maxLength: 256 }) }),
-  link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
-};
-
-/**
- * A pending link (rule 2 of shared/domain/sign-in/federation.ts), carried by the page until the code comes: the
- * user, and the provider account this browser met, which alone the code may link.
- */
-interface LinkTicket {
-  user_id: string;
-  email: string;
-  account: MetAccount;
-  context: ScreenContext;
-  exp: number;
-}
-const LINK_TICKET_SECONDS = 30 * 60;
-const linkTicket = (saasId: string) => ({ purpose: 'login screen link ticket', saas_id: saasId });
-
-/**
- * A provider's account that would make a new user, carried by the page until the person gives the consents
- * the SaaS's sign-up page asks for: nothing is stored before, so leaving the page leaves no account.
- */
-export interface ConsentTicket {
-  account: ExternalAccount;
-  email: string;
-  context: ScreenContext;
-  exp: number;
-}
-export const consentTicket = (saasId: string) => ({ purpose: 'login screen consent ticket', saas_id: saasId });
 
 /** The page addresses, and the form each opens with. */
 const PAGES: Readonly<Record<string, FirstForm>> = {
@@ -288,7 +137,7 @@ export class LoginScreen {
     });
   }
 
-  async handle(request: ScreenRequest): Promise<ScreenResponse> {
+  async handle(request: WebRequest): Promise<WebResponse> {
     const [saasId = '', ...rest] = request.path.split('/');
     const page = rest.join('/');
     // The screen's style for pages of no SaaS (an unknown one): the same files, at `…/login/assets/`.
@@ -319,7 +168,7 @@ export class LoginScreen {
     return `${this.deps.basePath}${saasId}/`;
   }
 
-  private notFound(saasId?: string): ScreenResponse {
+  private notFound(saasId?: string): WebResponse {
     return this.messagePage(404, saasId, this.deps.texts.page.notFoundTitle, this.deps.texts.page.notFound);
   }
 
@@ -329,7 +178,7 @@ export class LoginScreen {
     title: string,
     message: string,
     action?: { href: string; text: string },
-  ): ScreenResponse {
+  ): WebResponse {
     const assets = saasId ? `${this.screenPath(saasId)}assets/` : `${this.deps.basePath}assets/`;
     return {
       status,
@@ -339,7 +188,7 @@ export class LoginScreen {
   }
 
   /** A way in that failed before the person could use it: said plainly, with the way back to the others. */
-  private otherWaysIn(saasId: string, title: string, message: string, context: ScreenContext, status = 503): ScreenResponse {
+  private otherWaysIn(saasId: string, title: string, message: string, context: ScreenContext, status = 503): WebResponse {
     const query = new URLSearchParams(contextQuery(context)).toString();
     return this.messagePage(status, saasId, title, message, {
       href: `${this.screenPath(saasId)}${query ? `?${query}` : ''}`,
@@ -347,7 +196,7 @@ export class LoginScreen {
     });
   }
 
-  private async assetOf(name: string): Promise<ScreenResponse> {
+  private async assetOf(name: string): Promise<WebResponse> {
     if (name !== 'login.js' && name !== 'login.css') return this.notFound();
     return {
       status: 200,
@@ -360,7 +209,7 @@ export class LoginScreen {
     };
   }
 
-  private async page(saasId: string, page: string, request: ScreenRequest): Promise<ScreenResponse> {
+  private async page(saasId: string, page: string, request: WebRequest): Promise<WebResponse> {
     const look = ownScriptOnlyAtHome(await this.deps.look(saasId), request.ownOrigin === true);
     const existing = cookie(request.headers.cookie, CSRF_COOKIE);
     const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
@@ -424,7 +273,7 @@ export class LoginScreen {
    * The screen keeps no session of its own (each visit signs in afresh), so signing out forgets its cookie and
    * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
    */
-  private async signOut(saasId: string, redirectUri: string): Promise<ScreenResponse> {
+  private async signOut(saasId: string, redirectUri: string): Promise<WebResponse> {
     // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
     if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
       return this.messagePage(400, saasId, this.deps.texts.page.badRequestTitle, 'redirect_uri: holds control characters');
@@ -441,7 +290,7 @@ export class LoginScreen {
   }
 
   /** Off to Google with the flow in a cookie only the return address reads. */
-  private async beginGoogle(saasId: string, query: URLSearchParams): Promise<ScreenResponse> {
+  private async beginGoogle(saasId: string, query: URLSearchParams): Promise<WebResponse> {
     const context = screenContext(query);
     const { texts } = this.deps;
     let started: Awaited<ReturnType<LoginScreenDeps['federation']['google']['begin']>>;
@@ -471,7 +320,7 @@ export class LoginScreen {
    * `{BASE_PATH}/oauth2/idpresponse`: back from the provider. Signed in, the browser goes where the screen would
    * have sent it; an account to link goes to the code page; a refusal is a page saying why.
    */
-  async federatedReturn(request: ScreenRequest): Promise<ScreenResponse> {
+  async federatedReturn(request: WebRequest): Promise<WebResponse> {
     const forget = setCookie(FLOW_COOKIE, '', this.googleFlowCookie(), 0);
     let saasId: string | undefined;
     let context: ScreenContext = {};
@@ -512,7 +361,7 @@ export class LoginScreen {
   }
 
   /** A refusal on the way back from an identity provider: a page saying why, and the flow's cookie forgotten. */
-  private federationRefused(error: unknown, saasId: string | undefined, title: string, forget: string, context: ScreenContext = {}): ScreenResponse {
+  private federationRefused(error: unknown, saasId: string | undefined, title: string, forget: string, context: ScreenContext = {}): WebResponse {
     const { texts } = this.deps;
     if (!(error instanceof DomainError)) log.error('a federated sign-in failed', error);
     const [status, message] = error instanceof DomainError ? [400, refusalText(texts, error)] : [503, texts.page.providerUnavailable];
@@ -521,7 +370,7 @@ export class LoginScreen {
   }
 
   /** Off to the SAML function, which signs the AuthnRequest for the tenant's identity provider (functions/saml). */
-  private beginSaml(saasId: string, query: URLSearchParams): ScreenResponse {
+  private beginSaml(saasId: string, query: URLSearchParams): WebResponse {
     const tenantId = query.get('tenant_id') ?? '';
     if (!/^[A-Za-z0-9-]{1,64}$/.test(tenantId)) return this.notFound(saasId);
     const start = new URL(this.deps.samlStartUrl(saasId, tenantId));
@@ -530,7 +379,7 @@ export class LoginScreen {
   }
 
   /** `./saml/continue?ticket=…`: the assertion the SAML function checked, signed in when this browser asked for it. */
-  private async continueSaml(saasId: string, request: ScreenRequest): Promise<ScreenResponse> {
+  private async continueSaml(saasId: string, request: WebRequest): Promise<WebResponse> {
     const forget = setCookie(SAML_FLOW_COOKIE, '', this.screenCookie(saasId, 'Lax'), 0);
     try {
       const { ticket, flow } = await openSamlTicket(
@@ -606,7 +455,7 @@ export class LoginScreen {
     }
   }
 
-  private async step(saasId: string, name: string, request: ScreenRequest): Promise<ScreenResponse> {
+  private async step(saasId: string, name: string, request: WebRequest): Promise<WebResponse> {
     const devices = new DeviceJar(this.deps.box, saasId, request.headers.cookie, {
       path: `${this.screenPath(saasId)}api/`,
       sameSite: 'Strict',
@@ -616,7 +465,7 @@ export class LoginScreen {
     return devices.setCookie ? { ...answer, headers: { ...answer.headers, 'set-cookie': devices.setCookie } } : answer;
   }
 
-  private async runStep(saasId: string, name: string, request: ScreenRequest, devices: DeviceJar): Promise<ScreenResponse> {
+  private async runStep(saasId: string, name: string, request: WebRequest, devices: DeviceJar): Promise<WebResponse> {
     try {
       this.checkRequest(request);
       const body = await parseJsonBody(request.body);
@@ -673,7 +522,7 @@ export class LoginScreen {
   }
 
   /** JSON, small, and from our own page: the CSRF cookie and header agree. */
-  private checkRequest(request: ScreenRequest): void {
+  private checkRequest(request: WebRequest): void {
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
       throw invalid('unsupported_media_type', 'content-type: must be application/json');
     }
@@ -805,7 +654,7 @@ export class LoginScreen {
     return { email: body.email, ...(chosen ? { code_sent: true } : {}) };
   }
 
-  private refused(error: unknown): ScreenResponse {
+  private refused(error: unknown): WebResponse {
     const answer = errorAnswer(error);
     if (answer.unexpected) log.error('login screen step failed', error);
     return refusal(answer.status, answer.body.type, answer.unexpected ? '' : answer.body.message, this.deps.texts);
@@ -815,12 +664,10 @@ export class LoginScreen {
 const choiceOff = () =>
   invalid('sign_up_changed', 'password: this sign-up page is out of date (the SaaS changed how passwords are set at sign-up); reload it');
 
-const deviceTicket = (saasId: string) => ({ purpose: 'login screen device ticket', saas_id: saasId });
-
-const ok = (body: object): ScreenResponse => ({ status: 200, headers: JSON_HEADERS, body: JSON.stringify(body) });
+const ok = (body: object): WebResponse => ({ status: 200, headers: JSON_HEADERS, body: JSON.stringify(body) });
 
 /** The error shape, its message the one a person reads (the service's own, field-named one in `data.detail`). */
-function refusal(status: number, type: string, detail: string, texts: LoginTexts): ScreenResponse {
+function refusal(status: number, type: string, detail: string, texts: LoginTexts): WebResponse {
   const name = MESSAGE_OF[type] ?? (status >= 500 ? 'unavailable' : 'refused');
   const message = fill(texts.messages[name], { detail: detail.replace(/^[^:]*:\s*/, '') });
   return { status, headers: JSON_HEADERS, body: JSON.stringify({ type, message, data: {} }) };

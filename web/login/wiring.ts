@@ -31,7 +31,7 @@ import { GoogleFederation } from './federation.js';
 import type { HostGateDeps } from './host-gate.js';
 import { LoginScreen } from './screen.js';
 import { EN, type LoginTexts } from './texts/en.js';
-import { builtAssets } from './built-assets.js';
+import { builtAssets } from '../kit/built-assets.js';
 
 /** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
 export const secureCookies = () => config().publicBaseUrl.startsWith('https:');
