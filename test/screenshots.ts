@@ -20,7 +20,7 @@ import { DEMO_THEME } from '../examples/app/demo-theme.js';
 import { resetConfigForTests } from '../shared/config.js';
 import { createSaasAccount } from '../shared/domain/accounts/accounts.js';
 import { secretBox } from '../shared/wiring.js';
-import { GOOGLE } from '../web/login/federation.js';
+import { GOOGLE } from '../web/login/screen/federation.js';
 import { consentTicket, type ConsentTicket } from '../web/login/screen/contract.js';
 import { sealJson } from '../web/kit/sealed.js';
 import { launchChromium } from './support/chromium.js';

@@ -1,5 +1,5 @@
 /**
- * The passkey parts of the screen's HTML (web/login/passkeys.ts has the steps): kept apart from the
+ * The passkey parts of the screen's HTML (web/login/screen/passkeys.ts has the steps): kept apart from the
  * server code so the page's script, which reads pages.ts's types, never compiles Node modules.
  */
 import { escapeHtml } from '../kit/html.js';

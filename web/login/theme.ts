@@ -171,8 +171,8 @@ export function themeAnswer(theme: LoginTheme, request: WebRequest, headers: Rec
   const css = themeStylesheet(theme);
   const version = themeVersion(css);
   const etag = `"${version}"`;
-  const cache = request.query.get('v') === version ? 'public, max-age=31536000, immutable' : 'no-cache';
+  const cache = new URLSearchParams(request.query).get('v') === version ? 'public, max-age=31536000, immutable' : 'no-cache';
   const common = { ...headers, 'cache-control': cache, etag };
-  if (request.headers['if-none-match'] === etag) return { status: 304, headers: common, body: '' };
-  return { status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: css };
+  if (request.headers['if-none-match'] === etag) return { status: 304, headers: common, body: '', cookies: [] };
+  return { status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: css, cookies: [] };
 }

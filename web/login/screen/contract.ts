@@ -17,8 +17,9 @@ import type {
   DeviceStatusUpdate,
   SignInResult,
 } from '../../../shared/schemas/sign-in.js';
-import type { GoogleFederation } from '../federation.js';
-import type { PasskeyScreenService } from '../passkeys.js';
+import type { GoogleFederation } from './federation.js';
+import type { PasskeyScreenService, PasskeySteps } from './passkeys.js';
+import type { WebRequest } from '../../kit/http.js';
 import type { ScreenLook } from '../pages.js';
 import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, type ScreenContext } from '../screen-context.js';
 import type { LoginTexts } from '../texts/en.js';
@@ -82,7 +83,7 @@ export interface LoginScreenDeps {
   invitationNames?(saasId: string, tenantId: string): Promise<{ saas: string; tenant: string }>;
   /** Where a tenant's SAML sign-in starts: the SAML function's signed AuthnRequest (functions/saml). */
   samlStartUrl(saasId: string, tenantId: string): string;
-  /** Passkeys (our extension; web/login/passkeys.ts). */
+  /** Passkeys (our extension; web/login/screen/passkeys.ts). */
   passkeys: PasskeyScreenService;
   /** The page's script and style, built by web/page-assets.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
@@ -179,3 +180,18 @@ export interface ConsentTicket {
 }
 export const consentTicket = (saasId: string) => ({ purpose: 'login screen consent ticket', saas_id: saasId });
 export const deviceTicket = (saasId: string) => ({ purpose: 'login screen device ticket', saas_id: saasId });
+
+/** What every part of the screen works with: its services, and the passkey steps (which end through finish.ts). */
+export interface ScreenParts {
+  deps: LoginScreenDeps;
+  passkeys: PasskeySteps;
+}
+
+/** A request the route table (screen.ts) gave a part: the SaaS it names, the page after it, the query read once. */
+export interface ScreenCall {
+  parts: ScreenParts;
+  saasId: string;
+  page: string;
+  query: URLSearchParams;
+  request: WebRequest;
+}

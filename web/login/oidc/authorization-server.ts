@@ -15,15 +15,15 @@
  * URI is known to be the client's, and shows a page before.
  */
 import { decodeJwt } from 'jose';
-import { nowSeconds } from '../../shared/clock.js';
-import { DomainError, invalid } from '../../shared/errors.js';
-import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
-import { log } from '../../shared/log.js';
-import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from '../kit/sealed.js';
-import type { WebRequest, WebResponse } from '../kit/http.js';
-import { fill, type LoginTexts } from './texts/en.js';
+import { nowSeconds } from '../../../shared/clock.js';
+import { DomainError, invalid } from '../../../shared/errors.js';
+import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../../shared/domain/sign-in/sign-in-credentials.js';
+import { log } from '../../../shared/log.js';
+import { messagePage, messagePagePolicy, screenAssets } from '../pages.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
+import type { WebRequest, WebResponse } from '../../kit/http.js';
+import { fill, type LoginTexts } from '../texts/en.js';
 
 /** How long a person may take on the screen between the application's request and the code. */
 export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
@@ -110,13 +110,13 @@ export class AuthorizationServer {
   async handle(request: WebRequest): Promise<WebResponse | undefined> {
     const { method, path } = request;
     if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo' || path === 'revoke')) {
-      return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+      return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '', cookies: [] };
     }
-    if (path === 'authorize' && method === 'GET') return this.authorize(request.query);
+    if (path === 'authorize' && method === 'GET') return this.authorize(new URLSearchParams(request.query));
     if (path === 'token' && method === 'POST') return this.answer(() => this.token(request));
     if (path === 'revoke' && method === 'POST') return this.answer(() => this.revoke(request));
     if (path === 'userinfo' && (method === 'GET' || method === 'POST')) return this.answer(() => this.userInfo(request));
-    if (path === 'logout' && method === 'GET') return this.logout(request.query);
+    if (path === 'logout' && method === 'GET') return this.logout(new URLSearchParams(request.query));
     return undefined;
   }
 
@@ -285,23 +285,24 @@ export class AuthorizationServer {
       status: 400,
       headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': messagePagePolicy(saasId !== undefined) },
       body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail }), assets),
+      cookies: [],
     };
   }
 
   private async answer(run: () => Promise<object>): Promise<WebResponse> {
     try {
-      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(await run()) };
+      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(await run()), cookies: [] };
     } catch (error) {
       if (!(error instanceof OAuthError)) {
         log.error('authorization server request failed', error);
-        return { status: 500, headers: JSON_HEADERS, body: JSON.stringify({ error: 'server_error', error_description: '' }) };
+        return { status: 500, headers: JSON_HEADERS, body: JSON.stringify({ error: 'server_error', error_description: '' }), cookies: [] };
       }
       const headers: Record<string, string> = { ...JSON_HEADERS };
       if (error.status === 401) {
         const scheme = error.error === 'invalid_client' ? 'Basic' : 'Bearer';
         headers['www-authenticate'] = `${scheme} error="${error.error}", error_description="${error.message.replace(/["\\]/g, '')}"`;
       }
-      return { status: error.status, headers, body: JSON.stringify({ error: error.error, error_description: error.message }) };
+      return { status: error.status, headers, body: JSON.stringify({ error: error.error, error_description: error.message }), cookies: [] };
     }
   }
 }
@@ -316,4 +317,4 @@ async function asGrantError<T>(granted: Promise<T>): Promise<T> {
   }
 }
 
-const redirect = (location: string): WebResponse => ({ status: 302, headers: { ...NO_STORE, location }, body: '' });
+const redirect = (location: string): WebResponse => ({ status: 302, headers: { ...NO_STORE, location }, body: '', cookies: [] });
