@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/log.js';
 import { INDEX_NAME } from '../shared/store/keys.js';
 import { BUNDLE, entryOf, externalModules, PROJECT_ROOT } from './bundling.js';
+import { FunctionRole } from './function-role.js';
 import { acceptNagFindings } from './nag.js';
 
 export type FunctionGroup = string;
@@ -46,6 +47,24 @@ export interface GroupFunctionProps {
   tracing: boolean;
   /** A folder copied beside the bundle as `public/` (the login screen's built script and style). */
   publicDir?: string;
+  /**
+   * Maps a SaaS's own domain for its login screen to this API (its id): ACM certificates and API Gateway custom
+   * domains (shared/adapters/site-domains.ts). The configuration function, and an entry function that asks.
+   */
+  servesSaasDomainsOf?: string;
+}
+
+/** The props that say nothing of a function's grants; every other one is part of its grant set (FunctionRole). */
+const NOT_GRANTS = ['group', 'timeout', 'logRetention', 'defaultDomainName', 'publicDir'] as const satisfies readonly (keyof GroupFunctionProps)[];
+
+/** What a function may do, as one string: functions with the same one share a role. Tokens are stable within a stack. */
+function grantSet(props: GroupFunctionProps): string {
+  // A flag that is off says what an absent one says: `reads` and `opens` are on unless false, the others off unless true.
+  const { table, secretsKey, reads = true, opens = true, ...rest } = props;
+  const said = Object.entries({ ...rest, reads, opens })
+    .filter(([name, value]) => !(NOT_GRANTS as readonly string[]).includes(name) && value !== undefined && value !== false)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([...said, ['table', table.tableArn], ['secretsKey', secretsKey.keyArn]]);
 }
 
 /** NodejsFunction's share of lib/bundling.ts: every function of the service, and the example app's, is built so. */
@@ -78,7 +97,9 @@ export class GroupFunction extends Construct {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.logGroup = logGroup;
+    const role = FunctionRole.join(this, props.group, grantSet(props));
     this.fn = new NodejsFunction(this, 'Function', {
+      role,
       entry: entryOf(props.group),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
@@ -135,6 +156,8 @@ export class GroupFunction extends Construct {
         new PolicyStatement({ actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:GetAccount'], resources: ['*'] }),
       );
     }
+    if (props.servesSaasDomainsOf) this.servesSaasDomains(props.servesSaasDomainsOf);
+    role.built(props.group);
     acceptNagFindings(this, {
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
         'AWSLambdaBasicExecutionRole allows writing to CloudWatch Logs and nothing else',
@@ -155,9 +178,9 @@ export class GroupFunction extends Construct {
 
   /**
    * A SaaS's own domain for its login screen (shared/adapters/site-domains.ts): ask ACM for its certificate and read it,
-   * then an API Gateway custom domain with it, mapped to `apiId`. The configuration function only.
+   * then an API Gateway custom domain with it, mapped to `apiId`.
    */
-  servesSaasDomains(apiId: string): void {
+  private servesSaasDomains(apiId: string): void {
     const { partition, region, account } = Stack.of(this);
     this.fn.addEnvironment('API_ID', apiId);
     const domainNames = `arn:${partition}:apigateway:${region}::/domainnames`;

@@ -15,6 +15,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { CfnPermission, FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -98,15 +99,20 @@ export class ServiceStack extends Stack {
       defaultDomainName: props.defaultDomainName ?? 'auth.example.com',
       tracing: props.tracing ?? false,
     };
+    const api = new HttpApi(this, 'Api', {
+      description: 'Identity and tenant management API',
+      createDefaultStage: false,
+    });
     const functions = new Map<string, NodejsFunction>();
     const groupFunctions = new Map<string, GroupFunction>();
-    const saasDomainServers: GroupFunction[] = [];
     for (const group of GROUPS) {
       const groupFunction = new GroupFunction(this, `Group-${group}`, {
         ...common,
         group,
         ...GROUP_ACCESS[group],
         managesMailIdentities: group === 'configuration',
+        // A SaaS's own domain is mapped to this API by the configuration function (docs/login-screen.md).
+        ...(group === 'configuration' ? { servesSaasDomainsOf: api.apiId } : {}),
         timeout: Duration.seconds(groupTimeoutSeconds(group)),
       });
       groupFunctions.set(group, groupFunction);
@@ -123,10 +129,10 @@ export class ServiceStack extends Stack {
         ...access,
         timeout: Duration.seconds(groupTimeoutSeconds(name)),
         ...(page ? { publicDir: pageAssetsDir(page) } : {}),
+        ...(servesSaasDomains ? { servesSaasDomainsOf: api.apiId } : {}),
       });
       groupFunctions.set(name, entryFunction);
       functions.set(name, entryFunction.fn);
-      if (servesSaasDomains) saasDomainServers.push(entryFunction);
     }
 
     // Stream records and mail events the functions kept failing on.
@@ -182,10 +188,6 @@ export class ServiceStack extends Stack {
 
     const apiLogWriter = this.addApiLogWriter(common, groupFunctions, mailDeadLetters);
 
-    const api = new HttpApi(this, 'Api', {
-      description: 'Identity and tenant management API',
-      createDefaultStage: false,
-    });
     const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: api,
       stageName: '$default',
@@ -199,9 +201,6 @@ export class ServiceStack extends Stack {
       },
     });
     this.addRoutes(api, functions);
-    // A SaaS's own domain is mapped to this API by the configuration function (docs/login-screen.md).
-    groupFunctions.get('configuration')?.servesSaasDomains(api.apiId);
-    for (const entryFunction of saasDomainServers) entryFunction.servesSaasDomains(api.apiId);
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
@@ -327,35 +326,43 @@ export class ServiceStack extends Stack {
 
   /**
    * One API route per row of the route table and per entry of the browser-facing apps; every other path and
-   * method goes to the public function.
+   * method goes to the public function. Each function has one integration and one invoke permission for all of
+   * its routes (CDK's default is a permission per route: 169 of the stack's resources, of CloudFormation's 500).
    */
   private addRoutes(api: HttpApi, functions: ReadonlyMap<string, IFunction>): void {
     const integrations = new Map<string, HttpRouteIntegration>();
-    const integrationOf = (group: string) => {
-      let integration = integrations.get(group);
+    /** Each function's route keys' paths, for its one permission. */
+    const pathsOf = new Map<string, string[]>();
+    const integrationOf = (fn: string, path: string) => {
+      pathsOf.set(fn, [...(pathsOf.get(fn) ?? []), path]);
+      let integration = integrations.get(fn);
       if (!integration) {
-        integration = new HttpLambdaIntegration(`Integration-${group}`, functions.get(group) as IFunction);
-        integrations.set(group, integration);
+        integration = new RoutesIntegration(`Integration-${fn}`, functions.get(fn) as IFunction);
+        integrations.set(fn, integration);
       }
       return integration;
     };
     for (const route of ROUTES) {
-      api.addRoutes({
-        path: fullPath(route),
-        methods: [HttpMethod[route.method]],
-        integration: integrationOf(route.group),
-      });
+      const path = fullPath(route);
+      api.addRoutes({ path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group, path) });
     }
     // The browser-facing apps' entries (shared/routes.ts, ENTRIES): a prefix takes every path below it.
     for (const entry of ENTRIES) {
-      api.addRoutes({
-        path: entry.path.endsWith('/') ? `${entry.path}{proxy+}` : entry.path,
-        methods: [entry.method ? HttpMethod[entry.method] : HttpMethod.ANY],
-        integration: integrationOf(entry.fn),
-      });
+      const path = entry.path.endsWith('/') ? `${entry.path}{proxy+}` : entry.path;
+      api.addRoutes({ path, methods: [entry.method ? HttpMethod[entry.method] : HttpMethod.ANY], integration: integrationOf(entry.fn, path) });
     }
     // The public function answers 404 or 405 in the service's error shape.
-    const fallback = new HttpRoute(this, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration: integrationOf('public') });
+    const fallback = new HttpRoute(this, 'DefaultRoute', {
+      httpApi: api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: integrationOf('public', HttpRouteKey.DEFAULT.key),
+    });
+    for (const [fn, paths] of pathsOf) {
+      (functions.get(fn) as IFunction).addPermission('FromApi', {
+        principal: new ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.formatArn({ service: 'execute-api', resource: api.apiId, resourceName: `*/*${routesPattern(paths)}` }),
+      });
+    }
     for (const scope of [api, fallback]) {
       acceptNagFindings(scope, {
         'AwsSolutions-APIG4':
@@ -363,6 +370,23 @@ export class ServiceStack extends Stack {
       });
     }
   }
+}
+
+/** CDK's Lambda integration without the invoke permission it adds per route: addRoutes grants one per function. */
+class RoutesIntegration extends HttpLambdaIntegration {
+  protected override completeBind(): void {}
+}
+
+/**
+ * The part after `<api id>/<stage>/<method>` of an execute-api source ARN that covers every one of these paths: their
+ * common folder (`/v1/pricing/*`), or any route at all (`''`) for the function behind `$default`, whose ARN is
+ * `<api id>/<stage>/$default`. Path parameters are cut off: the ARN may name the route's template or the path.
+ */
+function routesPattern(paths: readonly string[]): string {
+  if (paths.includes(HttpRouteKey.DEFAULT.key)) return '';
+  let common = (paths[0] ?? '').split('{')[0] as string;
+  for (const path of paths) while (!path.startsWith(common)) common = common.slice(0, -1);
+  return `${common.slice(0, common.lastIndexOf('/') + 1)}*`;
 }
 
 /** The entry functions where users sign in (their outcomes are counted SaaS-wide), besides the sign-in group. */

@@ -134,6 +134,28 @@ function integerFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * The ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#port-blocking): Node's fetch and every browser
+ * refuse to connect to them ("bad port") before trying, so an engine or page listening there can never be reached.
+ */
+export const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123,
+  135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995,
+  1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** A TCP port for `what` to listen on (0: any free one), refused at once if nothing could reach it there. */
+function portFromEnv(name: string, fallback: number, what: string): number {
+  const port = integerFromEnv(name, fallback);
+  if (port > 65535) throw new ConfigError(`environment variable ${name} must be a port number, 0 to 65535`);
+  if (FETCH_BAD_PORTS.has(port)) {
+    throw new ConfigError(
+      `environment variable ${name} is ${port}, a port that fetch refuses to connect to (Node's and browsers', the Fetch standard's bad ports), so nothing could reach ${what} there: set ${name} to another port, such as ${fallback}`,
+    );
+  }
+  return port;
+}
+
 function positiveIntegerFromEnv(name: string, fallback: number): number {
   const value = integerFromEnv(name, fallback);
   if (value === 0) throw new ConfigError(`environment variable ${name} must be at least 1`);
@@ -246,10 +268,10 @@ export interface LocalRunnerConfig {
 /** Settings of `npm start` (bin/local.ts), not of the functions. */
 export function localRunnerConfig(): LocalRunnerConfig {
   return {
-    apiPort: integerFromEnv('PORT', 8080),
-    appPort: integerFromEnv('APP_PORT', 8081),
-    dynamoPort: integerFromEnv('DYNAMODB_PORT', 8000),
-    sesPort: integerFromEnv('SES_PORT', 8005),
+    apiPort: portFromEnv('PORT', 8080, 'the API'),
+    appPort: portFromEnv('APP_PORT', 8081, 'the example app'),
+    dynamoPort: portFromEnv('DYNAMODB_PORT', 8000, 'DynamoDB Local'),
+    sesPort: portFromEnv('SES_PORT', 8005, 'the SES stand-in'),
     dataDir: stringFromEnv('DATA_DIR', '.data'),
   };
 }

@@ -4,9 +4,14 @@
  */
 import { beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { App } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { GroupFunction } from '../../lib/group-function.js';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
+import { ServiceTable } from '../../lib/table.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { API_BASE_PATHS, BASE_PATH, GROUPS, ROUTES, routeKey } from '../../shared/routes.js';
 import { API_LOG_PARTITIONS, CONSOLE_SESSION_PARTITIONS, CONSOLE_THROTTLE_PARTITIONS, SIGN_IN_COUNTS_PARTITIONS } from '../../shared/store/keys.js';
@@ -77,11 +82,16 @@ function environmentOf(fn: Resource): Record<string, unknown> {
   return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 }
 
+/** Every statement the function's role holds: in its own inline policies and in any policy attached to it. */
 function statementsOf(functionId: string, from = resources): Statement[] {
   const roleRef = (from[functionId]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return ofType('AWS::IAM::Policy', from)
-    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleRef))
-    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  const inline = (from[roleRef]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[];
+  return [
+    ...inline.flatMap((p) => p.PolicyDocument.Statement),
+    ...ofType('AWS::IAM::Policy', from)
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleRef))
+      .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement),
+  ];
 }
 
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
@@ -169,6 +179,50 @@ describe('service stack', () => {
                 : ROUTES.find((r) => routeKey(r) === key)!.group;
       assert.equal(integrationTarget.get(target.Ref), functionOf(group), key);
     }
+  });
+
+  it('lets the API invoke each function through one permission for all its routes, from this API only', () => {
+    const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
+    const ACCOUNT = '123456789012';
+    /** A source ARN with the API's id as `API`, the way the permission's ArnLike condition reads it. */
+    const arnOf = (value: unknown): string => {
+      if (typeof value === 'string') return value;
+      const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+      if (join) return join[1].map(arnOf).join(join[0]);
+      const ref = (value as { Ref?: string }).Ref;
+      return (
+        ({ [apiId!]: 'API', 'AWS::Partition': 'aws', 'AWS::Region': 'eu-west-1', 'AWS::AccountId': ACCOUNT } as Record<string, string>)[ref!] ??
+        '<ref>'
+      );
+    };
+    const allows = new Map<string, RegExp>();
+    for (const [id, permission] of ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com')) {
+      const fn = (permission.Properties.FunctionName as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      assert.ok(!allows.has(fn), `${id}: one permission for ${fn}, not one per route`);
+      const pattern = arnOf(permission.Properties.SourceArn);
+      assert.match(pattern, new RegExp(`^arn:aws:execute-api:eu-west-1:${ACCOUNT}:API/\\*/\\*`), `${id} names this API`);
+      allows.set(fn, new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\/]/g, '\\$&').replace(/\*/g, '.*')}$`));
+    }
+    assert.equal(allows.size, GROUPS.length + 3, 'every function with routes: the groups, login, saml, console');
+
+    // What API Gateway presents as the source of a call: the stage, then the route's method and path, or `$default`.
+    const called = (key: string, api = 'API') => {
+      const [method, path] = key.split(' ') as [string, string | undefined];
+      const source =
+        path === undefined ? method : `${method === 'ANY' ? 'PATCH' : method}${path.replace(/\{proxy\+\}/, 'a/b').replace(/\{[^}]+\}/g, 'x1')}`;
+      return `arn:aws:execute-api:eu-west-1:${ACCOUNT}:${api}/$default/${source}`;
+    };
+    for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
+      const key = route.Properties.RouteKey as string;
+      const target = (route.Properties.Target as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1][1] as { Ref: string };
+      const integration = resources[target.Ref]!.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] };
+      const allowed = allows.get(integration['Fn::GetAtt'][0]);
+      assert.ok(allowed, `a permission for the function behind ${key}`);
+      assert.match(called(key), allowed, key);
+      assert.doesNotMatch(called(key, 'OTHERAPI'), allowed, `${key} from another API`);
+    }
+    // Scoped to a function's own API family where its routes share one: pricing is not invoked from an Auth route.
+    assert.doesNotMatch(called(`GET ${BASE_PATH}/users`), allows.get(functionOf('pricing'))!);
   });
 
   it('has one Node.js 22 ARM64 function per group, the scheduled worker and the mail-event handler', () => {
@@ -261,6 +315,46 @@ describe('service stack', () => {
       assert.match(flatten(viaTable[0]!.Condition!.StringEquals!['kms:ViaService']), /^dynamodb\..+\.amazonaws\.com$/);
       assert.equal(actionsOf(viaTable[0]!).includes('kms:GenerateDataKey*'), !READ_ONLY.has(group), `${group}: writes through DynamoDB`);
     }
+  });
+});
+
+describe('function roles', () => {
+  it('hold their grants inline, one role per set of grants; a grant to one sharer alone is refused', () => {
+    assert.equal(ofType('AWS::IAM::Policy').length, 0, 'no policy beside a role');
+    const roleOf = (group: string) => (resources[functionOf(group)]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    assert.equal(roleOf('tenant-users'), roleOf('saas-users'));
+    assert.notEqual(roleOf('definitions'), roleOf('saas-users'), 'sealing is a grant of its own');
+    assert.notEqual(roleOf('console'), roleOf('public'));
+    for (const [id, role] of ofType('AWS::IAM::Role')) {
+      const sharers = ALL_FUNCTIONS.filter((group) => roleOf(group) === id);
+      assert.ok(sharers.length > 0, `${id} serves a function`);
+      assert.equal(JSON.stringify(role.Properties.ManagedPolicyArns).match(/AWSLambdaBasicExecutionRole/g)?.length, 1, id);
+    }
+
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Roles');
+    const secretsKey = new Key(stack, 'Key');
+    const { table } = new ServiceTable(stack, 'Store', { encryptionKey: secretsKey });
+    const props = {
+      table,
+      secretsKey,
+      writes: false,
+      seals: false,
+      timeout: Duration.seconds(10),
+      logRetention: RetentionDays.ONE_DAY,
+      defaultDomainName: 'a.example.com',
+      tracing: false,
+    };
+    const publicFn = new GroupFunction(stack, 'Public', { ...props, group: 'public' }).fn;
+    const apilogFn = new GroupFunction(stack, 'Apilog', { ...props, group: 'apilog', timeout: Duration.seconds(29) }).fn;
+    assert.equal(apilogFn.role, publicFn.role, 'the same grants, one role');
+    const extra = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: ['*'] });
+    assert.throws(() => publicFn.addToRolePolicy(extra), /serves public, apilog/);
+    // A role alone takes a grant of its own, and nobody joins it afterwards.
+    const writerFn = new GroupFunction(stack, 'Definitions', { ...props, group: 'definitions', writes: true }).fn;
+    writerFn.addToRolePolicy(extra);
+    const tenantsFn = new GroupFunction(stack, 'Tenants', { ...props, group: 'tenants', writes: true }).fn;
+    assert.notEqual(tenantsFn.role, writerFn.role);
+    assert.notEqual(new GroupFunction(stack, 'Sealer', { ...props, group: 'saas-users', seals: true }).fn.role, publicFn.role);
   });
 });
 

@@ -96,6 +96,25 @@ describe('npm start on a port another DynamoDB Local holds', () => {
   });
 });
 
+describe('npm start on a port fetch refuses', () => {
+  it('names the port and its variable at once, instead of waiting 30 s for an engine nothing can reach', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bad-port-'));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+        encoding: 'utf8',
+        env: { ...process.env, DATA_DIR: dataDir, DYNAMODB_PORT: '6000' },
+      });
+      assert.equal(run.status, 1, run.stderr);
+      assert.equal(
+        run.stderr,
+        "environment variable DYNAMODB_PORT is 6000, a port that fetch refuses to connect to (Node's and browsers', the Fetch standard's bad ports), so nothing could reach DynamoDB Local there: set DYNAMODB_PORT to another port, such as 8000\n",
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm start without Java', () => {
   it('says what to install, and leaves no mail stand-in running', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'no-java-'));
