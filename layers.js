@@ -153,9 +153,9 @@ export const LAYERS = [
   },
   {
     name: 'web kit',
-    files: ['web/login/cookies.ts', 'web/login/sealed.ts', 'web/login/html.ts', 'web/login/built-assets.ts'],
-    mayImport: ['crypto'],
-    what: "the login app's cookies, sealed values, HTML escape and built-asset reader, which the console's server shares",
+    files: ['web/kit/**'],
+    mayImport: ['http', ...FLOOR],
+    what: 'what every browser-facing app shares: cookies, sealed values, HTML escape, built assets, the request and answer, the screen pipeline',
   },
   {
     name: 'web shared',

@@ -18,9 +18,9 @@ export const BASE_PATH = API_BASE_PATHS.auth;
  * for people, not operations for SDKs. `{BASE_PATH}/login/{saas id}/…`.
  */
 export const LOGIN_PATH = '/login';
-/** The OpenID Connect authorization server's endpoints (web/login/authorization-server.ts). */
+/** The OpenID Connect authorization server's endpoints (web/login/oidc/authorization-server.ts). */
 export const OAUTH2_PATH = '/oauth2';
-/** The SAML service provider's endpoints (web/login/saml.ts). */
+/** The SAML service provider's endpoints (web/login/saml/service-provider.ts). */
 export const SAML2_PATH = '/saml2';
 /** The operator console (web/console), a function of its own like the login screen: `{BASE_PATH}/console/…`. */
 export const CONSOLE_PATH = '/console';

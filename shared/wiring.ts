@@ -231,7 +231,7 @@ export const suppressionRepository = () => new DynamoSuppressionRepository(dynam
 const definitionRepository = () => new DynamoDefinitionRepository(dynamo(), tableName());
 const settingsRepository = () => new DynamoSettingsRepository(dynamo(), tableName());
 export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
-/** SAML assertions already used (web/login/saml.ts). */
+/** SAML assertions already used (web/login/saml/service-provider.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
 /** A tenant's SAML metadata_url, read only from public addresses (shared/http/public-fetch.ts). */
 export const metadataFetcher = () => new PublicFetcher({ resolve: hostResolver(), timeoutMs: 5000, maxBytes: 256 * 1024 });

@@ -1,6 +1,6 @@
 /**
  * A self-signed X.509 v3 certificate for an RSA key: what a SAML service provider publishes in its metadata so
- * an identity provider can check the AuthnRequests it signs (web/login/saml.ts). Node can read
+ * an identity provider can check the AuthnRequests it signs (web/login/saml/service-provider.ts). Node can read
  * certificates (`X509Certificate`) but not make them; the DER here is the minimum RFC 5280 asks for (version,
  * serial, sha256WithRSAEncryption, issuer = subject = one common name, validity, the key), signed with
  * node:crypto. Why not an X.509 library: docs/decisions.md ("The certificate maker"). A property test

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
 import { KmsDataKeys } from '../../shared/adapters/aws/kms.js';
 import { KmsSecretBox, UnopenableSecret } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from '../../web/login/sealed.js';
+import { openJson, sealJson } from '../../web/kit/sealed.js';
 import { assertSignedFor, credentials, json, standIn, type Answer } from '../support/aws-stand-in.js';
 
 const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/test';

@@ -1,5 +1,5 @@
 /**
- * The OpenID Connect authorization server (web/login/authorization-server.ts) as a relying party from
+ * The OpenID Connect authorization server (web/login/oidc/authorization-server.ts) as a relying party from
  * npm sees it: openid-client discovers the service, sends the person to the authorization endpoint (the hosted
  * screen, signed in over HTTP as its page does: test/support/screen-client.ts), trades the code with PKCE,
  * checks the ID token against the published JWKS, reads userinfo, refreshes, and logs out. Then what it must

@@ -1,5 +1,5 @@
 /**
- * Per-tenant SAML sign-in (web/login/saml.ts) against identity providers from npm (samlify, in
+ * Per-tenant SAML sign-in (web/login/saml/service-provider.ts) against identity providers from npm (samlify, in
  * test/support/saml-idp.ts), over HTTP the way a browser goes: the screen's `saml` page to the identity provider
  * with a signed AuthnRequest, its signed response posted to the service's ACS, then `continue` with the browser's
  * cookie. The first sign-in of an existing user links the account with a mailed code; after that the identity

@@ -2,7 +2,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { contentSecurityPolicy, loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
-import { escapeHtml } from '../../web/login/html.js';
+import { escapeHtml } from '../../web/kit/html.js';
 import { EN, fill } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 

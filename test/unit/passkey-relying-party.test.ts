@@ -4,7 +4,7 @@
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { relyingParty } from '../../web/login/passkeys.js';
+import { relyingParty } from '../../web/login/screen/passkeys.js';
 import { DomainError } from '../../shared/errors.js';
 
 describe('relyingParty', () => {

@@ -5,9 +5,9 @@
  * `npm start` and in the tests, the local server builds them before the first request.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { headersOf } from '../../shared/http/event-headers.js';
 import { observed } from '../../shared/observability.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
+import { lambdaAnswer, webRequest } from '../kit/http.js';
 import { consoleBackend, offerDemoOperator } from './wiring.js';
 
 /** The console's address as printed and linked: its overview. */
@@ -20,17 +20,5 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   if (event.rawPath === ENTRY_PATHS.consoleEntry || event.rawPath === ENTRY_PATHS.console) {
     return { statusCode: 308, headers: { location: CONSOLE_ENTRY }, body: '' };
   }
-  const headers = headersOf(event);
-  headers.host ??= event.requestContext.domainName;
-  const path = event.rawPath.startsWith(ENTRY_PATHS.console) ? event.rawPath.slice(ENTRY_PATHS.console.length) : '';
-  const answer = await consoleBackend().handle({
-    method: event.requestContext.http.method,
-    path,
-    query: event.rawQueryString ?? '',
-    headers,
-    body: event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
-    sourceIp: event.requestContext.http.sourceIp,
-  });
-  // API Gateway's payload 2.0 sets cookies from `cookies`, not from a set-cookie header.
-  return { statusCode: answer.status, headers: answer.headers, body: answer.body, ...(answer.cookies.length ? { cookies: answer.cookies } : {}) };
+  return lambdaAnswer(await consoleBackend().handle(webRequest(event, ENTRY_PATHS.console)));
 });

@@ -10,32 +10,14 @@ import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ConsoleSignInThrottle } from '../../shared/domain/console/sign-in-throttle.js';
 import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
 import { log } from '../../shared/log.js';
-import { cookie, setCookie } from '../login/cookies.js';
+import { cookie, setCookie } from '../kit/cookies.js';
+import type { WebRequest, WebResponse } from '../kit/http.js';
+import { rawStep, serve, tokenRepeated, type StepRules } from '../kit/pipeline.js';
 import { CSRF_HEADER, type ConsolePageData } from './page-data.js';
-import { csrfMatches, newSession, SessionCookies, type Session } from './session.js';
+import { newSession, SessionCookies, type Session } from './session.js';
 import { messagePage, shellPage } from './shell.js';
 import { EN, type ConsoleTexts } from './texts/en.js';
 import { JA } from './texts/ja.js';
-
-export interface ConsoleRequest {
-  method: string;
-  /** The path after the console's base (`/v1/auth/console/`): '' for the overview, `api/auth/roles`, … */
-  path: string;
-  /** The raw query string, without `?`. */
-  query: string;
-  /** Lower-case names. */
-  headers: Record<string, string | undefined>;
-  body: Buffer;
-  sourceIp: string;
-}
-
-export interface ConsoleResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** Set-Cookie values. */
-  cookies: string[];
-}
 
 export interface ConsoleDeps {
   /** `/v1/auth/console/` */
@@ -93,13 +75,17 @@ const PAGE_PATH = /^([a-z-]{0,32})(\/[A-Za-z0-9_.-]{1,128})?$/;
 const CREDENTIAL = /^[A-Za-z0-9_.:-]{1,128}$/;
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
-const json = (status: number, body: unknown, cookies: string[] = []): ConsoleResponse => ({
+const json = (status: number, body: unknown, cookies: string[] = []): WebResponse => ({
   status,
   headers: JSON_HEADERS,
   body: JSON.stringify(body),
   cookies,
 });
 const problem = (status: number, type: string, message: string, cookies: string[] = []) => json(status, { type, message, data: {} }, cookies);
+/** The console refuses with answers of its own (problem); anything thrown fails the request as it always has (Lambda's 500). */
+const refuse = (error: unknown): never => {
+  throw error;
+};
 
 export class ConsoleBackend {
   private readonly sessions: SessionCookies;
@@ -114,11 +100,26 @@ export class ConsoleBackend {
     this.sessions = new SessionCookies(deps.box, { path: deps.basePath, sameSite: 'Strict', secure: this.secure }, deps.revocations);
   }
 
-  async handle(request: ConsoleRequest): Promise<ConsoleResponse> {
+  handle(request: WebRequest): Promise<WebResponse> {
+    return serve(
+      request,
+      async (asked) => this.gate(asked),
+      async (passed) => this.route(passed),
+    );
+  }
+
+  /**
+   * The console answers on the service's own host only: never on a SaaS's login-screen host, where the SaaS's own
+   * script may run (docs/security.md).
+   */
+  private gate(request: WebRequest): { request: WebRequest } | { answer: WebResponse } {
+    if (request.headers.host === this.apiHost) return { request };
     const texts = textsFor(request.headers);
-    // The console answers on the service's own host only: never on a SaaS's login-screen host, where the
-    // SaaS's own script may run (docs/security.md).
-    if (request.headers.host !== this.apiHost) return this.page(404, messagePage(texts, this.deps.basePath, texts.notFound));
+    return { answer: this.page(404, messagePage(texts, this.deps.basePath, texts.notFound)) };
+  }
+
+  private async route(request: WebRequest): Promise<WebResponse> {
+    const texts = textsFor(request.headers);
     const { method, path } = request;
     if (method === 'GET' && path.startsWith('assets/')) return this.asset(path.slice('assets/'.length));
     if (path === 'session' && method === 'POST') return this.signIn(request);
@@ -130,7 +131,7 @@ export class ConsoleBackend {
     return this.page(404, messagePage(texts, this.deps.basePath, texts.notFound));
   }
 
-  private page(status: number, body: string, cookies: string[] = [], frameOrigin?: string): ConsoleResponse {
+  private page(status: number, body: string, cookies: string[] = [], frameOrigin?: string): WebResponse {
     // The theme page frames the SaaS's login screen, which may live on a host of its own.
     const headers = frameOrigin
       ? {
@@ -141,7 +142,7 @@ export class ConsoleBackend {
     return { status, headers, body, cookies };
   }
 
-  private async asset(name: string): Promise<ConsoleResponse> {
+  private async asset(name: string): Promise<WebResponse> {
     const type = ASSETS[name];
     if (!type) return problem(404, 'not_found', 'no such file');
     return {
@@ -153,12 +154,12 @@ export class ConsoleBackend {
   }
 
   /** The demo operator is offered only where one was registered (npm start) and only to this computer. */
-  private demoFor(request: ConsoleRequest) {
+  private demoFor(request: WebRequest) {
     const local = LOOPBACK_HOST.test(request.headers.host ?? '') && ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(request.sourceIp);
     return local ? this.deps.demo : undefined;
   }
 
-  private async shell(request: ConsoleRequest, texts: ConsoleTexts): Promise<ConsoleResponse> {
+  private async shell(request: WebRequest, texts: ConsoleTexts): Promise<WebResponse> {
     const current = await this.sessions.read(request.headers.cookie);
     const data: ConsolePageData = {
       lang: texts.lang,
@@ -177,7 +178,7 @@ export class ConsoleBackend {
     return this.page(200, shellPage(texts, data), cookies, data.loginScreenUrl ? new URL(data.loginScreenUrl).origin : undefined);
   }
 
-  private language(request: ConsoleRequest): ConsoleResponse {
+  private language(request: WebRequest): WebResponse {
     const to = new URLSearchParams(request.query).get('to') ?? '';
     const cookies = Object.hasOwn(CATALOGUES, to)
       ? [setCookie(LANG_COOKIE, to, { path: this.deps.basePath, sameSite: 'Strict', secure: this.secure }, LANG_SECONDS)]
@@ -191,7 +192,7 @@ export class ConsoleBackend {
    * Requests that change something must come from the console's own page: a JSON body (a cross-site form
    * cannot send one without a CORS preflight, which nothing here answers) and not marked cross-site.
    */
-  private sameSite(request: ConsoleRequest): boolean {
+  private sameSite(request: WebRequest): boolean {
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
     return (
@@ -201,8 +202,28 @@ export class ConsoleBackend {
     );
   }
 
-  private async signIn(request: ConsoleRequest): Promise<ConsoleResponse> {
-    if (!this.sameSite(request)) return problem(403, 'cross_site', 'sign-in must come from the console page');
+  /** A sign-in's proof that it came from the console's page: none to show, only the request's marks (sameSite). */
+  private readonly fromConsolePage: StepRules<undefined> = {
+    fromPage: async (request) =>
+      this.sameSite(request) ? { proof: undefined } : { answer: problem(403, 'cross_site', 'sign-in must come from the console page') },
+    refuse,
+  };
+
+  /** A session's request: its cookie opens, and the page repeated the session's CSRF token (authorised). */
+  private readonly fromSession: StepRules<{ session: Session; cookies: string[] }> = {
+    fromPage: async (request) => {
+      const allowed = await this.authorised(request);
+      return 'status' in allowed ? { answer: allowed } : { proof: allowed };
+    },
+    refuse,
+  };
+
+  private signIn(request: WebRequest): Promise<WebResponse> {
+    return rawStep(request, this.fromConsolePage, () => this.readSignIn(request));
+  }
+
+  /** The body is read leniently: a malformed one is one more wrong sign-in, answered and counted as such. */
+  private async readSignIn(request: WebRequest): Promise<WebResponse> {
     let given: Record<string, unknown> = {};
     try {
       const parsed: unknown = JSON.parse(request.body.toString('utf8'));
@@ -218,17 +239,22 @@ export class ConsoleBackend {
     return this.startSession(request, credentials);
   }
 
-  private async demoSignIn(request: ConsoleRequest): Promise<ConsoleResponse> {
-    const demo = this.demoFor(request);
-    if (!demo || !this.sameSite(request)) return problem(404, 'not_found', 'no demo operator here');
-    return this.startSession(request, demo);
+  private demoSignIn(request: WebRequest): Promise<WebResponse> {
+    const rules: StepRules<{ saasId: string; apiKey: string; secret: string }> = {
+      fromPage: async (asked) => {
+        const demo = this.demoFor(asked);
+        return demo && this.sameSite(asked) ? { proof: demo } : { answer: problem(404, 'not_found', 'no demo operator here') };
+      },
+      refuse,
+    };
+    return rawStep(request, rules, (demo) => this.startSession(request, demo));
   }
 
   /**
    * One answer for every failed sign-in (unknown SaaS, unknown or revoked key, wrong secret, malformed input),
    * counted against the address and the key; the check itself is a signed call of the API.
    */
-  private async startSession(request: ConsoleRequest, credentials: { saasId: string; apiKey: string; secret: string }): Promise<ConsoleResponse> {
+  private async startSession(request: WebRequest, credentials: { saasId: string; apiKey: string; secret: string }): Promise<WebResponse> {
     const attempt = { sourceIp: request.sourceIp, saasId: credentials.saasId, apiKey: credentials.apiKey };
     if (!(await this.deps.throttle.allows(attempt))) {
       return {
@@ -248,19 +274,21 @@ export class ConsoleBackend {
   }
 
   /** The session of a request from the console's own page, or the answer refusing it. */
-  private async authorised(request: ConsoleRequest): Promise<{ session: Session; cookies: string[] } | ConsoleResponse> {
+  private async authorised(request: WebRequest): Promise<{ session: Session; cookies: string[] } | WebResponse> {
     const current = await this.sessions.read(request.headers.cookie);
     if (!current) return problem(401, 'signed_out', 'the console session ended: sign in again', [this.sessions.cleared()]);
     const site = request.headers['sec-fetch-site'];
-    if (!csrfMatches(current.session, request.headers[CSRF_HEADER]) || (site !== undefined && site !== 'same-origin')) {
+    if (!tokenRepeated(current.session.csrf, request.headers[CSRF_HEADER]) || (site !== undefined && site !== 'same-origin')) {
       return problem(403, 'csrf', 'the request did not come from the console page');
     }
     return { session: current.session, cookies: current.renewed ? [current.renewed] : [] };
   }
 
-  private async signOut(request: ConsoleRequest): Promise<ConsoleResponse> {
-    const allowed = await this.authorised(request);
-    if ('status' in allowed) return allowed;
+  private signOut(request: WebRequest): Promise<WebResponse> {
+    return rawStep(request, this.fromSession, (allowed) => this.endSession(allowed));
+  }
+
+  private async endSession(allowed: { session: Session }): Promise<WebResponse> {
     try {
       await this.sessions.revoke(allowed.session);
     } catch (error) {
@@ -278,9 +306,11 @@ export class ConsoleBackend {
   }
 
   /** `api/{auth|pricing|billing|apilog}/{path}`: a signed route of the API, called with the session's key. */
-  private async forward(request: ConsoleRequest): Promise<ConsoleResponse> {
-    const allowed = await this.authorised(request);
-    if ('status' in allowed) return allowed;
+  private forward(request: WebRequest): Promise<WebResponse> {
+    return rawStep(request, this.fromSession, (allowed) => this.callApi(request, allowed));
+  }
+
+  private async callApi(request: WebRequest, allowed: { session: Session; cookies: string[] }): Promise<WebResponse> {
     const [, api = '', ...rest] = request.path.split('/');
     const path = `/${rest.join('/')}`;
     if (!Object.hasOwn(API_BASE_PATHS, api)) return problem(404, 'not_found', `no API ${api}`, allowed.cookies);

@@ -2,17 +2,18 @@
  * The operator console's session: the API key id and secret an operator signed in with, sealed by the secret
  * box (shared/crypto/secret-box.ts) into one HttpOnly, SameSite=Strict cookie that page script never reads.
  * It ends 30 minutes after its last use (idle) and 12 hours after sign-in (absolute), whichever comes first;
- * it carries a CSRF token that every console request must repeat in a header (web/console/console.ts).
+ * it carries a CSRF token that every console request must repeat in a header (web/console/console.ts, through
+ * web/kit/pipeline.ts's tokenRepeated).
  * Sign-out records the session's id as revoked (shared/domain/console/session-revocations.ts), and every read
  * asks for it: a copy of the cookie taken before sign-out opens but is refused. One GetItem per console request,
  * which is little beside the signed API call each one makes.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
 import { nowSeconds } from '../../shared/clock.js';
-import { openJson, sealJson } from '../login/sealed.js';
-import { cookie, setCookie, type CookieScope } from '../login/cookies.js';
+import { openJson, sealJson } from '../kit/sealed.js';
+import { cookie, setCookie, type CookieScope } from '../kit/cookies.js';
 
 export const SESSION_COOKIE = 'console_session';
 export const IDLE_SECONDS = 30 * 60;
@@ -79,12 +80,4 @@ export class SessionCookies {
     const used = { ...session, usedAt: now };
     return { session: used, renewed: await this.issue(used) };
   }
-}
-
-/** Whether `given` is the session's CSRF token, compared in constant time. */
-export function csrfMatches(session: Session, given: string | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(session.csrf);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

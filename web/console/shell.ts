@@ -3,7 +3,7 @@
  * page of the console is this document; its script draws the page the path names (page/pages.ts). No inline
  * script or style: the strict CSP of the login screen applies.
  */
-import { escapeHtml } from '../login/html.js';
+import { escapeHtml } from '../kit/html.js';
 import type { ConsoleTexts } from './texts/en.js';
 import type { ConsolePageData } from './page-data.js';
 

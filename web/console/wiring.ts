@@ -8,7 +8,7 @@ import { BASE_PATH, ENTRY_PATHS, loginScreenUrl } from '../../shared/routes.js';
 import { screenOrigin } from '../../shared/screen-hosts.js';
 import { consoleSessionRevocations, consoleSignInThrottle, screenHosts, secretBox } from '../../shared/wiring.js';
 import { ConsoleBackend } from './console.js';
-import { builtAssets } from '../login/built-assets.js';
+import { builtAssets } from '../kit/built-assets.js';
 
 /** The built script and style: `public/` beside this file, or beside the deployed bundle (web/page-assets.ts). */
 const asset = builtAssets(new URL('./public/', import.meta.url));

@@ -7,7 +7,7 @@ import type { DomainError } from '../../shared/errors.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 
-/** The refusals of the Google, SAML and link steps (federation.ts, functions/saml, saml-ticket.ts, screen.ts), as a person reads them. */
+/** The refusals of the Google, SAML and link steps (screen/federation.ts, functions/saml, saml/ticket.ts, screen/federated-steps.ts), as a person reads them. */
 const STEP_TEXT: Readonly<Record<string, keyof LoginTexts['page']>> = {
   invalid_flow: 'stepExpired',
   flow_expired: 'stepExpired',

@@ -4,7 +4,7 @@
  * The switch is a plain link (`./language?to=ja&page=…`), so it works by keyboard and without script.
  */
 import { BASE_PATH } from '../../shared/routes.js';
-import { cookie, setCookie } from './cookies.js';
+import { cookie, setCookie } from '../kit/cookies.js';
 import type { PageData } from './page-data.js';
 import { EN, type LoginTexts } from './texts/en.js';
 import { JA } from './texts/ja.js';

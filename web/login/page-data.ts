@@ -26,7 +26,7 @@ export interface PageData {
   state?: string;
   /** The application's PKCE challenge (S256), handed back with the answer that ends the sign-in. */
   code_challenge?: string;
-  /** The sealed OpenID Connect authorization request the page was opened for (authorization-server.ts). */
+  /** The sealed OpenID Connect authorization request the page was opened for (oidc/authorization-server.ts). */
   authorization?: string;
   /** A provider account to link with a mailed code (screen.ts, `./link`). */
   link?: { ticket: string; email: string };

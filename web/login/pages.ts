@@ -12,7 +12,7 @@ import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../kit/html.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 
 /** What the page shows of the SaaS (customize page settings, its sign-in page, the policy of sign-in IDs). */

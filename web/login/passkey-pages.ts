@@ -1,8 +1,8 @@
 /**
- * The passkey parts of the screen's HTML (web/login/passkeys.ts has the steps): kept apart from the
+ * The passkey parts of the screen's HTML (web/login/screen/passkeys.ts has the steps): kept apart from the
  * server code so the page's script, which reads pages.ts's types, never compiles Node modules.
  */
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../kit/html.js';
 import type { LoginTexts } from './texts/en.js';
 
 /** The sign-in form's way in with a passkey (shown only when the SaaS offers passkeys). */

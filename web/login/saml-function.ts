@@ -1,5 +1,5 @@
 /**
- * The SAML service provider's function (web/login/saml.ts), apart from the login screen's so that the
+ * The SAML service provider's function (web/login/saml/service-provider.ts), apart from the login screen's so that the
  * XML signature stack (node-saml, xml-crypto, xpath, xmldom) loads only for SAML sign-ins:
  *
  *   GET  {BASE_PATH}/saml2/metadata/{saas id}                the SP metadata; its URL is the entity id
@@ -16,9 +16,9 @@ import { DomainError, invalid } from '../../shared/errors.js';
 import { observed } from '../../shared/observability.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
-import { setCookie } from './cookies.js';
+import { setCookie } from '../kit/cookies.js';
 import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
-import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from './saml-ticket.js';
+import { SAML_FLOW_COOKIE, SAML_FLOW_SECONDS, sealSamlFlow } from './saml/ticket.js';
 import { screenContext } from './screen-context.js';
 import { chooseTexts } from './language.js';
 import { fill, type LoginTexts } from './texts/en.js';

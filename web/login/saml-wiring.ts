@@ -1,5 +1,5 @@
 /**
- * The SAML service provider composed (saml.ts), apart from the screen's wiring.ts so that its bundle alone
+ * The SAML service provider composed (saml/service-provider.ts), apart from the screen's wiring.ts so that its bundle alone
  * carries the XML signature stack: built from the shared repositories and the settings, which are read here.
  * saml-function.ts only routes requests to it.
  */
@@ -17,7 +17,7 @@ import {
   tenantRepository,
 } from '../../shared/wiring.js';
 import type { HostGateDeps } from './host-gate.js';
-import { SamlSignIn } from './saml.js';
+import { SamlSignIn } from './saml/service-provider.js';
 import type { LoginTexts } from './texts/en.js';
 
 /** As much as `metadata_xml` may hold. */
@@ -48,7 +48,7 @@ export const screenOf = (saasId: string) => loginScreenUrl(config().publicBaseUr
 /** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
 export const secureCookies = () => config().publicBaseUrl.startsWith('https:');
 
-/** The box that seals the flow cookie (saml-ticket.ts). */
+/** The box that seals the flow cookie (saml/ticket.ts). */
 export { secretBox };
 
 /** The host rule's door (host-gate.ts), as at the login function's. */

@@ -1,7 +1,7 @@
 /**
  * What the login screen was opened for, carried through every way of signing in (password, Google, SAML) to
  * where it ends: the SaaS's own `state` (with the PKCE challenge its application keeps the verifier of), or an
- * OpenID Connect authorization request (authorization-server.ts).
+ * OpenID Connect authorization request (oidc/authorization-server.ts).
  */
 export interface ScreenContext {
   state?: string;

@@ -1,7 +1,7 @@
 /**
  * The login screen's SRP client (Cognito's USER_SRP_AUTH, docs/decisions.md, decision 3), with no dependency:
  * BigInt for the numbers and WebCrypto for SHA-256 and HMAC, so it runs as it is in the browser (the page's
- * script) and in Node (the server answers a remembered device's steps, remembered-devices.ts). It computes what
+ * script) and in Node (the server answers a remembered device's steps, screen/remembered-devices.ts). It computes what
  * amazon-cognito-identity-js's AuthenticationHelper computes (client/srp.ts, which the example app keeps), and
  * test/unit/login-srp.test.ts proves the two agree over many random inputs:
  *

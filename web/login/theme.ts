@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-import type { ScreenRequest, ScreenResponse } from './screen-http.js';
+import type { WebRequest, WebResponse } from '../kit/http.js';
 import { contrast, DARK, fullHex, LIGHT, textOn, type Palette } from './theme-colours.js';
 
 export { contrast, fullHex, textOn };
@@ -167,12 +167,12 @@ export function themeLink(assets: string, theme: LoginTheme | undefined): string
  * `./assets/theme.css`: kept for good under the version of its text, revalidated (ETag) under any other, so a
  * page always names the newest and a changed theme shows at the next page load.
  */
-export function themeAnswer(theme: LoginTheme, request: ScreenRequest, headers: Record<string, string>): ScreenResponse {
+export function themeAnswer(theme: LoginTheme, request: WebRequest, headers: Record<string, string>): WebResponse {
   const css = themeStylesheet(theme);
   const version = themeVersion(css);
   const etag = `"${version}"`;
-  const cache = request.query.get('v') === version ? 'public, max-age=31536000, immutable' : 'no-cache';
+  const cache = new URLSearchParams(request.query).get('v') === version ? 'public, max-age=31536000, immutable' : 'no-cache';
   const common = { ...headers, 'cache-control': cache, etag };
-  if (request.headers['if-none-match'] === etag) return { status: 304, headers: common, body: '' };
-  return { status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: css };
+  if (request.headers['if-none-match'] === etag) return { status: 304, headers: common, body: '', cookies: [] };
+  return { status: 200, headers: { ...common, 'content-type': 'text/css; charset=utf-8' }, body: css, cookies: [] };
 }

@@ -1,6 +1,6 @@
 /**
- * The login app composed, as shared/wiring.ts composes the API's services: the screen (screen.ts), the OpenID
- * Connect authorization server (authorization-server.ts), Google federation (federation.ts) and the host rule's
+ * The login app composed, as shared/wiring.ts composes the API's services: the screen (screen/screen.ts), the OpenID
+ * Connect authorization server (oidc/authorization-server.ts), Google federation (screen/federation.ts) and the host rule's
  * door (host-gate.ts), built from the shared repositories and services and from the settings, which are read
  * here and nowhere else in web/login. login-function.ts only routes requests to them. The SAML service
  * provider has its own (saml-wiring.ts), so the screen's bundle carries no XML library.
@@ -26,12 +26,12 @@ import {
   tokenVerifier,
   userFlowService,
 } from '../../shared/wiring.js';
-import { AuthorizationServer } from './authorization-server.js';
-import { GoogleFederation } from './federation.js';
+import { AuthorizationServer } from './oidc/authorization-server.js';
+import { GoogleFederation } from './screen/federation.js';
 import type { HostGateDeps } from './host-gate.js';
-import { LoginScreen } from './screen.js';
+import { LoginScreen } from './screen/screen.js';
 import { EN, type LoginTexts } from './texts/en.js';
-import { builtAssets } from './built-assets.js';
+import { builtAssets } from '../kit/built-assets.js';
 
 /** Cookies only over HTTPS (the deployed service); plain HTTP on a laptop. */
 export const secureCookies = () => config().publicBaseUrl.startsWith('https:');

@@ -39,7 +39,7 @@ export const TEMP_CODE_SECONDS = 10;
 export const AUTHORIZATION_CODE_SECONDS = 60;
 
 /**
- * What an OpenID Connect authorization request binds its code to (web/login/authorization-server.ts):
+ * What an OpenID Connect authorization request binds its code to (web/login/oidc/authorization-server.ts):
  * the code is redeemed only at the token endpoint, with the same redirect URI and the PKCE verifier.
  */
 export interface AuthorizationBinding {

@@ -439,7 +439,7 @@ export class SignInService {
   }
 
   /**
-   * A sign-in an external identity provider vouched for (web/login/federation.ts, docs/federation.md):
+   * A sign-in an external identity provider vouched for (web/login/screen/federation.ts, docs/federation.md):
    * no password and no MFA of ours (the provider has its own), no device offered; the same settling write,
    * so a user removed meanwhile is refused.
    */

@@ -131,7 +131,7 @@ export class TenantService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly definitions: DefinitionRepository,
-    /** Where a tenant's users start a SAML sign-in: the hosted login screen's `saml` page (web/login/saml.ts). */
+    /** Where a tenant's users start a SAML sign-in: the hosted login screen's `saml` page (web/login/saml/service-provider.ts). */
     private readonly samlSignInUrl: (saasId: string, tenantId: string) => string,
     /** The SaaS's pricing catalogue, where plans, tax rates and billing intervals are checked (shared/domain/pricing). */
     private readonly pricing?: PlanCatalogue,

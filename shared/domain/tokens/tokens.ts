@@ -327,7 +327,7 @@ function reasonOf(error: unknown): string {
 
 /**
  * The OpenID Provider metadata (GET /.well-known/openid-configuration); `baseUrl` is the configured public base
- * URL, never a request's Host header. The endpoints are web/login/authorization-server.ts's.
+ * URL, never a request's Host header. The endpoints are web/login/oidc/authorization-server.ts's.
  */
 export function openIdConfiguration(issuer: string, baseUrl: string) {
   return {

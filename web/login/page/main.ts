@@ -111,7 +111,7 @@ const context = () => ({
 
 /**
  * The device the service offered: the server makes its secret and keeps it in an HttpOnly cookie of this
- * screen's steps (web/login/remembered-devices.ts), so no script here, ours or another's, ever holds it.
+ * screen's steps (web/login/screen/remembered-devices.ts), so no script here, ours or another's, ever holds it.
  * The next sign-in in this browser answers the device's steps on the server, in place of the MFA code.
  */
 async function keepDevice(offered: NonNullable<StepAnswer['new_device']>): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Passkeys on the hosted screen (web/login/passkeys.ts): "Sign in with a passkey" on the sign-in form,
+ * Passkeys on the hosted screen (web/login/screen/passkeys.ts): "Sign in with a passkey" on the sign-in form,
  * and after a sign-in the person's passkeys, each removable, with "Add a passkey". The WebAuthn calls are
  * @simplewebauthn/browser's; the server makes and checks every challenge. Texts come from the page.
  */

@@ -9,12 +9,12 @@
  * was opened for. The client secret is opened only for the token request.
  */
 import * as oidc from 'openid-client';
-import { nowSeconds } from '../../shared/clock.js';
-import { invalid } from '../../shared/errors.js';
-import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
-import type { ScreenContext } from './screen-context.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
+import { nowSeconds } from '../../../shared/clock.js';
+import { invalid } from '../../../shared/errors.js';
+import type { ExternalAccount } from '../../../shared/domain/sign-in/federation.js';
+import type { ScreenContext } from '../screen-context.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
 
 /** The provider name accounts are linked under. */
 export const GOOGLE = 'Google';

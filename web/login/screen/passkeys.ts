@@ -14,14 +14,14 @@
  */
 import * as Type from '@sinclair/typebox';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import type { PasskeyService, RelyingParty } from '../../shared/domain/sign-in/passkeys.js';
-import { invalid } from '../../shared/errors.js';
-import { validate } from '../../shared/http/validation.js';
-import type { Credentials } from '../../shared/schemas/sign-in.js';
-import { nowSeconds } from '../../shared/clock.js';
-import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, type ScreenContext } from './screen-context.js';
-import { openJson, sealJson } from './sealed.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import type { PasskeyService, RelyingParty } from '../../../shared/domain/sign-in/passkeys.js';
+import { invalid } from '../../../shared/errors.js';
+import { validate } from '../../../shared/http/validation.js';
+import type { Credentials } from '../../../shared/schemas/sign-in.js';
+import { nowSeconds } from '../../../shared/clock.js';
+import { MAX_AUTHORIZATION_LENGTH, MAX_STATE_LENGTH, type ScreenContext } from '../screen-context.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
 
 /**
  * The relying party of a request: the host that serves the screen (the deployment's, a per-SaaS host, a

@@ -10,11 +10,11 @@
  * as nothing.
  */
 import { decodeJwt } from 'jose';
-import { newDeviceSecret, SrpClient, type RememberedDevice } from './srp.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import type { ChallengeAnswer, SignInResult } from '../../shared/schemas/sign-in.js';
-import { cookie, setCookie, type CookieScope } from './cookies.js';
-import { openJson, sealJson } from './sealed.js';
+import { newDeviceSecret, SrpClient, type RememberedDevice } from '../srp.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import type { ChallengeAnswer, SignInResult } from '../../../shared/schemas/sign-in.js';
+import { cookie, setCookie, type CookieScope } from '../../kit/cookies.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
 
 export const DEVICE_COOKIE_PREFIX = 'login_device_';
 /** How long a browser keeps a device it is not told to forget. */

@@ -15,15 +15,15 @@
  * URI is known to be the client's, and shows a page before.
  */
 import { decodeJwt } from 'jose';
-import { nowSeconds } from '../../shared/clock.js';
-import { DomainError, invalid } from '../../shared/errors.js';
-import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
-import { log } from '../../shared/log.js';
-import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
-import type { ScreenRequest, ScreenResponse } from './screen-http.js';
-import { fill, type LoginTexts } from './texts/en.js';
+import { nowSeconds } from '../../../shared/clock.js';
+import { DomainError, invalid } from '../../../shared/errors.js';
+import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../../shared/domain/sign-in/sign-in-credentials.js';
+import { log } from '../../../shared/log.js';
+import { messagePage, messagePagePolicy, screenAssets } from '../pages.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
+import type { WebRequest, WebResponse } from '../../kit/http.js';
+import { fill, type LoginTexts } from '../texts/en.js';
 
 /** How long a person may take on the screen between the application's request and the code. */
 export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
@@ -107,20 +107,20 @@ export class AuthorizationServer {
   constructor(private readonly deps: AuthorizationServerDeps) {}
 
   /** `request.path` is the part after `{BASE_PATH}/oauth2/`. */
-  async handle(request: ScreenRequest): Promise<ScreenResponse | undefined> {
+  async handle(request: WebRequest): Promise<WebResponse | undefined> {
     const { method, path } = request;
     if (method === 'OPTIONS' && (path === 'token' || path === 'userinfo' || path === 'revoke')) {
-      return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '' };
+      return { status: 204, headers: { ...NO_STORE, ...CORS }, body: '', cookies: [] };
     }
-    if (path === 'authorize' && method === 'GET') return this.authorize(request.query);
+    if (path === 'authorize' && method === 'GET') return this.authorize(new URLSearchParams(request.query));
     if (path === 'token' && method === 'POST') return this.answer(() => this.token(request));
     if (path === 'revoke' && method === 'POST') return this.answer(() => this.revoke(request));
     if (path === 'userinfo' && (method === 'GET' || method === 'POST')) return this.answer(() => this.userInfo(request));
-    if (path === 'logout' && method === 'GET') return this.logout(request.query);
+    if (path === 'logout' && method === 'GET') return this.logout(new URLSearchParams(request.query));
     return undefined;
   }
 
-  private async authorize(query: URLSearchParams): Promise<ScreenResponse> {
+  private async authorize(query: URLSearchParams): Promise<WebResponse> {
     const saasId = query.get('client_id') ?? '';
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
@@ -166,7 +166,7 @@ export class AuthorizationServer {
   }
 
   /** The form of a public client's POST (token and revocation endpoints), with its client checked. */
-  private async clientForm(request: ScreenRequest): Promise<{ form: URLSearchParams; saasId: string }> {
+  private async clientForm(request: WebRequest): Promise<{ form: URLSearchParams; saasId: string }> {
     if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
       throw new OAuthError('invalid_request', 'content-type: must be application/x-www-form-urlencoded');
     }
@@ -186,7 +186,7 @@ export class AuthorizationServer {
    * is unknown, expired, revoked or another client's changes nothing and is no error. Access tokens are not
    * revoked one by one (they end with their grant), so one presented here is refused as unsupported.
    */
-  private async revoke(request: ScreenRequest): Promise<object> {
+  private async revoke(request: WebRequest): Promise<object> {
     const { form, saasId } = await this.clientForm(request);
     const token = form.get('token');
     if (!token) throw new OAuthError('invalid_request', 'token: is required');
@@ -197,7 +197,7 @@ export class AuthorizationServer {
     return {};
   }
 
-  private async token(request: ScreenRequest): Promise<object> {
+  private async token(request: WebRequest): Promise<object> {
     const { form, saasId } = await this.clientForm(request);
     const required = (name: string) => {
       const value = form.get(name);
@@ -229,7 +229,7 @@ export class AuthorizationServer {
     };
   }
 
-  private async userInfo(request: ScreenRequest): Promise<object> {
+  private async userInfo(request: WebRequest): Promise<object> {
     const [scheme, token = ''] = (request.headers.authorization ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !token)
       throw new OAuthError('invalid_request', 'authorization: send the access token as a Bearer token', 401);
@@ -254,7 +254,7 @@ export class AuthorizationServer {
    * An `id_token_hint` must be an ID token this service signed for the client (expired ones too: OpenID
    * Connect RP-Initiated Logout 1.0, section 2); a forged or foreign one is refused with a page.
    */
-  private async logout(query: URLSearchParams): Promise<ScreenResponse> {
+  private async logout(query: URLSearchParams): Promise<WebResponse> {
     let saasId = query.get('client_id') ?? '';
     const hint = query.get('id_token_hint');
     if (hint !== null) {
@@ -278,30 +278,31 @@ export class AuthorizationServer {
   }
 
   /** A refusal that cannot go back to the client: a page, in the look of the SaaS's screen once the SaaS is known. */
-  private badRequest(detail: string, saasId?: string): ScreenResponse {
+  private badRequest(detail: string, saasId?: string): WebResponse {
     const { texts } = this.deps;
     const assets = screenAssets(saasId);
     return {
       status: 400,
       headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': messagePagePolicy(saasId !== undefined) },
       body: messagePage(texts, texts.page.badRequestTitle, fill(texts.page.badAuthorizationRequest, { detail }), assets),
+      cookies: [],
     };
   }
 
-  private async answer(run: () => Promise<object>): Promise<ScreenResponse> {
+  private async answer(run: () => Promise<object>): Promise<WebResponse> {
     try {
-      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(await run()) };
+      return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(await run()), cookies: [] };
     } catch (error) {
       if (!(error instanceof OAuthError)) {
         log.error('authorization server request failed', error);
-        return { status: 500, headers: JSON_HEADERS, body: JSON.stringify({ error: 'server_error', error_description: '' }) };
+        return { status: 500, headers: JSON_HEADERS, body: JSON.stringify({ error: 'server_error', error_description: '' }), cookies: [] };
       }
       const headers: Record<string, string> = { ...JSON_HEADERS };
       if (error.status === 401) {
         const scheme = error.error === 'invalid_client' ? 'Basic' : 'Bearer';
         headers['www-authenticate'] = `${scheme} error="${error.error}", error_description="${error.message.replace(/["\\]/g, '')}"`;
       }
-      return { status: error.status, headers, body: JSON.stringify({ error: error.error, error_description: error.message }) };
+      return { status: error.status, headers, body: JSON.stringify({ error: error.error, error_description: error.message }), cookies: [] };
     }
   }
 }
@@ -316,4 +317,4 @@ async function asGrantError<T>(granted: Promise<T>): Promise<T> {
   }
 }
 
-const redirect = (location: string): ScreenResponse => ({ status: 302, headers: { ...NO_STORE, location }, body: '' });
+const redirect = (location: string): WebResponse => ({ status: 302, headers: { ...NO_STORE, location }, body: '', cookies: [] });

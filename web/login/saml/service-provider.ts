@@ -9,19 +9,19 @@
  * the sealed {saas, tenant, expiry}, so the response's InResponseTo names the tenant whose identity provider
  * must have signed it; the browser's cookie (SameSite=Lax, so read only after the identity provider's cross-site
  * POST has become a top-level GET) holds the same ID and what the screen was opened for, and the screen's
- * `saml/continue` signs in only when it matches the ticket (web/login/saml-ticket.ts).
+ * `saml/continue` signs in only when it matches the ticket (web/login/saml/ticket.ts).
  */
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
-import { nowSeconds } from '../../shared/clock.js';
-import { invalid } from '../../shared/errors.js';
-import { parseIdpMetadata, type IdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
-import type { SamlServiceProviderKey } from '../../shared/domain/tokens/key-store.js';
-import type { SamlProps } from '../../shared/schemas/tenants.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
-import type { ScreenContext } from './screen-context.js';
-import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from './saml-ticket.js';
+import { nowSeconds } from '../../../shared/clock.js';
+import { invalid } from '../../../shared/errors.js';
+import { parseIdpMetadata, type IdpMetadata } from '../../../shared/domain/tenants/saml-metadata.js';
+import type { SamlServiceProviderKey } from '../../../shared/domain/tokens/key-store.js';
+import type { SamlProps } from '../../../shared/schemas/tenants.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
+import type { ScreenContext } from '../screen-context.js';
+import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from './ticket.js';
 
 const CLOCK_SKEW_MS = 60_000;
 /** A metadata URL is read again after this long (per warm instance). */

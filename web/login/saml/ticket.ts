@@ -3,12 +3,12 @@
  * screen reads) and the checked assertion (a ticket in the URL). The screen needs neither node-saml nor any XML
  * to finish the sign-in, so its bundle carries none.
  */
-import { nowSeconds } from '../../shared/clock.js';
-import { invalid } from '../../shared/errors.js';
-import type { ExternalAccount } from '../../shared/domain/sign-in/federation.js';
-import type { SecretBox } from '../../shared/crypto/secret-box.js';
-import { openJson, sealJson } from './sealed.js';
-import type { ScreenContext } from './screen-context.js';
+import { nowSeconds } from '../../../shared/clock.js';
+import { invalid } from '../../../shared/errors.js';
+import type { ExternalAccount } from '../../../shared/domain/sign-in/federation.js';
+import type { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { openJson, sealJson } from '../../kit/sealed.js';
+import type { ScreenContext } from '../screen-context.js';
 
 export const SAML_FLOW_COOKIE = 'login_saml';
 /** How long a person may take at the identity provider. */

@@ -1,0 +1,147 @@
+/**
+ * What the screen answers a browser's GET with: the sign-in page (opening with the form its address names, for
+ * an invitation, a consent or a link ticket), its script and style, and the sign-out that forgets its cookie.
+ */
+import { randomBytes } from 'node:crypto';
+import { SYMBOLS } from '../../../shared/domain/configuration/password-policy.js';
+import { DomainError, invalid } from '../../../shared/errors.js';
+import { cookie, setCookie } from '../../kit/cookies.js';
+import type { WebResponse } from '../../kit/http.js';
+import { openAuthorizationRequest } from '../oidc/authorization-server.js';
+import { refusalText } from '../dead-ends.js';
+import { ownScriptOnlyAtHome } from '../host-gate.js';
+import { contentSecurityPolicy, loginPage, type FirstForm, type PageData } from '../pages.js';
+import { MAX_AUTHORIZATION_LENGTH, screenContext } from '../screen-context.js';
+import { fill } from '../texts/en.js';
+import { themeImageOrigin } from '../theme.js';
+import { messageAnswer, notFound, redirect, screenCookie, screenPath } from './answers.js';
+import { BASE_HEADERS, CSRF_COOKIE, CSRF_PATTERN, FRAMEABLE_HEADERS, SAAS_ID, type ScreenCall, type ScreenParts } from './contract.js';
+import { openConsentTicket, openLinkTicket } from './federated-steps.js';
+
+/** The page addresses, and the form each opens with. */
+export const PAGES: Readonly<Record<string, FirstForm>> = {
+  '': 'sign-in-form',
+  'sign-in': 'sign-in-form',
+  invitation: 'sign-in-form',
+  'sign-up': 'sign-up-form',
+  'forgot-password': 'forgot-form',
+  link: 'link-form',
+  consent: 'consent-form',
+};
+
+export async function assetOf({ deps }: ScreenParts, name: string): Promise<WebResponse> {
+  if (name !== 'login.js' && name !== 'login.css') return notFound(deps);
+  return {
+    status: 200,
+    headers: {
+      ...BASE_HEADERS,
+      'cache-control': 'public, max-age=300',
+      'content-type': name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+    },
+    body: await deps.asset(name),
+    cookies: [],
+  };
+}
+
+export async function signInPage(call: ScreenCall): Promise<WebResponse> {
+  const { parts, saasId, page, query, request } = call;
+  const { deps } = parts;
+  const look = ownScriptOnlyAtHome(await deps.look(saasId), request.ownOrigin === true);
+  const existing = cookie(request.headers.cookie, CSRF_COOKIE);
+  const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
+  const authorization = query.get('authorization') ?? undefined;
+  if (authorization !== undefined) {
+    // Checked now, so a stale or foreign request is said at once rather than after the password.
+    try {
+      if (authorization.length > MAX_AUTHORIZATION_LENGTH) throw invalid('invalid_parameter', 'authorization: too long');
+      await openAuthorizationRequest(deps.box, saasId, authorization);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return messageAnswer(
+        deps,
+        400,
+        saasId,
+        deps.texts.page.badRequestTitle,
+        fill(deps.texts.page.badAuthorizationRequest, { detail: error.message }),
+      );
+    }
+  }
+  const first = PAGES[page] === 'sign-up-form' && !look.selfSignUp ? 'sign-in-form' : (PAGES[page] as FirstForm);
+  const data: PageData = {
+    csrf,
+    first,
+    messages: deps.texts.messages,
+    ...screenContext(query),
+    ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
+  };
+  if (look.passwordPolicy) {
+    const { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols } = look.passwordPolicy;
+    data.passwordRules = { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols, symbols: SYMBOLS };
+  }
+  if (page === 'invitation') Object.assign(data, await invitation(parts, saasId, query));
+  // The consent and link pages carry a sealed ticket; one that no longer opens ends in a message, not a form.
+  if (page === 'consent' || page === 'link') {
+    const sealed = query.get('ticket') ?? '';
+    try {
+      const ticket = await (page === 'consent' ? openConsentTicket(parts, saasId, sealed) : openLinkTicket(parts, saasId, sealed));
+      data[page] = { ticket: sealed, email: ticket.email };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return messageAnswer(deps, 400, saasId, deps.texts.page.stepExpiredTitle, refusalText(deps.texts, error), {
+        href: screenPath(deps, saasId),
+        text: deps.texts.page.goBack,
+      });
+    }
+  }
+  return {
+    status: 200,
+    headers: {
+      // CSP frame-ancestors names the one origin that may frame it; X-Frame-Options cannot name one.
+      ...(deps.previewOrigin ? FRAMEABLE_HEADERS : BASE_HEADERS),
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId), themeImageOrigin(look.theme), deps.previewOrigin),
+    },
+    body: loginPage(deps.texts, look, data, `${screenPath(deps, saasId)}assets/`),
+    cookies: [setCookie(CSRF_COOKIE, csrf, screenCookie(deps, saasId, 'Strict'))],
+  };
+}
+
+/** The invitation of the link, when it can still be accepted; else why not (the page then signs in only). */
+async function invitation(
+  { deps }: ScreenParts,
+  saasId: string,
+  query: URLSearchParams,
+): Promise<Pick<PageData, 'invitation' | 'invitationProblem'>> {
+  const id = query.get('invitation_id') ?? '';
+  const tenantId = query.get('tenant_id') ?? '';
+  try {
+    if (!id || !tenantId) throw invalid('invalid_parameter', 'invitation_id and tenant_id are required');
+    // Ids as the service makes them: a longer one is no key the store could even look up (a 500 before).
+    if (!SAAS_ID.test(id) || !SAAS_ID.test(tenantId)) return { invitationProblem: 'there is no such invitation' };
+    const found = await deps.invitations.get(saasId, tenantId, id);
+    const { page: t } = deps.texts;
+    if (found.status !== 'pending') return { invitationProblem: fill(t.invitationNotPending, { status: found.status }) };
+    const names = await deps.invitationNames?.(saasId, tenantId);
+    return { invitation: { id, tenantId, email: found.email, ...(names ? { saasName: names.saas, tenantName: names.tenant } : {}) } };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { invitationProblem: error.kind === 'not_found' ? deps.texts.page.invitationMissing : refusalText(deps.texts, error) };
+  }
+}
+
+/**
+ * The screen keeps no session of its own (each visit signs in afresh), so signing out forgets its cookie and
+ * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
+ */
+export async function signOut({ parts: { deps }, saasId, query }: ScreenCall): Promise<WebResponse> {
+  const redirectUri = query.get('redirect_uri') ?? '';
+  // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
+  if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
+    return messageAnswer(deps, 400, saasId, deps.texts.page.badRequestTitle, 'redirect_uri: holds control characters');
+  }
+  const callback = await deps.callbackUrl(saasId);
+  const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
+  // In its parsed form: a header holds ASCII only, so anything else is percent-encoded as the browser would.
+  const location = redirectUri && sameOrigin(redirectUri, callback) ? new URL(redirectUri).href : `${screenPath(deps, saasId)}sign-in`;
+  return redirect(location, [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0)]);
+}
