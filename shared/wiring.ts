@@ -285,7 +285,7 @@ export const paymentProviderService = () =>
     settings: settingsRepository(),
     box: secretBox(),
     tenants: tenantRepository(),
-    client: new StripeClient(config().stripeApiBaseUrl),
+    client: new StripeClient(config().stripeApiBaseUrl, config().stripeTimeoutMs),
   });
 
 /** The login screen's theme (GET/PATCH /login-theme); the screen reads it through the settings cache. */
