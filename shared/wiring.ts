@@ -12,6 +12,7 @@ import { KmsSecretBox, LocalSecretBox, type SecretBox } from './crypto/secret-bo
 import { traceAwsCall } from './observability.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler, type CallRecorder, type PipelineSettings, type UnmatchedPage } from './http/pipeline.js';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from './http/compression.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './adapters/site-domains.js';
 import { screenHostPlan, screenOrigin } from './screen-hosts.js';
@@ -258,7 +259,7 @@ const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableN
 
 /** The Pricing API's catalogue: units, metering units, menus, plans, tax rates (shared/domain/pricing). */
 export const catalogueService = () =>
-  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) });
+  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) }, LAMBDA_RESPONSE_LIMIT_BYTES);
 
 /** Tenants the metering function found, kept SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts). */
 const knownTenants = new Recent<true | undefined>();
