@@ -10,8 +10,9 @@
  * store request each, until the timestamp is hot; then they spread over the others (docs/decisions.md,
  * decision 13). Its count is their sum.
  *
- * No count, sum or answer passes 2^53 − 1 (docs/decisions.md, "Metering counts stop at 2^53 − 1"): a change that would is refused by a condition in the
- * store, so it changes nothing, and a sum that would is refused when read.
+ * No count, sum or answer passes 2^53 − 1 (docs/decisions.md, "Metering counts stop at 2^53 − 1"): a change
+ * that would is refused by a condition in the store, so it changes nothing, and a sum that would is refused
+ * when read.
  */
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
