@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { expectError } from '../support/expect.js';
 import { onApi } from '../support/other-api.js';
-import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';
+import { newTenant, STAND_IN_KEY, startHarnessWithStripe, stripeCustomerOf, type StripeStandIn } from '../support/stripe-stand-in.js';
 
 let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;
 let api: SignedClient;
@@ -26,12 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => world.close());
 
-const tenant = async (name: string) => {
-  const res = await api.post<{ id: string }>('/tenants', { name, attributes: {}, back_office_staff_email: `${name.toLowerCase()}@example.test` });
-  assert.equal(res.status, 201, res.text);
-  return res.body.id;
-};
-const customerOf = (tenantId: string) => api.get<{ customer_id: string }>(`/tenants/${tenantId}/stripe-customer`);
+const tenant = (name: string) => newTenant(api, name);
+const customerOf = (tenantId: string) => stripeCustomerOf(api, tenantId);
 const unavailable = async (call: Promise<{ status: number; body: unknown; text: string }>) => {
   await expectError(call, 503, 'payment_provider_unavailable');
 };

@@ -6,6 +6,7 @@
  * than the service's timeout would. Point the service at it with STRIPE_API_BASE_URL before the harness
  * starts.
  */
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -89,3 +90,13 @@ export async function startHarnessWithStripe(): Promise<{
     },
   };
 }
+
+/** A new tenant of the SaaS, its back-office address made from its name. */
+export async function newTenant(api: SignedClient, name: string): Promise<string> {
+  const res = await api.post<{ id: string }>('/tenants', { name, attributes: {}, back_office_staff_email: `${name.toLowerCase()}@example.test` });
+  assert.equal(res.status, 201, res.text);
+  return res.body.id;
+}
+
+/** The tenant's link to a payment customer (404 payment_customer_not_found when none). */
+export const stripeCustomerOf = (api: SignedClient, tenantId: string) => api.get<{ customer_id: string }>(`/tenants/${tenantId}/stripe-customer`);
