@@ -46,6 +46,11 @@ export interface ServiceConfig {
   mailLimits: { perAddress: number; addressWindowSeconds: number; perUser: number; userWindowSeconds: number };
   /** Stripe's API (STRIPE_API_BASE_URL, https://api.stripe.com): a local stand-in in tests. */
   stripeApiBaseUrl: string;
+  /**
+   * How long one call to Stripe may take, answer included (STRIPE_TIMEOUT_MS, 8000): past it the call is
+   * `503 payment_provider_unavailable`, well inside API Gateway's 30 seconds.
+   */
+  stripeTimeoutMs: number;
   /** The service's HTTP API id: a SaaS's own domain is mapped to it (the configuration function only). */
   apiId: string | undefined;
   /**
@@ -212,6 +217,7 @@ function readConfig(): ServiceConfig {
     googleIssuer: issuerFromEnv('GOOGLE_ISSUER', 'https://accounts.google.com'),
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
+    stripeTimeoutMs: positiveIntegerFromEnv('STRIPE_TIMEOUT_MS', 8000),
     apiId: optionalFromEnv('API_ID'),
     loginDomain: loginDomainFromEnv('LOGIN_DOMAIN'),
     mailLimits: {

@@ -3,7 +3,7 @@
  * them to statuses is shared/http/errors.ts.
  */
 
-export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'too_many_requests';
+export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unauthenticated' | 'forbidden' | 'too_many_requests' | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -32,6 +32,9 @@ export const unauthenticated = (code: string, message: string, data?: Record<str
   new DomainError('unauthenticated', code, message, data);
 
 export const forbidden = (code: string, message: string): DomainError => new DomainError('forbidden', code, message);
+
+/** Something the service depends on outside itself did not answer in time: nothing was done, try again later (503). */
+export const unavailable = (code: string, message: string): DomainError => new DomainError('unavailable', code, message);
 
 /** A limit on how often something may be done was reached; `retry_after_seconds` says when it may be done again. */
 export const tooManyRequests = (code: string, message: string, retryAfterSeconds: number): DomainError =>

@@ -35,7 +35,7 @@ export interface ScreenHostPlan {
  * - `screen`: a page that runs the screen's script, or a step it posts: on the SaaS's own host when it has one;
  * - `handoff`: answers with a redirect or a document, never runs a script: its own hosts and the shared ones;
  * - `return`: starts a flow that comes back to the deployment's one return address (Google's redirect URI), so
- *   its cookie must be set on the shared host: sent there from the SaaS's own host.
+ *   its cookie must be set on that address's host (isReturnHost): sent there from every other host.
  */
 export type PathUse = 'screen' | 'handoff' | 'return';
 
@@ -89,6 +89,13 @@ export function screenOrigin(plan: ScreenHostPlan, saasId: string): string {
 
 export const isSharedHost = (plan: ScreenHostPlan, host: string) => plan.sharedHosts.includes(host) || EXECUTE_API.test(host);
 
+/**
+ * Whether this is the host the providers send the browser back to (PUBLIC_BASE_URL's: Google's registered
+ * redirect URI, SAML's reply URL). A return names no SaaS, so it is served here only: on a SaaS's host, that
+ * SaaS's script could plant someone else's flow cookie and replay their return into a visitor's browser (issue 36).
+ */
+export const isReturnHost = (plan: ScreenHostPlan, host: string) => host.trim().toLowerCase() === new URL(plan.sharedOrigin).host.toLowerCase();
+
 export interface HostQuestion {
   /** The request's Host header. */
   host: string;
@@ -114,6 +121,8 @@ export function judgeHost(plan: ScreenHostPlan, question: HostQuestion): HostVer
       : ({ kind: 'refuse', reason: 'this step is posted from the page on another address' } as const);
   if (own) return question.use === 'return' ? elsewhere(plan.sharedOrigin) : { kind: 'serve', ownOrigin: true };
   if (!shared) return { kind: 'refuse', reason: 'this address serves another SaaS, or none' };
+  // A flow starts on the host it returns to, or its cookie would never come back with the return.
+  if (question.use === 'return' && !isReturnHost(plan, host)) return elsewhere(plan.sharedOrigin);
   if (question.use === 'screen' && !isSharedHost(plan, canonical.host.toLowerCase())) return elsewhere(canonical.origin);
   return { kind: 'serve', ownOrigin: false };
 }

@@ -12,6 +12,7 @@ import { KmsSecretBox, LocalSecretBox, type SecretBox } from './crypto/secret-bo
 import { traceAwsCall } from './observability.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler, type CallRecorder, type PipelineSettings, type UnmatchedPage } from './http/pipeline.js';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from './http/compression.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './adapters/site-domains.js';
 import { screenHostPlan, screenOrigin } from './screen-hosts.js';
@@ -260,7 +261,7 @@ const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableN
 
 /** The Pricing API's catalogue: units, metering units, menus, plans, tax rates (shared/domain/pricing). */
 export const catalogueService = () =>
-  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) });
+  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) }, LAMBDA_RESPONSE_LIMIT_BYTES);
 
 /** Tenants the metering function found, kept SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts). */
 const knownTenants = new Recent<true | undefined>();
@@ -287,7 +288,7 @@ export const paymentProviderService = () =>
     settings: settingsRepository(),
     box: secretBox(),
     tenants: tenantRepository(),
-    client: new StripeClient(config().stripeApiBaseUrl),
+    client: new StripeClient(config().stripeApiBaseUrl, config().stripeTimeoutMs),
   });
 
 /** The login screen's theme (GET/PATCH /login-theme); the screen reads it through the settings cache. */

@@ -31,6 +31,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unauthenticated: 401,
   forbidden: 403,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 export interface ErrorAnswer {

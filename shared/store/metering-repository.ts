@@ -1,9 +1,9 @@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand, type DynamoClient, type TransactItem } from './dynamo-client.js';
-import { monthOf, type MeteringRepository, type ShardCount, type TimestampCount } from '../domain/pricing/metering.js';
+import { monthOf, type MeteringRepository, type ShardCaps, type ShardCount, type TimestampCount } from '../domain/pricing/metering.js';
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, pricingKeys } from './keys.js';
 import { partitionQuery, queryPages } from './query.js';
-import { TransactionCanceledException } from './dynamo-client.js';
+import { ConditionalCheckFailedException, TransactionCanceledException } from './dynamo-client.js';
 
 const CONFLICT_ATTEMPTS = 6;
 
@@ -30,45 +30,73 @@ export class DynamoMeteringRepository implements MeteringRepository {
     };
   }
 
-  async addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number): Promise<{ count: number; spread: boolean }> {
+  async addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number, caps: ShardCaps) {
     const meta = this.meta(unit, timestamp, 0);
-    const out = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: this.key(saasId, tenantId, unit, timestamp, 0),
-        UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
-        ExpressionAttributeNames: meta.names,
-        ExpressionAttributeValues: { ...meta.values, ':delta': delta },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { count: Number(out.Attributes?.c ?? 0), spread: out.Attributes?.spread === true };
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(saasId, tenantId, unit, timestamp, 0),
+          UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
+          // Alone, the home shard holds the whole count; spread, it holds at most its part (caps.home).
+          ConditionExpression:
+            '(attribute_not_exists(#spread) AND (attribute_not_exists(#c) OR #c <= :alone)) OR (#spread = :true AND #c <= :spread)',
+          ExpressionAttributeNames: { ...meta.names, '#spread': 'spread' },
+          ExpressionAttributeValues: { ...meta.values, ':delta': delta, ':alone': caps.whole - delta, ':spread': caps.home - delta, ':true': true },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { count: Number(out.Attributes?.c ?? 0), spread: out.Attributes?.spread === true };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 
-  async markSpread(saasId: string, tenantId: string, unit: string, timestamp: number): Promise<void> {
-    const meta = this.meta(unit, timestamp, 0);
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: this.key(saasId, tenantId, unit, timestamp, 0),
-        UpdateExpression: `${DynamoMeteringRepository.META}, #spread = :true ADD #c :zero`,
-        ExpressionAttributeNames: { ...meta.names, '#spread': 'spread' },
-        ExpressionAttributeValues: { ...meta.values, ':true': true, ':zero': 0 },
-      }),
-    );
-  }
-
-  async add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number): Promise<void> {
+  /**
+   * A plain conditional ADD while the shard holds its grant; the first write after the shard was emptied
+   * is a transaction that marks the home shard spread (only while it holds no more than its part) and
+   * grants the shard. A `direct`, a delete or a fold deletes the other shards, and their grants with them.
+   */
+  async add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number, caps: ShardCaps): Promise<boolean> {
     const meta = this.meta(unit, timestamp, shard);
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: this.key(saasId, tenantId, unit, timestamp, shard),
-        UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
-        ExpressionAttributeNames: meta.names,
-        ExpressionAttributeValues: { ...meta.values, ':delta': delta },
-      }),
+    const update = {
+      TableName: this.table,
+      Key: this.key(saasId, tenantId, unit, timestamp, shard),
+      ExpressionAttributeNames: { ...meta.names, '#granted': 'granted' },
+      ExpressionAttributeValues: { ...meta.values, ':delta': delta, ':room': caps.shard - delta },
+    };
+    const granted = await unlessConditionFails(() =>
+      this.db.send(
+        new UpdateCommand({
+          ...update,
+          UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
+          ConditionExpression: 'attribute_exists(#granted) AND #c <= :room',
+        }),
+      ),
     );
+    if (granted || delta > caps.shard) return granted;
+    const home = this.meta(unit, timestamp, 0);
+    return this.transact([
+      {
+        Update: {
+          TableName: this.table,
+          Key: this.key(saasId, tenantId, unit, timestamp, 0),
+          UpdateExpression: `${DynamoMeteringRepository.META}, #spread = :true ADD #c :zero`,
+          ConditionExpression: 'attribute_not_exists(#c) OR #c <= :home',
+          ExpressionAttributeNames: { ...home.names, '#spread': 'spread' },
+          ExpressionAttributeValues: { ...home.values, ':true': true, ':zero': 0, ':home': caps.home },
+        },
+      },
+      {
+        Update: {
+          ...update,
+          UpdateExpression: `${DynamoMeteringRepository.META}, #granted = :true ADD #c :delta`,
+          ConditionExpression: 'attribute_not_exists(#c) OR #c <= :room',
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':true': true },
+        },
+      },
+    ]);
   }
 
   async shards(saasId: string, tenantId: string, unit: string, timestamp: number, shards: number): Promise<ShardCount[]> {
@@ -115,8 +143,6 @@ export class DynamoMeteringRepository implements MeteringRepository {
             ts: timestamp,
             shard: 0,
             c: count,
-            // Other instances may be spreading this timestamp right now: home updates read all shards from now on.
-            ...(shards > 1 ? { spread: true } : {}),
           },
         },
       },
@@ -125,6 +151,30 @@ export class DynamoMeteringRepository implements MeteringRepository {
       })),
     ];
     if (!(await this.transact(items))) throw new Error('metering: an unconditional write was refused');
+  }
+
+  async fold(saasId: string, tenantId: string, unit: string, timestamp: number, held: ShardCount[], count: number, shards: number): Promise<boolean> {
+    const at = (shard: number) => held.find((h) => h.shard === shard);
+    // Each shard as it was read, or still absent: a change in between cancels the fold.
+    const unchanged = (shard: number) => {
+      const read = at(shard);
+      return read
+        ? { ConditionExpression: '#c = :read', ExpressionAttributeNames: { '#c': 'c' }, ExpressionAttributeValues: { ':read': read.count } }
+        : { ConditionExpression: 'attribute_not_exists(pk)' };
+    };
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...this.key(saasId, tenantId, unit, timestamp, 0), entity: ENTITY.meteringCount, unit, ts: timestamp, shard: 0, c: count },
+          ...unchanged(0),
+        },
+      },
+      ...Array.from({ length: shards - 1 }, (_, i) => ({
+        Delete: { TableName: this.table, Key: this.key(saasId, tenantId, unit, timestamp, i + 1), ...unchanged(i + 1) },
+      })),
+    ];
+    return this.transact(items);
   }
 
   async remove(saasId: string, tenantId: string, unit: string, timestamp: number, shards: number): Promise<void> {

@@ -199,6 +199,63 @@ describe('metering counts', () => {
   });
 });
 
+describe('counts past 2^53-1 are refused, never rounded', () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  // February 2026: a month of its own, so the sums below see only these counts.
+  const F = Date.UTC(2026, 1, 10, 10) / 1000;
+  const period = async (from: number, to: number) =>
+    (
+      await pricing.get<{ counts: { timestamp: number; count: number }[] }>(
+        `/metering/tenants/${tenantId}/units/calls/date-period?start_timestamp=${from}&end_timestamp=${to}`,
+      )
+    ).body.counts;
+
+  it('an add past the bound is a 400 that changes nothing; up to the bound is exact', async () => {
+    assert.equal((await at('calls', F, 'direct', MAX)).body.count, MAX);
+    const before = await meteringDigest();
+    await expectError(at('calls', F, 'add', 2), 400, 'metering_count_too_large', 'count');
+    await expectError(at('calls', F, 'add', MAX), 400, 'metering_count_too_large', 'count');
+    assert.equal(await meteringDigest(), before);
+    assert.deepEqual(await period(F, F), [{ timestamp: F, count: MAX }]);
+    assert.equal((await at('calls', F, 'sub', 1)).body.count, MAX - 1);
+    assert.equal((await at('calls', F, 'add', 1)).body.count, MAX);
+    assert.equal((await at('calls', F, 'add', 0)).body.count, MAX);
+    await expectError(at('calls', F, 'direct', MAX + 2), 400, 'invalid_parameter', 'count');
+    await expectError(at('calls', F, 'add', 2 ** 64), 400, 'invalid_parameter', 'count');
+  });
+
+  it('parallel adds that spread over the shards stop exactly at the bound', async () => {
+    const ts = F + 1;
+    assert.equal((await at('calls', ts, 'direct', MAX - 10)).body.count, MAX - 10);
+    // More than METERING_HOT_UPDATES_PER_SECOND at once: they spread over the write shards.
+    const answers = await Promise.all(Array.from({ length: 60 }, () => at('calls', ts, 'add', 1)));
+    const refused = answers.filter((a) => a.status !== 200);
+    assert.equal(answers.length - refused.length, 10, JSON.stringify(refused.filter((a) => a.status !== 400).map((a) => a.text)));
+    for (const r of refused) assert.equal((r.body as unknown as { type: string }).type, 'metering_count_too_large');
+    assert.ok(answers.every((a) => a.status !== 200 || a.body.count <= MAX));
+    assert.deepEqual(await period(ts, ts), [{ timestamp: ts, count: MAX }]);
+    // Spread or not, the count still moves both ways.
+    assert.equal((await at('calls', ts, 'sub', 5)).body.count, MAX - 5);
+    assert.equal((await at('calls', ts, 'add', 5)).body.count, MAX);
+    await expectError(at('calls', ts, 'add', 1), 400, 'metering_count_too_large', 'count');
+  });
+
+  it('a sum past the bound is a 400 for the day, the month and the tenant; each timestamp and a max still read', async () => {
+    const base = `/metering/tenants/${tenantId}/units`;
+    await expectError(pricing.get(`${base}/calls/date/2026-02-10`), 400, 'metering_count_too_large');
+    await expectError(pricing.get(`${base}/calls/month/2026-02`), 400, 'metering_count_too_large');
+    await expectError(pricing.get(`${base}/date/2026-02-10`), 400, 'metering_count_too_large');
+    await expectError(pricing.get(`${base}/month/2026-02`), 400, 'metering_count_too_large');
+    assert.deepEqual(await period(F, F + 1), [
+      { timestamp: F, count: MAX },
+      { timestamp: F + 1, count: MAX },
+    ]);
+    assert.equal((await at('seats', F, 'direct', MAX)).body.count, MAX);
+    assert.equal((await at('seats', F + 1, 'direct', MAX)).body.count, MAX);
+    assert.equal((await pricing.get<{ count: number }>(`${base}/seats/month/2026-02`)).body.count, MAX);
+  });
+});
+
 describe('store requests', () => {
   it('an update is one store request, a month of a unit or of a tenant one query', async () => {
     const ts = Date.UTC(2026, 2, 3) / 1000;

@@ -10,7 +10,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
-import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';
+import { newTenant, STAND_IN_KEY, startHarnessWithStripe, stripeCustomerOf, type StripeStandIn } from '../support/stripe-stand-in.js';
 
 let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;
 let api: SignedClient;
@@ -23,12 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => world.close());
 
-const tenant = async (name: string) => {
-  const res = await api.post<{ id: string }>('/tenants', { name, attributes: {}, back_office_staff_email: `${name.toLowerCase()}@example.test` });
-  assert.equal(res.status, 201, res.text);
-  return res.body.id;
-};
-const customerOf = (tenantId: string) => api.get<{ customer_id: string }>(`/tenants/${tenantId}/stripe-customer`);
+const tenant = (name: string) => newTenant(api, name);
+const customerOf = (tenantId: string) => stripeCustomerOf(api, tenantId);
 
 describe('the payment provider', () => {
   it('without a key, Connect and Disconnect say what to set, and nothing reaches Stripe', async () => {

@@ -7,7 +7,7 @@ import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { ownScriptOnlyAtHome, pathOwner } from '../../web/login/host-gate.js';
 import { config, ConfigError, resetConfigForTests } from '../../shared/config.js';
-import { hostKind, judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/screen-hosts.js';
+import { hostKind, isReturnHost, judgeHost, perSaasHost, screenHostPlan, screenOrigin, type HostQuestion } from '../../shared/screen-hosts.js';
 
 const A = '3f2a6c1e-0000-4000-8000-00000000000a';
 const B = '3f2a6c1e-0000-4000-8000-00000000000b';
@@ -129,6 +129,20 @@ describe('the host rule', () => {
       location: `https://api.example.com/v1/auth/login/${A}/?state=x`,
     });
     assert.deepEqual(judgeHost(withHosts, ask({ use: 'return', host: 'api.example.com' })), { kind: 'serve', ownOrigin: false });
+    // The other shared hosts send it on too: its cookie must be set where the provider returns.
+    for (const host of ['id.example.com', 'login.example.com', 'abc123.execute-api.eu-west-1.amazonaws.com']) {
+      assert.deepEqual(judgeHost(withHosts, ask({ use: 'return', host })), {
+        kind: 'redirect',
+        location: `https://api.example.com/v1/auth/login/${A}/?state=x`,
+      });
+    }
+  });
+
+  it('has one host the providers return to: PUBLIC_BASE_URL’s, whatever the case, never a SaaS’s or another shared one', () => {
+    assert.ok(isReturnHost(withHosts, 'API.example.com'));
+    for (const host of [`${A}.login.example.com`, 'login.example.com', 'id.example.com', 'api.example.com.evil.example', 'login.acme.com']) {
+      assert.ok(!isReturnHost(withHosts, host), host);
+    }
   });
 });
 

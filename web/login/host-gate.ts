@@ -1,15 +1,19 @@
 /**
  * The host rule (shared/screen-hosts.ts) at the door of the login function and the SAML function: each
  * path that names a SaaS (in its path, or as `client_id`) is served on that SaaS's hosts, sent there, or
- * refused, before any handler reads it. Paths naming no SaaS (Google's and the identity providers' return
- * addresses, the token and userinfo endpoints, which take no cookie) pass.
+ * refused, before any handler reads it. Google's and the SAML identity providers' return addresses name no SaaS:
+ * they are served on the one host they are registered on (isReturnHost), refused elsewhere. Other paths naming
+ * no SaaS (the token and userinfo endpoints, which take no cookie) pass.
  */
 import { ENTRY_PATHS } from '../../shared/routes.js';
-import { judgeHost, WRONG_HOST_STATUS, type PathUse, type ScreenHostPlan } from '../../shared/screen-hosts.js';
+import { isReturnHost, judgeHost, WRONG_HOST_STATUS, type PathUse, type ScreenHostPlan } from '../../shared/screen-hosts.js';
 import { messagePage, contentSecurityPolicy, screenAssets } from './pages.js';
 import type { LoginTexts } from './texts/en.js';
 
 const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** Where the providers send the browser back, with the flow's cookie: PUBLIC_BASE_URL's host only. */
+const RETURNS = new Set([`${ENTRY_PATHS.oauth2}idpresponse`, `${ENTRY_PATHS.saml2}idpresponse`]);
 
 /** The SaaS a path names, and how the path uses its host; undefined for paths that name none. */
 export function pathOwner(rawPath: string, query: URLSearchParams): { saasId: string; use: PathUse; step: boolean } | undefined {
@@ -68,7 +72,8 @@ const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosnif
 export async function hostGate(deps: HostGateDeps, request: GateRequest): Promise<{ ownOrigin: boolean } | { answer: GateAnswer }> {
   const query = new URLSearchParams(request.rawQueryString);
   const owner = pathOwner(request.rawPath, query);
-  if (!owner) return { ownOrigin: false };
+  if (!owner)
+    return RETURNS.has(request.rawPath) && !isReturnHost(deps.plan, request.host) ? { answer: wrongHost(deps.texts, false) } : { ownOrigin: false };
   const verdict = judgeHost(deps.plan, {
     host: request.host,
     method: request.method.toUpperCase(),
@@ -79,26 +84,26 @@ export async function hostGate(deps: HostGateDeps, request: GateRequest): Promis
   });
   if (verdict.kind === 'serve') return { ownOrigin: verdict.ownOrigin };
   if (verdict.kind === 'redirect') return { answer: { status: 302, headers: { ...HEADERS, location: verdict.location }, body: '' } };
-  const { texts } = deps;
-  if (owner.step) {
+  return { answer: wrongHost(deps.texts, owner.step) };
+}
+
+/** 421 Misdirected Request: the error shape for a page's step, a page for people. */
+function wrongHost(texts: LoginTexts, step: boolean): GateAnswer {
+  if (step) {
     return {
-      answer: {
-        status: WRONG_HOST_STATUS,
-        headers: {
-          ...HEADERS,
-          'content-type': 'application/json; charset=utf-8',
-          'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-        },
-        body: JSON.stringify({ type: 'wrong_host', message: texts.page.wrongHost, data: {} }),
+      status: WRONG_HOST_STATUS,
+      headers: {
+        ...HEADERS,
+        'content-type': 'application/json; charset=utf-8',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
       },
+      body: JSON.stringify({ type: 'wrong_host', message: texts.page.wrongHost, data: {} }),
     };
   }
   return {
-    answer: {
-      status: WRONG_HOST_STATUS,
-      headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
-      body: messagePage(texts, texts.page.wrongHostTitle, texts.page.wrongHost, screenAssets()),
-    },
+    status: WRONG_HOST_STATUS,
+    headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy(false) },
+    body: messagePage(texts, texts.page.wrongHostTitle, texts.page.wrongHost, screenAssets()),
   };
 }
 

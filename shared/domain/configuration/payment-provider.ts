@@ -7,7 +7,7 @@
  *
  * The key is set with this service's extension route PUT /payment-provider (SaaSus sets it in its console).
  */
-import { invalid } from '../../errors.js';
+import { invalid, unavailable } from '../../errors.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { PaymentCustomer } from '../../schemas/tenants.js';
 import { maskSecret } from './configuration.js';
@@ -19,7 +19,11 @@ export interface NewCustomer {
   metadata: Record<string, string>;
 }
 
-/** The provider's API, as far as Connect needs it. Refusals are `payment_provider_refused` errors. */
+/**
+ * The provider's API, as far as Connect needs it. Refusals are `payment_provider_refused` errors; no answer in
+ * time (unreachable, slow) is `payment_provider_unavailable`. A call retried with the same customer makes no
+ * second one, so a call that timed out after the provider acted is finished by the next Connect.
+ */
 export interface PaymentProviderPort {
   createCustomer(secretKey: string, customer: NewCustomer): Promise<{ id: string }>;
 }
@@ -56,6 +60,12 @@ export const paymentProviderNotConfigured = () =>
 
 export const paymentProviderRefused = (reason: string) => invalid('payment_provider_refused', `the payment provider refused the request: ${reason}`);
 
+export const paymentProviderUnavailable = (reason: string) =>
+  unavailable(
+    'payment_provider_unavailable',
+    `the payment provider could not be reached (${reason}); nothing was linked by this call: try again later`,
+  );
+
 export class PaymentProviderService {
   constructor(private readonly deps: { settings: SettingsRepository; box: SecretBox; tenants: PaymentLinkRepository; client: PaymentProviderPort }) {}
 
@@ -82,7 +92,11 @@ export class PaymentProviderService {
     });
   }
 
-  /** PATCH /stripe/init. Tenants linked already are left as they are, so a retried Connect finishes the job. */
+  /**
+   * PATCH /stripe/init. Tenants linked already are left as they are, so a retried Connect finishes the job; a
+   * tenant is linked only once its customer was answered, so a refusal or an outage half-way leaves every
+   * tenant either linked to its customer or not linked at all.
+   */
   async connect(saasId: string): Promise<void> {
     const secretKey = await this.secretKey(saasId);
     for (const tenant of await this.deps.tenants.list(saasId)) {

@@ -241,11 +241,32 @@ class View {
 
 const byCreation = <T extends Revised>(items: T[]) => [...items].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
 
+/** What an answer's status line and headers take beside its body, within the answer limit. */
+const ANSWER_HEADROOM_BYTES = 4096;
+
 export class CatalogueService {
   constructor(
     private readonly repository: CatalogueRepository,
     private readonly tenants: TenantPlans,
+    /** The most a function may answer (Lambda's 6 MB, counted as Lambda counts it: the body as a JSON string). */
+    private readonly answerLimitBytes: number,
   ) {}
+
+  /**
+   * A plan is the one item whose answer (its menus, each with its units: up to 50 × 50) can pass what a function
+   * may answer. Such a plan is refused before anything is written, so a create never answers an error after it
+   * saved, and GET /plans/{id} can answer every plan, compressed or not (docs/pricing.md, "Answer size").
+   */
+  private fitting(plan: PricingPlan): PricingPlan {
+    const bytes = Buffer.byteLength(JSON.stringify(JSON.stringify(plan))) + ANSWER_HEADROOM_BYTES;
+    if (bytes <= this.answerLimitBytes) return plan;
+    throw invalid(
+      'plan_too_large',
+      `menu_ids: the plan's answer (its ${plan.pricing_menus.length} menus with their units) would be ${bytes} bytes, more than the ` +
+        `${this.answerLimitBytes} bytes an answer may be: name fewer menus, or menus with fewer units`,
+      { field: 'menu_ids', limit_bytes: this.answerLimitBytes, answer_bytes: bytes },
+    );
+  }
 
   /** Reads, decides and commits, again from a fresh read when something changed in between. */
   private async change<T>(saasId: string, decide: (catalogue: Catalogue) => { writes: CatalogueWrite[]; result: T }): Promise<T> {
@@ -452,7 +473,7 @@ export class CatalogueService {
     return this.change(saasId, (catalogue) => {
       const record: PlanRecord = { id, rev: 0, created_at: nowSeconds(), ...input, menu_ids: [...new Set(input.menu_ids)], used: false };
       const writes = this.namedMenus(catalogue, record.menu_ids);
-      return { writes: [...writes, { op: 'create', kind: 'plan', record }], result: new View(catalogue).plan(record) };
+      return { writes: [...writes, { op: 'create', kind: 'plan', record }], result: this.fitting(new View(catalogue).plan(record)) };
     });
   }
 
@@ -464,6 +485,7 @@ export class CatalogueService {
       if (plan.used && !sameSet(plan.menu_ids, menuIds)) throw usedStructureFixed('pricing plan', planId, ['menu_ids']);
       const writes = this.namedMenus(catalogue, menuIds, plan.menu_ids);
       const record: PlanRecord = { ...plan, name: input.name, display_name: input.display_name, description: input.description, menu_ids: menuIds };
+      this.fitting(new View(catalogue).plan(record));
       return { writes: [...writes, { op: 'replace', kind: 'plan', record, fromRev: plan.rev }], result: undefined };
     });
   }

@@ -9,6 +9,10 @@
  * A timestamp's count is kept in up to `shards` items (write shards): updates go to the home shard, one
  * store request each, until the timestamp is hot; then they spread over the others (docs/decisions.md,
  * decision 13). Its count is their sum.
+ *
+ * No count, sum or answer passes 2^53 − 1 (docs/decisions.md, "Metering counts stop at 2^53 − 1"): a change
+ * that would is refused by a condition in the store, so it changes nothing, and a sum that would is refused
+ * when read.
  */
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
@@ -20,6 +24,30 @@ export interface ShardCount {
   count: number;
 }
 
+/**
+ * The largest count kept or answered: the API's counts are JSON integers, which the JavaScript SDK (and every
+ * `JSON.parse`) reads as doubles, exact only up to here (docs/decisions.md, "Metering counts stop at 2^53 − 1").
+ */
+export const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * How MAX_COUNT splits once a timestamp spreads, so that its shards' sum never passes it without reading
+ * them: each other shard holds at most `shard`, the home shard at most `home`; alone it holds up to `whole`.
+ */
+export interface ShardCaps {
+  whole: number;
+  home: number;
+  shard: number;
+}
+
+export function shardCaps(shards: number): ShardCaps {
+  const shard = shards > 1 ? Math.floor(MAX_COUNT / (2 * (shards - 1))) : 0;
+  return { whole: MAX_COUNT, home: MAX_COUNT - (shards - 1) * shard, shard };
+}
+
+const tooLarge = (what: string) =>
+  invalid('metering_count_too_large', `count: ${what} would pass ${MAX_COUNT}, the largest count kept exactly`, { field: 'count', limit: MAX_COUNT });
+
 export interface TimestampCount {
   unit: string;
   timestamp: number;
@@ -29,20 +57,35 @@ export interface TimestampCount {
 /** The store's side (store/metering-repository.ts). Months are `YYYY-MM` (UTC). */
 export interface MeteringRepository {
   /**
-   * Adds `delta` to the timestamp's home shard (0) in one atomic update: its new count, and whether the
-   * timestamp has spread to other shards (then that count is not the whole).
+   * Adds `delta` to the timestamp's home shard (0) in one atomic update, unless the home shard would pass its
+   * cap (undefined then): its new count, and whether the timestamp has spread to other shards (then that
+   * count is not the whole).
    */
-  addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number): Promise<{ count: number; spread: boolean }>;
-  /** Marks the home shard `spread`: done before the first write to another shard of the timestamp. */
-  markSpread(saasId: string, tenantId: string, unit: string, timestamp: number): Promise<void>;
-  /** Adds `delta` to another shard: one atomic update. */
-  add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number): Promise<void>;
+  addHome(
+    saasId: string,
+    tenantId: string,
+    unit: string,
+    timestamp: number,
+    delta: number,
+    caps: ShardCaps,
+  ): Promise<{ count: number; spread: boolean } | undefined>;
+  /**
+   * Adds `delta` to another shard, atomically, marking the home shard `spread` before the shard's first
+   * write; false (nothing written) when the shard would pass `caps.shard` or the home shard holds more than
+   * `caps.home`.
+   */
+  add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number, caps: ShardCaps): Promise<boolean>;
   /** The timestamp's shards that hold a count, read strongly consistent in one request. */
   shards(saasId: string, tenantId: string, unit: string, timestamp: number, shards: number): Promise<ShardCount[]>;
   /** Takes `take` from each named shard, all or none, each only while it holds at least that much. */
   take(saasId: string, tenantId: string, unit: string, timestamp: number, takes: ShardCount[]): Promise<boolean>;
   /** Sets the timestamp's count to `count` (shard 0) and empties its other shards, in one transaction. */
   set(saasId: string, tenantId: string, unit: string, timestamp: number, count: number, shards: number): Promise<void>;
+  /**
+   * Sets the timestamp's count to `count` in its home shard, unmarked, and empties the others, in one
+   * transaction that holds only while every shard still holds what `held` says (absent when not named).
+   */
+  fold(saasId: string, tenantId: string, unit: string, timestamp: number, held: ShardCount[], count: number, shards: number): Promise<boolean>;
   /** Removes the timestamp's count (every shard), in one transaction. */
   remove(saasId: string, tenantId: string, unit: string, timestamp: number, shards: number): Promise<void>;
   /** A tenant's counts of one month, shards summed per unit and timestamp: one query (pages followed). */
@@ -89,12 +132,10 @@ class Heat {
     return entry.spread || entry.updates > threshold;
   }
 
-  /** True the first time this instance spreads the timestamp (it marks the home shard then). */
-  spread(key: string): boolean {
+  /** The timestamp stays spread, for this instance, for the rest of the second. */
+  spread(key: string): void {
     const entry = this.seen.get(key);
-    if (entry?.spread) return false;
-    this.seen.set(key, { second: Math.floor(Date.now() / 1000), updates: 0, ...entry, spread: true });
-    return true;
+    if (!entry?.spread) this.seen.set(key, { second: Math.floor(Date.now() / 1000), updates: 0, ...entry, spread: true });
   }
 }
 const heat = new Heat();
@@ -128,16 +169,34 @@ function monthsBetween(from: number, to: number): string[] {
   return months;
 }
 
-/** `sum`: the period's total; `max`: its largest count at one timestamp. */
-function aggregate(counts: readonly TimestampCount[], how: AggregateUsage): number {
-  if (how === 'max') return counts.reduce((max, c) => Math.max(max, c.count), 0);
-  return counts.reduce((sum, c) => sum + c.count, 0);
+/**
+ * The sum of counts each within MAX_COUNT, refused (never rounded) past it: `total + count` is compared as
+ * `count > MAX_COUNT - total`, where both sides are exact. A stored count past the bound (written before it
+ * was kept) reads as more than MAX_COUNT, and is refused too.
+ */
+function exactSum(counts: readonly { count: number }[], what: string): number {
+  let total = 0;
+  for (const { count } of counts) {
+    if (count > MAX_COUNT - total) throw tooLarge(what);
+    total += count;
+  }
+  return total;
 }
 
-const sumOf = (shards: readonly ShardCount[]) => shards.reduce((sum, s) => sum + s.count, 0);
+/** `sum`: the period's total; `max`: its largest count at one timestamp. */
+function aggregate(counts: readonly TimestampCount[], how: AggregateUsage, unit: string): number {
+  if (how === 'max') return exactSum([{ count: counts.reduce((max, c) => Math.max(max, c.count), 0) }], `the largest count of ${unit}`);
+  return exactSum(counts, `the sum of ${unit}'s counts`);
+}
+
+const sumOf = (shards: readonly ShardCount[]) => exactSum(shards, 'the count');
 
 export class MeteringService {
-  constructor(private readonly deps: MeteringDeps) {}
+  private readonly caps: ShardCaps;
+
+  constructor(private readonly deps: MeteringDeps) {
+    this.caps = shardCaps(deps.shards);
+  }
 
   /** Unknown tenants and units are a 404, before anything is written. */
   private async meterOf(saasId: string, tenantId: string, unitName: string): Promise<MeterRecord> {
@@ -171,24 +230,44 @@ export class MeteringService {
   /**
    * One atomic update of the home shard, whose answer is the count while the timestamp has not spread: one
    * store request. A timestamp this instance updates more than `hotPerSecond` times a second, or whose home
-   * shard is throttled, spreads: the home shard is marked first (once per instance), then the update goes to
-   * another shard at random and the count is read back from all of them.
+   * shard is throttled, spreads: the update goes to another shard at random (the home shard marked `spread`
+   * before that shard's first write) and the count is read back from all of them. Each shard holds at most
+   * its part of MAX_COUNT (shardCaps); an add that finds its part full, near the bound, is folded instead.
    */
   private async add(saasId: string, tenantId: string, unit: string, at: number, amount: number): Promise<number> {
     const { counts, shards, hotPerSecond } = this.deps;
     const key = `${saasId}\n${tenantId}\n${unit}\n${at}`;
-    if (shards === 1 || !heat.hot(key, hotPerSecond)) {
-      try {
-        const home = await counts.addHome(saasId, tenantId, unit, at, amount);
-        if (!home.spread) return home.count;
-        return sumOf(await counts.shards(saasId, tenantId, unit, at, shards));
-      } catch (error) {
-        if (shards === 1 || !isThrottled(error)) throw error;
-      }
+    const whole = async () => sumOf(await counts.shards(saasId, tenantId, unit, at, shards));
+    const spread = () => {
+      heat.spread(key);
+      return counts.add(saasId, tenantId, unit, at, 1 + Math.floor(Math.random() * (shards - 1)), amount, this.caps);
+    };
+    if (shards > 1 && heat.hot(key, hotPerSecond) && (await spread())) return whole();
+    let home: Awaited<ReturnType<MeteringRepository['addHome']>>;
+    try {
+      home = await counts.addHome(saasId, tenantId, unit, at, amount, this.caps);
+    } catch (error) {
+      if (shards === 1 || !isThrottled(error)) throw error;
+      if (await spread()) return whole();
+      throw error;
     }
-    if (heat.spread(key)) await counts.markSpread(saasId, tenantId, unit, at);
-    await counts.add(saasId, tenantId, unit, at, 1 + Math.floor(Math.random() * (shards - 1)), amount);
-    return sumOf(await counts.shards(saasId, tenantId, unit, at, shards));
+    if (!home) return this.fold(saasId, tenantId, unit, at, amount);
+    return home.spread ? whole() : home.count;
+  }
+
+  /**
+   * An add the shards' caps refused: the whole count is read, the add refused when it would pass MAX_COUNT,
+   * else the count is folded into the home shard, unmarked (so it may hold up to MAX_COUNT alone again), on
+   * the condition that no shard changed since the read.
+   */
+  private async fold(saasId: string, tenantId: string, unit: string, at: number, amount: number): Promise<number> {
+    for (let attempt = 0; attempt < SUB_ATTEMPTS; attempt++) {
+      const held = await this.deps.counts.shards(saasId, tenantId, unit, at, this.deps.shards);
+      const total = sumOf(held);
+      if (amount > MAX_COUNT - total) throw tooLarge(`${unit} holds ${total} at ${at}; adding ${amount}`);
+      if (await this.deps.counts.fold(saasId, tenantId, unit, at, held, total + amount, this.deps.shards)) return total + amount;
+    }
+    throw new DomainError('conflict', 'concurrent_update', `the count of ${unit} at ${at} changed at the same time; try again`);
   }
 
   /** From the fullest shard when it holds enough, else from several at once; never below zero. */
@@ -231,7 +310,7 @@ export class MeteringService {
     const { from, to } = dayBounds(day);
     const meter = await this.meterOf(saasId, tenantId, unitName);
     const counts = await this.unitCounts(saasId, tenantId, unitName, from, to);
-    return { metering_unit_name: unitName, date: day, count: aggregate(counts, meter.aggregate_usage) };
+    return { metering_unit_name: unitName, date: day, count: aggregate(counts, meter.aggregate_usage, unitName) };
   }
 
   async monthCount(saasId: string, tenantId: string, unitName: string, month: string | 'this') {
@@ -239,7 +318,7 @@ export class MeteringService {
     const meter = await this.meterOf(saasId, tenantId, unitName);
     const { from, to } = monthBounds(m);
     const counts = await this.deps.counts.month(saasId, tenantId, m, { unit: unitName, from, to });
-    return { metering_unit_name: unitName, month: m, count: aggregate(counts, meter.aggregate_usage) };
+    return { metering_unit_name: unitName, month: m, count: aggregate(counts, meter.aggregate_usage, unitName) };
   }
 
   /** Every metering unit of the SaaS, each with its count in the tenant's month or day (0 when none). */
@@ -253,6 +332,7 @@ export class MeteringService {
         count: aggregate(
           counts.filter((c) => c.unit === meter.unit_name),
           meter.aggregate_usage,
+          meter.unit_name,
         ),
       })) as ({ metering_unit_name: string; count: number } & Record<K, string>)[],
     };
@@ -280,6 +360,9 @@ export class MeteringService {
     }
     await this.meterOf(saasId, tenantId, unitName);
     const counts = await this.unitCounts(saasId, tenantId, unitName, from, to);
-    return { metering_unit_name: unitName, counts: counts.map(({ timestamp, count }) => ({ timestamp, count })) };
+    return {
+      metering_unit_name: unitName,
+      counts: counts.map(({ timestamp, count }) => ({ timestamp, count: exactSum([{ count }], `the count at ${timestamp}`) })),
+    };
   }
 }
