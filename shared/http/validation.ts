@@ -55,6 +55,9 @@ function describe(error: ValueError): string {
       return `must be at most ${schema.maxLength} characters`;
     case ValueErrorType.StringPattern:
       return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
+    case ValueErrorType.StringFormat:
+      // The one format is a URL the WHATWG parser must take (shared/schemas/web-url.ts).
+      return `is not a URL a browser can parse${schema.description ? ` (it must be ${schema.description})` : ''}`;
     case ValueErrorType.String:
       return 'must be a string';
     case ValueErrorType.Literal:

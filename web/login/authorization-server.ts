@@ -19,6 +19,7 @@ import { nowSeconds } from '../../shared/clock.js';
 import { DomainError, invalid } from '../../shared/errors.js';
 import type { AuthorizationBinding, GrantedTokens, OpenIdUserInfo } from '../../shared/domain/sign-in/sign-in-credentials.js';
 import { log } from '../../shared/log.js';
+import { webUrl } from '../../shared/schemas/web-url.js';
 import { messagePage, messagePagePolicy, screenAssets } from './pages.js';
 import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from './sealed.js';
@@ -125,7 +126,7 @@ export class AuthorizationServer {
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
     // Never redirect anywhere but the registered URI: until it is checked, refusals are a page.
-    if (!redirectUri || redirectUri !== (await this.deps.callbackUrl(saasId))) {
+    if (!webUrl(redirectUri) || redirectUri !== (await this.deps.callbackUrl(saasId))) {
       return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)', saasId);
     }
     const state = query.get('state') ?? undefined;

@@ -75,6 +75,7 @@ import { contentSecurityPolicy, loginPage, messagePage, messagePagePolicy, type 
 import { fill, type LoginTexts, type MessageName } from './texts/en.js';
 import { refusalText } from './dead-ends.js';
 import { themeAnswer, themeImageOrigin } from './theme.js';
+import { webUrl } from '../../shared/schemas/web-url.js';
 import { DEFAULT_LOGIN_THEME } from '../../shared/domain/configuration/login-theme.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 
@@ -736,7 +737,8 @@ export class LoginScreen {
   ) {
     const { credentials } = step;
     const request = authorization !== undefined ? await openAuthorizationRequest(this.deps.box, saasId, authorization) : undefined;
-    const callback = await this.deps.callbackUrl(saasId);
+    // Parsed with the rule it was saved under (shared/schemas/web-url.ts): a stored value no browser could follow is none.
+    const callback = webUrl(await this.deps.callbackUrl(saasId));
     if (!callback) throw invalid('no_callback_url', 'the SaaS has no callback URL (PUT /auth-info)');
     if (invitation) await this.deps.invitations.accept(saasId, invitation.id, { access_token: credentials.access_token });
     let redirect: string;
@@ -745,7 +747,7 @@ export class LoginScreen {
       const binding = { redirect_uri, code_challenge, scope, ...(nonce !== undefined ? { nonce } : {}) };
       redirect = authorizationResponse(request, this.deps.issuer, (await this.deps.saveCredentials(saasId, credentials, binding)).code);
     } else {
-      const url = new URL(callback);
+      const url = callback;
       // With the application's PKCE challenge, the code is traded only with its verifier (POST /credentials/exchange).
       const toSave = code_challenge ? { ...credentials, code_challenge, code_challenge_method: 'S256' as const } : credentials;
       url.searchParams.set('code', (await this.deps.saveCredentials(saasId, toSave)).code);
