@@ -215,6 +215,8 @@ export class ConfigurationService {
     private readonly publicBaseUrl: string,
     /** How long refresh tokens live when a SaaS has not said (REFRESH_TOKEN_LIFETIME_SECONDS). */
     private readonly defaultRefreshTokenSeconds = 30 * 86_400,
+    /** A name the deployment serves itself (shared/screen-hosts.ts, isServiceDomain): never a SaaS's own domain. */
+    private readonly serviceDomain: (domain: string) => boolean = () => false,
   ) {}
 
   /** What can be used of a stored document (configuration/stored.ts); undefined when it was never saved. */
@@ -308,6 +310,13 @@ export class ConfigurationService {
 
   async updateBasicInfo(saasId: string, change: { domain_name: string; from_email_address: string; reply_email_address?: string }): Promise<void> {
     const domain = change.domain_name.toLowerCase();
+    if (domain && this.serviceDomain(domain)) {
+      throw invalid(
+        'domain_reserved',
+        "domain_name: is this service's own (its login domain, a name under it, or the API's host); choose a domain of your own",
+        { field: 'domain_name' },
+      );
+    }
     const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
     const identity = await this.identities.ensure(mailDomain);
     const current = await this.basicDocument(saasId);
@@ -364,7 +373,10 @@ export class ConfigurationService {
    */
   async loginScreenUrl(saasId: string): Promise<string> {
     const doc = await this.basicDocument(saasId);
-    return doc?.domain_live ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`) : this.hostedLoginScreen(saasId);
+    // An older row may name one of the service's own hosts: links stay on the SaaS's screen host then.
+    return doc?.domain_live && !this.serviceDomain(doc.domain_name)
+      ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`)
+      : this.hostedLoginScreen(saasId);
   }
 
   /**
