@@ -6,21 +6,10 @@
  * stands, and is counted (StoredSettingUnusable) and logged, so the login screen and the API keep answering and
  * an operator learns what to fix (issue 36).
  */
-import type { TObject, TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { TObject } from '@sinclair/typebox';
 import { log } from '../../log.js';
 import { metrics } from '../../metrics.js';
-
-const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
-
-function checker(schema: TSchema): TypeCheck<TSchema> {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    compiled.set(schema, check);
-  }
-  return check;
-}
+import { checker } from '../../schemas/check.js';
 
 /** Counts and logs a stored value left out; the value itself is not logged (it may be anything, of any size). */
 export function unusableSetting(where: { saasId: string; document: string }, member: string): void {
