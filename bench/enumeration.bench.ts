@@ -1,8 +1,9 @@
 /**
  * Who has an account, told by time? The medians of each step that takes a name, for a name that has an account
  * and for one that has none, end to end through the local API against DynamoDB Local: a wrong
- * PASSWORD_VERIFIER proof (signed API), the login screen's forgot-password and reset steps (a wrong code), and
- * its sign-up with a chosen password (an address that has an account against a new one).
+ * PASSWORD_VERIFIER proof (signed API), the login screen's forgot-password and reset steps (a wrong code), the
+ * reset for a user with a code waiting against one without (issue 36), and its sign-up with a chosen password
+ * (an address that has an account against a new one).
  * The two kinds of request alternate, so drift of the machine touches both alike. Figures, not assertions:
  * the equal requests are tested in test/security/user-enumeration.test.ts.
  *   npm run bench -- enumeration          (ENUMERATION_RUNS=200 by default, per kind and step)
@@ -58,15 +59,28 @@ try {
   const reset = (username: string) => step('reset', { username, code: '000000', password: 'Another-pass-1' }, 400);
   // Sign-up with a chosen password: "known" is an address that has an account, "unknown" a new one (mailed a code).
   const signUp = (email: string) => step('sign-up', { email, password: PASSWORD, accepted_terms: false, accepted_privacy: false }, 200);
+  // Users who asked for a reset code (one code takes MAX_CODE_ATTEMPTS answers: four each here) and users who never did.
+  const makeUsers = async (prefix: string) => {
+    const made: string[] = [];
+    for (let i = 0; i < Math.ceil((RUNS + 10) / 4); i++) {
+      const email = `${prefix}-${String(i).padStart(4, '0')}@bench.test`;
+      const created = await api.post('/users', { email, password: PASSWORD });
+      if (created.status !== 201) throw new Error(`create user: ${created.status} ${created.text}`);
+      made.push(email);
+    }
+    return made;
+  };
+  const [waiting, noCode] = [await makeUsers('waiting'), await makeUsers('no-code')];
+  for (const email of waiting) await forgot(email);
   const chosen = await api.put('/sign-in-settings', { self_regist: { enable: true }, sign_up: { password: 'chosen' } });
   if (chosen.status !== 200) throw new Error(`sign-in settings: ${chosen.status} ${chosen.text}`);
 
   /** Alternating samples of `fn` for a known name and an unknown one, each pool in turn. */
-  const compare = async (fn: (username: string) => Promise<number>, warmup = 10) => {
+  const compare = async (fn: (username: string) => Promise<number>, warmup = 10, pools = { known, unknown }) => {
     const samples = { known: [] as number[], unknown: [] as number[] };
     for (let i = 0; i < RUNS + warmup; i++) {
-      const k = await fn(known[i % known.length] as string);
-      const u = await fn(unknown[i % unknown.length] as string);
+      const k = await fn(pools.known[i % pools.known.length] as string);
+      const u = await fn(pools.unknown[i % pools.unknown.length] as string);
       if (i >= warmup) {
         samples.known.push(k);
         samples.unknown.push(u);
@@ -81,6 +95,8 @@ try {
     screenForgot: await compare(forgot),
     // After the forgot step above every name has a code waiting (a decoy's for the unknown ones), as an attacker's own request would leave it.
     screenResetWrongCode: await compare(reset),
+    // "known": a user with a code waiting; "unknown": a user with none (both have accounts; the answers are alike).
+    screenResetCodeWaiting: await compare(reset, 10, { known: waiting, unknown: noCode }),
     screenSignUpChosen: await compare(signUp),
   };
   for (const [name, f] of Object.entries(figures)) {

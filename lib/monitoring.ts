@@ -357,9 +357,10 @@ export class Monitoring extends Construct {
         'Sign-ins and MFA challenges',
         SIGN_IN_METRICS.map((name) => businessMetric(name)),
       ),
-      this.graph('Plan reservations applied, API log writes failed', [
+      this.graph('Plan reservations applied, API log writes failed, stored settings left out', [
         businessMetric('PlanReservationsApplied'),
         businessMetric('ApiLogWriteFailed'),
+        businessMetric('StoredSettingUnusable'),
       ]),
       new TextWidget({ markdown: `### What the business metrics count\n${described.join('  \n')}`, width: 8, height: 6 }),
     ];

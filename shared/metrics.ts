@@ -25,6 +25,8 @@ export const BUSINESS_METRICS = {
   MailComplained: 'complaints reported by SES (the address is suppressed)',
   MailBacklog: 'mails not yet final when the scheduled worker ran (pending, deferred or being sent)',
   PlanReservationsApplied: 'reserved plan changes applied when due',
+  StoredSettingUnusable:
+    'stored setting values left out of a page or answer because they cannot be used (an old row, imported data): the log names each',
   ApiLogWriteFailed: 'API log batches the writer could not write (delivered again; a call whose record could not be told counts here too)',
 } as const;
 export type MetricName = keyof typeof BUSINESS_METRICS;

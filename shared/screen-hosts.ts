@@ -15,6 +15,8 @@
  * - any other host (another SaaS's, or a domain nobody set up): refused, whatever the path names.
  */
 
+import { domainToASCII } from 'node:url';
+
 /** A refusal: the host is not the SaaS's, nor a shared one; or a step arrived on a host its page is not on. */
 export const WRONG_HOST_STATUS = 421;
 
@@ -95,6 +97,21 @@ export const isSharedHost = (plan: ScreenHostPlan, host: string) => plan.sharedH
  * SaaS's script could plant someone else's flow cookie and replay their return into a visitor's browser (issue 36).
  */
 export const isReturnHost = (plan: ScreenHostPlan, host: string) => host.trim().toLowerCase() === new URL(plan.sharedOrigin).host.toLowerCase();
+
+/**
+ * A name the deployment serves itself, which no SaaS may take as its own domain: the login domain and every
+ * name under it (`<saas id>.<login domain>` is that SaaS's screen host: another SaaS claiming it would put two
+ * screens on one origin again once DNS pointed there), and the API's own hosts. Compared as browsers and DNS
+ * compare: lower case, IDNA to ASCII (`node:url`'s domainToASCII), no trailing dot, without the port.
+ */
+export function isServiceDomain(plan: ScreenHostPlan, domain: string): boolean {
+  const ascii = (name: string) => domainToASCII(name.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, ''));
+  const name = ascii(domain);
+  if (!name) return false;
+  const login = plan.loginDomain ? ascii(plan.loginDomain) : '';
+  if (login && (name === login || name.endsWith(`.${login}`))) return true;
+  return plan.sharedHosts.some((host) => ascii(host) === name) || EXECUTE_API.test(name);
+}
 
 export interface HostQuestion {
   /** The request's Host header. */

@@ -15,7 +15,7 @@ import { createGroupHandler, type CallRecorder, type PipelineSettings, type Unma
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from './http/compression.js';
 import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
 import { siteDomains } from './adapters/site-domains.js';
-import { screenHostPlan, screenOrigin } from './screen-hosts.js';
+import { isServiceDomain, screenHostPlan, screenOrigin } from './screen-hosts.js';
 import type { BoundOperation } from './schemas/operation.js';
 import { ConfigurationService, validitySeconds, type EmailIdentityPort, type SiteDomainPort } from './domain/configuration/configuration.js';
 import type { SignInSettings } from './schemas/configuration.js';
@@ -329,6 +329,7 @@ const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, s
     domains,
     config().publicBaseUrl,
     config().refreshTokenLifetimeSeconds,
+    (domain) => isServiceDomain(screenHosts(), domain),
   );
 
 /** A SaaS's own domain: ACM and API Gateway on AWS, the stand-in where SES is (local mode and the tests). */

@@ -3,23 +3,12 @@
  * document. Errors name the field that failed, in words a caller can act on.
  */
 import { type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Clean } from '@sinclair/typebox/value';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { invalid, type DomainError } from '../errors.js';
 import { HttpProblem } from './errors.js';
-
-const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
-
-function checker<T extends TSchema>(schema: T): TypeCheck<T> {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    compiled.set(schema, check);
-  }
-  return check as TypeCheck<T>;
-}
+import { checker } from '../schemas/check.js';
 
 function fieldName(where: string, path: string): string {
   const field = path.split('/').filter(Boolean).join('.');
@@ -55,6 +44,9 @@ function describe(error: ValueError): string {
       return `must be at most ${schema.maxLength} characters`;
     case ValueErrorType.StringPattern:
       return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
+    case ValueErrorType.StringFormat:
+      // The one format is a URL the WHATWG parser must take (shared/schemas/web-url.ts).
+      return `is not a URL a browser can parse${schema.description ? ` (it must be ${schema.description})` : ''}`;
     case ValueErrorType.String:
       return 'must be a string';
     case ValueErrorType.Literal:

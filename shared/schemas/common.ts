@@ -1,5 +1,6 @@
 import * as Type from '@sinclair/typebox';
 import type { TString } from '@sinclair/typebox';
+import { WEB_URL_FORMAT } from './web-url.js';
 
 const NAME_PATTERN = '^[^\\s/\\u0000-\\u001f\\u007f](?:[^/\\u0000-\\u001f\\u007f]*[^\\s/\\u0000-\\u001f\\u007f])?$';
 
@@ -54,6 +55,7 @@ export const AttributeValues = Type.Record(AttributeNameKey, Type.Union([Type.St
 export const HttpsUrl = Type.String({
   maxLength: 2048,
   pattern: '^https://[^\\s/?#]+[^\\s]*$',
+  format: WEB_URL_FORMAT,
   description: 'an absolute https URL',
 });
 

@@ -2,6 +2,7 @@ import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
 import { Count, Email } from './common.js';
+import { WEB_URL_FORMAT } from './web-url.js';
 
 export const DnsRecord = Type.Object({ type: Type.Literal('CNAME'), name: Type.String(), value: Type.String() }, { $id: 'DnsRecord' });
 export type DnsRecord = Static<typeof DnsRecord>;
@@ -87,6 +88,7 @@ export type CustomizePages = Static<typeof CustomizePages>;
 const HttpUrlOrEmpty = Type.String({
   maxLength: 2048,
   pattern: '^(|https?://[^\\s/?#]+[^\\s]*)$',
+  format: WEB_URL_FORMAT,
   description: "an absolute http(s) URL, or '' for none",
 });
 
@@ -151,6 +153,7 @@ export const StoredCustomizePageSettings = Type.Object(
 export const HttpUrl = Type.String({
   maxLength: 2048,
   pattern: '^https?://[^\\s/?#]+[^\\s]*$',
+  format: WEB_URL_FORMAT,
   description: 'an absolute http(s) URL',
 });
 

@@ -5,6 +5,7 @@
  */
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
+import { WEB_URL_FORMAT } from './web-url.js';
 
 const HexColour = Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'a colour: #rgb or #rrggbb' });
 const HexColourOrEmpty = Type.String({
@@ -18,6 +19,7 @@ const BackgroundImage = Type.String({
   maxLength: BACKGROUND_IMAGE_MAX,
   pattern:
     '^(|data:image/(png|jpeg|gif|webp|svg\\+xml);base64,[A-Za-z0-9+/]+={0,2}|https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~!$&*+,;=:@%/?-]*)?)$',
+  format: WEB_URL_FORMAT,
   description: "a base64 data URL of a png, jpeg, gif, webp or svg image, or an https URL, of at most 100000 characters; or '' for none",
 });
 

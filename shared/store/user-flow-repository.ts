@@ -101,6 +101,13 @@ export class DynamoUserFlowRepository implements UserFlowRepository {
     return unlessConditionFails(() => this.db.send(new UpdateCommand(spendAttemptRequest(this.table, key, code, maxAttempts))));
   }
 
+  async spendDecoyAttempt(saasId: string, decoyId: string, purpose: CodePurpose, expiresAt: number): Promise<void> {
+    // spendAttemptRequest's one conditional update, to an item that holds no one's data and goes with its TTL.
+    const change = new Update().add('attempts', 1).set('entity', ENTITY.decoy).set('v', 1).set(TTL_ATTRIBUTE, expiresAt);
+    const live: Condition = { expression: 'attribute_not_exists(#deleting)', names: { '#deleting': 'deleting' } };
+    await this.db.send(new UpdateCommand(updateRequest(this.table, keys.decoy(saasId, decoyId, `ATTEMPT#${purpose}`), change, live)));
+  }
+
   useCodeWrite(saasId: string, userId: string, code: VerificationCode): AtomicWrite {
     return atomicWrite(remove(this.table, keys.verificationCode(saasId, userId, code.purpose, code.slot), sameCode(code), FLOW_RULE.codeUnused));
   }

@@ -16,7 +16,7 @@ import type { Browser } from 'playwright-core';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
-import { FLOW_COOKIE } from '../../web/login/federation.js';
+import { FLOW_COOKIE } from '../../web/login/screen/federation.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { requestOnHost } from '../support/host-request.js';
 

@@ -6,6 +6,7 @@ import { addToLogScope, isSensitiveName, log, redact, REDACTED, setLogLevel } fr
 import { spawn } from 'node:child_process';
 import { metrics } from '../../shared/metrics.js';
 import { observed } from '../../shared/observability.js';
+import { stdoutOf } from '../support/stdout.js';
 
 describe('redaction', () => {
   it('hides fields named like passwords, tokens, secrets, codes and SRP values, at any depth', () => {
@@ -47,20 +48,6 @@ describe('redaction', () => {
     assert.equal(input.list[0]!.code, '123456', "the caller's object is untouched");
   });
 });
-
-/** The JSON lines `run` writes to stdout, kept instead of printed (the test runner's own messages pass on). */
-async function stdoutOf(run: () => Promise<unknown> | unknown): Promise<string[]> {
-  const writes: string[] = [];
-  const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-    typeof chunk === 'string' && chunk.startsWith('{') ? writes.push(chunk) > 0 : write(chunk, ...rest)) as typeof process.stdout.write;
-  try {
-    await run();
-  } finally {
-    process.stdout.write = write as typeof process.stdout.write;
-  }
-  return writes;
-}
 
 describe('log scope', () => {
   it("is one per invocation: concurrent invocations never see each other's ids", async () => {

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
 import type { WebRequest, WebResponse } from '../kit/http.js';
+import { webUrl } from '../../shared/schemas/web-url.js';
 import { contrast, DARK, fullHex, LIGHT, textOn, type Palette } from './theme-colours.js';
 
 export { contrast, fullHex, textOn };
@@ -152,10 +153,12 @@ ${LOGO[theme.logo_position]}`;
 /** The version in the stylesheet's URL: a new theme, a new URL, so the old one may be kept for good. */
 export const themeVersion = (css: string) => createHash('sha256').update(css).digest('base64url').slice(0, 16);
 
-/** The origin of an https background image, for the page's img-src; undefined for none or a data URL. */
+/**
+ * The origin of an https background image, for the page's img-src; undefined for none or a data URL. Parsed
+ * with the rule the theme was saved under, so no stored value can make the page throw (issue 36).
+ */
 export function themeImageOrigin(theme: LoginTheme | undefined): string | undefined {
-  const image = theme?.background_image ?? '';
-  return image.startsWith('https://') ? new URL(image).origin : undefined;
+  return webUrl(theme?.background_image, ['https:'])?.origin;
 }
 
 /** The `<link>` of the theme, given the screen's assets URL. */

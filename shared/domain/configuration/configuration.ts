@@ -4,27 +4,31 @@
  * settings with the password policy. Each is one settings document; reads fill in defaults.
  */
 import { isDeepStrictEqual } from 'node:util';
+import * as Type from '@sinclair/typebox';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { DomainError, invalid } from '../../errors.js';
 import { DEFAULT_TEMPLATES, PLACEHOLDER } from '../mail/default-templates.js';
 import {
+  CustomizePages,
+  CustomizePageSettings,
+  DnsRecord,
+  DomainName,
+  HttpUrl,
+  IdentityProviderProps,
+  PasswordPolicy,
+  RefreshTokenValidity,
+  SignInSettings,
   TEMPLATE_NAMES,
   type BasicInfo,
-  type CustomizePages,
-  type CustomizePageSettings,
   type CustomizePageSettingsUpdate,
   type StoredIdentityProviderProps,
-  type DnsRecord,
-  type IdentityProviderProps,
-  type PasswordPolicy,
-  type RefreshTokenValidity,
-  type SignInSettings,
   type SignInSettingsUpdate,
   type TemplateSet,
   type TemplateUpdate,
 } from '../../schemas/configuration.js';
 import { DEFAULT_PASSWORD_POLICY } from './password-policy.js';
 import type { SettingsRepository } from './settings.js';
+import { usableSettings } from './stored.js';
 
 /** The e-mail sending identity of a domain: SES on AWS, a stand-in locally. */
 export interface EmailIdentityPort {
@@ -114,6 +118,59 @@ export const FIXED_SIGN_IN_MEMBERS = {
   account_verification: { verification_method: 'code', sending_to: 'email' },
 } as const;
 
+/**
+ * What each document may hold, member by member: a read leaves out what does not fit (configuration/stored.ts),
+ * so that no stored value, whatever wrote it, reaches a page or an answer it would break.
+ */
+const SHAPES = {
+  [DOC.basic]: Type.Object({
+    domain_name: Type.Union([DomainName, Type.Literal('')]),
+    from_email_address: Type.String(),
+    reply_email_address: Type.String(),
+    mail_domain: Type.String(),
+    dkim_tokens: Type.Array(Type.String()),
+    is_dns_validated: Type.Boolean(),
+    certificate_id: Type.String(),
+    certificate_record: DnsRecord,
+    domain_target: Type.String(),
+    domain_live: Type.Boolean(),
+    domain_held: Type.Boolean(),
+  }),
+  [DOC.pages]: CustomizePages,
+  // Before the first update the title is '', which an update would not take.
+  [DOC.pageSettings]: Type.Object({ ...CustomizePageSettings.properties, title: Type.String({ maxLength: 100 }) }),
+  [DOC.authInfo]: Type.Object({ callback_url: Type.Union([HttpUrl, Type.Literal('')]) }),
+  [DOC.providers]: Type.Object({
+    google: Type.Object({
+      application_id: IdentityProviderProps.properties.application_id,
+      approval_scope: IdentityProviderProps.properties.approval_scope,
+      is_button_hidden: Type.Optional(Type.Boolean()),
+      sealed_secret: Type.String(),
+      secret_hint: Type.String(),
+    }),
+  }),
+  [DOC.signIn]: Type.Object({
+    password_policy: PasswordPolicy,
+    device_remembering: SignInSettings.properties.device_configuration.properties.device_remembering,
+    self_regist: Type.Boolean(),
+    passkeys: Type.Boolean(),
+    sign_up_password: SignInSettings.properties.sign_up.properties.password,
+    refresh_token_validity: RefreshTokenValidity,
+  }),
+} as const;
+
+const EMPTY_BASIC = { domain_name: '', from_email_address: '', reply_email_address: '', mail_domain: '', dkim_tokens: [], is_dns_validated: false };
+
+const EMPTY_PAGE_SETTINGS: CustomizePageSettings = {
+  icon: '',
+  favicon: '',
+  title: '',
+  terms_of_service_url: '',
+  privacy_policy_url: '',
+  tag_manager_container_id: '',
+  is_sign_in_id_enabled: false,
+};
+
 const EMPTY_PAGE = { html_contents: '', is_terms_of_service: false, is_privacy_policy: false };
 
 const DEFAULT_SIGN_IN: SignInDocument = {
@@ -158,7 +215,20 @@ export class ConfigurationService {
     private readonly publicBaseUrl: string,
     /** How long refresh tokens live when a SaaS has not said (REFRESH_TOKEN_LIFETIME_SECONDS). */
     private readonly defaultRefreshTokenSeconds = 30 * 86_400,
+    /** A name the deployment serves itself (shared/screen-hosts.ts, isServiceDomain): never a SaaS's own domain. */
+    private readonly serviceDomain: (domain: string) => boolean = () => false,
   ) {}
+
+  /** What can be used of a stored document (configuration/stored.ts); undefined when it was never saved. */
+  private async read<T extends object>(saasId: string, document: keyof typeof SHAPES): Promise<Partial<T> | undefined> {
+    return usableSettings<T>(SHAPES[document], await this.settings.get<unknown>(saasId, document), { saasId, document });
+  }
+
+  /** The basic document with what an unusable member left out falls back to; undefined when never saved. */
+  private async basicDocument(saasId: string): Promise<BasicDocument | undefined> {
+    const stored = await this.read<BasicDocument>(saasId, DOC.basic);
+    return stored && { ...EMPTY_BASIC, ...stored };
+  }
 
   // Basic configuration
 
@@ -169,7 +239,7 @@ export class ConfigurationService {
   }
 
   private async neutralBasicInfo(saasId: string): Promise<Omit<BasicInfo, 'cloud_front_dns_record' | 'is_ses_sandbox_granted'>> {
-    const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    const doc = await this.basicDocument(saasId);
     const base = {
       default_domain_name: this.defaultDomainName,
       is_mail_sandbox_granted: await this.identities.productionAccess(),
@@ -187,7 +257,7 @@ export class ConfigurationService {
       };
     }
     let next = { ...doc };
-    if (!next.is_dns_validated) {
+    if (!next.is_dns_validated && doc.mail_domain) {
       const status = await this.identities.status(doc.mail_domain);
       if (status?.verified) next = { ...next, is_dns_validated: true, dkim_tokens: status.dkimTokens };
     }
@@ -240,9 +310,16 @@ export class ConfigurationService {
 
   async updateBasicInfo(saasId: string, change: { domain_name: string; from_email_address: string; reply_email_address?: string }): Promise<void> {
     const domain = change.domain_name.toLowerCase();
+    if (domain && this.serviceDomain(domain)) {
+      throw invalid(
+        'domain_reserved',
+        "domain_name: is this service's own (its login domain, a name under it, or the API's host); choose a domain of your own",
+        { field: 'domain_name' },
+      );
+    }
     const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
     const identity = await this.identities.ensure(mailDomain);
-    const current = await this.settings.get<BasicDocument>(saasId, DOC.basic);
+    const current = await this.basicDocument(saasId);
     const same = current !== undefined && current.domain_name === domain;
     // Asked before the certificate, so no certificate is requested for a domain another SaaS holds; the
     // transaction below is what holds it (two SaaS asking at once: one wins).
@@ -276,8 +353,8 @@ export class ConfigurationService {
 
   /** Where mail of this SaaS comes from. */
   async senderAddresses(saasId: string): Promise<{ from: string; replyTo?: string }> {
-    const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
-    if (!doc) return { from: `no-reply@${this.defaultDomainName}` };
+    const doc = await this.basicDocument(saasId);
+    if (!doc?.from_email_address) return { from: `no-reply@${this.defaultDomainName}` };
     return { from: doc.from_email_address, ...(doc.reply_email_address ? { replyTo: doc.reply_email_address } : {}) };
   }
 
@@ -295,8 +372,11 @@ export class ConfigurationService {
    * relative to it. Links only point where something answers (docs/decisions.md, decision 10).
    */
   async loginScreenUrl(saasId: string): Promise<string> {
-    const doc = await this.settings.get<BasicDocument>(saasId, DOC.basic);
-    return doc?.domain_live ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`) : this.hostedLoginScreen(saasId);
+    const doc = await this.basicDocument(saasId);
+    // An older row may name one of the service's own hosts: links stay on the SaaS's screen host then.
+    return doc?.domain_live && !this.serviceDomain(doc.domain_name)
+      ? this.hostedLoginScreen(saasId, `https://${doc.domain_name}`)
+      : this.hostedLoginScreen(saasId);
   }
 
   /**
@@ -306,7 +386,7 @@ export class ConfigurationService {
   async screenOwnerOf(domain: string): Promise<string | undefined> {
     const holder = await this.settings.domainHolder(domain.toLowerCase());
     if (holder === undefined) return undefined;
-    const doc = await this.settings.get<BasicDocument>(holder, DOC.basic);
+    const doc = await this.basicDocument(holder);
     return doc?.domain_live && doc.domain_name === domain.toLowerCase() ? holder : undefined;
   }
 
@@ -334,26 +414,18 @@ export class ConfigurationService {
   // Authentication pages and their settings
 
   async customizePages(saasId: string): Promise<CustomizePages> {
-    const stored = (await this.settings.get<Partial<CustomizePages>>(saasId, DOC.pages)) ?? {};
+    const stored = (await this.read<CustomizePages>(saasId, DOC.pages)) ?? {};
     return { sign_up_page: EMPTY_PAGE, sign_in_page: EMPTY_PAGE, password_reset_page: EMPTY_PAGE, ...stored };
   }
 
   async updateCustomizePages(saasId: string, update: Partial<CustomizePages>): Promise<void> {
-    const current = (await this.settings.get<Partial<CustomizePages>>(saasId, DOC.pages)) ?? {};
+    const current = (await this.read<CustomizePages>(saasId, DOC.pages)) ?? {};
     await this.settings.put(saasId, DOC.pages, { ...current, ...update });
   }
 
   /** The page settings, the tag manager id under the spec's name and the SDKs' (google_tag_manager_container_id). */
   async customizePageSettings(saasId: string): Promise<CustomizePageSettings & { google_tag_manager_container_id: string }> {
-    const stored = (await this.settings.get<CustomizePageSettings>(saasId, DOC.pageSettings)) ?? {
-      icon: '',
-      favicon: '',
-      title: '',
-      terms_of_service_url: '',
-      privacy_policy_url: '',
-      tag_manager_container_id: '',
-      is_sign_in_id_enabled: false,
-    };
+    const stored = { ...EMPTY_PAGE_SETTINGS, ...(await this.read<CustomizePageSettings>(saasId, DOC.pageSettings)) };
     return { ...stored, google_tag_manager_container_id: stored.tag_manager_container_id };
   }
 
@@ -376,7 +448,7 @@ export class ConfigurationService {
   }
 
   async authInfo(saasId: string): Promise<{ callback_url: string }> {
-    return (await this.settings.get<{ callback_url: string }>(saasId, DOC.authInfo)) ?? { callback_url: '' };
+    return { callback_url: '', ...(await this.read<{ callback_url: string }>(saasId, DOC.authInfo)) };
   }
 
   async updateAuthInfo(saasId: string, value: { callback_url: string }): Promise<void> {
@@ -387,7 +459,7 @@ export class ConfigurationService {
 
   /** Google is always there (the SDKs' model requires it): an unset provider has empty values and a visible button. */
   async identityProviders(saasId: string): Promise<{ google: StoredIdentityProviderProps }> {
-    const stored = (await this.settings.get<{ google?: StoredProvider }>(saasId, DOC.providers)) ?? {};
+    const stored = (await this.read<{ google: StoredProvider }>(saasId, DOC.providers)) ?? {};
     if (!stored.google) return { google: { application_id: '', application_secret: '', approval_scope: '', is_button_hidden: false } };
     const { sealed_secret: _sealed, secret_hint, ...props } = stored.google;
     return { google: { ...props, application_secret: secret_hint } };
@@ -399,7 +471,7 @@ export class ConfigurationService {
       await this.settings.put(saasId, DOC.providers, {});
       return;
     }
-    const current = (await this.settings.get<{ google?: StoredProvider }>(saasId, DOC.providers))?.google;
+    const current = (await this.read<{ google: StoredProvider }>(saasId, DOC.providers))?.google;
     const { application_secret, ...rest } = props;
     let sealed: { sealed_secret: string; secret_hint: string };
     if (current && application_secret === current.secret_hint) {
@@ -421,14 +493,14 @@ export class ConfigurationService {
 
   /** For the sign-in flow: the provider's secret in plaintext. */
   async providerSecret(saasId: string): Promise<string | undefined> {
-    const stored = (await this.settings.get<{ google?: StoredProvider }>(saasId, DOC.providers))?.google;
+    const stored = (await this.read<{ google: StoredProvider }>(saasId, DOC.providers))?.google;
     return stored ? this.box.open(stored.sealed_secret, { saasId, provider: 'google' }) : undefined;
   }
 
   // Sign-in settings and the password policy
 
   async passwordPolicy(saasId: string): Promise<PasswordPolicy> {
-    return ((await this.settings.get<SignInDocument>(saasId, DOC.signIn)) ?? DEFAULT_SIGN_IN).password_policy;
+    return (await this.signInDocument(saasId)).password_policy;
   }
 
   private identityProviderConfiguration(saasId: string): SignInSettings['identity_provider_configuration'] {
@@ -440,8 +512,12 @@ export class ConfigurationService {
     };
   }
 
+  private async signInDocument(saasId: string): Promise<SignInDocument> {
+    return { ...DEFAULT_SIGN_IN, ...(await this.read<SignInDocument>(saasId, DOC.signIn)) };
+  }
+
   async signInSettings(saasId: string): Promise<SignInSettings> {
-    const doc = (await this.settings.get<SignInDocument>(saasId, DOC.signIn)) ?? DEFAULT_SIGN_IN;
+    const doc = await this.signInDocument(saasId);
     return {
       password_policy: doc.password_policy,
       device_configuration: { device_remembering: doc.device_remembering },
@@ -474,7 +550,7 @@ export class ConfigurationService {
         throw invalid('invalid_parameter', 'refresh_token_validity: must be between 60 minutes and 10 years', { field: 'refresh_token_validity' });
       }
     }
-    const doc = (await this.settings.get<SignInDocument>(saasId, DOC.signIn)) ?? DEFAULT_SIGN_IN;
+    const doc = await this.signInDocument(saasId);
     const refreshTokenValidity = validity ?? doc.refresh_token_validity;
     await this.settings.put<SignInDocument>(saasId, DOC.signIn, {
       password_policy: update.password_policy ?? doc.password_policy,

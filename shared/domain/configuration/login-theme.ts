@@ -3,8 +3,9 @@
  * document; reads fill in the screen's own look, so a SaaS that never set one sees what the screen shows.
  */
 import { invalid } from '../../errors.js';
-import type { LoginTheme, LoginThemeUpdate } from '../../schemas/login-theme.js';
+import { LoginTheme, type LoginThemeUpdate } from '../../schemas/login-theme.js';
 import type { SettingsRepository } from './settings.js';
+import { usableSettings } from './stored.js';
 
 const DOCUMENT = 'login-theme';
 
@@ -21,7 +22,13 @@ export class LoginThemeService {
   constructor(private readonly settings: SettingsRepository) {}
 
   async theme(saasId: string): Promise<LoginTheme> {
-    return { ...DEFAULT_LOGIN_THEME, ...(await this.settings.get<Partial<LoginTheme>>(saasId, DOCUMENT)) };
+    return { ...DEFAULT_LOGIN_THEME, ...(await this.stored(saasId)) };
+  }
+
+  /** What can be used of the stored theme: a value no page can use (an older row's) is left out. */
+  private async stored(saasId: string): Promise<Partial<LoginTheme>> {
+    const stored = await this.settings.get<unknown>(saasId, DOCUMENT);
+    return usableSettings<LoginTheme>(LoginTheme, stored, { saasId, document: DOCUMENT }) ?? {};
   }
 
   /** Changes the members given; a data URL whose base64 does not decode is refused like the icon's. */
@@ -33,7 +40,7 @@ export class LoginThemeService {
         throw invalid('invalid_parameter', 'background_image: is not valid base64', { field: 'background_image' });
       }
     }
-    const current = (await this.settings.get<Partial<LoginTheme>>(saasId, DOCUMENT)) ?? {};
+    const current = await this.stored(saasId);
     await this.settings.put<Partial<LoginTheme>>(saasId, DOCUMENT, { ...current, ...update });
   }
 }

@@ -24,6 +24,7 @@ import type { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from '../../kit/sealed.js';
 import type { WebRequest, WebResponse } from '../../kit/http.js';
 import { fill, type LoginTexts } from '../texts/en.js';
+import { webUrl } from '../../../shared/schemas/web-url.js';
 
 /** How long a person may take on the screen between the application's request and the code. */
 export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
@@ -125,7 +126,7 @@ export class AuthorizationServer {
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return this.badRequest('client_id: there is no such client');
     // Never redirect anywhere but the registered URI: until it is checked, refusals are a page.
-    if (!redirectUri || redirectUri !== (await this.deps.callbackUrl(saasId))) {
+    if (!webUrl(redirectUri) || redirectUri !== (await this.deps.callbackUrl(saasId))) {
       return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)', saasId);
     }
     const state = query.get('state') ?? undefined;

@@ -5,6 +5,7 @@
  */
 import { invalid } from '../../../shared/errors.js';
 import type { Credentials, SignInResult } from '../../../shared/schemas/sign-in.js';
+import { webUrl } from '../../../shared/schemas/web-url.js';
 import { sealJson } from '../../kit/sealed.js';
 import { authorizationResponse, openAuthorizationRequest } from '../oidc/authorization-server.js';
 import type { ScreenContext } from '../screen-context.js';
@@ -18,7 +19,8 @@ export async function finish(
 ) {
   const { credentials } = step;
   const request = authorization !== undefined ? await openAuthorizationRequest(deps.box, saasId, authorization) : undefined;
-  const callback = await deps.callbackUrl(saasId);
+  // Parsed with the rule it was saved under (shared/schemas/web-url.ts): a stored value no browser could follow is none.
+  const callback = webUrl(await deps.callbackUrl(saasId));
   if (!callback) throw invalid('no_callback_url', 'the SaaS has no callback URL (PUT /auth-info)');
   if (invitation) await deps.invitations.accept(saasId, invitation.id, { access_token: credentials.access_token });
   let redirect: string;
@@ -27,7 +29,7 @@ export async function finish(
     const binding = { redirect_uri, code_challenge, scope, ...(nonce !== undefined ? { nonce } : {}) };
     redirect = authorizationResponse(request, deps.issuer, (await deps.saveCredentials(saasId, credentials, binding)).code);
   } else {
-    const url = new URL(callback);
+    const url = callback;
     // With the application's PKCE challenge, the code is traded only with its verifier (POST /credentials/exchange).
     const toSave = code_challenge ? { ...credentials, code_challenge, code_challenge_method: 'S256' as const } : credentials;
     url.searchParams.set('code', (await deps.saveCredentials(saasId, toSave)).code);
