@@ -239,13 +239,6 @@ const committer = () => new DynamoCommitter(dynamo());
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
-const tenantServiceWithout = () =>
-  new TenantService(
-    tenantRepository(),
-    definitionRepository(),
-    (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
-  );
-
 export const tenantService = () =>
   new TenantService(
     tenantRepository(),
@@ -257,8 +250,7 @@ export const tenantService = () =>
 const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableName(), { meterCacheSeconds: config().settingsCacheSeconds });
 
 /** The Pricing API's catalogue: units, metering units, menus, plans, tax rates (shared/domain/pricing). */
-export const catalogueService = () =>
-  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) });
+export const catalogueService = () => new CatalogueService(catalogueRepository());
 
 /** Tenants the metering function found, kept SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts). */
 const knownTenants = new Recent<true | undefined>();
