@@ -24,11 +24,14 @@ export const PERMISSIONS = [
   'billing:write',
   // The ApiLog API: the record of signed calls (no change operation exists).
   'apilog:read',
+  // The Communication API: the feedback portal (feedback, votes, comments, status).
+  'communication:read',
+  'communication:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
  * What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`: every permission of
- * every API (Auth, Pricing, Billing, ApiLog), including those added later.
+ * every API (Auth, Pricing, Billing, ApiLog, Communication), including those added later.
  */
 export type PermissionGrant = Permission | '*' | `${string}:*`;
 

@@ -1,13 +1,19 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
  * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing,
- * Billing and ApiLog APIs', each under its own base path, so the existing SDKs work unchanged.
+ * Billing, ApiLog and Communication APIs', each under its own base path, so the existing SDKs work unchanged.
  */
 
 import type { Permission } from './permissions.js';
 
 /** The APIs this service serves, each under its own base path, as the SaaSus SDKs call them. */
-export const API_BASE_PATHS = { auth: '/v1/auth', pricing: '/v1/pricing', billing: '/v1/billing', apilog: '/v1/apilog' } as const;
+export const API_BASE_PATHS = {
+  auth: '/v1/auth',
+  pricing: '/v1/pricing',
+  billing: '/v1/billing',
+  apilog: '/v1/apilog',
+  communication: '/v1/communication',
+} as const;
 export type Api = keyof typeof API_BASE_PATHS;
 
 /** The Auth API's base: the login screen, OpenID Connect and SAML live under it too. */
@@ -65,7 +71,8 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   infrastructure: { writes: true, seals: false },
   // JWKS and discovery: reads only.
   public: { writes: false, seals: false },
-  // The catalogue; Connect to Stripe opens the sealed key but makes no new secret.
+  // The catalogue; Connect to Stripe opens the sealed key but makes no new secret. Also the Communication API's
+  // feedback portal: small writes of one partition, not worth a function (and its resources) of its own.
   pricing: { writes: true, seals: false },
   // Metering counts only: the hot path gets a function of its own, so its cold starts load nothing else.
   metering: { writes: true, seals: false },
@@ -554,6 +561,51 @@ export const ROUTES: readonly Route[] = [
     ],
     'billing',
   ),
+  // The Communication API (/v1/communication): the feedback portal (shared/domain/communication), served by the
+  // pricing group's function (GROUP_ACCESS).
+  ...rows(
+    'pricing',
+    [
+      ['POST', '/feedbacks', 'createFeedback', 'Create Feedback', 'communication:write', 201],
+      ['GET', '/feedbacks', 'getFeedbacks', 'Get Feedbacks', 'communication:read'],
+      ['GET', '/feedbacks/{feedback_id}', 'getFeedback', 'Get Feedback', 'communication:read'],
+      ['PATCH', '/feedbacks/{feedback_id}', 'updateFeedback', 'Update Feedback', 'communication:write', 200, 'no body'],
+      ['DELETE', '/feedbacks/{feedback_id}', 'deleteFeedback', 'Delete Feedback', 'communication:write', 200, 'no body'],
+      ['PATCH', '/feedbacks/{feedback_id}/status', 'updateFeedbackStatus', 'Update Feedback Status', 'communication:write', 200, 'no body'],
+      ['POST', '/feedbacks/{feedback_id}/votes/users', 'createVoteUser', 'Create Vote User', 'communication:write', 201],
+      [
+        'DELETE',
+        '/feedbacks/{feedback_id}/votes/users/{user_id}',
+        'deleteVoteForFeedback',
+        'Delete Vote For Feedback',
+        'communication:write',
+        200,
+        'no body',
+      ],
+      ['POST', '/feedbacks/{feedback_id}/comments', 'createFeedbackComment', 'Create Feedback Comment', 'communication:write', 201],
+      ['GET', '/feedbacks/{feedback_id}/comments/{comment_id}', 'getFeedbackComment', 'Get Feedback Comment', 'communication:read'],
+      [
+        'PATCH',
+        '/feedbacks/{feedback_id}/comments/{comment_id}',
+        'updateFeedbackComment',
+        'Update Feedback Comment',
+        'communication:write',
+        200,
+        'no body',
+      ],
+      [
+        'DELETE',
+        '/feedbacks/{feedback_id}/comments/{comment_id}',
+        'deleteFeedbackComment',
+        'Delete Feedback Comment',
+        'communication:write',
+        200,
+        'no body',
+      ],
+      ['GET', '/errors/internal-server-error', 'returnCommunicationInternalServerError', 'Return Internal Server Error', 'communication:read'],
+    ],
+    'communication',
+  ),
   // The ApiLog API (/v1/apilog): the record of every signed call (shared/domain/apilog).
   ...rows(
     'apilog',
@@ -572,6 +624,7 @@ export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set([
   'returnPricingInternalServerError',
   'returnBillingInternalServerError',
   'returnApiLogInternalServerError',
+  'returnCommunicationInternalServerError',
 ]);
 
 /** The route's path from the root: `/v1/pricing/plans/{plan_id}`. */

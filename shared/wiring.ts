@@ -242,13 +242,6 @@ const committer = () => new DynamoCommitter(dynamo());
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
-const tenantServiceWithout = () =>
-  new TenantService(
-    tenantRepository(),
-    definitionRepository(),
-    (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
-  );
-
 export const tenantService = () =>
   new TenantService(
     tenantRepository(),
@@ -260,8 +253,7 @@ export const tenantService = () =>
 const catalogueRepository = () => new DynamoCatalogueRepository(dynamo(), tableName(), { meterCacheSeconds: config().settingsCacheSeconds });
 
 /** The Pricing API's catalogue: units, metering units, menus, plans, tax rates (shared/domain/pricing). */
-export const catalogueService = () =>
-  new CatalogueService(catalogueRepository(), { planInUse: (saasId) => tenantServiceWithout().planInUse(saasId) }, LAMBDA_RESPONSE_LIMIT_BYTES);
+export const catalogueService = () => new CatalogueService(catalogueRepository(), LAMBDA_RESPONSE_LIMIT_BYTES);
 
 /** Tenants the metering function found, kept SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts). */
 const knownTenants = new Recent<true | undefined>();

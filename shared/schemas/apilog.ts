@@ -1,7 +1,7 @@
 /**
- * The SaaSus ApiLog API (/v1/apilog), as its published definition (apilogapi.yml, v1.13.4) names members and
- * types. Dates and date-times are strings here and read by the domain (shared/domain/apilog), which answers
- * a malformed one with a 400 that names the field.
+ * The SaaSus ApiLog API (/v1/apilog), as its published definition (apilogapi.yml, v1.13.4, with v1.13.8's
+ * `start_at` and `end_at`) names members and types. Dates and date-times are strings here and read by the domain
+ * (shared/domain/apilog), which answers a malformed one with a 400 that names the field.
  */
 import * as Type from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
@@ -56,11 +56,17 @@ export const ApiLog = Type.Object(
 );
 
 const DateTime = (description: string) => Type.String({ maxLength: 40, description });
+/** Up to 9999-12-31T23:59:59Z: any instant a Date holds and a person would mean. */
+const EpochSeconds = (description: string) => Type.Integer({ minimum: 0, maximum: 253_402_300_799, description });
 
 export const ApiLogQuery = Type.Object({
   created_date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD (UTC): calls of that day' })),
   created_at: Type.Optional(DateTime('ISO 8601 date-time with a zone: calls at or after it')),
   created_before: Type.Optional(DateTime('extension, ISO 8601 date-time with a zone: calls before it')),
+  start_at: Type.Optional(EpochSeconds('Unix seconds: calls at or after it; not with created_at, and created_date is then ignored')),
+  end_at: Type.Optional(
+    EpochSeconds('Unix seconds: calls at or before it (that second included); not with created_at, and created_date is then ignored'),
+  ),
   limit: Type.Optional(Limit),
   cursor: Type.Optional(Type.String({ maxLength: 2048 })),
 });

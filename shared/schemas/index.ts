@@ -8,6 +8,7 @@ import { loginThemeSchemas } from './login-theme.js';
 import { overviewSchemas } from './overview.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { apiLogSchemas } from './apilog.js';
+import { communicationSchemas } from './communication.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -32,5 +33,6 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...meteringSchemas,
   ...billingSchemas,
   ...apiLogSchemas,
+  ...communicationSchemas,
   ...overviewSchemas,
 };

@@ -59,6 +59,9 @@ export const ENTITY = {
   signInCounts: 'SignInCounts',
   consoleThrottle: 'ConsoleThrottle',
   consoleSessionRevoked: 'ConsoleSessionRevoked',
+  feedback: 'Feedback',
+  feedbackComment: 'FeedbackComment',
+  feedbackVote: 'FeedbackVote',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -453,4 +456,27 @@ export const signInCountsKeys = {
   /** The sort keys of the days from `fromDay` to `toDay`, both included, for BETWEEN. */
   range: (fromDay: string, toDay: string) => ({ low: `DAY#${fromDay}`, high: `DAY#${toDay}` }),
   isPartition: (pk: string) => SIGN_IN_COUNTS_PARTITION.test(pk),
+};
+
+const feedbackPartition = (saasId: string) => `SAAS#${saasId}#FEEDBACK`;
+const feedbackSort = (feedbackId: string) => `F#${feedbackId.toLowerCase()}`;
+
+/**
+ * A SaaS's feedback portal (shared/domain/communication) in one partition: each feedback (`F#<id>`) with its
+ * comments (`F#<id>#C#<comment id>`) and votes (`F#<id>#V#<user id>`) right after it, so one feedback is one
+ * query of its prefix (ids are UUIDs of one length, so no feedback's prefix holds another's) and the whole
+ * list, which the API answers unpaged, one query of the partition. A vote's key is its user: one per user.
+ */
+export const feedbackKeys = {
+  feedback: (saasId: string, feedbackId: string): ItemKey => ({ pk: feedbackPartition(saasId), sk: feedbackSort(feedbackId) }),
+  comment: (saasId: string, feedbackId: string, commentId: string): ItemKey => ({
+    pk: feedbackPartition(saasId),
+    sk: `${feedbackSort(feedbackId)}#C#${commentId.toLowerCase()}`,
+  }),
+  vote: (saasId: string, feedbackId: string, userId: string): ItemKey => ({
+    pk: feedbackPartition(saasId),
+    sk: `${feedbackSort(feedbackId)}#V#${userId.toLowerCase()}`,
+  }),
+  thread: (saasId: string, feedbackId: string) => ({ pk: feedbackPartition(saasId), skPrefix: feedbackSort(feedbackId) }),
+  all: (saasId: string) => ({ pk: feedbackPartition(saasId), skPrefix: 'F#' }),
 };

@@ -202,6 +202,31 @@ describe('listing', () => {
     assert.deepEqual((await everyPage(saas.client, `&created_date=${isoDate(now - 10 * DAY)}`, 5)).logs, []);
   });
 
+  it('keeps a range of Unix seconds (start_at, end_at; both seconds included), ignoring created_date beside it', async () => {
+    const second = (ms: number) => Math.floor(ms / 1000);
+    // past-1 is one second before past-2, past-5 one second after past-4: each bound is one second exact.
+    const range = `&start_at=${second(now - 2 * DAY)}&end_at=${second(now - 5000)}`;
+    assert.deepEqual(traces((await everyPage(saas.client, range, 2)).logs), ['past-4', 'past-3', 'past-2']);
+    const otherDay = `&created_date=${isoDate(now - 10 * DAY)}`;
+    assert.deepEqual(traces((await everyPage(saas.client, `${range}${otherDay}`, 5)).logs), ['past-4', 'past-3', 'past-2']);
+    assert.deepEqual(traces((await everyPage(saas.client, `&start_at=${second(now - 4000)}`, 5)).logs), ['past-6', 'past-5']);
+    assert.deepEqual(traces((await everyPage(saas.client, `&end_at=${second(now - 2 * DAY) - 1}`, 5)).logs), ['past-1', 'past-0']);
+    const single = second(now - 2 * DAY);
+    assert.deepEqual(traces((await everyPage(saas.client, `&start_at=${single}&end_at=${single}`, 5)).logs), ['past-2']);
+  });
+
+  it('refuses a cursor of one range with another', async () => {
+    const first = await saas.client.get<ApiLogs>(`/logs?limit=1&start_at=${Math.floor((now - 3 * DAY) / 1000)}`);
+    assert.ok(first.body.cursor);
+    const cursor = encodeURIComponent(first.body.cursor);
+    await expectError(
+      saas.client.get(`/logs?limit=1&start_at=${Math.floor((now - 2 * DAY) / 1000)}&cursor=${cursor}`),
+      400,
+      'invalid_cursor',
+      'cursor',
+    );
+  });
+
   it('refuses a record past its retention, though the store still holds it (TTL deletes it only eventually)', async () => {
     const repository = new DynamoApiLogRepository(dynamo(), tableName(), 8);
     const at = now - 91 * DAY;
@@ -242,12 +267,22 @@ describe('listing', () => {
 
 describe('bad input and permissions', () => {
   it('answers malformed dates, limits and ids with a 400 naming the field, unknown ids with 404', async () => {
-    await expectError(logsA.get('/logs?created_date=2026-13-01'), 400, 'invalid_parameter', 'created_date');
-    await expectError(logsA.get('/logs?created_date=26-11-2026'), 400, 'invalid_parameter', 'created_date');
-    await expectError(logsA.get('/logs?created_at=yesterday'), 400, 'invalid_parameter', 'created_at');
-    await expectError(logsA.get('/logs?created_at=2026-11-26T06:00:00'), 400, 'invalid_parameter', 'created_at');
-    await expectError(logsA.get('/logs?created_before=2026-11-26'), 400, 'invalid_parameter', 'created_before');
-    await expectError(logsA.get('/logs?limit=0'), 400, 'invalid_parameter', 'limit');
+    const refused: [string, string][] = [
+      ['created_date=2026-13-01', 'created_date'],
+      ['created_date=26-11-2026', 'created_date'],
+      ['created_at=yesterday', 'created_at'],
+      ['created_at=2026-11-26T06:00:00', 'created_at'],
+      ['created_before=2026-11-26', 'created_before'],
+      ['limit=0', 'limit'],
+      ['start_at=yesterday', 'start_at'],
+      ['end_at=-1', 'end_at'],
+      ['start_at=1.5', 'start_at'],
+      ['start_at=1800000000&end_at=1799999999', 'end_at'],
+      // The definition: created_at cannot be given with start_at or end_at.
+      ['created_at=2026-11-26T06:00:00Z&start_at=1800000000', 'created_at'],
+      ['created_at=2026-11-26T06:00:00Z&end_at=1800000000', 'created_at'],
+    ];
+    for (const [query, field] of refused) await expectError(logsA.get(`/logs?${query}`), 400, 'invalid_parameter', field);
     await expectError(logsA.get('/logs/not-a-uuid'), 400, 'invalid_parameter', 'api_log_id');
     await expectError(logsA.get(`/logs/${randomUUID()}`), 404, 'api_log_not_found');
   });

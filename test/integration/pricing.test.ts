@@ -1,7 +1,7 @@
 /**
  * The Pricing API's catalogue over DynamoDB Local: units of the four types with their tiers checked as a
  * billing system would, metering units, menus, plans and tax rates; what a menu or plan names stays; used items
- * keep their billing structure and cannot go; the catalogue goes whole only while no tenant has a plan; a
+ * keep their billing structure and cannot go; the catalogue goes whole, unconditionally, leaving tenants' plans; a
  * tenant's next plan must be a plan of the catalogue once there is one; the Stripe operations of the Pricing
  * and Billing APIs go through the payment-provider port (a local Stripe stand-in). Bad input is a 4xx that
  * changes nothing.
@@ -17,6 +17,8 @@ import { keys } from '../../shared/store/keys.js';
 import { expectError } from '../support/expect.js';
 import { tableDigest } from '../../dev-support/route-requests.js';
 import { STAND_IN_KEY, startHarnessWithStripe, type StripeStandIn } from '../support/stripe-stand-in.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { runScheduledWork } from '../../functions/scheduled/handler.js';
 
 let world: Awaited<ReturnType<typeof startHarnessWithStripe>>;
 let auth: SignedClient;
@@ -317,7 +319,7 @@ describe('metering units', () => {
 });
 
 describe('tenants and the catalogue', () => {
-  it("a tenant's next plan must be a plan of the catalogue; the catalogue goes only while no tenant has a plan", async () => {
+  it("a tenant's next plan must be a plan of the catalogue once there is one", async () => {
     // A SaaS of its own: this one starts with no catalogue.
     const { client } = await world.h.newSaas();
     const own = onApi(client, 'pricing');
@@ -333,13 +335,75 @@ describe('tenants and the catalogue', () => {
     assert.equal((await tenantItem())?.plan_id, early, 'the refusal changed nothing');
     assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: plan.id })).status, 200);
     assert.equal((await tenantItem())?.plan_id, plan.id);
+  });
 
-    await expectError(own.delete('/plans-initialization'), 400, 'plans_in_use');
-    assert.equal((await own.get(`/plans/${plan.id}`)).status, 200);
-    assert.equal((await client.put('/plans/reset')).status, 200);
+  it('the catalogue goes unconditionally; tenants keep their plan ids and reservations, which the scheduled worker applies', async () => {
+    const { client } = await world.h.newSaas();
+    const own = onApi(client, 'pricing');
+    const tenant = await created<{ id: string }>(client.post('/tenants', { name: 'T', attributes: {}, back_office_staff_email: 't@example.test' }));
+    const yearlyUnit = await created<Unit>(own.post('/units', { ...fixed('yearly'), recurring_interval: 'year' }));
+    const menu = await created<{ id: string }>(own.post('/menus', { name: 'm', display_name: 'M', description: '', unit_ids: [yearlyUnit.id] }));
+    const plan = await created<{ id: string }>(own.post('/plans', { name: 'y', display_name: 'Y', description: '', menu_ids: [menu.id] }));
+    const next = await created<{ id: string }>(own.post('/plans', { name: 'n', display_name: 'N', description: '', menu_ids: [] }));
+    const rate = await created<{ id: string }>(
+      own.post('/tax-rates', { name: 'jct', display_name: 'JCT', percentage: 10, inclusive: false, country: 'JP', description: '' }),
+    );
+    assert.equal((await own.patch('/plans/used', { plan_ids: [plan.id] })).status, 200);
+    assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: plan.id, next_plan_tax_rate_id: rate.id })).status, 200);
+    const from = Math.floor(Date.now() / 1000) + 3600;
+    assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: next.id, using_next_plan_from: from })).status, 200);
+    const tenantItem = async () =>
+      (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.tenant(client.credentials.saasId, tenant.id) }))).Item;
+    const before = await tenantItem();
+    interface Detail {
+      plan_id: string;
+      using_next_plan_from: number;
+      next_plan_id: string;
+      current_plan_period_start: number;
+      current_plan_period_end: number;
+      plan_histories: { plan_id: string }[];
+    }
+    const details = async () => (await client.get<Detail>(`/tenants/${tenant.id}`)).body;
+    const yearDays = (await details()).current_plan_period_end - (await details()).current_plan_period_start;
+    assert.ok(yearDays >= 365 * 86400, 'a yearly plan, while the catalogue has it');
+
+    // A tenant with a plan, a reservation and a used plan: the definition removes all, unconditionally.
     assert.equal((await own.delete('/plans-initialization')).status, 200);
-    assert.deepEqual((await own.get('/plans')).body, { pricing_plans: [] });
-    assert.deepEqual((await own.get('/tax-rates')).body, { tax_rates: [] });
+    for (const path of ['/plans', '/menus', '/units', '/metering/units', '/tax-rates']) {
+      const body = (await own.get<Record<string, unknown[]>>(path)).body;
+      assert.deepEqual(Object.values(body), [[]], `${path} is empty`);
+    }
+    assert.deepEqual(await tenantItem(), before, 'the tenant is not touched');
+    const after = await details();
+    assert.deepEqual([after.plan_id, after.next_plan_id, after.using_next_plan_from], [plan.id, next.id, from]);
+    assert.deepEqual(
+      after.plan_histories.map((h) => h.plan_id),
+      [plan.id],
+    );
+    // A plan the catalogue no longer has is one from before the catalogue: monthly periods.
+    assert.ok(after.current_plan_period_end - after.current_plan_period_start <= 31 * 86400);
+
+    // The scheduled worker applies the reservation for the plan that is gone, and does not fail.
+    setClockForTests((from + 60) * 1000);
+    try {
+      const run = await runScheduledWork();
+      assert.ok(run.reservationsApplied >= 1);
+    } finally {
+      resetClockForTests();
+    }
+    const applied = await details();
+    assert.equal(applied.plan_id, next.id);
+    assert.ok(!('next_plan_id' in applied) || !applied.next_plan_id, 'the reservation is done');
+    assert.deepEqual(
+      applied.plan_histories.map((h) => h.plan_id),
+      [plan.id, next.id],
+    );
+
+    // A new catalogue: the gone plan ids are not among its plans, so they cannot be given again; its own can.
+    const fresh = await created<{ id: string }>(own.post('/plans', { name: 'f', display_name: 'F', description: '', menu_ids: [] }));
+    await expectError(client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: plan.id }), 400, 'pricing_plan_not_found', 'next_plan_id');
+    assert.equal((await client.put(`/tenants/${tenant.id}/plans`, { next_plan_id: fresh.id })).status, 200);
+    assert.equal((await details()).plan_id, fresh.id);
   });
 
   it("a tenant's plan period follows its plan's units, and its plan history names a tax rate of the catalogue", async () => {

@@ -29,7 +29,7 @@ import { dirname, join, normalize } from 'node:path';
 import ts from 'typescript';
 
 /** Paths of other repositories that docs name on purpose: the SaaSus SDKs' definitions and docs, the samples' files. */
-const EXTERNAL = [/^api\/definitions\/\w+\.yml$/, /^docs\/authapi\//, /^dist\/saasus-sdk\.js$/, /^implementation-sample-api-javascript\//];
+const EXTERNAL = [/^api\/(definitions\/)?\w+\.yml$/, /^docs\/authapi\//, /^dist\/saasus-sdk\.js$/, /^implementation-sample-api-javascript\//];
 
 const FILE_ENDING = /\.(?:ts|js|mjs|cjs|json|md|yml|yaml|css|html|svg|png|sh|txt|env|key)$/;
 /** A run of path characters holding a slash, not inside a URL, a package name or an absolute path. */

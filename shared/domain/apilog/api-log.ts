@@ -158,6 +158,10 @@ export interface ApiLogQuery {
   created_at?: string;
   /** Extension, ISO 8601 date-time: calls before it. */
   created_before?: string;
+  /** Unix seconds: calls at or after it (v1.13.8). Not with `created_at`; `created_date` is then ignored. */
+  start_at?: number;
+  /** Unix seconds: calls at or before it, that second included (v1.13.8). As `start_at`. */
+  end_at?: number;
   limit?: number;
   cursor?: string;
 }
@@ -198,15 +202,32 @@ export class ApiLogService {
     const now = this.deps.now();
     let from = now - this.deps.retentionSeconds * 1000;
     let to = now + 1;
-    if (query.created_date !== undefined) {
+    const ranged = query.start_at !== undefined || query.end_at !== undefined;
+    if (ranged && query.created_at !== undefined) {
+      throw invalid('invalid_parameter', 'created_at: cannot be given with start_at or end_at', { field: 'created_at' });
+    }
+    if (query.start_at !== undefined && query.end_at !== undefined && query.end_at < query.start_at) {
+      throw invalid('invalid_parameter', 'end_at: must not be before start_at', { field: 'end_at' });
+    }
+    // The definition: with a range, created_date is ignored.
+    if (query.created_date !== undefined && !ranged) {
       const start = day(query.created_date);
       from = Math.max(from, start);
       to = Math.min(to, start + DAY_MS);
     }
     if (query.created_at !== undefined) from = Math.max(from, instant(query.created_at, 'created_at'));
     if (query.created_before !== undefined) to = Math.min(to, instant(query.created_before, 'created_before'));
-    // The filter as given, not the clamped range: a cursor stays valid while `now` moves on.
-    const filter = { d: query.created_date ?? null, a: query.created_at ?? null, b: query.created_before ?? null };
+    if (query.start_at !== undefined) from = Math.max(from, query.start_at * 1000);
+    // created_at is a call's whole second, so the range ends at the end of end_at's second.
+    if (query.end_at !== undefined) to = Math.min(to, (query.end_at + 1) * 1000);
+    // The filter as given, not the clamped range: a cursor stays valid while `now` moves on. A range's members
+    // only when there is one, so a cursor handed out before they existed still reads.
+    const filter = {
+      d: ranged ? null : (query.created_date ?? null),
+      a: query.created_at ?? null,
+      b: query.created_before ?? null,
+      ...(ranged ? { s: query.start_at ?? null, e: query.end_at ?? null } : {}),
+    };
     const sealing = { cursors: this.deps.cursors, scope: `${saasId}\napi-logs\n${JSON.stringify(filter)}` };
     const source = to > from ? this.deps.logs.between(saasId, from, to) : EMPTY;
     const page = await readPage(source, sealing, query.cursor === '' ? undefined : query.cursor, query.limit ?? MAX_PAGE_SIZE, (record) =>

@@ -120,11 +120,6 @@ export interface CatalogueRepository {
   meterByName(saasId: string, unitName: string): Promise<MeterRecord | undefined>;
 }
 
-/** What the catalogue asks of tenants: whether any tenant has, or is reserved for, a plan. */
-export interface TenantPlans {
-  planInUse(saasId: string): Promise<{ tenantId: string; planId: string } | undefined>;
-}
-
 const ATTEMPTS = 5;
 /** DynamoDB's limit of items in one transaction. */
 const TRANSACTION_ITEMS = 100;
@@ -247,7 +242,6 @@ const ANSWER_HEADROOM_BYTES = 4096;
 export class CatalogueService {
   constructor(
     private readonly repository: CatalogueRepository,
-    private readonly tenants: TenantPlans,
     /** The most a function may answer (Lambda's 6 MB, counted as Lambda counts it: the body as a JSON string). */
     private readonly answerLimitBytes: number,
   ) {}
@@ -525,18 +519,12 @@ export class CatalogueService {
   }
 
   /**
-   * DELETE /plans-initialization: the whole catalogue goes, unless a tenant has a plan or a reservation for
-   * one (those would name plans that no longer exist). Metering counts stay, under their unit names.
+   * DELETE /plans-initialization: the whole catalogue goes, unconditionally, as the definition says. Tenants are
+   * not touched: a plan id, a plan history or a reservation naming a plan now gone stays as it was, and is read
+   * as a plan id from before the catalogue (docs/pricing.md, "Removing the catalogue"). Metering counts stay,
+   * under their unit names.
    */
   async deleteAll(saasId: string): Promise<void> {
-    const inUse = await this.tenants.planInUse(saasId);
-    if (inUse) {
-      throw invalid(
-        'plans_in_use',
-        `tenant ${inUse.tenantId} has plan ${inUse.planId} (now or reserved): remove every tenant's plan first ` +
-          '(PUT /v1/auth/tenants/{tenant_id}/plans with no next_plan_id, or PUT /v1/auth/plans/reset)',
-      );
-    }
     await this.repository.clear(saasId);
   }
 

@@ -287,15 +287,6 @@ export class TenantService {
     return applied.filter(Boolean).length;
   }
 
-  /** A tenant that has a plan or a reservation for one: the pricing catalogue may not go while there is one. */
-  async planInUse(saasId: string): Promise<{ tenantId: string; planId: string } | undefined> {
-    for (const tenant of await this.tenants.list(saasId)) {
-      const planId = tenant.plan_id || tenant.reservation?.next_plan_id;
-      if (planId) return { tenantId: tenant.id, planId };
-    }
-    return undefined;
-  }
-
   resetPlans(saasId: string): Promise<number> {
     return this.tenants.resetPlans(saasId);
   }
