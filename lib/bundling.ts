@@ -12,6 +12,14 @@ export const WORKER_FUNCTIONS = ['scheduled', 'mail-events', 'apilog-writer'] as
 
 export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/handler.ts`;
 
+/**
+ * The functions that set passwords, and so screen them against the breached-password filter
+ * (shared/domain/configuration/breached-passwords.ts): the stack copies the filter beside their bundles, and
+ * only theirs. test/infra/bundle.test.ts checks this list against what each bundle holds.
+ */
+export const PASSWORD_SETTING_GROUPS: readonly string[] = ['invitations', 'login', 'saas-users', 'sign-in'];
+export const BREACHED_FILTER = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.bin`;
+
 export const BUNDLE = {
   minify: true,
   sourceMap: true,

@@ -7,13 +7,14 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
-import { esbuildOptions } from '../../lib/bundling.js';
+import { BREACHED_FILTER, esbuildOptions, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from '../../lib/bundling.js';
+import { BREACHED_FILTER_FILE } from '../../shared/domain/configuration/breached-passwords.js';
 import { suppressionRepository, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 
@@ -152,5 +153,21 @@ describe('bundled functions', () => {
     const warning = lines.find((line) => line.message === 'address suppressed');
     assert.equal(warning?.saasId, saasId);
     assert.equal(warning?.invocationId, 'bundle-test');
+  });
+
+  it('screens passwords only where they are set, with the breached-password filter beside the bundle, never in it', async () => {
+    assert.ok(BREACHED_FILTER.endsWith(`/${BREACHED_FILTER_FILE}`), 'the stack copies the file the code reads');
+    const screening: string[] = [];
+    for (const group of readdirSync(`${PROJECT_ROOT}functions`)) {
+      const code = readFileSync(await bundle(group), 'utf8');
+      if (code.includes(BREACHED_FILTER_FILE)) screening.push(group);
+    }
+    assert.deepEqual(screening.sort(), [...PASSWORD_SETTING_GROUPS].sort());
+
+    // Read from beside the bundle (where the stack copies it), not from the source tree.
+    const code = readFileSync(await bundle('sign-in'), 'utf8');
+    const name = /new URL\(`\.\/\$\{([\w$]+)\}`,import\.meta\.url\)/.exec(code)?.[1];
+    assert.ok(name, 'the filter is found through the URL of the bundle itself');
+    assert.ok(code.includes(`${name}="${BREACHED_FILTER_FILE}"`), 'under the name the stack copies it as');
   });
 });

@@ -16,7 +16,7 @@ import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { deliveredMail } from '../support/mail.js';
-import { assertStoredPassword } from '../support/passwords.js';
+import { assertBreachedRefusal, assertStoredPassword, BREACHED_PASSWORD } from '../support/passwords.js';
 import { accessTokenOf } from '../support/tokens.js';
 
 let h: Harness;
@@ -269,6 +269,7 @@ describe('validate', () => {
     const email = address('Fresh');
     const invitation = await invite(email);
     await expectError(api.patch(`/invitations/${invitation.id}/validate`, { email, password: 'weak' }), 400, 'password_policy_violation', 'password');
+    await assertBreachedRefusal(api.patch(`/invitations/${invitation.id}/validate`, { email, password: BREACHED_PASSWORD }));
     await expectError(api.patch(`/invitations/${invitation.id}/validate`, { email }), 400, 'invalid_parameter', 'password');
     await expectError(api.patch(`/invitations/${invitation.id}/validate`, {}), 400, 'invalid_parameter', 'email');
     assert.equal(await userService().findByUsername(saasId, email), undefined, 'a refused acceptance creates nobody');

@@ -13,7 +13,7 @@ import { userService, dynamo, tableName } from '../../shared/wiring.js';
 import { expectError, type SaasUserBody } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, unescapeHtml } from '../support/mail.js';
-import { assertStoredPassword } from '../support/passwords.js';
+import { assertBreachedRefusal, assertStoredPassword, BREACHED_PASSWORD } from '../support/passwords.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -153,6 +153,8 @@ describe('create and read', () => {
     for (const [body, type, field] of cases) await expectError(api.post('/users', body), 400, type, field);
     const res = await api.post<{ data: { rule: string } }>('/users', { email: email(), password: 'NoSymbols123' });
     assert.equal(res.body.data.rule, 'is_require_symbols');
+    await assertBreachedRefusal(api.post('/users', { email: email(), password: BREACHED_PASSWORD }));
+    await assertBreachedRefusal(api.post('/users', { sign_in_id: 'breached', password: BREACHED_PASSWORD }));
     assert.equal((await api.get<{ users: unknown[] }>('/users')).body.users.length, before);
   });
 
@@ -216,6 +218,8 @@ describe('passwords', () => {
   it('changes the password under the policy, ends sessions, and marks it temporary when asked', async () => {
     const user = await createUser({ email: email('henry'), password: PASSWORD });
     await expectError(api.patch(`/users/${user.id}/password`, { password: 'weak' }), 400, 'password_policy_violation', 'password');
+    await assertBreachedRefusal(api.patch(`/users/${user.id}/password`, { password: BREACHED_PASSWORD }));
+    await assertBreachedRefusal(api.patch(`/users/${user.id}/password`, { password: BREACHED_PASSWORD, temporary: true }));
     await expectError(api.patch(`/users/${user.id}/password`, {}), 400, 'invalid_parameter', 'password');
     await assertPassword(user.id, PASSWORD);
     const changed = await api.patch(`/users/${user.id}/password`, { password: 'Another-pass-2' });

@@ -36,6 +36,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail, mailsTo } from '../support/mail.js';
 import { answerChallenge, CognitoError, ServiceAsCognito, srpSignIn, startSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
 import { SrpTestClient } from '../../dev-support/srp-client.js';
+import { assertBreachedRefusal, BREACHED_PASSWORD } from '../support/passwords.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -363,13 +364,15 @@ describe('temporary passwords', () => {
     assert.equal((await api.patch(`/users/${other.id}/password`, { password: 'Temporary-pass-1', temporary: true })).status, 200);
     const asked = await srpSignIn(api, other.email, 'Temporary-pass-1');
     assert.equal(asked.body.challenge_name, 'NEW_PASSWORD_REQUIRED');
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       await expectError(
         answerChallenge(api, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: 'weak' }, asked.body.session),
         400,
         'password_policy_violation',
       );
     }
+    // The first sign-in with a temporary password sets one: it is screened like every other.
+    await assertBreachedRefusal(answerChallenge(api, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: BREACHED_PASSWORD }, asked.body.session));
     const late = answerChallenge(api, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: 'Chosen-pass-22' }, asked.body.session);
     await expectError(late, 401, 'invalid_session', 'session');
   });

@@ -19,6 +19,7 @@ import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 import { deliveredMail } from '../support/mail.js';
+import { BREACHED_PASSWORD } from '../support/passwords.js';
 import { answerChallenge, srpSignIn } from '../../dev-support/sign-in.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 
@@ -123,6 +124,9 @@ describe('user activity', () => {
     assert.equal((await step('forgot', { username: user.email })).status, 200);
     const code = /\b(\d{6})\b/.exec((await deliveredMail(h.sesUrl, saasId, user.email)).at(-1)?.body.text ?? '')?.[1] as string;
     assert.ok(code);
+    const breached = await step('reset', { username: user.email, code, password: BREACHED_PASSWORD });
+    assert.equal(breached.status, 400, 'a reset is screened against breached passwords');
+    assert.equal(((await breached.json()) as { type: string }).type, 'password_policy_violation');
     const reset = await step('reset', { username: user.email, code, password: 'Activity-pass-9' });
     assert.equal(reset.status, 200, await reset.text());
     const [event] = (await activityOf(user.id)).activities;

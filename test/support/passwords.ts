@@ -16,3 +16,19 @@ export async function assertStoredPassword(h: Harness, saasId: string, userId: s
   assert.ok(!JSON.stringify(user).includes(password), 'the password itself is not stored');
   return user;
 }
+
+/**
+ * A password that meets the default composition rules and is still refused: the lists hold `Password123`, and
+ * a trailing symbol does not make it new (shared/domain/configuration/breached-passwords.ts).
+ */
+export const BREACHED_PASSWORD = 'Password123!';
+
+/** A 400 that names the breached-password rule, as the API answers it. */
+export async function assertBreachedRefusal(answer: Promise<{ status: number; body: unknown }>): Promise<void> {
+  const { status, body } = await answer;
+  assert.equal(status, 400, JSON.stringify(body));
+  const error = body as { type: string; message: string; data: { rule?: string; field?: string } };
+  assert.equal(error.type, 'password_policy_violation', error.message);
+  assert.equal(error.data.rule, 'breached');
+  assert.match(error.message, /^password: .*data breaches/);
+}

@@ -5,6 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { invalid } from '../../errors.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
+import { isBreachedPassword } from './breached-passwords.js';
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   minimum_length: 8,
@@ -39,6 +40,8 @@ export function checkPassword(password: string, policy: PasswordPolicy): void {
   if (policy.is_require_symbols && !has(password, SYMBOLS)) {
     throw violation('is_require_symbols', `must contain a symbol (one of ${SYMBOLS})`);
   }
+  // Last: the rules above cost nothing, this one reads the filter (once per warm instance) and hashes.
+  if (isBreachedPassword(password)) throw violation('breached', 'has appeared in data breaches; choose another');
 }
 
 /**
