@@ -1,31 +1,12 @@
 /**
- * Public, unsigned routes, and API Gateway's `$default` route: every path the route table does not know
- * ends here and gets a 404 or 405 in the service's error shape, or, for a browser opening it, the login
- * screen's "page not found" page (web/login/public-function.ts). This function only reads the table: the
- * JWKS is served from the keys that exist (an empty set before the first token is signed).
+ * The public function: its unsigned operations (operations.ts), and API Gateway's `$default` route: every path
+ * the route table does not know ends here and gets a 404 or 405 in the service's error shape, or, for a
+ * browser opening it, the login screen's "page not found" page. The page is the pipeline's UnmatchedPage port
+ * (shared/http/pipeline.ts), filled here, where the function is put together, so the operations import nothing
+ * of web/.
  */
-import * as Type from '@sinclair/typebox';
-import { operation, PUBLIC_DOCUMENT_HEADERS, RawDocument } from '../../shared/schemas/operation.js';
-import { openApiDocument } from '../../shared/openapi.js';
-import { roleTemplateSchema } from '../../shared/schemas/infrastructure.js';
-import { publicSchemas } from '../../shared/schemas/public.js';
-import { infrastructureService, keyStore, groupHandler, openIdDiscovery } from '../../shared/wiring.js';
+import { groupHandler } from '../../shared/wiring.js';
 import { unmatchedPage } from '../../web/login/public-function.js';
+import { publicOperations } from './operations.js';
 
-export const handler = groupHandler(
-  'public',
-  {
-    getOpenApiDocument: operation({ response: Type.Object({}, { additionalProperties: true }) }, async () => openApiDocument()),
-    // Read afresh: a key made or retired a moment ago by another function is published at once.
-    getJwks: operation(publicSchemas.getJwks, async () => ({ keys: await keyStore().publishedKeys({ refresh: true }) }), {
-      headers: PUBLIC_DOCUMENT_HEADERS,
-    }),
-    getOpenIdConfiguration: operation(publicSchemas.getOpenIdConfiguration, async () => openIdDiscovery(), { headers: PUBLIC_DOCUMENT_HEADERS }),
-    getRoleTemplate: operation(roleTemplateSchema, async ({ query }) => {
-      const template = await infrastructureService().roleTemplate(query.saas_id, query.expires, query.signature, query.template);
-      // A SaaS's own template is its text as it was stored (YAML, JSON or SQL), never re-encoded.
-      return 'kind' in template && typeof template.text === 'string' ? new RawDocument('text/plain; charset=utf-8', template.text) : template;
-    }),
-  },
-  unmatchedPage,
-);
+export const handler = groupHandler('public', publicOperations, unmatchedPage);

@@ -5,10 +5,11 @@
  * are a 404, malformed dates, timestamps and counts a 400, each changing nothing; another SaaS's tenants are
  * unknown.
  */
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { onApi } from '../support/other-api.js';
 import { expectError } from '../support/expect.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
@@ -56,6 +57,7 @@ beforeAll(async () => {
 let counter: StoreRequestCounter;
 /** The store requests `work` makes (the API log's write of each signed call, counted in store-requests.test.ts, left out). */
 const requestsOf = (work: () => Promise<unknown>) => counter.requestsOf(work);
+afterEach(() => resetClockForTests());
 afterAll(() => h.close());
 
 describe('metering counts', () => {
@@ -259,6 +261,8 @@ describe('counts past 2^53-1 are refused, never rounded', () => {
 describe('store requests', () => {
   it('an update is one store request, a month of a unit or of a tenant one query', async () => {
     const ts = Date.UTC(2026, 2, 3) / 1000;
+    // The clock stands still, so what is kept (API_KEY_CACHE_SECONDS, 10 s) stays kept however slow the machine.
+    setClockForTests(Date.now());
     await at('calls', ts, 'add', 1); // the API key, tenant and unit are read once and kept
     assert.deepEqual(await requestsOf(() => at('calls', ts, 'add', 2)), ['UpdateItem']);
     assert.deepEqual(await requestsOf(() => pricing.put(`/metering/tenants/${tenantId}/units/calls/now`, { method: 'add', count: 1 })), [

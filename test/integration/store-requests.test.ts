@@ -6,7 +6,7 @@
  * The API log's record of each call and the sign-in counts are no request of the call's: they leave it as lines
  * for the API log writer (shared/domain/apilog/shipped-lines.ts), which this file collects instead of writing.
  */
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
@@ -42,6 +42,14 @@ beforeAll(async () => {
     told.push(shipped);
   });
 });
+// The clock stands still in each test: a kept copy (keys, settings: SETTINGS_CACHE_SECONDS) stays warm and a lock
+// (one second at first) stays on however long a busy machine takes, and a test moves it from `held` to age them.
+let held: number;
+beforeEach(() => {
+  held = Date.now();
+  setClockForTests(held);
+});
+afterEach(() => resetClockForTests());
 afterAll(async () => {
   try {
     assert.equal(counter.logWrites, 0, 'no call wrote an API log record or a count itself');
@@ -100,39 +108,34 @@ describe('store requests', () => {
       assert.equal(answered?.status, 200);
       return { requests: [...start, ...respond], deviceOffered: 'new_device_metadata' in (answered?.body ?? {}) };
     };
-    setClockForTests(Date.now());
-    try {
-      assert.ok((await signIn()).deviceOffered, 'the defaults offer a device'); // warms the keys and the settings
-      // The name's owner item, the profile, and the write that settles the sign-in with its device offer (on the
-      // profile: one conditional write, as without devices): the settings (never saved, so the defaults) come
-      // from what this instance read.
-      assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'UpdateItem'], deviceOffered: true });
+    assert.ok((await signIn()).deviceOffered, 'the defaults offer a device'); // warms the keys and the settings
+    // The name's owner item, the profile, and the write that settles the sign-in with its device offer (on the
+    // profile: one conditional write, as without devices): the settings (never saved, so the defaults) come
+    // from what this instance read.
+    assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'UpdateItem'], deviceOffered: true });
 
-      // A change through this instance is seen by its next sign-in at once.
-      assert.equal((await client.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
-      // (Its settings read once more, then kept again.)
-      assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'GetItem', 'UpdateItem'], deviceOffered: false });
-      assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'UpdateItem'], deviceOffered: false });
+    // A change through this instance is seen by its next sign-in at once.
+    assert.equal((await client.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
+    // (Its settings read once more, then kept again.)
+    assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'GetItem', 'UpdateItem'], deviceOffered: false });
+    assert.deepEqual(await signIn(), { requests: ['GetItem', 'GetItem', 'UpdateItem'], deviceOffered: false });
 
-      // One made by another instance (straight to the store, this instance's copy untouched) within
-      // SETTINGS_CACHE_SECONDS (10 s).
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.setting(saasId, 'sign-in-settings'),
-          UpdateExpression: 'SET #value.device_remembering = :remembering',
-          ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':remembering': 'userOptIn' },
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      );
-      setClockForTests(Date.now() + 9_000);
-      assert.equal((await signIn()).deviceOffered, false, 'still the kept copy');
-      setClockForTests(Date.now() + 11_000);
-      assert.equal((await signIn()).deviceOffered, true, 'read again once the kept copy is 10 s old');
-    } finally {
-      resetClockForTests();
-    }
+    // One made by another instance (straight to the store, this instance's copy untouched) within
+    // SETTINGS_CACHE_SECONDS (10 s).
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.setting(saasId, 'sign-in-settings'),
+        UpdateExpression: 'SET #value.device_remembering = :remembering',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':remembering': 'userOptIn' },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+    setClockForTests(held + 9_000);
+    assert.equal((await signIn()).deviceOffered, false, 'still the kept copy');
+    setClockForTests(held + 11_000);
+    assert.equal((await signIn()).deviceOffered, true, 'read again once the kept copy is 10 s old');
   });
 
   it('a refresh makes 1, a management read 1', async () => {
@@ -184,14 +187,8 @@ describe('store requests', () => {
     );
     assert.deepEqual(replay, wrong[1]);
 
-    // The clock stands still, so the first lock (one second) cannot run out on a slow machine before the last try.
-    setClockForTests(Date.now());
-    try {
-      for (let i = 0; i < FREE_ATTEMPTS; i++) await stepsOf(email, 'Wrong-pass-1', 401);
-      const locked = await stepsOf(email, PASSWORD, 401);
-      assert.deepEqual(locked, wrong, 'a right password while locked is refused with the same requests');
-    } finally {
-      resetClockForTests();
-    }
+    for (let i = 0; i < FREE_ATTEMPTS; i++) await stepsOf(email, 'Wrong-pass-1', 401);
+    const locked = await stepsOf(email, PASSWORD, 401);
+    assert.deepEqual(locked, wrong, 'a right password while locked is refused with the same requests');
   });
 });

@@ -4,11 +4,11 @@
  * refused password, the lockout, password change and reset, MFA on and off), paged newest first, another SaaS's
  * user is 404, Delete User takes the events along, and a sign-in still makes its three store requests.
  */
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { nowSeconds } from '../../shared/clock.js';
+import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import type { UserActivity } from '../../shared/schemas/users.js';
@@ -35,6 +35,7 @@ beforeAll(async () => {
   assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
   counter = countStoreRequests();
 });
+afterEach(() => resetClockForTests());
 afterAll(() => h.close());
 
 const email = () => `activity-${randomUUID().slice(0, 8)}@example.test`;
@@ -54,6 +55,16 @@ async function activityOf(userId: string, query = ''): Promise<ActivityPage> {
   const res = await api.get<ActivityPage>(`/users/${userId}/activity${query}`);
   assert.equal(res.status, 200, res.text);
   return res.body;
+}
+
+/**
+ * A clock that ticks a millisecond per reading from the start of the current second: events keep their order,
+ * and a busy machine moves it no further than the test's own readings, so a first lock (one second) and a kept
+ * copy (SETTINGS_CACHE_SECONDS) outlast the test.
+ */
+function tickingClock(): void {
+  let tick = Math.floor(Date.now() / 1000) * 1000;
+  setClockForTests(() => tick++);
 }
 
 const kindsOf = async (userId: string) => (await activityOf(userId)).activities.map((event) => event.kind);
@@ -136,6 +147,7 @@ describe('user activity', () => {
 
   it('records refused passwords, then the failure that locked the user out; refusals while locked add nothing', async () => {
     const user = await newUser();
+    tickingClock();
     for (let i = 0; i < FREE_ATTEMPTS; i++) assert.equal((await srpSignIn(api, user.email, 'Wrong-password-1')).status, 401);
     assert.equal((await srpSignIn(api, user.email, PASSWORD)).status, 401, 'locked');
     const kinds = await kindsOf(user.id);
@@ -243,6 +255,7 @@ describe('user activity', () => {
 
   it('a warm sign-in with the default settings still makes 3 store requests, and records itself in them', async () => {
     const user = await newUser();
+    tickingClock();
     assert.equal((await srpSignIn(api, user.email, PASSWORD)).status, 200); // warms keys and settings
     const requests = await counter.requestsOf(async () => assert.equal((await srpSignIn(api, user.email, PASSWORD)).status, 200));
     assert.deepEqual(requests, ['GetItem', 'GetItem', 'UpdateItem'], 'the offered device rides on the profile write');

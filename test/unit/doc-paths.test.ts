@@ -16,10 +16,11 @@
  * A path followed by "(coming)" or "(planned)" names what is still to be made, one followed by "(gone)" what
  * was (the before column of docs/architecture.md's house figures): both are let be.
  * Placeholders stand for one segment (`functions/<group>/handler.ts`, `{name}`, `*`), `**` for any depth.
+ * A path of another repository is named after that repository and a colon, `saasus-sdk-csharp: docs/authapi/README.md`
+ * (the name has a hyphen or an owner, `saasus-platform/saasus-sdk-go: api/x.yml`), and is let be.
  * Not paths: URLs, `./x`-relative words in code comments (the login screen's comments name its own URLs that
- * way), tokens whose first segment is a placeholder (`{base}/oauth2/token`), partial paths without a file
- * ending (`store/`, `api/passkey/`: as often a URL's segments as a folder), and the few files of other
- * repositories named in EXTERNAL below.
+ * way), tokens whose first segment is a placeholder (`{base}/oauth2/token`), and partial paths without a file
+ * ending (`store/`, `api/passkey/`: as often a URL's segments as a folder).
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -28,16 +29,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import ts from 'typescript';
 
-/** Paths of other repositories that docs name on purpose: the SaaSus SDKs' definitions and docs, the samples' files. */
-const EXTERNAL = [/^api\/(definitions\/)?\w+\.yml$/, /^docs\/authapi\//, /^dist\/saasus-sdk\.js$/, /^implementation-sample-api-javascript\//];
-
-const FILE_ENDING = /\.(?:ts|js|mjs|cjs|json|md|yml|yaml|css|html|svg|png|sh|txt|env|key)$/;
+const FILE_ENDING = /\.(?:tsx|ts|js|mjs|cjs|json|md|yml|yaml|css|html|svg|png|sh|txt|env|key)$/;
 /** A run of path characters holding a slash, not inside a URL, a package name or an absolute path. */
 const TOKEN = /(?<![\w@:/.#$~\\-])((?:\.{1,2}\/)*[\w.<>*{}-]+(?:\/[\w.<>*{}-]*)+)/g;
 const LINK = /\]\(([^)\s]+)\)/g;
 /** What follows a path still to be made, `web/console/` (coming), or one named as history, `shared/aws/` (gone). */
 const PLANNED = /^[`*]*\s*\((?:coming|planned|gone)\b/;
-const BARE = /(?<=^|[\s`'"([,;])(\w[\w-]*\.(?:ts|md))(?![\w/-])/g;
+/** What comes before a path of another repository: its name and a colon, `saasus-sdk-csharp: `. */
+const OTHER_REPOSITORY = /(?:^|[\s`(])[\w.]+(?:[-/][\w.]+)+:\s`?$/;
+const BARE = /(?<=^|[\s`'"([,;])(\w[\w-]*\.(?:tsx|ts|md))(?![\w/-])/g;
 
 interface Named {
   file: string;
@@ -121,7 +121,6 @@ export function unresolved(file: string, raw: string, isLink: boolean): string |
   }
   const [first] = path.split('/');
   if (first === undefined || first === '' || first === '.' || first === '..' || /[<>{}*]/.test(first)) return undefined;
-  if (EXTERNAL.some((re) => re.test(path))) return undefined;
   if (topLevel.has(first)) {
     if (exists(path) || first === 'node_modules' || ignored(path)) return undefined;
     return `${path} does not exist`;
@@ -141,7 +140,8 @@ function namedIn(file: string, text: string, firstLine: number, links: boolean):
   const named: Named[] = [];
   text.split('\n').forEach((lineText, i) => {
     for (const m of lineText.matchAll(TOKEN)) {
-      if (!PLANNED.test(lineText.slice(m.index + m[0].length))) named.push({ file, line: firstLine + i, path: m[1]! });
+      if (PLANNED.test(lineText.slice(m.index + m[0].length)) || OTHER_REPOSITORY.test(lineText.slice(0, m.index))) continue;
+      named.push({ file, line: firstLine + i, path: m[1]! });
     }
     if (links) for (const m of lineText.matchAll(LINK)) named.push({ file, line: firstLine + i, path: `link:${m[1]!}` });
     for (const m of lineText.replace(LINK, '](').matchAll(BARE)) named.push({ file, line: firstLine + i, path: `name:${m[1]!}` });
@@ -173,7 +173,13 @@ const parsed = new Map<string, ts.SourceFile>();
 function sourceOf(file: string, text: string): ts.SourceFile {
   const known = parsed.get(file);
   if (known?.text === text) return known;
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /\.ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    /\.tsx$/.test(file) ? ts.ScriptKind.TSX : /\.ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   parsed.set(file, source);
   return source;
 }
@@ -220,7 +226,7 @@ export function stackedDocComments(file: string, text: string): string[] {
   return stacks;
 }
 
-const sources = repoFiles.filter((f) => /\.(?:ts|js|mjs|cjs)$/.test(f));
+const sources = repoFiles.filter((f) => /\.(?:tsx|ts|js|mjs|cjs)$/.test(f));
 const docs = repoFiles.filter((f) => f.endsWith('.md') && f !== 'CHANGELOG.md');
 
 describe('paths named in docs and comments', () => {
@@ -242,6 +248,22 @@ describe('paths named in docs and comments', () => {
       'docs/probe.md:1 shared/nowhere/ does not exist',
       'docs/probe.md:1 link gone.md (docs/gone.md) does not exist',
     ]);
+  });
+
+  it("finds a .tsx file named .ts, reads a .tsx file's comments, and lets another repository's path named after it be", () => {
+    const tsx = [
+      '/** Drawn as web/console/page/pages/login-theme.ts draws it; page/pages/activity.tsx lists. */',
+      'export const C = () => <p>{/* See pages/login-theme.tsx and pages/nowhere.tsx. */}</p>;',
+    ].join('\n');
+    assert.deepEqual(brokenPaths('web/console/page/probe.tsx', tsx), [
+      'web/console/page/probe.tsx:1 web/console/page/pages/login-theme.ts does not exist',
+      'web/console/page/probe.tsx:2 no file ends with pages/nowhere.tsx',
+    ]);
+    const md = [
+      'The C# SDK documents 86 operations in `docs/authapi/README.md`.',
+      'The C# SDK documents 86 operations in `saasus-sdk-csharp: docs/authapi/README.md`, the Go SDK in saasus-platform/saasus-sdk-go: api/x.yml.',
+    ].join('\n');
+    assert.deepEqual(brokenPaths('docs/probe.md', md), ['docs/probe.md:1 docs/authapi/README.md does not exist']);
   });
 
   it('resolves every path named in a comment of a source file', () => {
