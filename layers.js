@@ -27,12 +27,25 @@
  * folder needs moves down or becomes a port declared there (configuration/payment-provider.ts's
  * PaymentLinkRepository, tokens/key-store.ts's SrpSecretPort).
  */
-export const DOMAIN_ORDER = ['console', 'accounts', 'apilog', 'pricing', 'tenants', 'sign-in', 'users', 'tokens', 'configuration', 'mail'];
+export const DOMAIN_ORDER = [
+  'console',
+  'accounts',
+  'migration',
+  'apilog',
+  'pricing',
+  'tenants',
+  'sign-in',
+  'users',
+  'tokens',
+  'configuration',
+  'mail',
+];
 
 /** @type {Record<string, string>} */
 const DOMAIN_WHAT = {
   console: "the operator console's failed sign-in counts and signed-out sessions",
   accounts: 'SaaS accounts and API keys',
+  migration: 'import jobs: users with their password hashes, tenants, memberships, definitions',
   apilog: 'the API log',
   pricing: 'the catalogue and metering',
   tenants: 'tenants, memberships, plans, invitations, marketplace',

@@ -67,13 +67,13 @@ const positiveInteger = (value: unknown, max: number): value is number =>
 export function importedHashProblem(h: ImportedPasswordHash): string | undefined {
   switch (h.algorithm) {
     case 'bcrypt': {
-      const m = BCRYPT.exec(h.hash);
+      const m = typeof h.hash === 'string' ? BCRYPT.exec(h.hash) : null;
       if (!m) return 'bcrypt: hash must be $2a$, $2b$ or $2y$, a two-digit cost and 53 characters of salt and hash';
       const cost = Number(m[1]);
       return cost >= 4 && cost <= HASH_LIMITS.bcryptCost ? undefined : `bcrypt: cost must be 4 to ${HASH_LIMITS.bcryptCost}`;
     }
     case 'argon2': {
-      const m = ARGON2.exec(h.hash);
+      const m = typeof h.hash === 'string' ? ARGON2.exec(h.hash) : null;
       if (!m) return 'argon2: hash must be a PHC string $argon2id$ or $argon2i$ with v, m, t and p';
       const [memory, passes, lanes] = [Number(m[3]), Number(m[4]), Number(m[5])];
       if (memory > HASH_LIMITS.argon2MemoryKib || passes > HASH_LIMITS.argon2Passes || lanes > HASH_LIMITS.argon2Parallelism)

@@ -241,6 +241,9 @@ export class DynamoUserRepository implements UserRepository {
       return user && { userId: user.id, salt: user.password.salt, verifier: user.password.verifier };
     }
     const { salt, verifier } = owner.credential as { salt: string; verifier: string };
+    // An imported user before the first sign-in has a hash and no verifier: SRP cannot prove a password
+    // without one, so to SRP the name is nobody's, and the answer and its work are a wrong password's.
+    if (!verifier) return undefined;
     return { userId: owner.user_id as string, salt, verifier };
   }
 

@@ -5,11 +5,12 @@ import { importedHashProblem, verifyImportedHash, type ImportedPasswordHash } fr
 const hex = (value: string) => Buffer.from(value, 'hex').toString('base64');
 
 /**
- * Known vectors, each with the password that made it. bcrypt: crypt_blowfish's bundled vectors (hash-wasm's
- * test/bcrypt.test.ts); the three prefixes differ only for passwords with bytes of 0x80 and above, so an ASCII
- * vector holds under each. Argon2: the reference implementation's src/test.c (P-H-C/phc-winner-argon2). scrypt: RFC 7914 section 12. Firebase: the
- * sample of firebase/scrypt's README. PBKDF2: RFC 6070 (SHA-1), RFC 7914 section 11 (SHA-256), and the
- * widely published SHA-512 counterpart of RFC 6070's first. SHA-2: FIPS 180-2's "abc", split into salt and password.
+ * Known vectors, each with the password that made it. bcrypt: crypt_blowfish's bundled vectors, as hash-wasm's
+ * bcrypt tests hold them; the three prefixes differ only for passwords with bytes of 0x80 and above, so an
+ * ASCII vector holds under each. Argon2: the reference implementation's tests (P-H-C/phc-winner-argon2, its
+ * test.c). scrypt: RFC 7914 section 12. Firebase: the sample of firebase/scrypt's README. PBKDF2: RFC 6070
+ * (SHA-1), RFC 7914 section 11 (SHA-256), and the widely published SHA-512 counterpart of RFC 6070's first.
+ * SHA-2: FIPS 180-2's "abc", split into salt and password.
  */
 const VECTORS: [string, ImportedPasswordHash, string][] = [
   ['bcrypt $2a$', { algorithm: 'bcrypt', hash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' }, 'U*U'],
