@@ -11,7 +11,8 @@ import { createSaasAccount, issueApiKey, revokeApiKey } from '../shared/domain/a
 import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
-import { keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
+import { importService, keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
+import { importFile } from './import-command.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
@@ -28,6 +29,7 @@ const { values, positionals } = parseArgs({
     aws: { type: 'boolean', default: false },
     'kms-key-id': { type: 'string' },
     region: { type: 'string' },
+    job: { type: 'string' },
     'data-dir': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -48,12 +50,17 @@ const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the lo
   signing-key list                   the token signing keys: current, published (the JWKS), retired
   signing-key rotate                 a new key signs from now on; the old one verifies until its tokens
                                      expired (run with the deployment's TOKEN_LIFETIME_SECONDS if set)
+  import FILE --saas ID              imports a JSON Lines file (docs/migration.md) in this process, with
+                                     a progress bar; prints the job's report
+  import list --saas ID              the SaaS's import jobs, newest first
+  import show --saas ID --job JOB    one job's state, counts and failed rows (line and reason)
 
 Where: local by default (the DynamoDB Local of a running \`npm start\`, or one started for the command on
 \`.data/\`); \`--endpoint URL [--table NAME]\` for another DynamoDB endpoint; \`--aws --table NAME
 --kms-key-id ARN [--region R]\` for a deployed stack, with AWS credentials found as the AWS CLI finds them.
 Permissions: *, config:read, config:write, user:read, user:write, tenant:read, tenant:write,
-definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*).
+definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*). migration:write (import and
+export) is never part of *: name it.
 `;
 
 function usage(code: number): never {
@@ -61,7 +68,7 @@ function usage(code: number): never {
   process.exit(code);
 }
 
-function required(name: 'name' | 'saas' | 'key' | 'permissions'): string {
+function required(name: 'name' | 'saas' | 'key' | 'permissions' | 'job'): string {
   const value = values[name];
   if (!value) {
     process.stderr.write(`--${name} is required\n`);
@@ -184,7 +191,17 @@ async function run(): Promise<void> {
       case 'signing-key rotate':
         print({ current: await keyStore().rotate() });
         break;
+      case 'import list':
+        print(await importService().list(required('saas')));
+        break;
+      case 'import show':
+        print(await importService().get(required('saas'), required('job')));
+        break;
       default:
+        if (noun === 'import' && verb) {
+          print(await importFile(required('saas'), verb));
+          break;
+        }
         process.stderr.write(`unknown command: ${command}\n`);
         usage(2);
     }

@@ -293,19 +293,21 @@ export class ImportService {
         return definitions.get(kind) as Promise<Attribute[]>;
       },
     };
+    // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
     const writeAll = async (rows: readonly { line: number; row: ImportRow }[], width: number) => {
-      for (let start = 0; start < rows.length; start += width) {
-        await Promise.all(
-          rows.slice(start, start + width).map(async ({ line, row }) => {
-            try {
-              counts[await this.write(saasId, row, context)]++;
-            } catch (error) {
-              if (!(error instanceof DomainError)) throw error;
-              errors.push({ line, reason: error.message.slice(0, REASON_CHARS) });
-            }
-          }),
-        );
-      }
+      let next = 0;
+      const writer = async () => {
+        while (next < rows.length) {
+          const { line, row } = rows[next++] as { line: number; row: ImportRow };
+          try {
+            counts[await this.write(saasId, row, context)]++;
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            errors.push({ line, reason: error.message.slice(0, REASON_CHARS) });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, rows.length) }, writer));
     };
     for (const type of ROW_ORDER) {
       const rows = byType.get(type) ?? [];
