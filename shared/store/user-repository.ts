@@ -381,7 +381,8 @@ export class DynamoUserRepository implements UserRepository {
     options: { onlyBeforeFirstSignIn?: boolean; activity?: ActivityChange } = {},
   ): AtomicWrite {
     const change = withActivity(
-      onDirectoryShard(saasId, user.id, new Update().set('password', credential).add('session_version', 1)),
+      // A password set any way replaces an imported hash for good (domain/migration/imports.ts).
+      onDirectoryShard(saasId, user.id, new Update().set('password', credential).remove('imported_password').add('session_version', 1)),
       options.activity,
     );
     const profile = keys.userProfile(saasId, user.id);

@@ -193,6 +193,15 @@ describe('import jobs', () => {
     assert.equal((imported.body as unknown as { type: string }).type, (nobody.body as unknown as { type: string }).type);
   });
 
+  it('a password set by the SaaS replaces the imported hash for good, and SRP then signs in', async () => {
+    const userId = externalId(saasId, 'user', 'u-pbkdf2');
+    assert.equal((await api.patch(`/users/${userId}/password`, { password: 'Chosen-pass-1' })).status, 200);
+    const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saasId, userId) }))).Item;
+    assert.equal(item?.imported_password, undefined);
+    const signedIn = await srpSignIn(api, 'pbkdf2@acme.example.test', 'Chosen-pass-1');
+    assert.equal(signedIn.status, 200, signedIn.text);
+  });
+
   it('`*` does not reach it; another SaaS cannot read the job; an empty file is a 400', async () => {
     const star = await h.newKey(saasId, ['*']);
     assert.equal((await star.post('/migration/imports', { jsonl: FILE })).status, 403);
