@@ -37,8 +37,9 @@ export class ScheduledWork {
       result.reservationsApplied += await this.deps.applyDueReservations(saasId);
       result.mailsSent += await this.deps.deliverDueMail(saasId);
       result.mailBacklog += await this.deps.mailBacklog(saasId);
-      result.importParts += await this.deps.runImports(saasId);
     }
+    // After every SaaS's mail and reservations: a long import must not hold back another SaaS's retries.
+    for (const saasId of saasIds) result.importParts += await this.deps.runImports(saasId);
     if (result.reservationsApplied > 0)
       log.info('plan reservations applied', { reservationsApplied: result.reservationsApplied, saasCount: saasIds.length });
     metrics.count('PlanReservationsApplied', result.reservationsApplied);
