@@ -15,6 +15,7 @@ import { srpSignIn } from '../../dev-support/sign-in.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
+import { hashVector } from '../support/hash-vectors.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -53,15 +54,7 @@ const FILE = [
     type: 'user',
     external_id: 'u-firebase',
     email: 'firebase@acme.example.test',
-    password_hash: {
-      algorithm: 'firebase_scrypt',
-      hash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
-      salt: '42xEC+ixf3L2lw==',
-      salt_separator: 'Bw==',
-      signer_key: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
-      rounds: 8,
-      mem_cost: 14,
-    },
+    password_hash: hashVector('firebase_scrypt').hash,
   }),
   row({
     type: 'user',
