@@ -9,12 +9,13 @@ import { createSaasAccount, issueApiKey, revokeApiKey } from '../shared/domain/a
 import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
-import { keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
+import { importService, keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
+import { importFile } from './import-command.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
 /** The options a command needs one of (bin/admin.ts checks them before importing this). */
-export type Required = 'name' | 'saas' | 'key' | 'permissions';
+export type Required = 'name' | 'saas' | 'key' | 'permissions' | 'job';
 
 /** The command line's options, as bin/admin.ts reads them. */
 export interface AdminOptions {
@@ -28,6 +29,7 @@ export interface AdminOptions {
   aws: boolean;
   'kms-key-id'?: string | undefined;
   region?: string | undefined;
+  job?: string | undefined;
   'data-dir'?: string | undefined;
 }
 
@@ -95,7 +97,7 @@ async function connect(values: AdminOptions): Promise<Engine | undefined> {
 }
 
 /** Runs a whole command (bin/admin.ts has checked its options), then closes what it opened. */
-async function run(command: string, values: AdminOptions): Promise<void> {
+async function run(command: string, values: AdminOptions, file: string | undefined): Promise<void> {
   const required = (name: Required) => values[name] as string;
   const engine = await connect(values);
   try {
@@ -144,6 +146,15 @@ async function run(command: string, values: AdminOptions): Promise<void> {
       case 'signing-key rotate':
         print({ current: await keyStore().rotate() });
         break;
+      case 'import list':
+        print(await importService().list(required('saas')));
+        break;
+      case 'import show':
+        print(await importService().get(required('saas'), required('job')));
+        break;
+      case 'import FILE':
+        print(await importFile(required('saas'), file as string));
+        break;
       default:
         throw new Error(`no such command: ${command}`);
     }
@@ -153,8 +164,9 @@ async function run(command: string, values: AdminOptions): Promise<void> {
   }
 }
 
-export function runAdmin(command: string, values: AdminOptions): Promise<void> {
-  return run(command, values).catch((error: unknown) => {
+/** Runs a command; `file` is the word after `import` for `import FILE`. */
+export function runAdmin(command: string, values: AdminOptions, file?: string): Promise<void> {
+  return run(command, values, file).catch((error: unknown) => {
     process.stderr.write(`${error instanceof DomainError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   });

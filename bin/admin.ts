@@ -23,6 +23,7 @@ const { values, positionals } = parseArgs({
     aws: { type: 'boolean', default: false },
     'kms-key-id': { type: 'string' },
     region: { type: 'string' },
+    job: { type: 'string' },
     'data-dir': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -43,12 +44,17 @@ const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the lo
   signing-key list                   the token signing keys: current, published (the JWKS), retired
   signing-key rotate                 a new key signs from now on; the old one verifies until its tokens
                                      expired (run with the deployment's TOKEN_LIFETIME_SECONDS if set)
+  import FILE --saas ID              imports a JSON Lines file (docs/migration.md) in this process, with
+                                     a progress bar; prints the job's report
+  import list --saas ID              the SaaS's import jobs, newest first
+  import show --saas ID --job JOB    one job's state, counts and failed rows (line and reason)
 
 Where: local by default (the DynamoDB Local of a running \`npm start\`, or one started for the command on
 \`.data/\`); \`--endpoint URL [--table NAME]\` for another DynamoDB endpoint; \`--aws --table NAME
 --kms-key-id ARN [--region R]\` for a deployed stack, with AWS credentials found as the AWS CLI finds them.
 Permissions: *, config:read, config:write, user:read, user:write, tenant:read, tenant:write,
-definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*).
+definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*). migration:write (import and
+export) is never part of *: name it.
 `;
 
 /** Each command and the options it needs. */
@@ -60,6 +66,10 @@ const COMMANDS: Record<string, readonly Required[]> = {
   'key revoke': ['saas', 'key'],
   'signing-key list': [],
   'signing-key rotate': [],
+  'import list': ['saas'],
+  'import show': ['saas', 'job'],
+  // `import FILE`: any other word after `import` names the file.
+  'import FILE': ['saas'],
 };
 
 function usage(code: number): never {
@@ -69,10 +79,11 @@ function usage(code: number): never {
 
 const [noun, verb] = positionals;
 if (values.help || !noun) usage(values.help ? 0 : 2);
-const command = `${noun} ${verb ?? ''}`.trim();
+const typed = `${noun} ${verb ?? ''}`.trim();
+const command = noun === 'import' && verb && COMMANDS[typed] === undefined ? 'import FILE' : typed;
 const needs = COMMANDS[command];
 if (needs === undefined) {
-  process.stderr.write(`unknown command: ${command}\n`);
+  process.stderr.write(`unknown command: ${typed}\n`);
   usage(2);
 }
 for (const name of needs) {
@@ -82,4 +93,4 @@ for (const name of needs) {
   }
 }
 const { runAdmin } = await import('./admin-commands.js');
-await runAdmin(command, values);
+await runAdmin(command, values, verb);

@@ -27,16 +27,26 @@ export const PERMISSIONS = [
   // The Communication API: the feedback portal (feedback, votes, comments, status).
   'communication:read',
   'communication:write',
+  // Import and export of a whole SaaS, password hashes and verifiers included (our extension, issue 39). Not
+  // part of `*`: it must be named (EXPLICIT_ONLY below, docs/decisions.md).
+  'migration:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
  * What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`: every permission of
- * every API (Auth, Pricing, Billing, ApiLog, Communication), including those added later.
+ * every API (Auth, Pricing, Billing, ApiLog, Communication), including those added later, except EXPLICIT_ONLY's.
  */
 export type PermissionGrant = Permission | '*' | `${string}:*`;
 
-/** Whether `grants` include `needed`: itself, its area's wildcard (`user:*`), or everything (`*`). */
+/**
+ * The permissions `*` does not cover: a key holds them only when they (or their area's wildcard) are named.
+ * `migration:write` reads out every user's credentials and writes users in bulk; the keys that hold `*` were
+ * made before it existed, for everyday calls, and must not gain that by an upgrade (docs/decisions.md).
+ */
+export const EXPLICIT_ONLY: ReadonlySet<Permission> = new Set(['migration:write']);
+
+/** Whether `grants` include `needed`: itself, its area's wildcard (`user:*`), or everything (`*`) but EXPLICIT_ONLY. */
 export function hasPermission(grants: readonly string[], needed: Permission): boolean {
   const [area] = needed.split(':');
-  return grants.some((grant) => grant === '*' || grant === needed || grant === `${area}:*`);
+  return grants.some((grant) => (grant === '*' && !EXPLICIT_ONLY.has(needed)) || grant === needed || grant === `${area}:*`);
 }

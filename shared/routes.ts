@@ -263,6 +263,17 @@ export const ROUTES: readonly Route[] = [
     ['GET', '/users/{user_id}', 'getSaasUser', 'Get User', 'user:read'],
     ['GET', '/users/{user_id}/activity', 'getSaasUserActivity', "List the user's security activity (extension)", 'user:read'],
     ['GET', '/sign-in-counts', 'getSignInCounts', "Count the SaaS's sign-ins, failures and lockouts per day (extension)", 'user:read'],
+    // Moving a SaaS in (issue 39, shared/domain/migration): a permission `*` does not cover (shared/permissions.ts).
+    [
+      'POST',
+      '/migration/imports',
+      'startImport',
+      'Start an import of users with password hashes, tenants and memberships (extension)',
+      'migration:write',
+      201,
+    ],
+    ['GET', '/migration/imports', 'getImports', 'List import jobs (extension)', 'migration:write'],
+    ['GET', '/migration/imports/{job_id}', 'getImport', "Get an import job's state and report of failed rows (extension)", 'migration:write'],
     ['DELETE', '/users/{user_id}', 'deleteSaasUser', 'Delete User', 'user:write'],
     ['PATCH', '/users/{user_id}/password', 'updateSaasUserPassword', 'Change Password', 'user:write', 200, 'no body'],
     ['POST', '/users/{user_id}/password/reset', 'resetSaasUserPassword', 'Reset Password', 'user:write'],

@@ -79,6 +79,8 @@ import { ConsoleSignInThrottle } from './domain/console/sign-in-throttle.js';
 import { DynamoSignInRepository, DynamoTempCodeRepository } from './store/sign-in-repository.js';
 import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
+import { DynamoImportRepository } from './store/import-repository.js';
+import { ImportService } from './domain/migration/imports.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { hostResolver, PublicFetcher } from './http/public-fetch.js';
@@ -346,14 +348,33 @@ export const configurationReader = () =>
     new DynamoSettingsRepository(dynamo(), tableName(), { cacheSeconds: config().settingsCacheSeconds }),
   );
 
+const IMPORT_BUDGET_MS = 35_000;
+
+/** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
+export const importService = () => {
+  const tenantUsers = tenantUserService();
+  return new ImportService({
+    imports: new DynamoImportRepository(dynamo(), tableName()),
+    users: userRepository(),
+    tenants: tenantRepository(),
+    definitions: definitionRepository(),
+    committer: committer(),
+    addMember: (saasId, membership) => tenantUsers.addMember(saasId, membership),
+    planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
+  });
+};
+
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {
-  const [tenants, mail] = [tenantService(), courier()];
+  const [tenants, mail, imports] = [tenantService(), courier(), importService()];
+  // The scheduled function stops at 60 s (lib/service-stack.ts): imports get what the rest leaves of it.
+  const importDeadline = Date.now() + IMPORT_BUDGET_MS;
   return new ScheduledWork({
     saasIds: async () => (await accountRepository().listSaas()).map((saas) => saas.id),
     applyDueReservations: (saasId) => tenants.applyDueReservations(saasId),
     deliverDueMail: async (saasId) => (await mail.deliverDue(saasId)).sent,
     mailBacklog: (saasId) => mail.backlog(saasId),
+    runImports: (saasId) => imports.runUnfinished(saasId, { deadline: importDeadline }),
   });
 };
 

@@ -5,7 +5,15 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
 import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
-import { dailySignIns, passkeyService as passkeys, userFlowService as flows, userService as users, groupHandler } from '../../shared/wiring.js';
+import { migrationSchemas as migration } from '../../shared/schemas/migration.js';
+import {
+  dailySignIns,
+  importService as imports,
+  passkeyService as passkeys,
+  userFlowService as flows,
+  userService as users,
+  groupHandler,
+} from '../../shared/wiring.js';
 
 export const handler = groupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
@@ -41,4 +49,7 @@ export const handler = groupHandler('saas-users', {
   updateSoftwareToken: operation(s.updateSoftwareToken, ({ params, body }, ctx) => flows().registerSoftwareToken(ctx.saasId, params.user_id, body)),
   requestExternalUserLink: operation(s.requestExternalUserLink, ({ body }, ctx) => flows().requestExternalLink(ctx.saasId, body.access_token)),
   confirmExternalUserLink: operation(s.confirmExternalUserLink, ({ body }, ctx) => flows().confirmExternalLink(ctx.saasId, body)),
+  startImport: operation(migration.startImport, ({ body }, ctx) => imports().start(ctx.saasId, body.jsonl)),
+  getImports: operation(migration.getImports, async (_, ctx) => ({ imports: await imports().list(ctx.saasId) })),
+  getImport: operation(migration.getImport, ({ params }, ctx) => imports().get(ctx.saasId, params.job_id)),
 });

@@ -1,7 +1,8 @@
 /**
  * What the scheduled worker does each run, for every SaaS: apply the plan reservations that have come due,
  * deliver the mails that are due again (deferred retries, lapsed claims, anything the stream missed), and count
- * the mail backlog. Every step goes through conditional writes, so runs side by side apply and send once.
+ * the mail backlog, and work on the import jobs not done yet (migration/imports.ts), a part at a time until
+ * the run's budget is spent. Every step goes through conditional writes, so runs side by side apply and send once.
  */
 import { log } from '../log.js';
 import { metrics } from '../metrics.js';
@@ -13,6 +14,8 @@ export interface ScheduledWorkDeps {
   deliverDueMail(saasId: string): Promise<number>;
   /** Mails not final yet. */
   mailBacklog(saasId: string): Promise<number>;
+  /** Parts of import files worked through; stops when the run's budget is spent, the next run goes on. */
+  runImports(saasId: string): Promise<number>;
 }
 
 export interface ScheduledWorkResult {
@@ -21,6 +24,7 @@ export interface ScheduledWorkResult {
   mailsSent: number;
   /** Mails still not final after this run, over every SaaS. */
   mailBacklog: number;
+  importParts: number;
 }
 
 export class ScheduledWork {
@@ -28,12 +32,14 @@ export class ScheduledWork {
 
   async run(): Promise<ScheduledWorkResult> {
     const saasIds = await this.deps.saasIds();
-    const result: ScheduledWorkResult = { saasCount: saasIds.length, reservationsApplied: 0, mailsSent: 0, mailBacklog: 0 };
+    const result: ScheduledWorkResult = { saasCount: saasIds.length, reservationsApplied: 0, mailsSent: 0, mailBacklog: 0, importParts: 0 };
     for (const saasId of saasIds) {
       result.reservationsApplied += await this.deps.applyDueReservations(saasId);
       result.mailsSent += await this.deps.deliverDueMail(saasId);
       result.mailBacklog += await this.deps.mailBacklog(saasId);
     }
+    // After every SaaS's mail and reservations: a long import must not hold back another SaaS's retries.
+    for (const saasId of saasIds) result.importParts += await this.deps.runImports(saasId);
     if (result.reservationsApplied > 0)
       log.info('plan reservations applied', { reservationsApplied: result.reservationsApplied, saasCount: saasIds.length });
     metrics.count('PlanReservationsApplied', result.reservationsApplied);

@@ -5,6 +5,7 @@ import { definitionSchemas } from './definitions.js';
 import { infrastructureSchemas, roleTemplateSchema } from './infrastructure.js';
 import { invitationSchemas } from './invitations.js';
 import { loginThemeSchemas } from './login-theme.js';
+import { migrationSchemas } from './migration.js';
 import { overviewSchemas } from './overview.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { apiLogSchemas } from './apilog.js';
@@ -35,4 +36,5 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...apiLogSchemas,
   ...communicationSchemas,
   ...overviewSchemas,
+  ...migrationSchemas,
 };

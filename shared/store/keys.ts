@@ -58,6 +58,8 @@ export const ENTITY = {
   apiLog: 'ApiLog',
   signInCounts: 'SignInCounts',
   consoleThrottle: 'ConsoleThrottle',
+  importJob: 'ImportJob',
+  importPart: 'ImportPart',
   consoleSessionRevoked: 'ConsoleSessionRevoked',
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
@@ -327,6 +329,16 @@ export const keys = {
   currentSigningKey: (): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: 'SIGNING#CURRENT' }),
   signing: () => ({ pk: DEPLOYMENT_KEYS, skPrefix: 'SIGNING#' }),
   deploymentSecret: (name: string): ItemKey => ({ pk: DEPLOYMENT_KEYS, sk: `SECRET#${name}` }),
+
+  /** An import job (domain/migration/imports.ts), beside the SaaS's other jobs: `SAAS#<id>#IMPORT`, `JOB#<job id>`. */
+  importJob: (saasId: string, jobId: string): ItemKey => ({ pk: `SAAS#${saasId}#IMPORT`, sk: `JOB#${jobId}` }),
+  importJobs: (saasId: string) => ({ pk: `SAAS#${saasId}#IMPORT`, skPrefix: 'JOB#' }),
+  /** A part of an import job's file, in file order (the index zero-padded). */
+  importPart: (saasId: string, jobId: string, index: number): ItemKey => ({
+    pk: `SAAS#${saasId}#IMPORT#${jobId}`,
+    sk: `PART#${String(index).padStart(6, '0')}`,
+  }),
+  importParts: (saasId: string, jobId: string) => ({ pk: `SAAS#${saasId}#IMPORT#${jobId}`, skPrefix: 'PART#' }),
 
   outboxMail: (saasId: string, mailId: string): ItemKey => ({ pk: `SAAS#${saasId}#OUTBOX`, sk: `MAIL#${mailId}` }),
   /** A mail rate counter (domain/mail/mail.ts mailCounters): `TO#<address>#<window>` or `USER#<user>#<window>`. */

@@ -247,6 +247,9 @@ export class DynamoUserRepository implements UserRepository {
       return user && { userId: user.id, salt: user.password.salt, verifier: user.password.verifier };
     }
     const { salt, verifier } = owner.credential as { salt: string; verifier: string };
+    // An imported user before the first sign-in has a hash and no verifier: SRP cannot prove a password
+    // without one, so to SRP the name is nobody's, and the answer and its work are a wrong password's.
+    if (!verifier) return undefined;
     return { userId: owner.user_id as string, salt, verifier };
   }
 
@@ -387,7 +390,8 @@ export class DynamoUserRepository implements UserRepository {
     options: { onlyBeforeFirstSignIn?: boolean; activity?: ActivityChange } = {},
   ): AtomicWrite {
     const change = withActivity(
-      onDirectoryShard(saasId, user.id, new Update().set('password', credential).add('session_version', 1)),
+      // A password set any way replaces an imported hash for good (domain/migration/imports.ts).
+      onDirectoryShard(saasId, user.id, new Update().set('password', credential).remove('imported_password').add('session_version', 1)),
       options.activity,
     );
     const profile = keys.userProfile(saasId, user.id);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { LOCAL_REGION, masterKey } from '../../local/runtime.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { config } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
+import type { ImportJob } from '../../shared/schemas/migration.js';
 
 const exec = promisify(execFile);
 let h: Harness;
@@ -127,6 +128,29 @@ describe('admin command', () => {
     assert.match(await adminFails('key', 'create', '--saas', 'no-such-saas', '--permissions', '*'), /no SaaS/);
     assert.match(await adminFails('key', 'revoke', '--saas', saas.id, '--key', 'nokey'), /no API key/);
     assert.match(await adminFails('saas', 'create', '--name', '  '), /name/);
+  });
+
+  it('imports a file in its own process, with a progress bar, and shows the job and its failed rows', async () => {
+    const { saasId } = await h.newSaas();
+    const file = join(dataDir, 'users.jsonl');
+    const rows = [
+      { type: 'user', external_id: 'a', email: 'a@cli.example.test' },
+      { type: 'user', external_id: 'b', email: 'not an address' },
+    ];
+    writeFileSync(file, rows.map((row) => JSON.stringify(row)).join('\n'));
+    const { stdout, stderr } = await exec(
+      process.execPath,
+      ['scripts/cli.mjs', 'admin', 'import', file, '--saas', saasId, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
+      { env: { ...process.env, LOG_LEVEL: 'silent' } },
+    );
+    const job = JSON.parse(stdout) as ImportJob;
+    assert.deepEqual([job.state, job.imported, job.failed, job.errors?.[0]?.line], ['done', 1, 1, 2]);
+    assert.match(stderr, /\[#+\] 2\/2 lines/);
+    assert.deepEqual(await admin('import', 'show', '--saas', saasId, '--job', job.job_id), job);
+    assert.deepEqual(
+      ((await admin('import', 'list', '--saas', saasId)) as ImportJob[]).map((listed) => listed.job_id),
+      [job.job_id],
+    );
   });
 
   it('rotates the token signing key: a new one is current, the old one stays published', async () => {

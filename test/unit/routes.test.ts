@@ -74,4 +74,11 @@ describe('route table', () => {
     assert.equal(hasPermission(['*'], 'sign-in'), true);
     assert.equal(hasPermission([], 'sign-in'), false);
   });
+
+  it('keeps migration out of star: only a key that names it may import or export', () => {
+    assert.equal(hasPermission(['*'], 'migration:write'), false);
+    assert.equal(hasPermission(['*', 'user:*'], 'migration:write'), false);
+    assert.equal(hasPermission(['migration:write'], 'migration:write'), true);
+    assert.equal(hasPermission(['*', 'migration:*'], 'migration:write'), true);
+  });
 });

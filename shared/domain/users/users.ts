@@ -10,6 +10,7 @@
 import { liveActivity, type ActivityChange, type ActivityEvent, type ActivityKind, type ActivityLog } from './activity.js';
 import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
+import type { ImportedPasswordHash } from '../../crypto/imported-hash.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { createPasswordVerifier } from '../../crypto/srp.js';
 import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../../errors.js';
@@ -102,6 +103,13 @@ export interface UserRecord {
   /** Unix seconds; 0 until the first sign-in. */
   last_login_at: number;
   created_at: number;
+  /**
+   * A password hash an import brought (shared/domain/migration/imports.ts), while `password` holds no verifier
+   * yet: checked once at the first sign-in, then replaced by an SRP verifier and deleted.
+   */
+  imported_password?: ImportedPasswordHash;
+  /** Only when an import said the old system had not verified the address. */
+  email_verified?: false;
   /** The security events the profile keeps (activity.ts); never part of an answer about the user. */
   activity?: ActivityEvent[];
 }

@@ -1,0 +1,93 @@
+/**
+ * Import (issue 39): 100 000 users with bcrypt hashes, each with a tenant membership, imported into a fresh SaaS
+ * on DynamoDB Local as `npm run admin -- import FILE` does it (the job of shared/domain/migration/imports.ts,
+ * run in this process). Target: at most 5 minutes on this 2-core machine. Then the same file again, which
+ * must change nothing (every row unchanged), and its time.
+ *   npm run bench -- import
+ *   IMPORT_USERS=10000 npm run bench -- import      fewer users
+ */
+import os from 'node:os';
+import { importService } from '../shared/wiring.js';
+import { startHarness } from '../dev-support/harness.js';
+import { patientStoreClient, startBenchDynamo } from './fixtures.js';
+import { writeResults } from './support.js';
+
+const USERS = Number(process.env.IMPORT_USERS ?? 100_000);
+const TENANTS = 1000;
+const TARGET_SECONDS = 300;
+/** crypt_blowfish's vector ("U*U", cost 5): the import checks a hash's form, never its cost, so any cost times the same. */
+const BCRYPT = '$2b$10$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
+
+function file(): string {
+  const rows: string[] = [
+    JSON.stringify({ type: 'role', role_name: 'member', display_name: 'Member' }),
+    JSON.stringify({ type: 'env', id: 1, name: 'production', display_name: 'Production' }),
+  ];
+  for (let t = 0; t < TENANTS; t++) rows.push(JSON.stringify({ type: 'tenant', external_id: `t${t}`, name: `Tenant ${t}` }));
+  for (let i = 0; i < USERS; i++) {
+    rows.push(
+      JSON.stringify({ type: 'user', external_id: `u${i}`, email: `u${i}@import.bench`, password_hash: { algorithm: 'bcrypt', hash: BCRYPT } }),
+    );
+  }
+  for (let i = 0; i < USERS; i++) {
+    rows.push(JSON.stringify({ type: 'membership', user: `u${i}`, tenant: `t${i % TENANTS}`, envs: [{ id: 1, role_names: ['member'] }] }));
+  }
+  return rows.join('\n');
+}
+
+const say = (text: string) => process.stdout.write(text);
+
+const dynamoLocal = await startBenchDynamo();
+const h = await startHarness();
+patientStoreClient();
+try {
+  const { saasId } = await h.newSaas();
+  const jsonl = file();
+  const imports = importService();
+  const timed = async (label: string) => {
+    const started = Date.now();
+    const cpu = process.cpuUsage();
+    const job = await imports.start(saasId, jsonl);
+    let lastTenth = 0;
+    await imports.run(saasId, job.job_id, {
+      onProgress: (done, total) => {
+        if (Math.floor((10 * done) / total) > lastTenth) {
+          lastTenth = Math.floor((10 * done) / total);
+          say(`  ${label}: ${done}/${total} lines, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+        }
+      },
+    });
+    const seconds = (Date.now() - started) / 1000;
+    const report = await imports.get(saasId, job.job_id);
+    if (report.failed > 0) say(`  ${report.failed} rows failed, the first: ${JSON.stringify(report.errors?.slice(0, 3))}\n`);
+    const used = process.cpuUsage(cpu);
+    return { job: report, seconds, cpuSeconds: (used.user + used.system) / 1e6 };
+  };
+  const first = await timed('first run');
+  const again = await timed('same file again');
+  const figures = {
+    users: USERS,
+    memberships: USERS,
+    tenants: TENANTS,
+    cores: os.cpus().length,
+    load: os.loadavg()[0],
+    first: { seconds: first.seconds, cpuSeconds: first.cpuSeconds, usersPerSecond: USERS / first.seconds, ...counts(first.job) },
+    again: { seconds: again.seconds, cpuSeconds: again.cpuSeconds, ...counts(again.job) },
+    targetSeconds: (TARGET_SECONDS * USERS) / 100_000,
+  };
+  say(
+    `${USERS} users (bcrypt), ${USERS} memberships, ${TENANTS} tenants: ${first.seconds.toFixed(1)} s ` +
+      `(${figures.first.usersPerSecond.toFixed(0)} users/s, importer CPU ${first.cpuSeconds.toFixed(1)} s), ` +
+      `imported ${first.job.imported}, failed ${first.job.failed}; target ${figures.targetSeconds} s: ` +
+      `${first.seconds <= figures.targetSeconds ? 'met' : 'MISSED'}\n` +
+      `same file again: ${again.seconds.toFixed(1)} s, unchanged ${again.job.unchanged}, imported ${again.job.imported}\n`,
+  );
+  writeResults('import', figures);
+} finally {
+  await h.close();
+  await dynamoLocal.stop();
+}
+
+function counts(job: { imported: number; unchanged: number; failed: number }) {
+  return { imported: job.imported, unchanged: job.unchanged, failed: job.failed };
+}

@@ -1,0 +1,46 @@
+/**
+ * `npm run admin -- import FILE --saas ID`: the import job of shared/domain/migration/imports.ts, started and run
+ * in this process against the store the command is pointed at, with a progress bar on stderr. When a running
+ * service's worker holds the job first (under `npm start` it looks every few seconds), the command waits for
+ * it and shows its progress the same way.
+ */
+import { readFileSync } from 'node:fs';
+import type { ImportJob } from '../shared/schemas/migration.js';
+import { importService } from '../shared/wiring.js';
+
+const BAR_WIDTH = 30;
+
+/** One line, redrawn in place on a terminal; elsewhere (a log, CI) a line each tenth of the way. */
+function progressBar(): (done: number, total: number) => void {
+  let lastTenth = -1;
+  const started = Date.now();
+  return (done, total) => {
+    const share = total === 0 ? 1 : done / total;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const text = `[${'#'.repeat(Math.round(share * BAR_WIDTH)).padEnd(BAR_WIDTH, '.')}] ${done}/${total} lines, ${seconds} s`;
+    if (process.stderr.isTTY) process.stderr.write(`\r${text}${done === total ? '\n' : ''}`);
+    else if (Math.floor(share * 10) > lastTenth) {
+      lastTenth = Math.floor(share * 10);
+      process.stderr.write(`${text}\n`);
+    }
+  };
+}
+
+export async function importFile(saasId: string, path: string): Promise<ImportJob> {
+  const imports = importService();
+  const job = await imports.start(saasId, readFileSync(path, 'utf8'));
+  const progress = progressBar();
+  progress(0, job.lines);
+  await imports.run(saasId, job.job_id, { onProgress: progress });
+  for (;;) {
+    const now = await imports.get(saasId, job.job_id);
+    if (now.state === 'done') {
+      progress(now.lines, now.lines);
+      return now;
+    }
+    // Another worker holds it: its counts are the progress there is to show.
+    progress(Math.min(now.imported + now.unchanged + now.failed, now.lines), now.lines);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await imports.run(saasId, job.job_id, { onProgress: progress });
+  }
+}

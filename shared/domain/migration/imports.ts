@@ -1,0 +1,444 @@
+/**
+ * The import job (issue 39, docs/migration.md (coming)): a JSON Lines file of users with their password hashes,
+ * tenants, memberships and definitions, brought in as a job that outlives any one request. The file is kept in
+ * parts (a store item holds 400 KB at most); the scheduled worker, or the admin command in its own process,
+ * works through them in order.
+ *
+ * - Every row is one commit: imported whole or not at all.
+ * - A bad row is reported with its line number and reason, and the rest go on.
+ * - Ids are derived from the row's `external_id` (externalId below), so a second run of the same file meets
+ *   what the first made and leaves it as it is: counted `unchanged`.
+ * - A part is marked done in the same commit that adds its counts to the job, so a part worked twice (two
+ *   workers, or one stopped halfway) is counted once.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { nowSeconds } from '../../clock.js';
+import { importedHashProblem, type ImportedPasswordHash } from '../../crypto/imported-hash.js';
+import { DomainError, invalid, notFound } from '../../errors.js';
+import {
+  ROW_SCHEMAS,
+  type ImportJob,
+  type ImportRow,
+  type MembershipRow,
+  type RowType,
+  type TenantRow,
+  type UserRow,
+} from '../../schemas/migration.js';
+import type { Attribute } from '../../schemas/definitions.js';
+import { RULE, type Committer } from '../atomic.js';
+import { checkAttributeValues } from '../attributes.js';
+import type { AttributeKind, DefinitionRepository } from '../configuration/definitions.js';
+import type { TenantRepository, TenantRecord } from '../tenants/tenants.js';
+import type { NewMembership } from '../tenants/tenant-users.js';
+import { emailAddress, loginFromRequest, loginTaken, type UserRecord, type UserRepository } from '../users/users.js';
+
+export type ImportState = ImportJob['state'];
+
+export interface RowError {
+  line: number;
+  reason: string;
+}
+
+export interface ImportCounts {
+  imported: number;
+  unchanged: number;
+  failed: number;
+}
+
+export interface ImportJobRecord extends ImportCounts {
+  id: string;
+  state: ImportState;
+  created_at: number;
+  finished_at?: number;
+  lines: number;
+  parts: number;
+}
+
+export interface ImportPart {
+  index: number;
+  /** The number of the part's first line in the file, from 1. */
+  first_line: number;
+  text: string;
+  /** Lines over MAX_LINE_BYTES, kept empty in `text`: failed rows of their own. */
+  too_long?: number[];
+}
+
+export interface ImportRepository {
+  create(saasId: string, job: ImportJobRecord, parts: readonly ImportPart[]): Promise<void>;
+  get(saasId: string, jobId: string): Promise<ImportJobRecord | undefined>;
+  /** Newest first. */
+  list(saasId: string): Promise<ImportJobRecord[]>;
+  /** The ids of the jobs not done yet, oldest first. */
+  unfinished(saasId: string): Promise<string[]>;
+  /** The parts not done yet, in file order. */
+  pendingParts(saasId: string, jobId: string): Promise<ImportPart[]>;
+  /** Up to `limit` failed rows, in file order. */
+  errors(saasId: string, jobId: string, limit: number): Promise<RowError[]>;
+  /** Holds the job for this worker until `until` (Unix seconds) unless another holds it; marks it running. */
+  claim(saasId: string, jobId: string, holder: string, now: number, until: number): Promise<boolean>;
+  /** Marks the part done with its errors and adds its counts to the job, in one commit; a part done already changes nothing. */
+  finishPart(saasId: string, jobId: string, index: number, counts: ImportCounts, errors: readonly RowError[]): Promise<void>;
+  finish(saasId: string, jobId: string, at: number): Promise<void>;
+}
+
+export interface ImportDeps {
+  imports: ImportRepository;
+  users: UserRepository;
+  tenants: TenantRepository;
+  definitions: DefinitionRepository;
+  committer: Committer;
+  /** Tenant users' memberships (tenant-users.ts addMember): throws its DomainErrors. */
+  addMember(saasId: string, membership: NewMembership): Promise<unknown>;
+  /** Whether the SaaS's pricing catalogue has the plan. */
+  planExists(saasId: string, planId: string): Promise<boolean>;
+}
+
+export interface RunOptions {
+  /** Rows committed side by side. */
+  concurrency?: number;
+  /** Stop after the part that ends past this time (ms since the epoch): the next run goes on from there. */
+  deadline?: number;
+  /** After each part: lines worked through so far, of all. */
+  onProgress?(done: number, total: number): void;
+}
+
+/** A part's text stays under this, so a done part's errors fit beside it in one item. */
+export const PART_BYTES = 200_000;
+/** A longer line is refused as it stands, never stored. */
+export const MAX_LINE_BYTES = 16_384;
+/** The job's answer lists this many failed rows; the counts cover them all. */
+export const REPORTED_ERRORS = 1000;
+const REASON_CHARS = 300;
+const LEASE_SECONDS = 120;
+const DEFAULT_CONCURRENCY = 16;
+
+/** The order rows of one part are written in: what a row names is written before it. */
+const ROW_ORDER: readonly RowType[] = ['attribute', 'role', 'env', 'tenant', 'user', 'membership'];
+
+const checkers = Object.fromEntries(Object.entries(ROW_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]));
+
+/**
+ * The id this service gives the row of `external_id`: a UUID (version 8, RFC 9562's form for ids made by
+ * one's own rule) from a digest of the SaaS, the kind and the external id. The same row gets the same id on
+ * every run, which is what makes a re-run change nothing; two SaaS never share one.
+ */
+export function externalId(saasId: string, kind: 'user' | 'tenant', external: string): string {
+  const b = createHash('sha256').update(`${saasId}\n${kind}\n${external}`).digest().subarray(0, 16);
+  b[6] = ((b[6] as number) & 0x0f) | 0x80;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The file cut into parts at line ends; each line over MAX_LINE_BYTES is kept as an empty line and reported. */
+export function splitIntoParts(jsonl: string): { parts: ImportPart[]; lines: number } {
+  const lines = jsonl.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const parts: ImportPart[] = [];
+  let current: string[] = [];
+  let tooLong: number[] = [];
+  let bytes = 0;
+  let first = 1;
+  const close = () =>
+    parts.push({ index: parts.length, first_line: first, text: current.join('\n'), ...(tooLong.length ? { too_long: tooLong } : {}) });
+  lines.forEach((raw, i) => {
+    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    let size = Buffer.byteLength(line);
+    if (bytes + Math.min(size, MAX_LINE_BYTES) > PART_BYTES && current.length > 0) {
+      close();
+      [current, tooLong, bytes, first] = [[], [], 0, i + 1];
+    }
+    if (size > MAX_LINE_BYTES) {
+      tooLong.push(i + 1);
+      [line, size] = ['', 0];
+    }
+    current.push(line);
+    bytes += size + 1;
+  });
+  if (current.length > 0) close();
+  return { parts, lines: lines.length };
+}
+
+/** A row of the file, or why it is not one. */
+export function parseRow(line: string): ImportRow | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 'not JSON';
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
+  const type = (value as { type?: unknown }).type;
+  const checker = typeof type === 'string' ? checkers[type] : undefined;
+  if (!checker) return `type must be one of ${Object.keys(ROW_SCHEMAS).join(', ')}`;
+  const error = checker.Errors(value).First();
+  if (!error) return value as ImportRow;
+  // A union's error says only that no variant fits: the hash's own check says what is wrong with it.
+  const hash = (value as { password_hash?: ImportedPasswordHash }).password_hash;
+  if (error.path.startsWith('/password_hash') && hash && typeof hash === 'object')
+    return `password_hash: ${importedHashProblem(hash) ?? error.message}`;
+  if (error.path === '/created_at') return 'created_at: must be Unix seconds or an ISO 8601 time';
+  return `${error.path.slice(1).replaceAll('/', '.') || 'row'}: ${error.message}`;
+}
+
+/** The user rows that are the first in the part to give their sign-in name, and the rest, in file order. */
+function firstOfEachName<T extends { row: ImportRow }>(rows: readonly T[]): [T[], T[]] {
+  const seen = new Set<string>();
+  const firsts: T[] = [];
+  const repeats: T[] = [];
+  for (const entry of rows) {
+    const row = entry.row as UserRow;
+    const name = `${row.email?.trim().toLowerCase() ?? ''}\n${row.sign_in_id?.toLowerCase() ?? ''}`;
+    (seen.has(name) ? repeats : firsts).push(entry);
+    seen.add(name);
+  }
+  return [firsts, repeats];
+}
+
+export const importNotFound = (jobId: string) => notFound('import_not_found', `no import job with id ${jobId}`);
+
+type Outcome = 'imported' | 'unchanged';
+
+/** What a part's rows read once: the definitions their values are checked against. */
+interface PartContext {
+  attributes(kind: AttributeKind): Promise<Attribute[]>;
+}
+
+export class ImportService {
+  constructor(private readonly deps: ImportDeps) {}
+
+  /** A new job over the file, queued for the worker. */
+  async start(saasId: string, jsonl: string): Promise<ImportJob> {
+    const { parts, lines } = splitIntoParts(jsonl);
+    if (lines === 0) throw invalid('invalid_parameter', 'jsonl: the file has no lines', { field: 'jsonl' });
+    const job: ImportJobRecord = {
+      id: randomUUID(),
+      state: 'queued',
+      created_at: nowSeconds(),
+      lines,
+      parts: parts.length,
+      imported: 0,
+      unchanged: 0,
+      failed: 0,
+    };
+    await this.deps.imports.create(saasId, job, parts);
+    return this.answer(saasId, job);
+  }
+
+  async get(saasId: string, jobId: string): Promise<ImportJob> {
+    const job = await this.deps.imports.get(saasId, jobId);
+    if (!job) throw importNotFound(jobId);
+    return this.answer(saasId, job);
+  }
+
+  async list(saasId: string): Promise<ImportJob[]> {
+    return (await this.deps.imports.list(saasId)).map((job) => toImportJob(job));
+  }
+
+  private async answer(saasId: string, job: ImportJobRecord): Promise<ImportJob> {
+    return toImportJob(job, job.failed > 0 ? await this.deps.imports.errors(saasId, job.id, REPORTED_ERRORS) : []);
+  }
+
+  /** Works on the SaaS's unfinished jobs, oldest first, until done or past the deadline; the number of parts done. */
+  async runUnfinished(saasId: string, options: RunOptions = {}): Promise<number> {
+    let done = 0;
+    for (const jobId of await this.deps.imports.unfinished(saasId)) {
+      if (options.deadline !== undefined && Date.now() > options.deadline) break;
+      done += await this.run(saasId, jobId, options);
+    }
+    return done;
+  }
+
+  /** Works through the job's parts left; the number of parts done. 0 when another worker holds it. */
+  async run(saasId: string, jobId: string, options: RunOptions = {}): Promise<number> {
+    const job = await this.deps.imports.get(saasId, jobId);
+    if (!job) throw importNotFound(jobId);
+    if (job.state === 'done') return 0;
+    const holder = randomUUID();
+    const hold = () => this.deps.imports.claim(saasId, jobId, holder, nowSeconds(), nowSeconds() + LEASE_SECONDS);
+    if (!(await hold())) return 0;
+    const pending = await this.deps.imports.pendingParts(saasId, jobId);
+    let linesDone = pending.length > 0 ? (pending[0] as ImportPart).first_line - 1 : job.lines;
+    let done = 0;
+    for (const part of pending) {
+      const { counts, errors } = await this.runPart(saasId, part, options.concurrency ?? DEFAULT_CONCURRENCY);
+      await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors);
+      done++;
+      linesDone += part.text.split('\n').length;
+      options.onProgress?.(linesDone, job.lines);
+      if (options.deadline !== undefined && Date.now() > options.deadline) {
+        // Let go at once, so the next run (a minute on) need not wait for the lease to lapse.
+        await this.deps.imports.claim(saasId, jobId, holder, nowSeconds(), nowSeconds() - 1);
+        return done;
+      }
+      if (!(await hold())) return done;
+    }
+    await this.deps.imports.finish(saasId, jobId, nowSeconds());
+    return done;
+  }
+
+  private async runPart(saasId: string, part: ImportPart, concurrency: number): Promise<{ counts: ImportCounts; errors: RowError[] }> {
+    const counts: ImportCounts = { imported: 0, unchanged: 0, failed: 0 };
+    const errors: RowError[] = (part.too_long ?? []).map((line) => ({ line, reason: `longer than ${MAX_LINE_BYTES} bytes` }));
+    const byType = new Map<RowType, { line: number; row: ImportRow }[]>();
+    part.text.split('\n').forEach((text, i) => {
+      const line = part.first_line + i;
+      if (text.trim() === '') return;
+      const row = parseRow(text);
+      if (typeof row === 'string') errors.push({ line, reason: row });
+      else byType.set(row.type, [...(byType.get(row.type) ?? []), { line, row }]);
+    });
+    const definitions = new Map<AttributeKind, Promise<Attribute[]>>();
+    const context: PartContext = {
+      attributes: (kind) => {
+        if (!definitions.has(kind)) definitions.set(kind, this.deps.definitions.listAttributes(saasId, kind));
+        return definitions.get(kind) as Promise<Attribute[]>;
+      },
+    };
+    // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
+    const writeAll = async (rows: readonly { line: number; row: ImportRow }[], width: number) => {
+      let next = 0;
+      const writer = async () => {
+        while (next < rows.length) {
+          const { line, row } = rows[next++] as { line: number; row: ImportRow };
+          try {
+            counts[await this.write(saasId, row, context)]++;
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            errors.push({ line, reason: error.message.slice(0, REASON_CHARS) });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, rows.length) }, writer));
+    };
+    for (const type of ROW_ORDER) {
+      const rows = byType.get(type) ?? [];
+      // Attributes change what later rows are checked against: they go before everything, and one at a time.
+      if (type === 'attribute') {
+        await writeAll(rows, 1);
+        if (rows.length > 0) definitions.clear();
+        continue;
+      }
+      // Rows side by side would race for a sign-in name two of them give: the earlier line must win, so a
+      // name's later rows wait until every first one is written.
+      const [firsts, repeats] = type === 'user' ? firstOfEachName(rows) : [rows, []];
+      await writeAll(firsts, concurrency);
+      await writeAll(repeats, 1);
+    }
+    errors.sort((a, b) => a.line - b.line);
+    counts.failed = errors.length;
+    return { counts, errors };
+  }
+
+  /** One row, in one commit; a DomainError names what is wrong with it. */
+  private async write(saasId: string, row: ImportRow, context: PartContext): Promise<Outcome> {
+    switch (row.type) {
+      case 'attribute': {
+        const { type: _type, kind, ...attribute } = row;
+        return (await this.deps.definitions.createAttribute(saasId, kind, attribute)) === 'created' ? 'imported' : 'unchanged';
+      }
+      case 'role': {
+        const { type: _type, ...role } = row;
+        return (await this.deps.definitions.createRole(saasId, role)) === 'created' ? 'imported' : 'unchanged';
+      }
+      case 'env': {
+        const { type: _type, ...env } = row;
+        return (await this.deps.definitions.createEnv(saasId, env)) === 'created' ? 'imported' : 'unchanged';
+      }
+      case 'tenant':
+        return this.writeTenant(saasId, row, context);
+      case 'user':
+        return this.writeUser(saasId, row, context);
+      case 'membership':
+        return this.writeMembership(saasId, row);
+    }
+  }
+
+  private async writeTenant(saasId: string, row: TenantRow, context: PartContext): Promise<Outcome> {
+    const attributes = row.attributes ?? {};
+    checkAttributeValues(attributes, await context.attributes('tenant'), 'tenant attribute');
+    if (row.plan_id !== undefined && !(await this.deps.planExists(saasId, row.plan_id)))
+      throw invalid('plan_not_found', `plan_id: no plan ${row.plan_id} in the pricing catalogue`);
+    const now = nowSeconds();
+    const tenant: TenantRecord = {
+      id: externalId(saasId, 'tenant', row.external_id),
+      name: row.name,
+      attributes,
+      back_office_staff_email: row.back_office_staff_email ?? '',
+      plan_histories: row.plan_id ? [{ plan_id: row.plan_id, plan_applied_at: now }] : [],
+      ...(row.plan_id ? { plan_id: row.plan_id } : {}),
+      rev: 0,
+      created_at: now,
+    };
+    const outcome = await this.deps.committer.commit(this.deps.tenants.createWrite(saasId, tenant));
+    return outcome.committed ? 'imported' : 'unchanged';
+  }
+
+  private async writeUser(saasId: string, row: UserRow, context: PartContext): Promise<Outcome> {
+    const login = loginFromRequest(row);
+    const attributes = row.attributes ?? {};
+    checkAttributeValues(attributes, await context.attributes('saas_user'), 'SaaS user attribute');
+    const problem = row.password_hash && importedHashProblem(row.password_hash);
+    if (problem) throw invalid('invalid_password_hash', `password_hash: ${problem}`);
+    const created = typeof row.created_at === 'string' ? Math.floor(Date.parse(row.created_at) / 1000) : row.created_at;
+    if (Number.isNaN(created)) throw invalid('invalid_parameter', 'created_at: must be Unix seconds or an ISO 8601 time', { field: 'created_at' });
+    const id = externalId(saasId, 'user', row.external_id);
+    const user: UserRecord = {
+      id,
+      email: login.kind === 'email' ? emailAddress(row.email as string) : '',
+      sign_in_id: login.kind === 'sign_in_id' ? (row.sign_in_id as string) : '',
+      attributes,
+      // No SRP verifier until the first sign-in makes one from the typed password (or a reset sets one):
+      // to SRP the user is nobody until then (store/user-repository.ts signInCredential).
+      password: { salt: '', verifier: '', temporary: false },
+      ...(row.password_hash ? { imported_password: row.password_hash } : {}),
+      ...(row.email_verified === false ? { email_verified: false } : {}),
+      session_version: 0,
+      mfa: { enabled: false, software_token_registered: false },
+      providers: {},
+      last_login_at: 0,
+      created_at: created ?? nowSeconds(),
+    };
+    const outcome = await this.deps.committer.commit(await this.deps.users.createWrite(saasId, user, login));
+    if (outcome.committed) return 'imported';
+    // The name's owner item is written first, so a re-run is refused by the name too: the user's own id tells.
+    if (outcome.refusedBy === RULE.newItem || (await this.deps.users.get(saasId, id))) return 'unchanged';
+    if (outcome.refusedBy === RULE.loginFree) throw loginTaken(login);
+    throw new Error(`importing a user was refused by ${outcome.refusedBy}`);
+  }
+
+  private async writeMembership(saasId: string, row: MembershipRow): Promise<Outcome> {
+    const membership: NewMembership = {
+      tenantId: externalId(saasId, 'tenant', row.tenant),
+      userId: externalId(saasId, 'user', row.user),
+      envs: row.envs ?? [],
+      attributes: row.attributes ?? {},
+    };
+    try {
+      await this.deps.addMember(saasId, membership);
+      return 'imported';
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'user_already_member') return 'unchanged';
+      if (error instanceof DomainError && error.code === 'tenant_not_found')
+        throw notFound('tenant_not_found', `tenant: no tenant row ${row.tenant}`);
+      if (error instanceof DomainError && error.code === 'user_not_found') throw notFound('user_not_found', `user: no user row ${row.user}`);
+      throw error;
+    }
+  }
+}
+
+export function toImportJob(job: ImportJobRecord, errors?: RowError[]): ImportJob {
+  return {
+    job_id: job.id,
+    state: job.state,
+    created_at: job.created_at,
+    ...(job.finished_at !== undefined ? { finished_at: job.finished_at } : {}),
+    lines: job.lines,
+    imported: job.imported,
+    unchanged: job.unchanged,
+    failed: job.failed,
+    ...(errors ? { errors } : {}),
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The import file's rows (JSON Lines, one object a line, docs/migration.md (coming)) and the import job's
+ * operations (our extension). Rows name each other by the `external_id` the old system gave them, so a
+ * membership can follow its user and tenant, and a second run of the same file finds what the first made.
+ */
+import * as Type from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { Attribute, Env, Role } from './definitions.js';
+import { AttributeValues, Email } from './common.js';
+
+const ExternalId = Type.String({ minLength: 1, maxLength: 255, description: "the old system's id: the row's identity across re-runs" });
+const Binary = Type.String({ maxLength: 2048 });
+const Encoding = Type.Optional(Type.Union([Type.Literal('base64'), Type.Literal('hex')]));
+
+export const PasswordHash = Type.Union([
+  Type.Object({ algorithm: Type.Literal('bcrypt'), hash: Type.String({ maxLength: 128 }) }, { additionalProperties: false }),
+  Type.Object({ algorithm: Type.Literal('argon2'), hash: Type.String({ maxLength: 512 }) }, { additionalProperties: false }),
+  Type.Object(
+    { algorithm: Type.Literal('scrypt'), hash: Binary, salt: Binary, n: Type.Integer(), r: Type.Integer(), p: Type.Integer(), encoding: Encoding },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      algorithm: Type.Literal('firebase_scrypt'),
+      hash: Binary,
+      salt: Binary,
+      salt_separator: Binary,
+      signer_key: Binary,
+      rounds: Type.Integer(),
+      mem_cost: Type.Integer(),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      algorithm: Type.Literal('pbkdf2'),
+      digest: Type.Union([Type.Literal('sha1'), Type.Literal('sha256'), Type.Literal('sha512')]),
+      iterations: Type.Integer(),
+      hash: Binary,
+      salt: Binary,
+      encoding: Encoding,
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      algorithm: Type.Union([Type.Literal('sha256'), Type.Literal('sha512')]),
+      hash: Binary,
+      salt: Binary,
+      salt_position: Type.Union([Type.Literal('prefix'), Type.Literal('suffix')]),
+      encoding: Encoding,
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export const UserRow = Type.Object(
+  {
+    type: Type.Literal('user'),
+    external_id: ExternalId,
+    email: Type.Optional(Type.String({ maxLength: 254 })),
+    sign_in_id: Type.Optional(Type.String({ maxLength: 50 })),
+    email_verified: Type.Optional(Type.Boolean()),
+    attributes: Type.Optional(AttributeValues),
+    /** Unix seconds or an ISO 8601 time. */
+    created_at: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ minLength: 10, maxLength: 40 })])),
+    password_hash: Type.Optional(PasswordHash),
+  },
+  { additionalProperties: false },
+);
+export type UserRow = Static<typeof UserRow>;
+
+export const TenantRow = Type.Object(
+  {
+    type: Type.Literal('tenant'),
+    external_id: ExternalId,
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    attributes: Type.Optional(AttributeValues),
+    back_office_staff_email: Type.Optional(Email),
+    plan_id: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  { additionalProperties: false },
+);
+export type TenantRow = Static<typeof TenantRow>;
+
+export const MembershipRow = Type.Object(
+  {
+    type: Type.Literal('membership'),
+    /** The external ids of a user row and a tenant row, of this file or an earlier one. */
+    user: ExternalId,
+    tenant: ExternalId,
+    envs: Type.Optional(Type.Array(Type.Object({ id: Env.properties.id, role_names: Type.Array(Role.properties.role_name) }), { maxItems: 50 })),
+    attributes: Type.Optional(AttributeValues),
+  },
+  { additionalProperties: false },
+);
+export type MembershipRow = Static<typeof MembershipRow>;
+
+export const RoleRow = Type.Composite([Type.Object({ type: Type.Literal('role') }), Role], { additionalProperties: false });
+export const EnvRow = Type.Composite([Type.Object({ type: Type.Literal('env') }), Env], { additionalProperties: false });
+export const AttributeRow = Type.Composite(
+  [
+    Type.Object({ type: Type.Literal('attribute'), kind: Type.Union([Type.Literal('user'), Type.Literal('saas_user'), Type.Literal('tenant')]) }),
+    Attribute,
+  ],
+  { additionalProperties: false },
+);
+
+/** Every row type, by its `type`. */
+export const ROW_SCHEMAS = { user: UserRow, tenant: TenantRow, membership: MembershipRow, role: RoleRow, env: EnvRow, attribute: AttributeRow };
+export type RowType = keyof typeof ROW_SCHEMAS;
+export type ImportRow = { [K in RowType]: Static<(typeof ROW_SCHEMAS)[K]> }[RowType];
+
+export const ImportState = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done')]);
+
+export const ImportJob = Type.Object(
+  {
+    job_id: Type.String(),
+    state: ImportState,
+    created_at: Type.Integer(),
+    finished_at: Type.Optional(Type.Integer()),
+    /** Lines of the file, blank ones included (they are skipped, not counted as rows). */
+    lines: Type.Integer(),
+    /** Rows made by this job. */
+    imported: Type.Integer(),
+    /** Rows that were already there from an earlier run: left as they are. */
+    unchanged: Type.Integer(),
+    failed: Type.Integer(),
+    /** The failed rows, by line number (the first 1,000). */
+    errors: Type.Optional(Type.Array(Type.Object({ line: Type.Integer(), reason: Type.String() }))),
+  },
+  { $id: 'ImportJob' },
+);
+export type ImportJob = Static<typeof ImportJob>;
+
+/** The largest file one call takes; a larger one goes through `npm run admin -- import FILE`, or in several calls. */
+export const MAX_IMPORT_BODY_BYTES = 5_000_000;
+
+export const migrationSchemas = {
+  startImport: {
+    body: Type.Object({ jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }) }),
+    response: ImportJob,
+    maxBodyBytes: MAX_IMPORT_BODY_BYTES,
+  },
+  getImports: { response: Type.Object({ imports: Type.Array(ImportJob) }) },
+  getImport: { params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }), response: ImportJob },
+};
