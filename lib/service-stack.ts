@@ -357,11 +357,19 @@ export class ServiceStack extends Stack {
       routeKey: HttpRouteKey.DEFAULT,
       integration: integrationOf('public', HttpRouteKey.DEFAULT.key),
     });
+    // One permission per function and API family (`/v1/pricing`, `/v1/communication`): a source ARN holds one
+    // pattern, and a pattern over two families would be `/v1/*`, letting any route of the API invoke the function.
     for (const [fn, paths] of pathsOf) {
-      (functions.get(fn) as IFunction).addPermission('FromApi', {
-        principal: new ServicePrincipal('apigateway.amazonaws.com'),
-        sourceArn: this.formatArn({ service: 'execute-api', resource: api.apiId, resourceName: `*/*${routesPattern(paths)}` }),
-      });
+      const families = new Map<string, string[]>();
+      // The function behind `$default` is invoked from any route: one permission over them all.
+      const familyOf = (path: string) => (paths.includes(HttpRouteKey.DEFAULT.key) ? '' : apiFamily(path));
+      for (const path of paths) families.set(familyOf(path), [...(families.get(familyOf(path)) ?? []), path]);
+      for (const [index, familyPaths] of [...families.values()].entries()) {
+        (functions.get(fn) as IFunction).addPermission(index === 0 ? 'FromApi' : `FromApi${index + 1}`, {
+          principal: new ServicePrincipal('apigateway.amazonaws.com'),
+          sourceArn: this.formatArn({ service: 'execute-api', resource: api.apiId, resourceName: `*/*${routesPattern(familyPaths)}` }),
+        });
+      }
     }
     for (const scope of [api, fallback]) {
       acceptNagFindings(scope, {
@@ -376,6 +384,9 @@ export class ServiceStack extends Stack {
 class RoutesIntegration extends HttpLambdaIntegration {
   protected override completeBind(): void {}
 }
+
+/** A route's API family: `/v1/pricing` of `/v1/pricing/plans`; `$default` is a family of its own. */
+const apiFamily = (path: string) => path.split('/').slice(0, 3).join('/');
 
 /**
  * The part after `<api id>/<stage>/<method>` of an execute-api source ARN that covers every one of these paths: their

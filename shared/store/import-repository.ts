@@ -21,6 +21,9 @@ const toJob = (item: Record<string, unknown>): ImportJobRecord => {
   return job;
 };
 
+/** Jobs made within one second keep their order. */
+const createdMs = (job: ImportJobRecord) => job.created_ms ?? job.created_at * 1000;
+
 export class DynamoImportRepository implements ImportRepository {
   constructor(
     private readonly db: DynamoClient,
@@ -46,12 +49,12 @@ export class DynamoImportRepository implements ImportRepository {
 
   async list(saasId: string): Promise<ImportJobRecord[]> {
     const jobs = (await queryAll(this.db, this.table, keys.importJobs(saasId))).map(toJob);
-    return jobs.sort((a, b) => b.created_at - a.created_at || b.id.localeCompare(a.id));
+    return jobs.sort((a, b) => createdMs(b) - createdMs(a) || b.id.localeCompare(a.id));
   }
 
   async unfinished(saasId: string): Promise<string[]> {
     const jobs = (await queryAll(this.db, this.table, keys.importJobs(saasId))).map(toJob).filter((job) => job.state !== 'done');
-    return jobs.sort((a, b) => a.created_at - b.created_at).map((job) => job.id);
+    return jobs.sort((a, b) => createdMs(a) - createdMs(b)).map((job) => job.id);
   }
 
   async pendingParts(saasId: string, jobId: string): Promise<ImportPart[]> {

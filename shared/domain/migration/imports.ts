@@ -14,7 +14,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
-import { nowSeconds } from '../../clock.js';
+import { nowMillis, nowSeconds } from '../../clock.js';
 import { importedHashProblem, type ImportedPasswordHash } from '../../crypto/imported-hash.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
 import {
@@ -51,6 +51,8 @@ export interface ImportJobRecord extends ImportCounts {
   id: string;
   state: ImportState;
   created_at: number;
+  /** When it was made, in milliseconds: the order of jobs made within one second (absent on none so far). */
+  created_ms?: number;
   finished_at?: number;
   lines: number;
   parts: number;
@@ -213,10 +215,12 @@ export class ImportService {
   async start(saasId: string, jsonl: string): Promise<ImportJob> {
     const { parts, lines } = splitIntoParts(jsonl);
     if (lines === 0) throw invalid('invalid_parameter', 'jsonl: the file has no lines', { field: 'jsonl' });
+    const now = nowMillis();
     const job: ImportJobRecord = {
       id: randomUUID(),
       state: 'queued',
-      created_at: nowSeconds(),
+      created_at: Math.floor(now / 1000),
+      created_ms: now,
       lines,
       parts: parts.length,
       imported: 0,
