@@ -21,6 +21,7 @@ const toFeedback = (item: Record<string, unknown>): FeedbackRecord => ({
   id: String(item.id),
   userId: String(item.user_id),
   createdAt: Number(item.created_at),
+  ...(item.created_ms !== undefined ? { createdMs: Number(item.created_ms) } : {}),
   status: Number(item.status),
   title: String(item.title),
   description: String(item.description),
@@ -28,6 +29,7 @@ const toFeedback = (item: Record<string, unknown>): FeedbackRecord => ({
 const toComment = (item: Record<string, unknown>): CommentRecord => ({
   id: String(item.id),
   createdAt: Number(item.created_at),
+  ...(item.created_ms !== undefined ? { createdMs: Number(item.created_ms) } : {}),
   body: String(item.body),
 });
 const toVote = (item: Record<string, unknown>): VoteRecord => ({ userId: String(item.user_id), votedAt: Number(item.voted_at) });
@@ -93,6 +95,7 @@ export class DynamoFeedbackRepository implements FeedbackRepository {
       id: record.id,
       user_id: record.userId,
       created_at: record.createdAt,
+      ...(record.createdMs !== undefined ? { created_ms: record.createdMs } : {}),
       status: record.status,
       title: record.title,
       description: record.description,
@@ -153,6 +156,7 @@ export class DynamoFeedbackRepository implements FeedbackRepository {
       v: 1,
       id: comment.id,
       created_at: comment.createdAt,
+      ...(comment.createdMs !== undefined ? { created_ms: comment.createdMs } : {}),
       body: comment.body,
     };
     return atomicWrite(this.feedbackExists(saasId, feedbackId), putNew(this.table, item, 'new_item'));

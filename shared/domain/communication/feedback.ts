@@ -5,13 +5,15 @@
  * them, so a user id of another SaaS, or of nobody, is refused. A vote counts once per user.
  */
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../../clock.js';
+import { nowMillis, nowSeconds } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import type { AtomicWrite, CommitOutcome } from '../atomic.js';
 
 export interface CommentRecord {
   id: string;
   createdAt: number;
+  /** When it was made, in milliseconds: the order within one second (absent on a record that has none). */
+  createdMs?: number;
   body: string;
 }
 
@@ -24,6 +26,8 @@ export interface FeedbackRecord {
   id: string;
   userId: string;
   createdAt: number;
+  /** When it was made, in milliseconds: the order within one second (absent on a record that has none). */
+  createdMs?: number;
   status: number;
   title: string;
   description: string;
@@ -89,8 +93,9 @@ export interface CommentAnswer {
 
 const toComment = (c: CommentRecord): CommentAnswer => ({ id: c.id, created_at: c.createdAt, body: c.body });
 
-/** Oldest first, then by id, so two of one second keep one order. */
-const byTime = <T extends { id: string; createdAt: number }>(a: T, b: T) => a.createdAt - b.createdAt || a.id.localeCompare(b.id);
+/** Oldest first, by the millisecond where one is kept, then by id. */
+const byTime = <T extends { id: string; createdAt: number; createdMs?: number }>(a: T, b: T) =>
+  (a.createdMs ?? a.createdAt * 1000) - (b.createdMs ?? b.createdAt * 1000) || a.id.localeCompare(b.id);
 
 function votesOf(votes: VoteRecord[]): { count: number; users: { user_id: string }[] } {
   const ordered = [...votes].sort((a, b) => a.votedAt - b.votedAt || a.userId.localeCompare(b.userId));
@@ -139,10 +144,12 @@ export class FeedbackService {
   }
 
   async create(saasId: string, input: { user_id: string; feedback_title: string; feedback_description: string }): Promise<FeedbackAnswer> {
+    const now = nowMillis();
     const record: FeedbackRecord = {
       id: randomUUID(),
       userId: input.user_id.toLowerCase(),
-      createdAt: nowSeconds(),
+      createdAt: Math.floor(now / 1000),
+      createdMs: now,
       status: 0,
       title: input.feedback_title,
       description: input.feedback_description,
@@ -190,7 +197,8 @@ export class FeedbackService {
   }
 
   async addComment(saasId: string, feedbackId: string, body: string): Promise<CommentAnswer> {
-    const comment: CommentRecord = { id: randomUUID(), createdAt: nowSeconds(), body };
+    const now = nowMillis();
+    const comment: CommentRecord = { id: randomUUID(), createdAt: Math.floor(now / 1000), createdMs: now, body };
     await this.commit(this.repository.addComment(saasId, feedbackId, comment), {
       [FEEDBACK_RULE.feedbackExists]: () => feedbackNotFound(feedbackId),
     });
