@@ -7,7 +7,17 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { BASE_PATH, ENTRY_FUNCTIONS, type EntryGrants, groupTimeoutSeconds, matchEntry, matchRoute, routeKey } from '../shared/routes.js';
+import {
+  BASE_PATH,
+  ENTRY_FUNCTIONS,
+  type EntryFunction,
+  type EntryGrants,
+  type Group,
+  groupTimeoutSeconds,
+  matchEntry,
+  matchRoute,
+  routeKey,
+} from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { ENTRY_HANDLERS, GROUP_HANDLERS } from './handlers.js';
 import { buildPageAssets } from '../web/page-assets.js';
@@ -149,13 +159,16 @@ const pages = new Map<string, Promise<void>>();
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
   const entry = matchEntry(event.requestContext.http.method, event.rawPath);
+  if (entry && !(entry.fn in ENTRY_FUNCTIONS))
+    return GROUP_HANDLERS[entry.fn as Group](event, lambdaContext(event.requestContext.requestId, entry.fn));
   if (entry) {
-    const app = (ENTRY_FUNCTIONS[entry.fn] as EntryGrants).page;
+    const fn = entry.fn as EntryFunction;
+    const app = (ENTRY_FUNCTIONS[fn] as EntryGrants).page;
     if (app) {
       if (!pages.has(app)) pages.set(app, buildPageAssets(app));
       await pages.get(app);
     }
-    return ENTRY_HANDLERS[entry.fn](event, lambdaContext(event.requestContext.requestId, entry.fn));
+    return ENTRY_HANDLERS[fn](event, lambdaContext(event.requestContext.requestId, fn));
   }
   const found = matchRoute(event.requestContext.http.method, event.rawPath);
   const group = found.kind === 'match' ? found.match.route.group : 'public';

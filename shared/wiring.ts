@@ -13,7 +13,7 @@ import { traceAwsCall } from './observability.js';
 import { findActiveApiKey } from './domain/accounts/accounts.js';
 import { createGroupHandler, type CallRecorder, type PipelineSettings, type UnmatchedPage } from './http/pipeline.js';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from './http/compression.js';
-import { BASE_PATH, loginScreenUrl, type Group } from './routes.js';
+import { BASE_PATH, loginScreenUrl, SCIM_PATH, type Group } from './routes.js';
 import { siteDomains } from './adapters/site-domains.js';
 import { isServiceDomain, screenHostPlan, screenOrigin } from './screen-hosts.js';
 import type { BoundOperation } from './schemas/operation.js';
@@ -71,6 +71,10 @@ import { DynamoInvitationRepository } from './store/invitation-repository.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
 import { DynamoMembershipRepository } from './store/membership-repository.js';
+import { DynamoScimRepository } from './store/scim-repository.js';
+import { ScimTokenService } from './domain/scim/scim-tokens.js';
+import { ScimDirectory } from './domain/scim/scim-directory.js';
+import { generatePassword } from './domain/configuration/password-policy.js';
 import { DynamoSamlAssertionRepository } from './store/saml-assertion-repository.js';
 import { DynamoOutboxRepository } from './store/outbox-repository.js';
 import { DynamoSettingsRepository } from './store/settings-repository.js';
@@ -626,3 +630,35 @@ export const passkeyService = () =>
     signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
     activity: activityLog(),
   });
+
+// issue 41: SCIM 2.0 provisioning per tenant (shared/domain/scim).
+const scimRepository = () => new DynamoScimRepository(dynamo(), tableName());
+
+/** A tenant's SCIM tokens: the API's extension (and the setup page) makes and revokes them; every SCIM call is admitted by them. */
+export const scimTokenService = () =>
+  new ScimTokenService(
+    scimRepository(),
+    async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId)) !== undefined,
+    () => config().scimRequestsPerMinute,
+  );
+
+/** A tenant's SCIM base URL, as the setup page and the token's answer show it. */
+export const scimBaseUrl = (saasId: string, tenantId: string) =>
+  `${config().publicBaseUrl}${SCIM_PATH}/${encodeURIComponent(saasId)}/${encodeURIComponent(tenantId)}`;
+
+export const scimDirectory = () => {
+  const users = userRepository();
+  return new ScimDirectory({
+    scim: scimRepository(),
+    users,
+    memberships: new DynamoMembershipRepository(dynamo(), tableName(), users),
+    definitions: definitionRepository(),
+    committer: committer(),
+    // A provisioned user signs in through their organisation's IdP: a password nobody is told, and no mail.
+    prepareUser: async (saasId, input) =>
+      userService().prepareUser(saasId, {
+        ...input,
+        password: input.password ?? generatePassword(await configurationReader().passwordPolicy(saasId)),
+      }),
+  });
+};

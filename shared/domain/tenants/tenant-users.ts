@@ -45,6 +45,10 @@ export interface MembershipRecord {
   attributes: AttributeValues;
   roles: EnvRole[];
   created_at: number;
+  /** The SCIM resource a tenant's directory provisioned this member with (shared/domain/scim), as last written. */
+  scim?: Record<string, unknown>;
+  /** SCIM's `active: false`: on both sides, so a user's other memberships tell whether any is still live. */
+  suspended?: true;
 }
 
 /** A membership with what the unpaged list answers of its user (MembershipRepository.everyMember). */
@@ -90,6 +94,8 @@ export interface MembershipRepository {
   addRolesWrite(saasId: string, tenantId: string, userId: string, envId: number, roleNames: readonly string[]): AtomicWrite;
   /** Rules: `tenant_live`, `member`, `role_assigned`. */
   removeRoleWrite(saasId: string, tenantId: string, userId: string, role: EnvRole): AtomicWrite;
+  /** Sets the membership's SCIM resource, and `suspended` when it is not active (rules `tenant_live`, `member`). */
+  scimWrite(saasId: string, tenantId: string, userId: string, resource: Record<string, unknown>): AtomicWrite;
   /** Rules: `tenant_live`, `member`. */
   removeWrite(saasId: string, tenantId: string, userId: string): AtomicWrite;
   saveUserCounts(saasId: string, counts: readonly TenantUserCount[], at: number): Promise<void>;
