@@ -25,9 +25,11 @@ const say = (text: string) => process.stdout.write(text);
 /** Runs `task` over 0..n-1 with IN_FLIGHT at a time. */
 async function pool(n: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < n) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
 }
 
 const dynamoLocal = await startBenchDynamo();
@@ -84,8 +86,15 @@ try {
   });
   const usersSeconds = (Date.now() - started) / 1000;
   await pool(GROUPS, async (g) => {
-    await call('GET /Groups?filter=displayName eq', 'GET', `/Groups?excludedAttributes=members&filter=${encodeURIComponent(`displayName eq "team${g}"`)}`);
-    const group = await call<{ id: string }>('POST /Groups', 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `team${g}` });
+    await call(
+      'GET /Groups?filter=displayName eq',
+      'GET',
+      `/Groups?excludedAttributes=members&filter=${encodeURIComponent(`displayName eq "team${g}"`)}`,
+    );
+    const group = await call<{ id: string }>('POST /Groups', 'POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: `team${g}`,
+    });
     const members = ids.filter((_, i) => i % GROUPS === g);
     for (let from = 0; from < members.length; from += PAGE) {
       await call('PATCH /Groups (100 members)', 'PATCH', `/Groups/${group.id}`, {
@@ -102,10 +111,11 @@ try {
 
   const perCall = Object.fromEntries([...kinds].map(([kind, k]) => [kind, { calls: k.calls, storeRequestsPerCall: k.requests / k.calls }]));
   say(`store requests per SCIM call:\n`);
-  for (const [kind, k] of Object.entries(perCall)) say(`  ${kind.padEnd(36)} ${String(k.calls).padStart(6)} calls  ${k.storeRequestsPerCall.toFixed(1)} requests/call\n`);
+  for (const [kind, k] of Object.entries(perCall))
+    say(`  ${kind.padEnd(36)} ${String(k.calls).padStart(6)} calls  ${k.storeRequestsPerCall.toFixed(1)} requests/call\n`);
   const target = (TARGET_SECONDS * USERS) / 10_000;
   say(
-    `${USERS} users, ${GROUPS} groups on ${os.cpus().length} cores (load ${os.loadavg()[0].toFixed(1)}): users ${usersSeconds.toFixed(1)} s, ` +
+    `${USERS} users, ${GROUPS} groups on ${os.cpus().length} cores (load ${(os.loadavg()[0] ?? 0).toFixed(1)}): users ${usersSeconds.toFixed(1)} s, ` +
       `groups ${groupsSeconds.toFixed(1)} s, import pages ${importSeconds.toFixed(1)} s; total ${seconds.toFixed(1)} s ` +
       `(target ${target.toFixed(0)} s pro rata: ${seconds <= target ? 'met' : 'MISSED'})\n`,
   );

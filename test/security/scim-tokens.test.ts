@@ -70,7 +70,10 @@ describe('a SCIM token', () => {
   it("does not reach another tenant's user through its own URL", async () => {
     assert.equal((await a.call('GET', `/Users/${victim}`)).status, 404);
     assert.equal((await a.call('DELETE', `/Users/${victim}`)).status, 404);
-    assert.equal((await a.call('PATCH', `/Users/${victim}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] })).status, 404);
+    assert.equal(
+      (await a.call('PATCH', `/Users/${victim}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] })).status,
+      404,
+    );
     assert.equal((await b.call('GET', `/Users/${victim}`)).status, 200);
   });
 
@@ -109,7 +112,15 @@ describe('malformed input', () => {
   });
 
   it('answers a malformed filter with 400 invalidFilter', async () => {
-    for (const filter of ['userName eq', 'userName zz "x"', '(userName eq "a"', 'userName eq "a" and', '"', 'x'.repeat(2000), 'emails[type eq "work"']) {
+    for (const filter of [
+      'userName eq',
+      'userName zz "x"',
+      '(userName eq "a"',
+      'userName eq "a" and',
+      '"',
+      'x'.repeat(2000),
+      'emails[type eq "work"',
+    ]) {
       const res = await scim.call<{ scimType?: string; status: string }>('GET', `/Users?filter=${encodeURIComponent(filter)}`);
       assert.equal(res.status, 400, filter.slice(0, 40));
       assert.deepEqual([res.body.status, res.body.scimType], ['400', 'invalidFilter']);
