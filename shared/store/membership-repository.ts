@@ -156,6 +156,26 @@ export class DynamoMembershipRepository implements MembershipRepository {
     }
   }
 
+  async ofTenant(saasId: string, tenantId: string): Promise<MembershipRecord[]> {
+    const items = await collect(
+      queryPages(this.db, { ...partitionQuery(this.table, keys.tenantMemberships(saasId, tenantId)), ConsistentRead: true }),
+    );
+    return items.map(toMembership);
+  }
+
+  addRoleToMembersWrite(saasId: string, tenantId: string, userIds: readonly string[], role: EnvRole): AtomicWrite {
+    const change = () => new Update().add('roles', new Set([roleMember(role)]));
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      check(this.table, keys.env(saasId, role.env_id), EXISTS, `${RULE.envExists}:${role.env_id}`),
+      check(this.table, keys.role(saasId, role.role_name), EXISTS, `${RULE.roleExists}:${role.role_name}`),
+      ...userIds.flatMap((userId) => [
+        update(this.table, keys.userMembership(saasId, userId, tenantId), change(), EXISTS, RULE.member),
+        update(this.table, keys.membership(saasId, tenantId, userId), change(), EXISTS, RULE.member),
+      ]),
+    );
+  }
+
   async ofUser(saasId: string, user: UserRecord): Promise<Member[]> {
     const members: Member[] = [];
     for await (const { item } of this.userPartition(saasId, user)) members.push(item);

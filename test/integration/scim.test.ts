@@ -282,7 +282,15 @@ describe('what deprovisioning does', () => {
     const id = inA.body.id;
 
     await scimA.call('PATCH', `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
-    assert.equal((await srpSignIn(api, userName, PASSWORD)).status, 200);
+    const signedIn = await srpSignIn(api, userName, PASSWORD);
+    assert.equal(signedIn.status, 200);
+    // Signed in for B only: the application's /userinfo no longer names A.
+    const idToken = (signedIn.body as { credentials: { id_token: string } }).credentials.id_token;
+    const info = await api.get<{ tenants: { id: string }[] }>(`/userinfo?token=${encodeURIComponent(idToken)}`);
+    assert.deepEqual(
+      info.body.tenants.map((t) => t.id),
+      [b],
+    );
     await scimB.call('PATCH', `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
     assert.equal((await srpSignIn(api, userName, PASSWORD)).status, 401);
 

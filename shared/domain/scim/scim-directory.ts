@@ -13,7 +13,7 @@ import type { Filter } from 'scim2-parse-filter';
 import type { ScimPatchOperation } from 'scim-patch';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
-import { loadCatalog, type Member, type MembershipRepository } from '../tenants/tenant-users.js';
+import { loadCatalog, type Member, type MembershipRecord, type MembershipRepository } from '../tenants/tenant-users.js';
 import { emailLogin, signInIdLogin, type Login, type PreparedUser, type UserRecord, type UserRepository } from '../users/users.js';
 import { nowSeconds } from '../../clock.js';
 import { DomainError } from '../../errors.js';
@@ -57,6 +57,16 @@ const NOT_KEPT = new Set(['id', 'meta', 'schemas', 'groups', 'password', 'member
 const MAX_RESOURCE_BYTES = 16_384;
 const EMAIL_SHAPE = /@/;
 const CONCURRENT_COMMITS = 8;
+/** Members given a role in one transaction: 3 checks and 2 items each stay within DynamoDB's 100. */
+const ROLE_BATCH = 48;
+
+/** A member as lists read them: the user only for a member the directory never sent (no `scim` to answer from). */
+interface Listed {
+  membership: MembershipRecord;
+  user?: UserRecord;
+}
+
+const holds = (m: Listed, group: ScimGroupRecord) => m.membership.roles.some((r) => r.env_id === group.env_id && r.role_name === group.role_name);
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -106,20 +116,21 @@ export class ScimDirectory {
   }
 
   /** The user as SCIM answers it: what the directory sent, or for a member it never sent, what the service knows. */
-  private userResource(member: Member, groups: readonly ScimGroupRecord[], base: string): Resource {
+  private userResource(member: Listed, groups: readonly ScimGroupRecord[], base: string): Resource {
     const { user, membership } = member;
     const kept = membership.scim ?? {
-      userName: user.email || user.sign_in_id,
+      userName: user?.email || user?.sign_in_id,
       active: true,
-      ...(user.email ? { emails: [{ value: user.email, type: 'work', primary: true }] } : {}),
+      ...(user?.email ? { emails: [{ value: user.email, type: 'work', primary: true }] } : {}),
     };
-    const held = groups.filter((g) => membership.roles.some((r) => r.env_id === g.env_id && r.role_name === g.role_name));
+    const held = groups.filter((g) => holds(member, g));
+    const id = membership.user_id;
     return {
       schemas: [SCHEMA.user],
       ...kept,
-      id: user.id,
+      id,
       groups: held.map((g) => ({ value: g.role_name, display: g.display_name, $ref: `${base}/Groups/${encodeURIComponent(g.role_name)}` })),
-      meta: { resourceType: 'User', created: iso(membership.created_at), location: `${base}/Users/${user.id}` },
+      meta: { resourceType: 'User', created: iso(membership.created_at), location: `${base}/Users/${id}` },
     };
   }
 
@@ -137,17 +148,17 @@ export class ScimDirectory {
   async listUsers(saasId: string, tenantId: string, query: ScimQuery, base: string) {
     const filter = scimFilter(query.filter);
     const userName = equalityOn(filter, 'userName');
-    const groupsRead = this.deps.scim.groups(saasId, tenantId);
-    let members: Member[];
+    let members: Listed[];
     if (userName !== undefined) {
       // The lookup every client makes before it creates someone: the name's owner item, then the membership.
       const user = await this.findByUserName(saasId, userName);
       const member = user && (await this.deps.memberships.get(saasId, tenantId, user.id));
       members = member ? [member] : [];
     } else {
-      members = await this.tenantMembers(saasId, tenantId);
+      members = await this.listed(saasId, tenantId);
     }
-    const groups = await groupsRead;
+    // Nobody found (every user's first lookup): no group to name.
+    const groups = members.length > 0 ? await this.deps.scim.groups(saasId, tenantId) : [];
     // userName is not case-exact (RFC 7643 §4.1.1): the lookup, which ignores case, was the filter.
     const wanted = userName === undefined ? matcher(filter) : () => true;
     return listResponse(members.map((m) => this.userResource(m, groups, base)).filter(wanted), query.paging);
@@ -162,10 +173,19 @@ export class ScimDirectory {
     }
   }
 
-  private async tenantMembers(saasId: string, tenantId: string): Promise<Member[]> {
-    const members: Member[] = [];
-    for await (const { item } of this.deps.memberships.directory(saasId, { tenantId }).read(undefined)) members.push(item);
-    return members;
+  /**
+   * Every member of the tenant from its partition alone; users are read only for members the directory never sent
+   * (a tenant whose members all came through SCIM costs one query, whatever its size).
+   */
+  private async listed(saasId: string, tenantId: string): Promise<Listed[]> {
+    const memberships = await this.deps.memberships.ofTenant(saasId, tenantId);
+    const unsent = memberships.filter((m) => !m.scim).map((m) => m.user_id);
+    const users = unsent.length > 0 ? await this.deps.users.getMany(saasId, unsent) : new Map<string, UserRecord>();
+    return memberships.flatMap((membership) => {
+      if (membership.scim) return [{ membership }];
+      const user = users.get(membership.user_id);
+      return user ? [{ membership, user }] : [];
+    });
   }
 
   /**
@@ -215,6 +235,8 @@ export class ScimDirectory {
       if (refused) throw this.refusal(refused, kept.userName as string);
       // A user provisioned inactive: disabled at once (a second write, as the new profile is the first's).
       if (kept.active === false) await this.commit(this.deps.users.disabledWrite(saasId, userId, true));
+      // What was just written, answered without reading it back: a new member holds no role, so is in no group.
+      return this.userResource({ user: prepared.user, membership: { ...membership, user_id: userId } }, [], base);
     }
     return this.getUser(saasId, tenantId, userId, base);
   }
@@ -269,7 +291,7 @@ export class ScimDirectory {
 
   // Groups.
 
-  private groupResource(group: ScimGroupRecord, members: readonly Member[] | undefined, base: string): Resource {
+  private groupResource(group: ScimGroupRecord, members: readonly Listed[] | undefined, base: string): Resource {
     return {
       schemas: [SCHEMA.group],
       id: group.role_name,
@@ -278,8 +300,12 @@ export class ScimDirectory {
       ...(members
         ? {
             members: members
-              .filter((m) => m.membership.roles.some((r) => r.env_id === group.env_id && r.role_name === group.role_name))
-              .map((m) => ({ value: m.user.id, display: m.user.email || m.user.sign_in_id, $ref: `${base}/Users/${m.user.id}` })),
+              .filter((m) => holds(m, group))
+              .map((m) => ({
+                value: m.membership.user_id,
+                display: (m.membership.scim?.userName as string | undefined) ?? (m.user?.email || m.user?.sign_in_id),
+                $ref: `${base}/Users/${m.membership.user_id}`,
+              })),
           }
         : {}),
       meta: { resourceType: 'Group', created: iso(group.created_at), location: `${base}/Groups/${encodeURIComponent(group.role_name)}` },
@@ -294,14 +320,14 @@ export class ScimDirectory {
 
   async getGroup(saasId: string, tenantId: string, groupId: string, excludeMembers: boolean, base: string): Promise<Resource> {
     const group = await this.group(saasId, tenantId, groupId);
-    return this.groupResource(group, excludeMembers ? undefined : await this.tenantMembers(saasId, tenantId), base);
+    return this.groupResource(group, excludeMembers ? undefined : await this.listed(saasId, tenantId), base);
   }
 
   async listGroups(saasId: string, tenantId: string, query: ScimQuery, base: string) {
     const filter: Filter | undefined = scimFilter(query.filter);
     const [groups, members] = await Promise.all([
       this.deps.scim.groups(saasId, tenantId),
-      query.excludeMembers ? undefined : this.tenantMembers(saasId, tenantId),
+      query.excludeMembers ? undefined : this.listed(saasId, tenantId),
     ]);
     const wanted = matcher(filter);
     return listResponse(groups.map((g) => this.groupResource(g, members, base)).filter(wanted), query.paging);
@@ -330,15 +356,30 @@ export class ScimDirectory {
     const refused = await this.commit(this.deps.scim.groupCreateWrite(saasId, tenantId, group));
     if (refused === 'group_free') throw scimConflict(`displayName: the role ${role.role_name} is already a group of this tenant`);
     if (refused) throw scimInvalid('invalidValue', `displayName: the role ${role.role_name} cannot be used (${refused})`);
-    await this.addMembers(saasId, tenantId, group, memberIds(b.members, 'members'));
-    return this.getGroup(saasId, tenantId, group.role_name, false, base);
+    const members = memberIds(b.members, 'members');
+    await this.addMembers(saasId, tenantId, group, members);
+    // Without members (as Okta and Entra create groups) the answer needs no read of the tenant.
+    return members.length > 0 ? this.getGroup(saasId, tenantId, group.role_name, false, base) : this.groupResource(group, [], base);
   }
 
+  /**
+   * The role to these members, ROLE_BATCH to a transaction; a batch refused because one is not a member is tried
+   * member by member, to name who is not.
+   */
   private async addMembers(saasId: string, tenantId: string, group: ScimGroupRecord, userIds: readonly string[]): Promise<void> {
     const unknown: string[] = [];
-    await inTurn(userIds, async (userId) => {
+    const role = { env_id: group.env_id, role_name: group.role_name };
+    const one = async (userId: string) => {
       const refused = await this.commit(this.deps.memberships.addRolesWrite(saasId, tenantId, userId, group.env_id, [group.role_name]));
       if (refused === RULE.member) unknown.push(userId);
+      else if (refused) throw scimInvalid('invalidValue', `members: the role cannot be given (${refused})`);
+    };
+    const batches: string[][] = [];
+    const distinct = [...new Set(userIds)];
+    for (let i = 0; i < distinct.length; i += ROLE_BATCH) batches.push(distinct.slice(i, i + ROLE_BATCH));
+    await inTurn(batches, async (batch) => {
+      const refused = await this.commit(this.deps.memberships.addRoleToMembersWrite(saasId, tenantId, batch, role));
+      if (refused === RULE.member) for (const userId of batch) await one(userId);
       else if (refused) throw scimInvalid('invalidValue', `members: the role cannot be given (${refused})`);
     });
     if (unknown.length > 0) throw scimInvalid('invalidValue', `members: not users of this tenant: ${unknown.slice(0, 10).join(', ')}`);
@@ -351,9 +392,7 @@ export class ScimDirectory {
   }
 
   private async holders(saasId: string, tenantId: string, group: ScimGroupRecord): Promise<string[]> {
-    return (await this.tenantMembers(saasId, tenantId))
-      .filter((m) => m.membership.roles.some((r) => r.env_id === group.env_id && r.role_name === group.role_name))
-      .map((m) => m.user.id);
+    return (await this.deps.memberships.ofTenant(saasId, tenantId)).filter((membership) => holds({ membership }, group)).map((m) => m.user_id);
   }
 
   private async setMembers(saasId: string, tenantId: string, group: ScimGroupRecord, userIds: readonly string[]): Promise<void> {
