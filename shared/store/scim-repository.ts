@@ -4,8 +4,12 @@ import type { ScimGroupRecord, ScimRepository, ScimTokens } from '../domain/scim
 import { unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { queryAll } from './query.js';
+import { Recent } from './recent.js';
 import { check, putNew, remove, update, EXISTS, LIVE } from './transact.js';
 import { Update } from './update.js';
+
+/** Every SCIM call reads its tenant's token hashes: a warm instance keeps them as it keeps API keys. */
+const recentTokens = new Recent<ScimTokens>();
 
 /**
  * A tenant's SCIM state: the token hashes and the groups live in the tenant's partition (so they go with the
@@ -15,17 +19,25 @@ export class DynamoScimRepository implements ScimRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
+    /** How long a warm instance keeps a tenant's token hashes (API_KEY_CACHE_SECONDS): a token revoked elsewhere stops within it. */
+    private readonly cacheSeconds = 0,
   ) {}
 
-  async tokens(saasId: string, tenantId: string): Promise<ScimTokens> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.scimTokens(saasId, tenantId) }));
-    return out.Item ? { version: out.Item.version as number, tokens: out.Item.tokens as ScimTokens['tokens'] } : { version: 0, tokens: [] };
+  async tokens(saasId: string, tenantId: string, fresh = false): Promise<ScimTokens> {
+    const key = `${saasId}\n${tenantId}`;
+    if (fresh) recentTokens.forget(key);
+    return recentTokens.get(key, this.cacheSeconds, async () => {
+      const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.scimTokens(saasId, tenantId), ConsistentRead: fresh }));
+      return out.Item ? { version: out.Item.version as number, tokens: out.Item.tokens as ScimTokens['tokens'] } : { version: 0, tokens: [] };
+    });
   }
 
   /** Refused (false) when another change came first: the version is not the one read, or the tenant is gone. */
   async saveTokens(saasId: string, tenantId: string, tokens: ScimTokens['tokens'], readVersion: number): Promise<boolean> {
     const key = keys.scimTokens(saasId, tenantId);
     const item = { ...key, entity: ENTITY.scimTokens, v: 1, version: readVersion + 1, tokens };
+    // This instance's own change counts at once, whatever it kept.
+    recentTokens.forget(`${saasId}\n${tenantId}`);
     return unlessConditionFails(() =>
       this.db.send(
         new PutCommand({

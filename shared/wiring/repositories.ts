@@ -66,7 +66,7 @@ export const meteringRepository = () => new DynamoMeteringRepository(dynamo(), t
 export const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 export const userFlowRepository = () => new DynamoUserFlowRepository(dynamo(), tableName());
 export const importRepository = () => new DynamoImportRepository(dynamo(), tableName());
-export const scimRepository = () => new DynamoScimRepository(dynamo(), tableName());
+export const scimRepository = () => new DynamoScimRepository(dynamo(), tableName(), config().apiKeyCacheSeconds);
 
 export const keyRepository = () => new DynamoKeyRepository(dynamo(), tableName());
 export const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());

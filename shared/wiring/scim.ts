@@ -5,7 +5,8 @@
  */
 import { config } from '../config.js';
 import { generatePassword } from '../domain/configuration/password-policy.js';
-import { ScimDirectory } from '../domain/scim/scim-directory.js';
+import { ScimDirectory, type Listed } from '../domain/scim/scim-directory.js';
+import { Recent } from '../store/recent.js';
 import { ScimTokenService } from '../domain/scim/scim-tokens.js';
 import { SCIM_PATH } from '../routes.js';
 import { configurationReader } from './configuration.js';
@@ -23,6 +24,9 @@ export const scimTokenService = () =>
 export const scimBaseUrl = (saasId: string, tenantId: string) =>
   `${config().publicBaseUrl}${SCIM_PATH}/${encodeURIComponent(saasId)}/${encodeURIComponent(tenantId)}`;
 
+/** Each tenant's members as a paged read's first page read them, kept by this instance for the pages after it. */
+const memberSnapshots = new Recent<Listed[]>();
+
 export const scimDirectory = () => {
   const users = userRepository();
   return new ScimDirectory({
@@ -31,6 +35,7 @@ export const scimDirectory = () => {
     memberships: membershipRepository(users),
     definitions: definitionRepository(),
     committer: committer(),
+    snapshots: memberSnapshots,
     // A provisioned user signs in through their organisation's IdP: a password nobody is told, and no mail.
     prepareUser: async (saasId, input) =>
       userService().prepareUser(saasId, {

@@ -41,9 +41,24 @@ export interface ScimDirectoryDeps {
   memberships: MembershipRepository;
   definitions: DefinitionRepository;
   committer: Committer;
+  /** The tenant's members as a paged read's first page read them (store/recent.ts's Recent fits). */
+  snapshots: MemberSnapshots;
   /** A new user with a password of their own that nobody is told (they sign in through their IdP), or `password`. */
   prepareUser(saasId: string, input: { email?: string; sign_in_id?: string; password?: string }): Promise<PreparedUser>;
 }
+
+/**
+ * What a paged read of the users read first, kept a little while by this instance: the pages after it come from the
+ * same read, so a directory's import sees one snapshot (no one skipped or seen twice when writes come between two
+ * pages), and reading N users in pages costs one read of the tenant, not one per page.
+ */
+export interface MemberSnapshots {
+  get(key: string, seconds: number, load: () => Promise<Listed[]>): Promise<Listed[]>;
+  forget(key: string): void;
+}
+
+const SNAPSHOT_SECONDS = 60;
+const snapshotKey = (saasId: string, tenantId: string) => `${saasId}\n${tenantId}`;
 
 /** What a list call asks: the filter's text, paging, and whether members may be left out. */
 export interface ScimQuery {
@@ -61,7 +76,7 @@ const CONCURRENT_COMMITS = 8;
 const ROLE_BATCH = 48;
 
 /** A member as lists read them: the user only for a member the directory never sent (no `scim` to answer from). */
-interface Listed {
+export interface Listed {
   membership: MembershipRecord;
   user?: UserRecord;
 }
@@ -155,7 +170,10 @@ export class ScimDirectory {
       const member = user && (await this.deps.memberships.get(saasId, tenantId, user.id));
       members = member ? [member] : [];
     } else {
-      members = await this.listed(saasId, tenantId);
+      // A first page (startIndex 1) reads afresh; the pages after it read what it read.
+      const key = snapshotKey(saasId, tenantId);
+      if (query.paging.startIndex === 1) this.deps.snapshots.forget(key);
+      members = await this.deps.snapshots.get(key, SNAPSHOT_SECONDS, () => this.listed(saasId, tenantId));
     }
     // Nobody found (every user's first lookup): no group to name.
     const groups = members.length > 0 ? await this.deps.scim.groups(saasId, tenantId) : [];
@@ -201,6 +219,7 @@ export class ScimDirectory {
 
   async createUser(saasId: string, tenantId: string, body: unknown, base: string): Promise<Resource> {
     const kept = keptUser(body);
+    this.deps.snapshots.forget(snapshotKey(saasId, tenantId));
     const login = loginOfUserName(kept.userName as string);
     const password = (body as { password?: unknown }).password;
     const existing = await this.deps.users.findByLogin(saasId, login);
@@ -260,6 +279,7 @@ export class ScimDirectory {
 
   private async updateUser(saasId: string, tenantId: string, userId: string, change: (current: Resource) => Resource, base: string) {
     const member = await this.member(saasId, tenantId, userId);
+    this.deps.snapshots.forget(snapshotKey(saasId, tenantId));
     const current = this.userResource(member, [], base);
     delete current.groups;
     const next = change(current);
@@ -279,6 +299,7 @@ export class ScimDirectory {
   /** Ends the membership; a user left in no tenant is deleted, as nobody could reach them any more. */
   async deleteUser(saasId: string, tenantId: string, userId: string): Promise<void> {
     const member = await this.member(saasId, tenantId, userId);
+    this.deps.snapshots.forget(snapshotKey(saasId, tenantId));
     const refused = await this.commit(this.deps.memberships.removeWrite(saasId, tenantId, userId));
     if (refused) throw scimNotFound('User', userId);
     if ((await this.deps.memberships.ofUser(saasId, member.user)).length === 0) await this.deps.users.delete(saasId, userId);
@@ -367,6 +388,7 @@ export class ScimDirectory {
    * member by member, to name who is not.
    */
   private async addMembers(saasId: string, tenantId: string, group: ScimGroupRecord, userIds: readonly string[]): Promise<void> {
+    this.deps.snapshots.forget(snapshotKey(saasId, tenantId));
     const unknown: string[] = [];
     const role = { env_id: group.env_id, role_name: group.role_name };
     const one = async (userId: string) => {
@@ -386,6 +408,7 @@ export class ScimDirectory {
   }
 
   private async removeMembers(saasId: string, tenantId: string, group: ScimGroupRecord, userIds: readonly string[]): Promise<void> {
+    this.deps.snapshots.forget(snapshotKey(saasId, tenantId));
     const role = { env_id: group.env_id, role_name: group.role_name };
     // Removing someone who is not a member (any more) changes nothing, as a retried PATCH must.
     await inTurn(userIds, async (userId) => void (await this.commit(this.deps.memberships.removeRoleWrite(saasId, tenantId, userId, role))));

@@ -34,7 +34,8 @@ export interface ScimGroupRecord {
 }
 
 export interface ScimRepository {
-  tokens(saasId: string, tenantId: string): Promise<ScimTokens>;
+  /** `fresh`: read now, strongly consistent (before a change); else a warm instance may answer what it read lately. */
+  tokens(saasId: string, tenantId: string, fresh?: boolean): Promise<ScimTokens>;
   saveTokens(saasId: string, tenantId: string, tokens: StoredScimToken[], readVersion: number): Promise<boolean>;
   /** Counts one call in the window and answers the window's count so far. */
   countCall(saasId: string, tenantId: string, window: number, expiresAt: number): Promise<number>;
@@ -84,7 +85,7 @@ export class ScimTokenService {
    */
   async create(saasId: string, tenantId: string): Promise<ScimTokenInfo & { token: string }> {
     await this.tenant(saasId, tenantId);
-    const read = await this.repository.tokens(saasId, tenantId);
+    const read = await this.repository.tokens(saasId, tenantId, true);
     const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const stored: StoredScimToken = { id: randomBytes(8).toString('hex'), hash: hashOf(token), created_at: nowSeconds() };
     const kept = [...read.tokens].sort((a, b) => a.created_at - b.created_at).slice(-(MAX_LIVE_TOKENS - 1));
@@ -94,7 +95,7 @@ export class ScimTokenService {
 
   async revoke(saasId: string, tenantId: string, tokenId: string): Promise<void> {
     await this.tenant(saasId, tenantId);
-    const read = await this.repository.tokens(saasId, tenantId);
+    const read = await this.repository.tokens(saasId, tenantId, true);
     if (!read.tokens.some((t) => t.id === tokenId)) throw notFound('scim_token_not_found', `no SCIM token with id ${tokenId}`);
     const left = read.tokens.filter((t) => t.id !== tokenId);
     if (!(await this.repository.saveTokens(saasId, tenantId, left, read.version))) throw concurrentUpdate('SCIM tokens');
