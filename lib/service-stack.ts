@@ -326,8 +326,9 @@ export class ServiceStack extends Stack {
 
   /**
    * The route table's API routes (a greedy route per folder a function owns) and one per entry of the
-   * browser-facing apps; every other path and method goes to the public function. Each function has one integration and one invoke permission for all of
-   * its routes (CDK's default is a permission per route: 169 of the stack's resources, of CloudFormation's 500).
+   * browser-facing apps; every other path and method goes to the public function. Each function has one
+   * integration and one invoke permission for all of its routes (CDK's default is a permission per route: 169 of
+   * the stack's resources, of CloudFormation's 500).
    */
   private addRoutes(api: HttpApi, functions: ReadonlyMap<string, IFunction>): void {
     const integrations = new Map<string, HttpRouteIntegration>();
