@@ -13,6 +13,7 @@ import {
   type EntryFunction,
   type EntryGrants,
   type Group,
+  gatewayGroup,
   groupTimeoutSeconds,
   matchEntry,
   matchRoute,
@@ -170,8 +171,9 @@ export async function invokeHandler(event: APIGatewayProxyEventV2) {
     }
     return ENTRY_HANDLERS[fn](event, lambdaContext(event.requestContext.requestId, fn));
   }
-  const found = matchRoute(event.requestContext.http.method, event.rawPath);
-  const group = found.kind === 'match' ? found.match.route.group : 'public';
+  // As API Gateway picks among the routes (shared/routes.ts, GATEWAY_ROUTES): an unknown path under a function's
+  // folder goes to that function, as on AWS, so the local API answers it through the same function.
+  const group = gatewayGroup(event.requestContext.http.method, event.rawPath);
   return GROUP_HANDLERS[group](event, lambdaContext(event.requestContext.requestId, group));
 }
 
