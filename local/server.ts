@@ -10,7 +10,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import {
   BASE_PATH,
   ENTRY_FUNCTIONS,
+  type EntryFunction,
   type EntryGrants,
+  type Group,
   gatewayGroup,
   groupTimeoutSeconds,
   matchEntry,
@@ -158,13 +160,16 @@ const pages = new Map<string, Promise<void>>();
  */
 export async function invokeHandler(event: APIGatewayProxyEventV2) {
   const entry = matchEntry(event.requestContext.http.method, event.rawPath);
+  if (entry && !(entry.fn in ENTRY_FUNCTIONS))
+    return GROUP_HANDLERS[entry.fn as Group](event, lambdaContext(event.requestContext.requestId, entry.fn));
   if (entry) {
-    const app = (ENTRY_FUNCTIONS[entry.fn] as EntryGrants).page;
+    const fn = entry.fn as EntryFunction;
+    const app = (ENTRY_FUNCTIONS[fn] as EntryGrants).page;
     if (app) {
       if (!pages.has(app)) pages.set(app, buildPageAssets(app));
       await pages.get(app);
     }
-    return ENTRY_HANDLERS[entry.fn](event, lambdaContext(event.requestContext.requestId, entry.fn));
+    return ENTRY_HANDLERS[fn](event, lambdaContext(event.requestContext.requestId, fn));
   }
   // As API Gateway picks among the routes (shared/routes.ts, GATEWAY_ROUTES): an unknown path under a function's
   // folder goes to that function, as on AWS, so the local API answers it through the same function.

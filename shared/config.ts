@@ -68,6 +68,8 @@ export interface ServiceConfig {
   loginDomain: string | undefined;
   /** Lifetime of ID and access tokens, in seconds (TOKEN_LIFETIME_SECONDS, 1 hour). */
   tokenLifetimeSeconds: number;
+  /** SCIM calls one tenant's directory may make per minute (SCIM_REQUESTS_PER_MINUTE, 6000); past it, 429. */
+  scimRequestsPerMinute: number;
   /**
    * How long a warm instance keeps an API key it read (API_KEY_CACHE_SECONDS, 10; 0 reads it on every request):
    * a key revoked elsewhere is refused everywhere within that time, by the instance that revoked it at once.
@@ -228,6 +230,7 @@ function readConfig(): ServiceConfig {
     },
     tokenLifetimeSeconds: positiveIntegerFromEnv('TOKEN_LIFETIME_SECONDS', 3600),
     apiKeyCacheSeconds: integerFromEnv('API_KEY_CACHE_SECONDS', 10),
+    scimRequestsPerMinute: integerFromEnv('SCIM_REQUESTS_PER_MINUTE', 6000),
     settingsCacheSeconds: integerFromEnv('SETTINGS_CACHE_SECONDS', 10),
     meteringWriteShards: Math.min(25, positiveIntegerFromEnv('METERING_WRITE_SHARDS', 4)),
     meteringHotUpdatesPerSecond: positiveIntegerFromEnv('METERING_HOT_UPDATES_PER_SECOND', 25),

@@ -28,6 +28,12 @@ export const LOGIN_PATH = '/login';
 export const OAUTH2_PATH = '/oauth2';
 /** The SAML service provider's endpoints (web/login/saml/service-provider.ts). */
 export const SAML2_PATH = '/saml2';
+/**
+ * SCIM 2.0 (RFC 7644), one base URL per tenant: `{BASE_PATH}/scim/v2/{saas id}/{tenant id}/Users` and so on. Not
+ * the route table's: its callers are directories (Okta, Entra ID) with a bearer token, its errors SCIM's. The
+ * tenant-users function serves it (shared/domain/scim), so it costs one API Gateway route and no function.
+ */
+export const SCIM_PATH = '/scim/v2';
 /** The operator console (web/console), a function of its own like the login screen: `{BASE_PATH}/console/…`. */
 export const CONSOLE_PATH = '/console';
 
@@ -135,6 +141,7 @@ export const ENTRY_PATHS = {
   saml2: `${BASE_PATH}${SAML2_PATH}/`,
   favicon: '/favicon.ico',
   console: `${BASE_PATH}${CONSOLE_PATH}/`,
+  scim: `${BASE_PATH}${SCIM_PATH}/`,
   /** The console's own name, which `{proxy+}` never matches: it sends the browser to the overview. */
   consoleEntry: `${BASE_PATH}${CONSOLE_PATH}`,
 } as const;
@@ -143,7 +150,8 @@ export interface Entry {
   path: string;
   /** Every method unless named. */
   method?: HttpMethod;
-  fn: EntryFunction;
+  /** An entry function, or a group's function that answers the entry beside its routes (SCIM: tenant-users). */
+  fn: EntryFunction | Group;
 }
 
 /** The non-API entries, each one API Gateway route to its function; everything else is the route table's. */
@@ -155,6 +163,7 @@ export const ENTRIES: readonly Entry[] = [
   { path: ENTRY_PATHS.saml2, fn: 'saml' },
   { path: ENTRY_PATHS.console, fn: 'console' },
   { path: ENTRY_PATHS.consoleEntry, fn: 'console' },
+  { path: ENTRY_PATHS.scim, fn: 'tenant-users' },
 ];
 
 /**
@@ -354,6 +363,10 @@ export const ROUTES: readonly Route[] = [
       200,
       'no body',
     ],
+    // A tenant's SCIM bearer tokens (issue 41): they let a directory create users, hence user:write.
+    ['GET', '/tenants/{tenant_id}/scim/tokens', 'getScimTokens', "List the tenant's SCIM tokens and its SCIM base URL (extension)", 'user:read'],
+    ['POST', '/tenants/{tenant_id}/scim/tokens', 'createScimToken', 'Create a SCIM token, shown once (extension)', 'user:write', 201],
+    ['DELETE', '/tenants/{tenant_id}/scim/tokens/{token_id}', 'deleteScimToken', 'Revoke a SCIM token (extension)', 'user:write', 200, 'no body'],
   ]),
   ...rows('definitions', [
     ['GET', '/user-attributes', 'getUserAttributes', 'Get User Attributes', 'definition:read'],

@@ -18,3 +18,4 @@ export * from './wiring/sign-in.js';
 export * from './wiring/federation.js';
 export * from './wiring/invitations.js';
 export * from './wiring/migration.js';
+export * from './wiring/scim.js';

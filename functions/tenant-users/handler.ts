@@ -1,10 +1,15 @@
-/** The tenant-users group: memberships of SaaS users in tenants, their attributes and roles, and counts. */
+/**
+ * The tenant-users group: memberships of SaaS users in tenants, their attributes and roles, and counts; and SCIM
+ * (scim.ts), which provisions the same memberships from a tenant's directory.
+ */
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { isScimPath, scimHandler } from './scim.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantUserSchemas as s } from '../../shared/schemas/tenant-users.js';
-import { tenantUserService as tenantUsers, groupHandler } from '../../shared/wiring.js';
+import { tenantUserService as tenantUsers, groupHandler, scimBaseUrl, scimTokenService as scimTokens } from '../../shared/wiring.js';
 import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('tenant-users', unmatchedPage, {
+const signedRoutes = groupHandler('tenant-users', unmatchedPage, {
   getAllTenantUsers: operation(s.getAllTenantUsers, async (_, ctx) => ({ users: await tenantUsers().list(ctx.saasId) })),
   getAllTenantUsersCount: operation(s.getAllTenantUsersCount, async (_, ctx) => ({
     tenant_user_counts: await tenantUsers().userCounts(ctx.saasId),
@@ -31,4 +36,16 @@ export const handler = groupHandler('tenant-users', unmatchedPage, {
   deleteTenantUserRole: operation(s.deleteTenantUserRole, ({ params }, ctx) =>
     tenantUsers().removeRole(ctx.saasId, params.tenant_id, params.user_id, params.env_id, params.role_name),
   ),
+  getScimTokens: operation(s.getScimTokens, async ({ params }, ctx) => ({
+    base_url: scimBaseUrl(ctx.saasId, params.tenant_id),
+    tokens: await scimTokens().list(ctx.saasId, params.tenant_id),
+  })),
+  createScimToken: operation(s.createScimToken, async ({ params }, ctx) => ({
+    ...(await scimTokens().create(ctx.saasId, params.tenant_id)),
+    base_url: scimBaseUrl(ctx.saasId, params.tenant_id),
+  })),
+  deleteScimToken: operation(s.deleteScimToken, ({ params }, ctx) => scimTokens().revoke(ctx.saasId, params.tenant_id, params.token_id)),
 });
+
+export const handler = (event: APIGatewayProxyEventV2, context: Context) =>
+  isScimPath(event.rawPath) ? scimHandler(event) : signedRoutes(event, context);

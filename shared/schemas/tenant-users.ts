@@ -77,6 +77,9 @@ const TenantIdParam = Type.Object({ tenant_id: PathParam });
 const MemberParams = Type.Object({ tenant_id: PathParam, user_id: PathParam });
 const Users = Type.Object({ users: Type.Array(TenantUser) });
 
+/** A SCIM token as listed: never the token, nor its hash. */
+const ScimTokenInfo = Type.Object({ id: Type.String(), created_at: Type.Integer({ description: 'Unix seconds' }) }, { $id: 'ScimTokenInfo' });
+
 export const tenantUserSchemas = {
   getAllTenantUsers: { response: Users },
   getAllTenantUsersCount: {
@@ -116,4 +119,13 @@ export const tenantUserSchemas = {
   deleteTenantUserRole: {
     params: Type.Object({ tenant_id: PathParam, user_id: PathParam, env_id: EnvId, role_name: PathParam }),
   },
+  getScimTokens: {
+    params: TenantIdParam,
+    response: Type.Object({ base_url: Type.String(), tokens: Type.Array(ScimTokenInfo) }),
+  },
+  createScimToken: {
+    params: TenantIdParam,
+    response: Type.Object({ ...ScimTokenInfo.properties, base_url: Type.String(), token: Type.String({ description: 'shown this once only' }) }),
+  },
+  deleteScimToken: { params: Type.Object({ tenant_id: PathParam, token_id: PathParam }) },
 } satisfies Record<string, OperationSchema>;

@@ -64,6 +64,9 @@ export const ENTITY = {
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
+  scimTokens: 'ScimTokens',
+  scimGroup: 'ScimGroup',
+  scimCalls: 'ScimCalls',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -189,6 +192,16 @@ export const keys = {
     gsi1pk: `SAAS#${saasId}#MEMBERS`,
     gsi1sk: `${userId} ${tenantId}`,
   }),
+  /** A tenant's SCIM bearer tokens (hashes only), in the tenant's partition: they go with the tenant (shared/domain/scim). */
+  scimTokens: (saasId: string, tenantId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: 'SCIM#TOKENS' }),
+  /** A SCIM group of the tenant, named by the role it maps to; in the tenant's partition. */
+  scimGroup: (saasId: string, tenantId: string, roleName: string): ItemKey => ({
+    pk: tenantPartition(saasId, tenantId),
+    sk: `SCIMGROUP#${roleName}`,
+  }),
+  scimGroups: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'SCIMGROUP#' }),
+  /** A tenant's SCIM calls in one window (the rate limit), gone by TTL. */
+  scimCalls: (saasId: string, tenantId: string, window: number): ItemKey => ({ pk: `SAAS#${saasId}#SCIMCALLS#${tenantId}`, sk: `W#${window}` }),
   /** An invitation to the tenant, in the tenant's partition (it goes with the tenant); its `mirror` is its pointer. */
   invitation: (saasId: string, tenantId: string, invitationId: string): ItemKey => ({
     pk: tenantPartition(saasId, tenantId),

@@ -36,6 +36,8 @@ function toMembership(item: Record<string, unknown>): MembershipRecord {
       .map(toRole)
       .sort((a, b) => a.env_id - b.env_id || a.role_name.localeCompare(b.role_name)),
     created_at: item.created_at as number,
+    ...(item.scim ? { scim: item.scim as Record<string, unknown> } : {}),
+    ...(item.suspended ? { suspended: true as const } : {}),
   };
 }
 
@@ -104,6 +106,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
       created_at: membership.created_at,
       // DynamoDB stores no empty sets: a membership without roles has no attribute.
       ...(membership.roles.length > 0 ? { roles: new Set(membership.roles.map(roleMember)) } : {}),
+      ...(membership.suspended ? { suspended: true } : {}),
     };
     const envIds = [...new Set(membership.roles.map((r) => r.env_id))];
     const roleNames = [...new Set(membership.roles.map((r) => r.role_name))];
@@ -113,7 +116,16 @@ export class DynamoMembershipRepository implements MembershipRepository {
       ...(options.userWrittenAlongside ? [] : [check(this.table, keys.userProfile(saasId, userId), LIVE, RULE.userLive)]),
       putNew(
         this.table,
-        { ...tenantSide, ...keys.membershipDirectoryEntry(saasId, userId, tenantId), entity: ENTITY.membership, v: 1, ...data, mirror: userSide },
+        {
+          ...tenantSide,
+          ...keys.membershipDirectoryEntry(saasId, userId, tenantId),
+          entity: ENTITY.membership,
+          v: 1,
+          ...data,
+          // Only the tenant's side: SCIM reads the tenant's members, never a user's tenants.
+          ...(membership.scim ? { scim: membership.scim } : {}),
+          mirror: userSide,
+        },
         RULE.notMember,
       ),
       putNew(this.table, { ...userSide, entity: ENTITY.userMembership, v: 1, ...data, mirror: tenantSide }, RULE.notMember),
@@ -142,6 +154,26 @@ export class DynamoMembershipRepository implements MembershipRepository {
         if (user) yield { position: position(item), item: { membership: toMembership(item), user } };
       }
     }
+  }
+
+  async ofTenant(saasId: string, tenantId: string): Promise<MembershipRecord[]> {
+    const items = await collect(
+      queryPages(this.db, { ...partitionQuery(this.table, keys.tenantMemberships(saasId, tenantId)), ConsistentRead: true }),
+    );
+    return items.map(toMembership);
+  }
+
+  addRoleToMembersWrite(saasId: string, tenantId: string, userIds: readonly string[], role: EnvRole): AtomicWrite {
+    const change = () => new Update().add('roles', new Set([roleMember(role)]));
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      check(this.table, keys.env(saasId, role.env_id), EXISTS, `${RULE.envExists}:${role.env_id}`),
+      check(this.table, keys.role(saasId, role.role_name), EXISTS, `${RULE.roleExists}:${role.role_name}`),
+      ...userIds.flatMap((userId) => [
+        update(this.table, keys.userMembership(saasId, userId, tenantId), change(), EXISTS, RULE.member),
+        update(this.table, keys.membership(saasId, tenantId, userId), change(), EXISTS, RULE.member),
+      ]),
+    );
   }
 
   async ofUser(saasId: string, user: UserRecord): Promise<Member[]> {
@@ -319,6 +351,16 @@ export class DynamoMembershipRepository implements MembershipRepository {
     const held = new Set([roleMember(role)]);
     const assigned: Condition = { expression: 'contains(#roles, :role)', names: { '#roles': 'roles' }, values: { ':role': roleMember(role) } };
     return this.bothSides(saasId, tenantId, userId, new Update().delete('roles', held), both(EXISTS, assigned), RULE.roleAssigned);
+  }
+
+  scimWrite(saasId: string, tenantId: string, userId: string, resource: Record<string, unknown>): AtomicWrite {
+    const suspended = () => (resource.active === false ? new Update().set('suspended', true) : new Update().remove('suspended'));
+    const both = this.bothSides(saasId, tenantId, userId, suspended(), EXISTS, RULE.member);
+    // The resource on the tenant's side only: SCIM reads the tenant's members, never a user's tenants.
+    return atomicWrite(
+      ...both.parts.slice(0, 2),
+      update(this.table, keys.membership(saasId, tenantId, userId), suspended().set('scim', resource), EXISTS, RULE.member),
+    );
   }
 
   removeWrite(saasId: string, tenantId: string, userId: string): AtomicWrite {

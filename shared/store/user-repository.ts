@@ -406,6 +406,11 @@ export class DynamoUserRepository implements UserRepository {
     );
   }
 
+  disabledWrite(saasId: string, userId: string, disabled: boolean): AtomicWrite {
+    const change = disabled ? new Update().set('disabled', true).add('session_version', 1) : new Update().remove('disabled');
+    return atomicWrite(update(this.table, keys.userProfile(saasId, userId), onDirectoryShard(saasId, userId, change), LIVE, RULE.userLive));
+  }
+
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite {
     const key = keys.userProfile(saasId, userId);
     const change = new Update().changeEntries('attributes', changes);

@@ -16,6 +16,7 @@ import { DynamoKeyRepository } from '../store/key-repository.js';
 import { DynamoMarketplaceRepository } from '../store/marketplace-repository.js';
 import { DynamoMembershipRepository } from '../store/membership-repository.js';
 import { DynamoMeteringRepository } from '../store/metering-repository.js';
+import { DynamoScimRepository } from '../store/scim-repository.js';
 import { DynamoOutboxRepository } from '../store/outbox-repository.js';
 import { DynamoPasskeyRepository } from '../store/passkey-repository.js';
 import { DynamoSamlAssertionRepository } from '../store/saml-assertion-repository.js';
@@ -65,6 +66,7 @@ export const meteringRepository = () => new DynamoMeteringRepository(dynamo(), t
 export const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 export const userFlowRepository = () => new DynamoUserFlowRepository(dynamo(), tableName());
 export const importRepository = () => new DynamoImportRepository(dynamo(), tableName());
+export const scimRepository = () => new DynamoScimRepository(dynamo(), tableName(), config().apiKeyCacheSeconds);
 
 export const keyRepository = () => new DynamoKeyRepository(dynamo(), tableName());
 export const signInRepository = () => new DynamoSignInRepository(dynamo(), tableName());

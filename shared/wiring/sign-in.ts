@@ -85,7 +85,7 @@ export const credentialService = () =>
     tokens: tokenService(),
     tokenLifetimeSeconds: config().tokenLifetimeSeconds,
     verifier: tokenVerifier(),
-    userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId),
+    userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId, true),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
   });
 

@@ -13,7 +13,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js';
 import { ServiceTable } from '../../lib/table.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
-import { API_BASE_PATHS, BASE_PATH, GATEWAY_ROUTES, GROUPS, ROUTES } from '../../shared/routes.js';
+import { API_BASE_PATHS, BASE_PATH, GATEWAY_ROUTES, GROUPS, ROUTES, SCIM_PATH } from '../../shared/routes.js';
 import { API_LOG_PARTITIONS, CONSOLE_SESSION_PARTITIONS, CONSOLE_THROTTLE_PARTITIONS, SIGN_IN_COUNTS_PARTITIONS } from '../../shared/store/keys.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
@@ -62,6 +62,8 @@ const ALL_FUNCTIONS = [...GROUPS, 'login', 'saml', 'console', ...WORKERS];
  */
 const LOGIN_ROUTES = [`ANY ${BASE_PATH}/login/{proxy+}`, `ANY ${BASE_PATH}/oauth2/{proxy+}`, 'GET /favicon.ico'];
 const SAML_ROUTE = `ANY ${BASE_PATH}/saml2/{proxy+}`;
+/** SCIM (issue 41): one prefix route to the tenant-users group's function, beside its table routes. */
+const SCIM_ROUTE = `ANY ${BASE_PATH}${SCIM_PATH}/{proxy+}`;
 /** The operator console's function (web/console): its entry and everything under it. */
 const CONSOLE_ROUTES = [`ANY ${BASE_PATH}/console`, `ANY ${BASE_PATH}/console/{proxy+}`];
 /** The functions that open no sealed secret (kms:Decrypt), and those that write nothing. */
@@ -146,8 +148,8 @@ describe('service stack', () => {
   it("has the route table's gateway routes (a greedy route per folder a function owns), the entries' and $default", () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
     const tableKeys = GATEWAY_ROUTES.map((r) => `${r.method} ${r.path}`);
-    assert.equal(keys.length, tableKeys.length + LOGIN_ROUTES.length + CONSOLE_ROUTES.length + 2);
-    assert.deepEqual(new Set(keys), new Set([...tableKeys, ...LOGIN_ROUTES, SAML_ROUTE, ...CONSOLE_ROUTES, '$default']));
+    assert.equal(keys.length, tableKeys.length + LOGIN_ROUTES.length + CONSOLE_ROUTES.length + 3);
+    assert.deepEqual(new Set(keys), new Set([...tableKeys, ...LOGIN_ROUTES, SAML_ROUTE, SCIM_ROUTE, ...CONSOLE_ROUTES, '$default']));
     // Far fewer than a route per row: room under API Gateway's 300 routes per API.
     assert.ok(tableKeys.length * 2 < ROUTES.length, `${tableKeys.length} routes for ${ROUTES.length} rows`);
     assert.ok(
@@ -177,9 +179,11 @@ describe('service stack', () => {
             ? 'login'
             : key === SAML_ROUTE
               ? 'saml'
-              : CONSOLE_ROUTES.includes(key)
-                ? 'console'
-                : GATEWAY_ROUTES.find((r) => `${r.method} ${r.path}` === key)!.fn;
+              : key === SCIM_ROUTE
+                ? 'tenant-users'
+                : CONSOLE_ROUTES.includes(key)
+                  ? 'console'
+                  : GATEWAY_ROUTES.find((r) => `${r.method} ${r.path}` === key)!.fn;
       assert.equal(integrationTarget.get(target.Ref), functionOf(group), key);
     }
   });

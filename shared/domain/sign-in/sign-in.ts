@@ -464,6 +464,9 @@ export class SignInService {
     spent?: SpentSession,
     ...writes: AtomicWrite[]
   ): Promise<SignInResult> {
+    // Every way in ends here (password, MFA, federation, passkeys): a deprovisioned user stops at the last step,
+    // after proving who they are, so the refusal tells nothing to someone who could not.
+    if (user.disabled) throw unauthenticated('user_disabled', 'this user has been deactivated by their organisation; ask its administrator');
     const now = nowSeconds();
     const { settings } = this.deps;
     const remembering = progress.mayOfferDevice ? await this.deps.deviceRemembering(saasId) : 'no';

@@ -45,6 +45,10 @@ export interface MembershipRecord {
   attributes: AttributeValues;
   roles: EnvRole[];
   created_at: number;
+  /** The SCIM resource a tenant's directory provisioned this member with (shared/domain/scim), as last written. */
+  scim?: Record<string, unknown>;
+  /** SCIM's `active: false`: on both sides, so a user's other memberships tell whether any is still live. */
+  suspended?: true;
 }
 
 /** A membership with what the unpaged list answers of its user (MembershipRepository.everyMember). */
@@ -82,6 +86,13 @@ export interface MembershipRepository {
   everyMember(saasId: string): Promise<ListedMember[]>;
   /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all). */
   directory(saasId: string, filter: MemberFilter): OrderedSource<Member>;
+  /** Every membership of the tenant, without their users: one query of the tenant's partition. */
+  ofTenant(saasId: string, tenantId: string): Promise<MembershipRecord[]>;
+  /**
+   * The role to each of these members in one transaction (at most ROLE_BATCH): rules `tenant_live`, `env_exists:<id>`,
+   * `role_exists:<name>`, then `member` for any of them (which one is not said).
+   */
+  addRoleToMembersWrite(saasId: string, tenantId: string, userIds: readonly string[], role: EnvRole): AtomicWrite;
   /** Every membership of a user already read, by tenant id (their partition alone: the profile is not read again). */
   ofUser(saasId: string, user: UserRecord): Promise<Member[]>;
   /** Rules: `tenant_live`, `member`. */
@@ -90,6 +101,8 @@ export interface MembershipRepository {
   addRolesWrite(saasId: string, tenantId: string, userId: string, envId: number, roleNames: readonly string[]): AtomicWrite;
   /** Rules: `tenant_live`, `member`, `role_assigned`. */
   removeRoleWrite(saasId: string, tenantId: string, userId: string, role: EnvRole): AtomicWrite;
+  /** Sets the membership's SCIM resource, and `suspended` when it is not active (rules `tenant_live`, `member`). */
+  scimWrite(saasId: string, tenantId: string, userId: string, resource: Record<string, unknown>): AtomicWrite;
   /** Rules: `tenant_live`, `member`. */
   removeWrite(saasId: string, tenantId: string, userId: string): AtomicWrite;
   saveUserCounts(saasId: string, counts: readonly TenantUserCount[], at: number): Promise<void>;
@@ -406,11 +419,16 @@ export class TenantUserService {
     return (await this.userInfoAndSession(saasId, userId)).info;
   }
 
-  /** The same with the user's current session (undefined for both when the user is gone): sign-in's `/userinfo`, which checks its token against it. */
-  async userInfoAndSession(saasId: string, userId: string): Promise<{ info?: UserInfo; session?: UserSession }> {
+  /**
+   * The same with the user's current session (undefined for both when the user is gone): sign-in's `/userinfo`,
+   * which checks its token against it, passes `liveOnly`: a membership a tenant's directory suspended (SCIM's
+   * `active: false`) is then left out, so the application no longer lets them into that tenant.
+   */
+  async userInfoAndSession(saasId: string, userId: string, liveOnly = false): Promise<{ info?: UserInfo; session?: UserSession }> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);
     if (!found) return {};
     const { user } = found;
+    const members = liveOnly ? found.members.filter(({ member }) => !member.membership.suspended) : found.members;
     return {
       session: sessionOf(user),
       info: {
@@ -418,7 +436,7 @@ export class TenantUserService {
         email: user.email,
         sign_in_id: user.sign_in_id,
         user_attribute: user.attributes,
-        tenants: found.members.map(({ member, tenant }) => ({
+        tenants: members.map(({ member, tenant }) => ({
           id: tenant.id,
           name: tenant.name,
           // Tenants are created through the API, complete from the start.

@@ -112,6 +112,11 @@ export interface UserRecord {
   email_verified?: false;
   /** The security events the profile keeps (activity.ts); never part of an answer about the user. */
   activity?: ActivityEvent[];
+  /**
+   * Set while every tenant the user belongs to has deprovisioned them through SCIM (shared/domain/scim): sign-in
+   * refuses them, and setting it raised session_version, which ended their sessions and refresh tokens.
+   */
+  disabled?: true;
 }
 
 /** What the unpaged lists answer of a user: read without the password verifier and sign-in state. */
@@ -168,6 +173,8 @@ export interface UserRepository {
     mail?: CountedMail,
     options?: { onlyBeforeFirstSignIn?: boolean; activity?: ActivityChange },
   ): AtomicWrite;
+  /** Sets or clears `disabled`; setting it raises session_version (rule `user_live`). */
+  disabledWrite(saasId: string, userId: string, disabled: boolean): AtomicWrite;
   /** Sets and removes SaaS-user attribute values (rule `user_live`). */
   attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite;
   /** false when the user is gone, or softwareToken is asked for without a registered app. */
