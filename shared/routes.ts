@@ -1,7 +1,7 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
  * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing,
- * Billing, ApiLog and Communication APIs', each under its own base path, so the existing SDKs work unchanged.
+ * Billing, ApiLog, Communication and Integration APIs', each under its own base path, so the existing SDKs work unchanged.
  */
 
 import type { Permission } from './permissions.js';
@@ -13,6 +13,7 @@ export const API_BASE_PATHS = {
   billing: '/v1/billing',
   apilog: '/v1/apilog',
   communication: '/v1/communication',
+  integration: '/v1/integration',
 } as const;
 export type Api = keyof typeof API_BASE_PATHS;
 
@@ -617,6 +618,21 @@ export const ROUTES: readonly Route[] = [
     ],
     'communication',
   ),
+  // The Integration API (/v1/integration): where the events of changing calls go (shared/domain/integration), served
+  // by the configuration group's function: its settings are the SaaS's configuration.
+  ...rows(
+    'configuration',
+    [
+      ['GET', '/eventbridge/info', 'getEventBridgeSettings', 'Get EventBridge Settings', 'integration:read'],
+      ['PUT', '/eventbridge/info', 'saveEventBridgeSettings', 'Update EventBridge Settings', 'integration:write', 200, 'no body'],
+      ['DELETE', '/eventbridge/info', 'deleteEventBridgeSettings', 'Delete EventBridge Settings', 'integration:write', 200, 'no body'],
+      ['POST', '/eventbridge/event', 'createEventBridgeEvent', 'Send Events', 'integration:write', 201, 'no body'],
+      ['POST', '/eventbridge/test-event', 'createEventBridgeTestEvent', 'Test EventBridge Connection', 'integration:write', 201, 'no body'],
+      ['GET', '/events', 'getEvents', 'The newest events and their delivery (extension)', 'integration:read'],
+      ['GET', '/errors/internal-server-error', 'returnIntegrationInternalServerError', 'Return Internal Server Error', 'integration:read'],
+    ],
+    'integration',
+  ),
   // The ApiLog API (/v1/apilog): the record of every signed call (shared/domain/apilog).
   ...rows(
     'apilog',
@@ -636,6 +652,7 @@ export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set([
   'returnBillingInternalServerError',
   'returnApiLogInternalServerError',
   'returnCommunicationInternalServerError',
+  'returnIntegrationInternalServerError',
 ]);
 
 /** The route's path from the root: `/v1/pricing/plans/{plan_id}`. */

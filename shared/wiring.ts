@@ -33,12 +33,16 @@ import { SrpSignIn } from './domain/sign-in/srp-sign-in.js';
 import { RefreshTokens } from './domain/sign-in/refresh-tokens.js';
 import { ScheduledWork } from './domain/scheduled-work.js';
 import { Cursors } from './domain/paging.js';
-import { apiLogRecord, ApiLogService } from './domain/apilog/api-log.js';
+import { apiLogRecord, ApiLogService, newApiLogId } from './domain/apilog/api-log.js';
+import { apiCallEvent } from './domain/integration/api-events.js';
+import { EventDeliverer, EventRecorder, IntegrationService } from './domain/integration/event-delivery.js';
+import { AwsEventBus, LocalEventBus } from './adapters/events/event-bus.js';
+import { DynamoEventRepository } from './store/event-repository.js';
 import { DynamoApiLogRepository } from './store/api-log-repository.js';
 import { DynamoSignInCountsRepository } from './store/sign-in-counts-repository.js';
 import { DailySignIns } from './domain/users/daily-sign-ins.js';
 import { MailBacklogService } from './domain/mail/mail-backlog.js';
-import { apiLogLine, readShippedLines, ShippedLineWriter, signInLine } from './domain/apilog/shipped-lines.js';
+import { apiLogLine, eventLine, readShippedLines, ShippedLineWriter, signInLine } from './domain/apilog/shipped-lines.js';
 import { isCountedKind } from './domain/users/sign-in-counts.js';
 import { subscribedMessages } from './adapters/aws/log-subscription.js';
 import type { CloudWatchLogsEvent } from 'aws-lambda';
@@ -177,7 +181,12 @@ export function sendShippedLinesTo(sink: LineSink | undefined): LineSink {
 }
 
 /** The API log's record of a signed call (shared/domain/apilog), told as a line: no store request on the call's path. */
-export const recordApiCall: CallRecorder = (call) => lineSink(apiLogLine(apiLogRecord(call, config().apiLogRetentionDays * 86400)));
+export const recordApiCall: CallRecorder = (call) => {
+  const record = apiLogRecord(call, config().apiLogRetentionDays * 86400);
+  const event = apiCallEvent(call, record.id, record.expiresAt);
+  const told = [lineSink(apiLogLine(record)), event && lineSink(eventLine(event))];
+  return told.some((t) => t instanceof Promise) ? Promise.all(told).then(() => undefined) : undefined;
+};
 
 const apiLogRepository = () => new DynamoApiLogRepository(dynamo(), tableName(), config().apiLogWriteShards);
 
@@ -197,7 +206,7 @@ const activityLog = () => new ActivityLog({ retentionSeconds: config().apiLogRet
  * other lines left alone. The local sink (local/line-sink.ts) calls it as the writer function does.
  */
 export async function writeShippedLines(messages: readonly string[]): Promise<{ records: number; countWrites: number }> {
-  const writer = new ShippedLineWriter({ logs: apiLogRepository(), counts: signInCountsRepository() });
+  const writer = new ShippedLineWriter({ logs: apiLogRepository(), counts: signInCountsRepository(), events: eventRecorder() });
   try {
     return await writer.write(readShippedLines(messages));
   } catch (error) {
@@ -366,7 +375,7 @@ export const importService = () => {
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {
-  const [tenants, mail, imports] = [tenantService(), courier(), importService()];
+  const [tenants, mail, imports, events] = [tenantService(), courier(), importService(), eventDeliverer()];
   // The scheduled function stops at 60 s (lib/service-stack.ts): imports get what the rest leaves of it.
   const importDeadline = Date.now() + IMPORT_BUDGET_MS;
   return new ScheduledWork({
@@ -375,6 +384,7 @@ export const scheduledWork = () => {
     deliverDueMail: async (saasId) => (await mail.deliverDue(saasId)).sent,
     mailBacklog: (saasId) => mail.backlog(saasId),
     runImports: (saasId) => imports.runUnfinished(saasId, { deadline: importDeadline }),
+    deliverDueEvents: (saasId) => events.deliverDue(saasId),
   });
 };
 
@@ -626,3 +636,17 @@ export const passkeyService = () =>
     signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
     activity: activityLog(),
   });
+
+// issue 42: the Integration API's events (shared/domain/integration, docs/events.md)
+const eventRepository = () => new DynamoEventRepository(dynamo(), tableName());
+/** The writer's side: numbers and keeps the events the calls told. */
+const eventRecorder = () => new EventRecorder({ events: eventRepository() });
+let localEventBus: LocalEventBus | undefined;
+/** Locally (DynamoDB Local), the stand-in bus of this process: the tests read it, the console shows the kept events. */
+export const localBus = (): LocalEventBus => (localEventBus ??= new LocalEventBus());
+const eventBus = () => (config().dynamoEndpoint ? localBus() : new AwsEventBus());
+/** Sends what is due of a SaaS's events (the scheduled worker, and the stream's new events). */
+export const eventDeliverer = () => new EventDeliverer({ events: eventRepository(), bus: eventBus(), now: () => Math.floor(nowMillis() / 1000) });
+/** The Integration API (/v1/integration). */
+export const integrationService = () =>
+  new IntegrationService({ events: eventRepository(), tell: (event) => lineSink(eventLine(event)), newId: newApiLogId, now: nowMillis });

@@ -61,6 +61,9 @@ export const ENTITY = {
   importJob: 'ImportJob',
   importPart: 'ImportPart',
   consoleSessionRevoked: 'ConsoleSessionRevoked',
+  apiEvent: 'ApiEvent',
+  eventSequence: 'EventSequence',
+  eventBridgeSettings: 'EventBridgeSettings',
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
@@ -439,10 +442,12 @@ export const apiLogKeys = {
       RequestItems?: Record<string, { PutRequest?: { Item?: { pk?: unknown } } }[]>;
     };
     if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
-    if (operation === 'UpdateItem') return SIGN_IN_COUNTS_PARTITION.test(String(Key?.pk ?? ''));
+    if (operation === 'UpdateItem')
+      return SIGN_IN_COUNTS_PARTITION.test(String(Key?.pk ?? '')) || EVENT_SEQUENCE_PARTITION.test(String(Key?.pk ?? ''));
     if (operation !== 'BatchWriteItem' || !RequestItems) return false;
     const requests = Object.values(RequestItems).flat();
-    return requests.length > 0 && requests.every((request) => API_LOG_PARTITION.test(String(request.PutRequest?.Item?.pk ?? '')));
+    const ours = (pk: string) => API_LOG_PARTITION.test(pk) || EVENT_PARTITION.test(pk);
+    return requests.length > 0 && requests.every((request) => ours(String(request.PutRequest?.Item?.pk ?? '')));
   },
 };
 
@@ -450,6 +455,25 @@ export const apiLogKeys = {
 export const API_LOG_PARTITIONS = 'SAAS#*#APILOG#*';
 export const SIGN_IN_COUNTS_PARTITIONS = 'SAAS#*#SIGNINCOUNTS';
 const SIGN_IN_COUNTS_PARTITION = /^SAAS#[^#]+#SIGNINCOUNTS$/;
+/** The events the writer keeps, and the counters that number them (shared/domain/integration): the writer's too. */
+export const EVENT_PARTITIONS = 'SAAS#*#EVENTS';
+export const EVENT_SEQUENCE_PARTITIONS = 'SAAS#*#EVENTSEQ';
+const EVENT_PARTITION = /^SAAS#[^#]+#EVENTS$/;
+const EVENT_SEQUENCE_PARTITION = /^SAAS#[^#]+#EVENTSEQ$/;
+
+/**
+ * A SaaS's events (shared/domain/integration): each kept event (`E#<id>`, a UUIDv7, so the newest sort last) and its
+ * EventBridge settings (`SETTINGS#eventbridge`) in one partition; while a destination waits for an attempt, the
+ * event is in gsi1 by the time it is next due. Each subject's counter is in a partition of its own kind.
+ */
+export const eventKeys = {
+  partition: (saasId: string) => `SAAS#${saasId}#EVENTS`,
+  event: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `E#${id}` }),
+  settings: (saasId: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: 'SETTINGS#eventbridge' }),
+  due: (saasId: string, id: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1sk: `${padSeconds(at)}#${id}` }),
+  dueBy: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1skUpTo: `${padSeconds(now)}#~` }),
+  sequence: (saasId: string, subject: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTSEQ`, sk: subject }),
+};
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
