@@ -37,6 +37,8 @@ import { apiLogRecord, ApiLogService, newApiLogId } from './domain/apilog/api-lo
 import { apiCallEvent } from './domain/integration/api-events.js';
 import { EventDeliverer, EventRecorder, IntegrationService } from './domain/integration/event-delivery.js';
 import { AwsEventBus, LocalEventBus } from './adapters/events/event-bus.js';
+import { StandardWebhookSender } from './adapters/events/webhook-sender.js';
+import { WebhookService, type WebhookSecrets } from './domain/integration/webhooks.js';
 import { DynamoEventRepository } from './store/event-repository.js';
 import { DynamoApiLogRepository } from './store/api-log-repository.js';
 import { DynamoSignInCountsRepository } from './store/sign-in-counts-repository.js';
@@ -87,7 +89,7 @@ import { DynamoImportRepository } from './store/import-repository.js';
 import { ImportService } from './domain/migration/imports.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
-import { hostResolver, PublicFetcher } from './http/public-fetch.js';
+import { hostResolver, postChecked, PublicFetcher } from './http/public-fetch.js';
 import { DynamoUserRepository } from './store/user-repository.js';
 import { watchThrottling } from './store/directory-shards.js';
 import { PasskeyService } from './domain/sign-in/passkeys.js';
@@ -645,8 +647,40 @@ let localEventBus: LocalEventBus | undefined;
 /** Locally (DynamoDB Local), the stand-in bus of this process: the tests read it, the console shows the kept events. */
 export const localBus = (): LocalEventBus => (localEventBus ??= new LocalEventBus());
 const eventBus = () => (config().dynamoEndpoint ? localBus() : new AwsEventBus());
+/** Webhook URLs: public addresses only on AWS; locally, http and loopback too (a receiver on the laptop). */
+const webhookFetcher = () =>
+  new PublicFetcher({ resolve: hostResolver(), timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: 0, loopback: config().dynamoEndpoint !== undefined });
+const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Webhook secrets sealed under their SaaS and endpoint, like every stored secret (decision 4). */
+const webhookSecrets = (): WebhookSecrets => ({
+  seal: (saasId, id, secret) => secretBox().seal(secret, { saasId, purpose: 'webhook', webhookId: id }),
+  open: (saasId, id, sealed) => secretBox().open(sealed, { saasId, purpose: 'webhook', webhookId: id }),
+});
 /** Sends what is due of a SaaS's events (the scheduled worker, and the stream's new events). */
-export const eventDeliverer = () => new EventDeliverer({ events: eventRepository(), bus: eventBus(), now: () => Math.floor(nowMillis() / 1000) });
+export const eventDeliverer = () => {
+  const events = eventRepository();
+  const fetcher = webhookFetcher();
+  return new EventDeliverer({
+    events,
+    bus: eventBus(),
+    webhooks: events,
+    secrets: webhookSecrets(),
+    sender: new StandardWebhookSender((url, body, headers) => postChecked(fetcher, url, body, headers, WEBHOOK_TIMEOUT_MS)),
+    now: () => Math.floor(nowMillis() / 1000),
+  });
+};
+/** Signed webhooks (/v1/integration/webhooks, our extension). */
+export const webhookService = () => {
+  const events = eventRepository();
+  const fetcher = webhookFetcher();
+  return new WebhookService({
+    webhooks: events,
+    events,
+    secrets: webhookSecrets(),
+    checkUrl: async (url, field) => void (await fetcher.check(url, field)),
+    now: () => Math.floor(nowMillis() / 1000),
+  });
+};
 /** The Integration API (/v1/integration). */
 export const integrationService = () =>
   new IntegrationService({ events: eventRepository(), tell: (event) => lineSink(eventLine(event)), newId: newApiLogId, now: nowMillis });

@@ -4,9 +4,9 @@
  */
 import { HttpProblem } from '../../shared/http/errors.js';
 import type { Static } from '@sinclair/typebox';
-import { integrationSchemas as s, type EventBridgeSettings } from '../../shared/schemas/integration.js';
+import { integrationSchemas as s, webhookSchemas as w, type EventBridgeSettings } from '../../shared/schemas/integration.js';
 import { operation } from '../../shared/schemas/operation.js';
-import { integrationService as integration } from '../../shared/wiring.js';
+import { integrationService as integration, webhookService as webhooks } from '../../shared/wiring.js';
 
 export const integrationOperations = {
   getEventBridgeSettings: operation(
@@ -20,6 +20,18 @@ export const integrationOperations = {
   ),
   createEventBridgeTestEvent: operation(s.createEventBridgeTestEvent, (_, ctx) => integration().sendTestEvent(ctx.saasId, ctx.requestId)),
   getEvents: operation(s.getEvents, ({ query }, ctx) => integration().recentEvents(ctx.saasId, query.limit ?? 50)),
+  createWebhook: operation(w.createWebhook, ({ body }, ctx) => webhooks().create(ctx.saasId, body)),
+  getWebhooks: operation(w.getWebhooks, (_, ctx) => webhooks().list(ctx.saasId)),
+  getWebhook: operation(w.getWebhook, ({ params }, ctx) => webhooks().get(ctx.saasId, params.webhook_id)),
+  updateWebhook: operation(w.updateWebhook, ({ params, body }, ctx) => webhooks().update(ctx.saasId, params.webhook_id, body)),
+  deleteWebhook: operation(w.deleteWebhook, ({ params }, ctx) => webhooks().delete(ctx.saasId, params.webhook_id)),
+  rotateWebhookSecret: operation(w.rotateWebhookSecret, ({ params }, ctx) => webhooks().rotateSecret(ctx.saasId, params.webhook_id)),
+  getWebhookDeliveries: operation(w.getWebhookDeliveries, ({ params, query }, ctx) =>
+    webhooks().deliveries(ctx.saasId, params.webhook_id, query.limit ?? 50),
+  ),
+  replayWebhookDelivery: operation(w.replayWebhookDelivery, ({ params }, ctx) =>
+    webhooks().replay(ctx.saasId, params.webhook_id, params.event_id.toLowerCase()),
+  ),
   returnIntegrationInternalServerError: operation(s.returnIntegrationInternalServerError, async () => {
     throw new HttpProblem(500, 'internal_server_error', 'Internal server error (GET /errors/internal-server-error always answers this)');
   }),

@@ -10,7 +10,7 @@ import { overviewSchemas } from './overview.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { apiLogSchemas } from './apilog.js';
 import { communicationSchemas } from './communication.js';
-import { integrationSchemas } from './integration.js';
+import { integrationSchemas, webhookSchemas } from './integration.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -37,6 +37,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...apiLogSchemas,
   ...communicationSchemas,
   ...integrationSchemas,
+  ...webhookSchemas,
   ...overviewSchemas,
   ...migrationSchemas,
 };

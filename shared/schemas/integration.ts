@@ -5,6 +5,7 @@
  */
 import * as Type from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
+import { Uuid } from './common.js';
 
 /** The definition's AwsRegion: every region but those of China. */
 export const AWS_REGIONS = [
@@ -70,6 +71,71 @@ const KeptEvent = Type.Object({
 });
 
 const noBody = {} satisfies OperationSchema;
+
+const WebhookUrl = Type.String({
+  minLength: 8,
+  maxLength: 2048,
+  pattern: '^https?://',
+  description: 'https, to a public address (locally, http and loopback too)',
+});
+const EventTypes = Type.Array(Name('an event_type, such as create_tenant'), {
+  maxItems: 100,
+  description: 'the event types it wants; none or [] for every event',
+});
+const Description = Type.String({ maxLength: 500 });
+
+export const Webhook = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String(),
+    event_types: Type.Array(Type.String()),
+    description: Type.String(),
+    disabled: Type.Boolean(),
+    disabled_reason: Type.Optional(Type.String()),
+    failures: Type.Integer({ description: 'failed attempts since the last that went through' }),
+    created_at: Type.Integer({ description: 'Unix seconds' }),
+  },
+  { $id: 'Webhook' },
+);
+const Secret = Type.String({ description: 'the signing secret (whsec_...), shown this once' });
+const webhookParams = Type.Object({ webhook_id: Uuid });
+
+const Delivery = Type.Object({
+  event_id: Type.String(),
+  event_type: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  next_attempt_at: Type.Integer(),
+  last_error: Type.Optional(Type.String()),
+  delivered_at: Type.Optional(Type.Integer()),
+});
+
+/** Signed webhooks, our extension (docs/events.md). */
+export const webhookSchemas = {
+  createWebhook: {
+    body: Type.Object({ url: WebhookUrl, event_types: Type.Optional(EventTypes), description: Type.Optional(Description) }),
+    response: Type.Intersect([Webhook, Type.Object({ secret: Secret })], { $id: 'NewWebhook' }),
+  },
+  getWebhooks: { response: Type.Object({ webhooks: Type.Array(Webhook) }, { $id: 'Webhooks' }) },
+  getWebhook: { params: webhookParams, response: Webhook },
+  updateWebhook: {
+    params: webhookParams,
+    body: Type.Object({
+      url: Type.Optional(WebhookUrl),
+      event_types: Type.Optional(EventTypes),
+      description: Type.Optional(Description),
+      disabled: Type.Optional(Type.Boolean()),
+    }),
+  },
+  deleteWebhook: { params: webhookParams },
+  rotateWebhookSecret: { params: webhookParams, response: Type.Object({ secret: Secret }, { $id: 'WebhookSecret' }) },
+  getWebhookDeliveries: {
+    params: webhookParams,
+    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+    response: Type.Object({ deliveries: Type.Array(Delivery) }, { $id: 'WebhookDeliveries' }),
+  },
+  replayWebhookDelivery: { params: Type.Object({ webhook_id: Uuid, event_id: Type.String({ minLength: 36, maxLength: 36 }) }) },
+} satisfies Record<string, OperationSchema>;
 
 export const integrationSchemas = {
   getEventBridgeSettings: { response: EventBridgeSettings },

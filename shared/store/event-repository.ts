@@ -1,7 +1,8 @@
 import { type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { EventBridgeSettings, EventRepository, StoredEvent } from '../domain/integration/event-delivery.js';
+import type { EventBridgeSettings, EventRepository, StoredEvent } from '../domain/integration/kept-events.js';
+import type { WebhookEndpoint, WebhookRepository } from '../domain/integration/webhooks.js';
 import {
   ConditionalCheckFailedException,
   DeleteCommand,
@@ -12,7 +13,7 @@ import {
   type DynamoClient,
 } from './dynamo-client.js';
 import { batchPut } from './batch.js';
-import { ENTITY, eventKeys, TTL_ATTRIBUTE } from './keys.js';
+import { ENTITY, eventKeys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { indexQuery, queryFirst } from './query.js';
 
 const EVENT_MEMBERS = ['saasId', 'id', 'at', 'detailType', 'eventType', 'event', 'traceId', 'subject', 'sequence', 'targets', 'expiresAt'] as const;
@@ -21,8 +22,8 @@ function eventOf(item: Record<string, unknown>): StoredEvent {
   return Object.fromEntries(EVENT_MEMBERS.filter((m) => item[m] !== undefined).map((m) => [m, item[m]])) as unknown as StoredEvent;
 }
 
-/** A SaaS's events and EventBridge settings (keys.ts, eventKeys). */
-export class DynamoEventRepository implements EventRepository {
+/** A SaaS's events, EventBridge settings and webhooks (keys.ts, eventKeys). */
+export class DynamoEventRepository implements EventRepository, WebhookRepository {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
@@ -112,6 +113,37 @@ export class DynamoEventRepository implements EventRepository {
         ExpressionAttributeValues: { ':targets': event.targets ?? {}, ...(due ? { ':gpk': due.gsi1pk, ':gsk': due.gsi1sk } : {}) },
       }),
     );
+  }
+
+  async webhooks(saasId: string): Promise<WebhookEndpoint[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': eventKeys.partition(saasId), ':prefix': 'WEBHOOK#' },
+        ConsistentRead: true,
+      }),
+    );
+    return (out.Items ?? []).map((item) => withoutKeys<WebhookEndpoint>(item));
+  }
+
+  async webhook(saasId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: eventKeys.webhook(saasId, id), ConsistentRead: true }));
+    return out.Item ? withoutKeys<WebhookEndpoint>(out.Item) : undefined;
+  }
+
+  async putWebhook(endpoint: WebhookEndpoint): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...eventKeys.webhook(endpoint.saasId, endpoint.id), entity: ENTITY.webhook, v: 1, ...endpoint },
+      }),
+    );
+  }
+
+  async deleteWebhook(saasId: string, id: string): Promise<boolean> {
+    const out = await this.db.send(new DeleteCommand({ TableName: this.table, Key: eventKeys.webhook(saasId, id), ReturnValues: 'ALL_OLD' }));
+    return out.Attributes !== undefined;
   }
 
   async recent(saasId: string, limit: number): Promise<StoredEvent[]> {

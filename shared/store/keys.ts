@@ -64,6 +64,7 @@ export const ENTITY = {
   apiEvent: 'ApiEvent',
   eventSequence: 'EventSequence',
   eventBridgeSettings: 'EventBridgeSettings',
+  webhook: 'Webhook',
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
@@ -462,14 +463,15 @@ const EVENT_PARTITION = /^SAAS#[^#]+#EVENTS$/;
 const EVENT_SEQUENCE_PARTITION = /^SAAS#[^#]+#EVENTSEQ$/;
 
 /**
- * A SaaS's events (shared/domain/integration): each kept event (`E#<id>`, a UUIDv7, so the newest sort last) and its
- * EventBridge settings (`SETTINGS#eventbridge`) in one partition; while a destination waits for an attempt, the
+ * A SaaS's events (shared/domain/integration): each kept event (`E#<id>`, a UUIDv7, so the newest sort last), its
+ * EventBridge settings (`SETTINGS#eventbridge`) and its webhooks (`WEBHOOK#<id>`) in one partition; while a destination waits for an attempt, the
  * event is in gsi1 by the time it is next due. Each subject's counter is in a partition of its own kind.
  */
 export const eventKeys = {
   partition: (saasId: string) => `SAAS#${saasId}#EVENTS`,
   event: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `E#${id}` }),
   settings: (saasId: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: 'SETTINGS#eventbridge' }),
+  webhook: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `WEBHOOK#${id}` }),
   due: (saasId: string, id: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1sk: `${padSeconds(at)}#${id}` }),
   dueBy: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1skUpTo: `${padSeconds(now)}#~` }),
   sequence: (saasId: string, subject: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTSEQ`, sk: subject }),

@@ -2,59 +2,18 @@
  * The events' way out (docs/events.md): the writer numbers each event in its subject's sequence and keeps it
  * (EventRecorder); a deliverer sends what is due to each of the SaaS's destinations, at once when the stream announces
  * a new event and again from the scheduled worker, with backoff, for RETRY_DELAYS_SECONDS' three days and more
- * (EventDeliverer). A destination is the SaaS's EventBridge bus (EventBridge settings, the Integration API).
+ * (EventDeliverer). A destination is the SaaS's EventBridge bus (EventBridge settings, the Integration API) or one
+ * of its signed webhooks (webhooks.ts).
  */
 import { invalid, notFound } from '../../errors.js';
 import { log } from '../../log.js';
 import { metrics } from '../../metrics.js';
 import type { ApiEvent } from './api-events.js';
 import { eventDetail } from './api-events.js';
+import type { EventBridgeSettings, EventRepository, StoredEvent, TargetState } from './kept-events.js';
+import { WEBHOOK_TARGET, wants, webhookPayload, type WebhookRepository, type WebhookSecrets, type WebhookSenderPort } from './webhooks.js';
 
-/** The Integration API's EventBridgeSettings: the account and region of the bus events go to. */
-export interface EventBridgeSettings {
-  aws_account_id: string;
-  aws_region: string;
-}
-
-export type TargetStatus = 'pending' | 'delivered' | 'failed';
-
-export interface TargetState {
-  status: TargetStatus;
-  attempts: number;
-  /** Unix seconds. */
-  nextAttemptAt: number;
-  lastError?: string;
-  deliveredAt?: number;
-}
-
-/** An event as kept for delivery: its number in its subject's sequence, and each destination's progress. */
-export interface StoredEvent extends ApiEvent {
-  sequence: number;
-  /** By destination (`eventbridge`); undefined until the first delivery looks up the SaaS's destinations. */
-  targets?: Record<string, TargetState>;
-  /** Unix seconds after which the store lets it go. */
-  expiresAt: number;
-}
-
-export interface EventRepository {
-  eventBridgeSettings(saasId: string): Promise<EventBridgeSettings | undefined>;
-  saveEventBridgeSettings(saasId: string, settings: EventBridgeSettings): Promise<void>;
-  /** Removes them; false when there were none. */
-  deleteEventBridgeSettings(saasId: string): Promise<boolean>;
-  /** Raises the subject's counter by `count` in one write and answers the new value (the last number taken). */
-  reserveSequence(saasId: string, subject: string, count: number): Promise<number>;
-  /** Keeps new events, due at once. */
-  putEvents(events: readonly StoredEvent[]): Promise<void>;
-  /** Events with a destination due at or before `now` (Unix seconds), at most `limit`. */
-  due(saasId: string, now: number, limit: number): Promise<StoredEvent[]>;
-  get(saasId: string, id: string): Promise<StoredEvent | undefined>;
-  /** Takes the event for `seconds` so two deliverers do not send it side by side; false when another holds it. */
-  claim(saasId: string, id: string, now: number, seconds: number): Promise<boolean>;
-  /** Writes the destinations' progress, lets the claim go, and keeps the event due at `nextDue` (none: not due). */
-  saveProgress(event: StoredEvent, nextDue: number | undefined): Promise<void>;
-  /** The newest events first, at most `limit`. */
-  recent(saasId: string, limit: number): Promise<StoredEvent[]>;
-}
+export type { EventBridgeSettings, EventRepository, StoredEvent, TargetState } from './kept-events.js';
 
 /** One EventBridge entry (PutEvents' PutEventsRequestEntry, in our words). */
 export interface BusEntry {
@@ -124,6 +83,9 @@ export class EventDeliverer {
     private readonly deps: {
       events: EventRepository;
       bus: EventBusPort;
+      webhooks: WebhookRepository;
+      sender: WebhookSenderPort;
+      secrets: WebhookSecrets;
       /** Unix seconds. */
       now: () => number;
     },
@@ -146,9 +108,7 @@ export class EventDeliverer {
   private async deliver(event: StoredEvent): Promise<number> {
     const now = this.deps.now();
     if (!(await this.deps.events.claim(event.saasId, event.id, now, CLAIM_SECONDS))) return 0;
-    const settings = event.targets ? undefined : await this.deps.events.eventBridgeSettings(event.saasId);
-    const targets: Record<string, TargetState> =
-      event.targets ?? (settings ? { [EVENTBRIDGE]: { status: 'pending', attempts: 0, nextAttemptAt: now } } : {});
+    const targets = event.targets ?? (await this.destinations(event, now));
     let delivered = 0;
     for (const [name, state] of Object.entries(targets)) {
       if (state.status !== 'pending' || state.nextAttemptAt > now) continue;
@@ -156,12 +116,14 @@ export class EventDeliverer {
       if (error === '') {
         targets[name] = { ...state, attempts: state.attempts + 1, status: 'delivered', deliveredAt: now };
         delivered += 1;
+        if (name.startsWith(WEBHOOK_TARGET)) await this.countWebhook(event.saasId, name.slice(WEBHOOK_TARGET.length), true, false);
         continue;
       }
       targets[name] = afterFailure(state, error, now);
-      metrics.count(targets[name]?.status === 'failed' ? 'EventDeliveryFailed' : 'EventDeliveryRetried');
-      if (targets[name].status === 'failed')
-        log.error('event delivery: given up after every retry', undefined, { saasId: event.saasId, id: event.id, target: name, error });
+      const gaveUp = targets[name].status === 'failed';
+      metrics.count(gaveUp ? 'EventDeliveryFailed' : 'EventDeliveryRetried');
+      if (gaveUp) log.error('event delivery: given up after every retry', undefined, { saasId: event.saasId, id: event.id, target: name, error });
+      if (name.startsWith(WEBHOOK_TARGET)) await this.countWebhook(event.saasId, name.slice(WEBHOOK_TARGET.length), false, gaveUp);
     }
     const pending = Object.values(targets).filter((t) => t.status === 'pending');
     const nextDue = pending.length > 0 ? Math.min(...pending.map((t) => t.nextAttemptAt)) : undefined;
@@ -179,10 +141,42 @@ export class EventDeliverer {
         const [error] = await this.deps.bus.put(busArn(settings), [entryOf(event)]);
         return error ?? 'no answer';
       }
+      if (target.startsWith(WEBHOOK_TARGET)) {
+        const endpoint = await this.deps.webhooks.webhook(event.saasId, target.slice(WEBHOOK_TARGET.length));
+        if (!endpoint) return 'the webhook was deleted';
+        if (endpoint.disabled) return `the webhook is disabled (${endpoint.disabledReason ?? ''})`;
+        const secret = await this.deps.secrets.open(event.saasId, endpoint.id, endpoint.sealedSecret);
+        const payload = webhookPayload(event, eventDetail(event, event.sequence));
+        return await this.deps.sender.send(endpoint.url, secret, event.id, payload, new Date(this.deps.now() * 1000));
+      }
       return `unknown destination ${target}`;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+  }
+
+  /** Where a new event goes: the SaaS's bus, and each enabled webhook that wants its type, as they are now. */
+  private async destinations(event: StoredEvent, now: number): Promise<Record<string, TargetState>> {
+    const [settings, endpoints] = await Promise.all([this.deps.events.eventBridgeSettings(event.saasId), this.deps.webhooks.webhooks(event.saasId)]);
+    const fresh = (): TargetState => ({ status: 'pending', attempts: 0, nextAttemptAt: now });
+    return Object.fromEntries([
+      ...(settings ? [[EVENTBRIDGE, fresh()]] : []),
+      ...endpoints.filter((e) => wants(e, event.eventType)).map((e) => [`${WEBHOOK_TARGET}${e.id}`, fresh()]),
+    ]) as Record<string, TargetState>;
+  }
+
+  /**
+   * An endpoint's failures since its last success; one whose delivery was given up (three days of failing) is
+   * disabled, so it stops piling up deliveries until the SaaS enables it again.
+   */
+  private async countWebhook(saasId: string, id: string, ok: boolean, gaveUp: boolean): Promise<void> {
+    const endpoint = await this.deps.webhooks.webhook(saasId, id);
+    if (!endpoint || (ok && endpoint.failures === 0)) return;
+    await this.deps.webhooks.putWebhook({
+      ...endpoint,
+      failures: ok ? 0 : endpoint.failures + 1,
+      ...(gaveUp ? { disabled: true, disabledReason: 'a delivery failed for three days: enable it again once it answers' } : {}),
+    });
   }
 }
 
