@@ -1,7 +1,7 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
  * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing,
- * Billing, ApiLog, Communication and Integration APIs', each under its own base path, so the existing SDKs work unchanged.
+ * Billing, ApiLog, Communication, Integration and Analysis APIs', each under its own base path, so the existing SDKs work unchanged.
  */
 
 import type { Permission } from './permissions.js';
@@ -14,6 +14,7 @@ export const API_BASE_PATHS = {
   apilog: '/v1/apilog',
   communication: '/v1/communication',
   integration: '/v1/integration',
+  analysis: '/v1/analysis',
 } as const;
 export type Api = keyof typeof API_BASE_PATHS;
 
@@ -73,7 +74,7 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   // JWKS and discovery: reads only.
   public: { writes: false, seals: false },
   // The catalogue; Connect to Stripe opens the sealed key but makes no new secret. Also the Communication API's
-  // feedback portal: small writes of one partition, not worth a function (and its resources) of its own.
+  // feedback portal and the Analysis API: small writes and reads, not worth a function (and its resources) of its own.
   pricing: { writes: true, seals: false },
   // Metering counts only: the hot path gets a function of its own, so its cold starts load nothing else.
   metering: { writes: true, seals: false },
@@ -650,6 +651,21 @@ export const ROUTES: readonly Route[] = [
     ],
     'integration',
   ),
+  // The Analysis API (/v1/analysis): shared/domain/analysis, served by the pricing group's function (GROUP_ACCESS).
+  ...rows(
+    'pricing',
+    [
+      ['PUT', '/user-behavior-day', 'updateUserBehaviorHistoriesByDay', 'Analysis of user behavior on the day', 'analysis:write', 200, 'no body'],
+      ['GET', '/users/{user_id}/behavior-histories', 'getUserBehaviorHistories', 'Acquisition of user behavior history', 'analysis:read'],
+      ['GET', '/active-users', 'getActiveUsers', 'Get daily or monthly active users', 'analysis:read'],
+      ['PUT', '/active-users', 'updateActiveUsers', 'Update or insert active users data', 'analysis:write', 200, 'no body'],
+      ['GET', '/metrics/aggregated', 'getAggregatedMetrics', 'Get aggregated metrics', 'analysis:read'],
+      ['GET', '/metrics/page-statistics', 'getPageStatistics', 'Get Page Statistics', 'analysis:read'],
+      ['GET', '/userinfo/aggregated', 'getAggregatedUserInfo', 'Get aggregated userinfo call count', 'analysis:read'],
+      ['GET', '/errors/internal-server-error', 'returnAnalysisInternalServerError', 'Return Internal Server Error', 'analysis:read'],
+    ],
+    'analysis',
+  ),
   // The ApiLog API (/v1/apilog): the record of every signed call (shared/domain/apilog).
   ...rows(
     'apilog',
@@ -670,6 +686,7 @@ export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set([
   'returnApiLogInternalServerError',
   'returnCommunicationInternalServerError',
   'returnIntegrationInternalServerError',
+  'returnAnalysisInternalServerError',
 ]);
 
 /** The route's path from the root: `/v1/pricing/plans/{plan_id}`. */

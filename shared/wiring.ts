@@ -681,6 +681,8 @@ export const webhookService = () => {
     now: () => Math.floor(nowMillis() / 1000),
   });
 };
+/** The API log's records, for the Analysis API's counts per day (shared/domain/analysis). */
+export const apiLogReads = () => apiLogRepository();
 /** The Integration API (/v1/integration). */
 export const integrationService = () =>
   new IntegrationService({ events: eventRepository(), tell: (event) => lineSink(eventLine(event)), newId: newApiLogId, now: nowMillis });

@@ -11,6 +11,7 @@ import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { apiLogSchemas } from './apilog.js';
 import { communicationSchemas } from './communication.js';
 import { integrationSchemas, webhookSchemas } from './integration.js';
+import { analysisSchemas } from './analysis.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -38,6 +39,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...communicationSchemas,
   ...integrationSchemas,
   ...webhookSchemas,
+  ...analysisSchemas,
   ...overviewSchemas,
   ...migrationSchemas,
 };

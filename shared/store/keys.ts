@@ -65,6 +65,8 @@ export const ENTITY = {
   eventSequence: 'EventSequence',
   eventBridgeSettings: 'EventBridgeSettings',
   webhook: 'Webhook',
+  activeUsers: 'ActiveUsers',
+  behaviorDay: 'BehaviorDay',
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
@@ -467,6 +469,29 @@ const EVENT_SEQUENCE_PARTITION = /^SAAS#[^#]+#EVENTSEQ$/;
  * EventBridge settings (`SETTINGS#eventbridge`) and its webhooks (`WEBHOOK#<id>`) in one partition; while a destination waits for an attempt, the
  * event is in gsi1 by the time it is next due. Each subject's counter is in a partition of its own kind.
  */
+/**
+ * The Analysis API's (shared/domain/analysis): active-user figures a SaaS saved, by type, in date order; and each
+ * user's page histories of a day, by day (page statistics read a range of days), and in gsi1 by user (a user's month).
+ */
+export const analysisKeys = {
+  activeUsers: (saasId: string, type: string, date: string, tenantId: string, envId: number): ItemKey => ({
+    pk: `SAAS#${saasId}#ACTIVEUSERS#${type}`,
+    sk: `${date}#${tenantId}#${envId}`,
+  }),
+  activeUsersRange: (saasId: string, type: string, from: string, to: string) => ({
+    pk: `SAAS#${saasId}#ACTIVEUSERS#${type}`,
+    low: from,
+    high: `${to}#~`,
+  }),
+  behaviorDay: (saasId: string, day: number, userId: string): ItemKey => ({ pk: `SAAS#${saasId}#BEHAVIOR`, sk: `D#${padSeconds(day)}#U#${userId}` }),
+  behaviorRange: (saasId: string, fromDay: number, toDay: number) => ({
+    pk: `SAAS#${saasId}#BEHAVIOR`,
+    low: `D#${padSeconds(fromDay)}#`,
+    high: `D#${padSeconds(toDay)}#~`,
+  }),
+  behaviorOfUser: (saasId: string, userId: string, day: number) => ({ gsi1pk: `SAAS#${saasId}#BEHAVIOR#U#${userId}`, gsi1sk: padSeconds(day) }),
+};
+
 export const eventKeys = {
   partition: (saasId: string) => `SAAS#${saasId}#EVENTS`,
   event: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `E#${id}` }),
