@@ -465,11 +465,6 @@ const EVENT_PARTITION = /^SAAS#[^#]+#EVENTS$/;
 const EVENT_SEQUENCE_PARTITION = /^SAAS#[^#]+#EVENTSEQ$/;
 
 /**
- * A SaaS's events (shared/domain/integration): each kept event (`E#<id>`, a UUIDv7, so the newest sort last), its
- * EventBridge settings (`SETTINGS#eventbridge`) and its webhooks (`WEBHOOK#<id>`) in one partition; while a destination waits for an attempt, the
- * event is in gsi1 by the time it is next due. Each subject's counter is in a partition of its own kind.
- */
-/**
  * The Analysis API's (shared/domain/analysis): active-user figures a SaaS saved, by type, in date order; and each
  * user's page histories of a day, by day (page statistics read a range of days), and in gsi1 by user (a user's month).
  */
@@ -492,6 +487,11 @@ export const analysisKeys = {
   behaviorOfUser: (saasId: string, userId: string, day: number) => ({ gsi1pk: `SAAS#${saasId}#BEHAVIOR#U#${userId}`, gsi1sk: padSeconds(day) }),
 };
 
+/**
+ * A SaaS's events (shared/domain/integration): each kept event (`E#<id>`, a UUIDv7, so the newest sort last), its
+ * EventBridge settings (`SETTINGS#eventbridge`) and its webhooks (`WEBHOOK#<id>`) in one partition; while a destination waits for an
+ * attempt, the event is in gsi1 by the time it is next due. Each subject's counter is in a partition of its own kind.
+ */
 export const eventKeys = {
   partition: (saasId: string) => `SAAS#${saasId}#EVENTS`,
   event: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `E#${id}` }),
