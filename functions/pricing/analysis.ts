@@ -6,11 +6,10 @@ import { AnalysisService } from '../../shared/domain/analysis/analysis.js';
 import { HttpProblem } from '../../shared/http/errors.js';
 import { analysisSchemas as s } from '../../shared/schemas/analysis.js';
 import { operation } from '../../shared/schemas/operation.js';
-import { DynamoAnalysisRepository } from '../../shared/store/analysis-repository.js';
-import { apiLogReads, dynamo, tableName } from '../../shared/wiring.js';
+import { analysisRepository, apiLogReads } from '../../shared/wiring.js';
 import { nowSeconds } from '../../shared/clock.js';
 
-const analysis = () => new AnalysisService({ analysis: new DynamoAnalysisRepository(dynamo(), tableName()), logs: apiLogReads(), now: nowSeconds });
+const analysis = () => new AnalysisService({ analysis: analysisRepository(), logs: apiLogReads(), now: nowSeconds });
 
 export const analysisOperations = {
   updateUserBehaviorHistoriesByDay: operation(s.updateUserBehaviorHistoriesByDay, ({ body }, ctx) => analysis().updateBehaviorDay(ctx.saasId, body)),
