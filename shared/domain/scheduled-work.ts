@@ -1,8 +1,8 @@
 /**
  * What the scheduled worker does each run, for every SaaS: apply the plan reservations that have come due,
  * deliver the mails that are due again (deferred retries, lapsed claims, anything the stream missed), and count
- * the mail backlog, deliver the events due (integration/event-delivery.ts), and work on the import jobs not done yet (migration/imports.ts), a part at a time until
- * the run's budget is spent. Every step goes through conditional writes, so runs side by side apply and send once.
+ * the mail backlog, deliver the events due (integration/event-delivery.ts), and work on the import jobs not done
+ * yet (migration/imports.ts), a part at a time until the run's budget is spent. Every step goes through conditional writes, so runs side by side apply and send once.
  */
 import { log } from '../log.js';
 import { metrics } from '../metrics.js';
