@@ -357,10 +357,12 @@ export class Monitoring extends Construct {
         'Sign-ins and MFA challenges',
         SIGN_IN_METRICS.map((name) => businessMetric(name)),
       ),
-      this.graph('Plan reservations applied, API log writes failed, stored settings left out', [
+      this.graph('Plan reservations applied, API log writes failed, stored settings left out, events retried and given up', [
         businessMetric('PlanReservationsApplied'),
         businessMetric('ApiLogWriteFailed'),
         businessMetric('StoredSettingUnusable'),
+        businessMetric('EventDeliveryRetried'),
+        businessMetric('EventDeliveryFailed'),
       ]),
       new TextWidget({ markdown: `### What the business metrics count\n${described.join('  \n')}`, width: 8, height: 6 }),
     ];

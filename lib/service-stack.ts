@@ -15,7 +15,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { CfnPermission, FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -38,7 +38,7 @@ import {
   type EntryGrants,
 } from '../shared/routes.js';
 import { buildPageAssetsSync, pageAssetsDir } from '../web/page-assets.js';
-import { API_LOG_PARTITIONS, ENTITY, SIGN_IN_COUNTS_PARTITIONS } from '../shared/store/keys.js';
+import { API_LOG_PARTITIONS, ENTITY, EVENT_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, SIGN_IN_COUNTS_PARTITIONS } from '../shared/store/keys.js';
 import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../shared/schemas/apilog.js';
 import { GroupFunction, type GroupFunctionProps } from './group-function.js';
 import { MailEvents } from './mail.js';
@@ -168,7 +168,16 @@ export class ServiceStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(scheduled.fn)],
     });
-    // New outbox items reach the courier through the stream; what keeps failing lands in the dead letters.
+    // Events go to the default bus of the account and region each SaaS names (docs/events.md): known only at run time.
+    scheduled.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['events:PutEvents'], resources: [`arn:${Aws.PARTITION}:events:*:*:event-bus/default`] }),
+    );
+    acceptNagFindings(scheduled, {
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:events:*:*:event-bus/default]':
+        'events go to the default bus of the account and region a SaaS saves with PUT /v1/integration/eventbridge/info, known only at run time; PutEvents and nothing else',
+    });
+    // New outbox items and events reach the courier and the deliverer through the stream; what keeps failing lands in
+    // the dead letters.
     scheduled.fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.LATEST,
@@ -181,6 +190,10 @@ export class ServiceStack extends Stack {
           FilterCriteria.filter({
             eventName: FilterRule.isEqual('INSERT'),
             dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.outbox) } } },
+          }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(ENTITY.apiEvent) } } },
           }),
         ],
       }),
@@ -291,8 +304,9 @@ export class ServiceStack extends Stack {
       reads: false,
       seals: false,
       opens: false,
-      batchPutsOnly: [API_LOG_PARTITIONS],
-      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS],
+      // The API log's records; the events of changing calls (shared/domain/integration) and their counters.
+      batchPutsOnly: [API_LOG_PARTITIONS, EVENT_PARTITIONS],
+      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS],
       timeout: Duration.seconds(60),
     });
     writer.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(deadLetters) });
@@ -309,6 +323,7 @@ export class ServiceStack extends Stack {
     const pattern = FilterPattern.any(
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.apiLog),
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.signIn),
+      FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.event),
     );
     const tellers = [...GROUPS.filter((group) => ROUTES.some((route) => route.group === group && route.permission !== null)), ...SIGN_IN_SCREENS];
     for (const name of tellers) {

@@ -27,6 +27,8 @@ export const BUSINESS_METRICS = {
   PlanReservationsApplied: 'reserved plan changes applied when due',
   StoredSettingUnusable:
     'stored setting values left out of a page or answer because they cannot be used (an old row, imported data): the log names each',
+  EventDeliveryRetried: 'event deliveries that failed and wait for another attempt (docs/events.md)',
+  EventDeliveryFailed: 'event deliveries given up after every retry (three days and more of failing)',
   ApiLogWriteFailed: 'API log batches the writer could not write (delivered again; a call whose record could not be told counts here too)',
 } as const;
 export type MetricName = keyof typeof BUSINESS_METRICS;

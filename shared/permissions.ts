@@ -27,6 +27,12 @@ export const PERMISSIONS = [
   // The Communication API: the feedback portal (feedback, votes, comments, status).
   'communication:read',
   'communication:write',
+  // The Integration API: EventBridge settings, the events a SaaS sends itself, the kept events.
+  'integration:read',
+  'integration:write',
+  // The Analysis API: active users, page histories and statistics, counts per day.
+  'analysis:read',
+  'analysis:write',
   // Import and export of a whole SaaS, password hashes and verifiers included (our extension, issue 39). Not
   // part of `*`: it must be named (EXPLICIT_ONLY below, docs/decisions.md).
   'migration:write',
@@ -34,7 +40,7 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 /**
  * What an API key may hold: a permission, `group:*` style wildcards of a prefix, or `*`: every permission of
- * every API (Auth, Pricing, Billing, ApiLog, Communication), including those added later, except EXPLICIT_ONLY's.
+ * every API (Auth, Pricing, Billing, ApiLog, Communication, Integration, Analysis), including those added later, except EXPLICIT_ONLY's.
  */
 export type PermissionGrant = Permission | '*' | `${string}:*`;
 

@@ -1,7 +1,7 @@
 /**
  * The route table: the single source for the CDK routes, the local server, the permission check and the
  * published OpenAPI document (docs/decisions.md, decision 7). Methods and paths are the SaaSus Auth, Pricing,
- * Billing, ApiLog and Communication APIs', each under its own base path, so the existing SDKs work unchanged.
+ * Billing, ApiLog, Communication, Integration and Analysis APIs', each under its own base path, so the existing SDKs work unchanged.
  */
 
 import type { Permission } from './permissions.js';
@@ -13,6 +13,8 @@ export const API_BASE_PATHS = {
   billing: '/v1/billing',
   apilog: '/v1/apilog',
   communication: '/v1/communication',
+  integration: '/v1/integration',
+  analysis: '/v1/analysis',
 } as const;
 export type Api = keyof typeof API_BASE_PATHS;
 
@@ -78,7 +80,7 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   // JWKS and discovery: reads only.
   public: { writes: false, seals: false },
   // The catalogue; Connect to Stripe opens the sealed key but makes no new secret. Also the Communication API's
-  // feedback portal: small writes of one partition, not worth a function (and its resources) of its own.
+  // feedback portal and the Analysis API: small writes and reads, not worth a function (and its resources) of its own.
   pricing: { writes: true, seals: false },
   // Metering counts only: the hot path gets a function of its own, so its cold starts load nothing else.
   metering: { writes: true, seals: false },
@@ -630,6 +632,53 @@ export const ROUTES: readonly Route[] = [
     ],
     'communication',
   ),
+  // The Integration API (/v1/integration): where the events of changing calls go (shared/domain/integration), served
+  // by the configuration group's function: its settings are the SaaS's configuration.
+  ...rows(
+    'configuration',
+    [
+      ['GET', '/eventbridge/info', 'getEventBridgeSettings', 'Get EventBridge Settings', 'integration:read'],
+      ['PUT', '/eventbridge/info', 'saveEventBridgeSettings', 'Update EventBridge Settings', 'integration:write', 200, 'no body'],
+      ['DELETE', '/eventbridge/info', 'deleteEventBridgeSettings', 'Delete EventBridge Settings', 'integration:write', 200, 'no body'],
+      ['POST', '/eventbridge/event', 'createEventBridgeEvent', 'Send Events', 'integration:write', 201, 'no body'],
+      ['POST', '/eventbridge/test-event', 'createEventBridgeTestEvent', 'Test EventBridge Connection', 'integration:write', 201, 'no body'],
+      ['GET', '/events', 'getEvents', 'The newest events and their delivery (extension)', 'integration:read'],
+      ['GET', '/errors/internal-server-error', 'returnIntegrationInternalServerError', 'Return Internal Server Error', 'integration:read'],
+      // Signed webhooks (extension, docs/events.md).
+      ['POST', '/webhooks', 'createWebhook', 'Create a webhook (extension; its secret shown once)', 'integration:write', 201],
+      ['GET', '/webhooks', 'getWebhooks', 'Get webhooks (extension)', 'integration:read'],
+      ['GET', '/webhooks/{webhook_id}', 'getWebhook', 'Get a webhook (extension)', 'integration:read'],
+      ['PATCH', '/webhooks/{webhook_id}', 'updateWebhook', 'Update, disable or enable a webhook (extension)', 'integration:write', 200, 'no body'],
+      ['DELETE', '/webhooks/{webhook_id}', 'deleteWebhook', 'Delete a webhook (extension)', 'integration:write', 200, 'no body'],
+      ['POST', '/webhooks/{webhook_id}/secret', 'rotateWebhookSecret', "Rotate a webhook's secret (extension)", 'integration:write'],
+      ['GET', '/webhooks/{webhook_id}/deliveries', 'getWebhookDeliveries', "A webhook's deliveries (extension)", 'integration:read'],
+      [
+        'POST',
+        '/webhooks/{webhook_id}/deliveries/{event_id}/replay',
+        'replayWebhookDelivery',
+        'Send an event to a webhook again (extension)',
+        'integration:write',
+        200,
+        'no body',
+      ],
+    ],
+    'integration',
+  ),
+  // The Analysis API (/v1/analysis): shared/domain/analysis, served by the pricing group's function (GROUP_ACCESS).
+  ...rows(
+    'pricing',
+    [
+      ['PUT', '/user-behavior-day', 'updateUserBehaviorHistoriesByDay', 'Analysis of user behavior on the day', 'analysis:write', 200, 'no body'],
+      ['GET', '/users/{user_id}/behavior-histories', 'getUserBehaviorHistories', 'Acquisition of user behavior history', 'analysis:read'],
+      ['GET', '/active-users', 'getActiveUsers', 'Get daily or monthly active users', 'analysis:read'],
+      ['PUT', '/active-users', 'updateActiveUsers', 'Update or insert active users data', 'analysis:write', 200, 'no body'],
+      ['GET', '/metrics/aggregated', 'getAggregatedMetrics', 'Get aggregated metrics', 'analysis:read'],
+      ['GET', '/metrics/page-statistics', 'getPageStatistics', 'Get Page Statistics', 'analysis:read'],
+      ['GET', '/userinfo/aggregated', 'getAggregatedUserInfo', 'Get aggregated userinfo call count', 'analysis:read'],
+      ['GET', '/errors/internal-server-error', 'returnAnalysisInternalServerError', 'Return Internal Server Error', 'analysis:read'],
+    ],
+    'analysis',
+  ),
   // The ApiLog API (/v1/apilog): the record of every signed call (shared/domain/apilog).
   ...rows(
     'apilog',
@@ -649,6 +698,8 @@ export const FAILS_BY_DESIGN: ReadonlySet<string> = new Set([
   'returnBillingInternalServerError',
   'returnApiLogInternalServerError',
   'returnCommunicationInternalServerError',
+  'returnIntegrationInternalServerError',
+  'returnAnalysisInternalServerError',
 ]);
 
 /** The route's path from the root: `/v1/pricing/plans/{plan_id}`. */

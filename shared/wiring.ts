@@ -19,3 +19,4 @@ export * from './wiring/federation.js';
 export * from './wiring/invitations.js';
 export * from './wiring/migration.js';
 export * from './wiring/scim.js';
+export * from './wiring/integration.js';

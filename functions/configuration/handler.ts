@@ -1,6 +1,10 @@
-/** The configuration group: basic configuration, templates, pages, callback, external provider, sign-in settings. */
+/**
+ * The configuration group: basic configuration, templates, pages, callback, external provider, sign-in settings; and
+ * the Integration API's EventBridge settings and events (integration.ts).
+ */
 import { operation } from '../../shared/schemas/operation.js';
 import { HttpProblem } from '../../shared/http/errors.js';
+import { integrationOperations } from './integration.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
 import { loginThemeSchemas as theme } from '../../shared/schemas/login-theme.js';
 import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
@@ -42,4 +46,5 @@ export const handler = groupHandler('configuration', unmatchedPage, {
   ),
   getSignInSettings: operation(s.getSignInSettings, (_, ctx) => configuration().signInSettings(ctx.saasId)),
   updateSignInSettings: operation(s.updateSignInSettings, ({ body }, ctx) => configuration().updateSignInSettings(ctx.saasId, body)),
+  ...integrationOperations,
 });

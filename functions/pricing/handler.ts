@@ -1,10 +1,11 @@
 /**
  * The Pricing API's catalogue group: pricing units, menus, plans, metering units, tax rates, the Stripe link; and the
- * Communication API's feedback portal (communication.ts).
+ * Communication API's feedback portal (communication.ts) and the Analysis API (analysis.ts).
  */
 import { HttpProblem } from '../../shared/http/errors.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { pricingSchemas as s } from '../../shared/schemas/pricing.js';
+import { analysisOperations } from './analysis.js';
 import { communicationOperations } from './communication.js';
 import { catalogueService as catalogue, groupHandler, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
 import { unmatchedPage } from '../../web/login/unmatched-page.js';
@@ -45,4 +46,5 @@ export const handler = groupHandler('pricing', unmatchedPage, {
     throw new HttpProblem(500, 'internal_server_error', 'Internal server error (GET /errors/internal-server-error always answers this)');
   }),
   ...communicationOperations,
+  ...analysisOperations,
 });

@@ -1,8 +1,9 @@
 /**
  * The scheduled worker, the only function that sends mail.
- * - DynamoDB stream (AWS): each new outbox mail is delivered as soon as it is written.
+ * - DynamoDB stream (AWS): each new outbox mail, and each new event (docs/events.md), is delivered as soon as it is
+ *   written.
  * - Schedule (every minute on AWS, every few seconds under `npm start`): the domain's scheduled work
- *   (shared/domain/scheduled-work.ts): due plan reservations, mails due again, the backlog.
+ *   (shared/domain/scheduled-work.ts): due plan reservations, mails and events due again, the backlog.
  * Both paths go through conditional writes, so running them side by side applies and sends once.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
@@ -10,7 +11,8 @@ import type { ScheduledWorkResult } from '../../shared/domain/scheduled-work.js'
 import { log } from '../../shared/log.js';
 import { observed } from '../../shared/observability.js';
 import { mailsFromStream } from '../../shared/store/outbox-repository.js';
-import { courier, scheduledWork } from '../../shared/wiring.js';
+import { eventsFromStream } from '../../shared/store/event-repository.js';
+import { courier, eventDeliverer, scheduledWork } from '../../shared/wiring.js';
 
 export const runScheduledWork = (): Promise<ScheduledWorkResult> => scheduledWork().run();
 
@@ -23,6 +25,15 @@ export async function deliverFromStream(event: DynamoDBStreamEvent): Promise<Dyn
       await mail.deliver(streamed.saasId, streamed.mailId);
     } catch (error) {
       log.error('mail delivery from the stream failed', error, { saasId: streamed.saasId, mailId: streamed.mailId });
+      failures.push({ itemIdentifier: streamed.sequenceNumber });
+    }
+  }
+  const events = eventDeliverer();
+  for (const streamed of eventsFromStream(event.Records)) {
+    try {
+      await events.deliverNew(streamed.saasId, streamed.id);
+    } catch (error) {
+      log.error('event delivery from the stream failed', error, { saasId: streamed.saasId, id: streamed.id });
       failures.push({ itemIdentifier: streamed.sequenceNumber });
     }
   }

@@ -1,8 +1,8 @@
 /**
  * What the scheduled worker does each run, for every SaaS: apply the plan reservations that have come due,
  * deliver the mails that are due again (deferred retries, lapsed claims, anything the stream missed), and count
- * the mail backlog, and work on the import jobs not done yet (migration/imports.ts), a part at a time until
- * the run's budget is spent. Every step goes through conditional writes, so runs side by side apply and send once.
+ * the mail backlog, deliver the events due (integration/event-delivery.ts), and work on the import jobs not done
+ * yet (migration/imports.ts), a part at a time until the run's budget is spent. Every step goes through conditional writes, so runs side by side apply and send once.
  */
 import { log } from '../log.js';
 import { metrics } from '../metrics.js';
@@ -16,6 +16,8 @@ export interface ScheduledWorkDeps {
   mailBacklog(saasId: string): Promise<number>;
   /** Parts of import files worked through; stops when the run's budget is spent, the next run goes on. */
   runImports(saasId: string): Promise<number>;
+  /** Events delivered of those due (integration/event-delivery.ts). */
+  deliverDueEvents(saasId: string): Promise<number>;
 }
 
 export interface ScheduledWorkResult {
@@ -25,6 +27,7 @@ export interface ScheduledWorkResult {
   /** Mails still not final after this run, over every SaaS. */
   mailBacklog: number;
   importParts: number;
+  eventsDelivered: number;
 }
 
 export class ScheduledWork {
@@ -32,11 +35,19 @@ export class ScheduledWork {
 
   async run(): Promise<ScheduledWorkResult> {
     const saasIds = await this.deps.saasIds();
-    const result: ScheduledWorkResult = { saasCount: saasIds.length, reservationsApplied: 0, mailsSent: 0, mailBacklog: 0, importParts: 0 };
+    const result: ScheduledWorkResult = {
+      saasCount: saasIds.length,
+      reservationsApplied: 0,
+      mailsSent: 0,
+      mailBacklog: 0,
+      importParts: 0,
+      eventsDelivered: 0,
+    };
     for (const saasId of saasIds) {
       result.reservationsApplied += await this.deps.applyDueReservations(saasId);
       result.mailsSent += await this.deps.deliverDueMail(saasId);
       result.mailBacklog += await this.deps.mailBacklog(saasId);
+      result.eventsDelivered += await this.deps.deliverDueEvents(saasId);
     }
     // After every SaaS's mail and reservations: a long import must not hold back another SaaS's retries.
     for (const saasId of saasIds) result.importParts += await this.deps.runImports(saasId);

@@ -29,6 +29,8 @@ interface PipelineState {
   input?: { params: unknown; query: unknown; body: unknown };
   /** X-SaaSus-Trace-Id, when the caller sent a valid one. */
   traceId?: string;
+  /** The operation's answer as JSON text, before any compression: a changing call's event carries it. */
+  answerText?: string;
 }
 
 /** The pipeline's per-request state rides on the Lambda context, where the handler can reach it. */
@@ -328,6 +330,19 @@ function recordCall(recorder: CallRecorder, event: Event, context: Context, answ
     at,
     latencyMs: performance.now() - started,
   };
+  const method = call.method;
+  if (state.route && method !== 'GET' && method !== 'HEAD') {
+    call.change = {
+      api: state.route.api,
+      operationId: state.route.operationId,
+      routePath: state.route.path,
+      params: state.pathParameters,
+      requestBody: state.rawBody.toString('utf8'),
+      // A compressed answer is base64 of gzip: the event carries the JSON it was made from.
+      responseBody: (answer.isBase64Encoded ? state.answerText : answer.body) ?? '',
+      traceId: state.traceId ?? state.ctx.requestId,
+    };
+  }
   const failed = (error: unknown) => {
     metrics.count('ApiLogWriteFailed');
     log.warn('API log: the call was answered but its record was not told', { error: error instanceof Error ? error.message : String(error) });
@@ -376,11 +391,8 @@ export function createGroupHandler(
           body: output.text,
         };
       }
-      return {
-        statusCode: route.status,
-        headers: { ...(route.noBody ? {} : JSON_HEADERS), ...op.headers },
-        body: route.noBody || output === undefined ? '' : JSON.stringify(output),
-      };
+      state.answerText = route.noBody || output === undefined ? '' : JSON.stringify(output);
+      return { statusCode: route.status, headers: { ...(route.noBody ? {} : JSON_HEADERS), ...op.headers }, body: state.answerText };
     });
   return observed<Event, Result>(async (event, context) => {
     const [at, started] = [Date.now(), performance.now()];

@@ -14,6 +14,7 @@
  * Every refusal is a DomainError (a 400 on the API, a page on the sign-in), never a 5xx.
  */
 import { lookup } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -49,6 +50,11 @@ export interface PublicFetchOptions {
   allowed?: (address: string) => boolean;
   /** Certificates to trust besides the system's (a test's own server). */
   ca?: string;
+  /**
+   * Under `npm start` and in the tests only: http and this machine's loopback addresses (`localhost`) are allowed
+   * too, so a receiver on the laptop can be named. Never on AWS.
+   */
+  loopback?: boolean;
 }
 
 /** Where a checked URL is fetched: the URL and the one address the connection goes to. */
@@ -65,16 +71,21 @@ export class PublicFetcher {
   async check(url: string, field: string): Promise<CheckedTarget> {
     const refused = (why: string) => invalid('invalid_parameter', `${field}: ${why}`, { field });
     const parsed = URL.canParse(url) ? new URL(url) : undefined;
-    if (!parsed || parsed.protocol !== 'https:') throw refused('must be an absolute https URL');
+    const loopback = this.options.loopback === true;
+    if (!parsed || !(parsed.protocol === 'https:' || (loopback && parsed.protocol === 'http:'))) throw refused('must be an absolute https URL');
     if (parsed.username || parsed.password) throw refused('must not carry a user name or password');
     const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-    const allowed = this.options.allowed ?? isPublicAddress;
+    const publicOnly = this.options.allowed ?? isPublicAddress;
+    const allowed = loopback ? (a: string) => publicOnly(a) || (ipaddr.isValid(a) && ipaddr.parse(a).range() === 'loopback') : publicOnly;
     if (ipaddr.isValid(host)) {
       if (!allowed(host)) throw refused(`${host} is not a public address`);
       return { url: parsed, address: host, family: host.includes(':') ? 6 : 4 };
     }
     const name = host.replace(/\.$/, '');
-    if (name === 'localhost' || name.endsWith('.localhost')) throw refused(`${host} is this machine`);
+    if (name === 'localhost' || name.endsWith('.localhost')) {
+      if (!loopback) throw refused(`${host} is this machine`);
+      return { url: parsed, address: '127.0.0.1', family: 4 };
+    }
     let addresses: HostAddress[];
     try {
       addresses = await withDeadline(this.options.resolve(host), this.options.timeoutMs);
@@ -144,6 +155,45 @@ export class PublicFetcher {
       req.end();
     });
   }
+}
+
+/**
+ * POSTs `body` to a URL someone chose (a webhook), checked as PublicFetcher.check does and connected to the address
+ * checked; answers the status, or why there is none. No redirect is followed and the answer is not read.
+ */
+export async function postChecked(fetcher: PublicFetcher, url: string, body: string, headers: Record<string, string>, timeoutMs: number) {
+  let target: CheckedTarget;
+  try {
+    target = await fetcher.check(url, 'url');
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const { address, family } = target;
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as unknown as (e: null, a: HostAddress[]) => void)(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+  const send = target.url.protocol === 'http:' ? httpRequest : request;
+  return new Promise<{ status?: number; error?: string }>((resolve) => {
+    const req = send(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        agent: false,
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0 });
+      },
+    );
+    req.on('error', (error: Error) =>
+      resolve({ error: error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'cannot be reached' }),
+    );
+    req.end(body);
+  });
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -24,6 +24,22 @@ export interface SignedCall {
   /** When the call arrived, in Unix milliseconds. */
   at: number;
   latencyMs: number;
+  /** A call of a route by any method but GET: what its event carries (shared/domain/integration/api-events.ts). */
+  change?: CallChange;
+}
+
+/** The parts of a changing call its event names, before redaction. */
+export interface CallChange {
+  /** The API the route belongs to (shared/routes.ts, API_BASE_PATHS). */
+  api: string;
+  operationId: string;
+  /** The route's path as the route table writes it, `/tenants/{tenant_id}`, and its parameters' values. */
+  routePath: string;
+  params: Record<string, string>;
+  requestBody: string;
+  responseBody: string;
+  /** X-SaaSus-Trace-Id as the caller sent it, else the request id. */
+  traceId: string;
 }
 
 /**
@@ -32,7 +48,7 @@ export interface SignedCall {
  * the domain that makes and reads them and the stack whose log subscriptions pick them out by this member.
  */
 export const SHIPPED_MEMBER = 'shipped';
-export const SHIPPED_KINDS = { apiLog: 'api-log', signIn: 'sign-in' } as const;
+export const SHIPPED_KINDS = { apiLog: 'api-log', signIn: 'sign-in', event: 'event' } as const;
 
 export const ApiLog = Type.Object(
   {

@@ -10,6 +10,8 @@ import { overviewSchemas } from './overview.js';
 import { billingSchemas, meteringSchemas, pricingSchemas } from './pricing.js';
 import { apiLogSchemas } from './apilog.js';
 import { communicationSchemas } from './communication.js';
+import { integrationSchemas, webhookSchemas } from './integration.js';
+import { analysisSchemas } from './analysis.js';
 import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
@@ -35,6 +37,9 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...billingSchemas,
   ...apiLogSchemas,
   ...communicationSchemas,
+  ...integrationSchemas,
+  ...webhookSchemas,
+  ...analysisSchemas,
   ...overviewSchemas,
   ...migrationSchemas,
 };

@@ -61,6 +61,12 @@ export const ENTITY = {
   importJob: 'ImportJob',
   importPart: 'ImportPart',
   consoleSessionRevoked: 'ConsoleSessionRevoked',
+  apiEvent: 'ApiEvent',
+  eventSequence: 'EventSequence',
+  eventBridgeSettings: 'EventBridgeSettings',
+  webhook: 'Webhook',
+  activeUsers: 'ActiveUsers',
+  behaviorDay: 'BehaviorDay',
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
@@ -452,10 +458,12 @@ export const apiLogKeys = {
       RequestItems?: Record<string, { PutRequest?: { Item?: { pk?: unknown } } }[]>;
     };
     if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
-    if (operation === 'UpdateItem') return SIGN_IN_COUNTS_PARTITION.test(String(Key?.pk ?? ''));
+    if (operation === 'UpdateItem')
+      return SIGN_IN_COUNTS_PARTITION.test(String(Key?.pk ?? '')) || EVENT_SEQUENCE_PARTITION.test(String(Key?.pk ?? ''));
     if (operation !== 'BatchWriteItem' || !RequestItems) return false;
     const requests = Object.values(RequestItems).flat();
-    return requests.length > 0 && requests.every((request) => API_LOG_PARTITION.test(String(request.PutRequest?.Item?.pk ?? '')));
+    const ours = (pk: string) => API_LOG_PARTITION.test(pk) || EVENT_PARTITION.test(pk);
+    return requests.length > 0 && requests.every((request) => ours(String(request.PutRequest?.Item?.pk ?? '')));
   },
 };
 
@@ -463,6 +471,49 @@ export const apiLogKeys = {
 export const API_LOG_PARTITIONS = 'SAAS#*#APILOG#*';
 export const SIGN_IN_COUNTS_PARTITIONS = 'SAAS#*#SIGNINCOUNTS';
 const SIGN_IN_COUNTS_PARTITION = /^SAAS#[^#]+#SIGNINCOUNTS$/;
+/** The events the writer keeps, and the counters that number them (shared/domain/integration): the writer's too. */
+export const EVENT_PARTITIONS = 'SAAS#*#EVENTS';
+export const EVENT_SEQUENCE_PARTITIONS = 'SAAS#*#EVENTSEQ';
+const EVENT_PARTITION = /^SAAS#[^#]+#EVENTS$/;
+const EVENT_SEQUENCE_PARTITION = /^SAAS#[^#]+#EVENTSEQ$/;
+
+/**
+ * The Analysis API's (shared/domain/analysis): active-user figures a SaaS saved, by type, in date order; and each
+ * user's page histories of a day, by day (page statistics read a range of days), and in gsi1 by user (a user's month).
+ */
+export const analysisKeys = {
+  activeUsers: (saasId: string, type: string, date: string, tenantId: string, envId: number): ItemKey => ({
+    pk: `SAAS#${saasId}#ACTIVEUSERS#${type}`,
+    sk: `${date}#${tenantId}#${envId}`,
+  }),
+  activeUsersRange: (saasId: string, type: string, from: string, to: string) => ({
+    pk: `SAAS#${saasId}#ACTIVEUSERS#${type}`,
+    low: from,
+    high: `${to}#~`,
+  }),
+  behaviorDay: (saasId: string, day: number, userId: string): ItemKey => ({ pk: `SAAS#${saasId}#BEHAVIOR`, sk: `D#${padSeconds(day)}#U#${userId}` }),
+  behaviorRange: (saasId: string, fromDay: number, toDay: number) => ({
+    pk: `SAAS#${saasId}#BEHAVIOR`,
+    low: `D#${padSeconds(fromDay)}#`,
+    high: `D#${padSeconds(toDay)}#~`,
+  }),
+  behaviorOfUser: (saasId: string, userId: string, day: number) => ({ gsi1pk: `SAAS#${saasId}#BEHAVIOR#U#${userId}`, gsi1sk: padSeconds(day) }),
+};
+
+/**
+ * A SaaS's events (shared/domain/integration): each kept event (`E#<id>`, a UUIDv7, so the newest sort last), its
+ * EventBridge settings (`SETTINGS#eventbridge`) and its webhooks (`WEBHOOK#<id>`) in one partition; while a destination waits for an
+ * attempt, the event is in gsi1 by the time it is next due. Each subject's counter is in a partition of its own kind.
+ */
+export const eventKeys = {
+  partition: (saasId: string) => `SAAS#${saasId}#EVENTS`,
+  event: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `E#${id}` }),
+  settings: (saasId: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: 'SETTINGS#eventbridge' }),
+  webhook: (saasId: string, id: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTS`, sk: `WEBHOOK#${id}` }),
+  due: (saasId: string, id: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1sk: `${padSeconds(at)}#${id}` }),
+  dueBy: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1skUpTo: `${padSeconds(now)}#~` }),
+  sequence: (saasId: string, subject: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTSEQ`, sk: subject }),
+};
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {

@@ -1,6 +1,6 @@
 /**
- * The API log: the line sink each function tells its records and counted sign-ins to, the writer that stores
- * them, and the reads (/v1/apilog, GET /sign-in-counts). What belongs here: anything that writes or reads the
+ * The API log: the line sink each function tells its records, events and counted sign-ins to, the writer that
+ * stores them, and the reads (/v1/apilog, GET /sign-in-counts). What belongs here: anything that writes or reads the
  * shipped lines (shared/domain/apilog/shipped-lines.ts).
  */
 import type { CloudWatchLogsEvent } from 'aws-lambda';
@@ -10,12 +10,14 @@ import { metrics } from '../metrics.js';
 import type { CallRecorder } from '../http/pipeline.js';
 import { subscribedMessages } from '../adapters/aws/log-subscription.js';
 import { apiLogRecord, ApiLogService } from '../domain/apilog/api-log.js';
-import { apiLogLine, readShippedLines, ShippedLineWriter, signInLine } from '../domain/apilog/shipped-lines.js';
+import { apiCallEvent, type ApiEvent } from '../domain/integration/api-events.js';
+import { EventRecorder } from '../domain/integration/event-delivery.js';
+import { apiLogLine, eventLine, readShippedLines, ShippedLineWriter, signInLine } from '../domain/apilog/shipped-lines.js';
 import type { ActivityEvent } from '../domain/users/activity.js';
 import { DailySignIns } from '../domain/users/daily-sign-ins.js';
 import { isCountedKind } from '../domain/users/sign-in-counts.js';
 import { cursors } from './keys.js';
-import { apiLogRepository, apiLogRetentionSeconds, signInCountsRepository } from './repositories.js';
+import { apiLogRepository, apiLogRetentionSeconds, eventRepository, signInCountsRepository } from './repositories.js';
 
 /** Where each line for the API log writer goes (shared/domain/apilog/shipped-lines.ts). */
 export type LineSink = (line: string) => void | Promise<void>;
@@ -36,8 +38,19 @@ export function sendShippedLinesTo(sink: LineSink | undefined): LineSink {
   return replaced;
 }
 
-/** The API log's record of a signed call (shared/domain/apilog), told as a line: no store request on the call's path. */
-export const recordApiCall: CallRecorder = (call) => lineSink(apiLogLine(apiLogRecord(call, apiLogRetentionSeconds())));
+/**
+ * The API log's record of a signed call (shared/domain/apilog), and a changing call's event beside it
+ * (shared/domain/integration, docs/events.md), told as lines: no store request on the call's path.
+ */
+export const recordApiCall: CallRecorder = (call) => {
+  const record = apiLogRecord(call, apiLogRetentionSeconds());
+  const event = apiCallEvent(call, record.id, record.expiresAt);
+  const told = [lineSink(apiLogLine(record)), event && lineSink(eventLine(event))];
+  return told.some((t) => t instanceof Promise) ? Promise.all(told).then(() => undefined) : undefined;
+};
+
+/** An event told as the calls' events are (the Integration API's test and own events). */
+export const tellEvent = (event: ApiEvent) => lineSink(eventLine(event));
 
 /** A sign-in outcome whose write committed, told as a line when it counts SaaS-wide (sign-in-counts.ts). */
 export const countSignIn = (saasId: string, event: ActivityEvent) => {
@@ -48,8 +61,12 @@ export const countSignIn = (saasId: string, event: ActivityEvent) => {
  * The API log writer (shared/domain/apilog/shipped-lines.ts): log lines in, records and sign-in counts written, the
  * other lines left alone. The local sink (local/line-sink.ts) calls it as the writer function does.
  */
-export async function writeShippedLines(messages: readonly string[]): Promise<{ records: number; countWrites: number }> {
-  const writer = new ShippedLineWriter({ logs: apiLogRepository(), counts: signInCountsRepository() });
+export async function writeShippedLines(messages: readonly string[]): Promise<{ records: number; countWrites: number; events: number }> {
+  const writer = new ShippedLineWriter({
+    logs: apiLogRepository(),
+    counts: signInCountsRepository(),
+    events: new EventRecorder({ events: eventRepository() }),
+  });
   try {
     return await writer.write(readShippedLines(messages));
   } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { ImportService } from '../domain/migration/imports.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
+import { eventDeliverer } from './integration.js';
 import { courier } from './mail.js';
 import { catalogueService } from './pricing.js';
 import { accountRepository, committer, definitionRepository, importRepository, tenantRepository, userRepository } from './repositories.js';
@@ -27,7 +28,7 @@ export const importService = () => {
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {
-  const [tenants, mail, imports] = [tenantService(), courier(), importService()];
+  const [tenants, mail, imports, events] = [tenantService(), courier(), importService(), eventDeliverer()];
   // The scheduled function stops at 60 s (lib/service-stack.ts): imports get what the rest leaves of it.
   const importDeadline = Date.now() + IMPORT_BUDGET_MS;
   return new ScheduledWork({
@@ -36,5 +37,6 @@ export const scheduledWork = () => {
     deliverDueMail: async (saasId) => (await mail.deliverDue(saasId)).sent,
     mailBacklog: (saasId) => mail.backlog(saasId),
     runImports: (saasId) => imports.runUnfinished(saasId, { deadline: importDeadline }),
+    deliverDueEvents: (saasId) => events.deliverDue(saasId),
   });
 };

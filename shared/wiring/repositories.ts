@@ -9,6 +9,8 @@ import { DynamoAccountRepository } from '../store/account-repository.js';
 import { DynamoApiLogRepository } from '../store/api-log-repository.js';
 import { DynamoCatalogueRepository } from '../store/catalogue-repository.js';
 import { DynamoDefinitionRepository } from '../store/definition-repository.js';
+import { DynamoEventRepository } from '../store/event-repository.js';
+import { DynamoAnalysisRepository } from '../store/analysis-repository.js';
 import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from '../store/grant-repository.js';
 import { DynamoImportRepository } from '../store/import-repository.js';
 import { DynamoInvitationRepository } from '../store/invitation-repository.js';
@@ -77,3 +79,8 @@ export const authorizationCodeRepository = <T>() => new DynamoAuthorizationCodeR
 export const tempCodeRepository = () => new DynamoTempCodeRepository(dynamo(), tableName());
 /** SAML assertions already used (web/login/saml/service-provider.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
+
+/** A SaaS's events, EventBridge settings and webhooks (shared/domain/integration). */
+export const eventRepository = () => new DynamoEventRepository(dynamo(), tableName());
+/** The Analysis API's saved figures and page histories (shared/domain/analysis). */
+export const analysisRepository = () => new DynamoAnalysisRepository(dynamo(), tableName());

@@ -98,14 +98,42 @@ export interface SdkDefinition {
   sdkOperations: SdkOperation[];
   /** Where `value` breaks `schema`, one line per problem; [] when it fits. */
   modelProblems(schema: Schema, value: unknown, at?: string): string[];
+  /**
+   * Calls the operation as the SDKs do (its method and path, `params` in the path, `query` after it) through
+   * `send`, and answers its body and what an SDK could not use of the answer ('' when nothing).
+   */
+  callAsSdk(
+    send: (method: string, path: string, body: unknown) => Promise<{ status: number; body: unknown; text: string }>,
+    operationId: string,
+    call: { params?: Record<string, string>; query?: string; body?: unknown },
+  ): Promise<{ body: unknown; failure: string }>;
 }
 
 export function readSdkDefinition(fileName: string): SdkDefinition {
   const within = read<Definition>(`./${fileName}`);
+  const sdkOps = operationsOf(within);
+  const modelProblems = (schema: Schema, value: unknown, at = '$') => problemsIn(within, schema, value, at);
   return {
     definition: within,
-    sdkOperations: operationsOf(within),
-    modelProblems: (schema, value, at = '$') => problemsIn(within, schema, value, at),
+    sdkOperations: sdkOps,
+    modelProblems,
+    async callAsSdk(send, operationId, { params = {}, query, body }) {
+      const op = sdkOps.find((o) => o.operationId === operationId);
+      if (!op) throw new Error(`the definition has no operation ${operationId}`);
+      const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? `missing-${name}`));
+      const res = await send(op.method, `${path}${query ? `?${query}` : ''}`, body);
+      const problems =
+        res.status === op.status
+          ? op.response
+            ? modelProblems(op.response, res.body)
+            : []
+          : [`status ${res.status}, the SDK expects ${op.status}: ${res.text}`];
+      const model = op.response ? modelName(op.response) : 'none';
+      return {
+        body: res.body,
+        failure: problems.length ? `${op.method} ${op.path} (${operationId}, model ${model}):\n    ${problems.join('\n    ')}` : '',
+      };
+    },
   };
 }
 /** A `$ref` of `within`'s components, followed to the model it names. */

@@ -14,7 +14,14 @@ import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack.js
 import { ServiceTable } from '../../lib/table.js';
 import { BUSINESS_METRICS } from '../../shared/metrics.js';
 import { API_BASE_PATHS, BASE_PATH, GATEWAY_ROUTES, GROUPS, ROUTES, SCIM_PATH } from '../../shared/routes.js';
-import { API_LOG_PARTITIONS, CONSOLE_SESSION_PARTITIONS, CONSOLE_THROTTLE_PARTITIONS, SIGN_IN_COUNTS_PARTITIONS } from '../../shared/store/keys.js';
+import {
+  API_LOG_PARTITIONS,
+  CONSOLE_SESSION_PARTITIONS,
+  CONSOLE_THROTTLE_PARTITIONS,
+  EVENT_PARTITIONS,
+  EVENT_SEQUENCE_PARTITIONS,
+  SIGN_IN_COUNTS_PARTITIONS,
+} from '../../shared/store/keys.js';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; Condition?: string };
 interface Statement {
@@ -211,16 +218,17 @@ describe('service stack', () => {
       allows.set(fn, [...(allows.get(fn) ?? []), new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\/]/g, '\\$&').replace(/\*/g, '.*')}$`)]);
     }
     assert.equal(allows.size, GROUPS.length + 3, 'every function with routes: the groups, login, saml, console');
-    // Not one per route: one per API family. Two functions serve two: pricing (Pricing and Communication) and
-    // login (the screen's pages under /v1/auth, and /favicon.ico).
+    // Not one per route: one per API family. Three functions serve more than one: pricing (Pricing, Communication and
+    // Analysis), configuration (Auth and Integration) and login (the screen's pages under /v1/auth, and /favicon.ico).
     assert.deepEqual(
       [...allows]
         .filter(([, patterns]) => patterns.length > 1)
         .map(([fn, patterns]) => [fn, patterns.length])
         .sort(),
       [
+        [functionOf('configuration'), 2],
         [functionOf('login'), 2],
-        [functionOf('pricing'), 2],
+        [functionOf('pricing'), 3],
       ].sort(),
     );
     const allowedBy = (fn: string | undefined, source: string) => (allows.get(fn!) ?? []).some((pattern) => pattern.test(source));
@@ -274,8 +282,13 @@ describe('service stack', () => {
     const tableActions = writer.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
     assert.deepEqual(tableActions.sort(), ['dynamodb:BatchWriteItem', 'dynamodb:UpdateItem']);
     const leadingKeys = (action: string) => writer.find((st) => actionsOf(st).includes(action))?.Condition;
-    assert.deepEqual(leadingKeys('dynamodb:BatchWriteItem'), { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS] } });
-    assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS] } });
+    // The API log's records and the events' (docs/events.md), and the counters of sign-ins and of each subject's events.
+    assert.deepEqual(leadingKeys('dynamodb:BatchWriteItem'), {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS, EVENT_PARTITIONS] },
+    });
+    assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS] },
+    });
     assert.equal(API_LOG_PARTITIONS, 'SAAS#*#APILOG#*');
     // The console writes its failed sign-in counts and signed-out sessions only: every data call it makes goes through the API.
     const operatorConsole = statementsOf(functionOf('console'));
@@ -487,7 +500,7 @@ describe('the API log writer', () => {
     );
     for (const [, filter] of filters) {
       assert.deepEqual(filter.Properties.DestinationArn, { 'Fn::GetAtt': [writer, 'Arn'] });
-      assert.equal(filter.Properties.FilterPattern, '{ ($.shipped = "api-log") || ($.shipped = "sign-in") }');
+      assert.equal(filter.Properties.FilterPattern, '{ ($.shipped = "api-log") || ($.shipped = "sign-in") || ($.shipped = "event") }');
     }
     const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'logs.amazonaws.com');
     assert.equal(invokes.length, 1, 'one permission for CloudWatch Logs, of this account only');

@@ -86,11 +86,20 @@ describe('store requests', () => {
     assert.deepEqual(start, ['GetItem'], 'POST /sign-in: the name owner item, which carries the verifier');
     assert.deepEqual(respond, ['GetItem', 'UpdateItem'], 'PASSWORD_VERIFIER: the profile, then one conditional write');
     assert.ok(start.length + respond.length <= 3);
-    // Each call's record and the counted success, as lines for the writer: no store request on the call's path.
-    assert.deepEqual(
-      told.map((line) => (line.kind === 'api-log' ? `${line.record.method} ${line.record.uri} ${line.record.status}` : line.outcome)),
-      ['POST /v1/auth/sign-in 200', 'sign_in_succeeded', 'POST /v1/auth/sign-in/challenge 200'],
-    );
+    // Each call's record and event and the counted success, as lines for the writer: no store request on the call's path.
+    const said = (line: ShippedLine) =>
+      line.kind === 'api-log'
+        ? `${line.record.method} ${line.record.uri} ${line.record.status}`
+        : line.kind === 'event'
+          ? line.event.eventType
+          : line.outcome;
+    assert.deepEqual(told.map(said), [
+      'POST /v1/auth/sign-in 200',
+      'sign_in',
+      'sign_in_succeeded',
+      'POST /v1/auth/sign-in/challenge 200',
+      'respond_to_sign_in_challenge',
+    ]);
   });
 
   it('with the default settings (none saved) a warm sign-in makes 3, and sees a change of the settings', async () => {

@@ -199,6 +199,7 @@ describe('the writer', () => {
         const writer = new ShippedLineWriter({
           logs: { putMany: async (records) => void puts.push([...records]) },
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
+          events: { record: async () => 0 },
         });
         const written = await writer.write(lines);
         const records = told.flatMap((t) => (t.shipped.kind === 'api-log' ? [t.shipped.record] : []));
@@ -237,6 +238,7 @@ describe('the writer', () => {
         },
       },
       counts: { add: async () => void added++ },
+      events: { record: async () => 0 },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);
     await assert.rejects(writer.write(lines), /unprocessed/);

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { notFound, invalid } from '../../errors.js';
 import type { SignedCall } from '../../schemas/apilog.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
+import { CREDENTIAL_NAME, PERSONAL_NAME, REDACTED } from '../redaction.js';
 
 export interface ApiLogRecord {
   /** A UUIDv7: its first 48 bits are `at`, so the id alone locates the record. */
@@ -44,8 +45,8 @@ export interface ApiLogRepository {
  * Query parameter names whose values are, or may be, a credential or personal data: a temporary code, a
  * refresh or ID token, a signature, an e-mail address. Their values never reach the log.
  */
-const SECRET_PARAMETER = /code|token|secret|password|passwd|key|session|signature|credential|assertion|ticket|otp|nonce|verifier|state|e-?mail/i;
-export const REDACTED = '[redacted]';
+const SECRET_PARAMETER = { test: (name: string) => CREDENTIAL_NAME.test(name) || PERSONAL_NAME.test(name) };
+export { REDACTED };
 
 export function redactedUri(rawPath: string, rawQuery: string): string {
   if (!rawQuery) return rawPath;

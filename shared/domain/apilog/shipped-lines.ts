@@ -11,12 +11,19 @@
  */
 import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../../schemas/apilog.js';
 import { COUNTED_KINDS, utcDay, type CountedKind, type SignInCountsRepository } from '../users/sign-in-counts.js';
+import { readApiEvent, type ApiEvent } from '../integration/api-events.js';
 import { millisOfApiLogId, type ApiLogRecord, type ApiLogRepository } from './api-log.js';
 
-export type ShippedLine = { kind: 'api-log'; record: ApiLogRecord } | { kind: 'sign-in'; saasId: string; outcome: CountedKind; at: number };
+export type ShippedLine =
+  | { kind: 'api-log'; record: ApiLogRecord }
+  | { kind: 'sign-in'; saasId: string; outcome: CountedKind; at: number }
+  | { kind: 'event'; event: ApiEvent };
 
 /** A signed call's record, as its function writes it for the writer. */
 export const apiLogLine = (record: ApiLogRecord): string => JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.apiLog, record });
+
+/** A changing call's event (shared/domain/integration/api-events.ts), told beside its record. */
+export const eventLine = (event: ApiEvent): string => JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.event, event });
 
 /** A sign-in outcome that counts SaaS-wide (`at`: Unix seconds), once the write that settled it committed. */
 export const signInLine = (saasId: string, outcome: CountedKind, at: number): string =>
@@ -67,6 +74,10 @@ export function readShippedLine(line: string): ShippedLine | undefined {
     if (!whole(at, EARLIEST, LATEST)) return undefined;
     return { kind: 'sign-in', saasId, outcome: outcome as CountedKind, at };
   }
+  if (value[SHIPPED_MEMBER] === SHIPPED_KINDS.event) {
+    const event = readApiEvent(value.event);
+    return event && SAAS_ID.test(event.saasId) ? { kind: 'event', event } : undefined;
+  }
   return undefined;
 }
 
@@ -88,15 +99,22 @@ export class ShippedLineWriter {
     private readonly deps: {
       logs: Pick<ApiLogRepository, 'putMany'>;
       counts: Pick<SignInCountsRepository, 'add'>;
+      /** Numbers and keeps the events for delivery (integration/event-delivery.ts). */
+      events: { record(events: readonly ApiEvent[]): Promise<unknown> };
     },
   ) {}
 
-  async write(lines: readonly ShippedLine[]): Promise<{ records: number; countWrites: number }> {
+  async write(lines: readonly ShippedLine[]): Promise<{ records: number; countWrites: number; events: number }> {
     const records = new Map<string, ApiLogRecord>();
+    const events = new Map<string, ApiEvent>();
     const days = new Map<string, { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }>();
     for (const line of lines) {
       if (line.kind === 'api-log') {
         records.set(`${line.record.saasId}\n${line.record.id}`, line.record);
+        continue;
+      }
+      if (line.kind === 'event') {
+        events.set(`${line.event.saasId}\n${line.event.id}`, line.event);
         continue;
       }
       const day = utcDay(line.at);
@@ -110,6 +128,7 @@ export class ShippedLineWriter {
     for (let i = 0; i < adds.length; i += ADDS_AT_ONCE) {
       await Promise.all(adds.slice(i, i + ADDS_AT_ONCE).map(({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts)));
     }
-    return { records: records.size, countWrites: adds.length };
+    if (events.size > 0) await this.deps.events.record([...events.values()]);
+    return { records: records.size, countWrites: adds.length, events: events.size };
   }
 }

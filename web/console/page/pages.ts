@@ -20,6 +20,7 @@ import { Mail } from './pages/mail.js';
 import { UsagePage } from './pages/usage-chart.js';
 import { SamlPage } from './pages/saml.js';
 import { PaymentPage } from './pages/payment.js';
+import { EventsPage } from './pages/events.js';
 // In a file of its own, so that the pages importing it form no cycle with this list.
 import type { PageProps } from './page-props.js';
 
@@ -50,3 +51,6 @@ PAGES.push(
   { path: 'saml', nav: 'saml', component: SamlPage },
   { path: 'payment', nav: 'payment', component: PaymentPage },
 );
+
+// Issue 42: where the events go (docs/events.md).
+PAGES.push({ path: 'events', nav: 'events', component: EventsPage });
