@@ -13,7 +13,6 @@ import type {
   CatalogueKind,
   CatalogueKinds,
   CatalogueWrite,
-  MenuRecord,
   MeterRecord,
   PlanRecord,
   RecordOf,
@@ -165,16 +164,33 @@ function unitFrom(catalogue: Catalogue, input: PricingUnitForSave, base: Base): 
 }
 
 /**
- * The items a menu (units) or a plan (menus) names exist; those it newly names have their revision moved, so
- * none goes meanwhile. The refusal names the member of the list.
+ * The members a menu (units) or a plan (menus) names after a save, once each: every one exists, and those newly
+ * named have their revision moved, so none goes meanwhile. A used menu or plan (`before`) keeps its members.
+ * The refusal names the member of the list.
  */
-function named<K extends 'unit' | 'menu'>(rules: KindRules<K>, field: string, catalogue: Catalogue, ids: string[], already: string[] = []) {
-  return ids.flatMap((id, i): CatalogueWrite[] => {
+function members<K extends 'unit' | 'menu'>(
+  rules: KindRules<K>,
+  field: 'unit_ids' | 'menu_ids',
+  catalogue: Catalogue,
+  input: string[],
+  before?: { what: string; id: string; used: boolean; ids: string[] },
+): { ids: string[]; writes: CatalogueWrite[] } {
+  const ids = [...new Set(input)];
+  if (before?.used && !sameSet(before.ids, ids)) throw usedStructureFixed(before.what, before.id, [field]);
+  const writes = ids.flatMap((id, i): CatalogueWrite[] => {
     const item = rules.records(catalogue).find((r) => r.id === id);
     if (!item) throw unknownMember(rules, `${field}[${i}]`, id);
-    return already.includes(id) ? [] : [{ op: 'bump', kind: rules.kind, record: item, fromRev: item.rev }];
+    return before?.ids.includes(id) ? [] : [{ op: 'bump', kind: rules.kind, record: item, fromRev: item.rev }];
   });
+  return { ids, writes };
 }
+
+/** The members every kind but tax rates lets an update of a used item change. */
+const described = ({ name, display_name, description }: { name: string; display_name: string; description: string }) => ({
+  name,
+  display_name,
+  description,
+});
 
 const UNITS: KindRules<'unit'> = {
   kind: 'unit',
@@ -206,14 +222,13 @@ const MENUS: KindRules<'menu'> = {
   records: (catalogue) => catalogue.menus,
   answer: (view, record) => view.menu(record),
   make: (catalogue, input, base) => {
-    const record: MenuRecord = { ...base, ...input, unit_ids: [...new Set(input.unit_ids)], used: false };
-    return { record, writes: named(UNITS, 'unit_ids', catalogue, record.unit_ids) };
+    const { ids, writes } = members(UNITS, 'unit_ids', catalogue, input.unit_ids);
+    return { record: { ...base, ...input, unit_ids: ids, used: false }, writes };
   },
   revise: (catalogue, menu, input) => {
-    const unitIds = [...new Set(input.unit_ids)];
-    if (menu.used && !sameSet(menu.unit_ids, unitIds)) throw usedStructureFixed('pricing menu', menu.id, ['unit_ids']);
-    const writes = named(UNITS, 'unit_ids', catalogue, unitIds, menu.unit_ids);
-    return { record: { ...menu, name: input.name, display_name: input.display_name, description: input.description, unit_ids: unitIds }, writes };
+    const before = { what: 'pricing menu', id: menu.id, used: menu.used, ids: menu.unit_ids };
+    const { ids, writes } = members(UNITS, 'unit_ids', catalogue, input.unit_ids, before);
+    return { record: { ...menu, ...described(input), unit_ids: ids }, writes };
   },
   namedBy: (catalogue, id) => {
     const plan = catalogue.plans.find((p) => p.menu_ids.includes(id));
@@ -248,16 +263,15 @@ const plans = (answerLimitBytes: number): KindRules<'plan'> => ({
   records: (catalogue) => catalogue.plans,
   answer: (view, record) => view.plan(record),
   make: (catalogue, input, base) => {
-    const record: PlanRecord = { ...base, ...input, menu_ids: [...new Set(input.menu_ids)], used: false };
-    const writes = named(MENUS, 'menu_ids', catalogue, record.menu_ids);
+    const { ids, writes } = members(MENUS, 'menu_ids', catalogue, input.menu_ids);
+    const record: PlanRecord = { ...base, ...input, menu_ids: ids, used: false };
     checkFits(new View(catalogue).plan(record), answerLimitBytes);
     return { record, writes };
   },
   revise: (catalogue, plan, input) => {
-    const menuIds = [...new Set(input.menu_ids)];
-    if (plan.used && !sameSet(plan.menu_ids, menuIds)) throw usedStructureFixed('pricing plan', plan.id, ['menu_ids']);
-    const writes = named(MENUS, 'menu_ids', catalogue, menuIds, plan.menu_ids);
-    const record: PlanRecord = { ...plan, name: input.name, display_name: input.display_name, description: input.description, menu_ids: menuIds };
+    const before = { what: 'pricing plan', id: plan.id, used: plan.used, ids: plan.menu_ids };
+    const { ids, writes } = members(MENUS, 'menu_ids', catalogue, input.menu_ids, before);
+    const record: PlanRecord = { ...plan, ...described(input), menu_ids: ids };
     checkFits(new View(catalogue).plan(record), answerLimitBytes);
     return { record, writes };
   },
