@@ -119,14 +119,20 @@ export const LAYERS = [
   {
     name: 'function entry',
     files: ['functions/{group}/handler.ts'],
-    mayImport: ['functions', 'web entry', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
-    what: "a Lambda's entry: binds its group's operations; the one file of functions/ that may import web/, only its own group's web entry (browser-facing apps, and the public group's not-found page for the pipeline's UnmatchedPage port), and then it binds no operation itself",
+    mayImport: ['functions', 'web entry', 'unmatched page', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    what: "a Lambda's entry: binds its group's operations; the one file of functions/ that may import web/: the not-found page for the pipeline's UnmatchedPage port, or a browser-facing app's entry of its own group",
   },
   {
     name: 'functions',
     files: ['functions/{group}/**'],
     mayImport: ['wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
-    what: "one Lambda per group: binds operations to services; never web/ (only the group's entry file composes a page in)",
+    what: "one Lambda per group: binds operations to services; never web/ (only the group's entry file brings a page in)",
+  },
+  {
+    name: 'unmatched page',
+    files: ['web/login/unmatched-page.ts'],
+    mayImport: ['web', 'web kit', 'screen texts', 'http', ...FLOOR],
+    what: 'the login screen\'s "page not found", which every API function answers a browser\'s unknown address with',
   },
   {
     name: 'web entry',

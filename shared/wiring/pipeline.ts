@@ -12,10 +12,11 @@ import { secretBox } from './clients.js';
 import { accountRepository } from './repositories.js';
 
 /**
- * A function group's handler: the request pipeline, with the API keys of this store; `unmatchedPage` for the
- * group that answers unknown addresses (the public one).
+ * A function group's handler: the request pipeline, with the API keys of this store; `unmatchedPage` for a
+ * browser opening an address no operation answers, which every group's function may be brought (its greedy routes,
+ * `$default`; docs/decisions.md, decision 17), so that every function answers it alike.
  */
-export const groupHandler = (group: Group, operations: Record<string, BoundOperation>, unmatchedPage?: UnmatchedPage) =>
+export const groupHandler = (group: Group, unmatchedPage: UnmatchedPage, operations: Record<string, BoundOperation>) =>
   createGroupHandler(
     group,
     operations,

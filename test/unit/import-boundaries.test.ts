@@ -165,11 +165,11 @@ describe('the tree', () => {
     );
   });
 
-  it('composes a page into a function only at an entry that binds no operation itself (functions/public/handler.ts)', () => {
-    const composing = [...new Set(EDGES.filter(({ from, to }) => from.startsWith('functions/') && to.startsWith('web/')).map(({ from }) => from))];
-    assert.ok(composing.includes('functions/public/handler.ts'), composing.join(', '));
+  it('brings web/ into a function only at its entry file (functions/<group>/handler.ts): the not-found page, or its app', () => {
+    const bringing = [...new Set(EDGES.filter(({ from, to }) => from.startsWith('functions/') && to.startsWith('web/')).map(({ from }) => from))];
+    assert.ok(bringing.includes('functions/public/handler.ts'), bringing.join(', '));
     assert.deepEqual(
-      composing.filter((from) => EDGES.some((edge) => edge.from === from && edge.to.startsWith('shared/schemas/'))),
+      bringing.filter((from) => !/^functions\/[^/]+\/handler\.ts$/.test(from)),
       [],
     );
   });
@@ -244,9 +244,10 @@ describe('npm run lint', () => {
     ['functions/sign-in/probe.ts', '../../lib/service-stack.js', ['functions', 'lib']],
     ['functions/sign-in/probe.ts', '../../local/server.js', ['functions', 'local']],
     ['functions/saml/handler.ts', '../../web/login/login-function.js', ['function entry', 'web entry']],
-    // An API handler's operations never reach web/: only the entry file composes a page in (the not-found page).
-    ['functions/public/operations.ts', '../../web/login/public-function.js', ['functions', 'web entry']],
-    ['functions/tenants/handler.ts', '../../web/login/public-function.js', ['function entry', 'web entry']],
+    // A function's operations never reach web/: only its entry file brings the not-found page in, or its app.
+    ['functions/public/operations.ts', '../../web/login/unmatched-page.js', ['functions', 'unmatched page']],
+    ['functions/pricing/communication.ts', '../../web/login/unmatched-page.js', ['functions', 'unmatched page']],
+    ['functions/tenants/handler.ts', '../../web/login/login-function.js', ['function entry', 'web entry']],
     ['web/login/probe.ts', '../../shared/wiring.js', ['web', 'wiring']],
     ['web/login/probe.ts', '../../shared/config.js', ['web', 'config']],
     ['functions/login/handler.ts', '../../web/login/wiring.js', ['function entry', 'web wiring']],
@@ -320,7 +321,7 @@ describe('npm run lint', () => {
       ['shared/wiring.ts', './config.js'],
       ['functions/sign-in/probe.ts', '../../shared/wiring.js'],
       ['functions/saml/handler.ts', '../../web/login/saml-function.js'],
-      ['functions/public/handler.ts', '../../web/login/public-function.js'],
+      ['functions/public/handler.ts', '../../web/login/unmatched-page.js'],
       ['shared/wiring/tenants.ts', './pricing.js'],
       ['web/login/login-function.ts', '../../shared/config.js'],
       ['web/login/page/probe.ts', '../../../client/srp.js'],
