@@ -87,7 +87,7 @@ export const LAYERS = [
   {
     name: 'bench',
     files: ['bench/**'],
-    mayImport: ['dev-support', 'bin', 'local', 'lib', 'functions', 'client', ...SHARED],
+    mayImport: ['dev-support', 'bin', 'local', 'lib', 'function entry', 'functions', 'client', ...SHARED],
     what: 'benchmarks (npm run bench)',
   },
   {
@@ -99,7 +99,7 @@ export const LAYERS = [
   {
     name: 'bin',
     files: ['bin/**'],
-    mayImport: ['local', 'lib', 'functions', 'client', ...SHARED],
+    mayImport: ['local', 'lib', 'function entry', 'functions', 'client', ...SHARED],
     what: 'npm start, npm run admin, the CDK app; examples join npm start through local/companion.ts',
   },
   {
@@ -118,15 +118,21 @@ export const LAYERS = [
   {
     name: 'local',
     files: ['local/**'],
-    mayImport: ['functions', 'web entry', 'web build', 'client', ...SHARED],
+    mayImport: ['function entry', 'functions', 'web entry', 'web build', 'client', ...SHARED],
     what: 'the local runner: engines, one HTTP server for every function',
   },
   { name: 'lib', files: ['lib/**'], mayImport: ['web build', 'store', ...FLOOR], what: 'the CDK stack' },
   {
+    name: 'function entry',
+    files: ['functions/{group}/handler.ts'],
+    mayImport: ['functions', 'web entry', 'unmatched page', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    what: "a Lambda's entry: binds its group's operations; the one file of functions/ that may import web/: the not-found page for the pipeline's UnmatchedPage port, or a browser-facing app's entry of its own group",
+  },
+  {
     name: 'functions',
     files: ['functions/{group}/**'],
-    mayImport: ['web entry', 'unmatched page', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
-    what: "one Lambda per group: binds operations to services; a web app's entry only its own app's entry file",
+    mayImport: ['wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    what: "one Lambda per group: binds operations to services; never web/ (only the group's entry file brings a page in)",
   },
   {
     name: 'unmatched page',

@@ -58,10 +58,42 @@ function nameOf(node: ts.SignatureDeclaration): string {
   return '(anonymous)';
 }
 
-export function measure(root: string): HouseFigures {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+/** Every file git knows under `root`, tracked or new and not ignored (so not node_modules nor built pages), once. */
+const knownFiles = (root: string) =>
+  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
     .split('\n')
-    .filter((f, i, all) => SOURCE.test(f) && all.indexOf(f) === i);
+    .filter((f, i, all) => f !== '' && all.indexOf(f) === i);
+
+const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+/**
+ * The most lines a file may have, by where it is (issue 37): a function group's files stay thin, the wiring one
+ * noun a file, a browser-facing app's files (stylesheets and texts included) readable at one sitting.
+ */
+export const LINE_LIMITS: readonly { under: string; lines: number }[] = [
+  { under: 'functions/', lines: 150 },
+  { under: 'shared/wiring.ts', lines: 150 },
+  { under: 'shared/wiring/', lines: 150 },
+  { under: 'web/', lines: 400 },
+];
+
+/** Each file git knows that is longer than LINE_LIMITS allows where it is, as `path: N lines (at most M)`. */
+export function overLimits(root: string, limits = LINE_LIMITS): string[] {
+  return knownFiles(root).flatMap((file) => {
+    const limit = limits.find(({ under }) => file.startsWith(under));
+    if (!limit) return [];
+    let lines: number;
+    try {
+      lines = lineCount(readFileSync(join(root, file), 'utf8'));
+    } catch {
+      return []; // deleted in the working tree
+    }
+    return lines > limit.lines ? [`${file}: ${lines} lines (at most ${limit.lines})`] : [];
+  });
+}
+
+export function measure(root: string): HouseFigures {
+  const files = knownFiles(root).filter((f) => SOURCE.test(f));
   let largest: Figure = { where: '', lines: 0 };
   const longest = { code: { where: '', lines: 0 }, tests: { where: '', lines: 0 } };
   const folders = new Map<string, { files: number; lines: number }>();
@@ -72,7 +104,7 @@ export function measure(root: string): HouseFigures {
     } catch {
       continue; // deleted in the working tree
     }
-    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const lines = lineCount(text);
     if (lines > largest.lines) largest = { where: file, lines };
     const folder = folders.get(folderOf(file)) ?? { files: 0, lines: 0 };
     folders.set(folderOf(file), { files: folder.files + 1, lines: folder.lines + lines });

@@ -1,13 +1,15 @@
 /**
  * Builds a browser-facing app's page (ENTRY_FUNCTIONS' `page`, shared/routes.ts): `web/<app>/page/main.ts` (or
- * `main.tsx`, JSX for Preact: the console) bundled for browsers into `web/<app>/public/<app>.js`, and
- * `web/<app>/page/<app>.css` copied beside it (never committed). For the local server before the app's first
- * request, and for the stack, which copies the folder beside the deployed bundle as `public/`.
+ * `main.tsx`, JSX for Preact: the console) bundled for browsers into `web/<app>/public/<app>.js`, and its
+ * stylesheet beside it as `<app>.css` (never committed): `web/<app>/page/<app>.css`, or, for a larger one, the parts
+ * in `web/<app>/page/style/` joined in name order (`1-frame.css`, `2-controls.css`…), so no file is a long list
+ * of rules. For the local server before the app's first request, and for the stack, which copies the folder
+ * beside the deployed bundle as `public/`.
  */
 import { build, buildSync, type BuildOptions } from 'esbuild';
 import { browserBundle } from '../client/browser-bundle.js';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -17,8 +19,18 @@ export const pageAssetsDir = (app: string) => here(`./${app}/public/`);
 
 const source = (app: string) => {
   const tsx = here(`./${app}/page/main.tsx`);
-  return { script: existsSync(tsx) ? tsx : here(`./${app}/page/main.ts`), style: here(`./${app}/page/${app}.css`) };
+  return { script: existsSync(tsx) ? tsx : here(`./${app}/page/main.ts`) };
 };
+
+/** The app's stylesheet: its one file, or its parts joined in name order. */
+export function pageStyle(app: string): string {
+  const parts = here(`./${app}/page/style/`);
+  if (!existsSync(parts)) return readFileSync(here(`./${app}/page/${app}.css`), 'utf8');
+  const names = readdirSync(parts)
+    .filter((name) => name.endsWith('.css'))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return names.map((name) => readFileSync(`${parts}${name}`, 'utf8')).join('');
+}
 
 /** The browser bundle; a `.tsx` entry is JSX compiled for Preact, its one runtime, imported where it is used. */
 const options = (script: string, outfile: string): BuildOptions => ({
@@ -27,15 +39,15 @@ const options = (script: string, outfile: string): BuildOptions => ({
 });
 
 export async function buildPageAssets(app: string, outDir = pageAssetsDir(app)): Promise<void> {
-  const { script, style } = source(app);
+  const { script } = source(app);
   await mkdir(outDir, { recursive: true });
-  await Promise.all([build(options(script, `${outDir}/${app}.js`)), copyFile(style, `${outDir}/${app}.css`)]);
+  await Promise.all([build(options(script, `${outDir}/${app}.js`)), writeFile(`${outDir}/${app}.css`, pageStyle(app))]);
 }
 
 /** For the CDK stack, whose constructor cannot wait; afterBundling copies the folder beside the bundle. */
 export function buildPageAssetsSync(app: string, outDir = pageAssetsDir(app)): void {
-  const { script, style } = source(app);
+  const { script } = source(app);
   mkdirSync(outDir, { recursive: true });
   buildSync(options(script, `${outDir}/${app}.js`));
-  copyFileSync(style, `${outDir}/${app}.css`);
+  writeFileSync(`${outDir}/${app}.css`, pageStyle(app));
 }

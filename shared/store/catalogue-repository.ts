@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoClient } from './dynamo-client.js';
-import type { Catalogue, CatalogueKind, CatalogueRepository, CatalogueWrite, MeterRecord } from '../domain/pricing/catalogue.js';
+import type { Catalogue, CatalogueKind, CatalogueRepository, CatalogueWrite, MeterRecord } from '../domain/pricing/catalogue-records.js';
 import { batchDeleteWithMirrors } from './batch.js';
 import { ENTITY, pricingKeys, withoutKeys, type ItemKey } from './keys.js';
 import { queryAll } from './query.js';

@@ -1,6 +1,7 @@
 /**
  * The command-line tools run from bundles that scripts/cli.mjs builds once and builds again when a source they
- * include changes; and `npm run admin -- --aws` without credentials says where it looked, without a stack trace.
+ * include changes; `npm run admin -- --aws` without credentials says where it looked, without a stack trace; and
+ * `npm run proof -- --help` answers with its help instead of running the proof.
  * Each tool runs as a child process, as npm starts it.
  */
 import { afterAll, describe, it } from '@jest/globals';
@@ -53,6 +54,18 @@ describe('command-line tools', () => {
     const run = await cli(['nope']);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /admin, sign, sign-in/);
+  });
+
+  it('answers proof --help with its help and exit 0, and an unknown option with the help and exit 2, without running the proof', async () => {
+    const help = await cli(['proof', '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^npm run proof: /);
+    // The help and nothing after it: the proof would go on with its engines and its first phase.
+    assert.match(help.stdout, /PROOF_WORKERS=N npm run proof +N concurrent clients \(8\)\n$/);
+    const wrong = await cli(['proof', '--nope']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /Unknown option '--nope'[\s\S]*npm run proof: /);
+    assert.equal(wrong.stdout, '');
   });
 
   it('says which AWS credentials admin --aws looks for when there are none, and exits 1 without a stack trace', async () => {

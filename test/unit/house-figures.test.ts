@@ -6,7 +6,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { blockOf, DOC, DRIFT, houseBlock, measure } from '../../scripts/house.js';
+import { blockOf, DOC, DRIFT, houseBlock, LINE_LIMITS, measure, overLimits } from '../../scripts/house.js';
 
 const NUMBER = /\d[\d,]*/g;
 const numbers = (block: string) => [...block.matchAll(NUMBER)].map((m) => Number(m[0].replaceAll(',', '')));
@@ -42,6 +42,15 @@ describe('the house figures', () => {
     assert.deepEqual(drifted(written, grown), [`${figures.total.files} → ${figures.total.files * 2}`]);
     const moved = houseBlock({ ...figures, largest: { ...figures.largest, where: 'shared/elsewhere.ts' } });
     assert.notEqual(shape(moved), shape(written));
+  });
+
+  it('have no file longer than its place allows: 150 lines in functions/ and the wiring, 400 in web/', () => {
+    assert.deepEqual(
+      LINE_LIMITS.map(({ under, lines }) => `${under} ${lines}`),
+      ['functions/ 150', 'shared/wiring.ts 150', 'shared/wiring/ 150', 'web/ 400'],
+    );
+    assert.ok(overLimits('.', [{ under: 'web/', lines: 300 }]).length > 0, 'a lower limit finds the longest files of web/');
+    assert.deepEqual(overLimits('.'), []);
   });
 
   it('are those docs/architecture.md shows (npm run house -- --write measures them again)', () => {

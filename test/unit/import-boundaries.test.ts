@@ -165,6 +165,15 @@ describe('the tree', () => {
     );
   });
 
+  it('brings web/ into a function only at its entry file (functions/<group>/handler.ts): the not-found page, or its app', () => {
+    const bringing = [...new Set(EDGES.filter(({ from, to }) => from.startsWith('functions/') && to.startsWith('web/')).map(({ from }) => from))];
+    assert.ok(bringing.includes('functions/public/handler.ts'), bringing.join(', '));
+    assert.deepEqual(
+      bringing.filter((from) => !/^functions\/[^/]+\/handler\.ts$/.test(from)),
+      [],
+    );
+  });
+
   it('has no cycle between files', () => {
     assert.deepEqual(cycles(EDGES.map(({ from, to }) => [from, to])), []);
   });
@@ -205,8 +214,8 @@ describe('npm run lint', () => {
     ['shared/crypto/probe.ts', '../store/keys.js', ['crypto', 'store']],
     ['shared/adapters/mail/probe.ts', '../../wiring.js', ['adapters', 'wiring']],
     ['shared/adapters/mail/courier.ts', '../../wiring.js', ['adapters', 'wiring']],
-    ['functions/saml/handler.ts', '../../web/login/screen.js', ['functions', 'web']],
-    ['functions/saml/handler.ts', '../../web/login/authorization-server.js', ['functions', 'web']],
+    ['functions/saml/handler.ts', '../../web/login/screen.js', ['function entry', 'web']],
+    ['functions/saml/handler.ts', '../../web/login/authorization-server.js', ['function entry', 'web']],
     ['client/probe.ts', '../shared/wiring.js', ['client', 'wiring']],
     ['client/srp.ts', '../shared/wiring.js', ['client', 'wiring']],
     // The domain reaches nothing outward, and no domain folder reaches a higher one.
@@ -234,10 +243,14 @@ describe('npm run lint', () => {
     // Functions, browser-facing apps, page code.
     ['functions/sign-in/probe.ts', '../../lib/service-stack.js', ['functions', 'lib']],
     ['functions/sign-in/probe.ts', '../../local/server.js', ['functions', 'local']],
-    ['functions/saml/handler.ts', '../../web/login/login-function.js', ['functions', 'web entry']],
+    ['functions/saml/handler.ts', '../../web/login/login-function.js', ['function entry', 'web entry']],
+    // A function's operations never reach web/: only its entry file brings the not-found page in, or its app.
+    ['functions/public/operations.ts', '../../web/login/unmatched-page.js', ['functions', 'unmatched page']],
+    ['functions/pricing/communication.ts', '../../web/login/unmatched-page.js', ['functions', 'unmatched page']],
+    ['functions/tenants/handler.ts', '../../web/login/login-function.js', ['function entry', 'web entry']],
     ['web/login/probe.ts', '../../shared/wiring.js', ['web', 'wiring']],
     ['web/login/probe.ts', '../../shared/config.js', ['web', 'config']],
-    ['functions/login/handler.ts', '../../web/login/wiring.js', ['functions', 'web wiring']],
+    ['functions/login/handler.ts', '../../web/login/wiring.js', ['function entry', 'web wiring']],
     ['web/login/probe.ts', '../../shared/store/keys.js', ['web', 'store']],
     ['web/login/page/probe.ts', '../screen.js', ['web page', 'web']],
     // The console's preview may show the login screen's words and colours (screen texts, screen look), nothing else of it.
@@ -250,7 +263,7 @@ describe('npm run lint', () => {
     ['bench/probe.ts', '../test/support/expect.js', ['bench', 'test']],
     ['scripts/probe.ts', '../test/support/expect.js', ['scripts', 'test']],
     ['dev-support/probe.ts', '../test/support/expect.js', ['dev-support', 'test']],
-    ['lib/probe.ts', '../functions/sign-in/handler.js', ['lib', 'functions']],
+    ['lib/probe.ts', '../functions/sign-in/handler.js', ['lib', 'function entry']],
     ['local/probe.ts', '../bin/local.js', ['local', 'bin']],
     ['examples/app/probe.ts', '../../shared/domain/accounts/accounts.js', ['examples', 'domain/accounts']],
     ['examples/app/server/probe.ts', '../../../shared/store/keys.js', ['examples', 'store']],
@@ -308,6 +321,8 @@ describe('npm run lint', () => {
       ['shared/wiring.ts', './config.js'],
       ['functions/sign-in/probe.ts', '../../shared/wiring.js'],
       ['functions/saml/handler.ts', '../../web/login/saml-function.js'],
+      ['functions/public/handler.ts', '../../web/login/unmatched-page.js'],
+      ['shared/wiring/tenants.ts', './pricing.js'],
       ['web/login/login-function.ts', '../../shared/config.js'],
       ['web/login/page/probe.ts', '../../../client/srp.js'],
       ['web/login/page/probe.ts', '../texts/ja.js'],

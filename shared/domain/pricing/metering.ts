@@ -17,7 +17,7 @@
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
 import type { AggregateUsage, MeteringCountUpdate } from '../../schemas/pricing.js';
-import type { MeterRecord } from './catalogue.js';
+import type { MeterRecord } from './catalogue-records.js';
 
 export interface ShardCount {
   shard: number;

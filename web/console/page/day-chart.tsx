@@ -6,7 +6,7 @@
 import { t } from './texts.js';
 import { Table } from './ui.js';
 
-/** One series: its member of each row, its words, and its colour (`series-<key>` in console.css). */
+/** One series: its member of each row, its words, and its colour (`series-<key>` in style/5-charts.css). */
 export interface Series<K extends string> {
   key: K;
   label: string;
