@@ -5,7 +5,6 @@
 import { randomInt } from 'node:crypto';
 import { invalid } from '../../errors.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
-import { isBreachedPassword } from './breached-passwords.js';
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   minimum_length: 8,
@@ -29,6 +28,7 @@ function violation(rule: string, message: string) {
   return invalid('password_policy_violation', `password: ${message}`, { field: 'password', rule });
 }
 
+/** The policy's rules that cost nothing: length, spaces and the composition the SaaS asks for. */
 export function checkPassword(password: string, policy: PasswordPolicy): void {
   const length = [...password].length;
   if (length < policy.minimum_length) throw violation('minimum_length', `must be at least ${policy.minimum_length} characters`);
@@ -40,7 +40,16 @@ export function checkPassword(password: string, policy: PasswordPolicy): void {
   if (policy.is_require_symbols && !has(password, SYMBOLS)) {
     throw violation('is_require_symbols', `must contain a symbol (one of ${SYMBOLS})`);
   }
-  // Last: the rules above cost nothing, this one reads the filter (once per warm instance) and hashes.
+}
+
+/**
+ * Every rule, the breached-password screen last: it loads the check and its filter once per warm instance.
+ * Imported by a name left out of every bundle (lib/bundling.ts, BREACHED_CHECK_IMPORT): the functions that set
+ * passwords find it beside their bundle, and the sign-in function does not carry its code.
+ */
+export async function screenPassword(password: string, policy: PasswordPolicy): Promise<void> {
+  checkPassword(password, policy);
+  const { isBreachedPassword } = await import('./breached-passwords.js');
   if (isBreachedPassword(password)) throw violation('breached', 'has appeared in data breaches; choose another');
 }
 

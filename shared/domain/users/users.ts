@@ -32,7 +32,7 @@ import { checkAttributeValues } from '../attributes.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
-import { checkPassword, generatePassword } from '../configuration/password-policy.js';
+import { generatePassword, screenPassword } from '../configuration/password-policy.js';
 import type { SettingsRepository } from '../configuration/settings.js';
 
 export type AttributeValue = string | number | boolean;
@@ -372,7 +372,7 @@ export class UserService {
     const login = loginFromRequest(input);
     const [policy, poolName] = await Promise.all([this.deps.passwordPolicy(saasId), this.deps.poolName(saasId)]);
     const givenPassword = given(input.password);
-    if (givenPassword !== undefined) checkPassword(givenPassword, policy);
+    if (givenPassword !== undefined) await screenPassword(givenPassword, policy);
     const password = givenPassword ?? generatePassword(policy);
     const generated = givenPassword === undefined;
     const id = randomUUID();
@@ -484,7 +484,7 @@ export class UserService {
     recorded: ActivityKind = temporary ? 'password_reset' : 'password_changed',
   ): Promise<AtomicWrite> {
     const policy = await this.deps.passwordPolicy(saasId);
-    checkPassword(password, policy);
+    await screenPassword(password, policy);
     const user = await this.record(saasId, userId);
     const activity = this.deps.activity.change(recorded, user.activity);
     return this.deps.users.passwordWrite(saasId, user, await this.credential(saasId, userId, password, temporary, policy), undefined, { activity });
