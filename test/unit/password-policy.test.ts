@@ -1,10 +1,15 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { DEFAULT_PASSWORD_POLICY, generatePassword, screenPassword } from '../../shared/domain/configuration/password-policy.js';
+import {
+  DEFAULT_PASSWORD_POLICY,
+  generatePassword,
+  screenPassword,
+  type SaasPasswordPolicy,
+} from '../../shared/domain/configuration/password-policy.js';
 import { DomainError } from '../../shared/errors.js';
 import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
 
-async function ruleOf(password: string, policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY): Promise<string | undefined> {
+async function ruleOf(password: string, policy: SaasPasswordPolicy = DEFAULT_PASSWORD_POLICY): Promise<string | undefined> {
   try {
     await screenPassword(password, policy);
     return undefined;
@@ -41,6 +46,31 @@ describe('password policy', () => {
     assert.equal(await ruleOf('qvkzxw', lax), undefined);
     assert.equal(await ruleOf('zzzzz', lax), 'minimum_length');
     assert.equal(await ruleOf('パスワードです', lax), undefined, 'length counts characters, not bytes');
+  });
+
+  it('puts length first when the SaaS chooses it: 15 characters, any spaces and script, no composition', async () => {
+    const lengthFirst: SaasPasswordPolicy = { ...DEFAULT_PASSWORD_POLICY, length_first: true };
+    assert.equal(await ruleOf('correcthorsebat', lengthFirst), undefined, '15 lower-case letters and nothing else');
+    assert.equal(await ruleOf('correcthorseba', lengthFirst), 'minimum_length', '14 are too few');
+    assert.equal(await ruleOf('Kyoto#Lantern8', lengthFirst), 'minimum_length', 'composition does not make up for length');
+    const passphrase = '　春はあけぼの　やうやう白くなりゆく 山ぎは ';
+    assert.equal(await ruleOf(passphrase, lengthFirst), undefined, 'spaces anywhere, Japanese, nothing else');
+    assert.equal(await ruleOf(passphrase, DEFAULT_PASSWORD_POLICY), 'whitespace', 'the composition policy is unchanged');
+    assert.equal(await ruleOf(`${'ぬ'.repeat(256)}`, lengthFirst), undefined, 'at least 64 allowed (256)');
+    assert.equal(await ruleOf(`${'ぬ'.repeat(257)}`, lengthFirst), 'maximum_length');
+    assert.equal(await ruleOf('qwertyuiopasdfgh', lengthFirst), 'breached', 'long and still on the list');
+    assert.equal(await ruleOf('correcthorsebatterys', { ...lengthFirst, minimum_length: 20 }), undefined);
+    assert.equal(await ruleOf('correcthorsebattery', { ...lengthFirst, minimum_length: 20 }), 'minimum_length', 'a higher minimum_length holds');
+    for (let i = 0; i < 50; i++) assert.equal(await ruleOf(generatePassword(lengthFirst), lengthFirst), undefined);
+  });
+
+  it('checks the NFKC form: full-width and half-width forms are one password, counted as such', async () => {
+    const lengthFirst: SaasPasswordPolicy = { ...DEFAULT_PASSWORD_POLICY, length_first: true };
+    // ｶﾞ is two characters as typed, one (ガ) after NFKC.
+    assert.equal(await ruleOf('ｶﾞ'.repeat(15), lengthFirst), undefined);
+    assert.equal(await ruleOf('ｶﾞ'.repeat(14), lengthFirst), 'minimum_length', '28 characters typed, 14 once normalised');
+    assert.equal(await ruleOf('Ｋｙｏｔｏ＃Ｌａｎｔｅｒｎ８'), undefined, 'full-width letters, digit and symbol meet the composition rules');
+    assert.equal(await ruleOf('Ｐａｓｓｗｏｒｄ１２３！'), 'breached');
   });
 
   it('generates passwords that pass every policy', async () => {

@@ -9,7 +9,7 @@ import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 import type { FirstForm, PageData, PasswordRules } from './page-data.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
+import type { SaasPasswordPolicy } from '../../shared/domain/configuration/password-policy.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
 import { escapeHtml } from '../kit/html.js';
@@ -38,8 +38,8 @@ export interface ScreenLook {
   theme?: LoginTheme;
   /** The sign-in setting sign_up.password (our extension): `chosen` asks for the password at sign-up. */
   signUpPassword?: 'temporary' | 'chosen';
-  /** The sign-in setting password_policy: every new-password field shows its rules. */
-  passwordPolicy?: PasswordPolicy;
+  /** The sign-in settings password_policy and password_length_first: every new-password field shows their rules. */
+  passwordPolicy?: SaasPasswordPolicy;
 }
 
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
@@ -91,7 +91,7 @@ function newPasswordField(texts: LoginTexts, rules: PasswordRules | undefined, i
         ...(rules.is_require_uppercase ? [['uppercase', t.ruleUppercase]] : []),
         ...(rules.is_require_numbers ? [['number', t.ruleNumber]] : []),
         ...(rules.is_require_symbols ? [['symbol', t.ruleSymbol]] : []),
-        ['outer-space', t.ruleNoOuterSpace],
+        ...(rules.length_first ? [] : [['outer-space', t.ruleNoOuterSpace]]),
       ]
     : [];
   const list = items.length
