@@ -202,9 +202,9 @@ export const LAYERS = [
   },
   {
     name: 'wiring',
-    files: ['shared/wiring.ts'],
+    files: ['shared/wiring.ts', 'shared/wiring/**'],
     mayImport: SHARED.filter((name) => name !== 'wiring'),
-    what: 'builds services from repositories, adapters and settings',
+    what: 'builds services from repositories, adapters and settings: one file per noun in shared/wiring/, each repository built once',
   },
   {
     name: 'adapters',

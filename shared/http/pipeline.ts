@@ -135,7 +135,7 @@ export interface SigningKey {
   secret: string;
 }
 
-/** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring.ts. */
+/** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring/pipeline.ts. */
 export type SigningKeyLookup = (saasId: string, apiKey: string) => Promise<SigningKey | undefined>;
 
 /** The pipeline's limits, from the deployment's settings (the wiring passes them). */
@@ -301,7 +301,7 @@ const answerSize = (): Middleware => ({
 });
 
 /**
- * Tells a signed call's API log record (wired in shared/wiring.ts): a line for the API log writer, no store request
+ * Tells a signed call's API log record (wired in shared/wiring/api-log.ts): a line for the API log writer, no store request
  * on the call's path (docs/deployment-shape.md, "The API log").
  */
 export type CallRecorder = (call: SignedCall) => void | Promise<void>;
