@@ -100,7 +100,9 @@ function newPasswordField(texts: LoginTexts, rules: PasswordRules | undefined, i
 ${items.map(([rule, text]) => `<li data-rule="${rule}">${escapeHtml(text as string)} ${state}</li>`).join('\n')}
 </ul>`
     : '';
-  const describedBy = items.length ? ` aria-describedby="${id}-rules"` : '';
+  // Filled as the person types when the password is on the breached list (page/main.ts asks the screen's step).
+  const breached = `\n<p class="breached" id="${id}-breached" aria-live="polite"></p>`;
+  const describedBy = ` aria-describedby="${items.length ? `${id}-rules ` : ''}${id}-breached"`;
   const second = confirm
     ? `\n<label for="${id}-confirm">${escapeHtml(t.confirmPassword)}</label>
 <input id="${id}-confirm" type="password" autocomplete="new-password" required maxlength="256" data-confirms="${id}" aria-describedby="${id}-match">
@@ -108,7 +110,7 @@ ${items.map(([rule, text]) => `<li data-rule="${rule}">${escapeHtml(text as stri
     : '';
   return `<label for="${id}">${escapeHtml(label)}</label>
 <input id="${id}" name="${name}" type="password" autocomplete="new-password" required maxlength="256" data-new-password${describedBy}>
-<button type="button" class="reveal secondary" aria-pressed="false" aria-controls="${id}${confirm ? ` ${id}-confirm` : ''}">${escapeHtml(t.showPassword)}</button>${list}${second}`;
+<button type="button" class="reveal secondary" aria-pressed="false" aria-controls="${id}${confirm ? ` ${id}-confirm` : ''}">${escapeHtml(t.showPassword)}</button>${list}${breached}${second}`;
 }
 
 function link(url: string, text: string): string {

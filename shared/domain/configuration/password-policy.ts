@@ -70,8 +70,13 @@ export function checkPassword(typed: string, policy: SaasPasswordPolicy): void {
  */
 export async function screenPassword(password: string, policy: SaasPasswordPolicy): Promise<void> {
   checkPassword(password, policy);
+  if (await isBreached(password)) throw violation('breached', 'has appeared in data breaches; choose another');
+}
+
+/** Whether the password is on the bundled list of breached passwords (the hosted screen asks as the person types). */
+export async function isBreached(password: string): Promise<boolean> {
   const { isBreachedPassword } = await import('./breached-passwords.js');
-  if (isBreachedPassword(password)) throw violation('breached', 'has appeared in data breaches; choose another');
+  return isBreachedPassword(password);
 }
 
 /**

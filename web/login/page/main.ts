@@ -276,9 +276,39 @@ function checkMatch(confirm: HTMLInputElement): void {
   confirm.setCustomValidity(same ? '' : data.messages.passwordsDiffer);
   if (note) note.textContent = confirm.value === '' ? '' : same ? data.messages.passwordsMatch : data.messages.passwordsDiffer;
 }
+/**
+ * The breach screen as the person types: once the listed rules are met and typing pauses, the screen's step
+ * answers whether the password is on the breached list (the list is 416 KiB, too much for every page).
+ */
+const BREACH_PAUSE_MS = 400;
+const breachTimers = new Map<HTMLInputElement, number>();
+function checkBreached(field: HTMLInputElement): void {
+  const note = element(`${field.id}-breached`);
+  if (!note) return;
+  clearTimeout(breachTimers.get(field));
+  const rules = element(`${field.id}-rules`);
+  const ready = field.value !== '' && (!rules || [...rules.querySelectorAll('li[data-rule]')].every((li) => li.classList.contains('met')));
+  if (!ready) {
+    note.textContent = '';
+    return;
+  }
+  const asked = field.value;
+  breachTimers.set(
+    field,
+    window.setTimeout(() => {
+      post('password-check', { password: asked })
+        .then((answer) => {
+          if (field.value === asked) note.textContent = (answer as { breached?: boolean }).breached ? data.messages.passwordBreached : '';
+        })
+        // The service checks again when the password is set: a failed look-up only leaves the note empty.
+        .catch(() => undefined);
+    }, BREACH_PAUSE_MS),
+  );
+}
 for (const field of document.querySelectorAll<HTMLInputElement>('input[data-new-password]')) {
   field.addEventListener('input', () => {
     checkRules(field);
+    checkBreached(field);
     const confirm = element<HTMLInputElement>(`${field.id}-confirm`);
     if (confirm) checkMatch(confirm);
   });
