@@ -14,11 +14,29 @@ export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/han
 
 /**
  * The functions that set passwords, and so screen them against the breached-password filter
- * (shared/domain/configuration/breached-passwords.ts): the stack copies the filter beside their bundles, and
- * only theirs. test/infra/bundle.test.ts checks this list against what each bundle holds.
+ * (shared/domain/configuration/breached-passwords.ts). The check is not in their bundles: password-policy.ts
+ * imports it dynamically under BREACHED_CHECK_IMPORT, left external, and the stack builds it as a module of
+ * its own beside these bundles with the filter it reads (besideBundle), so the sign-in function carries
+ * neither the list nor the code that reads it. test/infra/bundle.test.ts checks this list against what each
+ * bundle imports.
  */
 export const PASSWORD_SETTING_GROUPS: readonly string[] = ['invitations', 'login', 'saas-users', 'sign-in'];
 export const BREACHED_FILTER = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.bin`;
+export const BREACHED_CHECK_IMPORT = './breached-passwords.js';
+const BREACHED_CHECK_SOURCE = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.ts`;
+
+/**
+ * The shell commands that put the breached-password check beside a bundle in `output`: the module (ESM, so
+ * a package.json says `.js` is a module), then the filter it reads from beside itself.
+ */
+export function besideBundle(output: string): string[] {
+  return [
+    `"${PROJECT_ROOT}node_modules/.bin/esbuild" "${BREACHED_CHECK_SOURCE}" --bundle --minify --format=esm --platform=node ` +
+      `--target=node22 --log-level=error --outfile="${output}/${BREACHED_CHECK_IMPORT.slice(2)}"`,
+    `echo '{"type":"module"}' > "${output}/package.json"`,
+    `cp "${BREACHED_FILTER}" "${output}/"`,
+  ];
+}
 
 export const BUNDLE = {
   minify: true,
@@ -36,11 +54,12 @@ export const BUNDLE = {
  * Modules left out of the bundle because no code path of ours ever loads them:
  * - the SDK's event-stream codec (about 15 KB), which its HTTP protocol imports dynamically only for an
  *   operation that streams events; DynamoDB, KMS and SES v2 have none;
+ * - the breached-password check, which the functions that set passwords load from beside their bundle;
  * - without tracing, the tracer and the X-Ray SDK behind it (shared/observability.ts imports it only when
  *   tracing is on).
  */
 export function externalModules(tracing: boolean): string[] {
-  return ['@smithy/core/event-streams', ...(tracing ? [] : ['@aws-lambda-powertools/tracer'])];
+  return ['@smithy/core/event-streams', BREACHED_CHECK_IMPORT, ...(tracing ? [] : ['@aws-lambda-powertools/tracer'])];
 }
 
 /** The same bundle as the stack builds, for the benchmark and the bundle test (tracing off, as deployed by default). */

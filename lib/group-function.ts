@@ -8,7 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/log.js';
 import { INDEX_NAME } from '../shared/store/keys.js';
-import { BREACHED_FILTER, BUNDLE, entryOf, externalModules, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from './bundling.js';
+import { besideBundle, BUNDLE, entryOf, externalModules, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from './bundling.js';
 import { FunctionRole } from './function-role.js';
 import { acceptNagFindings } from './nag.js';
 
@@ -134,8 +134,8 @@ export class GroupFunction extends Construct {
                 beforeInstall: () => [],
                 afterBundling: (_input: string, output: string) => [
                   ...(props.publicDir ? [`cp -R "${props.publicDir}" "${output}/public"`] : []),
-                  // Beside the bundle, not in it: read only when a password is set.
-                  ...(PASSWORD_SETTING_GROUPS.includes(props.group) ? [`cp "${BREACHED_FILTER}" "${output}/"`] : []),
+                  // Beside the bundle, not in it: loaded only when a password is set.
+                  ...(PASSWORD_SETTING_GROUPS.includes(props.group) ? besideBundle(output) : []),
                 ],
               },
             }

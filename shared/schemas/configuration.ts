@@ -216,6 +216,15 @@ const SignUp = Type.Object(
   },
   { additionalProperties: false },
 );
+/**
+ * Our extension (NIST SP 800-63B-4, issue 43): length before composition. On, a password needs at least 15
+ * characters (or password_policy.minimum_length if more) after NFKC, spaces and any Unicode allowed, and the
+ * composition flags of password_policy, which stay as SaaSus defines them, are not applied. Off by default.
+ */
+const PasswordLengthFirst = Type.Object(
+  { enable: Type.Boolean({ description: 'length first: at least 15 characters, no composition rules (extension; default false)' }) },
+  { additionalProperties: false },
+);
 /** How long the refresh tokens issued from now on live: 60 minutes to 10 years (checked in the domain). */
 export const RefreshTokenValidity = Type.Object(
   {
@@ -243,6 +252,7 @@ export const SignInSettings = Type.Object(
     }),
     passkeys: Passkeys,
     sign_up: SignUp,
+    password_length_first: PasswordLengthFirst,
     refresh_token_validity: RefreshTokenValidity,
   },
   { $id: 'SignInSettings' },
@@ -259,6 +269,7 @@ export const SignInSettingsUpdate = Type.Object({
   identity_provider_configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   passkeys: Type.Optional(Passkeys),
   sign_up: Type.Optional(SignUp),
+  password_length_first: Type.Optional(PasswordLengthFirst),
   refresh_token_validity: Type.Optional(RefreshTokenValidity),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;

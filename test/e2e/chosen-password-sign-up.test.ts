@@ -178,7 +178,7 @@ let app: Server;
       await page.locator('#sign-in-form:not([hidden])').waitFor();
       for (const field of ['new-password', 'reset-password']) {
         assert.equal(await page.locator(`#${field}-rules li`).count(), 6, field);
-        assert.equal(await page.getAttribute(`#${field}`, 'aria-describedby'), `${field}-rules`);
+        assert.equal(await page.getAttribute(`#${field}`, 'aria-describedby'), `${field}-rules ${field}-breached`);
         assert.equal(await page.locator(`#${field} + button.reveal[aria-pressed=false][aria-controls=${field}]`).count(), 1, field);
       }
       await page.context().close();

@@ -19,6 +19,7 @@ import { nowSeconds } from '../../shared/clock.js';
 import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
 import { outboxRepository, secretBox, signInCountsRepository } from '../../shared/wiring.js';
+import { EN as EN_CONSOLE } from '../../web/console/texts/en.js';
 
 const skip = chromiumMissing();
 
@@ -331,6 +332,10 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     await page.click('#create-user button[type=submit]');
     // The password policy's refusal, at the password field.
     await page.waitForSelector('#create-user-password-error');
+    // A breached one, in words that say so (the same in Japanese: web/console/texts/ja.ts).
+    await page.fill('#create-user-password', 'Password123!');
+    await page.click('#create-user button[type=submit]');
+    await page.waitForSelector(`#create-user-password-error >> text=${EN_CONSOLE.common.passwordBreached}`);
     await page.fill('#create-user-password', 'Str0ng-Passw0rd!');
     await page.click('#create-user button[type=submit]');
     await page.waitForSelector('#create-user .done');
@@ -442,11 +447,18 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     await page.waitForSelector('#sign-in-settings-minimum_length-error');
     await page.fill('#sign-in-settings-minimum_length', '12');
     await page.check('#sign-in-settings-self_regist');
+    await page.check('#sign-in-settings-password_length_first');
     await page.click('#sign-in-settings button[type=submit]');
     await page.waitForSelector('#sign-in-settings .done');
-    const settings = await shop.client.get<{ password_policy: { minimum_length: number }; self_regist: { enable: boolean } }>('/sign-in-settings');
+    const settings = await shop.client.get<{
+      password_policy: { minimum_length: number };
+      self_regist: { enable: boolean };
+      password_length_first: { enable: boolean };
+    }>('/sign-in-settings');
     assert.equal(settings.body.password_policy.minimum_length, 12);
     assert.equal(settings.body.self_regist.enable, true);
+    assert.equal(settings.body.password_length_first.enable, true);
+    assert.equal((await shop.client.put('/sign-in-settings', { password_length_first: { enable: false } })).status, 200);
     // MFA: the API's fixed setting, said in words.
     await page.waitForSelector('#mfa-configuration >> text=Available to every user');
     await axeClean(page, 'sign-in-settings');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
-import { BREACHED_FILTER, esbuildOptions, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from '../../lib/bundling.js';
+import { BREACHED_CHECK_IMPORT, besideBundle, esbuildOptions, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from '../../lib/bundling.js';
 import { BREACHED_FILTER_FILE } from '../../shared/domain/configuration/breached-passwords.js';
 import { suppressionRepository, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
@@ -155,19 +155,23 @@ describe('bundled functions', () => {
     assert.equal(warning?.invocationId, 'bundle-test');
   });
 
-  it('screens passwords only where they are set, with the breached-password filter beside the bundle, never in it', async () => {
-    assert.ok(BREACHED_FILTER.endsWith(`/${BREACHED_FILTER_FILE}`), 'the stack copies the file the code reads');
+  it('screens passwords only where they are set, with the check and its filter beside the bundle, never in it', async () => {
     const screening: string[] = [];
     for (const group of readdirSync(`${PROJECT_ROOT}functions`)) {
       const code = readFileSync(await bundle(group), 'utf8');
-      if (code.includes(BREACHED_FILTER_FILE)) screening.push(group);
+      assert.ok(!code.includes(BREACHED_FILTER_FILE), `${group}: neither the filter nor the code that reads it`);
+      if (code.includes(`import("${BREACHED_CHECK_IMPORT}")`)) screening.push(group);
     }
     assert.deepEqual(screening.sort(), [...PASSWORD_SETTING_GROUPS].sort());
 
-    // Read from beside the bundle (where the stack copies it), not from the source tree.
-    const code = readFileSync(await bundle('sign-in'), 'utf8');
-    const name = /new URL\(`\.\/\$\{([\w$]+)\}`,import\.meta\.url\)/.exec(code)?.[1];
-    assert.ok(name, 'the filter is found through the URL of the bundle itself');
-    assert.ok(code.includes(`${name}="${BREACHED_FILTER_FILE}"`), 'under the name the stack copies it as');
+    // What the stack puts beside a bundle answers from there, with the filter beside it, not the source tree's.
+    const beside = join(dir, 'sign-in');
+    for (const command of besideBundle(beside)) assert.equal(spawnSync('sh', ['-c', command]).status, 0, command);
+    const check = `const { isBreachedPassword } = await import(process.argv[1]);
+process.stdout.write(JSON.stringify(['Password123!', 'Kyoto#Lantern8'].map((p) => isBreachedPassword(p))));`;
+    const url = new URL(BREACHED_CHECK_IMPORT, pathToFileURL(join(beside, 'index.mjs'))).href;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', check, url], { encoding: 'utf8', cwd: tmpdir() });
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout, '[true,false]');
   });
 });

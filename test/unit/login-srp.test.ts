@@ -17,7 +17,7 @@ import {
   serverExchange,
   srpTimestamp as serverTimestamp,
 } from '../../shared/crypto/srp-server.js';
-import { modPow, newDeviceSecret, padHex, SrpClient, srpTimestamp } from '../../web/login/srp.js';
+import { modPow, newDeviceSecret, padHex, passwordForms, SrpClient, srpTimestamp } from '../../web/login/srp.js';
 
 const BigInteger = bigIntegerModule.default;
 const N_BIG = BigInt(`0x${N.toString('hex')}`);
@@ -104,6 +104,11 @@ describe("the login screen's SRP client", () => {
       const wrong = await new SrpClient().deviceClaim(parameters, 'session', { ...device, password: `${device.password}x` }, 'user-name');
       assert.notEqual(wrong.PASSWORD_CLAIM_SIGNATURE, expectedClaimSignature(exchange, accepted.verifier, proof));
     }
+  });
+
+  it('proves the NFKC form of a password first, and the typed form only where it differs', () => {
+    assert.deepEqual(passwordForms('Kyoto#Lantern8 春'), ['Kyoto#Lantern8 春']);
+    assert.deepEqual(passwordForms('Ｋｙｏｔｏ　ｶﾞ'), ['Kyoto ガ', 'Ｋｙｏｔｏ　ｶﾞ']);
   });
 
   it('writes the TIMESTAMP as the service parses it, on any date', () => {

@@ -88,10 +88,10 @@ export function refusal(
   error: unknown,
   headers: Record<string, string>,
   logAs: string,
-  say: (type: string, status: number, detail: string) => string = (_type, _status, detail) => detail,
+  say: (type: string, status: number, detail: string, data: unknown) => string = (_type, _status, detail) => detail,
 ): WebResponse {
   const answer = errorAnswer(error);
   if (answer.unexpected) log.error(logAs, error);
-  const message = say(answer.body.type, answer.status, answer.unexpected ? '' : answer.body.message);
+  const message = say(answer.body.type, answer.status, answer.unexpected ? '' : answer.body.message, answer.body.data);
   return { status: answer.status, headers, body: JSON.stringify({ type: answer.body.type, message, data: {} }), cookies: [] };
 }

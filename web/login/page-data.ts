@@ -17,6 +17,8 @@ export interface PasswordRules {
   is_require_symbols: boolean;
   /** The characters that count as symbols (shared/domain/configuration/password-policy.ts). */
   symbols: string;
+  /** The SaaS chose length first (sign-in setting password_length_first): spaces anywhere, no composition. */
+  length_first?: boolean;
 }
 
 /** What the script needs to know, in a JSON data block (never run: script-src allows only our file). */

@@ -9,7 +9,7 @@ import { passkeySignInButton, passkeysForm } from './passkey-pages.js';
 import { fill, type LoginTexts } from './texts/en.js';
 import type { FirstForm, PageData, PasswordRules } from './page-data.js';
 import type { LoginTheme } from '../../shared/schemas/login-theme.js';
-import type { PasswordPolicy } from '../../shared/schemas/configuration.js';
+import type { SaasPasswordPolicy } from '../../shared/domain/configuration/password-policy.js';
 import { GOOGLE_MARK } from './google-mark.js';
 import { themeLink } from './theme.js';
 import { escapeHtml } from '../kit/html.js';
@@ -38,8 +38,8 @@ export interface ScreenLook {
   theme?: LoginTheme;
   /** The sign-in setting sign_up.password (our extension): `chosen` asks for the password at sign-up. */
   signUpPassword?: 'temporary' | 'chosen';
-  /** The sign-in setting password_policy: every new-password field shows its rules. */
-  passwordPolicy?: PasswordPolicy;
+  /** The sign-in settings password_policy and password_length_first: every new-password field shows their rules. */
+  passwordPolicy?: SaasPasswordPolicy;
 }
 
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';
@@ -91,7 +91,7 @@ function newPasswordField(texts: LoginTexts, rules: PasswordRules | undefined, i
         ...(rules.is_require_uppercase ? [['uppercase', t.ruleUppercase]] : []),
         ...(rules.is_require_numbers ? [['number', t.ruleNumber]] : []),
         ...(rules.is_require_symbols ? [['symbol', t.ruleSymbol]] : []),
-        ['outer-space', t.ruleNoOuterSpace],
+        ...(rules.length_first ? [] : [['outer-space', t.ruleNoOuterSpace]]),
       ]
     : [];
   const list = items.length
@@ -100,7 +100,9 @@ function newPasswordField(texts: LoginTexts, rules: PasswordRules | undefined, i
 ${items.map(([rule, text]) => `<li data-rule="${rule}">${escapeHtml(text as string)} ${state}</li>`).join('\n')}
 </ul>`
     : '';
-  const describedBy = items.length ? ` aria-describedby="${id}-rules"` : '';
+  // Filled as the person types when the password is on the breached list (page/main.ts asks the screen's step).
+  const breached = `\n<p class="breached" id="${id}-breached" aria-live="polite"></p>`;
+  const describedBy = ` aria-describedby="${items.length ? `${id}-rules ` : ''}${id}-breached"`;
   const second = confirm
     ? `\n<label for="${id}-confirm">${escapeHtml(t.confirmPassword)}</label>
 <input id="${id}-confirm" type="password" autocomplete="new-password" required maxlength="256" data-confirms="${id}" aria-describedby="${id}-match">
@@ -108,7 +110,7 @@ ${items.map(([rule, text]) => `<li data-rule="${rule}">${escapeHtml(text as stri
     : '';
   return `<label for="${id}">${escapeHtml(label)}</label>
 <input id="${id}" name="${name}" type="password" autocomplete="new-password" required maxlength="256" data-new-password${describedBy}>
-<button type="button" class="reveal secondary" aria-pressed="false" aria-controls="${id}${confirm ? ` ${id}-confirm` : ''}">${escapeHtml(t.showPassword)}</button>${list}${second}`;
+<button type="button" class="reveal secondary" aria-pressed="false" aria-controls="${id}${confirm ? ` ${id}-confirm` : ''}">${escapeHtml(t.showPassword)}</button>${list}${breached}${second}`;
 }
 
 function link(url: string, text: string): string {

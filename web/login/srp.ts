@@ -112,6 +112,13 @@ export async function newDeviceSecret(group: string, key: string): Promise<{ dev
   return { device: { key, group, password }, salt: toBase64(fromHex(saltHex)), verifier: toBase64(fromHex(padHex(modPow(G, x)))) };
 }
 
+/**
+ * The forms of a typed password to prove, in order: its NFKC form, of which every verifier made since issue 43
+ * is made, then, when it differs, the password as typed, for a verifier made before (docs/decisions.md, NFKC).
+ * The challenge does not say which a user has: that would tell a real name from one nobody has.
+ */
+export const passwordForms = (password: string): string[] => [...new Set([password.normalize('NFKC'), password])];
+
 /** One sign-in attempt: a fresh secret a, its SRP_A, and the proof for the challenge that answers it. */
 export class SrpClient {
   private readonly a: bigint;

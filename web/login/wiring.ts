@@ -100,7 +100,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         passkeys: signIn.passkeys.enable,
         signUpPassword: signIn.sign_up.password,
-        passwordPolicy: signIn.password_policy,
+        passwordPolicy: { ...signIn.password_policy, length_first: signIn.password_length_first.enable },
         pages,
         theme,
       };

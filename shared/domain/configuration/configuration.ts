@@ -26,7 +26,7 @@ import {
   type TemplateSet,
   type TemplateUpdate,
 } from '../../schemas/configuration.js';
-import { DEFAULT_PASSWORD_POLICY } from './password-policy.js';
+import { DEFAULT_PASSWORD_POLICY, type SaasPasswordPolicy } from './password-policy.js';
 import type { SettingsRepository } from './settings.js';
 import { usableSettings } from './stored.js';
 
@@ -85,6 +85,8 @@ interface SignInDocument {
   passkeys?: boolean;
   /** Our extension; absent in documents written before it (temporary, SaaSus's behaviour). */
   sign_up_password?: SignInSettings['sign_up']['password'];
+  /** Our extension; absent in documents written before it (off: SaaSus's composition rules). */
+  password_length_first?: boolean;
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
 }
@@ -155,6 +157,7 @@ const SHAPES = {
     self_regist: Type.Boolean(),
     passkeys: Type.Boolean(),
     sign_up_password: SignInSettings.properties.sign_up.properties.password,
+    password_length_first: Type.Boolean(),
     refresh_token_validity: RefreshTokenValidity,
   }),
 } as const;
@@ -499,8 +502,10 @@ export class ConfigurationService {
 
   // Sign-in settings and the password policy
 
-  async passwordPolicy(saasId: string): Promise<PasswordPolicy> {
-    return (await this.signInDocument(saasId)).password_policy;
+  /** SaaSus's policy with our length-first extension, as every check of a new password takes it. */
+  async passwordPolicy(saasId: string): Promise<SaasPasswordPolicy> {
+    const doc = await this.signInDocument(saasId);
+    return { ...doc.password_policy, ...(doc.password_length_first ? { length_first: true } : {}) };
   }
 
   private identityProviderConfiguration(saasId: string): SignInSettings['identity_provider_configuration'] {
@@ -526,6 +531,7 @@ export class ConfigurationService {
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
       passkeys: { enable: doc.passkeys ?? false },
       sign_up: { password: doc.sign_up_password ?? 'temporary' },
+      password_length_first: { enable: doc.password_length_first ?? false },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
     };
   }
@@ -558,6 +564,7 @@ export class ConfigurationService {
       self_regist: update.self_regist?.enable ?? doc.self_regist,
       passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
       sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
+      password_length_first: update.password_length_first?.enable ?? doc.password_length_first ?? false,
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
     });
   }

@@ -5,7 +5,6 @@
 import { randomInt } from 'node:crypto';
 import { invalid } from '../../errors.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
-import { isBreachedPassword } from './breached-passwords.js';
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   minimum_length: 8,
@@ -22,6 +21,21 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
 export const MAX_PASSWORD_LENGTH = 256;
+/** NIST SP 800-63B-4's minimum where the password is the only factor (docs/decisions.md, length first). */
+export const LENGTH_FIRST_MINIMUM = 15;
+
+/** SaaSus's policy with our extension: `length_first` (sign-in settings `password_length_first`) puts length before composition. */
+export type SaasPasswordPolicy = PasswordPolicy & { length_first?: boolean };
+
+/**
+ * The one form of a password that is checked and hashed: NFKC, so full-width, half-width and composed forms of
+ * what a person types are one password. Verifiers made from it are marked (users.ts, `normalization`).
+ */
+export const normalizedPassword = (password: string): string => password.normalize('NFKC');
+
+/** The fewest characters the rules accept. */
+export const minimumLength = (policy: SaasPasswordPolicy): number =>
+  policy.length_first ? Math.max(LENGTH_FIRST_MINIMUM, policy.minimum_length) : policy.minimum_length;
 
 const has = (password: string, set: string) => [...password].some((c) => set.includes(c));
 
@@ -29,10 +43,17 @@ function violation(rule: string, message: string) {
   return invalid('password_policy_violation', `password: ${message}`, { field: 'password', rule });
 }
 
-export function checkPassword(password: string, policy: PasswordPolicy): void {
+/**
+ * The policy's rules that cost nothing, on the NFKC form: length in characters, then, unless the SaaS chose
+ * length first, no outer spaces and the composition it asks for.
+ */
+export function checkPassword(typed: string, policy: SaasPasswordPolicy): void {
+  const password = normalizedPassword(typed);
   const length = [...password].length;
-  if (length < policy.minimum_length) throw violation('minimum_length', `must be at least ${policy.minimum_length} characters`);
+  const minimum = minimumLength(policy);
+  if (length < minimum) throw violation('minimum_length', `must be at least ${minimum} characters`);
   if (length > MAX_PASSWORD_LENGTH) throw violation('maximum_length', `must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  if (policy.length_first) return;
   if (password !== password.trim()) throw violation('whitespace', 'must not start or end with a space');
   if (policy.is_require_lowercase && !has(password, LOWER)) throw violation('is_require_lowercase', 'must contain a lower-case letter');
   if (policy.is_require_uppercase && !has(password, UPPER)) throw violation('is_require_uppercase', 'must contain an upper-case letter');
@@ -40,8 +61,22 @@ export function checkPassword(password: string, policy: PasswordPolicy): void {
   if (policy.is_require_symbols && !has(password, SYMBOLS)) {
     throw violation('is_require_symbols', `must contain a symbol (one of ${SYMBOLS})`);
   }
-  // Last: the rules above cost nothing, this one reads the filter (once per warm instance) and hashes.
-  if (isBreachedPassword(password)) throw violation('breached', 'has appeared in data breaches; choose another');
+}
+
+/**
+ * Every rule, the breached-password screen last: it loads the check and its filter once per warm instance.
+ * Imported by a name left out of every bundle (lib/bundling.ts, BREACHED_CHECK_IMPORT): the functions that set
+ * passwords find it beside their bundle, and the sign-in function does not carry its code.
+ */
+export async function screenPassword(password: string, policy: SaasPasswordPolicy): Promise<void> {
+  checkPassword(password, policy);
+  if (await isBreached(password)) throw violation('breached', 'has appeared in data breaches; choose another');
+}
+
+/** Whether the password is on the bundled list of breached passwords (the hosted screen asks as the person types). */
+export async function isBreached(password: string): Promise<boolean> {
+  const { isBreachedPassword } = await import('./breached-passwords.js');
+  return isBreachedPassword(password);
 }
 
 /**
@@ -52,8 +87,8 @@ const HARD = /[lI1O0'"`\\|;]/g;
 const GENERATED = [LOWER, UPPER, DIGITS, SYMBOLS].map((set) => set.replace(HARD, ''));
 
 /** A random password that meets the policy: one of each required class, the rest from all of them. */
-export function generatePassword(policy: PasswordPolicy): string {
-  const length = Math.max(policy.minimum_length, 16);
+export function generatePassword(policy: SaasPasswordPolicy): string {
+  const length = Math.max(minimumLength(policy), 16);
   const all = GENERATED.join('');
   const chars = GENERATED.map((set) => set[randomInt(set.length)] as string);
   while (chars.length < length) chars.push(all[randomInt(all.length)] as string);

@@ -17,12 +17,11 @@
  */
 import { nowSeconds } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
-import type { PasswordPolicy } from '../../schemas/configuration.js';
 import type { SaasUser } from '../../schemas/users.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
-import { checkPassword } from '../configuration/password-policy.js';
+import { screenPassword, type SaasPasswordPolicy } from '../configuration/password-policy.js';
 import { awaitsFirstSignIn, emailAddress, emailLogin, firstSignInDone, loginTaken, toSaasUser, type UserService } from '../users/users.js';
 import {
   issueVerificationCode,
@@ -66,7 +65,7 @@ export interface SignUpDeps {
   box?: SecretBox;
   mailLimits?: MailLimits;
   committer?: Committer;
-  passwordPolicy?(saasId: string): Promise<PasswordPolicy>;
+  passwordPolicy?(saasId: string): Promise<SaasPasswordPolicy>;
 }
 
 export class SignUpService {
@@ -99,7 +98,7 @@ export class SignUpService {
       throw invalid('self_sign_up_disabled', 'self_regist: this SaaS does not let people sign themselves up (PUT /sign-in-settings turns it on)');
     }
     const login = emailLogin(email);
-    checkPassword(password, await passwordPolicy(saasId));
+    await screenPassword(password, await passwordPolicy(saasId));
     const taken = (await this.deps.users.findByUsername(saasId, login.value)) !== undefined;
     const { code, record } = issueVerificationCode('EMAIL_VERIFY', {}, nowSeconds());
     // The decoy's mail is sealed alike but addressed nowhere: no one's address is kept in a decoy.

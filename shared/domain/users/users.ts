@@ -15,7 +15,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { createPasswordVerifier } from '../../crypto/srp.js';
 import { alreadyExists, concurrentUpdate, invalid, notFound, type DomainError } from '../../errors.js';
 import { normalizedEmailAddress } from './email-address.js';
-import type { PasswordPolicy, TemplateName } from '../../schemas/configuration.js';
+import type { TemplateName } from '../../schemas/configuration.js';
 import type { Attribute } from '../../schemas/definitions.js';
 import type { TenantUserSearch, UserInfo } from '../../schemas/tenant-users.js';
 import type {
@@ -32,7 +32,7 @@ import { checkAttributeValues } from '../attributes.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
 import { newCountedMail, type CountedMail, type MailLimits } from '../mail/mail.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
-import { checkPassword, generatePassword } from '../configuration/password-policy.js';
+import { generatePassword, normalizedPassword, screenPassword, type SaasPasswordPolicy } from '../configuration/password-policy.js';
 import type { SettingsRepository } from '../configuration/settings.js';
 
 export type AttributeValue = string | number | boolean;
@@ -55,6 +55,11 @@ export interface PasswordCredential {
   temporary: boolean;
   /** Unix seconds after which a temporary password no longer signs in. */
   expires_at?: number;
+  /**
+   * 'NFKC': the verifier is of the password's NFKC form (every one made since issue 43). Absent: of the password
+   * as typed; the screen proves that form when the NFKC one is refused (docs/decisions.md, NFKC).
+   */
+  normalization?: 'NFKC';
 }
 
 export interface MfaSettings {
@@ -196,7 +201,7 @@ export interface UserServiceDeps {
   box: SecretBox;
   /** The deployment's mail rate limits (configuration). */
   mailLimits: MailLimits;
-  passwordPolicy(saasId: string): Promise<PasswordPolicy>;
+  passwordPolicy(saasId: string): Promise<SaasPasswordPolicy>;
   /** The SaaS's SRP pool name (SaasAccount.poolName). */
   poolName(saasId: string): Promise<string>;
   /** The user with every tenant they belong to (tenant-users.ts); undefined when missing. */
@@ -336,11 +341,12 @@ export function checkAttributeChanges(changes: AttributeChanges, definitions: re
 }
 
 /** The SRP salt and verifier of a password; a temporary one expires after the policy's validity days. */
-function credentialFor(poolName: string, userId: string, password: string, temporary: boolean, policy: PasswordPolicy): PasswordCredential {
-  const { salt, verifier } = createPasswordVerifier(poolName, userId, password);
+function credentialFor(poolName: string, userId: string, password: string, temporary: boolean, policy: SaasPasswordPolicy): PasswordCredential {
+  const { salt, verifier } = createPasswordVerifier(poolName, userId, normalizedPassword(password));
   return {
     salt,
     verifier,
+    normalization: 'NFKC',
     temporary,
     ...(temporary ? { expires_at: nowSeconds() + policy.temporary_password_validity_days * DAY } : {}),
   };
@@ -366,7 +372,7 @@ export interface PreparedUser {
 export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
-  private async credential(saasId: string, userId: string, password: string, temporary: boolean, policy: PasswordPolicy) {
+  private async credential(saasId: string, userId: string, password: string, temporary: boolean, policy: SaasPasswordPolicy) {
     return credentialFor(await this.deps.poolName(saasId), userId, password, temporary, policy);
   }
 
@@ -379,7 +385,7 @@ export class UserService {
     const login = loginFromRequest(input);
     const [policy, poolName] = await Promise.all([this.deps.passwordPolicy(saasId), this.deps.poolName(saasId)]);
     const givenPassword = given(input.password);
-    if (givenPassword !== undefined) checkPassword(givenPassword, policy);
+    if (givenPassword !== undefined) await screenPassword(givenPassword, policy);
     const password = givenPassword ?? generatePassword(policy);
     const generated = givenPassword === undefined;
     const id = randomUUID();
@@ -491,7 +497,7 @@ export class UserService {
     recorded: ActivityKind = temporary ? 'password_reset' : 'password_changed',
   ): Promise<AtomicWrite> {
     const policy = await this.deps.passwordPolicy(saasId);
-    checkPassword(password, policy);
+    await screenPassword(password, policy);
     const user = await this.record(saasId, userId);
     const activity = this.deps.activity.change(recorded, user.activity);
     return this.deps.users.passwordWrite(saasId, user, await this.credential(saasId, userId, password, temporary, policy), undefined, { activity });

@@ -29,6 +29,7 @@ export function problemText(answer: Answer): string {
   const problem = problemOf(answer);
   if (answer.status === 0) return t().common.unreachable;
   if (answer.status === 403) return fill(t().common.forbidden, { message: problem?.message ?? '' });
+  if (problem?.type === 'password_policy_violation' && problem.data?.rule === 'breached') return t().common.passwordBreached;
   return fill(t().common.failed, { status: answer.status, message: problem?.message ?? '' });
 }
 

@@ -5,6 +5,7 @@ export const EN_SIGN_IN = {
     intro: 'How your users sign in: the password policy, remembered browsers, self sign-up, passkeys and how long a sign-in lasts.',
     passwordPolicy: 'Password policy',
     minimumLength: 'Minimum length',
+    lengthFirst: 'Length first: at least 15 characters, any characters, no required kinds (the boxes below then do not apply)',
     lowercase: 'Requires a lowercase letter',
     uppercase: 'Requires an uppercase letter',
     numbers: 'Requires a number',

@@ -34,6 +34,7 @@ export const EN = {
     seeActivity: 'See this call in the activity',
     forbidden: 'This API key may not do this ({message}).',
     failed: 'The service answered {status}: {message}',
+    passwordBreached: 'This password has appeared in data breaches, so others may try it. Choose another.',
     unreachable: 'The console could not reach the service. Try again.',
     signedOut: 'Your session ended. Sign in again.',
     required: 'required',

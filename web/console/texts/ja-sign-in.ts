@@ -7,6 +7,7 @@ export const JA_SIGN_IN: Pick<ConsoleTexts, 'signInSettings' | 'theme' | 'loginS
     intro: 'ユーザーのログイン方法です。パスワードポリシー、ブラウザの記憶、セルフサインアップ、パスキー、ログインの持続時間を設定します。',
     passwordPolicy: 'パスワードポリシー',
     minimumLength: '最小文字数',
+    lengthFirst: '長さを優先: 15 文字以上、文字の種類は自由（下の文字種の設定は適用されません）',
     lowercase: '小文字を必須にする',
     uppercase: '大文字を必須にする',
     numbers: '数字を必須にする',

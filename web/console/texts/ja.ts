@@ -32,6 +32,7 @@ export const JA: ConsoleTexts = {
     seeActivity: 'この呼び出しをアクティビティで見る',
     forbidden: 'この API キーでは実行できません（{message}）。',
     failed: 'サービスの応答 {status}: {message}',
+    passwordBreached: 'このパスワードは過去のデータ漏えいで流出しており、他人に試されるおそれがあります。別のパスワードを選んでください。',
     unreachable: 'サービスに接続できませんでした。もう一度お試しください。',
     signedOut: 'セッションが終了しました。もう一度ログインしてください。',
     required: '必須',

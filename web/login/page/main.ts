@@ -4,7 +4,7 @@
  * (an invited user's, or a sign-up with a chosen password), which needs it. Texts come from the page's data block
  * (web/login/texts/), so this file holds no words of its own.
  */
-import { SrpClient, verifierResponses } from '../srp.js';
+import { passwordForms, SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
 import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
@@ -137,7 +137,18 @@ async function follow(answer: StepAnswer): Promise<void> {
   show('code-form');
 }
 
-async function signIn(username: string, password: string, again = true): Promise<void> {
+/** Signs in with the NFKC form of the password, then as typed if that was refused and differs (srp.ts, passwordForms). */
+async function signIn(username: string, password: string): Promise<void> {
+  const [normalized, typed] = passwordForms(password);
+  try {
+    await prove(username, normalized ?? password);
+  } catch (error) {
+    if (!(typed !== undefined && error instanceof Refused && error.type === 'not_authorized')) throw error;
+    await prove(username, typed);
+  }
+}
+
+async function prove(username: string, password: string, again = true): Promise<void> {
   person = username;
   const srp = new SrpClient();
   const started = await post('start', { username, srp_a: await srp.srpA() });
@@ -150,7 +161,7 @@ async function signIn(username: string, password: string, again = true): Promise
   } catch (error) {
     // The service forgot the browser's device (removed, or never confirmed): the server forgot its cookie too.
     if (!(again && error instanceof Refused && error.type === 'device_not_found')) throw error;
-    await signIn(username, password, false);
+    await prove(username, password, false);
   }
 }
 
@@ -239,7 +250,8 @@ function checkRules(field: HTMLInputElement): void {
   const rules = data.passwordRules;
   const list = element(`${field.id}-rules`);
   if (!rules || !list) return;
-  const value = field.value;
+  // As the service checks it: the NFKC form (full-width Ａ is A, ｶﾞ is one character).
+  const value = field.value.normalize('NFKC');
   const has = (test: (c: string) => boolean) => [...value].some(test);
   const met: Record<string, boolean> = {
     length: [...value].length >= rules.minimum_length,
@@ -264,9 +276,39 @@ function checkMatch(confirm: HTMLInputElement): void {
   confirm.setCustomValidity(same ? '' : data.messages.passwordsDiffer);
   if (note) note.textContent = confirm.value === '' ? '' : same ? data.messages.passwordsMatch : data.messages.passwordsDiffer;
 }
+/**
+ * The breach screen as the person types: once the listed rules are met and typing pauses, the screen's step
+ * answers whether the password is on the breached list (the list is 416 KiB, too much for every page).
+ */
+const BREACH_PAUSE_MS = 400;
+const breachTimers = new Map<HTMLInputElement, number>();
+function checkBreached(field: HTMLInputElement): void {
+  const note = element(`${field.id}-breached`);
+  if (!note) return;
+  clearTimeout(breachTimers.get(field));
+  const rules = element(`${field.id}-rules`);
+  const ready = field.value !== '' && (!rules || [...rules.querySelectorAll('li[data-rule]')].every((li) => li.classList.contains('met')));
+  if (!ready) {
+    note.textContent = '';
+    return;
+  }
+  const asked = field.value;
+  breachTimers.set(
+    field,
+    window.setTimeout(() => {
+      post('password-check', { password: asked })
+        .then((answer) => {
+          if (field.value === asked) note.textContent = (answer as { breached?: boolean }).breached ? data.messages.passwordBreached : '';
+        })
+        // The service checks again when the password is set: a failed look-up only leaves the note empty.
+        .catch(() => undefined);
+    }, BREACH_PAUSE_MS),
+  );
+}
 for (const field of document.querySelectorAll<HTMLInputElement>('input[data-new-password]')) {
   field.addEventListener('input', () => {
     checkRules(field);
+    checkBreached(field);
     const confirm = element<HTMLInputElement>(`${field.id}-confirm`);
     if (confirm) checkMatch(confirm);
   });

@@ -95,8 +95,10 @@ const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
 };
 
 /** The message a person reads for a refusal (the service's own, field-named one goes in as its detail). */
-const say = (texts: LoginTexts) => (type: string, status: number, detail: string) =>
-  fill(texts.messages[MESSAGE_OF[type] ?? (status >= 500 ? 'unavailable' : 'refused')], { detail: detail.replace(/^[^:]*:\s*/, '') });
+const say = (texts: LoginTexts) => (type: string, status: number, detail: string, data?: unknown) =>
+  type === 'password_policy_violation' && (data as { rule?: unknown } | undefined)?.rule === 'breached'
+    ? texts.messages.passwordBreached
+    : fill(texts.messages[MESSAGE_OF[type] ?? (status >= 500 ? 'unavailable' : 'refused')], { detail: detail.replace(/^[^:]*:\s*/, '') });
 
 /** The error shape of a step, its message in the person's words. */
 export const stepRefused = (texts: LoginTexts) => (error: unknown) => errorShape(error, JSON_HEADERS, 'login screen step failed', say(texts));

@@ -152,6 +152,7 @@ export const BODIES = {
   forgot: Type.Object({ username: Name }),
   reset: Type.Object({ username: Name, code: Type.String({ minLength: 1, maxLength: 16 }), password: Type.String({ minLength: 1, maxLength: 256 }) }),
   link: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }), code: Type.String({ minLength: 1, maxLength: 16 }) }),
+  passwordCheck: Type.Object({ password: Type.String({ minLength: 1, maxLength: 256 }) }),
 };
 
 /**

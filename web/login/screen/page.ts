@@ -3,7 +3,7 @@
  * an invitation, a consent or a link ticket), its script and style, and the sign-out that forgets its cookie.
  */
 import { randomBytes } from 'node:crypto';
-import { SYMBOLS } from '../../../shared/domain/configuration/password-policy.js';
+import { minimumLength, SYMBOLS } from '../../../shared/domain/configuration/password-policy.js';
 import { DomainError, invalid } from '../../../shared/errors.js';
 import { cookie, setCookie } from '../../kit/cookies.js';
 import type { WebResponse } from '../../kit/http.js';
@@ -75,8 +75,18 @@ export async function signInPage(call: ScreenCall): Promise<WebResponse> {
     ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
   };
   if (look.passwordPolicy) {
-    const { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols } = look.passwordPolicy;
-    data.passwordRules = { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols, symbols: SYMBOLS };
+    const policy = look.passwordPolicy;
+    // Length first: the composition flags stay stored as SaaSus has them, and are not rules.
+    const composed = !policy.length_first;
+    data.passwordRules = {
+      minimum_length: minimumLength(policy),
+      is_require_lowercase: composed && policy.is_require_lowercase,
+      is_require_uppercase: composed && policy.is_require_uppercase,
+      is_require_numbers: composed && policy.is_require_numbers,
+      is_require_symbols: composed && policy.is_require_symbols,
+      symbols: SYMBOLS,
+      ...(policy.length_first ? { length_first: true } : {}),
+    };
   }
   if (page === 'invitation') Object.assign(data, await invitation(parts, saasId, query));
   // The consent and link pages carry a sealed ticket; one that no longer opens ends in a message, not a form.

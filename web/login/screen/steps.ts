@@ -5,6 +5,7 @@
  * API's operations, so lockout, fake challenges and mail limits hold here too.
  */
 import type { Static, TSchema } from '@sinclair/typebox';
+import { isBreached } from '../../../shared/domain/configuration/password-policy.js';
 import { DomainError, invalid } from '../../../shared/errors.js';
 import type { ChallengeAnswer, SignInResult } from '../../../shared/schemas/sign-in.js';
 import { openJson } from '../../kit/sealed.js';
@@ -161,4 +162,7 @@ export const ACCOUNT_STEPS: Readonly<Record<string, ScreenStep>> = {
     await parts.deps.passwordReset.confirm(saasId, body);
     return {};
   }),
+  // The breach screen live, as the person types a new password: the list is public, so the answer tells nothing
+  // a download would not; the filter stays on this function (416 KiB) rather than in every page.
+  'password-check': stepOf(BODIES.passwordCheck, async (_call, { password }) => ({ breached: await isBreached(password) })),
 };

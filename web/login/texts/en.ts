@@ -136,6 +136,7 @@ export const EN = {
     ruleNotMet: '(not yet)',
     passwordsMatch: 'The two passwords match.',
     passwordsDiffer: 'The two passwords do not match yet.',
+    passwordBreached: 'This password has appeared in data breaches, so others may try it. Choose another.',
   },
 } as const;
 

@@ -136,6 +136,7 @@ export const JA: LoginTexts = {
     ruleNotMet: '(未達成)',
     passwordsMatch: '2つのパスワードが一致しています。',
     passwordsDiffer: '2つのパスワードがまだ一致していません。',
+    passwordBreached: 'このパスワードは過去のデータ漏えいで流出しており、他人に試されるおそれがあります。別のパスワードを選んでください。',
     passkeysOff: 'このアプリケーションではパスキーを利用できません。',
   },
 };

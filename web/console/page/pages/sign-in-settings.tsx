@@ -1,4 +1,4 @@
-/** Sign-in settings (GET/PUT /sign-in-settings): password policy, remembered browsers, self sign-up, passkeys, refresh-token lifetime. */
+/** Sign-in settings (GET/PUT /sign-in-settings): password policy (and length first), remembered browsers, self sign-up, passkeys, refresh-token lifetime. */
 import { call } from '../api.js';
 import { t } from '../texts.js';
 import { ApiForm, Loaded, useLoad } from '../ui.js';
@@ -15,6 +15,7 @@ interface SignInSettings {
   device_configuration: { device_remembering: string };
   self_regist: { enable: boolean };
   passkeys?: { enable: boolean };
+  password_length_first?: { enable: boolean };
   mfa_configuration?: { mfa_configuration: string };
   refresh_token_validity?: { value: number; unit: string };
 }
@@ -45,11 +46,13 @@ export function SignInSettingsPage() {
                 device_remembering: body.device_configuration.device_remembering,
                 self_regist: body.self_regist.enable,
                 passkeys: body.passkeys?.enable ?? false,
+                password_length_first: body.password_length_first?.enable ?? false,
                 value: String(body.refresh_token_validity?.value ?? 30),
                 unit: body.refresh_token_validity?.unit ?? 'days',
               }}
               fields={[
                 { name: 'minimum_length', label: `${s.passwordPolicy}: ${s.minimumLength}`, type: 'number' },
+                { name: 'password_length_first', label: s.lengthFirst, type: 'checkbox' },
                 { name: 'is_require_lowercase', label: s.lowercase, type: 'checkbox' },
                 { name: 'is_require_uppercase', label: s.uppercase, type: 'checkbox' },
                 { name: 'is_require_numbers', label: s.numbers, type: 'checkbox' },
@@ -92,6 +95,7 @@ export function SignInSettingsPage() {
                   device_configuration: { device_remembering: v.device_remembering },
                   self_regist: { enable: v.self_regist === true },
                   passkeys: { enable: v.passkeys === true },
+                  password_length_first: { enable: v.password_length_first === true },
                   refresh_token_validity: { value: number(v.value), unit: v.unit },
                 })
               }
