@@ -81,6 +81,7 @@ import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
 import { DynamoImportRepository } from './store/import-repository.js';
 import { ImportService } from './domain/migration/imports.js';
+import { PasswordSignIn } from './domain/sign-in/password-sign-in.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { hostResolver, PublicFetcher } from './http/public-fetch.js';
@@ -361,6 +362,7 @@ export const importService = () => {
     committer: committer(),
     addMember: (saasId, membership) => tenantUsers.addMember(saasId, membership),
     planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
+    allowPasswordSignIn: (saasId) => configurationReader().passwordSignInForImport(saasId),
   });
 };
 
@@ -550,6 +552,20 @@ export const signInService = () => {
     activity: activityLog(),
   });
 };
+
+// issue 39: sign-in with the password itself (USER_PASSWORD_AUTH, imported users' first sign-in, lazy migration).
+/** USER_PASSWORD_AUTH and the hosted screen's password step (shared/domain/sign-in/password-sign-in.ts). */
+export const passwordSignInService = () =>
+  new PasswordSignIn({
+    users: userRepository(),
+    lockouts: signInRepository(),
+    committer: committer(),
+    activity: activityLog(),
+    signIn: signInService(),
+    settings: async (saasId) => (await configurationReader().signInSettings(saasId)).password_sign_in,
+    poolName,
+    mailSetPassword: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
+  });
 
 /** Confirm Device and Update Device Status. */
 export const deviceService = () => new DeviceService({ store: signInRepository(), verifier: tokenVerifier(), deviceRemembering });

@@ -52,6 +52,16 @@ export const PasswordHash = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      algorithm: Type.Literal('srp'),
+      salt: Type.String({ maxLength: 128 }),
+      verifier: Type.String({ maxLength: 1024 }),
+      pool_name: Type.String({ maxLength: 128 }),
+      user_id: Type.String({ maxLength: 128 }),
+    },
+    { additionalProperties: false, description: "an SRP salt and verifier of this service (an export's), checked once and replaced" },
+  ),
 ]);
 
 export const UserRow = Type.Object(

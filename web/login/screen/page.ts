@@ -73,6 +73,7 @@ export async function signInPage(call: ScreenCall): Promise<WebResponse> {
     messages: deps.texts.messages,
     ...screenContext(query),
     ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
+    ...(look.passwordSignIn ? { passwordSignIn: true as const } : {}),
   };
   if (look.passwordPolicy) {
     const { minimum_length, is_require_lowercase, is_require_uppercase, is_require_numbers, is_require_symbols } = look.passwordPolicy;
