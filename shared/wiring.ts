@@ -81,6 +81,7 @@ import { DynamoSuppressionRepository } from './store/suppression-repository.js';
 import { DynamoTenantRepository } from './store/tenant-repository.js';
 import { DynamoImportRepository } from './store/import-repository.js';
 import { ImportService } from './domain/migration/imports.js';
+import { ExportService } from './domain/migration/exports.js';
 import { PasswordSignIn } from './domain/sign-in/password-sign-in.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
@@ -365,6 +366,16 @@ export const importService = () => {
     allowPasswordSignIn: (saasId) => configurationReader().passwordSignInForImport(saasId),
   });
 };
+
+/** The export (issue 39): the import file that rebuilds the SaaS elsewhere. */
+export const exportService = () =>
+  new ExportService({
+    users: userRepository(),
+    tenants: tenantRepository(),
+    memberships: new DynamoMembershipRepository(dynamo(), tableName(), userRepository()),
+    definitions: definitionRepository(),
+    poolName,
+  });
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {
