@@ -83,6 +83,8 @@ import { DynamoImportRepository } from './store/import-repository.js';
 import { ImportService } from './domain/migration/imports.js';
 import { ExportService } from './domain/migration/exports.js';
 import { PasswordSignIn } from './domain/sign-in/password-sign-in.js';
+import { CognitoLazyMigration } from './domain/migration/lazy-cognito.js';
+import { CognitoOldPool } from './adapters/cognito-pool.js';
 import { DynamoCommitter } from './store/transact.js';
 import { DynamoUserFlowRepository } from './store/user-flow-repository.js';
 import { hostResolver, PublicFetcher } from './http/public-fetch.js';
@@ -576,6 +578,7 @@ export const passwordSignInService = () =>
     settings: async (saasId) => (await configurationReader().signInSettings(saasId)).password_sign_in,
     poolName,
     mailSetPassword: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
+    lazy: new CognitoLazyMigration({ pool: new CognitoOldPool(config().cognitoEndpoint), users: userRepository(), committer: committer(), poolName }),
   });
 
 /** Confirm Device and Update Device Status. */
