@@ -12,8 +12,9 @@ import {
   signInService as signIn,
   groupHandler,
 } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('sign-in', {
+export const handler = groupHandler('sign-in', unmatchedPage, {
   ...signUpOperations,
   signIn: operation(s.signIn, ({ body }, ctx) =>
     body.sign_in_flow === 'USER_PASSWORD_AUTH'
