@@ -20,11 +20,14 @@ import { startServiceProcess, type ServiceProcess } from '../../bench/service-pr
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
 import { resetConfigForTests } from '../../shared/config.js';
+import { runScheduledWork } from '../../functions/scheduled/handler.js';
+import { externalId } from '../../shared/domain/migration/imports.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
 
 let h: Harness;
 let api: SignedClient;
 let oldPool: ServiceProcess;
+let saasId: string;
 const OLD_PASSWORD = 'Old-pool-pass-1';
 
 const passwordSignIn = (USERNAME: string, PASSWORD: string) =>
@@ -45,7 +48,7 @@ beforeAll(async () => {
   const client = await cognito.send(
     new CreateUserPoolClientCommand({ UserPoolId: pool, ClientName: 'app', ExplicitAuthFlows: ['USER_PASSWORD_AUTH'] }),
   );
-  for (const email of ['old@pool.example.test', 'other@pool.example.test']) {
+  for (const email of ['old@pool.example.test', 'other@pool.example.test', 'member@pool.example.test']) {
     await cognito.send(
       new AdminCreateUserCommand({
         UserPoolId: pool,
@@ -62,7 +65,7 @@ beforeAll(async () => {
   }
   cognito.destroy();
 
-  const { saasId } = await h.newSaas();
+  ({ saasId } = await h.newSaas());
   api = await h.newKey(saasId, ['*']);
   const settings = {
     password_sign_in: {
@@ -73,6 +76,17 @@ beforeAll(async () => {
   const put = await api.put('/sign-in-settings', settings);
   assert.equal(put.status, 200, put.text);
 });
+
+/** A user imported without a password (their tenant and roles came first), as a SaaSus SaaS's move does. */
+async function importWithoutPassword(email: string): Promise<string> {
+  const admin = await h.newKey(saasId, ['migration:write']);
+  const started = await admin.post<{ job_id: string }>('/migration/imports', {
+    jsonl: JSON.stringify({ type: 'user', external_id: 'saasus-1', email }),
+  });
+  assert.equal(started.status, 201, started.text);
+  await runScheduledWork();
+  return externalId(saasId, 'user', 'saasus-1');
+}
 afterAll(async () => {
   delete process.env.COGNITO_ENDPOINT;
   resetConfigForTests();
@@ -90,6 +104,17 @@ describe('lazy migration from a Cognito user pool (cognito-local)', () => {
       assert.equal(answer.body.message, refused.body.message);
     }
     assert.deepEqual(await usersHere(), []);
+  });
+
+  it('a user imported without a password takes it from the old pool: the same user, now with a verifier', async () => {
+    const userId = await importWithoutPassword('member@pool.example.test');
+    assert.equal((await passwordSignIn('member@pool.example.test', 'not the password')).status, 401);
+    const first = await passwordSignIn('member@pool.example.test', OLD_PASSWORD);
+    assert.equal(first.status, 200, first.text);
+    const signedIn = await srpSignIn(api, 'member@pool.example.test', OLD_PASSWORD);
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.equal((await api.get<{ id: string }>(`/users/${userId}`)).status, 200);
+    assert.equal((await api.delete(`/users/${userId}`)).status, 200);
   });
 
   it('accepted by the old pool: the user is made here with its address and a verifier, and signs in by SRP after', async () => {

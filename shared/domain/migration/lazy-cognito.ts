@@ -37,6 +37,10 @@ export interface CognitoMigrationDeps {
 export class CognitoLazyMigration implements LazyMigration {
   constructor(private readonly deps: CognitoMigrationDeps) {}
 
+  async accepts(pool: OldPool, username: string, password: string): Promise<boolean> {
+    return (await this.deps.pool.signIn(pool, username, password)) !== undefined;
+  }
+
   async migrate(saasId: string, pool: OldPool, username: string, password: string): Promise<UserRecord | undefined> {
     const old = await this.deps.pool.signIn(pool, username, password);
     if (!old) return undefined;

@@ -6,7 +6,8 @@
  * - A user on an imported hash (shared/crypto/imported-hash.ts): the hash is checked once, then replaced by an SRP
  *   salt and verifier in one write that also deletes it, so the next sign-in is an ordinary SRP one.
  * - A user with a verifier (API only): the password is checked against it, as Cognito does for this flow.
- * - A user imported with no password: mailed a code to set one (forgot_password), and refused.
+ * - A user imported with no password: checked against the old Cognito pool when one is named (its tenants and
+ *   roles came with the import, its password comes now); otherwise mailed a code to set one, and refused.
  * - A name nobody has: tried against the SaaS's old Cognito pool when one is named (lazy migration, its port
  *   below); otherwise, and when the old pool refuses, refused.
  *
@@ -36,6 +37,8 @@ export interface LazyMigration {
     username: string,
     password: string,
   ): Promise<UserRecord | undefined>;
+  /** Whether the old pool accepts the password: for a user imported here without one (tenants and roles came first). */
+  accepts(pool: NonNullable<PasswordSignInSettings['cognito_pool']>, username: string, password: string): Promise<boolean>;
 }
 
 export interface PasswordSignInDeps {
@@ -94,8 +97,10 @@ export class PasswordSignIn {
     }
     const imported = user.imported_password;
     const verifier = user.password.verifier;
-    if (!imported && !verifier) {
-      // Imported with no password: the way in is the mailed code; the answer is still a wrong password's.
+    const pool = settings.cognito_pool;
+    const lazy = this.deps.lazy;
+    if (!imported && !verifier && !(pool && lazy)) {
+      // Imported with no password and no old pool to ask: the way in is the mailed code; the answer is a wrong password's.
       await this.deps.mailSetPassword(saasId, username);
       return this.refused(password, user.id, 'no password yet');
     }
@@ -108,16 +113,21 @@ export class PasswordSignIn {
     const poolName = await this.deps.poolName(saasId);
     const right = imported
       ? await verifyImportedHash(imported, password)
-      : srpVerifierMatches({ salt: user.password.salt, verifier, pool_name: poolName, user_id: user.id }, password);
+      : verifier
+        ? srpVerifierMatches({ salt: user.password.salt, verifier, pool_name: poolName, user_id: user.id }, password)
+        : await (lazy as LazyMigration).accepts(pool as NonNullable<typeof pool>, username, password);
     if (!right) {
       this.deps.activity.settled(saasId, provisional);
       return this.refused(undefined, user.id, 'wrong password');
     }
-    const signedIn = imported ? await this.replaceImportedHash(saasId, user, poolName, password) : user;
+    const signedIn = verifier ? user : await this.replaceImportedHash(saasId, user, poolName, password);
     return this.deps.signIn.afterPassword(saasId, signedIn, provisional?.add.id);
   }
 
-  /** The imported hash gives way to an SRP verifier of the same password, whatever the policy says of it now. */
+  /**
+   * The imported hash (or the old pool's word, for a user imported without a password) gives way to an SRP
+   * verifier of the same password, whatever the policy says of it now.
+   */
   private async replaceImportedHash(saasId: string, user: UserRecord, poolName: string, password: string): Promise<UserRecord> {
     const { salt, verifier } = createPasswordVerifier(poolName, user.id, password);
     const outcome = await this.deps.committer.commit(this.deps.users.passwordWrite(saasId, user, { salt, verifier, temporary: false }));
