@@ -22,6 +22,7 @@ import { srpSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
 import { resetConfigForTests } from '../../shared/config.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { externalId } from '../../shared/domain/migration/imports.js';
+import { openScreen, screenStep } from '../support/screen-client.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
 
 let h: Harness;
@@ -109,8 +110,11 @@ describe('lazy migration from a Cognito user pool (cognito-local)', () => {
   it('a user imported without a password takes it from the old pool: the same user, now with a verifier', async () => {
     const userId = await importWithoutPassword('member@pool.example.test');
     assert.equal((await passwordSignIn('member@pool.example.test', 'not the password')).status, 401);
-    const first = await passwordSignIn('member@pool.example.test', OLD_PASSWORD);
-    assert.equal(first.status, 200, first.text);
+    // On the hosted screen's password step, as the page sends it after SRP refused.
+    assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+    const screen = `${h.api.baseUrl}/login/${saasId}/`;
+    const first = await screenStep(screen, await openScreen(screen), 'password', { username: 'member@pool.example.test', password: OLD_PASSWORD });
+    assert.equal(first.status, 200, await first.text());
     const signedIn = await srpSignIn(api, 'member@pool.example.test', OLD_PASSWORD);
     assert.equal(signedIn.status, 200, signedIn.text);
     assert.equal((await api.get<{ id: string }>(`/users/${userId}`)).status, 200);

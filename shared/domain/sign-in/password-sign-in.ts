@@ -104,7 +104,7 @@ export class PasswordSignIn {
       await this.deps.mailSetPassword(saasId, username);
       return this.refused(password, user.id, 'no password yet');
     }
-    if (!imported && !options.withVerifier) return this.refused(password, user.id, 'has a verifier');
+    if (verifier && !imported && !options.withVerifier) return this.refused(password, user.id, 'has a verifier');
     // Charged before the check, as an MFA code is: parallel guesses cannot outrun the count.
     let provisional: ActivityChange | undefined;
     const recordFailure = (next: LockoutState) =>
