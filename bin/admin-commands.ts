@@ -10,7 +10,7 @@ import { DomainError } from '../shared/errors.js';
 import { DynamoAccountRepository } from '../shared/store/account-repository.js';
 import { DynamoKeyRepository } from '../shared/store/key-repository.js';
 import { importService, keyStore, dynamo, secretBox, tableName } from '../shared/wiring.js';
-import { importFile } from './import-command.js';
+import { exportFile, importFile } from './import-command.js';
 import { startDynamoLocal, type Engine } from '../local/engines.js';
 import { LOCAL_TABLE, createLocalTable, masterKey, runtimeFile, useAwsStore, useLocalEngines } from '../local/runtime.js';
 
@@ -30,6 +30,7 @@ export interface AdminOptions {
   'kms-key-id'?: string | undefined;
   region?: string | undefined;
   job?: string | undefined;
+  out?: string | undefined;
   'data-dir'?: string | undefined;
 }
 
@@ -154,6 +155,9 @@ async function run(command: string, values: AdminOptions, file: string | undefin
         break;
       case 'import FILE':
         print(await importFile(required('saas'), file as string));
+        break;
+      case 'export':
+        await exportFile(required('saas'), values.out);
         break;
       default:
         throw new Error(`no such command: ${command}`);

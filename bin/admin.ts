@@ -24,6 +24,7 @@ const { values, positionals } = parseArgs({
     'kms-key-id': { type: 'string' },
     region: { type: 'string' },
     job: { type: 'string' },
+    out: { type: 'string' },
     'data-dir': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -48,13 +49,15 @@ const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the lo
                                      a progress bar; prints the job's report
   import list --saas ID              the SaaS's import jobs, newest first
   import show --saas ID --job JOB    one job's state, counts and failed rows (line and reason)
+  export --saas ID [--out FILE]      the SaaS as an import file (JSON Lines, passwords as SRP verifiers),
+                                     on stdout or into FILE
 
 Where: local by default (the DynamoDB Local of a running \`npm start\`, or one started for the command on
 \`.data/\`); \`--endpoint URL [--table NAME]\` for another DynamoDB endpoint; \`--aws --table NAME
 --kms-key-id ARN [--region R]\` for a deployed stack, with AWS credentials found as the AWS CLI finds them.
 Permissions: *, config:read, config:write, user:read, user:write, tenant:read, tenant:write,
-definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*). migration:write (import and
-export) is never part of *: name it.
+definition:read, definition:write, sign-in, or AREA:* (e.g. tenant:*). migration:write (import) and
+migration:read (export) are never part of *: name them.
 `;
 
 /** Each command and the options it needs. */
@@ -70,6 +73,7 @@ const COMMANDS: Record<string, readonly Required[]> = {
   'import show': ['saas', 'job'],
   // `import FILE`: any other word after `import` names the file.
   'import FILE': ['saas'],
+  export: ['saas'],
 };
 
 function usage(code: number): never {

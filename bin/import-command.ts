@@ -1,12 +1,13 @@
 /**
- * `npm run admin -- import FILE --saas ID`: the import job of shared/domain/migration/imports.ts, started and run
+ * `npm run admin -- export` (below), and `npm run admin -- import FILE --saas ID`: the import job of shared/domain/migration/imports.ts, started and run
  * in this process against the store the command is pointed at, with a progress bar on stderr. When a running
  * service's worker holds the job first (under `npm start` it looks every few seconds), the command waits for
  * it and shows its progress the same way.
  */
-import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, readFileSync } from 'node:fs';
 import type { ImportJob } from '../shared/schemas/migration.js';
-import { importService } from '../shared/wiring.js';
+import { exportService, importService } from '../shared/wiring.js';
 
 const BAR_WIDTH = 30;
 
@@ -24,6 +25,18 @@ function progressBar(): (done: number, total: number) => void {
       process.stderr.write(`${text}\n`);
     }
   };
+}
+
+/** `npm run admin -- export --saas ID [--out FILE]`: the rows as they are read, so no size limit holds. */
+export async function exportFile(saasId: string, out?: string): Promise<void> {
+  const sink = out ? createWriteStream(out) : process.stdout;
+  let rows = 0;
+  for await (const row of exportService().rows(saasId)) {
+    if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
+    rows++;
+  }
+  if (out) await new Promise((resolve) => (sink as ReturnType<typeof createWriteStream>).end(resolve));
+  process.stderr.write(`${rows} rows exported\n`);
 }
 
 export async function importFile(saasId: string, path: string): Promise<ImportJob> {

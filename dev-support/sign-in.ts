@@ -70,6 +70,24 @@ export class CognitoError extends Error {
 const withoutNulls = (map: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(map).filter(([, value]) => value !== null && value !== undefined)) as Record<string, string>;
 
+/** A sign-in step's answer as Cognito's InitiateAuth or RespondToAuthChallenge gives it. */
+function cognitoAnswer(res: SignInResult) {
+  if (!res.credentials) {
+    const name = res.challenge_name === 'EMAIL_OTP' ? 'SMS_MFA' : res.challenge_name;
+    return { ChallengeName: name, ChallengeParameters: res.challenge_parameters, Session: res.session };
+  }
+  const device = res.new_device_metadata;
+  return {
+    ChallengeParameters: res.challenge_parameters,
+    AuthenticationResult: {
+      IdToken: res.credentials.id_token,
+      AccessToken: res.credentials.access_token,
+      RefreshToken: res.credentials.refresh_token,
+      ...(device ? { NewDeviceMetadata: { DeviceKey: device.device_key, DeviceGroupKey: device.device_group_key } } : {}),
+    },
+  };
+}
+
 /**
  * Cognito's API as the service's signed calls. Two translations, both for this client version (6.x): it
  * retries without the device on a ResourceNotFoundException naming a device, which is the service's
@@ -85,27 +103,13 @@ export class ServiceAsCognito implements CognitoTransport {
     switch (operation) {
       case 'InitiateAuth': {
         const body = { sign_in_flow: params.AuthFlow, sign_in_parameters: withoutNulls(params.AuthParameters as CognitoParams) };
-        const res = await this.send<SignInChallenge>(operation, '/sign-in', body);
-        return { ChallengeName: res.challenge_name, ChallengeParameters: res.challenge_parameters, Session: res.session };
+        // USER_PASSWORD_AUTH (an extension the SaaS turns on) may answer with credentials at once.
+        return cognitoAnswer(await this.send<SignInResult>(operation, '/sign-in', body));
       }
       case 'RespondToAuthChallenge': {
         const responses = withoutNulls(params.ChallengeResponses as CognitoParams);
         const body = { challenge_name: params.ChallengeName, challenge_responses: responses, session: params.Session };
-        const res = await this.send<SignInResult>(operation, '/sign-in/challenge', body);
-        if (!res.credentials) {
-          const name = res.challenge_name === 'EMAIL_OTP' ? 'SMS_MFA' : res.challenge_name;
-          return { ChallengeName: name, ChallengeParameters: res.challenge_parameters, Session: res.session };
-        }
-        const device = res.new_device_metadata;
-        return {
-          ChallengeParameters: res.challenge_parameters,
-          AuthenticationResult: {
-            IdToken: res.credentials.id_token,
-            AccessToken: res.credentials.access_token,
-            RefreshToken: res.credentials.refresh_token,
-            ...(device ? { NewDeviceMetadata: { DeviceKey: device.device_key, DeviceGroupKey: device.device_group_key } } : {}),
-          },
-        };
+        return cognitoAnswer(await this.send<SignInResult>(operation, '/sign-in/challenge', body));
       }
       case 'ConfirmDevice': {
         const config = params.DeviceSecretVerifierConfig as { PasswordVerifier: string; Salt: string };

@@ -16,6 +16,8 @@ export interface ServiceConfig {
   dynamoEndpoint: string | undefined;
   /** Set in local mode: the SES v2 stand-in's URL. */
   sesEndpoint: string | undefined;
+  /** Tests and laptops only: cognito-local's URL, in place of the old pool's region endpoint (lazy migration). */
+  cognitoEndpoint: string | undefined;
   /** On AWS: the KMS key that wraps the data keys of stored secrets. */
   kmsKeyId: string | undefined;
   /** In local mode: a 32-byte key (base64) that stands in for KMS. */
@@ -208,6 +210,7 @@ function readConfig(): ServiceConfig {
     region: stringFromEnv('AWS_REGION', 'us-east-1'),
     dynamoEndpoint: optionalFromEnv('DYNAMODB_ENDPOINT'),
     sesEndpoint: optionalFromEnv('SES_ENDPOINT'),
+    cognitoEndpoint: optionalFromEnv('COGNITO_ENDPOINT'),
     kmsKeyId: optionalFromEnv('KMS_KEY_ID'),
     localMasterKey: optionalFromEnv('LOCAL_MASTER_KEY'),
     defaultDomainName,

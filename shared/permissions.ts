@@ -33,9 +33,10 @@ export const PERMISSIONS = [
   // The Analysis API: active users, page histories and statistics, counts per day.
   'analysis:read',
   'analysis:write',
-  // Import and export of a whole SaaS, password hashes and verifiers included (our extension, issue 39). Not
-  // part of `*`: it must be named (EXPLICIT_ONLY below, docs/decisions.md).
+  // Import (write) and export (read) of a whole SaaS, password hashes and verifiers included (our extension,
+  // issue 39). Not part of `*`: each must be named (EXPLICIT_ONLY below, docs/decisions.md).
   'migration:write',
+  'migration:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
@@ -46,10 +47,11 @@ export type PermissionGrant = Permission | '*' | `${string}:*`;
 
 /**
  * The permissions `*` does not cover: a key holds them only when they (or their area's wildcard) are named.
- * `migration:write` reads out every user's credentials and writes users in bulk; the keys that hold `*` were
+ * `migration:write` writes users in bulk with credentials never checked here, `migration:read` reads out every
+ * user's verifier; the keys that hold `*` were
  * made before it existed, for everyday calls, and must not gain that by an upgrade (docs/decisions.md).
  */
-export const EXPLICIT_ONLY: ReadonlySet<Permission> = new Set(['migration:write']);
+export const EXPLICIT_ONLY: ReadonlySet<Permission> = new Set(['migration:write', 'migration:read']);
 
 /** Whether `grants` include `needed`: itself, its area's wildcard (`user:*`), or everything (`*`) but EXPLICIT_ONLY. */
 export function hasPermission(grants: readonly string[], needed: Permission): boolean {

@@ -285,6 +285,13 @@ export const ROUTES: readonly Route[] = [
     ],
     ['GET', '/migration/imports', 'getImports', 'List import jobs (extension)', 'migration:write'],
     ['GET', '/migration/imports/{job_id}', 'getImport', "Get an import job's state and report of failed rows (extension)", 'migration:write'],
+    [
+      'GET',
+      '/migration/export',
+      'getExport',
+      "Export the SaaS's users with their password verifiers, tenants and memberships as an import file (extension)",
+      'migration:read',
+    ],
     ['DELETE', '/users/{user_id}', 'deleteSaasUser', 'Delete User', 'user:write'],
     ['PATCH', '/users/{user_id}/password', 'updateSaasUserPassword', 'Change Password', 'user:write', 200, 'no body'],
     ['POST', '/users/{user_id}/password/reset', 'resetSaasUserPassword', 'Reset Password', 'user:write'],

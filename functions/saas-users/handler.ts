@@ -8,6 +8,7 @@ import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
 import { migrationSchemas as migration } from '../../shared/schemas/migration.js';
 import {
   dailySignIns,
+  exportService as exports,
   importService as imports,
   passkeyService as passkeys,
   userFlowService as flows,
@@ -53,4 +54,5 @@ export const handler = groupHandler('saas-users', unmatchedPage, {
   startImport: operation(migration.startImport, ({ body }, ctx) => imports().start(ctx.saasId, body.jsonl)),
   getImports: operation(migration.getImports, async (_, ctx) => ({ imports: await imports().list(ctx.saasId) })),
   getImport: operation(migration.getImport, ({ params }, ctx) => imports().get(ctx.saasId, params.job_id)),
+  getExport: operation(migration.getExport, (_, ctx) => exports().answer(ctx.saasId)),
 });

@@ -5,12 +5,22 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { signInSchemas as s } from '../../shared/schemas/sign-in.js';
 import { signUpOperations } from './sign-up-operations.js';
-import { credentialService as credentials, deviceService as devices, signInService as signIn, groupHandler } from '../../shared/wiring.js';
+import {
+  credentialService as credentials,
+  deviceService as devices,
+  passwordSignInService as passwordSignIn,
+  signInService as signIn,
+  groupHandler,
+} from '../../shared/wiring.js';
 import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
 export const handler = groupHandler('sign-in', unmatchedPage, {
   ...signUpOperations,
-  signIn: operation(s.signIn, ({ body }, ctx) => signIn().start(ctx.saasId, body.sign_in_parameters)),
+  signIn: operation(s.signIn, ({ body }, ctx) =>
+    body.sign_in_flow === 'USER_PASSWORD_AUTH'
+      ? passwordSignIn().signIn(ctx.saasId, body.sign_in_parameters, { withVerifier: true })
+      : signIn().start(ctx.saasId, body.sign_in_parameters),
+  ),
   respondToSignInChallenge: operation(s.respondToSignInChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),
   confirmDevice: operation(s.confirmDevice, ({ body }, ctx) => devices().confirm(ctx.saasId, body)),
   updateDeviceStatus: operation(s.updateDeviceStatus, ({ body }, ctx) => devices().updateStatus(ctx.saasId, body)),

@@ -10,6 +10,7 @@
 import { createCipheriv, createHash, pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { argon2Verify, bcryptVerify } from 'hash-wasm';
+import { N, powG, privateKeyX } from './srp.js';
 
 /** Binary values of the field forms (hash, salt, keys): base64 (standard or URL-safe) unless `encoding` says hex. */
 export type BinaryEncoding = 'base64' | 'hex';
@@ -32,10 +33,16 @@ export type ImportedPasswordHash =
     }
   | { algorithm: 'pbkdf2'; digest: 'sha1' | 'sha256' | 'sha512'; iterations: number; hash: string; salt: string; encoding?: BinaryEncoding }
   /** A legacy table's digest of the salt and the password joined, the salt first (`prefix`) or last (`suffix`). */
-  | { algorithm: 'sha256' | 'sha512'; hash: string; salt: string; salt_position: 'prefix' | 'suffix'; encoding?: BinaryEncoding };
+  | { algorithm: 'sha256' | 'sha512'; hash: string; salt: string; salt_position: 'prefix' | 'suffix'; encoding?: BinaryEncoding }
+  /**
+   * This service's own (and Cognito's) SRP verifier, as an export writes it (docs/migration.md): hex salt and
+   * verifier v = g^x mod N, with the pool name and user id that went into x (shared/crypto/srp.ts). Another
+   * stack cannot use it as its verifier (its pool name and the user's id differ), so it is checked once and replaced.
+   */
+  | { algorithm: 'srp'; salt: string; verifier: string; pool_name: string; user_id: string };
 
 export type HashAlgorithm = ImportedPasswordHash['algorithm'];
-export const HASH_ALGORITHMS: readonly HashAlgorithm[] = ['bcrypt', 'argon2', 'scrypt', 'firebase_scrypt', 'pbkdf2', 'sha256', 'sha512'];
+export const HASH_ALGORITHMS: readonly HashAlgorithm[] = ['bcrypt', 'argon2', 'scrypt', 'firebase_scrypt', 'pbkdf2', 'sha256', 'sha512', 'srp'];
 
 /** The ceilings: well above what any exporter writes by default, well below what would take a function down. */
 export const HASH_LIMITS = {
@@ -109,6 +116,12 @@ export function importedHashProblem(h: ImportedPasswordHash): string | undefined
         return `${h.algorithm}: hash must be a whole ${h.algorithm} digest and salt ${h.encoding ?? 'base64'}`;
       return h.salt_position === 'prefix' || h.salt_position === 'suffix' ? undefined : `${h.algorithm}: salt_position must be prefix or suffix`;
     }
+    case 'srp': {
+      const [salt, verifier] = [bytes(h.salt, 'hex'), bytes(h.verifier, 'hex')];
+      if (!salt?.length || !verifier?.length || verifier.length > N.length)
+        return 'srp: salt and verifier must be hex, the verifier at most 384 bytes';
+      return typeof h.pool_name === 'string' && typeof h.user_id === 'string' ? undefined : 'srp: pool_name and user_id must be strings';
+    }
     default:
       return `algorithm must be one of ${HASH_ALGORITHMS.join(', ')}`;
   }
@@ -154,5 +167,15 @@ export async function verifyImportedHash(h: ImportedPasswordHash, password: stri
       const joined = h.salt_position === 'prefix' ? Buffer.concat([salt, secret]) : Buffer.concat([secret, salt]);
       return sameBytes(createHash(h.algorithm).update(joined).digest(), bytes(h.hash, h.encoding) as Buffer);
     }
+    case 'srp':
+      return srpVerifierMatches(h, password);
   }
+}
+
+/** Whether `password` is the one an SRP salt and verifier were made of (g^x mod N, x from the pool name and user id). */
+export function srpVerifierMatches(h: { salt: string; verifier: string; pool_name: string; user_id: string }, password: string): boolean {
+  const computed = powG(privateKeyX(Buffer.from(h.salt, 'hex'), h.pool_name, h.user_id, password));
+  // Both at the group's width: a stored verifier may have lost or kept its leading zeros.
+  const wide = (b: Buffer) => Buffer.concat([Buffer.alloc(Math.max(0, N.length - b.length)), b]);
+  return sameBytes(wide(computed), wide(Buffer.from(h.verifier, 'hex')));
 }

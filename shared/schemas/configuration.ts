@@ -225,6 +225,29 @@ const PasswordLengthFirst = Type.Object(
   { enable: Type.Boolean({ description: 'length first: at least 15 characters, no composition rules (extension; default false)' }) },
   { additionalProperties: false },
 );
+/**
+ * Our extension (issue 39, docs/migration.md): sign-in with the password itself (Cognito's USER_PASSWORD_AUTH)
+ * through the API, and on the hosted screen for users still on an imported hash. Off by default; an import
+ * turns it on unless it was set. `cognito_pool` names a live Cognito user pool to migrate users from lazily.
+ */
+const PasswordSignIn = Type.Object(
+  {
+    user_password_auth: Type.Boolean({ description: 'USER_PASSWORD_AUTH and the first sign-in of imported users (extension; default false)' }),
+    cognito_pool: Type.Optional(
+      Type.Object(
+        {
+          region: Type.String({ pattern: '^[a-z]{2}(-[a-z]+)+-\\d$', maxLength: 32 }),
+          user_pool_id: Type.String({ pattern: '^[\\w-]+_[0-9a-zA-Z]+$', maxLength: 55 }),
+          client_id: Type.String({ pattern: '^[\\w+]+$', maxLength: 128 }),
+        },
+        { additionalProperties: false, description: 'the old user pool of a lazy migration (USER_PASSWORD_AUTH must be allowed for its client)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PasswordSignIn = Static<typeof PasswordSignIn>;
+
 /** How long the refresh tokens issued from now on live: 60 minutes to 10 years (checked in the domain). */
 export const RefreshTokenValidity = Type.Object(
   {
@@ -254,6 +277,7 @@ export const SignInSettings = Type.Object(
     sign_up: SignUp,
     password_length_first: PasswordLengthFirst,
     refresh_token_validity: RefreshTokenValidity,
+    password_sign_in: PasswordSignIn,
   },
   { $id: 'SignInSettings' },
 );
@@ -271,6 +295,7 @@ export const SignInSettingsUpdate = Type.Object({
   sign_up: Type.Optional(SignUp),
   password_length_first: Type.Optional(PasswordLengthFirst),
   refresh_token_validity: Type.Optional(RefreshTokenValidity),
+  password_sign_in: Type.Optional(PasswordSignIn),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;
 

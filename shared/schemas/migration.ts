@@ -52,6 +52,16 @@ export const PasswordHash = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      algorithm: Type.Literal('srp'),
+      salt: Type.String({ maxLength: 128 }),
+      verifier: Type.String({ maxLength: 1024 }),
+      pool_name: Type.String({ maxLength: 128 }),
+      user_id: Type.String({ maxLength: 128 }),
+    },
+    { additionalProperties: false, description: "an SRP salt and verifier of this service (an export's), checked once and replaced" },
+  ),
 ]);
 
 export const UserRow = Type.Object(
@@ -133,6 +143,9 @@ export const ImportJob = Type.Object(
 );
 export type ImportJob = Static<typeof ImportJob>;
 
+/** The largest export one call answers (a Lambda answer holds 6 MB); a larger one through `npm run admin -- export`. */
+export const MAX_EXPORT_BYTES = 5_000_000;
+
 /** The largest file one call takes; a larger one goes through `npm run admin -- import FILE`, or in several calls. */
 export const MAX_IMPORT_BODY_BYTES = 5_000_000;
 
@@ -144,4 +157,10 @@ export const migrationSchemas = {
   },
   getImports: { response: Type.Object({ imports: Type.Array(ImportJob) }) },
   getImport: { params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }), response: ImportJob },
+  getExport: {
+    response: Type.Object({
+      jsonl: Type.String({ description: 'the import file (JSON Lines) that rebuilds the SaaS; passwords as `srp` verifiers' }),
+      rows: Type.Integer(),
+    }),
+  },
 };

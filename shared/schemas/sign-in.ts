@@ -136,16 +136,20 @@ export type SignedInUser = Static<typeof SignedInUser>;
 export const signInSchemas = {
   signIn: {
     body: Type.Object({
-      sign_in_flow: Type.Literal('USER_SRP_AUTH'),
+      sign_in_flow: Type.Union([Type.Literal('USER_SRP_AUTH'), Type.Literal('USER_PASSWORD_AUTH')], {
+        description: 'USER_PASSWORD_AUTH (extension, issue 39): only where the SaaS turned password_sign_in on',
+      }),
       sign_in_parameters: Type.Object(
         {
           USERNAME: Type.String({ minLength: 1, maxLength: 256, description: 'an e-mail address or a sign-in ID' }),
-          SRP_A: Type.String({ minLength: 1, maxLength: 1024, description: 'the SRP A value, hex' }),
+          SRP_A: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'the SRP A value, hex (USER_SRP_AUTH)' })),
+          PASSWORD: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'the password (USER_PASSWORD_AUTH)' })),
         },
         { additionalProperties: Type.String({ maxLength: 8192 }) },
       ),
     }),
-    response: SignInChallenge,
+    // USER_PASSWORD_AUTH answers as Respond to Sign In Challenge does: credentials, or the next challenge.
+    response: Type.Union([SignInChallenge, SignInResult]),
   },
   respondToSignInChallenge: { body: ChallengeAnswer, response: SignInResult },
   confirmDevice: { body: DeviceConfirmation, response: Type.Object({ user_confirmation_necessary: Type.Boolean() }) },

@@ -91,7 +91,9 @@ export const UserActivity = Type.Object(
     kind: Type.Union(ACTIVITY_KINDS.map((kind) => Type.Literal(kind))),
     created_at: Type.Integer({ description: 'Unix seconds' }),
     method: Type.Optional(
-      Type.Union([Type.Literal('srp'), Type.Literal('federated'), Type.Literal('passkey')], { description: 'how a sign-in proved the user' }),
+      Type.Union([Type.Literal('srp'), Type.Literal('password'), Type.Literal('federated'), Type.Literal('passkey')], {
+        description: 'how a sign-in proved the user',
+      }),
     ),
     provider: Type.Optional(Type.String({ description: 'the identity provider of a federated sign-in' })),
     challenge: Type.Optional(

@@ -1,13 +1,24 @@
 /**
- * Import jobs and the scheduled worker's round over every SaaS. What belongs here: work that runs outside a
+ * Import jobs, the export and the scheduled worker's round over every SaaS. What belongs here: work that runs outside a
  * request (the scheduled function, `npm run admin -- import`) and what it composes.
  */
 import { ImportService } from '../domain/migration/imports.js';
+import { ExportService } from '../domain/migration/exports.js';
+import { poolName } from './accounts.js';
+import { configurationReader } from './configuration.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { eventDeliverer } from './integration.js';
 import { courier } from './mail.js';
 import { catalogueService } from './pricing.js';
-import { accountRepository, committer, definitionRepository, importRepository, tenantRepository, userRepository } from './repositories.js';
+import {
+  accountRepository,
+  committer,
+  definitionRepository,
+  importRepository,
+  membershipRepository,
+  tenantRepository,
+  userRepository,
+} from './repositories.js';
 import { tenantService, tenantUserService } from './tenants.js';
 
 const IMPORT_BUDGET_MS = 35_000;
@@ -23,8 +34,19 @@ export const importService = () => {
     committer: committer(),
     addMember: (saasId, membership) => tenantUsers.addMember(saasId, membership),
     planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
+    allowPasswordSignIn: (saasId) => configurationReader().passwordSignInForImport(saasId),
   });
 };
+
+/** The export (issue 39): the import file that rebuilds the SaaS elsewhere. */
+export const exportService = () =>
+  new ExportService({
+    users: userRepository(),
+    tenants: tenantRepository(),
+    memberships: membershipRepository(),
+    definitions: definitionRepository(),
+    poolName,
+  });
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {

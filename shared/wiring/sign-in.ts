@@ -11,6 +11,9 @@ import { SignInService } from '../domain/sign-in/sign-in.js';
 import { CredentialService } from '../domain/sign-in/sign-in-credentials.js';
 import { DeviceService } from '../domain/sign-in/sign-in-devices.js';
 import { SignUpService } from '../domain/sign-in/sign-up.js';
+import { PasswordSignIn } from '../domain/sign-in/password-sign-in.js';
+import { CognitoLazyMigration } from '../domain/migration/lazy-cognito.js';
+import { CognitoOldPool } from '../adapters/cognito-pool.js';
 import { poolName } from './accounts.js';
 import { secretBox } from './clients.js';
 import { configurationReader, passwordPolicy, signInSettings } from './configuration.js';
@@ -25,7 +28,7 @@ import {
   userRepository,
 } from './repositories.js';
 import { tenantUserService } from './tenants.js';
-import { activityLog, userService } from './users.js';
+import { activityLog, userFlowService, userService } from './users.js';
 
 const deviceRemembering = async (saasId: string) => (await signInSettings(saasId)).device_configuration.device_remembering;
 
@@ -98,4 +101,21 @@ export const signUpService = () =>
     mailLimits: config().mailLimits,
     committer: committer(),
     passwordPolicy,
+  });
+
+/**
+ * USER_PASSWORD_AUTH and the hosted screen's password step (shared/domain/sign-in/password-sign-in.ts, issue 39):
+ * imported users' first sign-in, and the lazy migration from the SaaS's old Cognito pool.
+ */
+export const passwordSignInService = () =>
+  new PasswordSignIn({
+    users: userRepository(),
+    lockouts: signInRepository(),
+    committer: committer(),
+    activity: activityLog(),
+    signIn: signInService(),
+    settings: async (saasId) => (await signInSettings(saasId)).password_sign_in,
+    poolName,
+    mailSetPassword: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
+    lazy: new CognitoLazyMigration({ pool: new CognitoOldPool(config().cognitoEndpoint), users: userRepository(), committer: committer(), poolName }),
   });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -151,6 +151,33 @@ describe('admin command', () => {
       ((await admin('import', 'list', '--saas', saasId)) as ImportJob[]).map((listed) => listed.job_id),
       [job.job_id],
     );
+  });
+
+  it('exports a SaaS as an import file, on stdout or into a file', async () => {
+    const { saasId } = await h.newSaas();
+    const file = join(dataDir, 'one.jsonl');
+    writeFileSync(file, JSON.stringify({ type: 'user', external_id: 'x', email: 'x@cli.example.test' }));
+    await admin('import', file, '--saas', saasId);
+    const run = (...extra: string[]) =>
+      exec(
+        process.execPath,
+        ['scripts/cli.mjs', 'admin', 'export', '--saas', saasId, ...extra, '--endpoint', h.dynamoUrl, '--table', table, '--data-dir', dataDir],
+        { env: { ...process.env, LOG_LEVEL: 'silent' } },
+      );
+    const { stdout, stderr } = await run();
+    const users = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; email?: string })
+      .filter((row) => row.type === 'user');
+    assert.deepEqual(
+      users.map((row) => row.email),
+      ['x@cli.example.test'],
+    );
+    assert.match(stderr, /\d+ rows exported/);
+    const out = join(dataDir, 'export.jsonl');
+    await run('--out', out);
+    assert.equal(readFileSync(out, 'utf8'), stdout);
   });
 
   it('rotates the token signing key: a new one is current, the old one stays published', async () => {

@@ -26,6 +26,15 @@ export async function openScreen(url: string): Promise<ScreenVisit> {
   };
 }
 
+/** One JSON step of the page a visit opened (`api/NAME`), with its CSRF cookie and token; the raw answer. */
+export function screenStep(url: string, visit: ScreenVisit, name: string, body: object): Promise<Response> {
+  return fetch(`${new URL('.', url).toString()}api/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: visit.cookie, 'x-csrf-token': String(visit.data?.csrf) },
+    body: JSON.stringify(body),
+  });
+}
+
 /**
  * Signs in on the page a visit opened, carrying what the page carries (state, authorization); answers the
  * step's JSON: `{redirect}` when signed in.

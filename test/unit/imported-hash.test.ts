@@ -1,6 +1,7 @@
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { importedHashProblem, verifyImportedHash, type ImportedPasswordHash } from '../../shared/crypto/imported-hash.js';
+import { createPasswordVerifier } from '../../shared/crypto/srp.js';
 import { HASH_VECTORS } from '../support/hash-vectors.js';
 
 describe('imported password hashes', () => {
@@ -12,6 +13,16 @@ describe('imported password hashes', () => {
       assert.equal(await verifyImportedHash(hash, ''), false);
     });
   }
+
+  it("srp: an export's verifier, made with another stack's pool name and user id, passes with its password only", async () => {
+    const { salt, verifier } = createPasswordVerifier('OldPool', 'old-user-id', 'Round-trip-1');
+    const hash: ImportedPasswordHash = { algorithm: 'srp', salt, verifier, pool_name: 'OldPool', user_id: 'old-user-id' };
+    assert.equal(importedHashProblem(hash), undefined);
+    assert.equal(await verifyImportedHash(hash, 'Round-trip-1'), true);
+    assert.equal(await verifyImportedHash(hash, 'Round-trip-2'), false);
+    assert.equal(await verifyImportedHash({ ...hash, user_id: 'another-id' }, 'Round-trip-1'), false);
+    assert.match(importedHashProblem({ ...hash, verifier: 'zz' }) ?? '', /must be hex/);
+  });
 
   it('refuses shapes it cannot check, and costs above the ceilings', () => {
     const refused: ImportedPasswordHash[] = [

@@ -77,6 +77,8 @@ describe('route table', () => {
 
   it('keeps migration out of star: only a key that names it may import or export', () => {
     assert.equal(hasPermission(['*'], 'migration:write'), false);
+    assert.equal(hasPermission(['*'], 'migration:read'), false);
+    assert.equal(hasPermission(['migration:write'], 'migration:read'), false);
     assert.equal(hasPermission(['*', 'user:*'], 'migration:write'), false);
     assert.equal(hasPermission(['migration:write'], 'migration:write'), true);
     assert.equal(hasPermission(['*', 'migration:*'], 'migration:write'), true);

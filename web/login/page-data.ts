@@ -42,4 +42,9 @@ export interface PageData {
   invitationProblem?: string;
   messages: LoginTexts['messages'];
   tagManagerId?: string;
+  /**
+   * The sign-in setting password_sign_in (our extension, issue 39): when SRP refuses, the page sends the password
+   * to `api/password` once, for a user still on an imported hash (web/login/screen/password-step.ts).
+   */
+  passwordSignIn?: true;
 }

@@ -40,6 +40,8 @@ export interface ScreenLook {
   signUpPassword?: 'temporary' | 'chosen';
   /** The sign-in settings password_policy and password_length_first: every new-password field shows their rules. */
   passwordPolicy?: SaasPasswordPolicy;
+  /** The sign-in setting password_sign_in.user_password_auth (our extension): imported users' first sign-in. */
+  passwordSignIn?: boolean;
 }
 
 export type PageName = 'sign_in_page' | 'sign_up_page' | 'password_reset_page';

@@ -21,6 +21,7 @@ import {
   samlAssertions,
   screenHosts,
   secretBox,
+  passwordSignInService,
   signInService,
   signUpService,
   tokenVerifier,
@@ -101,6 +102,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         passkeys: signIn.passkeys.enable,
         signUpPassword: signIn.sign_up.password,
         passwordPolicy: { ...signIn.password_policy, length_first: signIn.password_length_first.enable },
+        passwordSignIn: signIn.password_sign_in.user_password_auth,
         pages,
         theme,
       };
@@ -110,6 +112,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     issuer: config().tokenIssuer,
     previewOrigin: new URL(config().publicBaseUrl).origin,
     signIn: signInService(),
+    passwordSignIn: passwordSignInService(),
     saveCredentials: (saasId, credentials, binding) => credentialService().save(saasId, credentials, binding),
     devices: deviceService(),
     box: secretBox(),

@@ -23,6 +23,7 @@ import {
   type CustomizePageSettingsUpdate,
   type StoredIdentityProviderProps,
   type SignInSettingsUpdate,
+  type PasswordSignIn,
   type TemplateSet,
   type TemplateUpdate,
 } from '../../schemas/configuration.js';
@@ -89,6 +90,8 @@ interface SignInDocument {
   password_length_first?: boolean;
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
+  /** Our extension (issue 39); absent until set or until an import (off). */
+  password_sign_in?: PasswordSignIn;
 }
 
 const SECONDS_PER: Record<RefreshTokenValidity['unit'], number> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
@@ -159,6 +162,7 @@ const SHAPES = {
     sign_up_password: SignInSettings.properties.sign_up.properties.password,
     password_length_first: Type.Boolean(),
     refresh_token_validity: RefreshTokenValidity,
+    password_sign_in: SignInSettings.properties.password_sign_in,
   }),
 } as const;
 
@@ -533,7 +537,15 @@ export class ConfigurationService {
       sign_up: { password: doc.sign_up_password ?? 'temporary' },
       password_length_first: { enable: doc.password_length_first ?? false },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
+      password_sign_in: doc.password_sign_in ?? { user_password_auth: false },
     };
+  }
+
+  /** An import turns password sign-in on, so its users can sign in at once, unless the SaaS has set it either way. */
+  async passwordSignInForImport(saasId: string): Promise<void> {
+    const doc = await this.signInDocument(saasId);
+    if (doc.password_sign_in) return;
+    await this.settings.put<SignInDocument>(saasId, DOC.signIn, { ...doc, password_sign_in: { user_password_auth: true } });
   }
 
   /** How long a refresh token issued now for this SaaS lives, in seconds. */
@@ -566,6 +578,7 @@ export class ConfigurationService {
       sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
       password_length_first: update.password_length_first?.enable ?? doc.password_length_first ?? false,
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
+      ...((update.password_sign_in ?? doc.password_sign_in) ? { password_sign_in: update.password_sign_in ?? doc.password_sign_in } : {}),
     });
   }
 }

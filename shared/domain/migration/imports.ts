@@ -95,6 +95,8 @@ export interface ImportDeps {
   addMember(saasId: string, membership: NewMembership): Promise<unknown>;
   /** Whether the SaaS's pricing catalogue has the plan. */
   planExists(saasId: string, planId: string): Promise<boolean>;
+  /** Turns password sign-in on (unless the SaaS set it), so imported users can sign in the first time. */
+  allowPasswordSignIn(saasId: string): Promise<void>;
 }
 
 export interface RunOptions {
@@ -228,6 +230,7 @@ export class ImportService {
       failed: 0,
     };
     await this.deps.imports.create(saasId, job, parts);
+    await this.deps.allowPasswordSignIn(saasId);
     return this.answer(saasId, job);
   }
 

@@ -189,9 +189,9 @@ export const deviceMetadata = (device: DeviceRecord): NewDeviceMetadata => ({
 });
 
 /** A challenge response that must be given, and not empty. */
-export function requiredResponse<T extends object>(answer: T, field: keyof T & string): string {
+export function requiredResponse<T extends object>(answer: T, field: keyof T & string, path = field as string): string {
   const value: unknown = answer[field];
-  if (typeof value !== 'string' || value === '') throw invalid('invalid_parameter', `${field}: is required`, { field });
+  if (typeof value !== 'string' || value === '') throw invalid('invalid_parameter', `${path}: is required`, { field: path });
   return value;
 }
 

@@ -148,10 +148,11 @@ export class SignInService {
   }
 
   /** Sign In (USER_SRP_AUTH): the PASSWORD_VERIFIER challenge; a look-alike one when USERNAME names nobody. One read. */
-  async start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInChallenge> {
+  async start(saasId: string, parameters: { USERNAME: string; SRP_A?: string }): Promise<SignInChallenge> {
+    const srpA = requiredResponse(parameters, 'SRP_A', 'sign_in_parameters.SRP_A');
     const login = loginFromUsername(parameters.USERNAME);
     const [user, poolName] = await Promise.all([login ? this.deps.users.signInCredential(saasId, login) : undefined, this.deps.poolName(saasId)]);
-    const challenge = await this.deps.srp.passwordChallenge({ saasId, username: parameters.USERNAME, srpA: parameters.SRP_A, poolName, user });
+    const challenge = await this.deps.srp.passwordChallenge({ saasId, username: parameters.USERNAME, srpA, poolName, user });
     return { challenge_name: 'PASSWORD_VERIFIER', challenge_parameters: challenge.parameters, session: challenge.session };
   }
 
@@ -436,6 +437,23 @@ export class SignInService {
       () => verifier,
       ({ user, spent }) => this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
     );
+  }
+
+  /**
+   * After a password checked on the server (password-sign-in.ts: USER_PASSWORD_AUTH, an imported user's first
+   * sign-in): what a right SRP proof leads to. `provisional` is the failure its lockout charge recorded.
+   */
+  async afterPassword(saasId: string, user: UserRecord, provisional?: string): Promise<SignInResult> {
+    const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: true, via: { method: 'password' }, ...(provisional ? { provisional } : {}) };
+    if (user.password.temporary) {
+      if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
+        throw invalid('temporary_password_expired', 'PASSWORD: the temporary password has expired; ask for a new one (Reset Password)', {
+          field: 'PASSWORD',
+        });
+      }
+      return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress, {});
+    }
+    return this.mfaOrCredentials(saasId, user, progress);
   }
 
   /**

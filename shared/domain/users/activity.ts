@@ -16,8 +16,11 @@ import type { ACTIVITY_KINDS } from '../../schemas/users.js';
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-/** How a sign-in proved who it was. A refresh is not a sign-in: it continues one and is not recorded. */
-export type SignInMethod = 'srp' | 'federated' | 'passkey';
+/**
+ * How a sign-in proved who it was. A refresh is not a sign-in: it continues one and is not recorded. `password`:
+ * checked on the server (USER_PASSWORD_AUTH, an imported user's first sign-in), where `srp` never sees it.
+ */
+export type SignInMethod = 'srp' | 'password' | 'federated' | 'passkey';
 
 export interface ActivityEvent {
   /** Unix milliseconds, then random: unique, and sorting as the events happened. */

@@ -278,7 +278,7 @@ export const EN = {
       passkey_added: 'Added a passkey',
       passkey_removed: 'Removed a passkey',
     },
-    methods: { srp: 'password', federated: 'identity provider', passkey: 'passkey' },
+    methods: { srp: 'password', password: 'password (checked on the server)', federated: 'identity provider', passkey: 'passkey' },
     challenges: { SOFTWARE_TOKEN_MFA: 'wrong authenticator code', EMAIL_OTP: 'wrong code from the mail' },
   },
   invitations: {

@@ -277,7 +277,7 @@ export const JA: ConsoleTexts = {
       passkey_added: 'パスキーを追加しました',
       passkey_removed: 'パスキーを削除しました',
     },
-    methods: { srp: 'パスワード', federated: '外部 ID プロバイダー', passkey: 'パスキー' },
+    methods: { srp: 'パスワード', password: 'パスワード（サーバーで照合）', federated: '外部 ID プロバイダー', passkey: 'パスキー' },
     challenges: { SOFTWARE_TOKEN_MFA: '認証アプリのコードの誤り', EMAIL_OTP: 'メールのコードの誤り' },
   },
   invitations: {

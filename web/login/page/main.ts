@@ -1,7 +1,8 @@
 /**
  * The hosted login screen's script: the SRP in the browser (web/login/srp.ts), one step at a time, then to the
  * SaaS's callback URL the server names. The password never leaves the page, except to create an account
- * (an invited user's, or a sign-up with a chosen password), which needs it. Texts come from the page's data block
+ * (an invited user's, or a sign-up with a chosen password), which needs it, and after SRP refused it on a SaaS
+ * that moved its users here (the first sign-in of an imported user, `api/password`). Texts come from the page's data block
  * (web/login/texts/), so this file holds no words of its own.
  */
 import { passwordForms, SrpClient, verifierResponses } from '../srp.js';
@@ -159,6 +160,11 @@ async function prove(username: string, password: string, again = true): Promise<
       await post('answer', { challenge_name: 'PASSWORD_VERIFIER', session: claim.session, responses: verifierResponses(claim), ...context() }),
     );
   } catch (error) {
+    // SRP cannot prove a user still on an imported hash: where the SaaS allows it, the password goes to the
+    // server once, which checks that hash and replaces it (web/login/screen/password-step.ts).
+    if (data.passwordSignIn && error instanceof Refused && error.type === 'not_authorized') {
+      return follow(await post('password', { username, password, ...context() }));
+    }
     // The service forgot the browser's device (removed, or never confirmed): the server forgot its cookie too.
     if (!(again && error instanceof Refused && error.type === 'device_not_found')) throw error;
     await prove(username, password, false);

@@ -74,6 +74,7 @@ export const ok = (body: object): WebResponse => ({ status: 200, headers: JSON_H
 /** A refusal as the person reads it: the message named for each error type the steps can meet. */
 const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
   not_authorized: 'wrongCredentials',
+  not_authorized_moved: 'wrongCredentialsMoved',
   user_not_found: 'wrongCredentials',
   code_mismatch: 'wrongCode',
   invalid_session: 'sessionExpired',

@@ -43,6 +43,10 @@ export interface LoginScreenDeps {
     start(saasId: string, parameters: { USERNAME: string; SRP_A: string }): Promise<SignInResult>;
     respond(saasId: string, answer: ChallengeAnswer): Promise<SignInResult>;
   };
+  /** The password checked on the server, for a user SRP cannot prove (shared/domain/sign-in/password-sign-in.ts). */
+  passwordSignIn?: {
+    signIn(saasId: string, parameters: { USERNAME: string; PASSWORD: string }, options: { withVerifier: boolean }): Promise<SignInResult>;
+  };
   /** A temporary code for the credentials; with a binding, an OpenID Connect authorization code. */
   saveCredentials(saasId: string, credentials: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }>;
   devices: {

@@ -73,6 +73,7 @@ export async function signInPage(call: ScreenCall): Promise<WebResponse> {
     messages: deps.texts.messages,
     ...screenContext(query),
     ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
+    ...(look.passwordSignIn ? { passwordSignIn: true as const } : {}),
   };
   if (look.passwordPolicy) {
     const policy = look.passwordPolicy;

@@ -30,6 +30,8 @@
  *   POST ./api/sign-up-confirm {email, code, password}         → the account made with the chosen password
  *   GET  ./consent?ticket=…                                    the consents a provider's new account needs first
  *   POST ./api/consent  {ticket, accepted_terms, accepted_privacy}  → the account made and signed in, {redirect}
+ *   POST ./api/password {username, password, state?, …}       → after SRP refused, on a SaaS with password_sign_in: an
+ *                                                              imported user's first sign-in (password-step.ts)
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
  *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
@@ -51,6 +53,7 @@ import { finishWith } from './finish.js';
 import { assetOf, PAGES, signInPage, signOut } from './page.js';
 import { PasskeySteps } from './passkeys.js';
 import { DeviceJar } from './remembered-devices.js';
+import { PASSWORD_STEPS } from './password-step.js';
 import { ACCOUNT_STEPS, type ScreenStep } from './steps.js';
 
 export type { LoginScreenDeps } from './contract.js';
@@ -62,7 +65,7 @@ type Route = {
 } & ({ page: string; prefix?: undefined } | { page?: undefined; prefix: string });
 
 /** The JSON steps by the name after `api/`; passkeys' are passkeys.ts's own. */
-const STEPS: Readonly<Record<string, ScreenStep>> = { ...ACCOUNT_STEPS, ...FEDERATED_STEPS };
+const STEPS: Readonly<Record<string, ScreenStep>> = { ...ACCOUNT_STEPS, ...FEDERATED_STEPS, ...PASSWORD_STEPS };
 
 /** The routes of a SaaS's screen, in the order they are tried. */
 const ROUTES: readonly Route[] = [

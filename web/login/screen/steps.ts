@@ -13,6 +13,7 @@ import { passwordChallenge } from '../srp.js';
 import { BODIES, deviceTicket, type ScreenParts } from './contract.js';
 import { finish } from './finish.js';
 import { answerDeviceSteps, type DeviceJar } from './remembered-devices.js';
+import type { ScreenContext } from '../screen-context.js';
 
 /** What a step is run with: the screen's parts, the SaaS, and the devices this browser remembers. */
 export interface StepCall {
@@ -81,18 +82,23 @@ async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
     if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
     throw error;
   }
-  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, body);
+  return afterSignInStep(call, step, body, responses.USERNAME);
+}
+
+/** What the page gets after a sign-in step: off to the callback when it ended, or the next step it asks for. */
+export function afterSignInStep({ parts, saasId }: StepCall, step: SignInResult, context: ScreenContext, username: string | undefined) {
+  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, context);
   const next = step.challenge_name ?? '';
   if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
     throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
   }
-  return {
+  return Promise.resolve({
     challenge_name: next,
     session: step.session ?? '',
-    username: step.challenge_parameters.USERNAME ?? step.challenge_parameters.USER_ID_FOR_SRP ?? responses.USERNAME,
+    username: step.challenge_parameters.USERNAME ?? step.challenge_parameters.USER_ID_FOR_SRP ?? username,
     // The device steps' SRP values; the person's steps need none.
     ...(DEVICE_STEPS.includes(next) ? { parameters: step.challenge_parameters } : {}),
-  };
+  });
 }
 
 /** Confirms the page's device (remembered at once, or when the person asked and the SaaS lets them choose). */

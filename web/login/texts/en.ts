@@ -108,6 +108,8 @@ export const EN = {
     working: 'Signing in…',
     redirecting: 'Signed in. Taking you back to the application…',
     wrongCredentials: 'The e-mail address or password is not right. After several tries, wait a moment before trying again.',
+    wrongCredentialsMoved:
+      'The e-mail address or password is not right. If your account was moved here without a password, we have mailed you a code: choose "Forgot your password?" to set one.',
     wrongCode: 'That code is not right, or it has expired.',
     sessionExpired: 'This sign-in took too long. Start again.',
     passwordPolicy: 'The new password {detail}',

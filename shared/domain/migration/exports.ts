@@ -1,0 +1,109 @@
+/**
+ * The export (issue 39, docs/migration.md): the SaaS's definitions, tenants, users and memberships as the import
+ * file's rows (shared/schemas/migration.ts), so that an import into another stack, or another SaaS of this one,
+ * rebuilds them. Every row's `external_id` is its id here. A user's password goes out as the import reads it:
+ * the SRP salt and verifier with the pool name and user id that went into it (algorithm `srp`), or the imported
+ * hash of a user who has not signed in since. The new stack checks it at the user's first sign-in and makes its
+ * own verifier, so users keep their passwords.
+ *
+ * Not in it yet: MFA state, passkeys, sign-in and screen settings, the pricing catalogue (so no plan_id: a fresh
+ * SaaS has no plan to name), open invitations.
+ */
+import type { ImportedPasswordHash } from '../../crypto/imported-hash.js';
+import { invalid } from '../../errors.js';
+import { MAX_EXPORT_BYTES, type ImportRow, type UserRow } from '../../schemas/migration.js';
+import type { AttributeKind, DefinitionRepository } from '../configuration/definitions.js';
+import type { TenantRepository } from '../tenants/tenants.js';
+import type { MembershipRepository } from '../tenants/tenant-users.js';
+import type { UserRecord, UserRepository } from '../users/users.js';
+
+export interface ExportDeps {
+  users: Pick<UserRepository, 'list' | 'getMany'>;
+  tenants: Pick<TenantRepository, 'list'>;
+  memberships: Pick<MembershipRepository, 'everyMember'>;
+  definitions: Pick<DefinitionRepository, 'listAttributes' | 'listRoles' | 'listEnvs'>;
+  poolName(saasId: string): Promise<string>;
+}
+
+/** Profiles read per batch: a full profile carries its verifier, which the lists leave out. */
+const USER_BATCH = 100;
+const KINDS: readonly AttributeKind[] = ['user', 'saas_user', 'tenant'];
+
+/** The password as the import takes it back; none for a user who never had one. */
+export function exportedPassword(user: UserRecord, poolName: string): ImportedPasswordHash | undefined {
+  if (user.imported_password) return user.imported_password;
+  const { salt, verifier } = user.password;
+  return verifier ? { algorithm: 'srp', salt, verifier, pool_name: poolName, user_id: user.id } : undefined;
+}
+
+function userRow(user: UserRecord, poolName: string): UserRow {
+  const password_hash = exportedPassword(user, poolName);
+  return {
+    type: 'user',
+    external_id: user.id,
+    ...(user.email ? { email: user.email } : { sign_in_id: user.sign_in_id }),
+    ...(user.email_verified === false ? { email_verified: false } : {}),
+    attributes: user.attributes,
+    created_at: user.created_at,
+    ...(password_hash ? { password_hash } : {}),
+  } as UserRow;
+}
+
+export class ExportService {
+  constructor(private readonly deps: ExportDeps) {}
+
+  /** The rows in the order the import needs them: what a row names comes before it. */
+  async *rows(saasId: string): AsyncGenerator<ImportRow> {
+    const { definitions } = this.deps;
+    for (const kind of KINDS) {
+      for (const attribute of await definitions.listAttributes(saasId, kind)) yield { type: 'attribute', kind, ...attribute };
+    }
+    for (const role of await definitions.listRoles(saasId)) yield { type: 'role', ...role };
+    for (const env of await definitions.listEnvs(saasId)) yield { type: 'env', ...env };
+    for (const tenant of await this.deps.tenants.list(saasId)) {
+      yield {
+        type: 'tenant',
+        external_id: tenant.id,
+        name: tenant.name,
+        attributes: tenant.attributes,
+        ...(tenant.back_office_staff_email ? { back_office_staff_email: tenant.back_office_staff_email } : {}),
+      };
+    }
+    const poolName = await this.deps.poolName(saasId);
+    const ids = (await this.deps.users.list(saasId)).map((user) => user.id);
+    for (let at = 0; at < ids.length; at += USER_BATCH) {
+      const batch = ids.slice(at, at + USER_BATCH);
+      const users = await this.deps.users.getMany(saasId, batch);
+      for (const id of batch) {
+        const user = users.get(id);
+        if (user) yield userRow(user, poolName);
+      }
+    }
+    for (const { membership } of await this.deps.memberships.everyMember(saasId)) {
+      const envs = new Map<number, string[]>();
+      for (const role of membership.roles) envs.set(role.env_id, [...(envs.get(role.env_id) ?? []), role.role_name]);
+      yield {
+        type: 'membership',
+        user: membership.user_id,
+        tenant: membership.tenant_id,
+        envs: [...envs].map(([id, role_names]) => ({ id, role_names })),
+        attributes: membership.attributes,
+      };
+    }
+  }
+
+  /** The API's answer: the whole file, refused when larger than one answer may be (the admin command has no limit). */
+  async answer(saasId: string): Promise<{ jsonl: string; rows: number }> {
+    const lines: string[] = [];
+    let bytes = 0;
+    for await (const row of this.rows(saasId)) {
+      const line = JSON.stringify(row);
+      bytes += Buffer.byteLength(line) + 1;
+      if (bytes > MAX_EXPORT_BYTES) {
+        throw invalid('export_too_large', `the export is over ${MAX_EXPORT_BYTES} bytes: run npm run admin -- export --saas ${saasId} instead`);
+      }
+      lines.push(line);
+    }
+    return { jsonl: lines.map((line) => `${line}\n`).join(''), rows: lines.length };
+  }
+}

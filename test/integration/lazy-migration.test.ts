@@ -1,0 +1,134 @@
+/**
+ * Lazy migration from a live Cognito user pool (issue 39), end to end: cognito-local (npm) stands in for the old
+ * pool in a process of its own, reached through the AWS SDK's Cognito client with an endpoint override, so the
+ * wire protocol is Cognito's. A name unknown here signs in with USER_PASSWORD_AUTH: accepted by the old pool,
+ * the user is made here (the pool's address, a verifier of the password) and signs in, by SRP after that;
+ * refused by the pool, or unknown to both, the answer is a wrong password's and nobody is made.
+ */
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { startServiceProcess, type ServiceProcess } from '../../bench/service-process.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { srpSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
+import { resetConfigForTests } from '../../shared/config.js';
+import { runScheduledWork } from '../../functions/scheduled/handler.js';
+import { externalId } from '../../shared/domain/migration/imports.js';
+import { openScreen, screenStep } from '../support/screen-client.js';
+import type { SignInResult } from '../../shared/schemas/sign-in.js';
+
+let h: Harness;
+let api: SignedClient;
+let oldPool: ServiceProcess;
+let saasId: string;
+const OLD_PASSWORD = 'Old-pool-pass-1';
+
+const passwordSignIn = (USERNAME: string, PASSWORD: string) =>
+  api.post<SignInResult & ErrorBody>('/sign-in', { sign_in_flow: 'USER_PASSWORD_AUTH', sign_in_parameters: { USERNAME, PASSWORD } });
+const usersHere = async () => (await api.get<{ users: { email: string }[] }>('/users')).body.users.map((u) => u.email).sort();
+
+beforeAll(async () => {
+  h = await startHarness();
+  oldPool = await startServiceProcess({ childScript: join(process.cwd(), 'bench/cognito-local-child.ts'), basePath: '' });
+  process.env.COGNITO_ENDPOINT = oldPool.baseUrl;
+  resetConfigForTests();
+  const cognito = new CognitoIdentityProviderClient({
+    endpoint: oldPool.baseUrl,
+    region: 'ap-northeast-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const pool = (await cognito.send(new CreateUserPoolCommand({ PoolName: 'saasus-old' }))).UserPool?.Id as string;
+  const client = await cognito.send(
+    new CreateUserPoolClientCommand({ UserPoolId: pool, ClientName: 'app', ExplicitAuthFlows: ['USER_PASSWORD_AUTH'] }),
+  );
+  for (const email of ['old@pool.example.test', 'other@pool.example.test', 'member@pool.example.test']) {
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: pool,
+        Username: email,
+        TemporaryPassword: 'Temp-pass-1',
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+    await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: pool, Username: email, Password: OLD_PASSWORD, Permanent: true }));
+  }
+  cognito.destroy();
+
+  ({ saasId } = await h.newSaas());
+  api = await h.newKey(saasId, ['*']);
+  const settings = {
+    password_sign_in: {
+      user_password_auth: true,
+      cognito_pool: { region: 'ap-northeast-1', user_pool_id: pool, client_id: client.UserPoolClient?.ClientId },
+    },
+  };
+  const put = await api.put('/sign-in-settings', settings);
+  assert.equal(put.status, 200, put.text);
+});
+
+/** A user imported without a password (their tenant and roles came first), as a SaaSus SaaS's move does. */
+async function importWithoutPassword(email: string): Promise<string> {
+  const admin = await h.newKey(saasId, ['migration:write']);
+  const started = await admin.post<{ job_id: string }>('/migration/imports', {
+    jsonl: JSON.stringify({ type: 'user', external_id: 'saasus-1', email }),
+  });
+  assert.equal(started.status, 201, started.text);
+  await runScheduledWork();
+  return externalId(saasId, 'user', 'saasus-1');
+}
+afterAll(async () => {
+  delete process.env.COGNITO_ENDPOINT;
+  resetConfigForTests();
+  await oldPool?.stop();
+  await h.close();
+});
+
+describe('lazy migration from a Cognito user pool (cognito-local)', () => {
+  it('refused by the old pool, or unknown to both: the answer of a wrong password, and nobody is made', async () => {
+    const refused = await passwordSignIn('other@pool.example.test', 'not the password');
+    const unknown = await passwordSignIn('nobody@pool.example.test', OLD_PASSWORD);
+    for (const answer of [refused, unknown]) {
+      assert.equal(answer.status, 401, answer.text);
+      assert.equal(answer.body.type, 'not_authorized');
+      assert.equal(answer.body.message, refused.body.message);
+    }
+    assert.deepEqual(await usersHere(), []);
+  });
+
+  it('a user imported without a password takes it from the old pool: the same user, now with a verifier', async () => {
+    const userId = await importWithoutPassword('member@pool.example.test');
+    assert.equal((await passwordSignIn('member@pool.example.test', 'not the password')).status, 401);
+    // On the hosted screen's password step, as the page sends it after SRP refused.
+    assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+    const screen = `${h.api.baseUrl}/login/${saasId}/`;
+    const first = await screenStep(screen, await openScreen(screen), 'password', { username: 'member@pool.example.test', password: OLD_PASSWORD });
+    assert.equal(first.status, 200, await first.text());
+    const signedIn = await srpSignIn(api, 'member@pool.example.test', OLD_PASSWORD);
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.equal((await api.get<{ id: string }>(`/users/${userId}`)).status, 200);
+    assert.equal((await api.delete(`/users/${userId}`)).status, 200);
+  });
+
+  it('accepted by the old pool: the user is made here with its address and a verifier, and signs in by SRP after', async () => {
+    const first = await passwordSignIn('old@pool.example.test', OLD_PASSWORD);
+    assert.equal(first.status, 200, first.text);
+    assert.ok(first.body.credentials?.id_token);
+    assert.deepEqual(await usersHere(), ['old@pool.example.test']);
+    assert.equal((await srpSignIn(api, 'old@pool.example.test', OLD_PASSWORD)).status, 200);
+    // Made once: a second sign-in with the password signs in the user now here.
+    assert.equal((await passwordSignIn('OLD@pool.example.test', OLD_PASSWORD)).status, 200);
+    assert.deepEqual(await usersHere(), ['old@pool.example.test']);
+  });
+});
