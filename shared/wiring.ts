@@ -67,6 +67,8 @@ import { CatalogueService } from './domain/pricing/catalogue.js';
 import { MeteringService } from './domain/pricing/metering.js';
 import { DynamoDefinitionRepository } from './store/definition-repository.js';
 import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from './store/grant-repository.js';
+import { ScreenSessionService } from './domain/sign-in/screen-sessions.js';
+import { DynamoScreenSessionRepository } from './store/screen-session-repository.js';
 import { DynamoInvitationRepository } from './store/invitation-repository.js';
 import { DynamoKeyRepository } from './store/key-repository.js';
 import { DynamoMarketplaceRepository } from './store/marketplace-repository.js';
@@ -562,6 +564,7 @@ export const credentialService = () =>
     grants: new DynamoGrantRepository(dynamo(), tableName()),
     authorizationCodes: new DynamoAuthorizationCodeRepository(dynamo(), tableName()),
     tempCodes: new DynamoTempCodeRepository(dynamo(), tableName()),
+    committer: committer(),
     tokens: tokenService(),
     tokenLifetimeSeconds: config().tokenLifetimeSeconds,
     verifier: tokenVerifier(),
@@ -625,4 +628,14 @@ export const passkeyService = () =>
     tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
     signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
     activity: activityLog(),
+  });
+
+// issue 40: the hosted screen's sessions (shared/domain/sign-in/screen-sessions.ts).
+export const screenSessionService = () =>
+  new ScreenSessionService({
+    store: new DynamoScreenSessionRepository(dynamo(), tableName()),
+    lifetimes: async (saasId) => {
+      const { idle_minutes, absolute_minutes } = (await configurationReader().signInSettings(saasId)).screen_session;
+      return { idleSeconds: idle_minutes * 60, absoluteSeconds: absolute_minutes * 60 };
+    },
   });

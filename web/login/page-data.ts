@@ -40,4 +40,9 @@ export interface PageData {
   invitationProblem?: string;
   messages: LoginTexts['messages'];
   tagManagerId?: string;
+  /**
+   * A screen session is live but does not answer this request by itself (web/login/screen/resume.ts): who is
+   * signed in, and why they sign in again (prompt=login, max_age, a second factor now needed, another tenant).
+   */
+  signedInAs?: { name: string; why: 'login_asked' | 'too_old' | 'second_factor' | 'other_tenant' };
 }

@@ -87,6 +87,8 @@ interface SignInDocument {
   sign_up_password?: SignInSettings['sign_up']['password'];
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
+  /** Our extension; absent until set: SCREEN_SESSION_DEFAULTS. */
+  screen_session?: SignInSettings['screen_session'];
 }
 
 const SECONDS_PER: Record<RefreshTokenValidity['unit'], number> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
@@ -156,8 +158,12 @@ const SHAPES = {
     passkeys: Type.Boolean(),
     sign_up_password: SignInSettings.properties.sign_up.properties.password,
     refresh_token_validity: RefreshTokenValidity,
+    screen_session: SignInSettings.properties.screen_session,
   }),
 } as const;
+
+/** The hosted screen's session lifetimes until a SaaS sets its own (sign-in settings' `screen_session`), in minutes. */
+export const SCREEN_SESSION_DEFAULTS = { idle_minutes: 60, absolute_minutes: 720 };
 
 const EMPTY_BASIC = { domain_name: '', from_email_address: '', reply_email_address: '', mail_domain: '', dkim_tokens: [], is_dns_validated: false };
 
@@ -527,6 +533,7 @@ export class ConfigurationService {
       passkeys: { enable: doc.passkeys ?? false },
       sign_up: { password: doc.sign_up_password ?? 'temporary' },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
+      screen_session: doc.screen_session ?? { ...SCREEN_SESSION_DEFAULTS },
     };
   }
 
@@ -550,8 +557,13 @@ export class ConfigurationService {
         throw invalid('invalid_parameter', 'refresh_token_validity: must be between 60 minutes and 10 years', { field: 'refresh_token_validity' });
       }
     }
+    const session = update.screen_session;
+    if (session && session.idle_minutes > session.absolute_minutes) {
+      throw invalid('invalid_parameter', 'screen_session: idle_minutes cannot be longer than absolute_minutes', { field: 'screen_session' });
+    }
     const doc = await this.signInDocument(saasId);
     const refreshTokenValidity = validity ?? doc.refresh_token_validity;
+    const screenSession = session ?? doc.screen_session;
     await this.settings.put<SignInDocument>(saasId, DOC.signIn, {
       password_policy: update.password_policy ?? doc.password_policy,
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
@@ -559,6 +571,7 @@ export class ConfigurationService {
       passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
       sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
+      ...(screenSession ? { screen_session: screenSession } : {}),
     });
   }
 }

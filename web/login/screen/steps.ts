@@ -11,6 +11,7 @@ import { openJson } from '../../kit/sealed.js';
 import { passwordChallenge } from '../srp.js';
 import { BODIES, deviceTicket, type ScreenParts } from './contract.js';
 import { finish } from './finish.js';
+import { PASSWORD, PASSWORD_AND_CODE, PASSWORD_AND_DEVICE } from './screen-session.js';
 import { answerDeviceSteps, type DeviceJar } from './remembered-devices.js';
 
 /** What a step is run with: the screen's parts, the SaaS, and the devices this browser remembers. */
@@ -59,6 +60,14 @@ async function start({ parts, saasId }: StepCall, body: { username: string; srp_
   return { challenge };
 }
 
+/** How a sign-in ended by this answer proved who the person is: the step answered last says. */
+const wayOf = (challenge: string, withDevice: boolean) =>
+  challenge === 'SOFTWARE_TOKEN_MFA' || challenge === 'EMAIL_OTP'
+    ? PASSWORD_AND_CODE
+    : withDevice || challenge === 'DEVICE_PASSWORD_VERIFIER'
+      ? PASSWORD_AND_DEVICE
+      : PASSWORD;
+
 async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
   const { parts, saasId, devices } = call;
   const allowed = FOLLOW_UPS[body.challenge_name];
@@ -80,7 +89,7 @@ async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
     if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
     throw error;
   }
-  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, body);
+  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, body, wayOf(body.challenge_name, device !== undefined));
   const next = step.challenge_name ?? '';
   if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
     throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
