@@ -58,7 +58,9 @@ export const ScreenSession = Type.Object(
     created_at: Type.Integer({ description: 'Unix seconds: the sign-in that made it' }),
     last_used_at: Type.Integer({ description: 'Unix seconds: the last authorization it answered (to the minute)' }),
     expires_at: Type.Integer({ description: 'Unix seconds: its absolute end (it also ends unused for the idle lifetime)' }),
-    methods: Type.Array(Type.String(), { description: 'how the person proved who they are, as OpenID Connect amr values (pwd, otp, mfa, swk, hwk, fed)' }),
+    methods: Type.Array(Type.String(), {
+      description: 'how the person proved who they are, as OpenID Connect amr values (pwd, otp, mfa, swk, hwk, fed)',
+    }),
     tenant_id: Type.Optional(Type.String({ description: "made through this tenant's identity provider: it answers for that tenant only" })),
   },
   { $id: 'ScreenSession' },

@@ -47,7 +47,9 @@ export class DynamoScreenSessionRepository implements ScreenSessionRepository {
   }
 
   touchWrite(saasId: string, userId: string, sessionId: string, now: number): AtomicWrite {
-    return atomicWrite(update(this.table, keys.screenSession(saasId, userId, sessionId), new Update().set('last_used_at', now), EXISTS, SESSION_LIVE));
+    return atomicWrite(
+      update(this.table, keys.screenSession(saasId, userId, sessionId), new Update().set('last_used_at', now), EXISTS, SESSION_LIVE),
+    );
   }
 
   async ofUser(saasId: string, userId: string): Promise<{ user?: UserRecord; sessions: ScreenSessionRecord[] }> {

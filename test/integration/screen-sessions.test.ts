@@ -10,10 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { SrpClient, verifierResponses } from '../../client/srp.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
-import { authorizationAttempt } from '../support/oidc-request.js';
+import { Browser } from '../support/screen-browser.js';
 
 const CALLBACK = 'https://app.acme.test/auth/callback';
 const PASSWORD = 'Taro#Secret42';
@@ -23,73 +22,6 @@ let admin: SignedClient;
 let saasId: string;
 let client: oidc.Configuration;
 let screen: string;
-
-/** A browser's cookie jar, for the screen's host: name → value, as Set-Cookie headers leave it. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  take(res: Response): string[] {
-    const set = res.headers.getSetCookie();
-    for (const line of set) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
-      if (/max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return set;
-  }
-
-  async get(url: string): Promise<Response> {
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: this.header(), 'user-agent': 'Test browser/1.0' } });
-    this.take(res);
-    return res;
-  }
-
-  /** Opens a screen page and signs in on it as its script does; answers the step's JSON and its Set-Cookie lines. */
-  async signIn(url: string, username: string, password = PASSWORD): Promise<{ answer: Record<string, unknown>; setCookie: string[] }> {
-    const page = await this.get(url);
-    assert.equal(page.status, 200, `${url}: ${page.status} ${page.headers.get('location')}`);
-    const data = JSON.parse(/<script id="page-data" type="application\/json">([\s\S]*?)<\/script>/.exec(await page.text())?.[1] ?? '{}');
-    const base = new URL('.', url).toString();
-    const post = async (step: string, body: object) => {
-      const res = await fetch(`${base}api/${step}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: this.header(), 'x-csrf-token': String(data.csrf), 'user-agent': 'Test browser/1.0' },
-        body: JSON.stringify(body),
-      });
-      const setCookie = this.take(res);
-      const answer = (await res.json()) as Record<string, unknown>;
-      assert.ok(res.ok, `${step}: ${res.status} ${JSON.stringify(answer)}`);
-      return { answer, setCookie };
-    };
-    const srp = new SrpClient();
-    const { answer: started } = await post('start', { username, srp_a: await srp.srpA() });
-    const claim = await srp.passwordClaim(started.challenge as Parameters<SrpClient['passwordClaim']>[0], password);
-    return post('answer', {
-      challenge_name: 'PASSWORD_VERIFIER',
-      session: claim.session,
-      responses: verifierResponses(claim),
-      ...(data.state !== undefined ? { state: data.state } : {}),
-      ...(data.authorization !== undefined ? { authorization: data.authorization } : {}),
-    });
-  }
-
-  /** An OpenID Connect authorization as openid-client builds it, followed to the screen: the screen's answer. */
-  async authorize(extra: Record<string, string> = {}) {
-    const attempt = await authorizationAttempt(client, CALLBACK);
-    for (const [name, value] of Object.entries(extra)) attempt.url.searchParams.set(name, value);
-    const sent = await this.get(attempt.url.toString());
-    assert.equal(sent.status, 302);
-    const screenUrl = sent.headers.get('location') ?? '';
-    assert.ok(screenUrl.startsWith(screen), screenUrl);
-    return { ...attempt, screenUrl, answer: await this.get(screenUrl) };
-  }
-}
 
 let n = 0;
 async function newUser() {
@@ -102,8 +34,8 @@ async function newUser() {
 /** A browser signed in once through the SaaS's own entry. */
 async function signedIn() {
   const user = await newUser();
-  const browser = new Browser();
-  const { answer, setCookie } = await browser.signIn(`${screen}?state=first`, user.email);
+  const browser = new Browser(screen, client, CALLBACK);
+  const { answer, setCookie } = await browser.signIn(`${screen}?state=first`, user.email, PASSWORD);
   assert.ok(String(answer.redirect).startsWith(`${CALLBACK}?code=`));
   return { user, browser, setCookie };
 }
@@ -172,7 +104,7 @@ describe('one sign-in on the screen', () => {
 
 describe('what asks again', () => {
   it('prompt=none without a session: login_required back to the registered redirect URI, with the state', async () => {
-    const browser = new Browser();
+    const browser = new Browser(screen, client, CALLBACK);
     const { answer, state } = await browser.authorize({ prompt: 'none' });
     const back = callbackOf(answer);
     assert.equal(back.searchParams.get('error'), 'login_required');
@@ -187,7 +119,7 @@ describe('what asks again', () => {
     const html = await answer.text();
     assert.match(html, new RegExp(`Signed in as ${user.email.replace(/\./g, '\\.')}`));
     assert.match(html, /href="sign-out\?again=1&amp;authorization=[^"]+" id="not-you"/);
-    const { answer: signed } = await browser.signIn(screenUrl, user.email);
+    const { answer: signed } = await browser.signIn(screenUrl, user.email, PASSWORD);
     assert.ok(String(signed.redirect).startsWith(`${CALLBACK}?code=`));
   });
 
@@ -240,7 +172,10 @@ describe('what asks again', () => {
     const bad = await admin.put('/sign-in-settings', { screen_session: { idle_minutes: 600, absolute_minutes: 60 } });
     assert.equal(bad.status, 400);
     assert.equal((await admin.put('/sign-in-settings', { screen_session: { idle_minutes: 3, absolute_minutes: 60 } })).status, 400);
-    assert.deepEqual((await admin.get<{ screen_session: object }>('/sign-in-settings')).body.screen_session, { idle_minutes: 60, absolute_minutes: 720 });
+    assert.deepEqual((await admin.get<{ screen_session: object }>('/sign-in-settings')).body.screen_session, {
+      idle_minutes: 60,
+      absolute_minutes: 720,
+    });
   });
 });
 
@@ -278,8 +213,8 @@ describe('what ends a session', () => {
 
   it('GET /users/{id}/sessions lists them; DELETE ends one, which then asks again', async () => {
     const { user, browser } = await signedIn();
-    const second = new Browser();
-    await second.signIn(`${screen}?state=x`, user.email);
+    const second = new Browser(screen, client, CALLBACK);
+    await second.signIn(`${screen}?state=x`, user.email, PASSWORD);
     const listed = await admin.get<{ sessions: { id: string; user_agent: string; ip: string; methods: string[]; created_at: number }[] }>(
       `/users/${user.id}/sessions`,
     );

@@ -270,8 +270,9 @@ export class AuthorizationServer {
   }
 
   /**
-   * RP-initiated logout: the screen keeps no session, so there is nothing to end here but its page cookie; the
-   * browser goes back to `post_logout_redirect_uri` (with `state`) when it is on the callback URL's origin.
+   * RP-initiated logout: through the screen's sign-out, which ends its session (web/login/screen/screen-session.ts)
+   * on the screen's own host, where its cookie is; the browser then goes back to `post_logout_redirect_uri`
+   * (with `state`) when it is on the callback URL's origin.
    * An `id_token_hint` must be an ID token this service signed for the client (expired ones too: OpenID
    * Connect RP-Initiated Logout 1.0, section 2); a forged or foreign one is refused with a page.
    */

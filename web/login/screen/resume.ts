@@ -56,11 +56,7 @@ export async function fromSession(
     return user && why !== 'ended' && why !== 'none' ? { signedInAs: { name: loginOf(user).value, why }, cookies: forget } : { cookies: forget };
   }
   const { user, session } = resumed;
-  const target = request
-    ? { binding: bindingOf(request) }
-    : context.code_challenge !== undefined
-      ? { challenge: context.code_challenge }
-      : {};
+  const target = request ? { binding: bindingOf(request) } : context.code_challenge !== undefined ? { challenge: context.code_challenge } : {};
   const callback = request ? undefined : webUrl(await deps.callbackUrl(saasId));
   // No callback URL: the page says so when the person signs in; a session has nowhere to send them either.
   if (!request && !callback) return { cookies: [] };

@@ -89,7 +89,8 @@ async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
     if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
     throw error;
   }
-  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, body, wayOf(body.challenge_name, device !== undefined));
+  if (step.credentials)
+    return finish(parts, saasId, { ...step, credentials: step.credentials }, body, wayOf(body.challenge_name, device !== undefined));
   const next = step.challenge_name ?? '';
   if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
     throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);
