@@ -41,8 +41,10 @@ export class Browser {
     return res;
   }
 
-  /** Opens a screen page and signs in on it as its script does; answers the step's JSON and its Set-Cookie lines. */
-  /** `meanwhile`: what happens between the page and its steps (a cookie planted by someone else, say). */
+  /**
+   * Opens a screen page and signs in on it as its script does; answers the step's JSON and its Set-Cookie lines.
+   * `meanwhile`: what happens between the page and its steps (a cookie planted by someone else, say).
+   */
   async signIn(
     url: string,
     username: string,

@@ -55,7 +55,12 @@ export async function openAuthorizationRequest(box: SecretBox, saasId: string, s
 }
 
 /** The redirect URI with an error, the state and the issuer: only for a request this server checked and sealed. */
-export function authorizationError(request: AuthorizationRequest, issuer: string, error: string, description: string): string {
+export function authorizationError(
+  request: Pick<AuthorizationRequest, 'redirect_uri' | 'state'>,
+  issuer: string,
+  error: string,
+  description: string,
+): string {
   const url = new URL(request.redirect_uri);
   url.searchParams.set('error', error);
   url.searchParams.set('error_description', description);
@@ -144,14 +149,8 @@ export class AuthorizationServer {
       return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)', saasId);
     }
     const state = query.get('state') ?? undefined;
-    const back = (error: string, description: string) => {
-      const url = new URL(redirectUri);
-      url.searchParams.set('error', error);
-      url.searchParams.set('error_description', description);
-      if (state !== undefined) url.searchParams.set('state', state);
-      url.searchParams.set('iss', this.deps.issuer);
-      return redirect(url.toString());
-    };
+    const back = (error: string, description: string) =>
+      redirect(authorizationError({ redirect_uri: redirectUri, ...(state !== undefined ? { state } : {}) }, this.deps.issuer, error, description));
     const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
     const nonce = query.get('nonce') ?? undefined;
     if (query.has('request') || query.has('request_uri')) return back('request_not_supported', 'request objects are not supported');
