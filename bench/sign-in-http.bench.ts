@@ -19,6 +19,7 @@ import { tokenService, dynamo, tableName } from '../shared/wiring.js';
 import { startHarness } from '../dev-support/harness.js';
 import { srpSignIn, startSignIn } from '../dev-support/sign-in.js';
 import { SrpTestClient } from '../dev-support/srp-client.js';
+import { SrpClient, verifierResponses } from '../client/srp.js';
 import { measureThroughput, startServiceProcess, type Throughput } from './service-process.js';
 import { PASSWORD, seedSaas, startBenchDynamo } from './fixtures.js';
 import { cpuPerCall, ms, sample, summarize, writeResults } from './support.js';
@@ -117,6 +118,16 @@ try {
   if (userInfo.status !== 200) throw new Error(`/userinfo answered ${userInfo.status}`);
   const userInfoRequests = storeRequests;
 
+  // The hosted screen: a sign-in there (its steps) opens a session, whose item rides in the code's write; an
+  // authorization answered from that session (the SaaS's entry with its state, the session cookie) after it.
+  const screenFigures = await screenSession(
+    api,
+    credentials.saasId,
+    emails[1] as string,
+    () => storeRequests,
+    () => (storeRequests = 0),
+  );
+
   // Throughput against the service in its own process.
   const remote = signInThrough(new SignedClient(service.baseUrl, credentials));
   await sample(SERVICE_WARMUP, remote, 0);
@@ -152,6 +163,7 @@ try {
     refusedProofRatio: refused.wrongPassword.median / refused.nobody.median,
     refusedProofStoreRequests: { wrongPassword: summarize(refusedRequests.wrongPassword).median, nobody: summarize(refusedRequests.nobody).median },
     userInfoStoreRequests: userInfoRequests,
+    screen: screenFigures,
   };
   const perSignIn = (value: number | undefined) => (value === undefined ? 'n/a' : ms(value));
   process.stdout.write(
@@ -165,6 +177,9 @@ try {
       ` ${ms(refused.nobody.median)}: ratio ${figures.refusedProofRatio.toFixed(2)} (n = ${REFUSALS} each;` +
       ` ${figures.refusedProofStoreRequests.wrongPassword} and ${figures.refusedProofStoreRequests.nobody} store requests)\n` +
       `  GET /userinfo with an ID token: ${userInfoRequests} store requests (the token check takes the session version from the profile the answer reads)\n` +
+      `  the hosted screen: a sign-in's steps ${screenFigures.signInStoreRequests} store requests (the session's item in the code's write);` +
+      ` an authorization answered from its session ${screenFigures.resumeStoreRequests} store requests, median ${ms(screenFigures.resume.median)}` +
+      ` (n = ${screenFigures.resume.n})\n` +
       '  Throughput, the service in its own process (CPU time per sign-in: the service process; DynamoDB Local apart)\n',
   );
   for (const [label, t] of Object.entries(throughput)) {
@@ -183,4 +198,64 @@ try {
   await service.stop();
   await h.close();
   await dynamoLocal.stop();
+}
+
+/**
+ * Store requests of a sign-in on the hosted screen (its `api/start` and `api/answer` steps, the code saved and
+ * the session opened) and of an authorization answered from that session: the page opened again with the
+ * session cookie, answered by a redirect to the callback with a code. Settings are read once beforehand (the
+ * settings cache of a warm function holds them).
+ */
+async function screenSession(api: SignedClient, saasId: string, email: string, count: () => number, reset: () => void) {
+  const callback = 'https://app.bench.test/callback';
+  if ((await api.put('/auth-info', { callback_url: callback })).status !== 200) throw new Error('PUT /auth-info failed');
+  const screen = `${h.api.baseUrl}/login/${saasId}/`;
+  const signIn = async () => {
+    const page = await fetch(`${screen}?state=bench`);
+    const csrf = (page.headers.getSetCookie().find((c) => c.startsWith('login_csrf=')) ?? '').split(';')[0] ?? '';
+    const data = JSON.parse(/<script id="page-data" type="application\/json">([\s\S]*?)<\/script>/.exec(await page.text())?.[1] ?? '{}') as {
+      csrf: string;
+    };
+    const step = async (name: string, body: object) => {
+      const res = await fetch(`${screen}api/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: csrf, 'x-csrf-token': data.csrf },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`the screen's ${name} answered ${res.status}`);
+      return { body: (await res.json()) as Record<string, unknown>, cookies: res.headers.getSetCookie() };
+    };
+    const srp = new SrpClient();
+    reset();
+    const started = await step('start', { username: email, srp_a: await srp.srpA() });
+    const claim = await srp.passwordClaim(started.body.challenge as Parameters<SrpClient['passwordClaim']>[0], PASSWORD);
+    const answered = await step('answer', {
+      challenge_name: 'PASSWORD_VERIFIER',
+      session: claim.session,
+      responses: verifierResponses(claim),
+      state: 'bench',
+    });
+    const requests = count();
+    const session = (answered.cookies.find((c) => c.startsWith('login_session=')) ?? '').split(';')[0];
+    if (!session) throw new Error('the screen opened no session');
+    return { requests, session };
+  };
+  await signIn();
+  const { requests: signInStoreRequests, session } = await signIn();
+  const resumeCounts: number[] = [];
+  const resume = summarize(
+    await sample(
+      40,
+      async () => {
+        reset();
+        const res = await fetch(`${screen}?state=again`, { redirect: 'manual', headers: { cookie: session } });
+        if (res.status !== 302 || !(res.headers.get('location') ?? '').startsWith(`${callback}?code=`)) {
+          throw new Error(`an authorization from the session answered ${res.status}`);
+        }
+        resumeCounts.push(count());
+      },
+      5,
+    ),
+  );
+  return { signInStoreRequests, resumeStoreRequests: summarize(resumeCounts.slice(-40)).median, resume };
 }

@@ -248,6 +248,22 @@ const PasswordSignIn = Type.Object(
 );
 export type PasswordSignIn = Static<typeof PasswordSignIn>;
 
+/**
+ * Our extension: how long a session of the hosted screen lives (docs/login-screen.md, "Signed in once"): ended
+ * after `idle_minutes` unused, and `absolute_minutes` after the sign-in that made it, whatever its use. 5 minutes
+ * to 30 days each (checked in the domain); defaults 60 and 720.
+ */
+const ScreenSession = Type.Object(
+  {
+    idle_minutes: Type.Integer({ minimum: 5, maximum: 43_200, description: 'a screen session unused this long ends (extension; default 60)' }),
+    absolute_minutes: Type.Integer({
+      minimum: 5,
+      maximum: 43_200,
+      description: 'a screen session ends this long after its sign-in (extension; default 720)',
+    }),
+  },
+  { additionalProperties: false },
+);
 /** How long the refresh tokens issued from now on live: 60 minutes to 10 years (checked in the domain). */
 export const RefreshTokenValidity = Type.Object(
   {
@@ -278,6 +294,7 @@ export const SignInSettings = Type.Object(
     password_length_first: PasswordLengthFirst,
     refresh_token_validity: RefreshTokenValidity,
     password_sign_in: PasswordSignIn,
+    screen_session: ScreenSession,
   },
   { $id: 'SignInSettings' },
 );
@@ -296,6 +313,7 @@ export const SignInSettingsUpdate = Type.Object({
   password_length_first: Type.Optional(PasswordLengthFirst),
   refresh_token_validity: Type.Optional(RefreshTokenValidity),
   password_sign_in: Type.Optional(PasswordSignIn),
+  screen_session: Type.Optional(ScreenSession),
 });
 export type SignInSettingsUpdate = Static<typeof SignInSettingsUpdate>;
 

@@ -49,6 +49,23 @@ export const Passkey = Type.Object(
   },
   { $id: 'Passkey' },
 );
+/** A session of the hosted login screen (our extension; docs/login-screen.md, "Signed in once"). */
+export const ScreenSession = Type.Object(
+  {
+    id: Type.String({ description: 'the session id' }),
+    user_agent: Type.String({ description: 'the browser that signed in (its User-Agent, at most 256 characters)' }),
+    ip: Type.String({ description: 'the address it signed in from' }),
+    created_at: Type.Integer({ description: 'Unix seconds: the sign-in that made it' }),
+    last_used_at: Type.Integer({ description: 'Unix seconds: the last authorization it answered (to the minute)' }),
+    expires_at: Type.Integer({ description: 'Unix seconds: its absolute end (it also ends unused for the idle lifetime)' }),
+    methods: Type.Array(Type.String(), {
+      description: 'how the person proved who they are, as OpenID Connect amr values (pwd, otp, mfa, swk, hwk, fed)',
+    }),
+    tenant_id: Type.Optional(Type.String({ description: "made through this tenant's identity provider: it answers for that tenant only" })),
+  },
+  { $id: 'ScreenSession' },
+);
+const SessionIdParam = Type.String({ pattern: '^[A-Za-z0-9_-]{22}$', description: 'a session id (GET /users/{user_id}/sessions)' });
 const PasskeyIdParam = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'a passkey id (GET /users/{user_id}/passkeys)' });
 
 export const NewSaasUser = Type.Object({
@@ -143,6 +160,8 @@ export const userSchemas = {
   unlinkProvider: { params: Type.Object({ user_id: PathParam, provider_name: PathParam }) },
   getUserPasskeys: { params: UserIdParam, response: Type.Object({ passkeys: Type.Array(Passkey) }) },
   deleteUserPasskey: { params: Type.Object({ user_id: PathParam, passkey_id: PasskeyIdParam }) },
+  getUserSessions: { params: UserIdParam, response: Type.Object({ sessions: Type.Array(ScreenSession) }) },
+  deleteUserSession: { params: Type.Object({ user_id: PathParam, session_id: SessionIdParam }) },
   requestEmailUpdate: { params: UserIdParam, body: Type.Object({ email: Type.String({ maxLength: 254 }), access_token: AccessToken }) },
   confirmEmailUpdate: { params: UserIdParam, body: Type.Object({ code: TypedCode, access_token: AccessToken }) },
   createSecretCode: {

@@ -73,6 +73,7 @@ export const ENTITY = {
   scimTokens: 'ScimTokens',
   scimGroup: 'ScimGroup',
   scimCalls: 'ScimCalls',
+  screenSession: 'ScreenSession',
 } as const;
 export type EntityName = (typeof ENTITY)[keyof typeof ENTITY];
 
@@ -317,6 +318,12 @@ export const keys = {
    * In the user's partition, read beside the profile in one request, and gone with Delete User.
    */
   refreshGrant: (saasId: string, userId: string, grantId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `GRANT#${grantId}` }),
+  /**
+   * A session of the hosted screen (shared/domain/sign-in/screen-sessions.ts): in the user's partition, read
+   * beside the profile in one request, listed with one query, and gone with Delete User.
+   */
+  screenSession: (saasId: string, userId: string, sessionId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: `SESSION#${sessionId}` }),
+  screenSessions: (saasId: string, userId: string) => ({ pk: userPartition(saasId, userId), skPrefix: 'SESSION#' }),
   /**
    * A temporary code of Save Authentication/Authorization Information: its own partition per code (by the
    * SHA-256 of the code, which is all GET /credentials?code= knows), so codes never crowd one partition.

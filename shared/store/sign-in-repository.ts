@@ -318,6 +318,10 @@ export class DynamoTempCodeRepository implements TempCodeRepository {
     }
   }
 
+  saveWrite(saasId: string, codeHash: string, saved: SavedCredentials): AtomicWrite {
+    return atomicWrite(putNew(this.table, item(keys.tempCode(saasId, codeHash), ENTITY.tempCode, saved), RULE.newItem));
+  }
+
   async take(saasId: string, codeHash: string, now: number): Promise<SavedCredentials | undefined> {
     let taken: SavedCredentials | undefined;
     const live = conditionOn({ [TTL_ATTRIBUTE]: ['>=', now] }, EXISTS);

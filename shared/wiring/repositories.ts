@@ -26,6 +26,7 @@ import { DynamoSessionRevocations } from '../store/session-revocation-repository
 import { DynamoSettingsRepository } from '../store/settings-repository.js';
 import { DynamoSignInCountsRepository } from '../store/sign-in-counts-repository.js';
 import { DynamoSignInRepository, DynamoTempCodeRepository } from '../store/sign-in-repository.js';
+import { DynamoScreenSessionRepository } from '../store/screen-session-repository.js';
 import { DynamoPendingSignUpRepository } from '../store/sign-up-repository.js';
 import { DynamoSuppressionRepository } from '../store/suppression-repository.js';
 import { DynamoTenantRepository } from '../store/tenant-repository.js';
@@ -77,6 +78,7 @@ export const passkeyRepository = () => new DynamoPasskeyRepository(dynamo(), tab
 export const grantRepository = () => new DynamoGrantRepository(dynamo(), tableName());
 export const authorizationCodeRepository = <T>() => new DynamoAuthorizationCodeRepository<T>(dynamo(), tableName());
 export const tempCodeRepository = () => new DynamoTempCodeRepository(dynamo(), tableName());
+export const screenSessionRepository = () => new DynamoScreenSessionRepository(dynamo(), tableName());
 /** SAML assertions already used (web/login/saml/service-provider.ts). */
 export const samlAssertions = () => new DynamoSamlAssertionRepository(dynamo(), tableName());
 

@@ -1,7 +1,7 @@
 /**
  * Sign-in: the SRP sign-in and its challenges, devices, refresh and temporary codes, /userinfo, sign-up. What
  * belongs here: a service a user signs in, up or on with (an external provider's sign-in and passkeys are in
- * federation.ts).
+ * federation.ts). The hosted screen's sessions too: a sign-in opens them.
  */
 import { config } from '../config.js';
 import type { SignInSettings } from '../schemas/configuration.js';
@@ -14,6 +14,7 @@ import { SignUpService } from '../domain/sign-in/sign-up.js';
 import { PasswordSignIn } from '../domain/sign-in/password-sign-in.js';
 import { CognitoLazyMigration } from '../domain/migration/lazy-cognito.js';
 import { CognitoOldPool } from '../adapters/cognito-pool.js';
+import { ScreenSessionService } from '../domain/sign-in/screen-sessions.js';
 import { poolName } from './accounts.js';
 import { secretBox } from './clients.js';
 import { configurationReader, passwordPolicy, signInSettings } from './configuration.js';
@@ -24,6 +25,7 @@ import {
   grantRepository,
   pendingSignUpRepository,
   signInRepository,
+  screenSessionRepository,
   tempCodeRepository,
   userRepository,
 } from './repositories.js';
@@ -85,11 +87,22 @@ export const credentialService = () =>
     grants: grantRepository(),
     authorizationCodes: authorizationCodeRepository(),
     tempCodes: tempCodeRepository(),
+    committer: committer(),
     tokens: tokenService(),
     tokenLifetimeSeconds: config().tokenLifetimeSeconds,
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId, true),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
+  });
+
+/** The hosted screen's sessions (shared/domain/sign-in/screen-sessions.ts), their lifetimes in the sign-in settings. */
+export const screenSessionService = () =>
+  new ScreenSessionService({
+    store: screenSessionRepository(),
+    lifetimes: async (saasId) => {
+      const { idle_minutes, absolute_minutes } = (await signInSettings(saasId)).screen_session;
+      return { idleSeconds: idle_minutes * 60, absoluteSeconds: absolute_minutes * 60 };
+    },
   });
 
 export const signUpService = () =>

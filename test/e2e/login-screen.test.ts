@@ -313,6 +313,8 @@ let hanakoSecret: string;
         await page.click('#code-form button[type=submit]');
         await expectBackAtTheSaas(page, RIKU.email);
 
+        // Signed out of the screen (its session would answer at once), the device stays.
+        await page.goto(`${loginUrl}sign-out`);
         await page.goto(loginUrl);
         // Kept in a sealed HttpOnly cookie that only the screen's steps receive, never in storage a script reads.
         const kept = (await page.context().cookies()).filter((c) => c.name === `login_device_${rikuId}`);

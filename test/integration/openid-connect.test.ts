@@ -153,7 +153,9 @@ describe('the authorization endpoint refuses', () => {
       [{ ...valid(), scope: 'email' }, 'invalid_scope'],
       [{ ...valid(), code_challenge_method: 'plain' }, 'invalid_request'],
       [{ ...valid(), code_challenge: '' }, 'invalid_request'],
-      [{ ...valid(), prompt: 'none' }, 'login_required'],
+      // prompt=none alone goes to the screen, which answers from its session (test/integration/screen-sessions.test.ts).
+      [{ ...valid(), prompt: 'none login' }, 'invalid_request'],
+      [{ ...valid(), max_age: 'soon' }, 'invalid_request'],
       [{ ...valid(), request: 'eyJ' }, 'request_not_supported'],
     ];
     for (const [params, error] of cases) {

@@ -47,4 +47,9 @@ export interface PageData {
    * to `api/password` once, for a user still on an imported hash (web/login/screen/password-step.ts).
    */
   passwordSignIn?: true;
+  /**
+   * A screen session is live but does not answer this request by itself (web/login/screen/resume.ts): who is
+   * signed in, and why they sign in again (prompt=login, max_age, a second factor now needed, another tenant).
+   */
+  signedInAs?: { name: string; why: 'login_asked' | 'too_old' | 'second_factor' | 'other_tenant' };
 }

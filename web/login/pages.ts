@@ -120,6 +120,22 @@ function link(url: string, text: string): string {
 }
 
 /** The sign-in screen. `assets` is the URL of the screen's own files (`…/login/{saas}/assets/`). */
+const SIGN_IN_AGAIN = {
+  login_asked: 'signInAgainLoginAsked',
+  too_old: 'signInAgainTooOld',
+  second_factor: 'signInAgainSecondFactor',
+  other_tenant: 'signInAgainOtherTenant',
+} as const;
+
+/** Who is signed in, why they sign in again, and the way to another account (web/login/screen/resume.ts). */
+function signedInNotice(texts: LoginTexts, data: PageData): string {
+  const t = texts.page;
+  const who = data.signedInAs as NonNullable<PageData['signedInAs']>;
+  const again = new URLSearchParams({ again: '1', ...contextQuery(data) }).toString();
+  return `<p class="notice" id="signed-in-as">${escapeHtml(fill(t.signedInAs, { name: who.name }))} ${escapeHtml(t[SIGN_IN_AGAIN[who.why]])}
+<a href="sign-out?${escapeHtml(again)}" id="not-you">${escapeHtml(t.notYou)}</a></p>`;
+}
+
 export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, assets: string): string {
   const t = texts.page;
   const title = look.title || t.defaultTitle;
@@ -153,6 +169,7 @@ ${
     : `<h1 id="heading">${escapeHtml(heading)}</h1>`
 }
 ${invited ? `<p id="invitation-intro">${escapeHtml(fill(t.invitationIntro, { email: invited.email, saas: invited.saasName || title, tenant: invited.tenantName || invited.tenantId }))}</p>` : ''}
+${data.signedInAs ? signedInNotice(texts, data) : ''}
 ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHtml(fill(t.invitationUnusable, { reason: data.invitationProblem }))}</p>` : ''}
 <noscript><p class="error">${escapeHtml(t.scriptNeeded)}</p></noscript>
 <p id="status" class="status" role="status" aria-live="polite"></p>
@@ -160,7 +177,7 @@ ${data.invitationProblem ? `<p class="notice" id="invitation-problem">${escapeHt
 
 <form id="sign-in-form" data-heading="${escapeHtml(heading)}" hidden>
 <label for="username">${escapeHtml(usernameLabel)}</label>
-<input id="username" name="username" autocomplete="username" required maxlength="256"${invited ? ` value="${escapeHtml(invited.email)}"` : ''}>
+<input id="username" name="username" autocomplete="username" required maxlength="256"${invited ? ` value="${escapeHtml(invited.email)}"` : data.signedInAs ? ` value="${escapeHtml(data.signedInAs.name)}"` : ''}>
 <label for="password">${escapeHtml(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
 <button type="submit">${escapeHtml(t.signIn)}</button>

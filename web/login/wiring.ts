@@ -20,6 +20,7 @@ import {
   loginThemeService,
   samlAssertions,
   screenHosts,
+  screenSessionService,
   secretBox,
   passwordSignInService,
   signInService,
@@ -30,6 +31,7 @@ import {
 import { AuthorizationServer } from './oidc/authorization-server.js';
 import { GoogleFederation } from './screen/federation.js';
 import type { HostGateDeps } from './host-gate.js';
+import type { ScreenSessionPort } from './screen/contract.js';
 import { LoginScreen } from './screen/screen.js';
 import { EN, type LoginTexts } from './texts/en.js';
 import { builtAssets } from '../kit/built-assets.js';
@@ -73,6 +75,21 @@ export async function saasOfHost(host: string): Promise<string | undefined> {
   return kind.kind === 'other' ? configurationReader().screenOwnerOf(host.trim().toLowerCase()) : undefined;
 }
 
+/** The screen's sessions (screen/screen-session.ts): the service, and the code a live one answers with. */
+const screenSessions = (): ScreenSessionPort => {
+  const sessions = screenSessionService();
+  const credentials = credentialService();
+  return {
+    open: (saasId, opening) => sessions.open(saasId, opening),
+    resume: (saasId, ref, demand) => sessions.resume(saasId, ref, demand),
+    touch: (saasId, session) => sessions.touch(saasId, session),
+    signOut: (saasId, ref) => sessions.signOut(saasId, ref),
+    list: (saasId, userId) => sessions.list(saasId, userId),
+    end: (saasId, userId, sessionId) => sessions.end(saasId, userId, sessionId),
+    saveForSession: (saasId, user, session, target, withCode) => credentials.saveForSession(saasId, user, session, target, withCode),
+  };
+};
+
 export const loginScreen = (texts: LoginTexts = EN) =>
   new LoginScreen({
     texts,
@@ -113,7 +130,8 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     previewOrigin: new URL(config().publicBaseUrl).origin,
     signIn: signInService(),
     passwordSignIn: passwordSignInService(),
-    saveCredentials: (saasId, credentials, binding) => credentialService().save(saasId, credentials, binding),
+    saveCredentials: (saasId, credentials, binding, ...withCode) => credentialService().save(saasId, credentials, binding, ...withCode),
+    sessions: screenSessions(),
     devices: deviceService(),
     box: secretBox(),
     signUp: (saasId, email) => signUpService().signUp(saasId, email),

@@ -92,6 +92,8 @@ interface SignInDocument {
   refresh_token_validity?: RefreshTokenValidity;
   /** Our extension (issue 39); absent until set or until an import (off). */
   password_sign_in?: PasswordSignIn;
+  /** Our extension; absent until set: SCREEN_SESSION_DEFAULTS. */
+  screen_session?: SignInSettings['screen_session'];
 }
 
 const SECONDS_PER: Record<RefreshTokenValidity['unit'], number> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
@@ -163,8 +165,12 @@ const SHAPES = {
     password_length_first: Type.Boolean(),
     refresh_token_validity: RefreshTokenValidity,
     password_sign_in: SignInSettings.properties.password_sign_in,
+    screen_session: SignInSettings.properties.screen_session,
   }),
 } as const;
+
+/** The hosted screen's session lifetimes until a SaaS sets its own (sign-in settings' `screen_session`), in minutes. */
+export const SCREEN_SESSION_DEFAULTS = { idle_minutes: 60, absolute_minutes: 720 };
 
 const EMPTY_BASIC = { domain_name: '', from_email_address: '', reply_email_address: '', mail_domain: '', dkim_tokens: [], is_dns_validated: false };
 
@@ -538,6 +544,7 @@ export class ConfigurationService {
       password_length_first: { enable: doc.password_length_first ?? false },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
       password_sign_in: doc.password_sign_in ?? { user_password_auth: false },
+      screen_session: doc.screen_session ?? { ...SCREEN_SESSION_DEFAULTS },
     };
   }
 
@@ -568,8 +575,13 @@ export class ConfigurationService {
         throw invalid('invalid_parameter', 'refresh_token_validity: must be between 60 minutes and 10 years', { field: 'refresh_token_validity' });
       }
     }
+    const session = update.screen_session;
+    if (session && session.idle_minutes > session.absolute_minutes) {
+      throw invalid('invalid_parameter', 'screen_session: idle_minutes cannot be longer than absolute_minutes', { field: 'screen_session' });
+    }
     const doc = await this.signInDocument(saasId);
     const refreshTokenValidity = validity ?? doc.refresh_token_validity;
+    const screenSession = session ?? doc.screen_session;
     await this.settings.put<SignInDocument>(saasId, DOC.signIn, {
       password_policy: update.password_policy ?? doc.password_policy,
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
@@ -579,6 +591,7 @@ export class ConfigurationService {
       password_length_first: update.password_length_first?.enable ?? doc.password_length_first ?? false,
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
       ...((update.password_sign_in ?? doc.password_sign_in) ? { password_sign_in: update.password_sign_in ?? doc.password_sign_in } : {}),
+      ...(screenSession ? { screen_session: screenSession } : {}),
     });
   }
 }

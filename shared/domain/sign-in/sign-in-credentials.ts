@@ -26,6 +26,7 @@ import { codeHash, openWithCode, sealWithCode } from '../../crypto/code-box.js';
 import { invalid, notFound, unauthenticated } from '../../errors.js';
 import type { Credentials, CredentialsExchange, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
 import type { UserInfo } from '../../schemas/tenant-users.js';
+import type { AtomicWrite, Committer } from '../atomic.js';
 import type { AuthorizationCodeRepository, GrantRepository } from './grants.js';
 import { newGrantId, type RefreshGrant, type RefreshTokens } from './refresh-tokens.js';
 import { credentialsOf, tokenSubject } from './sign-in-state.js';
@@ -85,6 +86,8 @@ export interface SavedCredentials {
 export interface TempCodeRepository {
   /** Stores saved credentials under a code's hash (a fresh UUID's: a collision is a bug). */
   save(saasId: string, codeHash: string, saved: SavedCredentials): Promise<void>;
+  /** The same save as a write, to commit with others (a screen session opened or used with the code). */
+  saveWrite(saasId: string, codeHash: string, saved: SavedCredentials): AtomicWrite;
   /** Takes them out, once: undefined when unknown, taken before, or expired at `now`. */
   take(saasId: string, codeHash: string, now: number): Promise<SavedCredentials | undefined>;
 }
@@ -95,6 +98,8 @@ export interface CredentialDeps {
   grants: GrantRepository;
   authorizationCodes: AuthorizationCodeRepository<SavedCredentials>;
   tempCodes: TempCodeRepository;
+  /** Commits a code with the writes that go with it (a screen session's). */
+  committer: Committer;
   tokens: Pick<TokenService, 'issue'>;
   /** How long ID and access tokens live: a revoked grant stays listed on the profile that long. */
   tokenLifetimeSeconds: number;
@@ -213,8 +218,9 @@ export class CredentialService {
   /**
    * Save Authentication/Authorization Information: only tokens this service issued, all of one user. With a
    * binding, the code is an OpenID Connect authorization code: redeemable only by `redeemAuthorizationCode`.
+   * `with`: writes that happen with the code or not at all (the hosted screen's session it opens).
    */
-  async save(saasId: string, input: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }> {
+  async save(saasId: string, input: CredentialsToSave, binding?: AuthorizationBinding, ...withCode: AtomicWrite[]): Promise<{ code: string }> {
     const challenge = pkceChallenge(input);
     const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token);
     await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub });
@@ -223,13 +229,49 @@ export class CredentialService {
       const { user } = await this.liveRefreshToken(saasId, refreshToken, 'refresh_token');
       if (user.id !== idClaims.sub) throw await this.tokenRefused(saasId, 'refresh_token: belongs to another user than id_token');
     }
-    const code = randomUUID();
     const credentials: Credentials = {
       id_token: input.id_token,
       access_token: input.access_token,
       ...(refreshToken ? { refresh_token: refreshToken } : {}),
     };
-    await this.deps.tempCodes.save(saasId, codeHash(code), {
+    return this.saveCode(saasId, idClaims.sub, credentials, binding ? { binding } : challenge ? { challenge } : {}, withCode);
+  }
+
+  /**
+   * A code for a session of the hosted screen (screen-sessions.ts) that answers an authorization without a
+   * sign-in: fresh tokens of a new grant, as the sign-in that made the session would have had them (its
+   * auth_time, its session version), saved under a code in one write with `withCode` (the session's last use).
+   * No store read: the caller read the user with the session. `undefined` when that write is refused.
+   */
+  async saveForSession(
+    saasId: string,
+    user: UserRecord,
+    session: { authTime: number; sessionVersion: number },
+    target: { binding?: AuthorizationBinding; challenge?: string },
+    withCode: AtomicWrite[],
+  ): Promise<{ code: string } | undefined> {
+    const grantId = newGrantId();
+    const [tokens, refreshToken] = await Promise.all([
+      this.deps.tokens.issue({ ...tokenSubject(saasId, user, session.authTime, session.sessionVersion), grantId }),
+      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion: session.sessionVersion, authTime: session.authTime, grantId }),
+    ]);
+    try {
+      return await this.saveCode(saasId, user.id, credentialsOf(tokens, refreshToken.token), target, withCode);
+    } catch (error) {
+      if (error instanceof WriteRefused) return undefined;
+      throw error;
+    }
+  }
+
+  private async saveCode(
+    saasId: string,
+    userId: string,
+    credentials: Credentials,
+    { binding, challenge }: { binding?: AuthorizationBinding; challenge?: string },
+    withCode: AtomicWrite[],
+  ): Promise<{ code: string }> {
+    const code = randomUUID();
+    const saved: SavedCredentials = {
       sealed: sealWithCode(
         code,
         sealContext(saasId),
@@ -237,9 +279,15 @@ export class CredentialService {
           binding ? { ...credentials, authorization: binding } : challenge ? { ...credentials, code_challenge: challenge } : credentials,
         ),
       ),
-      user_id: idClaims.sub,
+      user_id: userId,
       expiresAt: nowSeconds() + (binding ? AUTHORIZATION_CODE_SECONDS : TEMP_CODE_SECONDS),
-    });
+    };
+    if (withCode.length === 0) {
+      await this.deps.tempCodes.save(saasId, codeHash(code), saved);
+      return { code };
+    }
+    const outcome = await this.deps.committer.commit(this.deps.tempCodes.saveWrite(saasId, codeHash(code), saved), ...withCode);
+    if (!outcome.committed) throw new WriteRefused(outcome.refusedBy);
     return { code };
   }
 
@@ -331,6 +379,13 @@ export class CredentialService {
     // A user who is gone has no session version: the token check refused them, so `info` is there.
     const user = info as UserInfo;
     return { ...user, attributes: user.user_attribute };
+  }
+}
+
+/** A write that goes with a code was refused (a screen session ended meanwhile): no code was saved. */
+export class WriteRefused extends Error {
+  constructor(readonly rule: string) {
+    super(`the write that goes with the code was refused (${rule})`);
   }
 }
 

@@ -36,6 +36,10 @@ export const SUPPORTED_SCOPES = ['openid', 'email'];
 export interface AuthorizationRequest extends AuthorizationBinding {
   saas_id: string;
   state?: string;
+  /** `login`: sign in again whatever the screen's session; `none`: answer from the session or with login_required. */
+  prompt?: 'login' | 'none';
+  /** Seconds: a screen session whose sign-in is older asks again. */
+  max_age?: number;
   /** Unix seconds. */
   exp: number;
 }
@@ -48,6 +52,21 @@ export async function openAuthorizationRequest(box: SecretBox, saasId: string, s
   if (!request) throw invalid('invalid_parameter', 'authorization: is not an authorization request of this SaaS');
   if (request.exp <= nowSeconds()) throw invalid('authorization_expired', 'authorization: the request is too old; start again from the application');
   return request;
+}
+
+/** The redirect URI with an error, the state and the issuer: only for a request this server checked and sealed. */
+export function authorizationError(
+  request: Pick<AuthorizationRequest, 'redirect_uri' | 'state'>,
+  issuer: string,
+  error: string,
+  description: string,
+): string {
+  const url = new URL(request.redirect_uri);
+  url.searchParams.set('error', error);
+  url.searchParams.set('error_description', description);
+  if (request.state !== undefined) url.searchParams.set('state', request.state);
+  url.searchParams.set('iss', issuer);
+  return url.toString();
 }
 
 /** Where the screen sends the browser once signed in: the redirect URI with the code, the state and the issuer (RFC 9207). */
@@ -130,14 +149,8 @@ export class AuthorizationServer {
       return this.badRequest('redirect_uri: is not the callback URL registered for this client (PUT /auth-info)', saasId);
     }
     const state = query.get('state') ?? undefined;
-    const back = (error: string, description: string) => {
-      const url = new URL(redirectUri);
-      url.searchParams.set('error', error);
-      url.searchParams.set('error_description', description);
-      if (state !== undefined) url.searchParams.set('state', state);
-      url.searchParams.set('iss', this.deps.issuer);
-      return redirect(url.toString());
-    };
+    const back = (error: string, description: string) =>
+      redirect(authorizationError({ redirect_uri: redirectUri, ...(state !== undefined ? { state } : {}) }, this.deps.issuer, error, description));
     const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
     const nonce = query.get('nonce') ?? undefined;
     if (query.has('request') || query.has('request_uri')) return back('request_not_supported', 'request objects are not supported');
@@ -150,7 +163,10 @@ export class AuthorizationServer {
       return back('invalid_request', 'code_challenge: PKCE with code_challenge_method S256 is required');
     }
     if ((state?.length ?? 0) > 1024 || (nonce?.length ?? 0) > 512) return back('invalid_request', 'state, nonce: too long');
-    if ((query.get('prompt') ?? '').split(' ').includes('none')) return back('login_required', 'the login screen keeps no session; sign in');
+    const prompts = (query.get('prompt') ?? '').split(' ').filter(Boolean);
+    if (prompts.includes('none') && prompts.length > 1) return back('invalid_request', 'prompt: none cannot go with another value');
+    const maxAge = query.get('max_age');
+    if (maxAge !== null && !/^\d{1,9}$/.test(maxAge)) return back('invalid_request', 'max_age: must be a number of seconds');
     const request: AuthorizationRequest = {
       saas_id: saasId,
       redirect_uri: redirectUri,
@@ -158,6 +174,9 @@ export class AuthorizationServer {
       scope: SUPPORTED_SCOPES.filter((scope) => scopes.includes(scope)).join(' '),
       ...(nonce !== undefined ? { nonce } : {}),
       ...(state !== undefined ? { state } : {}),
+      // The screen decides them against its session (web/login/screen/resume.ts); select_account and consent ask nothing more.
+      ...(prompts.includes('none') ? { prompt: 'none' as const } : prompts.includes('login') ? { prompt: 'login' as const } : {}),
+      ...(maxAge !== null ? { max_age: Number(maxAge) } : {}),
       exp: nowSeconds() + AUTHORIZATION_REQUEST_SECONDS,
     };
     const sealed = await sealJson(this.deps.box, request, requestContext(saasId));
@@ -250,8 +269,9 @@ export class AuthorizationServer {
   }
 
   /**
-   * RP-initiated logout: the screen keeps no session, so there is nothing to end here but its page cookie; the
-   * browser goes back to `post_logout_redirect_uri` (with `state`) when it is on the callback URL's origin.
+   * RP-initiated logout: through the screen's sign-out, which ends its session (web/login/screen/screen-session.ts)
+   * on the screen's own host, where its cookie is; the browser then goes back to `post_logout_redirect_uri`
+   * (with `state`) when it is on the callback URL's origin.
    * An `id_token_hint` must be an ID token this service signed for the client (expired ones too: OpenID
    * Connect RP-Initiated Logout 1.0, section 2); a forged or foreign one is refused with a page.
    */

@@ -5,7 +5,9 @@
  */
 import * as Type from '@sinclair/typebox';
 import type { SecretBox } from '../../../shared/crypto/secret-box.js';
-import type { AuthorizationBinding } from '../../../shared/domain/sign-in/sign-in-credentials.js';
+import type { AtomicWrite } from '../../../shared/domain/atomic.js';
+import type { ScreenSessionService } from '../../../shared/domain/sign-in/screen-sessions.js';
+import type { AuthorizationBinding, CredentialService } from '../../../shared/domain/sign-in/sign-in-credentials.js';
 import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../../shared/domain/sign-in/federation.js';
 import type { Invitation, InvitationAcceptance } from '../../../shared/schemas/invitations.js';
 import type { LoginTheme } from '../../../shared/schemas/login-theme.js';
@@ -47,8 +49,18 @@ export interface LoginScreenDeps {
   passwordSignIn?: {
     signIn(saasId: string, parameters: { USERNAME: string; PASSWORD: string }, options: { withVerifier: boolean }): Promise<SignInResult>;
   };
-  /** A temporary code for the credentials; with a binding, an OpenID Connect authorization code. */
-  saveCredentials(saasId: string, credentials: CredentialsToSave, binding?: AuthorizationBinding): Promise<{ code: string }>;
+  /**
+   * A temporary code for the credentials; with a binding, an OpenID Connect authorization code. `withCode`:
+   * writes committed with it or not at all (the screen session the sign-in opens).
+   */
+  saveCredentials(
+    saasId: string,
+    credentials: CredentialsToSave,
+    binding?: AuthorizationBinding,
+    ...withCode: AtomicWrite[]
+  ): Promise<{ code: string }>;
+  /** The screen's sessions (screen-session.ts); without them, every visit signs in afresh. */
+  sessions?: ScreenSessionPort;
   devices: {
     confirm(saasId: string, input: DeviceConfirmation): Promise<{ user_confirmation_necessary: boolean }>;
     updateStatus(saasId: string, input: DeviceStatusUpdate): Promise<void>;
@@ -92,6 +104,10 @@ export interface LoginScreenDeps {
   /** The page's script and style, built by web/page-assets.ts. */
   asset(name: 'login.js' | 'login.css'): Promise<string>;
 }
+
+/** The sessions' service, and the code a live session answers an authorization with (CredentialService.saveForSession). */
+export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'resume' | 'touch' | 'signOut' | 'list' | 'end'> &
+  Pick<CredentialService, 'saveForSession'>;
 
 export const MAX_BODY_BYTES = 16 * 1024;
 export const CSRF_COOKIE = 'login_csrf';

@@ -28,6 +28,7 @@ import {
 } from './contract.js';
 import { FLOW_COOKIE, FLOW_SECONDS } from './federation.js';
 import { finishWith } from './finish.js';
+import { providerWay } from './screen-session.js';
 import { checkConsents, stepOf, type ScreenStep } from './steps.js';
 
 /** Off to Google with the flow in a cookie only the return address reads. */
@@ -86,7 +87,7 @@ async function federatedSignIn(
   const { sign_up_page } = (await deps.look(saasId)).pages;
   const mayCreate = consented || (!sign_up_page.is_terms_of_service && !sign_up_page.is_privacy_policy);
   const outcome = await deps.federation.signIn(saasId, account, { mayCreate });
-  if (outcome.kind === 'signed_in') return (await finishWith(parts, saasId, outcome.credentials, context)).redirect;
+  if (outcome.kind === 'signed_in') return (await finishWith(parts, saasId, outcome.credentials, context, providerWay(account.tenantId))).redirect;
   if (outcome.kind === 'consent_needed') {
     const ticket: ConsentTicket = { account, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
     const sealed = await sealJson(deps.box, ticket, consentTicket(saasId));
@@ -165,6 +166,6 @@ export const FEDERATED_STEPS: Readonly<Record<string, ScreenStep>> = {
   link: stepOf(BODIES.link, async ({ parts, saasId }, { ticket, code }) => {
     const pending = await openLinkTicket(parts, saasId, ticket);
     const credentials = await parts.deps.federation.confirmLink(saasId, pending.user_id, code, pending.account);
-    return finishWith(parts, saasId, credentials, pending.context);
+    return finishWith(parts, saasId, credentials, pending.context, providerWay(pending.account.tenantId));
   }),
 };

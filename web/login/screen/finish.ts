@@ -10,14 +10,19 @@ import { sealJson } from '../../kit/sealed.js';
 import { authorizationResponse, openAuthorizationRequest } from '../oidc/authorization-server.js';
 import type { ScreenContext } from '../screen-context.js';
 import { deviceTicket, type ScreenParts } from './contract.js';
+import { openSession, PASSWORD, type SignInWay } from './screen-session.js';
 
 export async function finish(
   { deps, passkeys }: ScreenParts,
   saasId: string,
   step: SignInResult & { credentials: Credentials },
   { state, invitation, authorization, code_challenge }: ScreenContext & { invitation?: { id: string } },
+  way: SignInWay = PASSWORD,
 ) {
   const { credentials } = step;
+  // The screen session this sign-in opens: written with its code, so it costs no store request of its own.
+  const session = await openSession(deps, saasId, credentials, way);
+  const withCode = session ? [session.write] : [];
   const request = authorization !== undefined ? await openAuthorizationRequest(deps.box, saasId, authorization) : undefined;
   // Parsed with the rule it was saved under (shared/schemas/web-url.ts): a stored value no browser could follow is none.
   const callback = webUrl(await deps.callbackUrl(saasId));
@@ -27,15 +32,16 @@ export async function finish(
   if (request) {
     const { redirect_uri, code_challenge, nonce, scope } = request;
     const binding = { redirect_uri, code_challenge, scope, ...(nonce !== undefined ? { nonce } : {}) };
-    redirect = authorizationResponse(request, deps.issuer, (await deps.saveCredentials(saasId, credentials, binding)).code);
+    redirect = authorizationResponse(request, deps.issuer, (await deps.saveCredentials(saasId, credentials, binding, ...withCode)).code);
   } else {
     const url = callback;
     // With the application's PKCE challenge, the code is traded only with its verifier (POST /credentials/exchange).
     const toSave = code_challenge ? { ...credentials, code_challenge, code_challenge_method: 'S256' as const } : credentials;
-    url.searchParams.set('code', (await deps.saveCredentials(saasId, toSave)).code);
+    url.searchParams.set('code', (await deps.saveCredentials(saasId, toSave, undefined, ...withCode)).code);
     if (state !== undefined) url.searchParams.set('state', state);
     redirect = url.toString();
   }
+  await session?.commit();
   // Passkeys on: the page may offer one, or show the person theirs, before it leaves (passkeys.ts).
   const offer = await passkeys.offer(saasId, credentials);
   const offered = step.new_device_metadata;
@@ -48,5 +54,10 @@ export async function finish(
 }
 
 /** A sign-in that ended with credentials and no challenge: a provider's, a link's, a passkey's. */
-export const finishWith = (parts: ScreenParts, saasId: string, credentials: Credentials, context: ScreenContext & { invitation?: { id: string } }) =>
-  finish(parts, saasId, { challenge_parameters: {}, credentials }, context);
+export const finishWith = (
+  parts: ScreenParts,
+  saasId: string,
+  credentials: Credentials,
+  context: ScreenContext & { invitation?: { id: string } },
+  way: SignInWay,
+) => finish(parts, saasId, { challenge_parameters: {}, credentials }, context, way);

@@ -7,16 +7,18 @@ import { minimumLength, SYMBOLS } from '../../../shared/domain/configuration/pas
 import { DomainError, invalid } from '../../../shared/errors.js';
 import { cookie, setCookie } from '../../kit/cookies.js';
 import type { WebResponse } from '../../kit/http.js';
-import { openAuthorizationRequest } from '../oidc/authorization-server.js';
+import { openAuthorizationRequest, type AuthorizationRequest } from '../oidc/authorization-server.js';
 import { refusalText } from '../dead-ends.js';
 import { ownScriptOnlyAtHome } from '../host-gate.js';
 import { contentSecurityPolicy, loginPage, type FirstForm, type PageData } from '../pages.js';
-import { MAX_AUTHORIZATION_LENGTH, screenContext } from '../screen-context.js';
+import { contextQuery, MAX_AUTHORIZATION_LENGTH, screenContext } from '../screen-context.js';
 import { fill } from '../texts/en.js';
 import { themeImageOrigin } from '../theme.js';
 import { messageAnswer, notFound, redirect, screenCookie, screenPath } from './answers.js';
 import { BASE_HEADERS, CSRF_COOKIE, CSRF_PATTERN, FRAMEABLE_HEADERS, SAAS_ID, type ScreenCall, type ScreenParts } from './contract.js';
 import { openConsentTicket, openLinkTicket } from './federated-steps.js';
+import { fromSession } from './resume.js';
+import { forgetSession, sessionOf } from './screen-session.js';
 
 /** The page addresses, and the form each opens with. */
 export const PAGES: Readonly<Record<string, FirstForm>> = {
@@ -50,11 +52,12 @@ export async function signInPage(call: ScreenCall): Promise<WebResponse> {
   const existing = cookie(request.headers.cookie, CSRF_COOKIE);
   const csrf = existing && CSRF_PATTERN.test(existing) ? existing : randomBytes(32).toString('base64url');
   const authorization = query.get('authorization') ?? undefined;
+  let opened: AuthorizationRequest | undefined;
   if (authorization !== undefined) {
     // Checked now, so a stale or foreign request is said at once rather than after the password.
     try {
       if (authorization.length > MAX_AUTHORIZATION_LENGTH) throw invalid('invalid_parameter', 'authorization: too long');
-      await openAuthorizationRequest(deps.box, saasId, authorization);
+      opened = await openAuthorizationRequest(deps.box, saasId, authorization);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return messageAnswer(
@@ -66,12 +69,17 @@ export async function signInPage(call: ScreenCall): Promise<WebResponse> {
       );
     }
   }
+  const context = screenContext(query);
+  // Signed in already: the session answers, or the page says who is signed in (resume.ts).
+  const session = await fromSession(call, context, opened);
+  if ('answer' in session) return session.answer;
   const first = PAGES[page] === 'sign-up-form' && !look.selfSignUp ? 'sign-in-form' : (PAGES[page] as FirstForm);
   const data: PageData = {
     csrf,
     first,
     messages: deps.texts.messages,
-    ...screenContext(query),
+    ...context,
+    ...(session.signedInAs ? { signedInAs: session.signedInAs } : {}),
     ...(look.tagManagerId ? { tagManagerId: look.tagManagerId } : {}),
     ...(look.passwordSignIn ? { passwordSignIn: true as const } : {}),
   };
@@ -113,7 +121,7 @@ export async function signInPage(call: ScreenCall): Promise<WebResponse> {
       'content-security-policy': contentSecurityPolicy(Boolean(look.tagManagerId), themeImageOrigin(look.theme), deps.previewOrigin),
     },
     body: loginPage(deps.texts, look, data, `${screenPath(deps, saasId)}assets/`),
-    cookies: [setCookie(CSRF_COOKIE, csrf, screenCookie(deps, saasId, 'Strict'))],
+    cookies: [setCookie(CSRF_COOKIE, csrf, screenCookie(deps, saasId, 'Strict')), ...session.cookies],
   };
 }
 
@@ -141,10 +149,18 @@ async function invitation(
 }
 
 /**
- * The screen keeps no session of its own (each visit signs in afresh), so signing out forgets its cookie and
- * returns to `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere.
+ * Signing out ends the screen's session (screen-session.ts) and forgets its cookies, and returns to
+ * `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere. With
+ * `again` ("not you? use another account"), back to the sign-in page for what it was opened for.
  */
-export async function signOut({ parts: { deps }, saasId, query }: ScreenCall): Promise<WebResponse> {
+export async function signOut({ parts: { deps }, saasId, query, request }: ScreenCall): Promise<WebResponse> {
+  const ref = deps.sessions ? await sessionOf(deps, saasId, request) : undefined;
+  if (ref) await deps.sessions?.signOut(saasId, ref);
+  const forget = [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0), forgetSession(deps, saasId)];
+  if (query.has('again')) {
+    const context = new URLSearchParams(contextQuery(screenContext(query))).toString();
+    return redirect(`${screenPath(deps, saasId)}${context ? `?${context}` : ''}`, forget);
+  }
   const redirectUri = query.get('redirect_uri') ?? '';
   // The URL parser would drop CR, LF and tabs and take the rest: refused instead, as no URL we hand out has them.
   if ([...redirectUri].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f))) {
@@ -154,5 +170,5 @@ export async function signOut({ parts: { deps }, saasId, query }: ScreenCall): P
   const sameOrigin = (a: string, b: string) => URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
   // In its parsed form: a header holds ASCII only, so anything else is percent-encoded as the browser would.
   const location = redirectUri && sameOrigin(redirectUri, callback) ? new URL(redirectUri).href : `${screenPath(deps, saasId)}sign-in`;
-  return redirect(location, [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0)]);
+  return redirect(location, forget);
 }

@@ -54,6 +54,7 @@ import { assetOf, PAGES, signInPage, signOut } from './page.js';
 import { PasskeySteps } from './passkeys.js';
 import { DeviceJar } from './remembered-devices.js';
 import { PASSWORD_STEPS } from './password-step.js';
+import { PASSKEY, withSessionJar } from './screen-session.js';
 import { ACCOUNT_STEPS, type ScreenStep } from './steps.js';
 
 export type { LoginScreenDeps } from './contract.js';
@@ -128,7 +129,7 @@ export class LoginScreen {
         passkeys: deps.passkeys,
         box: deps.box,
         secure: deps.secureCookies,
-        finish: (saasId, credentials, context) => finishWith(parts, saasId, credentials, context),
+        finish: (saasId, credentials, context) => finishWith(parts, saasId, credentials, context, PASSKEY),
       }),
     };
     this.parts = parts;
@@ -151,11 +152,12 @@ export class LoginScreen {
     }
     const route = ROUTES.find((r) => r.method === request.method && (r.page !== undefined ? r.page === page : page.startsWith(r.prefix)));
     if (!route) return notFound(deps, saasId);
-    return route.answer({ parts: this.parts, saasId, page, query: new URLSearchParams(request.query), request });
+    const call = { parts: this.parts, saasId, page, query: new URLSearchParams(request.query), request };
+    return withSessionJar(request, () => route.answer(call));
   }
 
   /** `{BASE_PATH}/oauth2/idpresponse`: back from Google (federated-steps.ts). */
   federatedReturn(request: WebRequest): Promise<WebResponse> {
-    return federatedReturn(this.parts, request);
+    return withSessionJar(request, () => federatedReturn(this.parts, request));
   }
 }

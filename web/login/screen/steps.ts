@@ -12,6 +12,7 @@ import { openJson } from '../../kit/sealed.js';
 import { passwordChallenge } from '../srp.js';
 import { BODIES, deviceTicket, type ScreenParts } from './contract.js';
 import { finish } from './finish.js';
+import { PASSWORD, PASSWORD_AND_CODE, PASSWORD_AND_DEVICE, type SignInWay } from './screen-session.js';
 import { answerDeviceSteps, type DeviceJar } from './remembered-devices.js';
 import type { ScreenContext } from '../screen-context.js';
 
@@ -61,6 +62,14 @@ async function start({ parts, saasId }: StepCall, body: { username: string; srp_
   return { challenge };
 }
 
+/** How a sign-in ended by this answer proved who the person is: the step answered last says. */
+const wayOf = (challenge: string, withDevice: boolean) =>
+  challenge === 'SOFTWARE_TOKEN_MFA' || challenge === 'EMAIL_OTP'
+    ? PASSWORD_AND_CODE
+    : withDevice || challenge === 'DEVICE_PASSWORD_VERIFIER'
+      ? PASSWORD_AND_DEVICE
+      : PASSWORD;
+
 async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
   const { parts, saasId, devices } = call;
   const allowed = FOLLOW_UPS[body.challenge_name];
@@ -82,12 +91,18 @@ async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
     if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
     throw error;
   }
-  return afterSignInStep(call, step, body, responses.USERNAME);
+  return afterSignInStep(call, step, body, responses.USERNAME, wayOf(body.challenge_name, device !== undefined));
 }
 
 /** What the page gets after a sign-in step: off to the callback when it ended, or the next step it asks for. */
-export function afterSignInStep({ parts, saasId }: StepCall, step: SignInResult, context: ScreenContext, username: string | undefined) {
-  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, context);
+export function afterSignInStep(
+  { parts, saasId }: StepCall,
+  step: SignInResult,
+  context: ScreenContext,
+  username: string | undefined,
+  way: SignInWay = PASSWORD,
+) {
+  if (step.credentials) return finish(parts, saasId, { ...step, credentials: step.credentials }, context, way);
   const next = step.challenge_name ?? '';
   if (!Object.hasOwn(FOLLOW_UPS, next) && !DEVICE_STEPS.includes(next)) {
     throw invalid('unsupported_challenge', `the sign-in asks for ${next}, which this screen does not offer`);

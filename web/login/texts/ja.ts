@@ -14,6 +14,12 @@ export const JA: LoginTexts = {
     invitationIntro:
       '{saas} から {email} 宛に、{tenant} への招待が届いています。このメールアドレスでログインするか、初めての方はパスワードを設定してください。',
     invitationUnusable: 'この招待は承認できません: {reason}',
+    signedInAs: '{name} でログインしています。',
+    signInAgainLoginAsked: 'アプリケーションが再度のログインを求めています。',
+    signInAgainTooOld: 'このアプリケーションには前回のログインが古すぎます。もう一度ログインしてください。',
+    signInAgainSecondFactor: 'このアカウントは二要素認証を使うようになりました。もう一度ログインしてください。',
+    signInAgainOtherTenant: '別の組織経由のログインです。もう一度ログインしてください。',
+    notYou: '別のアカウントを使う（ご本人でない場合）',
     invitationNotPending: '招待の状態が「{status}」です。',
     invitationMissing: '該当する招待が見つかりません。',
     email: 'メールアドレス',

@@ -1,0 +1,206 @@
+/**
+ * The hosted screen's session (docs/login-screen.md, "Signed in once"): every completed sign-in on a SaaS's
+ * screen opens one, and a later authorization for the same SaaS completes from it without asking, while it is
+ * live and nothing forbids it (prompt=login, max_age, a second factor the user now needs, another tenant's
+ * identity provider).
+ *
+ * The browser holds a sealed reference (web/login/screen/screen-session.ts); the store holds a small item in the
+ * user's partition, so a session can be listed and ended one by one, and Delete User takes them along:
+ *
+ * - made in the same write as the sign-in's code (CredentialService.save's extra writes): a screen sign-in makes
+ *   no more store requests than before;
+ * - resumed with one read (the profile beside the session item: a password change or reset raises the session
+ *   version, which ends every session made before) and one write (the code, and the item's last use);
+ * - ended by signing out, by the API or console (`DELETE /users/{id}/sessions/{session_id}`), by a password
+ *   change or reset, and by Delete User.
+ */
+import { randomBytes } from 'node:crypto';
+import { nowSeconds } from '../../clock.js';
+import { notFound } from '../../errors.js';
+import type { AtomicWrite } from '../atomic.js';
+import type { UserRecord } from '../users/users.js';
+
+/** How the person proved who they are, as OpenID Connect's `amr` names it (RFC 8176). */
+export type SessionMethod = 'pwd' | 'otp' | 'mfa' | 'swk' | 'hwk' | 'fed';
+
+/** The item's last use is written again only when older than this: an idle lifetime counts in minutes, not seconds. */
+export const TOUCH_SECONDS = 60;
+
+export interface ScreenSessionLifetimes {
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
+
+/** What the store keeps of a session (no secret: the browser's reference is sealed, this names it). */
+export interface ScreenSessionRecord {
+  session_id: string;
+  user_id: string;
+  /** The user's session version it was made at: a password change or reset raises it. */
+  session_version: number;
+  /** When the person proved who they are (the tokens' auth_time, OpenID Connect's max_age). */
+  auth_time: number;
+  methods: SessionMethod[];
+  /** A second factor was given (or the way in counts as two: a passkey, an identity provider). */
+  second_factor: boolean;
+  /** Made through this tenant's own identity provider (SAML or OpenID Connect): used for that tenant only. */
+  tenant_id?: string;
+  user_agent: string;
+  ip: string;
+  created_at: number;
+  last_used_at: number;
+  /** The absolute end (also the item's TTL). */
+  expires_at: number;
+}
+
+/** A session as the API and the console list it. */
+export interface ScreenSessionView {
+  id: string;
+  user_agent: string;
+  ip: string;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+  methods: SessionMethod[];
+  tenant_id?: string;
+}
+
+export interface ScreenSessionRepository {
+  /** The new session's item, written with the sign-in's code (refused when the id exists: a collision is a bug). */
+  openWrite(saasId: string, record: ScreenSessionRecord): AtomicWrite;
+  /** The live user (undefined when gone) and the session's item, in one request. */
+  userAndSession(saasId: string, userId: string, sessionId: string): Promise<{ user?: UserRecord; session?: ScreenSessionRecord }>;
+  /** Its last use moved to `now`, on condition that it still exists (ended meanwhile: the write fails). */
+  touchWrite(saasId: string, userId: string, sessionId: string, now: number): AtomicWrite;
+  /** The user's sessions and profile, in one query of the partition. */
+  ofUser(saasId: string, userId: string): Promise<{ user?: UserRecord; sessions: ScreenSessionRecord[] }>;
+  /** false when there was none. */
+  remove(saasId: string, userId: string, sessionId: string): Promise<boolean>;
+}
+
+/** What the browser's sealed reference names. */
+export interface SessionReference {
+  userId: string;
+  sessionId: string;
+}
+
+/** What a sign-in tells about itself when it opens a session. */
+export interface SessionOpening {
+  userId: string;
+  sessionVersion: number;
+  authTime: number;
+  methods: SessionMethod[];
+  secondFactor: boolean;
+  tenantId?: string;
+  userAgent: string;
+  ip: string;
+}
+
+/** Why a session does not answer an authorization by itself. */
+export type NotUsable = 'none' | 'ended' | 'login_asked' | 'too_old' | 'second_factor' | 'other_tenant';
+
+/** What an authorization asks of a session. */
+export interface SessionDemand {
+  /** prompt=login: the person signs in again whatever the session. */
+  login?: boolean;
+  /** max_age (seconds): the session's authentication may be at most this old. */
+  maxAge?: number;
+  /** The tenant the request is for, when it names one. */
+  tenantId?: string;
+}
+
+export type Resumed = { usable: true; user: UserRecord; session: ScreenSessionRecord } | { usable: false; why: NotUsable; user?: UserRecord };
+
+export const newSessionId = () => randomBytes(16).toString('base64url');
+
+const MAX_USER_AGENT = 256;
+
+export const viewOf = (s: ScreenSessionRecord): ScreenSessionView => ({
+  id: s.session_id,
+  user_agent: s.user_agent,
+  ip: s.ip,
+  created_at: s.created_at,
+  last_used_at: s.last_used_at,
+  expires_at: s.expires_at,
+  methods: s.methods,
+  ...(s.tenant_id !== undefined ? { tenant_id: s.tenant_id } : {}),
+});
+
+export class ScreenSessionService {
+  constructor(
+    private readonly deps: {
+      store: ScreenSessionRepository;
+      lifetimes(saasId: string): Promise<ScreenSessionLifetimes>;
+    },
+  ) {}
+
+  /** The item of a new session and its write; its id is always new, whatever the browser sent before. */
+  async open(saasId: string, opening: SessionOpening): Promise<{ record: ScreenSessionRecord; write: AtomicWrite }> {
+    const now = nowSeconds();
+    const { absoluteSeconds } = await this.deps.lifetimes(saasId);
+    const record: ScreenSessionRecord = {
+      session_id: newSessionId(),
+      user_id: opening.userId,
+      session_version: opening.sessionVersion,
+      auth_time: opening.authTime,
+      methods: opening.methods,
+      second_factor: opening.secondFactor,
+      ...(opening.tenantId !== undefined ? { tenant_id: opening.tenantId } : {}),
+      user_agent: opening.userAgent.slice(0, MAX_USER_AGENT),
+      ip: opening.ip,
+      created_at: now,
+      last_used_at: now,
+      expires_at: now + absoluteSeconds,
+    };
+    return { record, write: this.deps.store.openWrite(saasId, record) };
+  }
+
+  /**
+   * The session a browser names, when it is live and meets what the authorization asks: one store request.
+   * Live: the user exists with the session version it was made at, the item is there (not ended), and neither
+   * lifetime has passed. It meets the demand unless prompt=login, an authentication older than max_age, a
+   * second factor the user has turned on since, or another tenant's identity provider says otherwise.
+   */
+  async resume(saasId: string, ref: SessionReference, demand: SessionDemand = {}): Promise<Resumed> {
+    const [{ user, session }, { idleSeconds }] = await Promise.all([
+      this.deps.store.userAndSession(saasId, ref.userId, ref.sessionId),
+      this.deps.lifetimes(saasId),
+    ]);
+    const now = nowSeconds();
+    if (!user || !session || session.session_version !== user.session_version) return { usable: false, why: 'ended' };
+    if (session.expires_at <= now || session.last_used_at + idleSeconds <= now) return { usable: false, why: 'ended' };
+    if (demand.login) return { usable: false, why: 'login_asked', user };
+    if (demand.maxAge !== undefined && now - session.auth_time > demand.maxAge) return { usable: false, why: 'too_old', user };
+    if (user.mfa.enabled && !session.second_factor) return { usable: false, why: 'second_factor', user };
+    if (session.tenant_id !== undefined && session.tenant_id !== demand.tenantId) return { usable: false, why: 'other_tenant', user };
+    return { usable: true, user, session };
+  }
+
+  /** The write that marks a resumed session used now (with the code it answers), or none within a minute of the last. */
+  touch(saasId: string, session: ScreenSessionRecord): AtomicWrite[] {
+    const now = nowSeconds();
+    return now - session.last_used_at < TOUCH_SECONDS ? [] : [this.deps.store.touchWrite(saasId, session.user_id, session.session_id, now)];
+  }
+
+  /** The user's live sessions, newest first (an ended one, by a password change or its lifetimes, is not listed). */
+  async list(saasId: string, userId: string): Promise<ScreenSessionView[]> {
+    const [{ user, sessions }, { idleSeconds }] = await Promise.all([this.deps.store.ofUser(saasId, userId), this.deps.lifetimes(saasId)]);
+    if (!user) throw notFound('user_not_found', 'user_id: there is no such user');
+    const now = nowSeconds();
+    return sessions
+      .filter((s) => s.session_version === user.session_version && s.expires_at > now && s.last_used_at + idleSeconds > now)
+      .sort((a, b) => b.created_at - a.created_at)
+      .map(viewOf);
+  }
+
+  /** Ends one session; 404 when the user has no such session. */
+  async end(saasId: string, userId: string, sessionId: string): Promise<void> {
+    if (!(await this.deps.store.remove(saasId, userId, sessionId))) {
+      throw notFound('session_not_found', 'session_id: the user has no such session');
+    }
+  }
+
+  /** Signing out: ends the session the browser names, if it is still there (no error otherwise). */
+  async signOut(saasId: string, ref: SessionReference): Promise<void> {
+    await this.deps.store.remove(saasId, ref.userId, ref.sessionId);
+  }
+}

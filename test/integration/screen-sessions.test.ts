@@ -1,0 +1,241 @@
+/**
+ * The hosted screen's session (docs/login-screen.md, "Signed in once"; web/login/screen/screen-session.ts,
+ * resume.ts; shared/domain/sign-in/screen-sessions.ts), over HTTP through the real handlers on DynamoDB Local:
+ * one sign-in opens it, and later authorizations complete from it (the SaaS's own entry with its state, and
+ * openid-client's code flow, silent with prompt=none too); prompt=login, max_age, a second factor turned on
+ * since, and its lifetimes ask again; signing out, a password change or reset, Delete User and the API's
+ * DELETE /users/{id}/sessions/{session_id} end it.
+ */
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
+import assert from 'node:assert/strict';
+import * as oidc from 'openid-client';
+import type { SignedClient } from '../../client/signed-fetch.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { Browser } from '../support/screen-browser.js';
+
+const CALLBACK = 'https://app.acme.test/auth/callback';
+const PASSWORD = 'Taro#Secret42';
+
+let h: Harness;
+let admin: SignedClient;
+let saasId: string;
+let client: oidc.Configuration;
+let screen: string;
+
+let n = 0;
+async function newUser() {
+  const email = `person${++n}.sessions@example.com`;
+  const created = await admin.post<{ id: string }>('/users', { email, password: PASSWORD, attributes: {} });
+  assert.equal(created.status, 201, created.text);
+  return { email, id: created.body.id };
+}
+
+/** A browser signed in once through the SaaS's own entry. */
+async function signedIn() {
+  const user = await newUser();
+  const browser = new Browser(screen, client, CALLBACK);
+  const { answer, setCookie } = await browser.signIn(`${screen}?state=first`, user.email, PASSWORD);
+  assert.ok(String(answer.redirect).startsWith(`${CALLBACK}?code=`));
+  return { user, browser, setCookie };
+}
+
+/** The callback a screen answer sends the browser to, with its code. */
+function callbackOf(res: Response): URL {
+  assert.equal(res.status, 302, `expected a redirect, got ${res.status}`);
+  const url = new URL(res.headers.get('location') ?? '');
+  assert.equal(url.origin + url.pathname, CALLBACK);
+  return url;
+}
+
+beforeAll(async () => {
+  h = await startHarness({ issuerIsApi: true });
+  ({ saasId, client: admin } = await h.newSaas());
+  assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+  screen = `${h.api.baseUrl}/login/${saasId}/`;
+  client = await oidc.discovery(new URL(h.api.baseUrl), saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+});
+afterAll(async () => {
+  await h?.close();
+});
+afterEach(() => resetClockForTests());
+
+describe('one sign-in on the screen', () => {
+  it('sets a sealed, HttpOnly, SameSite=Lax session cookie scoped to the SaaS screen', async () => {
+    const { setCookie } = await signedIn();
+    const line = setCookie.find((c) => c.startsWith('login_session='));
+    assert.ok(line, setCookie.join('\n'));
+    assert.match(line, /; Path=\/v1\/auth\/login\/[^/]+\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+    assert.ok(line.includes(`/login/${saasId}/`));
+    // Plain HTTP on a laptop: no Secure (the deployed service's HTTPS sets it, secureCookies).
+    assert.doesNotMatch(line, /Secure/);
+  });
+
+  it("answers the SaaS's own entry again at once: the callback with a code the SDK trades, and the state", async () => {
+    const { user, browser } = await signedIn();
+    const back = callbackOf(await browser.get(`${screen}?state=second`));
+    assert.equal(back.searchParams.get('state'), 'second');
+    const traded = await admin.get<{ id_token: string; refresh_token: string }>(`/credentials?code=${back.searchParams.get('code')}`);
+    assert.equal(traded.status, 200, traded.text);
+    const me = await admin.get<{ email: string }>(`/userinfo?token=${traded.body.id_token}`);
+    assert.equal(me.body.email, user.email);
+  });
+
+  it('answers an OpenID Connect client without a prompt, and prompt=none silently, with the first auth_time', async () => {
+    const { browser } = await signedIn();
+    const first = await browser.authorize();
+    const tokens = await oidc.authorizationCodeGrant(client, callbackOf(first.answer), {
+      pkceCodeVerifier: first.verifier,
+      expectedState: first.state,
+      expectedNonce: first.nonce,
+      idTokenExpected: true,
+    });
+    const silent = await browser.authorize({ prompt: 'none' });
+    const again = await oidc.authorizationCodeGrant(client, callbackOf(silent.answer), {
+      pkceCodeVerifier: silent.verifier,
+      expectedState: silent.state,
+      expectedNonce: silent.nonce,
+      idTokenExpected: true,
+    });
+    assert.equal(again.claims()?.sub, tokens.claims()?.sub);
+    assert.equal(again.claims()?.auth_time, tokens.claims()?.auth_time);
+  });
+});
+
+describe('what asks again', () => {
+  it('prompt=none without a session: login_required back to the registered redirect URI, with the state', async () => {
+    const browser = new Browser(screen, client, CALLBACK);
+    const { answer, state } = await browser.authorize({ prompt: 'none' });
+    const back = callbackOf(answer);
+    assert.equal(back.searchParams.get('error'), 'login_required');
+    assert.equal(back.searchParams.get('state'), state);
+    assert.equal(back.searchParams.get('code'), null);
+  });
+
+  it('prompt=login: the sign-in page, saying who is signed in, and signing in again answers the client', async () => {
+    const { user, browser } = await signedIn();
+    const { answer, screenUrl } = await browser.authorize({ prompt: 'login' });
+    assert.equal(answer.status, 200);
+    const html = await answer.text();
+    assert.match(html, new RegExp(`Signed in as ${user.email.replace(/\./g, '\\.')}`));
+    assert.match(html, /href="sign-out\?again=1&amp;authorization=[^"]+" id="not-you"/);
+    const { answer: signed } = await browser.signIn(screenUrl, user.email, PASSWORD);
+    assert.ok(String(signed.redirect).startsWith(`${CALLBACK}?code=`));
+  });
+
+  it('max_age: an authentication older asks again; a younger one answers', async () => {
+    const { browser } = await signedIn();
+    const now = Date.now();
+    setClockForTests(now + 120_000);
+    assert.equal((await browser.authorize({ max_age: '60' })).answer.status, 200);
+    callbackOf((await browser.authorize({ max_age: '600' })).answer);
+    const silent = callbackOf((await browser.authorize({ prompt: 'none', max_age: '60' })).answer);
+    assert.equal(silent.searchParams.get('error'), 'login_required');
+  });
+
+  it('a second factor turned on since the sign-in: step-up (the page), and login_required for prompt=none', async () => {
+    const { user, browser } = await signedIn();
+    assert.equal((await admin.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const asked = await browser.get(`${screen}?state=s`);
+    assert.equal(asked.status, 200);
+    assert.match(await asked.text(), /now uses a second factor/);
+    assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+  });
+
+  it('idle for longer than the idle lifetime, or past the absolute one, ends it', async () => {
+    const { browser } = await signedIn();
+    const start = Date.now();
+    setClockForTests(start + 59 * 60_000);
+    callbackOf(await browser.get(`${screen}?state=s`)); // used: its idle time starts again
+    setClockForTests(start + 118 * 60_000);
+    callbackOf(await browser.get(`${screen}?state=s`));
+    setClockForTests(start + 180 * 60_000);
+    const idle = await browser.get(`${screen}?state=s`);
+    assert.equal(idle.status, 200);
+    assert.ok(!browser.cookies.has('login_session'), 'the ended session is forgotten');
+
+    resetClockForTests();
+    const other = await signedIn();
+    const at = Date.now();
+    // Used every 50 minutes, it lives its 12 hours and no longer.
+    for (let minutes = 50; minutes < 720; minutes += 50) {
+      setClockForTests(at + minutes * 60_000);
+      callbackOf(await other.browser.get(`${screen}?state=s`));
+    }
+    setClockForTests(at + 721 * 60_000);
+    assert.equal((await other.browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it('lifetimes are sign-in settings (our extension), bounded, idle not past absolute', async () => {
+    const read = await admin.get<{ screen_session: object }>('/sign-in-settings');
+    assert.deepEqual(read.body.screen_session, { idle_minutes: 60, absolute_minutes: 720 });
+    const bad = await admin.put('/sign-in-settings', { screen_session: { idle_minutes: 600, absolute_minutes: 60 } });
+    assert.equal(bad.status, 400);
+    assert.equal((await admin.put('/sign-in-settings', { screen_session: { idle_minutes: 3, absolute_minutes: 60 } })).status, 400);
+    assert.deepEqual((await admin.get<{ screen_session: object }>('/sign-in-settings')).body.screen_session, {
+      idle_minutes: 60,
+      absolute_minutes: 720,
+    });
+  });
+});
+
+describe('what ends a session', () => {
+  it("signing out, and the OpenID Connect client's logout", async () => {
+    const { browser } = await signedIn();
+    const saved = browser.header();
+    const out = await browser.get(`${screen}sign-out?redirect_uri=${encodeURIComponent(`${CALLBACK}/bye`)}`);
+    assert.equal(out.headers.get('location'), `${CALLBACK}/bye`);
+    assert.ok(!browser.cookies.has('login_session'));
+    // The cookie kept by someone else no longer answers either: the session is gone from the store.
+    const replay = await fetch(`${screen}?state=s`, { redirect: 'manual', headers: { cookie: saved } });
+    assert.equal(replay.status, 200);
+
+    const other = await signedIn();
+    const end = oidc.buildEndSessionUrl(client, { post_logout_redirect_uri: `${CALLBACK}/bye` });
+    const first = await other.browser.get(end.toString());
+    await other.browser.get(first.headers.get('location') ?? '');
+    assert.equal((await other.browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it('a password change, a reset, Delete User', async () => {
+    const changed = await signedIn();
+    assert.equal((await admin.patch(`/users/${changed.user.id}/password`, { password: 'Other#Secret42' })).status, 200);
+    assert.equal((await changed.browser.get(`${screen}?state=s`)).status, 200);
+
+    const reset = await signedIn();
+    assert.equal((await admin.post(`/users/${reset.user.id}/password/reset`, {})).status, 200);
+    assert.equal((await reset.browser.get(`${screen}?state=s`)).status, 200);
+
+    const deleted = await signedIn();
+    assert.equal((await admin.delete(`/users/${deleted.user.id}`)).status, 200);
+    assert.equal((await deleted.browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it('GET /users/{id}/sessions lists them; DELETE ends one, which then asks again', async () => {
+    const { user, browser } = await signedIn();
+    const second = new Browser(screen, client, CALLBACK);
+    await second.signIn(`${screen}?state=x`, user.email, PASSWORD);
+    const listed = await admin.get<{ sessions: { id: string; user_agent: string; ip: string; methods: string[]; created_at: number }[] }>(
+      `/users/${user.id}/sessions`,
+    );
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.sessions.length, 2);
+    for (const session of listed.body.sessions) {
+      assert.equal(session.user_agent, 'Test browser/1.0');
+      assert.deepEqual(session.methods, ['pwd']);
+      assert.ok(session.ip.length > 0);
+    }
+    const [newest] = listed.body.sessions;
+    assert.equal((await admin.delete(`/users/${user.id}/sessions/${newest?.id}`)).status, 200);
+    assert.equal((await second.get(`${screen}?state=s`)).status, 200);
+    callbackOf(await browser.get(`${screen}?state=s`));
+    const after = await admin.get<{ sessions: unknown[] }>(`/users/${user.id}/sessions`);
+    assert.equal(after.body.sessions.length, 1);
+    // Ended already, unknown, or not a session id: 404 or 400 in the error shape, nothing changed.
+    const again = await admin.delete<{ type: string }>(`/users/${user.id}/sessions/${newest?.id}`);
+    assert.equal(again.status, 404);
+    assert.equal(again.body.type, 'session_not_found');
+    assert.equal((await admin.delete(`/users/${user.id}/sessions/not-an-id`)).status, 400);
+    assert.equal((await admin.get(`/users/no-such-user/sessions`)).status, 404);
+  });
+});
