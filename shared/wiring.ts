@@ -89,6 +89,11 @@ import { watchThrottling } from './store/directory-shards.js';
 import { PasskeyService } from './domain/sign-in/passkeys.js';
 import { DynamoPasskeyRepository } from './store/passkey-repository.js';
 import { DynamoPendingSignUpRepository } from './store/sign-up-repository.js';
+import { TenantOidcService } from './domain/tenants/tenant-oidc.js';
+import { discoverOidcIssuer } from './adapters/oidc-discovery.js';
+import { VerifiedDomainService } from './domain/tenants/verified-domains.js';
+import { DynamoDomainRepository } from './store/domain-repository.js';
+import { txtResolver } from './adapters/dns-txt.js';
 
 let client: DynamoClient | undefined;
 let box: SecretBox | undefined;
@@ -595,6 +600,9 @@ export const federationService = () =>
     passwordPolicy: (saasId) => configurationReader().passwordPolicy(saasId),
     isMember: async (saasId, tenantId, userId) =>
       (await new DynamoMembershipRepository(dynamo(), tableName(), userRepository()).get(saasId, tenantId, userId)) !== undefined,
+    // issue 41: verified domains route and guard a tenant's provider (shared/domain/tenants/verified-domains.ts).
+    domainOwner: (saasId, email) => verifiedDomainService().ownerOf(saasId, email),
+    joinTenant: joinTenantJustInTime,
   });
 
 /** The resolver is the seam for AWS Marketplace's own ResolveCustomer (docs/marketplace.md). */
@@ -625,4 +633,32 @@ export const passkeyService = () =>
     tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
     signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
     activity: activityLog(),
+  });
+
+// issue 41: enterprise sign-in, a tenant's own OpenID Connect provider (shared/domain/tenants/tenant-oidc.ts)
+/** The screen's `oidc/callback`: the redirect URI a tenant's provider is told; on the SaaS's screen host, as its sign-in URL. */
+export const tenantOidcCallbackUrl = (saasId: string) => `${hostedLoginScreen(saasId)}oidc/callback`;
+
+export const tenantOidcService = () =>
+  new TenantOidcService({
+    tenants: tenantRepository(),
+    box: secretBox(),
+    discover: (url, field) => discoverOidcIssuer(metadataFetcher().fetcher(field), url, field),
+    callbackUrl: tenantOidcCallbackUrl,
+    signInUrl: (saasId, tenantId) => `${hostedLoginScreen(saasId)}oidc?tenant_id=${encodeURIComponent(tenantId)}`,
+  });
+
+/** A newcomer of a tenant's verified domain joins it with the role, in the SaaS's first environment. */
+async function joinTenantJustInTime(saasId: string, tenantId: string, userId: string, role: string): Promise<void> {
+  const [env] = (await definitionRepository().listEnvs(saasId)).sort((a, b) => a.id - b.id);
+  await tenantUserService().addMember(saasId, { tenantId, userId, ...(env ? { envs: [{ id: env.id, role_names: [role] }] } : {}) });
+}
+
+/** Verified domains and home-realm discovery (shared/domain/tenants/verified-domains.ts). */
+export const verifiedDomainService = () =>
+  new VerifiedDomainService({
+    domains: new DynamoDomainRepository(dynamo(), tableName()),
+    resolveTxt: txtResolver(),
+    tenantExists: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId)) !== undefined,
+    roleExists: async (saasId, roleName) => (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName),
   });

@@ -14,6 +14,7 @@ import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
 import { tenantSchemas } from './tenants.js';
+import { enterpriseSchemas } from './enterprise.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
 
@@ -22,6 +23,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...loginThemeSchemas,
   ...definitionSchemas,
   ...tenantSchemas,
+  ...enterpriseSchemas,
   ...userSchemas,
   ...tenantUserSchemas,
   ...invitationSchemas,
