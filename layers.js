@@ -119,8 +119,14 @@ export const LAYERS = [
   {
     name: 'functions',
     files: ['functions/{group}/**'],
-    mayImport: ['web entry', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    mayImport: ['web entry', 'unmatched page', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
     what: "one Lambda per group: binds operations to services; a web app's entry only its own app's entry file",
+  },
+  {
+    name: 'unmatched page',
+    files: ['web/login/unmatched-page.ts'],
+    mayImport: ['web', 'web kit', 'screen texts', 'http', ...FLOOR],
+    what: 'the login screen\'s "page not found", which every API function answers a browser\'s unknown address with',
   },
   {
     name: 'web entry',
@@ -202,9 +208,9 @@ export const LAYERS = [
   },
   {
     name: 'wiring',
-    files: ['shared/wiring.ts'],
+    files: ['shared/wiring.ts', 'shared/wiring/**'],
     mayImport: SHARED.filter((name) => name !== 'wiring'),
-    what: 'builds services from repositories, adapters and settings',
+    what: 'builds services from repositories, adapters and settings: one file per noun in shared/wiring/, each repository built once',
   },
   {
     name: 'adapters',

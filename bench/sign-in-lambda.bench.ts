@@ -79,7 +79,7 @@ async function leastOfThisPath(api: LambdaClient, saasId: string, emails: string
   const first = expectStatus(await srpSignIn(api, emails[0] as string, PASSWORD), 200, 'a sign-in');
   const started = expectStatus(await startSignIn(api, emails[0] as string, new SrpTestClient().srpA), 200, 'a challenge');
   const standIn = new LambdaClient(api.baseUrl, api.credentials);
-  standIn.handlers['sign-in'] = groupHandler('sign-in', {
+  standIn.handlers['sign-in'] = groupHandler('sign-in', () => undefined, {
     signIn: operation(signInSchemas.signIn, async () => started),
     respondToSignInChallenge: operation(signInSchemas.respondToSignInChallenge, async () => first),
   });

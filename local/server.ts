@@ -7,7 +7,16 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { BASE_PATH, ENTRY_FUNCTIONS, type EntryGrants, groupTimeoutSeconds, matchEntry, matchRoute, routeKey } from '../shared/routes.js';
+import {
+  BASE_PATH,
+  ENTRY_FUNCTIONS,
+  type EntryGrants,
+  gatewayGroup,
+  groupTimeoutSeconds,
+  matchEntry,
+  matchRoute,
+  routeKey,
+} from '../shared/routes.js';
 import { log } from '../shared/log.js';
 import { ENTRY_HANDLERS, GROUP_HANDLERS } from './handlers.js';
 import { buildPageAssets } from '../web/page-assets.js';
@@ -157,8 +166,9 @@ export async function invokeHandler(event: APIGatewayProxyEventV2) {
     }
     return ENTRY_HANDLERS[entry.fn](event, lambdaContext(event.requestContext.requestId, entry.fn));
   }
-  const found = matchRoute(event.requestContext.http.method, event.rawPath);
-  const group = found.kind === 'match' ? found.match.route.group : 'public';
+  // As API Gateway picks among the routes (shared/routes.ts, GATEWAY_ROUTES): an unknown path under a function's
+  // folder goes to that function, as on AWS, so the local API answers it through the same function.
+  const group = gatewayGroup(event.requestContext.http.method, event.rawPath);
   return GROUP_HANDLERS[group](event, lambdaContext(event.requestContext.requestId, group));
 }
 

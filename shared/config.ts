@@ -9,7 +9,7 @@ export class ConfigError extends Error {
 }
 
 export interface ServiceConfig {
-  /** Required by the store only (tableName() in shared/wiring.ts), so table-less code paths run without it. */
+  /** Required by the store only (tableName() in shared/wiring/clients.ts), so table-less code paths run without it. */
   tableName: string | undefined;
   region: string;
   /** Set in local mode: DynamoDB Local's URL. */

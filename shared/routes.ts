@@ -736,3 +736,123 @@ export function routeByOperationId(operationId: string): Route {
   if (!route) throw new Error(`no route for operation ${operationId}`);
   return route;
 }
+
+/**
+ * One route of the HTTP API (lib/service-stack.ts): a method or `ANY`, and a path that may end in `{proxy+}` (every
+ * path below it, at least one character). docs/decisions.md, decision 17: a function's routes are one greedy
+ * route per folder it owns, not one route per row of the table, and the function's own route table (matchRoute)
+ * answers what the greedy route brings it that no row names (404, 405 and its Allow) exactly as the public function
+ * behind `$default` does.
+ */
+export interface GatewayRoute {
+  method: HttpMethod | 'ANY';
+  path: string;
+  fn: Group;
+}
+
+const GREEDY = '{proxy+}';
+const isParam = (segment: string) => segment.startsWith('{');
+
+/**
+ * The API Gateway routes that send every row of the table to its group, folder by folder (`/v1/auth/roles/…`): a
+ * folder whose rows are all one group's is one `ANY <folder>/{proxy+}` (and `ANY <folder>` when a row is the folder
+ * itself), unless the folder above already sends them there; in a folder of several groups the group with most
+ * rows takes the folder and each other group's rows get routes of their own below it. A greedy route never
+ * follows a path parameter (`/tenants/{tenant_id}/…`): those rows keep their own route when the folder is another
+ * group's, so a parameter never competes with a literal name of the same place.
+ */
+export function gatewayRoutes(routes: readonly Route[]): GatewayRoute[] {
+  const out: GatewayRoute[] = [];
+  const place = (base: string, prefix: readonly string[], rows: readonly Route[], covered: Group | undefined) => {
+    const folder = base + prefix.map((segment) => `/${segment}`).join('');
+    const depthOf = (row: Route) => row.path.split('/').length - 1;
+    const here = rows.filter((row) => depthOf(row) === prefix.length);
+    const below = rows.filter((row) => depthOf(row) > prefix.length);
+    const counts = new Map<Group, number>();
+    for (const row of below) counts.set(row.group, (counts.get(row.group) ?? 0) + 1);
+    // Most rows first, then the table's order of groups: the same table always gives the same routes.
+    const owner = [...counts].sort(([a, x], [b, y]) => y - x || GROUPS.indexOf(a) - GROUPS.indexOf(b))[0]?.[0];
+    if (owner && owner !== covered) out.push({ method: 'ANY', path: `${folder}/${GREEDY}`, fn: owner });
+    const hereGroups = new Set(here.map((row) => row.group));
+    // The folder's own path: `{proxy+}` of the folder above covers it, the folder's own does not.
+    if (hereGroups.size === 1 && !hereGroups.has(covered as Group)) out.push({ method: 'ANY', path: folder, fn: here[0]!.group });
+    else if (hereGroups.size > 1) for (const row of here) if (row.group !== covered) out.push({ method: row.method, path: folder, fn: row.group });
+    const next = owner ?? covered;
+    const children = new Map<string, Route[]>();
+    for (const row of below) {
+      const segment = row.path.split('/')[prefix.length + 1] as string;
+      children.set(segment, [...(children.get(segment) ?? []), row]);
+    }
+    for (const [segment, rows] of children) {
+      if (!isParam(segment)) place(base, [...prefix, segment], rows, next);
+      else for (const row of rows) if (row.group !== next) out.push({ method: row.method, path: fullPath(row), fn: row.group });
+    }
+  };
+  for (const [api, base] of Object.entries(API_BASE_PATHS)) {
+    place(
+      base,
+      [],
+      routes.filter((row) => row.api === api),
+      undefined,
+    );
+  }
+  return out;
+}
+
+/** The HTTP API's routes for the route table (ENTRIES add theirs, `$default` the rest). */
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = gatewayRoutes(ROUTES);
+
+/**
+ * How well a route matches a request, as API Gateway ranks them (the HTTP API routing rules): a full match before a
+ * greedy one; among full matches a literal segment before a parameter, left to right; among greedy ones the longest
+ * folder; then a named method before `ANY`. undefined: no match. Larger is better, compared element by element.
+ */
+export function gatewayMatchRank(route: { method: string; path: string }, method: string, rawPath: string): number[] | undefined {
+  const methodRank = route.method === method ? 1 : route.method === 'ANY' ? 0 : undefined;
+  if (methodRank === undefined) return undefined;
+  const asked = rawPath.split('/');
+  const own = route.path.split('/');
+  if (own.at(-1) === GREEDY) {
+    const folder = own.slice(0, -1);
+    const rest = asked.slice(folder.length).join('/');
+    if (asked.length <= folder.length || rest === '' || !folder.every((segment, i) => segment === asked[i])) return undefined;
+    return [0, folder.length, methodRank];
+  }
+  if (own.length !== asked.length) return undefined;
+  const literal: number[] = [];
+  for (const [i, segment] of own.entries()) {
+    if (isParam(segment)) {
+      if (asked[i] === '') return undefined;
+      literal.push(0);
+    } else if (segment === asked[i]) literal.push(1);
+    else return undefined;
+  }
+  return [1, ...literal, methodRank];
+}
+
+const compareRanks = (a: readonly number[], b: readonly number[]) => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+};
+
+/**
+ * The routes API Gateway may pick for a request, best first: every route of the best rank (more than one only
+ * if the routes are ambiguous, which test/unit/gateway-routes.test.ts refuses for every row). Empty: `$default`.
+ */
+export function selectGatewayRoutes<R extends { method: string; path: string }>(routes: readonly R[], method: string, rawPath: string): R[] {
+  let best: number[] | undefined;
+  let chosen: R[] = [];
+  for (const route of routes) {
+    const rank = gatewayMatchRank(route, method.toUpperCase(), rawPath);
+    if (!rank) continue;
+    const order = best ? compareRanks(rank, best) : 1;
+    if (order > 0) [best, chosen] = [rank, [route]];
+    else if (order === 0) chosen.push(route);
+  }
+  return chosen;
+}
+
+/** The group whose function API Gateway invokes for a request outside ENTRIES: the greedy routes' or `$default`'s. */
+export function gatewayGroup(method: string, rawPath: string): Group {
+  return selectGatewayRoutes(GATEWAY_ROUTES, method, rawPath)[0]?.fn ?? 'public';
+}

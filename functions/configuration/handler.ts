@@ -11,8 +11,9 @@ import {
   paymentProviderService as paymentProvider,
   groupHandler,
 } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('configuration', {
+export const handler = groupHandler('configuration', unmatchedPage, {
   createTenantAndPricing: operation(s.createTenantAndPricing, (_, ctx) => paymentProvider().connect(ctx.saasId)),
   deleteStripeTenantAndPricing: operation(s.deleteStripeTenantAndPricing, (_, ctx) => paymentProvider().disconnect(ctx.saasId)),
   getPaymentProvider: operation(s.getPaymentProvider, (_, ctx) => paymentProvider().settings(ctx.saasId)),

@@ -2,8 +2,9 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { definitionSchemas as s } from '../../shared/schemas/definitions.js';
 import { definitionService as definitions, groupHandler } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('definitions', {
+export const handler = groupHandler('definitions', unmatchedPage, {
   getUserAttributes: operation(s.getUserAttributes, async (_, ctx) => ({
     user_attributes: await definitions().listAttributes(ctx.saasId, 'user'),
   })),

@@ -2,8 +2,9 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { infrastructureSchemas as s } from '../../shared/schemas/infrastructure.js';
 import { infrastructureService, groupHandler } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('infrastructure', {
+export const handler = groupHandler('infrastructure', unmatchedPage, {
   getSingleTenantSettings: operation(s.getSingleTenantSettings, (_, ctx) => infrastructureService().read(ctx.saasId)),
   getCloudFormationLaunchStackLinkForSingleTenant: operation(s.getCloudFormationLaunchStackLinkForSingleTenant, (_, ctx) =>
     infrastructureService().launchStackLink(ctx.saasId),

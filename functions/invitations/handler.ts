@@ -2,8 +2,9 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { invitationSchemas as s } from '../../shared/schemas/invitations.js';
 import { invitationService as invitations, groupHandler } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('invitations', {
+export const handler = groupHandler('invitations', unmatchedPage, {
   getTenantInvitations: operation(s.getTenantInvitations, async ({ params }, ctx) => ({
     invitations: await invitations().list(ctx.saasId, params.tenant_id),
   })),

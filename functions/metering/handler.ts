@@ -2,8 +2,9 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { meteringSchemas as s } from '../../shared/schemas/pricing.js';
 import { groupHandler, meteringService as metering } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('metering', {
+export const handler = groupHandler('metering', unmatchedPage, {
   getMeteringUnitDateCountByTenantIdAndUnitNameAndDate: operation(s.getMeteringUnitDateCountByTenantIdAndUnitNameAndDate, ({ params }, ctx) =>
     metering().dateCount(ctx.saasId, params.tenant_id, params.metering_unit_name, params.date),
   ),

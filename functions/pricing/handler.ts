@@ -7,8 +7,9 @@ import { operation } from '../../shared/schemas/operation.js';
 import { pricingSchemas as s } from '../../shared/schemas/pricing.js';
 import { communicationOperations } from './communication.js';
 import { catalogueService as catalogue, groupHandler, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('pricing', {
+export const handler = groupHandler('pricing', unmatchedPage, {
   getPricingUnits: operation(s.getPricingUnits, (_, ctx) => catalogue().units(ctx.saasId)),
   createPricingUnit: operation(s.createPricingUnit, ({ body }, ctx) => catalogue().createUnit(ctx.saasId, body)),
   getPricingUnit: operation(s.getPricingUnit, ({ params }, ctx) => catalogue().unit(ctx.saasId, params.pricing_unit_id)),

@@ -6,7 +6,7 @@
  * of web/.
  */
 import { groupHandler } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/public-function.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 import { publicOperations } from './operations.js';
 
-export const handler = groupHandler('public', publicOperations, unmatchedPage);
+export const handler = groupHandler('public', unmatchedPage, publicOperations);

@@ -6,8 +6,9 @@ import { operation } from '../../shared/schemas/operation.js';
 import { signInSchemas as s } from '../../shared/schemas/sign-in.js';
 import { signUpOperations } from './sign-up-operations.js';
 import { credentialService as credentials, deviceService as devices, signInService as signIn, groupHandler } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('sign-in', {
+export const handler = groupHandler('sign-in', unmatchedPage, {
   ...signUpOperations,
   signIn: operation(s.signIn, ({ body }, ctx) => signIn().start(ctx.saasId, body.sign_in_parameters)),
   respondToSignInChallenge: operation(s.respondToSignInChallenge, ({ body }, ctx) => signIn().respond(ctx.saasId, body)),

@@ -2,8 +2,9 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantUserSchemas as s } from '../../shared/schemas/tenant-users.js';
 import { tenantUserService as tenantUsers, groupHandler } from '../../shared/wiring.js';
+import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('tenant-users', {
+export const handler = groupHandler('tenant-users', unmatchedPage, {
   getAllTenantUsers: operation(s.getAllTenantUsers, async (_, ctx) => ({ users: await tenantUsers().list(ctx.saasId) })),
   getAllTenantUsersCount: operation(s.getAllTenantUsersCount, async (_, ctx) => ({
     tenant_user_counts: await tenantUsers().userCounts(ctx.saasId),

@@ -102,9 +102,10 @@ const requestState = (): Middleware => ({
 class NoRoute extends HttpProblem {}
 
 /**
- * API Gateway has already matched a route (routeKey) for every route of the table; the `$default` route
- * and the local server's unmatched requests are matched here, so unknown paths get 404 and wrong methods
- * 405 in the service's error shape.
+ * The operation is found here, in the route table: API Gateway brings a function every request under the folders
+ * it owns (greedy routes, shared/routes.ts GATEWAY_ROUTES) and `$default` the rest to the public one, so unknown
+ * paths get 404 and wrong methods 405 in the service's error shape from whichever function they reach, before any
+ * signature is looked at.
  */
 const routing = (group: Group): Middleware => ({
   before: ({ event, context }) => {
@@ -135,7 +136,7 @@ export interface SigningKey {
   secret: string;
 }
 
-/** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring.ts. */
+/** The active key a request names (undefined: unknown, revoked, or of another SaaS); wired in shared/wiring/pipeline.ts. */
 export type SigningKeyLookup = (saasId: string, apiKey: string) => Promise<SigningKey | undefined>;
 
 /** The pipeline's limits, from the deployment's settings (the wiring passes them). */
@@ -216,8 +217,8 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 export const SECURITY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 /**
- * The page a person reads at an address that no operation and no entry answers (the public function, which
- * API Gateway's `$default` route reaches, passes the login screen's: web/login/public-function.ts); undefined
+ * The page a person reads at an address that no operation and no entry answers (every API function passes the
+ * login screen's, web/login/unmatched-page.ts, since greedy routes and `$default` may bring any of them one); undefined
  * to keep the error shape. It gives the headers and body; the refusal keeps its status (404, or 405 with Allow).
  */
 export type UnmatchedPage = (event: Event) => { headers: Record<string, string>; body: string } | undefined;
@@ -301,7 +302,7 @@ const answerSize = (): Middleware => ({
 });
 
 /**
- * Tells a signed call's API log record (wired in shared/wiring.ts): a line for the API log writer, no store request
+ * Tells a signed call's API log record (wired in shared/wiring/api-log.ts): a line for the API log writer, no store request
  * on the call's path (docs/deployment-shape.md, "The API log").
  */
 export type CallRecorder = (call: SignedCall) => void | Promise<void>;

@@ -1,11 +1,55 @@
+import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand, type DynamoClient, type TransactItem } from './dynamo-client.js';
 import { monthOf, type MeteringRepository, type ShardCaps, type ShardCount, type TimestampCount } from '../domain/pricing/metering.js';
-import { unlessConditionFails } from './conditional.js';
 import { ENTITY, pricingKeys } from './keys.js';
 import { partitionQuery, queryPages } from './query.js';
 import { ConditionalCheckFailedException, TransactionCanceledException } from './dynamo-client.js';
 
+type Item = Record<string, unknown>;
+
 const CONFLICT_ATTEMPTS = 6;
+
+/**
+ * A count change's mark: the attribute `w_<process>_<slot>` set to a number this process never uses twice. The
+ * store client tries a write again when an attempt times out or fails on the way back (shared/adapters/aws/
+ * json-service.ts), and an ADD applied by the first attempt would be applied again by the second: under load,
+ * 100 parallel adds of 1 once gave 101. Each change therefore writes its mark, only where the item does not hold
+ * it yet; an attempt refused because the item holds its own mark was the change applied before, and counts as
+ * done. A slot is held by one change at a time through all its attempts, so no other change of this process
+ * overwrites the mark meanwhile, and another process has slots of its own: an item gains one small attribute
+ * per slot that ever changed it (a Lambda instance runs one request at a time: one slot). A `direct` and a fold
+ * rewrite the item without the marks: a change applied before one and tried again after it adds again.
+ */
+interface Mark {
+  name: string;
+  value: number;
+}
+
+const PROCESS = randomBytes(6).toString('hex');
+let lastMark = 0;
+const freeSlots: number[] = [];
+let slots = 0;
+
+/** Runs one count change under a mark of its own. */
+async function marked<T>(change: (mark: Mark) => Promise<T>): Promise<T> {
+  const slot = freeSlots.pop() ?? slots++;
+  try {
+    return await change({ name: `w_${PROCESS}_${slot}`, value: ++lastMark });
+  } finally {
+    freeSlots.push(slot);
+  }
+}
+
+/** The parts of an update that write the mark and hold only while the item does not have it yet. */
+const markParts = (mark: Mark) => ({
+  set: '#mark = :mark',
+  condition: '(attribute_not_exists(#mark) OR #mark <> :mark)',
+  names: { '#mark': mark.name },
+  values: { ':mark': mark.value },
+});
+
+/** Whether an item a refusal handed back holds the mark: the change was applied by an earlier attempt. */
+const holdsMark = (item: Item | undefined, mark: Mark) => item?.[mark.name] === mark.value;
 
 /**
  * Metering counts (keys.ts, pricingKeys.meteringCount): `c` holds a shard's count, changed only by atomic
@@ -30,27 +74,39 @@ export class DynamoMeteringRepository implements MeteringRepository {
     };
   }
 
-  async addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number, caps: ShardCaps) {
+  addHome(saasId: string, tenantId: string, unit: string, timestamp: number, delta: number, caps: ShardCaps) {
     const meta = this.meta(unit, timestamp, 0);
-    try {
-      const out = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(saasId, tenantId, unit, timestamp, 0),
-          UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
-          // Alone, the home shard holds the whole count; spread, it holds at most its part (caps.home).
-          ConditionExpression:
-            '(attribute_not_exists(#spread) AND (attribute_not_exists(#c) OR #c <= :alone)) OR (#spread = :true AND #c <= :spread)',
-          ExpressionAttributeNames: { ...meta.names, '#spread': 'spread' },
-          ExpressionAttributeValues: { ...meta.values, ':delta': delta, ':alone': caps.whole - delta, ':spread': caps.home - delta, ':true': true },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return { count: Number(out.Attributes?.c ?? 0), spread: out.Attributes?.spread === true };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+    const answer = (item: Item | undefined) => ({ count: Number(item?.c ?? 0), spread: item?.spread === true });
+    return marked(async (mark) => {
+      const once = markParts(mark);
+      try {
+        const out = await this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: this.key(saasId, tenantId, unit, timestamp, 0),
+            UpdateExpression: `${DynamoMeteringRepository.META}, ${once.set} ADD #c :delta`,
+            // Alone, the home shard holds the whole count; spread, it holds at most its part (caps.home).
+            ConditionExpression: `${once.condition} AND ((attribute_not_exists(#spread) AND (attribute_not_exists(#c) OR #c <= :alone)) OR (#spread = :true AND #c <= :spread))`,
+            ExpressionAttributeNames: { ...meta.names, ...once.names, '#spread': 'spread' },
+            ExpressionAttributeValues: {
+              ...meta.values,
+              ...once.values,
+              ':delta': delta,
+              ':alone': caps.whole - delta,
+              ':spread': caps.home - delta,
+              ':true': true,
+            },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return answer(out.Attributes);
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // Applied by an earlier attempt: the item as it is now holds the change (and maybe later ones).
+        return holdsMark(error.Item, mark) ? answer(error.Item) : undefined;
+      }
+    });
   }
 
   /**
@@ -58,45 +114,73 @@ export class DynamoMeteringRepository implements MeteringRepository {
    * is a transaction that marks the home shard spread (only while it holds no more than its part) and
    * grants the shard. A `direct`, a delete or a fold deletes the other shards, and their grants with them.
    */
-  async add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number, caps: ShardCaps): Promise<boolean> {
+  add(saasId: string, tenantId: string, unit: string, timestamp: number, shard: number, delta: number, caps: ShardCaps): Promise<boolean> {
+    return marked((mark) => this.addMarked(saasId, tenantId, unit, timestamp, shard, delta, caps, mark));
+  }
+
+  private async addMarked(
+    saasId: string,
+    tenantId: string,
+    unit: string,
+    timestamp: number,
+    shard: number,
+    delta: number,
+    caps: ShardCaps,
+    mark: Mark,
+  ): Promise<boolean> {
     const meta = this.meta(unit, timestamp, shard);
+    const once = markParts(mark);
     const update = {
       TableName: this.table,
       Key: this.key(saasId, tenantId, unit, timestamp, shard),
-      ExpressionAttributeNames: { ...meta.names, '#granted': 'granted' },
-      ExpressionAttributeValues: { ...meta.values, ':delta': delta, ':room': caps.shard - delta },
+      ExpressionAttributeNames: { ...meta.names, ...once.names, '#granted': 'granted' },
+      ExpressionAttributeValues: { ...meta.values, ...once.values, ':delta': delta, ':room': caps.shard - delta },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     };
-    const granted = await unlessConditionFails(() =>
-      this.db.send(
-        new UpdateCommand({
-          ...update,
-          UpdateExpression: `${DynamoMeteringRepository.META} ADD #c :delta`,
-          ConditionExpression: 'attribute_exists(#granted) AND #c <= :room',
-        }),
-      ),
+    const granted = await this.appliedOnce(
+      new UpdateCommand({
+        ...update,
+        UpdateExpression: `${DynamoMeteringRepository.META}, ${once.set} ADD #c :delta`,
+        ConditionExpression: `${once.condition} AND attribute_exists(#granted) AND #c <= :room`,
+      }),
+      mark,
     );
     if (granted || delta > caps.shard) return granted;
     const home = this.meta(unit, timestamp, 0);
-    return this.transact([
-      {
-        Update: {
-          TableName: this.table,
-          Key: this.key(saasId, tenantId, unit, timestamp, 0),
-          UpdateExpression: `${DynamoMeteringRepository.META}, #spread = :true ADD #c :zero`,
-          ConditionExpression: 'attribute_not_exists(#c) OR #c <= :home',
-          ExpressionAttributeNames: { ...home.names, '#spread': 'spread' },
-          ExpressionAttributeValues: { ...home.values, ':true': true, ':zero': 0, ':home': caps.home },
+    return this.transact(
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: this.key(saasId, tenantId, unit, timestamp, 0),
+            UpdateExpression: `${DynamoMeteringRepository.META}, #spread = :true ADD #c :zero`,
+            ConditionExpression: 'attribute_not_exists(#c) OR #c <= :home',
+            ExpressionAttributeNames: { ...home.names, '#spread': 'spread' },
+            ExpressionAttributeValues: { ...home.values, ':true': true, ':zero': 0, ':home': caps.home },
+          },
         },
-      },
-      {
-        Update: {
-          ...update,
-          UpdateExpression: `${DynamoMeteringRepository.META}, #granted = :true ADD #c :delta`,
-          ConditionExpression: 'attribute_not_exists(#c) OR #c <= :room',
-          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':true': true },
+        {
+          Update: {
+            ...update,
+            UpdateExpression: `${DynamoMeteringRepository.META}, ${once.set}, #granted = :true ADD #c :delta`,
+            ConditionExpression: `${once.condition} AND (attribute_not_exists(#c) OR #c <= :room)`,
+            ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':true': true },
+          },
         },
-      },
-    ]);
+      ],
+      mark,
+    );
+  }
+
+  /** One marked update: true when applied, now or by an earlier attempt; false when its condition refused it. */
+  private async appliedOnce(command: UpdateCommand, mark: Mark): Promise<boolean> {
+    try {
+      await this.db.send(command);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return holdsMark(error.Item, mark);
+    }
   }
 
   async shards(saasId: string, tenantId: string, unit: string, timestamp: number, shards: number): Promise<ShardCount[]> {
@@ -117,18 +201,25 @@ export class DynamoMeteringRepository implements MeteringRepository {
     return (out.Responses?.[this.table] ?? []).map((item) => ({ shard: Number(item.shard), count: Number(item.c ?? 0) }));
   }
 
-  async take(saasId: string, tenantId: string, unit: string, timestamp: number, takes: ShardCount[]): Promise<boolean> {
-    const requests = takes.map(({ shard, count }) => ({
-      TableName: this.table,
-      Key: this.key(saasId, tenantId, unit, timestamp, shard),
-      UpdateExpression: 'ADD #c :minus',
-      ConditionExpression: '#c >= :take',
-      ExpressionAttributeNames: { '#c': 'c' },
-      ExpressionAttributeValues: { ':minus': -count, ':take': count },
-    }));
-    const [only] = requests;
-    if (requests.length === 1 && only) return unlessConditionFails(() => this.db.send(new UpdateCommand(only)));
-    return this.transact(requests.map((Update) => ({ Update })));
+  take(saasId: string, tenantId: string, unit: string, timestamp: number, takes: ShardCount[]): Promise<boolean> {
+    return marked((mark) => {
+      const once = markParts(mark);
+      const requests = takes.map(({ shard, count }) => ({
+        TableName: this.table,
+        Key: this.key(saasId, tenantId, unit, timestamp, shard),
+        UpdateExpression: `SET ${once.set} ADD #c :minus`,
+        ConditionExpression: `${once.condition} AND #c >= :take`,
+        ExpressionAttributeNames: { ...once.names, '#c': 'c' },
+        ExpressionAttributeValues: { ...once.values, ':minus': -count, ':take': count },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      }));
+      const [only] = requests;
+      if (requests.length === 1 && only) return this.appliedOnce(new UpdateCommand(only), mark);
+      return this.transact(
+        requests.map((Update) => ({ Update })),
+        mark,
+      );
+    });
   }
 
   async set(saasId: string, tenantId: string, unit: string, timestamp: number, count: number, shards: number): Promise<void> {
@@ -184,8 +275,11 @@ export class DynamoMeteringRepository implements MeteringRepository {
     if (!(await this.transact(items))) throw new Error('metering: an unconditional delete was refused');
   }
 
-  /** One transaction (a single item needs none); false when a condition failed; retried while another holds an item. */
-  private async transact(items: TransactItem[]): Promise<boolean> {
+  /**
+   * One transaction (a single item needs none); false when a condition failed, unless an item it handed back holds
+   * the mark (an earlier attempt committed it: a transaction is all or nothing); retried while another holds an item.
+   */
+  private async transact(items: TransactItem[], mark?: Mark): Promise<boolean> {
     const [only] = items;
     if (items.length === 1 && only && !only.Update) {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -198,6 +292,7 @@ export class DynamoMeteringRepository implements MeteringRepository {
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
         const reasons = error.CancellationReasons ?? [];
+        if (mark && reasons.some((r) => holdsMark(r.Item, mark))) return true;
         if (reasons.some((r) => r.Code === 'ConditionalCheckFailed')) return false;
         if (!reasons.some((r) => r.Code === 'TransactionConflict') || attempt === CONFLICT_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));

@@ -1,6 +1,6 @@
 /**
  * An address that nothing answers, opened in Chromium in Japanese and English: the `$default` route's public
- * function answers the login screen's "page not found" (web/login/public-function.ts) in the product's look and
+ * function answers the login screen's "page not found" (web/login/unmatched-page.ts) in the product's look and
  * the person's language, axe-core finds no serious or critical violation on it, and whatever it offers to
  * follow is reached by keyboard. The same address as JSON for programs is test/integration/unmatched-pages.test.ts's.
  */

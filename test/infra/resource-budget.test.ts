@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { App } from 'aws-cdk-lib';
 import { ServiceStack } from '../../lib/service-stack.js';
 
-/** Well under CloudFormation's 500, so that an API family or two can still land before anyone must move things. */
-const BUDGET = 350;
+/**
+ * Well under CloudFormation's 500, so that an API family or two can still land before anyone must move things. It
+ * was 350 while the stack had 309; with greedy routes (docs/decisions.md, decision 17) it has about 200.
+ */
+const BUDGET = 300;
 /** API Gateway's default quota of routes per HTTP API (it can be raised on request). */
 const ROUTE_QUOTA = 300;
 
@@ -35,10 +38,12 @@ describe('the resource budget', () => {
   it(`keeps the stack at ${BUDGET} resources or fewer`, () => {
     assert.ok(
       total <= BUDGET,
-      `the stack has ${total} resources, over its budget of ${BUDGET} (CloudFormation's limit is 500). Do not raise the budget: ` +
-        'put the next API family in a nested stack of its own (its functions, integrations, routes and permissions; ' +
-        'it counts as one resource here), or make fewer resources per route (a route costs one AWS::ApiGatewayV2::Route ' +
-        'and nothing else; keep it so). docs/deployment-shape.md, "Resource budget"',
+      `the stack has ${total} resources, over its budget of ${BUDGET} (CloudFormation's limit is 500). Do not raise the budget. ` +
+        'Where the next resources go: an operation goes in the route table (shared/routes.ts) and costs nothing here when ' +
+        "its folder is its function's already (GATEWAY_ROUTES makes one greedy route per folder a function owns); keep new " +
+        'folders of an API family in one function where you can. The next API family with a function of its own goes ' +
+        'in a nested stack of its own (its function, log group, role, integration, routes and permission; one resource ' +
+        'here). docs/deployment-shape.md, "Resource budget"',
     );
   });
 

@@ -1,12 +1,14 @@
 /**
- * Addresses that no operation and no entry answers, through the local API (the `$default` route's public
- * function, as on AWS): a browser opening one reads the login screen's "page not found" in its language
- * (web/login/public-function.ts), while every program (a JSON client, fetch() with its default Accept, a signed
+ * Addresses that no operation and no entry answers, through the local API, which picks the function as API Gateway
+ * does (the `$default` route's public function, or the function whose greedy route's folder the address is under;
+ * docs/decisions.md, decision 17): a browser opening one reads the login screen's "page not found" in its language
+ * (web/login/unmatched-page.ts), while every program (a JSON client, fetch() with its default Accept, a signed
  * call) keeps the API's error shape exactly as before. `/v1/auth/console/` is the console's: its overview.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
+import { GATEWAY_ROUTES, gatewayGroup, matchRoute, ROUTES, fullPath } from '../../shared/routes.js';
 import { EN } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
@@ -135,5 +137,52 @@ describe('a program calling an address nothing answers', () => {
     const unsigned = await open('/v1/auth/roles', { accept: NAVIGATION });
     assert.equal(unsigned.status, 401);
     assert.equal(unsigned.headers.get('content-type'), 'application/json; charset=utf-8');
+  });
+});
+
+describe("an address under a function's folder that no operation answers (its greedy route brings it there)", () => {
+  /** One unknown address under each greedy route's folder: every function a greedy route reaches answers one. */
+  const underFolders = GATEWAY_ROUTES.filter((route) => route.path.endsWith('/{proxy+}')).map((route) => ({
+    fn: route.fn,
+    path: route.path.replace('{proxy+}', 'no/such/place'),
+  }));
+
+  it('reaches the function of the folder, not $default', () => {
+    for (const { fn, path } of underFolders) assert.equal(gatewayGroup('GET', path), fn, path);
+    assert.ok(new Set(underFolders.map(({ fn }) => fn)).size >= 10);
+  });
+
+  it('answers as $default did: the page for a browser, the error shape for programs, before any signature', async () => {
+    for (const { path } of underFolders) {
+      await assertPage(await open(path, { accept: NAVIGATION, 'accept-language': 'ja' }), 404, 'ja', path);
+      await assertErrorShape(await open(path, { accept: 'application/json' }), 404, 'not_found', `no route for ${path}`, path);
+      const signed = await open(path, { accept: 'application/json', authorization: 'SAASUSSIGV1 Sig=x, SaasID=y, APIKey=z' });
+      await assertErrorShape(signed, 404, 'not_found', `no route for ${path}`, `${path} signed`);
+    }
+  });
+
+  const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const;
+
+  it("answers another method on an operation's path, and a CORS preflight, with 405 and its Allow, in every function", async () => {
+    const seen = new Set<string>();
+    for (const route of ROUTES) {
+      if (seen.has(route.group) || route.path.includes('{')) continue;
+      seen.add(route.group);
+      const path = fullPath(route);
+      // Every method of the rows whose path matches it (`/tenants/all/users` is also `/tenants/{tenant_id}/users`).
+      const allow = METHODS.filter((method) => matchRoute(method, path).kind === 'match');
+      const wrong = METHODS.find((method) => !allow.includes(method))!;
+      for (const method of [wrong, 'OPTIONS']) {
+        const res = await open(
+          path,
+          { accept: 'application/json', origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+          method,
+        );
+        assert.deepEqual(res.headers.get('allow')?.split(', ').sort(), [...allow].sort(), `${method} ${path}`);
+        assert.equal(res.headers.get('access-control-allow-origin'), null, `${method} ${path}: no CORS, as before`);
+        await assertErrorShape(res, 405, 'method_not_allowed', `${method} is not allowed on ${path}`, `${method} ${path}`);
+      }
+    }
+    assert.ok(seen.size >= 10);
   });
 });

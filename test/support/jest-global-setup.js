@@ -8,9 +8,10 @@ import process from 'node:process';
 import { tsImport } from 'tsx/esm/api';
 
 export default async function globalSetup() {
-  const { freePort, startDynamoLocal, startSesLocal } = await tsImport('../../local/engines.ts', import.meta.url);
+  const { freePort, startDynamoLocal, startSesLocal, startTogether } = await tsImport('../../local/engines.ts', import.meta.url);
   const started = Date.now();
-  const engines = await Promise.all([
+  // If one fails (DynamoDB Local slow on a busy machine), the other is stopped: Jest runs no teardown then.
+  const engines = await startTogether([
     freePort().then((port) => startDynamoLocal({ port, sharedDb: false })),
     freePort().then((port) => startSesLocal(port)),
   ]);

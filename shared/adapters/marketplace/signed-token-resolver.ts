@@ -8,7 +8,7 @@
  *   exp           Unix seconds after which the token is refused (required: a token is not a standing credential)
  *
  * To use AWS Marketplace's own tokens instead, implement MarketplaceResolverPort with the Marketplace Metering
- * Service's ResolveCustomer call and hand it to marketplaceService() in shared/wiring.ts (docs/marketplace.md).
+ * Service's ResolveCustomer call and hand it to marketplaceService() in shared/wiring/invitations.ts (docs/marketplace.md).
  */
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { nowSeconds } from '../../clock.js';

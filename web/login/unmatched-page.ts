@@ -1,7 +1,8 @@
 /**
- * The login screen's part of the public function (functions/public/handler.ts), which API Gateway's `$default`
- * route reaches with every address that no operation and no entry answers (`/`, `/v1/auth/nope`, `/robots.txt`):
- * a person who opens one reads the screen's "page not found" (dead-ends.ts), in their language, instead of the
+ * The login screen's "page not found", given to every API function's pipeline (each functions/<group>/handler.ts): API
+ * Gateway's `$default` route brings the public function the addresses outside every folder (`/`, `/robots.txt`),
+ * and each function's greedy routes bring it those under its folders that no operation answers
+ * (`/v1/auth/roles/nope/x`; docs/decisions.md, decision 17). A person who opens one reads the screen's "page not found" (dead-ends.ts), in their language, instead of the
  * API's JSON. The request pipeline asks for it only for a browser's navigation (shared/http/pipeline.ts,
  * isBrowserNavigation), so programs keep the error shape. The page's style is the screen's shared files, which
  * the login function serves at `…/login/assets/` on every host.

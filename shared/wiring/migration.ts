@@ -1,0 +1,40 @@
+/**
+ * Import jobs and the scheduled worker's round over every SaaS. What belongs here: work that runs outside a
+ * request (the scheduled function, `npm run admin -- import`) and what it composes.
+ */
+import { ImportService } from '../domain/migration/imports.js';
+import { ScheduledWork } from '../domain/scheduled-work.js';
+import { courier } from './mail.js';
+import { catalogueService } from './pricing.js';
+import { accountRepository, committer, definitionRepository, importRepository, tenantRepository, userRepository } from './repositories.js';
+import { tenantService, tenantUserService } from './tenants.js';
+
+const IMPORT_BUDGET_MS = 35_000;
+
+/** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
+export const importService = () => {
+  const tenantUsers = tenantUserService();
+  return new ImportService({
+    imports: importRepository(),
+    users: userRepository(),
+    tenants: tenantRepository(),
+    definitions: definitionRepository(),
+    committer: committer(),
+    addMember: (saasId, membership) => tenantUsers.addMember(saasId, membership),
+    planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
+  });
+};
+
+/** Each run of the scheduled worker, over every SaaS. */
+export const scheduledWork = () => {
+  const [tenants, mail, imports] = [tenantService(), courier(), importService()];
+  // The scheduled function stops at 60 s (lib/service-stack.ts): imports get what the rest leaves of it.
+  const importDeadline = Date.now() + IMPORT_BUDGET_MS;
+  return new ScheduledWork({
+    saasIds: async () => (await accountRepository().listSaas()).map((saas) => saas.id),
+    applyDueReservations: (saasId) => tenants.applyDueReservations(saasId),
+    deliverDueMail: async (saasId) => (await mail.deliverDue(saasId)).sent,
+    mailBacklog: (saasId) => mail.backlog(saasId),
+    runImports: (saasId) => imports.runUnfinished(saasId, { deadline: importDeadline }),
+  });
+};

@@ -1,0 +1,101 @@
+/**
+ * Sign-in: the SRP sign-in and its challenges, devices, refresh and temporary codes, /userinfo, sign-up. What
+ * belongs here: a service a user signs in, up or on with (an external provider's sign-in and passkeys are in
+ * federation.ts).
+ */
+import { config } from '../config.js';
+import type { SignInSettings } from '../schemas/configuration.js';
+import { validitySeconds } from '../domain/configuration/configuration.js';
+import { RefreshTokens } from '../domain/sign-in/refresh-tokens.js';
+import { SignInService } from '../domain/sign-in/sign-in.js';
+import { CredentialService } from '../domain/sign-in/sign-in-credentials.js';
+import { DeviceService } from '../domain/sign-in/sign-in-devices.js';
+import { SignUpService } from '../domain/sign-in/sign-up.js';
+import { poolName } from './accounts.js';
+import { secretBox } from './clients.js';
+import { configurationReader, passwordPolicy, signInSettings } from './configuration.js';
+import { keyStore, refreshTokens, srpSignIn, tokenService, tokenVerifier } from './keys.js';
+import {
+  authorizationCodeRepository,
+  committer,
+  grantRepository,
+  pendingSignUpRepository,
+  signInRepository,
+  tempCodeRepository,
+  userRepository,
+} from './repositories.js';
+import { tenantUserService } from './tenants.js';
+import { activityLog, userService } from './users.js';
+
+const deviceRemembering = async (saasId: string) => (await signInSettings(saasId)).device_configuration.device_remembering;
+
+/** Whether a SaaS lets users sign themselves up (its sign-in settings' self_regist). */
+export const selfSignUpEnabled = async (saasId: string) => (await signInSettings(saasId)).self_regist.enable;
+
+/**
+ * The sign-in settings of a SaaS read once per service object (one request): a sign-in's device offer and its
+ * refresh token's lifetime come from one read, even where the settings cache has nothing (a SaaS that never
+ * saved them: absent documents are not kept).
+ */
+function signInSettingsOnce() {
+  const reads = new Map<string, Promise<SignInSettings>>();
+  return (saasId: string) => {
+    let read = reads.get(saasId);
+    if (!read) reads.set(saasId, (read = signInSettings(saasId)));
+    return read;
+  };
+}
+
+/** Sign In and Respond to Sign In Challenge. */
+export const signInService = () => {
+  const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
+  const settings = signInSettingsOnce();
+  return new SignInService({
+    users: userRepository(),
+    passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
+    store: signInRepository(),
+    committer: committer(),
+    srp: srpSignIn(),
+    tokens: tokenService(),
+    refreshTokens: new RefreshTokens(keyStore(), async (saasId) => validitySeconds((await settings(saasId)).refresh_token_validity)),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
+    poolName,
+    deviceRemembering: async (saasId) => (await settings(saasId)).device_configuration.device_remembering,
+    settings: {
+      challengeSeconds: signInSessionSeconds,
+      offeredDeviceSeconds: tokenLifetimeSeconds,
+      region,
+    },
+    activity: activityLog(),
+  });
+};
+
+/** Confirm Device and Update Device Status. */
+export const deviceService = () => new DeviceService({ store: signInRepository(), verifier: tokenVerifier(), deviceRemembering });
+
+/** Refresh, temporary codes, /userinfo. */
+export const credentialService = () =>
+  new CredentialService({
+    users: userRepository(),
+    refreshTokens: refreshTokens(),
+    grants: grantRepository(),
+    authorizationCodes: authorizationCodeRepository(),
+    tempCodes: tempCodeRepository(),
+    tokens: tokenService(),
+    tokenLifetimeSeconds: config().tokenLifetimeSeconds,
+    verifier: tokenVerifier(),
+    userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId),
+    signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
+  });
+
+export const signUpService = () =>
+  new SignUpService({
+    users: userService(),
+    selfSignUpEnabled,
+    pending: pendingSignUpRepository(),
+    box: secretBox(),
+    mailLimits: config().mailLimits,
+    committer: committer(),
+    passwordPolicy,
+  });
