@@ -20,6 +20,7 @@ import type { TenantOidc } from '../../../shared/domain/tenants/tenant-oidc.js';
 import { invalid } from '../../../shared/errors.js';
 import { openJson, sealJson } from '../../kit/sealed.js';
 import type { ScreenContext } from '../screen-context.js';
+import { codeFlowStart } from './federation.js';
 
 export const OIDC_FLOW_COOKIE = 'login_tenant_oidc';
 /** How long a person may take at the provider. */
@@ -70,25 +71,9 @@ export class TenantOidcSignIn {
     const settings = await this.deps.settings(saasId, tenantId);
     if (!settings) return undefined;
     const client = await this.client(settings);
-    const flow: Flow = {
-      saas_id: saasId,
-      tenant_id: tenantId,
-      state: oidc.randomState(),
-      nonce: oidc.randomNonce(),
-      verifier: oidc.randomPKCECodeVerifier(),
-      context,
-      exp: nowSeconds() + OIDC_FLOW_SECONDS,
-    };
-    const location = oidc.buildAuthorizationUrl(client, {
-      redirect_uri: this.deps.callbackUrl(saasId),
-      scope: settings.scopes,
-      response_type: 'code',
-      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
-      code_challenge_method: 'S256',
-      state: flow.state,
-      nonce: flow.nonce,
-    });
-    return { location: location.toString(), flow: await sealJson(this.deps.box, flow, FLOW_CONTEXT) };
+    const { location, ...checks } = await codeFlowStart(client, this.deps.callbackUrl(saasId), settings.scopes);
+    const flow: Flow = { saas_id: saasId, tenant_id: tenantId, ...checks, context, exp: nowSeconds() + OIDC_FLOW_SECONDS };
+    return { location, flow: await sealJson(this.deps.box, flow, FLOW_CONTEXT) };
   }
 
   /** Whose sign-in a flow cookie was (an expired one too), for the refusal page's look; never a reason to trust anything. */
