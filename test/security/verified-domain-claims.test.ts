@@ -78,6 +78,20 @@ describe('a domain another tenant verified', () => {
     assert.equal(acmeDomains.find((d) => d.record.name === '_identity-verification.acme.test')?.status, 'verified');
   });
 
+  it('is nobody’s once the tenant that verified it is deleted: another tenant may then prove it', async () => {
+    const gone = await admin.post<{ id: string }>('/tenants', { name: 'Gone', attributes: {}, back_office_staff_email: 'ops@gone.test' });
+    assert.equal(gone.status, 201, JSON.stringify(gone.body));
+    const claim = await admin.post<Domain>(`/tenants/${gone.body.id}/domains`, { domain: 'gone.test' });
+    published[claim.body.record.name] = [claim.body.record.value];
+    assert.equal((await admin.post<Domain>(`/tenants/${gone.body.id}/domains/gone.test/verify`, {})).body.status, 'verified');
+    assert.equal((await admin.post(`/tenants/${mallory}/domains`, { domain: 'gone.test' })).status, 400, 'held while its tenant lives');
+    assert.equal((await admin.delete(`/tenants/${gone.body.id}`)).status, 200);
+    const after = await admin.post<Domain>(`/tenants/${mallory}/domains`, { domain: 'gone.test' });
+    assert.equal(after.status, 201, JSON.stringify(after.body));
+    published[after.body.record.name] = [after.body.record.value];
+    assert.equal((await admin.post<Domain>(`/tenants/${mallory}/domains/gone.test/verify`, {})).body.status, 'verified');
+  });
+
   it("is refused from another tenant's identity provider, even for a person who is that tenant's user too", async () => {
     malloryIdp.signInAs({ sub: 'mallory-kim', email: KIM });
     const done = await followRedirects(

@@ -107,7 +107,7 @@ export class VerifiedDomainService {
     if (role !== undefined && !(await this.deps.roleExists(saasId, role))) {
       throw invalid('invalid_parameter', `jit_role_name: no role named ${role}`, { field: 'jit_role_name' });
     }
-    const owner = await this.deps.domains.owner(saasId, domain);
+    const owner = await this.liveOwner(saasId, domain);
     if (owner && owner.tenant_id !== tenantId) throw claimedElsewhere(domain);
     const existing = await this.deps.domains.claim(saasId, tenantId, domain);
     if (!existing && (await this.deps.domains.claims(saasId, tenantId)).length >= MAX_CLAIMS_PER_TENANT) {
@@ -163,7 +163,7 @@ export class VerifiedDomainService {
     const at = email.lastIndexOf('@');
     const domain = at > 0 ? email.slice(at + 1).toLowerCase() : '';
     if (!DOMAIN.test(domain)) return undefined;
-    const owner = await this.deps.domains.owner(saasId, domain);
+    const owner = await this.liveOwner(saasId, domain);
     if (!owner || nowSeconds() - owner.checked_at < RECHECK_SECONDS) return owner;
     const claim = await this.deps.domains.claim(saasId, owner.tenant_id, domain);
     let proof: boolean;
@@ -181,6 +181,14 @@ export class VerifiedDomainService {
     const checked = { ...owner, checked_at: nowSeconds() };
     await this.deps.domains.takeOwnership(saasId, checked);
     return checked;
+  }
+
+  /** The domain's owner, while that tenant exists: a deleted tenant's claims went with it, and its domain goes too. */
+  private async liveOwner(saasId: string, domain: string): Promise<DomainOwner | undefined> {
+    const owner = await this.deps.domains.owner(saasId, domain);
+    if (!owner || (await this.deps.tenantExists(saasId, owner.tenant_id))) return owner;
+    await this.deps.domains.releaseOwnership(saasId, domain, owner.tenant_id);
+    return undefined;
   }
 
   private async proofFound(claim: DomainClaim): Promise<boolean> {
