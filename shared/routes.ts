@@ -71,7 +71,8 @@ export const GROUP_ACCESS: Readonly<Record<Group, { writes: boolean; seals: bool
   'saas-users': { writes: true, seals: true },
   'tenant-users': { writes: true, seals: true },
   definitions: { writes: true, seals: false },
-  tenants: { writes: true, seals: false },
+  // A tenant's OpenID Connect client secret (issue 41).
+  tenants: { writes: true, seals: true },
   // Invitation mails.
   invitations: { writes: true, seals: true },
   // Signing keys, MFA and sign-up codes.
@@ -425,6 +426,34 @@ export const ROUTES: readonly Route[] = [
       200,
       'no body',
     ],
+    // Extension (issue 41): a tenant's own OpenID Connect provider, beside the SAML one above, which stays as SaaSus answers it.
+    [
+      'GET',
+      '/tenants/{tenant_id}/identity-providers/oidc',
+      'getTenantOidcProvider',
+      "Get a tenant's OpenID Connect provider (extension)",
+      'tenant:read',
+    ],
+    [
+      'PUT',
+      '/tenants/{tenant_id}/identity-providers/oidc',
+      'updateTenantOidcProvider',
+      "Set a tenant's OpenID Connect provider (extension)",
+      'tenant:write',
+      200,
+      'no body',
+    ],
+    // Extension (issue 41): verified domains, which send their people straight to the tenant's provider.
+    ['GET', '/tenants/{tenant_id}/domains', 'getTenantDomains', "Get a tenant's domains (extension)", 'tenant:read'],
+    ['POST', '/tenants/{tenant_id}/domains', 'createTenantDomain', 'Claim a domain for a tenant (extension)', 'tenant:write', 201],
+    [
+      'POST',
+      '/tenants/{tenant_id}/domains/{domain}/verify',
+      'verifyTenantDomain',
+      "Verify a tenant's domain by its DNS record (extension)",
+      'tenant:write',
+    ],
+    ['DELETE', '/tenants/{tenant_id}/domains/{domain}', 'deleteTenantDomain', "Remove a tenant's domain (extension)", 'tenant:write', 200, 'no body'],
     ['PUT', '/plans/reset', 'resetPlan', 'Delete all information related to rate plans', 'tenant:write', 200, 'no body'],
     ['GET', '/tenants/{tenant_id}/stripe-customer', 'getStripeCustomer', 'Get payment-provider customer', 'tenant:read'],
     // Extension: the SaaSus API links a payment provider from its console; here an operation does it.

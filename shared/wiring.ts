@@ -20,3 +20,4 @@ export * from './wiring/invitations.js';
 export * from './wiring/migration.js';
 export * from './wiring/scim.js';
 export * from './wiring/integration.js';
+export * from './wiring/enterprise.js';

@@ -2,7 +2,8 @@
 import { parseIdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
-import { groupHandler, metadataFetcher, tenantService } from '../../shared/wiring.js';
+import { enterpriseSchemas as e } from '../../shared/schemas/enterprise.js';
+import { groupHandler, metadataFetcher, tenantOidcService, tenantService, verifiedDomainService } from '../../shared/wiring.js';
 import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
 export const handler = groupHandler('tenants', unmatchedPage, {
@@ -27,6 +28,18 @@ export const handler = groupHandler('tenants', unmatchedPage, {
     if (url) await metadataFetcher().check(url, 'identity_provider_props.metadata_url');
     return tenantService().setIdentityProvider(ctx.saasId, params.tenant_id, body.identity_provider_props ?? null);
   }),
+  getTenantOidcProvider: operation(e.getTenantOidcProvider, ({ params }, ctx) => tenantOidcService().get(ctx.saasId, params.tenant_id)),
+  updateTenantOidcProvider: operation(e.updateTenantOidcProvider, ({ params, body }, ctx) =>
+    tenantOidcService().set(ctx.saasId, params.tenant_id, body.oidc),
+  ),
+  getTenantDomains: operation(e.getTenantDomains, ({ params }, ctx) => verifiedDomainService().list(ctx.saasId, params.tenant_id)),
+  createTenantDomain: operation(e.createTenantDomain, ({ params, body }, ctx) => verifiedDomainService().claim(ctx.saasId, params.tenant_id, body)),
+  verifyTenantDomain: operation(e.verifyTenantDomain, ({ params }, ctx) =>
+    verifiedDomainService().verify(ctx.saasId, params.tenant_id, params.domain),
+  ),
+  deleteTenantDomain: operation(e.deleteTenantDomain, ({ params }, ctx) =>
+    verifiedDomainService().remove(ctx.saasId, params.tenant_id, params.domain),
+  ),
   resetPlan: operation(s.resetPlan, async (_, ctx) => {
     await tenantService().resetPlans(ctx.saasId);
   }),

@@ -69,6 +69,7 @@ export class PublicFetcher {
 
   /** The URL and the address to connect to, or a 400 naming `field` saying why it may not be fetched. */
   async check(url: string, field: string): Promise<CheckedTarget> {
+    if (loopbackForTests && isLoopbackHttp(url)) return { url: new URL(url), address: '127.0.0.1', family: 4 };
     const refused = (why: string) => invalid('invalid_parameter', `${field}: ${why}`, { field });
     const parsed = URL.canParse(url) ? new URL(url) : undefined;
     const loopback = this.options.loopback === true;
@@ -102,6 +103,37 @@ export class PublicFetcher {
 
   /** The body of a 200 answer at `url` (checked as `check` does), as UTF-8 text. */
   async text(url: string, field: string): Promise<string> {
+    const answer = await this.exchange(url, field, { method: 'GET', headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' } });
+    if (answer.status !== 200) {
+      const redirect = answer.status >= 300 && answer.status < 400 ? ' (redirects are not followed)' : '';
+      throw invalid('metadata_unreachable', `${field}: answered ${answer.status}${redirect}`, { field });
+    }
+    return answer.body.toString('utf8');
+  }
+
+  /**
+   * A `fetch` for libraries that take one (openid-client's and jose's `customFetch`): each request checked and
+   * pinned as `text`'s, any status answered as it came (redirects not followed), the body capped.
+   */
+  fetcher(field: string): (url: string, init: { method?: string; headers?: Record<string, string> | Headers; body?: unknown }) => Promise<Response> {
+    return async (url, init) => {
+      const headers = init.headers instanceof Headers ? Object.fromEntries(init.headers.entries()) : { ...(init.headers ?? {}) };
+      const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
+      if (body !== undefined && init.body instanceof URLSearchParams) headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      const answer = await this.exchange(url, field, { method: init.method ?? 'GET', headers, ...(body !== undefined ? { body } : {}) });
+      return new Response(answer.status === 204 || answer.status === 304 ? null : new Uint8Array(answer.body), {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    };
+  }
+
+  /** One request to a checked, pinned address: its status, headers and (capped) body. */
+  private async exchange(
+    url: string,
+    field: string,
+    init: { method: string; headers: Record<string, string>; body?: string },
+  ): Promise<{ status: number; headers: Headers; body: Buffer }> {
     const started = Date.now();
     const target = await this.check(url, field);
     // One deadline for the whole exchange, the lookup included.
@@ -113,25 +145,19 @@ export class PublicFetcher {
       if (options.all) (callback as unknown as (e: null, a: HostAddress[]) => void)(null, [{ address, family }]);
       else callback(null, address, family);
     };
-    return new Promise<string>((resolve, reject) => {
-      const req = request(
+    const send = target.url.protocol === 'http:' ? httpRequest : request;
+    return new Promise((resolve, reject) => {
+      const req = send(
         target.url,
         {
-          method: 'GET',
+          method: init.method,
           lookup: pinned,
           agent: false,
           signal: AbortSignal.timeout(left),
-          headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+          headers: init.headers,
           ...(this.options.ca ? { ca: this.options.ca } : {}),
         },
         (res) => {
-          if (res.statusCode !== 200) {
-            res.resume();
-            req.destroy();
-            const redirect = res.statusCode && res.statusCode >= 300 && res.statusCode < 400 ? ' (redirects are not followed)' : '';
-            reject(failed(`answered ${res.statusCode ?? 'nothing'}${redirect}`));
-            return;
-          }
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -143,7 +169,13 @@ export class PublicFetcher {
             }
             chunks.push(chunk);
           });
-          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              for (const one of [value ?? []].flat()) headers.append(name, one);
+            }
+            resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+          });
           res.on('error', (error) => reject(error instanceof DomainError ? error : failed('the answer broke off')));
         },
       );
@@ -152,7 +184,7 @@ export class PublicFetcher {
           error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : 'cannot be reached';
         reject(failed(why));
       });
-      req.end();
+      req.end(init.body);
     });
   }
 }
@@ -194,6 +226,17 @@ export async function postChecked(fetcher: PublicFetcher, url: string, body: str
     );
     req.end(body);
   });
+}
+
+let loopbackForTests = false;
+const isLoopbackHttp = (url: string) => /^http:\/\/127\.0\.0\.1:\d+\//.test(url);
+
+/**
+ * Tests only: `http://127.0.0.1:port/` may be fetched too, so a test's own identity provider (oidc-provider on
+ * this machine) stands in for a tenant's; every other URL is checked as ever.
+ */
+export function allowLoopbackForTests(on: boolean): void {
+  loopbackForTests = on;
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -16,6 +16,7 @@ import { publicSchemas } from './public.js';
 import { signInSchemas } from './sign-in.js';
 import { signUpSchemas } from './sign-up.js';
 import { tenantSchemas } from './tenants.js';
+import { enterpriseSchemas } from './enterprise.js';
 import { tenantUserSchemas } from './tenant-users.js';
 import { userSchemas } from './users.js';
 
@@ -24,6 +25,7 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
   ...loginThemeSchemas,
   ...definitionSchemas,
   ...tenantSchemas,
+  ...enterpriseSchemas,
   ...userSchemas,
   ...tenantUserSchemas,
   ...invitationSchemas,

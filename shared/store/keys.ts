@@ -44,6 +44,8 @@ export const ENTITY = {
   usedSamlAssertion: 'UsedSamlAssertion',
   userExternalIdentity: 'UserExternalIdentity',
   domainClaim: 'DomainClaim',
+  tenantDomain: 'TenantDomain',
+  verifiedDomain: 'VerifiedDomain',
   decoy: 'Decoy',
   pendingSignUp: 'PendingSignUp',
   passkey: 'Passkey',
@@ -214,6 +216,11 @@ export const keys = {
     pk: tenantPartition(saasId, tenantId),
     sk: `INVITATION#${invitationId}`,
   }),
+  /** A tenant's claim of a domain (issue 41), in the tenant's partition: it goes with the tenant. */
+  tenantDomain: (saasId: string, tenantId: string, domain: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: `DOMAIN#${domain}` }),
+  tenantDomains: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'DOMAIN#' }),
+  /** The tenant a verified domain belongs to: one item per SaaS and domain, read by key at each address-first sign-in. */
+  verifiedDomain: (saasId: string, domain: string): ItemKey => ({ pk: `SAAS#${saasId}#DOMAINS`, sk: `DOMAIN#${domain}` }),
   tenantInvitations: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'INVITATION#' }),
   /**
    * Validate Invitation names only the invitation: this item names its tenant (strongly consistent, unlike

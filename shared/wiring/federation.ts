@@ -6,6 +6,7 @@ import { FederationService } from '../domain/sign-in/federation.js';
 import { PasskeyService } from '../domain/sign-in/passkeys.js';
 import { loginOf } from '../domain/users/users.js';
 import { signInSettings, passwordPolicy } from './configuration.js';
+import { joinTenantJustInTime, verifiedDomainService } from './enterprise.js';
 import { tokenVerifier } from './keys.js';
 import { committer, membershipRepository, passkeyRepository, userFlowRepository, userRepository } from './repositories.js';
 import { selfSignUpEnabled, signInService } from './sign-in.js';
@@ -23,6 +24,9 @@ export const federationService = () =>
     selfSignUpEnabled,
     passwordPolicy,
     isMember: async (saasId, tenantId, userId) => (await membershipRepository().get(saasId, tenantId, userId)) !== undefined,
+    // Verified domains route and guard a tenant's provider (issue 41).
+    domainOwner: (saasId, email) => verifiedDomainService().ownerOf(saasId, email),
+    joinTenant: joinTenantJustInTime,
   });
 
 /** Passkeys (our extension): the hosted screen's ceremonies and the API's list and remove. */

@@ -76,7 +76,8 @@ const CONSOLE_ROUTES = [`ANY ${BASE_PATH}/console`, `ANY ${BASE_PATH}/console/{p
 /** The functions that open no sealed secret (kms:Decrypt), and those that write nothing. */
 const NEVER_OPENS = new Set(['mail-events', 'apilog-writer']);
 const READ_ONLY = new Set(['public', 'apilog']);
-const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'console', 'billing']);
+// tenants: a tenant's OpenID Connect client secret (issue 41).
+const SEALERS = new Set(['configuration', 'saas-users', 'tenant-users', 'invitations', 'sign-in', 'login', 'saml', 'console', 'billing', 'tenants']);
 
 const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
 

@@ -16,6 +16,11 @@ import {
   federationService,
   invitationService,
   tenantService,
+  tenantOidcCallbackUrl,
+  tenantOidcService,
+  tenantRepository,
+  verifiedDomainService,
+  metadataFetcher,
   passkeyService,
   loginThemeService,
   samlAssertions,
@@ -33,6 +38,7 @@ import { GoogleFederation } from './screen/federation.js';
 import type { HostGateDeps } from './host-gate.js';
 import type { ScreenSessionPort } from './screen/contract.js';
 import { LoginScreen } from './screen/screen.js';
+import { TenantOidcSignIn } from './screen/tenant-oidc.js';
 import { EN, type LoginTexts } from './texts/en.js';
 import { builtAssets } from '../kit/built-assets.js';
 
@@ -53,6 +59,17 @@ const googleFederation = () =>
       return props.application_id ? { clientId: String(props.application_id), scope: props.approval_scope } : undefined;
     },
     secret: (saasId) => configurationReader().providerSecret(saasId),
+    box: secretBox(),
+  }));
+
+let tenantOidc: TenantOidcSignIn | undefined;
+/** One per warm instance: it keeps the providers' discovery documents and JWKS. */
+const tenantOidcSignIn = () =>
+  (tenantOidc ??= new TenantOidcSignIn({
+    settings: (saasId, tenantId) => tenantOidcService().settings(saasId, tenantId),
+    secret: (saasId, tenantId, settings) => tenantOidcService().secret(saasId, tenantId, settings),
+    callbackUrl: tenantOidcCallbackUrl,
+    fetch: metadataFetcher().fetcher('oidc.discovery_url'),
     box: secretBox(),
   }));
 
@@ -149,6 +166,15 @@ export const loginScreen = (texts: LoginTexts = EN) =>
       returnUrl: googleFederation().returnUrl,
       signIn: (saasId, account, options) => federationService().signIn(saasId, account, options),
       confirmLink: (saasId, userId, code, account) => federationService().confirmLink(saasId, userId, code, account),
+      tenantOidc: tenantOidcSignIn(),
+      tenantOidcCallback: tenantOidcCallbackUrl,
+      homeRealm: async (saasId, email) => {
+        const owner = await verifiedDomainService().ownerOf(saasId, email);
+        const tenant = owner && (await tenantRepository().get(saasId, owner.tenant_id));
+        if (!tenant) return undefined;
+        if (tenant.oidc) return { tenantId: tenant.id, via: 'oidc' as const };
+        return tenant.saml ? { tenantId: tenant.id, via: 'saml' as const } : undefined;
+      },
       claimSamlTicket: (saasId, assertion, expiresAt) => samlAssertions().claimTicket(saasId, assertion.issuer, assertion.id, expiresAt),
     },
     invitationNames: async (saasId, tenantId) => {

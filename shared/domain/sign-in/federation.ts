@@ -24,8 +24,11 @@ export interface ExternalAccount {
   subject: string;
   email?: string;
   emailVerified: boolean;
-  /** A tenant's own identity provider (SAML): only that tenant's users, and no new users. */
+  /** A tenant's own identity provider (SAML, OpenID Connect): only that tenant's users, and no new users. */
   tenantId?: string;
+  /** What a tenant's OpenID Connect provider says of the person besides (its claim mapping). */
+  name?: string;
+  groups?: string[];
 }
 
 /** The provider account a browser met, as a link page carries it: the code it asks for links only this one. */
@@ -48,6 +51,10 @@ export interface FederationDeps {
   selfSignUpEnabled(saasId: string): Promise<boolean>;
   isMember(saasId: string, tenantId: string, userId: string): Promise<boolean>;
   passwordPolicy(saasId: string): Promise<PasswordPolicy>;
+  /** The tenant that verified an address's domain, and the role its newcomers join with (verified-domains.ts). */
+  domainOwner?(saasId: string, email: string): Promise<{ tenant_id: string; jit_role?: string } | undefined>;
+  /** Makes the user a member of the tenant with the role (just-in-time membership). */
+  joinTenant?(saasId: string, tenantId: string, userId: string, role: string): Promise<void>;
 }
 
 const notInTenant = () =>
@@ -61,17 +68,19 @@ export class FederationService {
    * rule 3 would make a user, the answer is `consent_needed` instead, and nothing is stored.
    */
   async signIn(saasId: string, account: ExternalAccount, { mayCreate = true }: { mayCreate?: boolean } = {}): Promise<FederatedOutcome> {
+    const jitRole = await this.domainRule(saasId, account);
     const linked = await this.deps.users.findByIdentity(saasId, account.provider, account.subject);
-    if (linked) return this.signedIn(saasId, await this.member(saasId, account, linked), account.provider);
+    if (linked) return this.signedIn(saasId, await this.member(saasId, account, linked, jitRole), account.provider);
     const login = account.email && account.emailVerified ? loginFromUsername(account.email) : undefined;
     if (!login || login.kind !== 'email') {
       throw invalid('email_not_verified', `${account.provider} did not vouch for an e-mail address of this account; it cannot sign in here`);
     }
     const existing = await this.deps.users.findByLogin(saasId, login);
     if (existing) {
-      await this.member(saasId, account, existing);
+      await this.member(saasId, account, existing, jitRole);
       return this.offerLink(saasId, existing, account);
     }
+    if (account.tenantId !== undefined && jitRole !== undefined) return this.createForTenant(saasId, account, login.value, account.tenantId, jitRole);
     if (account.tenantId !== undefined) throw notInTenant();
     if (!(await this.deps.selfSignUpEnabled(saasId))) {
       throw invalid(
@@ -80,19 +89,9 @@ export class FederationService {
       );
     }
     if (!mayCreate) return { kind: 'consent_needed', email: login.value };
-    const prepared = await this.deps.userService.prepareUser(saasId, {
-      email: login.value,
-      password: generatePassword(await this.deps.passwordPolicy(saasId)),
-      providers: { [account.provider]: { subject: account.subject, linked_at: nowSeconds() } },
-    });
-    const outcome = await this.deps.committer.commit(
-      prepared.write,
-      this.deps.flows.identityClaimWrite(saasId, prepared.user.id, account.provider, account.subject),
-    );
-    if (outcome.committed) return this.signedIn(saasId, prepared.user.id, account.provider);
+    const userId = await this.createLinked(saasId, account, login.value);
     // Another sign-in made the user or the link a moment ago: decide again on what is stored now.
-    if (outcome.refusedBy === RULE.loginFree || outcome.refusedBy === FLOW_RULE.identityFree) return this.signIn(saasId, account, { mayCreate });
-    throw new Error(`creating a federated user was refused by ${outcome.refusedBy}`);
+    return userId ? this.signedIn(saasId, userId, account.provider) : this.signIn(saasId, account, { mayCreate });
   }
 
   /**
@@ -110,10 +109,52 @@ export class FederationService {
     return this.deps.signIn.federated(saasId, userId, { method: 'federated', provider: account.provider });
   }
 
-  /** A tenant's identity provider signs in that tenant's users only. */
-  private async member(saasId: string, account: ExternalAccount, user: UserRecord): Promise<string> {
-    if (account.tenantId !== undefined && !(await this.deps.isMember(saasId, account.tenantId, user.id))) throw notInTenant();
+  /**
+   * A tenant's identity provider signs in that tenant's users only; a person of the tenant's verified domain
+   * that offers just-in-time membership joins it first.
+   */
+  private async member(saasId: string, account: ExternalAccount, user: UserRecord, jitRole?: string): Promise<string> {
+    if (account.tenantId === undefined || (await this.deps.isMember(saasId, account.tenantId, user.id))) return user.id;
+    if (jitRole === undefined || !this.deps.joinTenant) throw notInTenant();
+    await this.deps.joinTenant(saasId, account.tenantId, user.id, jitRole);
     return user.id;
+  }
+
+  /**
+   * A tenant's provider may not speak for an address of a domain another tenant verified (it would sign in, or
+   * link, someone else's people). Answers the role newcomers of the tenant's own verified domain join with.
+   */
+  private async domainRule(saasId: string, account: ExternalAccount): Promise<string | undefined> {
+    if (account.tenantId === undefined || !account.email || !this.deps.domainOwner) return undefined;
+    const owner = await this.deps.domainOwner(saasId, account.email);
+    if (owner && owner.tenant_id !== account.tenantId) {
+      throw invalid('domain_of_another_tenant', 'the identity provider gave an address of a domain another tenant verified; it cannot sign in here');
+    }
+    return owner?.jit_role;
+  }
+
+  /** Just-in-time: a new user of the tenant's verified domain, linked to the provider account at once, then its member. */
+  private async createForTenant(saasId: string, account: ExternalAccount, email: string, tenantId: string, role: string): Promise<FederatedOutcome> {
+    const userId = await this.createLinked(saasId, account, email);
+    if (!userId) return this.signIn(saasId, account);
+    await this.deps.joinTenant?.(saasId, tenantId, userId, role);
+    return this.signedIn(saasId, userId, account.provider);
+  }
+
+  /** A new user with the address, the account linked from the start; undefined when another sign-in made either a moment ago. */
+  private async createLinked(saasId: string, account: ExternalAccount, email: string): Promise<string | undefined> {
+    const prepared = await this.deps.userService.prepareUser(saasId, {
+      email,
+      password: generatePassword(await this.deps.passwordPolicy(saasId)),
+      providers: { [account.provider]: { subject: account.subject, linked_at: nowSeconds() } },
+    });
+    const outcome = await this.deps.committer.commit(
+      prepared.write,
+      this.deps.flows.identityClaimWrite(saasId, prepared.user.id, account.provider, account.subject),
+    );
+    if (outcome.committed) return prepared.user.id;
+    if (outcome.refusedBy === RULE.loginFree || outcome.refusedBy === FLOW_RULE.identityFree) return undefined;
+    throw new Error(`creating a federated user was refused by ${outcome.refusedBy}`);
   }
 
   private async offerLink(saasId: string, user: UserRecord, account: ExternalAccount): Promise<FederatedOutcome> {

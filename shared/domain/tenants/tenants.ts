@@ -14,6 +14,7 @@ import type { AtomicWrite } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
 import { COUNTRY_CODES } from './countries.js';
 import type { DefinitionRepository } from '../configuration/definitions.js';
+import type { TenantOidc } from '../../schemas/enterprise.js';
 import { currentPlanPeriod, type PlanInterval } from './plan-period.js';
 
 /** A tenant's link to its AWS Marketplace customer: part of the tenant record, made by Link AWS Marketplace. */
@@ -39,6 +40,8 @@ export interface TenantRecord extends TenantProps {
   plan_histories: PlanHistory[];
   payment_customer?: PaymentCustomer;
   saml?: SamlProps;
+  /** The tenant's own OpenID Connect provider (tenant-oidc.ts): an extension the SaaSus operations do not show. */
+  oidc?: TenantOidc;
   /** The marketplace customer the tenant is linked to (marketplace.ts links it). */
   marketplace?: MarketplaceLink;
   /** Bumped by every plan change: the optimistic lock of plan updates. */
@@ -62,6 +65,7 @@ export interface TenantPatch {
   /** null ends the link. */
   payment_customer?: PaymentCustomer | null;
   saml?: SamlProps | null;
+  oidc?: TenantOidc | null;
 }
 
 export interface TenantRepository {

@@ -195,6 +195,23 @@ function onSubmit(id: FormId, step: () => Promise<void>): void {
 }
 
 onSubmit('sign-in-form', () => signIn(input('username').value.trim(), input('password').value));
+
+/**
+ * The address first (home-realm discovery, web/login/screen/home-realm.ts): an address of a domain a tenant
+ * verified goes straight to that tenant's identity provider, once typed (Tab or Enter), with no password asked.
+ */
+async function homeRealm(email: string): Promise<void> {
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || data.invitation) return;
+  const { state, code_challenge, authorization } = data;
+  const answer = await post('discover', {
+    email,
+    ...(state !== undefined ? { state } : {}),
+    ...(code_challenge ? { code_challenge } : {}),
+    ...(authorization ? { authorization } : {}),
+  }).catch(() => ({}) as StepAnswer);
+  if (answer.redirect) window.location.assign(answer.redirect);
+}
+input('username')?.addEventListener('change', () => void homeRealm(input('username').value.trim()));
 onSubmit('new-password-form', () => answerPending('NEW_PASSWORD', input('new-password').value));
 onSubmit('code-form', () =>
   answerPending(pending?.challenge_name === 'EMAIL_OTP' ? 'EMAIL_OTP_CODE' : 'SOFTWARE_TOKEN_MFA_CODE', input('code').value.trim()),

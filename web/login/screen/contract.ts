@@ -20,6 +20,7 @@ import type {
   SignInResult,
 } from '../../../shared/schemas/sign-in.js';
 import type { GoogleFederation } from './federation.js';
+import type { TenantOidcSignIn } from './tenant-oidc.js';
 import type { PasskeyScreenService, PasskeySteps } from './passkeys.js';
 import type { WebRequest } from '../../kit/http.js';
 import type { ScreenLook } from '../pages.js';
@@ -92,6 +93,12 @@ export interface LoginScreenDeps {
     signIn(saasId: string, account: ExternalAccount, options?: { mayCreate?: boolean }): Promise<FederatedOutcome>;
     /** `account`: the provider account the browser met; the code links only that one. */
     confirmLink(saasId: string, userId: string, code: string, account: MetAccount): Promise<Credentials>;
+    /** A tenant's own OpenID Connect provider (tenant-oidc.ts); the screen has no `oidc` pages without it. */
+    tenantOidc?: Pick<TenantOidcSignIn, 'begin' | 'complete' | 'flowOf'>;
+    /** The tenant that verified an address's domain, and which of its providers signs its people in (home-realm.ts). */
+    homeRealm?(saasId: string, email: string): Promise<{ tenantId: string; via: 'oidc' | 'saml' } | undefined>;
+    /** The screen's `oidc/callback` as the provider was told it: the URL its answer is checked against. */
+    tenantOidcCallback?(saasId: string): string;
     /** true the first time a SAML ticket (its assertion) is used on the screen. */
     claimSamlTicket(saasId: string, assertion: { issuer: string; id: string }, expiresAt: number): Promise<boolean>;
   };

@@ -75,7 +75,7 @@ export async function federatedReturn(parts: ScreenParts, request: WebRequest): 
 }
 
 /** Signed in where the screen would have sent the browser, or to the page that takes the link code. */
-async function federatedSignIn(
+export async function federatedSignIn(
   parts: ScreenParts,
   saasId: string,
   account: ExternalAccount,
@@ -101,7 +101,7 @@ async function federatedSignIn(
 }
 
 /** A refusal on the way back from an identity provider: a page saying why, and the flow's cookie forgotten. */
-function federationRefused(
+export function federationRefused(
   deps: LoginScreenDeps,
   error: unknown,
   saasId: string | undefined,

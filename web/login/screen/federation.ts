@@ -52,6 +52,25 @@ export interface GoogleFederationDeps {
 
 const FLOW_CONTEXT = { purpose: 'federated sign-in flow' };
 
+/** A new authorization-code flow's checks (PKCE verifier, state, nonce) and the provider's URL that starts it. */
+export async function codeFlowStart(
+  client: oidc.Configuration,
+  redirectUri: string,
+  scope: string,
+): Promise<{ state: string; nonce: string; verifier: string; location: string }> {
+  const checks = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier() };
+  const location = oidc.buildAuthorizationUrl(client, {
+    redirect_uri: redirectUri,
+    scope,
+    response_type: 'code',
+    code_challenge: await oidc.calculatePKCECodeChallenge(checks.verifier),
+    code_challenge_method: 'S256',
+    state: checks.state,
+    nonce: checks.nonce,
+  });
+  return { ...checks, location: location.toString() };
+}
+
 /** One discovery per warm instance and issuer. */
 const discovered = new Map<string, Promise<oidc.ServerMetadata>>();
 
@@ -70,26 +89,11 @@ export class GoogleFederation {
     const settings = await this.deps.settings(saasId);
     if (!settings) return undefined;
     const client = await this.client(settings.clientId);
-    const flow: Flow = {
-      saas_id: saasId,
-      state: oidc.randomState(),
-      nonce: oidc.randomNonce(),
-      verifier: oidc.randomPKCECodeVerifier(),
-      context,
-      exp: nowSeconds() + FLOW_SECONDS,
-    };
     const scopes = new Set((settings.scope || DEFAULT_SCOPE).split(/[\s,]+/).filter(Boolean));
     scopes.add('openid');
-    const location = oidc.buildAuthorizationUrl(client, {
-      redirect_uri: this.deps.returnUrl,
-      scope: [...scopes].join(' '),
-      response_type: 'code',
-      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
-      code_challenge_method: 'S256',
-      state: flow.state,
-      nonce: flow.nonce,
-    });
-    return { location: location.toString(), flow: await sealJson(this.deps.box, flow, FLOW_CONTEXT) };
+    const { location, ...checks } = await codeFlowStart(client, this.deps.returnUrl, [...scopes].join(' '));
+    const flow: Flow = { saas_id: saasId, ...checks, context, exp: nowSeconds() + FLOW_SECONDS };
+    return { location, flow: await sealJson(this.deps.box, flow, FLOW_CONTEXT) };
   }
 
   /**

@@ -17,6 +17,7 @@
  *   GET  ./link?ticket=…                                       the page asking for the code that links a provider account
  *   GET  ./saml?tenant_id=…                                    off to the tenant's SAML identity provider (functions/saml);
  *   GET  ./saml/continue?ticket=…                              back from its assertion consumer service: signed in
+ *   GET  ./oidc?tenant_id=…  ./oidc/callback                   the tenant's OpenID Connect provider (tenant-oidc-steps.ts)
  *   POST ./api/start    {username, srp_a}                      → the PASSWORD_VERIFIER challenge
  *   POST ./api/answer   {challenge_name, session, responses, state?, invitation?}
  *                                                              → the next step, or {redirect}
@@ -35,6 +36,8 @@
  *   POST ./api/forgot   {username}                             → a code mailed (forgot_password)
  *   POST ./api/reset    {username, code, password}             → the new password
  *   POST ./api/link     {ticket, code}                         → the provider account linked, and {redirect}
+ *   POST ./api/discover {email, state?, authorization?}        → {redirect} to the identity provider of the tenant that
+ *                                                              verified the address's domain, or {} (home-realm.ts)
  *   POST ./api/passkey/…                                       passkeys, when the SaaS turned them on (passkeys.ts)
  *
  * Every POST carries the CSRF token of the page (a cookie and the same value in `x-csrf-token`), which the screen
@@ -50,6 +53,8 @@ import { notFound, ok, redirect, refusal, screenPath, stepRefused } from './answ
 import { BASE_HEADERS, CSRF_COOKIE, MAX_BODY_BYTES, SAAS_ID, type LoginScreenDeps, type ScreenCall, type ScreenParts } from './contract.js';
 import { beginGoogle, beginSaml, continueSaml, FEDERATED_STEPS, federatedReturn } from './federated-steps.js';
 import { finishWith } from './finish.js';
+import { HOME_REALM_STEPS } from './home-realm.js';
+import { beginTenantOidc, continueTenantOidc } from './tenant-oidc-steps.js';
 import { assetOf, PAGES, signInPage, signOut } from './page.js';
 import { PasskeySteps } from './passkeys.js';
 import { DeviceJar } from './remembered-devices.js';
@@ -66,7 +71,7 @@ type Route = {
 } & ({ page: string; prefix?: undefined } | { page?: undefined; prefix: string });
 
 /** The JSON steps by the name after `api/`; passkeys' are passkeys.ts's own. */
-const STEPS: Readonly<Record<string, ScreenStep>> = { ...ACCOUNT_STEPS, ...FEDERATED_STEPS, ...PASSWORD_STEPS };
+const STEPS: Readonly<Record<string, ScreenStep>> = { ...ACCOUNT_STEPS, ...FEDERATED_STEPS, ...PASSWORD_STEPS, ...HOME_REALM_STEPS };
 
 /** The routes of a SaaS's screen, in the order they are tried. */
 const ROUTES: readonly Route[] = [
@@ -82,6 +87,8 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', page: 'federated/google', answer: beginGoogle },
   { method: 'GET', page: 'saml', answer: beginSaml },
   { method: 'GET', page: 'saml/continue', answer: continueSaml },
+  { method: 'GET', page: 'oidc', answer: beginTenantOidc },
+  { method: 'GET', page: 'oidc/callback', answer: continueTenantOidc },
   { method: 'POST', prefix: 'api/', answer: (call) => jsonStep(call, call.page.slice('api/'.length)) },
 ];
 
