@@ -10,7 +10,7 @@ import type { OperationSchema } from '../shared/schemas/operation.js';
 import { fullPath, pathParamNames, type Route } from '../shared/routes.js';
 import { OPERATION_SCHEMAS } from '../shared/schemas/index.js';
 import { dynamo, tableName } from '../shared/wiring.js';
-import { apiLogKeys, signInCountsKeys } from '../shared/store/keys.js';
+import { apiLogKeys, eventKeys, signInCountsKeys } from '../shared/store/keys.js';
 import { arbitraryOf, type Pools } from './schema-arbitrary.js';
 
 /** Who signs: the SaaS's full key, a narrow one, nobody, or a forger. */
@@ -140,9 +140,13 @@ export async function tableDigest(pkPrefix = '', skip: (sortKey: string) => bool
     start = out.LastEvaluatedKey;
   } while (start);
   const canonical = items
-    // The API log records every signed call, refused or not, and the sign-in counts every refused password: neither
-    // is the data an operation keeps, and both are written a moment after the call (local/line-sink.ts).
-    .filter((item) => !skip(String(item.sk)) && !apiLogKeys.isPartition(String(item.pk)) && !signInCountsKeys.isPartition(String(item.pk)))
+    // The API log records every signed call, refused or not, the events number and keep every changing one, and the
+    // sign-in counts every refused password: none is the data an operation keeps, and all are written a moment after
+    // the call (local/line-sink.ts).
+    .filter((item) => {
+      const [pk, sk] = [String(item.pk), String(item.sk)];
+      return !skip(sk) && !apiLogKeys.isPartition(pk) && !signInCountsKeys.isPartition(pk) && !eventKeys.isCallRecord(pk, sk);
+    })
     .map((item) => JSON.stringify(item, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v)))
     .sort()
     .join('\n');

@@ -20,7 +20,7 @@ export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/han
  * neither the list nor the code that reads it. test/infra/bundle.test.ts checks this list against what each
  * bundle imports.
  */
-export const PASSWORD_SETTING_GROUPS: readonly string[] = ['invitations', 'login', 'saas-users', 'sign-in'];
+export const PASSWORD_SETTING_GROUPS: readonly string[] = ['invitations', 'login', 'saas-users', 'sign-in', 'tenant-users'];
 export const BREACHED_FILTER = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.bin`;
 export const BREACHED_CHECK_IMPORT = './breached-passwords.js';
 const BREACHED_CHECK_SOURCE = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.ts`;

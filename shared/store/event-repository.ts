@@ -5,7 +5,6 @@ import type { EventBridgeSettings, EventRepository, StoredEvent } from '../domai
 import type { WebhookEndpoint, WebhookRepository } from '../domain/integration/webhooks.js';
 import {
   ConditionalCheckFailedException,
-  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -13,6 +12,7 @@ import {
   type DynamoClient,
 } from './dynamo-client.js';
 import { batchPut } from './batch.js';
+import { deleteIfPresent } from './conditional.js';
 import { ENTITY, eventKeys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
 import { indexQuery, queryFirst } from './query.js';
 
@@ -42,8 +42,7 @@ export class DynamoEventRepository implements EventRepository, WebhookRepository
   }
 
   async deleteEventBridgeSettings(saasId: string): Promise<boolean> {
-    const out = await this.db.send(new DeleteCommand({ TableName: this.table, Key: eventKeys.settings(saasId), ReturnValues: 'ALL_OLD' }));
-    return out.Attributes !== undefined;
+    return deleteIfPresent(this.db, this.table, eventKeys.settings(saasId));
   }
 
   async reserveSequence(saasId: string, subject: string, count: number): Promise<number> {
@@ -142,8 +141,8 @@ export class DynamoEventRepository implements EventRepository, WebhookRepository
   }
 
   async deleteWebhook(saasId: string, id: string): Promise<boolean> {
-    const out = await this.db.send(new DeleteCommand({ TableName: this.table, Key: eventKeys.webhook(saasId, id), ReturnValues: 'ALL_OLD' }));
-    return out.Attributes !== undefined;
+    // Conditional, so that a refused delete (no such webhook) writes nothing.
+    return deleteIfPresent(this.db, this.table, eventKeys.webhook(saasId, id));
   }
 
   async recent(saasId: string, limit: number): Promise<StoredEvent[]> {

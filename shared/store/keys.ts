@@ -527,6 +527,8 @@ export const eventKeys = {
   due: (saasId: string, id: string, at: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1sk: `${padSeconds(at)}#${id}` }),
   dueBy: (saasId: string, now: number) => ({ gsi1pk: `SAAS#${saasId}#EVENTSDUE`, gsi1skUpTo: `${padSeconds(now)}#~` }),
   sequence: (saasId: string, subject: string): ItemKey => ({ pk: `SAAS#${saasId}#EVENTSEQ`, sk: subject }),
+  /** A kept event or a subject's counter: the record of a call, written after it as the API log is (not settings or webhooks). */
+  isCallRecord: (pk: string, sk: string) => EVENT_SEQUENCE_PARTITION.test(pk) || (EVENT_PARTITION.test(pk) && sk.startsWith('E#')),
 };
 
 /** Strips the storage-only attributes from an item before it reaches the domain. */

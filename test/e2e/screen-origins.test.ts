@@ -143,6 +143,8 @@ async function screenOf(saasId: string, admin: SignedClient): Promise<Screen> {
       assert.doesNotMatch(reached.onThisHost.text, /page-data|csrf/);
 
       // B's real screen in a window A's page opens: another origin's document, which A's script cannot touch.
+      // Signed out of B's screen first, or its session would answer the window at once (the device stays).
+      await (await open(context, `${b.url}sign-out`)).close();
       const [popup] = await Promise.all([
         context.waitForEvent('page'),
         onA.evaluate((bScreen: string) => {
