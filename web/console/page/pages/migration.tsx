@@ -3,6 +3,7 @@
  * a file uploaded to start one. The import is `migration:write`, which `*` does not hold: a key without it is
  * told how to make one rather than shown a bare 403 (docs/console.md).
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, pageData, type Answer } from '../api.js';
 import { fill, t } from '../texts.js';
@@ -32,6 +33,19 @@ function Refusal({ answer }: { answer: Answer }) {
     <p class="error" role="alert" id="migration-key-needed">
       {fill(t().migration.keyNeeded, { saasId: saasId() })}
     </p>
+  );
+}
+
+/** Loaded, or refused in the words of `Refusal`. */
+function Read<T>({ answer, children }: { answer: Answer<T> | undefined; children: (body: T) => ComponentChildren }) {
+  return answer && !answer.ok ? <Refusal answer={answer} /> : <Loaded answer={answer}>{children}</Loaded>;
+}
+
+function Refresh({ id, onClick }: { id: string; onClick: () => void }) {
+  return (
+    <button type="button" id={id} onClick={onClick}>
+      {t().migration.refresh}
+    </button>
   );
 }
 
@@ -127,36 +141,30 @@ function Jobs() {
       <section class="card" aria-labelledby="jobs-heading">
         <h2 id="jobs-heading">{m.jobsHeading}</h2>
         <p>
-          <button type="button" id="refresh-imports" onClick={reload}>
-            {m.refresh}
-          </button>
+          <Refresh id="refresh-imports" onClick={reload} />
         </p>
-        {answer && !answer.ok ? (
-          <Refusal answer={answer} />
-        ) : (
-          <Loaded answer={answer}>
-            {(body) => (
-              <Table
-                id="imports"
-                caption={m.jobsHeading}
-                rows={body.imports}
-                columns={[
-                  {
-                    label: m.job,
-                    render: (job) => <Link to={`migration/${encodeURIComponent(job.job_id)}`}>{job.job_id}</Link>,
-                  },
-                  { label: m.state, render: (job) => m[job.state] },
-                  { label: m.started, render: (job) => when(job.created_at) },
-                  { label: m.finished, render: (job) => when(job.finished_at) },
-                  { label: m.lines, render: (job) => String(job.lines) },
-                  { label: m.imported, render: (job) => String(job.imported) },
-                  { label: m.unchanged, render: (job) => String(job.unchanged) },
-                  { label: m.failed, render: (job) => String(job.failed) },
-                ]}
-              />
-            )}
-          </Loaded>
-        )}
+        <Read answer={answer}>
+          {(body) => (
+            <Table
+              id="imports"
+              caption={m.jobsHeading}
+              rows={body.imports}
+              columns={[
+                {
+                  label: m.job,
+                  render: (job) => <Link to={`migration/${encodeURIComponent(job.job_id)}`}>{job.job_id}</Link>,
+                },
+                { label: m.state, render: (job) => m[job.state] },
+                { label: m.started, render: (job) => when(job.created_at) },
+                { label: m.finished, render: (job) => when(job.finished_at) },
+                { label: m.lines, render: (job) => String(job.lines) },
+                { label: m.imported, render: (job) => String(job.imported) },
+                { label: m.unchanged, render: (job) => String(job.unchanged) },
+                { label: m.failed, render: (job) => String(job.failed) },
+              ]}
+            />
+          )}
+        </Read>
       </section>
     </>
   );
@@ -169,43 +177,34 @@ function Job({ id }: { id: string }) {
     <>
       <h1 tabIndex={-1}>{fill(m.jobHeading, { job: id })}</h1>
       <p>
-        <Link to="migration">{m.back}</Link>{' '}
-        <button type="button" id="refresh-import" onClick={reload}>
-          {m.refresh}
-        </button>
+        <Link to="migration">{m.back}</Link> <Refresh id="refresh-import" onClick={reload} />
       </p>
-      {answer && !answer.ok ? (
-        <Refusal answer={answer} />
-      ) : (
-        <Loaded answer={answer}>
-          {(job) => (
-            <>
-              <section class="card" aria-labelledby="job-state-heading">
-                <h2 id="job-state-heading">{m[job.state]}</h2>
-                <p id="import-summary">
-                  {fill(m.summary, { lines: job.lines, imported: job.imported, unchanged: job.unchanged, failed: job.failed })}
-                </p>
-                <p>
-                  {m.started}: {when(job.created_at)} · {m.finished}: {when(job.finished_at)}
-                </p>
-              </section>
-              <section class="card" aria-labelledby="errors-heading">
-                <h2 id="errors-heading">{m.errorsHeading}</h2>
-                <p class="hint">{m.errorsNote}</p>
-                <Table
-                  id="import-errors"
-                  caption={m.errorsHeading}
-                  rows={job.errors ?? []}
-                  columns={[
-                    { label: m.line, render: (row) => String(row.line) },
-                    { label: m.reason, render: (row) => row.reason },
-                  ]}
-                />
-              </section>
-            </>
-          )}
-        </Loaded>
-      )}
+      <Read answer={answer}>
+        {(job) => (
+          <>
+            <section class="card" aria-labelledby="job-state-heading">
+              <h2 id="job-state-heading">{m[job.state]}</h2>
+              <p id="import-summary">{fill(m.summary, { lines: job.lines, imported: job.imported, unchanged: job.unchanged, failed: job.failed })}</p>
+              <p>
+                {m.started}: {when(job.created_at)} · {m.finished}: {when(job.finished_at)}
+              </p>
+            </section>
+            <section class="card" aria-labelledby="errors-heading">
+              <h2 id="errors-heading">{m.errorsHeading}</h2>
+              <p class="hint">{m.errorsNote}</p>
+              <Table
+                id="import-errors"
+                caption={m.errorsHeading}
+                rows={job.errors ?? []}
+                columns={[
+                  { label: m.line, render: (row) => String(row.line) },
+                  { label: m.reason, render: (row) => row.reason },
+                ]}
+              />
+            </section>
+          </>
+        )}
+      </Read>
     </>
   );
 }
