@@ -10,6 +10,7 @@ import type { SecretBox } from '../../shared/crypto/secret-box.js';
 import type { ConsoleSignInThrottle } from '../../shared/domain/console/sign-in-throttle.js';
 import type { SessionRevocations } from '../../shared/domain/console/session-revocations.js';
 import { log } from '../../shared/log.js';
+import { MAX_IMPORT_BODY_BYTES } from '../../shared/schemas/migration.js';
 import { cookie, setCookie } from '../kit/cookies.js';
 import type { WebRequest, WebResponse } from '../kit/http.js';
 import { rawStep, serve, tokenRepeated, type StepRules } from '../kit/pipeline.js';
@@ -165,6 +166,7 @@ export class ConsoleBackend {
       lang: texts.lang,
       base: this.deps.basePath,
       demo: this.demoFor(request) !== undefined,
+      importMaxBytes: MAX_IMPORT_BODY_BYTES,
       ...(current
         ? {
             session: { saasId: current.session.saasId, apiKey: current.session.apiKey, csrf: current.session.csrf },

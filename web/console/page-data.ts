@@ -12,6 +12,8 @@ export interface ConsolePageData {
   };
   /** The demo operator's one-click sign-in is offered (npm start, on a loopback address only). */
   demo: boolean;
+  /** The largest body one import call takes (MAX_IMPORT_BODY_BYTES): the migration page sends no larger file. */
+  importMaxBytes: number;
   /** The SaaS's hosted login screen, for the theme page's preview. */
   loginScreenUrl?: string;
 }

@@ -21,6 +21,7 @@ import { UsagePage } from './pages/usage-chart.js';
 import { SamlPage } from './pages/saml.js';
 import { PaymentPage } from './pages/payment.js';
 import { EventsPage } from './pages/events.js';
+import { MigrationPage } from './pages/migration.js';
 // In a file of its own, so that the pages importing it form no cycle with this list.
 import type { PageProps } from './page-props.js';
 
@@ -54,3 +55,6 @@ PAGES.push(
 
 // Issue 42: where the events go (docs/events.md).
 PAGES.push({ path: 'events', nav: 'events', component: EventsPage });
+
+// Issue 39: import jobs, their refused rows, and a file uploaded to start one (docs/migration.md).
+PAGES.push({ path: 'migration', nav: 'migration', component: MigrationPage });
