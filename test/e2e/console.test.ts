@@ -444,6 +444,7 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     await page.keyboard.press('Enter');
     await page.waitForSelector(`.done >> text=${ja.ended}`);
     await page.waitForFunction(() => document.querySelectorAll('#user-sessions tbody tr').length === 1);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'user-sessions-heading', 'the keyboard stays in the section');
     assert.equal((await listed()).body.sessions.length, 1, 'ended through the API');
     await context.close();
 

@@ -215,10 +215,14 @@ function ScreenSessions({ id }: { id: string }) {
     const answer = await call('DELETE', 'auth', `${path}/${encodeURIComponent(session.id)}`);
     setEnded(answer);
     list.reload();
+    // Its button is gone with it: the keyboard carries on from the section's heading, not from the page's top.
+    document.getElementById('user-sessions-heading')?.focus();
   };
   return (
     <section class="card">
-      <h2>{s.heading}</h2>
+      <h2 id="user-sessions-heading" tabIndex={-1}>
+        {s.heading}
+      </h2>
       <p class="hint">{s.intro}</p>
       {ended?.ok ? <Done answer={ended} text={s.ended} /> : <ProblemNote answer={ended} />}
       <Loaded answer={list.answer}>
