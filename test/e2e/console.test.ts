@@ -20,6 +20,8 @@ import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
 import { outboxRepository, secretBox, signInCountsRepository } from '../../shared/wiring.js';
 import { EN as EN_CONSOLE } from '../../web/console/texts/en.js';
+import { JA as JA_CONSOLE } from '../../web/console/texts/ja.js';
+import { Browser as ScreenBrowser } from '../support/screen-browser.js';
 
 const skip = chromiumMissing();
 
@@ -410,6 +412,49 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     assert.match((await page.textContent('#user-activity tbody tr:last-child')) ?? '', /Sign-in refused \(wrong password\)/);
     assert.equal(await page.locator('#user-activity-more').count(), 0, 'no third page');
     await context.close();
+  });
+
+  it("lists a user's sessions on the login screen and ends one by keyboard, in Japanese and English", async () => {
+    // A SaaS of its own with a callback, so its screen completes sign-ins (and opens sessions) for it.
+    const own = await h.newSaas();
+    assert.equal((await own.client.put('/auth-info', { callback_url: 'https://app.own.test/callback' })).status, 200);
+    const made = await own.client.post<{ id: string }>('/users', { email: 'lin@users.test', password: 'Str0ng-Passw0rd!' });
+    assert.equal(made.status, 201, made.text);
+    const screen = `${h.api.baseUrl}/login/${own.saasId}/`;
+    const browsers = [new ScreenBrowser(screen), new ScreenBrowser(screen)];
+    for (const b of browsers) await b.signIn(`${screen}?state=s`, 'lin@users.test', 'Str0ng-Passw0rd!');
+    const listed = () => own.client.get<{ sessions: { id: string }[] }>(`/users/${made.body.id}/sessions`);
+    assert.equal((await listed()).body.sessions.length, 2);
+
+    const ja = JA_CONSOLE.userSessions;
+    const { context, page } = await signedIn(own, 'ja');
+    await page.goto(consoleUrl(`users/${made.body.id}`));
+    await page.waitForSelector(`h2 >> text=${ja.heading}`);
+    await page.waitForFunction(() => document.querySelectorAll('#user-sessions tbody tr').length === 2);
+    const row = (await page.textContent('#user-sessions tbody tr:first-child')) ?? '';
+    assert.ok(row.includes('Test browser/1.0') && row.includes(ja.kinds.pwd), row);
+    assert.match(row, /127\.0\.0\.1|::1/, 'with the address it came from');
+    await axeClean(page, 'user-sessions-ja', true);
+    // Ended by keyboard alone: the button named for the session, then Enter.
+    await page.focus(`#user-sessions tbody tr:first-child button`);
+    assert.match(
+      (await page.getAttribute('#user-sessions tbody tr:first-child button', 'aria-label')) ?? '',
+      new RegExp(`^${ja.end}: Test browser/1.0 \\(`),
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`.done >> text=${ja.ended}`);
+    await page.waitForFunction(() => document.querySelectorAll('#user-sessions tbody tr').length === 1);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'user-sessions-heading', 'the keyboard stays in the section');
+    assert.equal((await listed()).body.sessions.length, 1, 'ended through the API');
+    await context.close();
+
+    const en = await signedIn(own);
+    await en.page.goto(consoleUrl(`users/${made.body.id}`));
+    await en.page.waitForSelector(`h2 >> text=${EN_CONSOLE.userSessions.heading}`);
+    await en.page.waitForSelector(`#user-sessions >> text=${EN_CONSOLE.userSessions.kinds.pwd}`);
+    assert.equal(await en.page.locator('#user-sessions tbody tr').count(), 1);
+    await axeClean(en.page, 'user-sessions', true);
+    await en.context.close();
   });
 
   it('themes the login screen and the preview, the real screen, changes with it', async () => {

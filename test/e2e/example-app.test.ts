@@ -311,6 +311,36 @@ function totpCode(secret: string, offByOne = false): string {
       await fr.close();
     });
 
+    it('sends the page itself in the browser’s language (as the hosted screen does); ?lang= and the switch still win', async () => {
+      const page = async (headers: Record<string, string>, query = '') => {
+        const res = await fetch(`${world.app.url}/${query}`, { headers });
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('vary') ?? '', /Accept-Language/);
+        const html = await res.text();
+        return { lang: /<html lang="([^"]*)">/.exec(html)?.[1], html };
+      };
+      const ja = await page({ 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.8' });
+      assert.equal(ja.lang, 'ja');
+      assert.ok(ja.html.includes(`<title data-text="title">${APP_JA.title}</title>`), ja.html);
+      assert.ok(ja.html.includes(`data-text="idTab">${APP_JA.idTab}</button>`));
+      assert.ok(ja.html.includes(`aria-label="${APP_JA.languageSwitch}"`));
+      assert.equal(ja.html.includes(APP_EN.signIn), false, 'nothing left in English');
+      assert.equal((await page({ 'accept-language': 'fr-FR,fr;q=0.9' })).lang, 'en');
+      assert.equal((await page({ 'accept-language': 'fr, ja;q=0, en;q=0.5' })).lang, 'en', 'q=0 refuses ja');
+      assert.equal((await page({})).lang, 'en');
+      assert.equal((await page({ 'accept-language': 'ja' }, '?lang=en')).lang, 'en', '?lang= wins');
+      assert.equal((await page({ 'accept-language': 'en' }, '?lang=ja')).lang, 'ja');
+      assert.equal((await page({ 'accept-language': 'ja', cookie: 'app_lang=en' })).lang, 'en', 'the switch’s cookie');
+
+      // A Japanese browser that runs no script reads the page in Japanese: the server chose, not the script.
+      const context = await browser.newContext({ locale: 'ja-JP', javaScriptEnabled: false });
+      const noScript = await context.newPage();
+      await noScript.goto(`${world.app.url}/`);
+      assert.equal(await noScript.getAttribute('html', 'lang'), 'ja');
+      assert.equal(await noScript.textContent('#tab-email'), APP_JA.emailTab);
+      await context.close();
+    });
+
     it('signs in with the keyboard alone in Japanese and shows the signed-in page in Japanese', async () => {
       const { context, page } = await openLogin('?lang=ja');
       await page.locator('#email').focus();

@@ -54,8 +54,14 @@ export function createApp(context: AppContext, page: StaticFiles): (request: App
       return route.handle(request, context);
     }
     if (Object.keys(ROUTES).some((key) => key.endsWith(` ${request.path}`))) return failure(405, 'Method not allowed');
-    const file = request.method === 'GET' || request.method === 'HEAD' ? page.get(request.path) : undefined;
-    if (file) return { status: 200, headers: { 'content-type': file.type, 'cache-control': 'no-cache' }, cookies: [], body: file.body };
+    const file = request.method === 'GET' || request.method === 'HEAD' ? page.get(request.path, request) : undefined;
+    if (file)
+      return {
+        status: 200,
+        headers: { 'content-type': file.type, 'cache-control': 'no-cache', ...(file.vary ? { vary: file.vary } : {}) },
+        cookies: [],
+        body: file.body,
+      };
     return failure(404, 'Not found');
   };
   return async (request) => {

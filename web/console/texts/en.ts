@@ -282,6 +282,27 @@ export const EN = {
     methods: { srp: 'password', password: 'password (checked on the server)', federated: 'identity provider', passkey: 'passkey' },
     challenges: { SOFTWARE_TOKEN_MFA: 'wrong authenticator code', EMAIL_OTP: 'wrong code from the mail' },
   },
+  userSessions: {
+    heading: 'Signed in on the login screen',
+    intro:
+      'Sessions of the hosted login screen: while one lasts, that browser signs in to this SaaS without asking again. Ending one asks for a sign-in there next time; tokens already issued stay valid until they expire.',
+    device: 'Browser or device',
+    ip: 'Address',
+    created: 'Signed in (UTC)',
+    lastUsed: 'Last used (UTC)',
+    methods: 'How',
+    tenant: 'Tenant',
+    end: 'End session',
+    ended: 'The session was ended.',
+    kinds: {
+      pwd: 'password',
+      otp: 'one-time code',
+      mfa: 'second factor',
+      swk: 'passkey',
+      hwk: 'security key',
+      fed: 'identity provider',
+    },
+  },
   invitations: {
     heading: 'Invitations',
     intro:

@@ -281,6 +281,27 @@ export const JA: ConsoleTexts = {
     methods: { srp: 'パスワード', password: 'パスワード（サーバーで照合）', federated: '外部 ID プロバイダー', passkey: 'パスキー' },
     challenges: { SOFTWARE_TOKEN_MFA: '認証アプリのコードの誤り', EMAIL_OTP: 'メールのコードの誤り' },
   },
+  userSessions: {
+    heading: 'ログイン画面でのサインイン',
+    intro:
+      'ホスト型ログイン画面のセッションです。続いている間、そのブラウザーはこの SaaS に再入力なしでサインインします。終了すると、次回はそこでサインインが求められます。発行済みのトークンは期限まで有効です。',
+    device: 'ブラウザーまたは端末',
+    ip: 'アドレス',
+    created: 'サインイン日時（UTC）',
+    lastUsed: '最終利用（UTC）',
+    methods: '方法',
+    tenant: 'テナント',
+    end: 'セッションを終了',
+    ended: 'セッションを終了しました。',
+    kinds: {
+      pwd: 'パスワード',
+      otp: 'ワンタイムコード',
+      mfa: '第二要素',
+      swk: 'パスキー',
+      hwk: 'セキュリティキー',
+      fed: '外部 ID プロバイダー',
+    },
+  },
   invitations: {
     heading: '招待',
     intro: '招待は、テナントに環境内のロール付きで参加するリンクをメールで送ります。API は招待するテナントメンバーのアクセストークンを必要とします。',

@@ -1,6 +1,8 @@
 /**
- * One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, their security activity
- * (GET /users/{id}/activity, newest first, paged by its cursor), and the API calls that named them.
+ * One user (`users/{id}`): attributes, tenants with roles per environment, MFA state, their sessions on the
+ * hosted login screen (GET /users/{id}/sessions, each ended by DELETE /users/{id}/sessions/{session_id}), their
+ * security activity (GET /users/{id}/activity, newest first, paged by its cursor), and the API calls that named
+ * them.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Answer } from '../api.js';
@@ -91,6 +93,7 @@ export function User({ id }: { id: string }) {
           <p class="muted">{u.noTenants}</p>
         ) : null}
       </section>
+      <ScreenSessions id={id} />
       <SecurityActivity id={id} />
       <section class="card">
         <h2>{u.calls}</h2>
@@ -100,7 +103,7 @@ export function User({ id }: { id: string }) {
           caption={u.calls}
           rows={about}
           columns={[
-            { label: t().activity.time, render: (l) => new Date(l.created_at * 1000).toISOString().replace('T', ' ').slice(0, 19) },
+            { label: t().activity.time, render: (l) => when(l.created_at) },
             { label: t().activity.method, render: (l) => l.request_method },
             { label: t().activity.path, render: (l) => <code>{l.request_uri}</code> },
             { label: t().activity.status, render: (l) => l.response_status },
@@ -127,6 +130,9 @@ interface Activities {
 }
 
 const PAGE = 10;
+
+/** A time of the API (seconds since 1970) as the console shows times: UTC, to the second. */
+const when = (seconds: number) => new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19);
 
 /** What one event says in words: its kind, and how (the sign-in's method or provider, the refused code's step). */
 function activityText(event: Activity): string {
@@ -168,7 +174,7 @@ function SecurityActivity({ id }: { id: string }) {
           caption={a.heading}
           rows={pages.events}
           columns={[
-            { label: t().activity.time, render: (e) => new Date(e.created_at * 1000).toISOString().replace('T', ' ').slice(0, 19) },
+            { label: t().activity.time, render: (e) => when(e.created_at) },
             { label: a.what, render: activityText },
             { label: a.sourceIp, render: (e) => (e.source_ip ? <code>{e.source_ip}</code> : '') },
             { label: a.userAgent, render: (e) => e.user_agent ?? '' },
@@ -182,6 +188,73 @@ function SecurityActivity({ id }: { id: string }) {
           {a.more}
         </button>
       ) : null}
+    </section>
+  );
+}
+
+interface ScreenSession {
+  id: string;
+  user_agent: string;
+  ip: string;
+  created_at: number;
+  last_used_at: number;
+  methods: string[];
+  tenant_id?: string;
+}
+
+/**
+ * The user's sessions on the hosted login screen, newest first, each with a button that ends it (the browser
+ * is asked to sign in there again; tokens already issued run out on their own).
+ */
+function ScreenSessions({ id }: { id: string }) {
+  const s = t().userSessions;
+  const path = `/users/${encodeURIComponent(id)}/sessions`;
+  const list = useLoad(() => call<{ sessions: ScreenSession[] }>('GET', 'auth', path), [id]);
+  const [ended, setEnded] = useState<Answer | undefined>(undefined);
+  const end = async (session: ScreenSession) => {
+    const answer = await call('DELETE', 'auth', `${path}/${encodeURIComponent(session.id)}`);
+    setEnded(answer);
+    list.reload();
+    // Its button is gone with it: the keyboard carries on from the section's heading, not from the page's top.
+    document.getElementById('user-sessions-heading')?.focus();
+  };
+  return (
+    <section class="card">
+      <h2 id="user-sessions-heading" tabIndex={-1}>
+        {s.heading}
+      </h2>
+      <p class="hint">{s.intro}</p>
+      {ended?.ok ? <Done answer={ended} text={s.ended} /> : <ProblemNote answer={ended} />}
+      <Loaded answer={list.answer}>
+        {(body) => (
+          <Table
+            id="user-sessions"
+            caption={s.heading}
+            rows={body.sessions}
+            columns={[
+              { label: s.device, render: (x) => x.user_agent },
+              { label: s.ip, render: (x) => (x.ip ? <code>{x.ip}</code> : '') },
+              { label: s.created, render: (x) => when(x.created_at) },
+              { label: s.lastUsed, render: (x) => when(x.last_used_at) },
+              {
+                label: s.methods,
+                render: (x) =>
+                  [...x.methods.map((m) => (s.kinds as Record<string, string>)[m] ?? m), ...(x.tenant_id ? [`${s.tenant} ${x.tenant_id}`] : [])].join(
+                    ', ',
+                  ),
+              },
+              {
+                label: t().common.actions,
+                render: (x) => (
+                  <button type="button" class="danger" aria-label={`${s.end}: ${x.user_agent} (${when(x.created_at)})`} onClick={() => end(x)}>
+                    {s.end}
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
     </section>
   );
 }
