@@ -354,8 +354,9 @@ export class Monitoring extends Construct {
     return [
       this.header('## Sign-in and plans'),
       this.graph(
-        'Sign-ins and MFA challenges',
+        'Sign-ins and MFA challenges; range checks of new passwords left unanswered (right)',
         SIGN_IN_METRICS.map((name) => businessMetric(name)),
+        { right: [businessMetric('BreachedRangeUnreachable')] },
       ),
       this.graph('Plan reservations applied, API log writes failed, stored settings left out, events retried and given up', [
         businessMetric('PlanReservationsApplied'),

@@ -53,6 +53,11 @@ export interface ServiceConfig {
    * `503 payment_provider_unavailable`, well inside API Gateway's 30 seconds.
    */
   stripeTimeoutMs: number;
+  /**
+   * The breached-password range service a SaaS may turn on (sign-in setting `password_breach_range`), with the
+   * Pwned Passwords API's shape (BREACHED_RANGE_BASE_URL, https://api.pwnedpasswords.com): a local stand-in in tests.
+   */
+  breachedRangeBaseUrl: string;
   /** The service's HTTP API id: a SaaS's own domain is mapped to it (the configuration function only). */
   apiId: string | undefined;
   /**
@@ -223,6 +228,7 @@ function readConfig(): ServiceConfig {
     publicBaseUrl: issuerFromEnv('PUBLIC_BASE_URL', tokenIssuer),
     stripeApiBaseUrl: issuerFromEnv('STRIPE_API_BASE_URL', 'https://api.stripe.com'),
     stripeTimeoutMs: positiveIntegerFromEnv('STRIPE_TIMEOUT_MS', 8000),
+    breachedRangeBaseUrl: issuerFromEnv('BREACHED_RANGE_BASE_URL', 'https://api.pwnedpasswords.com'),
     apiId: optionalFromEnv('API_ID'),
     loginDomain: loginDomainFromEnv('LOGIN_DOMAIN'),
     mailLimits: {

@@ -30,6 +30,8 @@ export const BUSINESS_METRICS = {
   EventDeliveryRetried: 'event deliveries that failed and wait for another attempt (docs/events.md)',
   EventDeliveryFailed: 'event deliveries given up after every retry (three days and more of failing)',
   ApiLogWriteFailed: 'API log batches the writer could not write (delivered again; a call whose record could not be told counts here too)',
+  BreachedRangeUnreachable:
+    'new passwords the breached-password range service could not check (timeout, error, not 200): the bundled list alone decided',
 } as const;
 export type MetricName = keyof typeof BUSINESS_METRICS;
 

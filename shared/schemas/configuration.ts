@@ -225,6 +225,15 @@ const PasswordLengthFirst = Type.Object(
   { enable: Type.Boolean({ description: 'length first: at least 15 characters, no composition rules (extension; default false)' }) },
   { additionalProperties: false },
 );
+const PasswordBreachRange = Type.Object(
+  {
+    enable: Type.Boolean({
+      description:
+        'also check new passwords against a breached-password range service (k-anonymity: only 5 hex characters of the SHA-1 leave); unreachable, the bundled list decides (extension; default false)',
+    }),
+  },
+  { additionalProperties: false },
+);
 /**
  * Our extension (issue 39, docs/migration.md): sign-in with the password itself (Cognito's USER_PASSWORD_AUTH)
  * through the API, and on the hosted screen for users still on an imported hash. Off by default; an import
@@ -292,6 +301,7 @@ export const SignInSettings = Type.Object(
     passkeys: Passkeys,
     sign_up: SignUp,
     password_length_first: PasswordLengthFirst,
+    password_breach_range: PasswordBreachRange,
     refresh_token_validity: RefreshTokenValidity,
     password_sign_in: PasswordSignIn,
     screen_session: ScreenSession,
@@ -311,6 +321,7 @@ export const SignInSettingsUpdate = Type.Object({
   passkeys: Type.Optional(Passkeys),
   sign_up: Type.Optional(SignUp),
   password_length_first: Type.Optional(PasswordLengthFirst),
+  password_breach_range: Type.Optional(PasswordBreachRange),
   refresh_token_validity: Type.Optional(RefreshTokenValidity),
   password_sign_in: Type.Optional(PasswordSignIn),
   screen_session: Type.Optional(ScreenSession),

@@ -71,5 +71,5 @@ export const configurationReader = () => configuration(noEmailIdentities, noSite
 /** A SaaS's sign-in settings, read through the settings cache. */
 export const signInSettings = (saasId: string) => configurationReader().signInSettings(saasId);
 
-/** A SaaS's password policy, read through the settings cache. */
-export const passwordPolicy = (saasId: string) => configurationReader().passwordPolicy(saasId);
+/** A SaaS's password policy, read through the settings cache, with this deployment's breached-password range service. */
+export const passwordPolicy = (saasId: string) => configurationReader().passwordPolicy(saasId, { baseUrl: config().breachedRangeBaseUrl });

@@ -27,7 +27,7 @@ import {
   type TemplateSet,
   type TemplateUpdate,
 } from '../../schemas/configuration.js';
-import { DEFAULT_PASSWORD_POLICY, type SaasPasswordPolicy } from './password-policy.js';
+import { DEFAULT_PASSWORD_POLICY, type BreachedRangeService, type SaasPasswordPolicy } from './password-policy.js';
 import type { SettingsRepository } from './settings.js';
 import { usableSettings } from './stored.js';
 
@@ -88,6 +88,8 @@ interface SignInDocument {
   sign_up_password?: SignInSettings['sign_up']['password'];
   /** Our extension; absent in documents written before it (off: SaaSus's composition rules). */
   password_length_first?: boolean;
+  /** Our extension; absent in documents written before it (off: the bundled list alone). */
+  password_breach_range?: boolean;
   /** Absent until set: the deployment's default (REFRESH_TOKEN_LIFETIME_SECONDS). */
   refresh_token_validity?: RefreshTokenValidity;
   /** Our extension (issue 39); absent until set or until an import (off). */
@@ -163,6 +165,7 @@ const SHAPES = {
     passkeys: Type.Boolean(),
     sign_up_password: SignInSettings.properties.sign_up.properties.password,
     password_length_first: Type.Boolean(),
+    password_breach_range: Type.Boolean(),
     refresh_token_validity: RefreshTokenValidity,
     password_sign_in: SignInSettings.properties.password_sign_in,
     screen_session: SignInSettings.properties.screen_session,
@@ -512,10 +515,17 @@ export class ConfigurationService {
 
   // Sign-in settings and the password policy
 
-  /** SaaSus's policy with our length-first extension, as every check of a new password takes it. */
-  async passwordPolicy(saasId: string): Promise<SaasPasswordPolicy> {
+  /**
+   * SaaSus's policy with our extensions, as every check of a new password takes it: length first, and the
+   * deployment's breached-password range service (`range`) when the SaaS turned it on.
+   */
+  async passwordPolicy(saasId: string, range?: BreachedRangeService): Promise<SaasPasswordPolicy> {
     const doc = await this.signInDocument(saasId);
-    return { ...doc.password_policy, ...(doc.password_length_first ? { length_first: true } : {}) };
+    return {
+      ...doc.password_policy,
+      ...(doc.password_length_first ? { length_first: true } : {}),
+      ...(doc.password_breach_range && range ? { breached_range: range } : {}),
+    };
   }
 
   private identityProviderConfiguration(saasId: string): SignInSettings['identity_provider_configuration'] {
@@ -542,6 +552,7 @@ export class ConfigurationService {
       passkeys: { enable: doc.passkeys ?? false },
       sign_up: { password: doc.sign_up_password ?? 'temporary' },
       password_length_first: { enable: doc.password_length_first ?? false },
+      password_breach_range: { enable: doc.password_breach_range ?? false },
       refresh_token_validity: doc.refresh_token_validity ?? validityOf(this.defaultRefreshTokenSeconds),
       password_sign_in: doc.password_sign_in ?? { user_password_auth: false },
       screen_session: doc.screen_session ?? { ...SCREEN_SESSION_DEFAULTS },
@@ -589,6 +600,7 @@ export class ConfigurationService {
       passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
       sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
       password_length_first: update.password_length_first?.enable ?? doc.password_length_first ?? false,
+      password_breach_range: update.password_breach_range?.enable ?? doc.password_breach_range ?? false,
       ...(refreshTokenValidity ? { refresh_token_validity: refreshTokenValidity } : {}),
       ...((update.password_sign_in ?? doc.password_sign_in) ? { password_sign_in: update.password_sign_in ?? doc.password_sign_in } : {}),
       ...(screenSession ? { screen_session: screenSession } : {}),

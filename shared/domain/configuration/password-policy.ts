@@ -4,6 +4,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { invalid } from '../../errors.js';
+import { logger } from '../../log.js';
+import { metrics } from '../../metrics.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
@@ -24,8 +26,17 @@ export const MAX_PASSWORD_LENGTH = 256;
 /** NIST SP 800-63B-4's minimum where the password is the only factor (docs/decisions.md, length first). */
 export const LENGTH_FIRST_MINIMUM = 15;
 
-/** SaaSus's policy with our extension: `length_first` (sign-in settings `password_length_first`) puts length before composition. */
-export type SaasPasswordPolicy = PasswordPolicy & { length_first?: boolean };
+/** The deployment's breached-password range service (BREACHED_RANGE_BASE_URL, breached-range.ts). */
+export interface BreachedRangeService {
+  baseUrl: string;
+}
+
+/**
+ * SaaSus's policy with our extensions: `length_first` (sign-in settings `password_length_first`) puts length
+ * before composition; `breached_range`, present when the SaaS turned on `password_breach_range`, asks the range
+ * service too.
+ */
+export type SaasPasswordPolicy = PasswordPolicy & { length_first?: boolean; breached_range?: BreachedRangeService };
 
 /**
  * The one form of a password that is checked and hashed: NFKC, so full-width, half-width and composed forms of
@@ -66,16 +77,32 @@ export function checkPassword(typed: string, policy: SaasPasswordPolicy): void {
 /**
  * Every rule, the breached-password screen last: it loads the check and its filter once per warm instance.
  * Imported by a name left out of every bundle (lib/bundling.ts, BREACHED_CHECK_IMPORT): the functions that set
- * passwords find it beside their bundle, and the sign-in function does not carry its code.
+ * passwords find it beside their bundle, and the sign-in function does not carry its code. The range service,
+ * when the SaaS chose it, is asked only about what the bundled list let through; when it cannot answer, the
+ * list's verdict stands and BreachedRangeUnreachable counts it.
  */
 export async function screenPassword(password: string, policy: SaasPasswordPolicy): Promise<void> {
   checkPassword(password, policy);
-  if (await isBreached(password)) throw violation('breached', 'has appeared in data breaches; choose another');
+  const check = await breachedCheck();
+  if (check.isBreachedPassword(password)) throw breached();
+  if (!policy.breached_range) return;
+  const answer = await check.rangeListed(password, policy.breached_range.baseUrl);
+  if ('listed' in answer) {
+    if (answer.listed) throw breached();
+    return;
+  }
+  metrics.count('BreachedRangeUnreachable');
+  logger.warn('breached-password range service unreachable: the bundled list decided', { reason: answer.unreachable });
 }
+
+const breached = () => violation('breached', 'has appeared in data breaches; choose another');
+
+/** The one import of the module beside the bundle (the name lib/bundling.ts leaves external). */
+const breachedCheck = () => import('./breached-passwords.js');
 
 /** Whether the password is on the bundled list of breached passwords (the hosted screen asks as the person types). */
 export async function isBreached(password: string): Promise<boolean> {
-  const { isBreachedPassword } = await import('./breached-passwords.js');
+  const { isBreachedPassword } = await breachedCheck();
   return isBreachedPassword(password);
 }
 
