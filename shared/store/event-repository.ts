@@ -3,14 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { EventBridgeSettings, EventRepository, StoredEvent } from '../domain/integration/kept-events.js';
 import type { WebhookEndpoint, WebhookRepository } from '../domain/integration/webhooks.js';
-import {
-  ConditionalCheckFailedException,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoClient,
-} from './dynamo-client.js';
+import { ConditionalCheckFailedException, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { batchPut } from './batch.js';
 import { deleteIfPresent } from './conditional.js';
 import { ENTITY, eventKeys, TTL_ATTRIBUTE, withoutKeys } from './keys.js';
