@@ -9,6 +9,7 @@ import { passwordForms, SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
 import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
+import { passwordFieldChecks } from './password-fields.js';
 
 interface StepAnswer {
   redirect?: string;
@@ -265,69 +266,11 @@ onSubmit('consent-form', async () => {
   );
 });
 
-/**
- * Each new-password field: its rules (listed by the server from the SaaS's policy) marked as the person types,
- * and the confirmation field told whether it matches; a mismatch blocks the form's submission.
- */
-function checkRules(field: HTMLInputElement): void {
-  const rules = data.passwordRules;
-  const list = element(`${field.id}-rules`);
-  if (!rules || !list) return;
-  // As the service checks it: the NFKC form (full-width Ａ is A, ｶﾞ is one character).
-  const value = field.value.normalize('NFKC');
-  const has = (test: (c: string) => boolean) => [...value].some(test);
-  const met: Record<string, boolean> = {
-    length: [...value].length >= rules.minimum_length,
-    lowercase: has((c) => c >= 'a' && c <= 'z'),
-    uppercase: has((c) => c >= 'A' && c <= 'Z'),
-    number: has((c) => c >= '0' && c <= '9'),
-    symbol: has((c) => rules.symbols.includes(c)),
-    'outer-space': value === value.trim(),
-  };
-  for (const item of list.querySelectorAll<HTMLElement>('li[data-rule]')) {
-    const done = value !== '' && met[item.dataset.rule ?? ''] === true;
-    item.classList.toggle('met', done);
-    const state = item.querySelector('.rule-state');
-    if (state) state.textContent = done ? data.messages.ruleMet : data.messages.ruleNotMet;
-  }
-}
-function checkMatch(confirm: HTMLInputElement): void {
-  const first = element<HTMLInputElement>(confirm.dataset.confirms ?? '');
-  const note = element(`${confirm.dataset.confirms ?? ''}-match`);
-  if (!first) return;
-  const same = confirm.value === first.value;
-  confirm.setCustomValidity(same ? '' : data.messages.passwordsDiffer);
-  if (note) note.textContent = confirm.value === '' ? '' : same ? data.messages.passwordsMatch : data.messages.passwordsDiffer;
-}
-/**
- * The breach screen as the person types: once the listed rules are met and typing pauses, the screen's step
- * answers whether the password is on the breached list (the list is 416 KiB, too much for every page).
- */
-const BREACH_PAUSE_MS = 400;
-const breachTimers = new Map<HTMLInputElement, number>();
-function checkBreached(field: HTMLInputElement): void {
-  const note = element(`${field.id}-breached`);
-  if (!note) return;
-  clearTimeout(breachTimers.get(field));
-  const rules = element(`${field.id}-rules`);
-  const ready = field.value !== '' && (!rules || [...rules.querySelectorAll('li[data-rule]')].every((li) => li.classList.contains('met')));
-  if (!ready) {
-    note.textContent = '';
-    return;
-  }
-  const asked = field.value;
-  breachTimers.set(
-    field,
-    window.setTimeout(() => {
-      post('password-check', { password: asked })
-        .then((answer) => {
-          if (field.value === asked) note.textContent = (answer as { breached?: boolean }).breached ? data.messages.passwordBreached : '';
-        })
-        // The service checks again when the password is set: a failed look-up only leaves the note empty.
-        .catch(() => undefined);
-    }, BREACH_PAUSE_MS),
-  );
-}
+const { checkRules, checkMatch, checkBreached } = passwordFieldChecks(
+  data,
+  element,
+  async (password) => (await post('password-check', { password })) as { breached?: boolean },
+);
 for (const field of document.querySelectorAll<HTMLInputElement>('input[data-new-password]')) {
   field.addEventListener('input', () => {
     checkRules(field);
