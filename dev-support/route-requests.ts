@@ -90,8 +90,8 @@ export function isErrorBody(body: unknown): boolean {
 }
 
 /**
- * Deletes every API log record of the table: a sweep of thousands of signed calls leaves as many, which a
- * test that reads the whole table back after each request need not scan again and again.
+ * Deletes every API log record and kept event of the table: a sweep of thousands of signed calls leaves as many,
+ * which a test that reads the whole table back after each request need not scan again and again.
  */
 export async function clearApiLog(): Promise<void> {
   let start: Record<string, unknown> | undefined;
@@ -101,11 +101,13 @@ export async function clearApiLog(): Promise<void> {
         TableName: tableName(),
         ExclusiveStartKey: start,
         ProjectionExpression: 'pk, sk',
-        FilterExpression: 'contains(pk, :apilog)',
-        ExpressionAttributeValues: { ':apilog': '#APILOG#' },
+        FilterExpression: 'contains(pk, :apilog) OR contains(pk, :events)',
+        ExpressionAttributeValues: { ':apilog': '#APILOG#', ':events': '#EVENT' },
       }),
     );
-    const found = (out.Items ?? []).filter((item) => apiLogKeys.isPartition(String(item.pk)));
+    const found = (out.Items ?? []).filter(
+      (item) => apiLogKeys.isPartition(String(item.pk)) || eventKeys.isCallRecord(String(item.pk), String(item.sk)),
+    );
     for (let i = 0; i < found.length; i += 25) {
       let requests: Record<string, unknown>[] | undefined = found
         .slice(i, i + 25)

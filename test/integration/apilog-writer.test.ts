@@ -14,6 +14,7 @@ import { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { FREE_ATTEMPTS } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
+import { SHIPPED_KINDS } from '../../shared/schemas/apilog.js';
 import { ScanCommand } from '../../shared/store/dynamo-client.js';
 import { dynamo, sendShippedLinesTo, signInCountsRepository, tableName } from '../../shared/wiring.js';
 import { handler as apiLogWriter } from '../../functions/apilog-writer/handler.js';
@@ -137,17 +138,21 @@ describe('the writer function', () => {
   it('writes the records and counts of a delivery, leaves its other lines alone, and writes a record once however often it comes', async () => {
     const email = await newUser();
     let requestIds: (string | null)[] = [];
-    const lines = await linesOf(async () => {
+    const shipped = await linesOf(async () => {
       const first = await api.post('/sign-in', { sign_in_flow: 'USER_SRP_AUTH', sign_in_parameters: { USERNAME: email, SRP_A: 'zz' } });
       const signedIn = await srpSignIn(api, email, PASSWORD);
       assert.equal(signedIn.status, 200);
       requestIds = [first.headers.get('x-request-id')];
     });
+    // Each of the three POSTs is also an event (docs/events.md), numbered by the writer; this test delivers the rest.
+    const isEvent = (line: string) => (JSON.parse(line) as { shipped?: string }).shipped === SHIPPED_KINDS.event;
+    assert.equal(shipped.filter(isEvent).length, 3, 'an event of each call that changes something');
+    const lines = shipped.filter((line) => !isEvent(line));
     assert.equal(lines.length, 4, 'a refused call, the two calls of a sign-in, and its counted success');
     const before = await countsToday();
     const noise = ['START RequestId: 1 Version: $LATEST', '{"level":"INFO","message":"sign-in completed"}', '{"shipped":"api-log","record":{}}'];
     const event = delivery([noise[0] as string, ...lines.slice(0, 2), `${noise[1]}\n${lines[2]}`, noise[2] as string, lines[3] as string]);
-    assert.deepEqual(await apiLogWriter(event, context), { records: 3, countWrites: 1 });
+    assert.deepEqual(await apiLogWriter(event, context), { records: 3, countWrites: 1, events: 0 });
     assert.equal(await storedRecordsOf(requestIds[0] as string), 1);
     assert.equal((await countsToday()).sign_in_succeeded - before.sign_in_succeeded, 1);
     // Delivered again (Lambda's retry, or CloudWatch's at-least-once delivery): the records stay one item each.
@@ -165,7 +170,7 @@ describe('the writer function', () => {
     const control = {
       awslogs: { data: gzipSync(Buffer.from(JSON.stringify({ messageType: 'CONTROL_MESSAGE', logEvents: [] }))).toString('base64') },
     };
-    assert.deepEqual(await apiLogWriter(control, context), { records: 0, countWrites: 0 });
+    assert.deepEqual(await apiLogWriter(control, context), { records: 0, countWrites: 0, events: 0 });
     await assert.rejects(apiLogWriter({ awslogs: { data: 'not gzip' } }, context));
   });
 });

@@ -82,7 +82,7 @@ const spoiled = fc.tuple(record, fc.nat(13)).map(([r, how]) => {
     case 10:
       return JSON.stringify({ shipped: 'sign-in', saas_id: r.saasId, outcome: 'password_changed', at: Math.floor(r.at / 1000) });
     case 11:
-      return JSON.stringify({ shipped: 'sign-in', saas_id: r.saasId, outcome: 'sign_in_failed', at: r.at / 1000 + 0.5 });
+      return JSON.stringify({ shipped: 'sign-in', saas_id: r.saasId, outcome: 'sign_in_failed', at: Math.floor(r.at / 1000) + 0.5 }); // never whole
     case 12:
       return JSON.stringify({ shipped: 'sign-in', saas_id: '', outcome: 'locked_out', at: Math.floor(r.at / 1000) });
     default:
