@@ -523,5 +523,7 @@ describe('request fuzz', () => {
         assert.equal(await tableDigest('', isAttemptCounter), before, `${describeRequest(req)} → ${result.status} changed the table`);
     });
     await fc.assert(readBack, { numRuns: READ_BACK_CASES, includeErrorInReport: true, ...seed });
-  });
+    // Two whole-table scans a request, over what every earlier test of the run left in the shared table: its time
+    // grows with the suite, not with what is checked (no figure of speed is asserted).
+  }, 600_000);
 });
