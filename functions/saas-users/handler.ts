@@ -6,6 +6,7 @@ import { operation } from '../../shared/schemas/operation.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
 import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
 import { migrationSchemas as migration } from '../../shared/schemas/migration.js';
+import { groupHandler } from '../group-handler.js';
 import {
   dailySignIns,
   exportService as exports,
@@ -14,11 +15,9 @@ import {
   screenSessionService as sessions,
   userFlowService as flows,
   userService as users,
-  groupHandler,
 } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('saas-users', unmatchedPage, {
+export const handler = groupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
   createSaasUser: operation(s.createSaasUser, ({ body }, ctx) => users().create(ctx.saasId, body)),
   getSaasUsersCount: operation(s.getSaasUsersCount, (_, ctx) => users().count(ctx.saasId)),

@@ -3,10 +3,10 @@ import { parseIdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
 import { enterpriseSchemas as e } from '../../shared/schemas/enterprise.js';
-import { groupHandler, metadataFetcher, tenantOidcService, tenantService, verifiedDomainService } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { metadataFetcher, tenantOidcService, tenantService, verifiedDomainService } from '../../shared/wiring.js';
 
-export const handler = groupHandler('tenants', unmatchedPage, {
+export const handler = groupHandler('tenants', {
   getTenants: operation(s.getTenants, async (_, ctx) => ({ tenants: await tenantService().list(ctx.saasId) })),
   createTenant: operation(s.createTenant, ({ body }, ctx) => tenantService().create(ctx.saasId, body)),
   getTenant: operation(s.getTenant, ({ params }, ctx) => tenantService().details(ctx.saasId, params.tenant_id)),
