@@ -31,6 +31,7 @@ export interface AdminOptions {
   region?: string | undefined;
   job?: string | undefined;
   out?: string | undefined;
+  'mail-set-password'?: boolean | undefined;
   'data-dir'?: string | undefined;
 }
 
@@ -154,7 +155,7 @@ async function run(command: string, values: AdminOptions, file: string | undefin
         print(await importService().get(required('saas'), required('job')));
         break;
       case 'import FILE':
-        print(await importFile(required('saas'), file as string));
+        print(await importFile(required('saas'), file as string, { mail_set_password: values['mail-set-password'] === true }));
         break;
       case 'export':
         await exportFile(required('saas'), values.out);

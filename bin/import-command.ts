@@ -6,6 +6,7 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, readFileSync } from 'node:fs';
+import type { ImportOptions } from '../shared/domain/migration/imports.js';
 import type { ImportJob } from '../shared/schemas/migration.js';
 import { exportService, importService } from '../shared/wiring.js';
 
@@ -39,9 +40,9 @@ export async function exportFile(saasId: string, out?: string): Promise<void> {
   process.stderr.write(`${rows} rows exported\n`);
 }
 
-export async function importFile(saasId: string, path: string): Promise<ImportJob> {
+export async function importFile(saasId: string, path: string, options: ImportOptions = {}): Promise<ImportJob> {
   const imports = importService();
-  const job = await imports.start(saasId, readFileSync(path, 'utf8'));
+  const job = await imports.start(saasId, readFileSync(path, 'utf8'), options);
   const progress = progressBar();
   progress(0, job.lines);
   await imports.run(saasId, job.job_id, { onProgress: progress });

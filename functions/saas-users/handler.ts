@@ -53,7 +53,9 @@ export const handler = groupHandler('saas-users', {
   updateSoftwareToken: operation(s.updateSoftwareToken, ({ params, body }, ctx) => flows().registerSoftwareToken(ctx.saasId, params.user_id, body)),
   requestExternalUserLink: operation(s.requestExternalUserLink, ({ body }, ctx) => flows().requestExternalLink(ctx.saasId, body.access_token)),
   confirmExternalUserLink: operation(s.confirmExternalUserLink, ({ body }, ctx) => flows().confirmExternalLink(ctx.saasId, body)),
-  startImport: operation(migration.startImport, ({ body }, ctx) => imports().start(ctx.saasId, body.jsonl)),
+  startImport: operation(migration.startImport, ({ body }, ctx) =>
+    imports().start(ctx.saasId, body.jsonl, { mail_set_password: body.mail_set_password === true }),
+  ),
   getImports: operation(migration.getImports, async (_, ctx) => ({ imports: await imports().list(ctx.saasId) })),
   getImport: operation(migration.getImport, ({ params }, ctx) => imports().get(ctx.saasId, params.job_id)),
   getExport: operation(migration.getExport, (_, ctx) => exports().answer(ctx.saasId)),

@@ -131,6 +131,8 @@ export const ImportJob = Type.Object(
     finished_at: Type.Optional(Type.Integer()),
     /** Lines of the file, blank ones included (they are skipped, not counted as rows). */
     lines: Type.Integer(),
+    /** The job mails each user it makes with an e-mail address and no password a link to set one. */
+    mail_set_password: Type.Optional(Type.Boolean()),
     /** Rows made by this job. */
     imported: Type.Integer(),
     /** Rows that were already there from an earlier run: left as they are. */
@@ -151,7 +153,12 @@ export const MAX_IMPORT_BODY_BYTES = 5_000_000;
 
 export const migrationSchemas = {
   startImport: {
-    body: Type.Object({ jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }) }),
+    body: Type.Object({
+      jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }),
+      mail_set_password: Type.Optional(
+        Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
+      ),
+    }),
     response: ImportJob,
     maxBodyBytes: MAX_IMPORT_BODY_BYTES,
   },

@@ -20,12 +20,13 @@ import {
   userRepository,
 } from './repositories.js';
 import { tenantService, tenantUserService } from './tenants.js';
+import { userFlowService } from './users.js';
 
 const IMPORT_BUDGET_MS = 35_000;
 
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
-  const tenantUsers = tenantUserService();
+  const [tenantUsers, flows] = [tenantUserService(), userFlowService()];
   return new ImportService({
     imports: importRepository(),
     users: userRepository(),
@@ -35,6 +36,7 @@ export const importService = () => {
     addMember: (saasId, membership) => tenantUsers.addMember(saasId, membership),
     planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
     allowPasswordSignIn: (saasId) => configurationReader().passwordSignInForImport(saasId),
+    mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
   });
 };
 

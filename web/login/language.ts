@@ -62,7 +62,7 @@ export function rememberedLanguage(query: URLSearchParams, secure: boolean): str
 }
 
 /** The screen's pages the switch may return to (screen.ts serves each); nothing else, so it sends nobody away. */
-const PAGES = new Set(['', 'sign-in', 'sign-up', 'forgot-password', 'invitation', 'link']);
+const PAGES = new Set(['', 'sign-in', 'sign-up', 'forgot-password', 'set-password', 'invitation', 'link']);
 /** What those pages read from their query: all the switch carries back. */
 const CARRIED = ['state', 'code_challenge', 'code_challenge_method', 'authorization', 'invitation_id', 'tenant_id', 'ticket'];
 
@@ -102,7 +102,9 @@ function currentPage(data: PageData): URLSearchParams {
         ? 'sign-up'
         : data.first === 'forgot-form'
           ? 'forgot-password'
-          : '';
+          : data.first === 'reset-form'
+            ? 'set-password'
+            : '';
   query.set('page', page);
   if (data.authorization !== undefined) query.set('authorization', data.authorization);
   if (data.state !== undefined) query.set('state', data.state);

@@ -56,6 +56,13 @@ export interface ImportJobRecord extends ImportCounts {
   finished_at?: number;
   lines: number;
   parts: number;
+  /** Each user it makes with an e-mail address and no password is mailed a link to set one. */
+  mail_set_password?: boolean;
+}
+
+/** What the one starting a job chooses. */
+export interface ImportOptions {
+  mail_set_password?: boolean;
 }
 
 export interface ImportPart {
@@ -97,6 +104,8 @@ export interface ImportDeps {
   planExists(saasId: string, planId: string): Promise<boolean>;
   /** Turns password sign-in on (unless the SaaS set it), so imported users can sign in the first time. */
   allowPasswordSignIn(saasId: string): Promise<void>;
+  /** Mails the user a link to set a password (user-flows.ts mailSetPasswordLink): throws its DomainErrors. */
+  mailSetPassword(saasId: string, user: Pick<UserRecord, 'id' | 'email'>): Promise<void>;
 }
 
 export interface RunOptions {
@@ -208,13 +217,15 @@ type Outcome = 'imported' | 'unchanged';
 /** What a part's rows read once: the definitions their values are checked against. */
 interface PartContext {
   attributes(kind: AttributeKind): Promise<Attribute[]>;
+  /** The job's choice: mail each new user without a password a link to set one. */
+  mailSetPassword: boolean;
 }
 
 export class ImportService {
   constructor(private readonly deps: ImportDeps) {}
 
   /** A new job over the file, queued for the worker. */
-  async start(saasId: string, jsonl: string): Promise<ImportJob> {
+  async start(saasId: string, jsonl: string, options: ImportOptions = {}): Promise<ImportJob> {
     const { parts, lines } = splitIntoParts(jsonl);
     if (lines === 0) throw invalid('invalid_parameter', 'jsonl: the file has no lines', { field: 'jsonl' });
     const now = nowMillis();
@@ -228,6 +239,7 @@ export class ImportService {
       imported: 0,
       unchanged: 0,
       failed: 0,
+      ...(options.mail_set_password ? { mail_set_password: true } : {}),
     };
     await this.deps.imports.create(saasId, job, parts);
     await this.deps.allowPasswordSignIn(saasId);
@@ -270,7 +282,7 @@ export class ImportService {
     let linesDone = pending.length > 0 ? (pending[0] as ImportPart).first_line - 1 : job.lines;
     let done = 0;
     for (const part of pending) {
-      const { counts, errors } = await this.runPart(saasId, part, options.concurrency ?? DEFAULT_CONCURRENCY);
+      const { counts, errors } = await this.runPart(saasId, job, part, options.concurrency ?? DEFAULT_CONCURRENCY);
       await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors);
       done++;
       linesDone += part.text.split('\n').length;
@@ -286,7 +298,12 @@ export class ImportService {
     return done;
   }
 
-  private async runPart(saasId: string, part: ImportPart, concurrency: number): Promise<{ counts: ImportCounts; errors: RowError[] }> {
+  private async runPart(
+    saasId: string,
+    job: ImportJobRecord,
+    part: ImportPart,
+    concurrency: number,
+  ): Promise<{ counts: ImportCounts; errors: RowError[] }> {
     const counts: ImportCounts = { imported: 0, unchanged: 0, failed: 0 };
     const errors: RowError[] = (part.too_long ?? []).map((line) => ({ line, reason: `longer than ${MAX_LINE_BYTES} bytes` }));
     const byType = new Map<RowType, { line: number; row: ImportRow }[]>();
@@ -303,6 +320,7 @@ export class ImportService {
         if (!definitions.has(kind)) definitions.set(kind, this.deps.definitions.listAttributes(saasId, kind));
         return definitions.get(kind) as Promise<Attribute[]>;
       },
+      mailSetPassword: job.mail_set_password === true,
     };
     // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
     const writeAll = async (rows: readonly { line: number; row: ImportRow }[], width: number) => {
@@ -409,11 +427,27 @@ export class ImportService {
       created_at: created ?? nowSeconds(),
     };
     const outcome = await this.deps.committer.commit(await this.deps.users.createWrite(saasId, user, login));
-    if (outcome.committed) return 'imported';
+    if (outcome.committed) {
+      if (context.mailSetPassword && !row.password_hash && user.email) await this.mailSetPassword(saasId, user);
+      return 'imported';
+    }
     // The name's owner item is written first, so a re-run is refused by the name too: the user's own id tells.
     if (outcome.refusedBy === RULE.newItem || (await this.deps.users.get(saasId, id))) return 'unchanged';
     if (outcome.refusedBy === RULE.loginFree) throw loginTaken(login);
     throw new Error(`importing a user was refused by ${outcome.refusedBy}`);
+  }
+
+  /**
+   * The link, in a commit of its own after the user's (its code item needs the user there). Only a user this
+   * job made is mailed, so a re-run mails nobody twice. A mail the limits refuse leaves the user imported: they
+   * set a password with "Forgot your password?", or are mailed a code at their first sign-in.
+   */
+  private async mailSetPassword(saasId: string, user: UserRecord): Promise<void> {
+    try {
+      await this.deps.mailSetPassword(saasId, user);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === 'too_many_requests')) throw error;
+    }
   }
 
   private async writeMembership(saasId: string, row: MembershipRow): Promise<Outcome> {
@@ -443,6 +477,7 @@ export function toImportJob(job: ImportJobRecord, errors?: RowError[]): ImportJo
     created_at: job.created_at,
     ...(job.finished_at !== undefined ? { finished_at: job.finished_at } : {}),
     lines: job.lines,
+    ...(job.mail_set_password ? { mail_set_password: true } : {}),
     imported: job.imported,
     unchanged: job.unchanged,
     failed: job.failed,

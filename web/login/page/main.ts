@@ -300,6 +300,24 @@ onSubmit('forgot-form', async () => {
   show('reset-form');
   say(fill(data.messages.resetSent, { username: resetting }));
 });
+/**
+ * `./set-password#username=…&code=…`, the link mailed to a user imported without a password: the reset form
+ * with the name and code of the fragment (never sent to a server), which leaves the address bar at once (the
+ * language switch keeps it). A link without them is the forgotten-password form.
+ */
+function openSetPasswordLink(): void {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  history.replaceState(null, '', location.pathname + location.search);
+  const [username, code] = [fragment.get('username') ?? '', fragment.get('code') ?? ''];
+  if (!username || !code) return show('forgot-form');
+  resetting = username;
+  // The switch goes through the server and back to this page: a fragment on its link survives the redirect.
+  for (const other of document.querySelectorAll<HTMLAnchorElement>('nav.languages a')) other.hash = fragment.toString();
+  show('reset-form');
+  input('reset-code').value = code;
+  input('reset-password').focus();
+  say(fill(data.messages.setPasswordFor, { username }));
+}
 onSubmit('reset-form', async () => {
   const password = input('reset-password').value;
   await post('reset', { username: resetting, code: input('reset-code').value.trim(), password });
@@ -342,4 +360,5 @@ setUpPasskeys({
   say,
   refused: (message) => new Refused(message),
 });
-show(data.first);
+if (data.first === 'reset-form') openSetPasswordLink();
+else show(data.first);

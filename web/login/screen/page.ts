@@ -27,6 +27,8 @@ export const PAGES: Readonly<Record<string, FirstForm>> = {
   invitation: 'sign-in-form',
   'sign-up': 'sign-up-form',
   'forgot-password': 'forgot-form',
+  // A link mailed to a user imported without a password (user-flows.ts mailSetPasswordLink): name and code in its fragment.
+  'set-password': 'reset-form',
   link: 'link-form',
   consent: 'consent-form',
 };

@@ -6,6 +6,7 @@
  * the `state` the SaaS passed.
  *
  *   GET  ./  ./sign-in  ./sign-up  ./forgot-password           the page, opening with that form
+ *   GET  ./set-password#username=…&code=…                      the reset form, filled from a link mailed on import
  *   GET  ./invitation?invitation_id&tenant_id                  the page for an invitation
  *   GET  ./?authorization=…                                    the page for an OpenID Connect authorization request
  *                                                              (web/login/oidc/authorization-server.ts): back to its redirect URI

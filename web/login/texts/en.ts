@@ -128,6 +128,7 @@ export const EN = {
     unsupportedChallenge: 'This account needs a sign-in step this screen does not offer yet.',
     signUpSent: 'If {email} can sign up, we sent it a temporary password. Sign in with it to choose your own.',
     resetSent: 'If there is an account for {username} with an e-mail address, we sent it a code, valid for one hour.',
+    setPasswordFor: 'Choose a password for {username}. The code from your mail is filled in.',
     mustAccept: 'Accept the terms of service and the privacy policy to create an account.',
     selfSignUpOff: 'This application does not let people create their own accounts.',
     tooManyMails: 'We have sent this address several mails already. Wait a while before asking again.',
