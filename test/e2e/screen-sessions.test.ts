@@ -251,6 +251,52 @@ async function newUser() {
         await context.close();
       });
 
+      it('"where you are signed in": each browser listed, signed out of one, then everywhere else, by keyboard', async () => {
+        const { user, context } = await signedIn();
+        const second = await chromium.newContext({ locale, userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0 Safari/537.36' });
+        const third = await chromium.newContext({ locale });
+        for (const other of [second, third]) {
+          const page = await tab(other, `${apps.url}/one`);
+          await signIn(page, user.email);
+          await landed(page, 'one');
+        }
+        const page = await tab(context, `${screen}sessions`);
+        assert.equal(await page.getAttribute('html', 'lang'), texts.lang);
+        assert.equal(await page.textContent('h1'), t.sessionsTitle);
+        assert.ok(String(await page.textContent('#sessions-intro')).includes(user.email));
+        const entries = page.locator('#sessions > li');
+        assert.equal(await entries.count(), 3);
+        assert.ok(String(await page.textContent('#sessions li.current h2')).includes(t.sessionThisBrowser));
+        assert.deepEqual(await seriousViolations(page), []);
+        // The newest first: the third browser, then the second (Chrome on Windows), then this one.
+        assert.equal(await entries.nth(1).locator('h2').textContent(), t.sessionDevice.replace('{browser}', 'Chrome').replace('{os}', 'Windows'));
+        await entries.nth(1).locator('button').focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL((url) => url.search === '?done=one');
+        assert.equal(await page.textContent('#status'), t.sessionsEnded);
+        assert.equal(await entries.count(), 2);
+        await askedAgain(await tab(second, `${apps.url}/one`), undefined);
+
+        await page.focus('#sign-out-others button');
+        await page.keyboard.press('Enter');
+        await page.waitForURL((url) => url.search === '?done=others');
+        assert.equal(await page.textContent('#status'), t.sessionsOthersEnded);
+        assert.equal(await entries.count(), 1);
+        assert.equal(await page.textContent('#no-others'), t.noOtherSessions);
+        assert.deepEqual(await seriousViolations(page), []);
+        await askedAgain(await tab(third, `${apps.url}/one`), undefined);
+        assert.equal((await landed(await tab(context, `${apps.url}/two`), 'two')).who, user.email, 'this browser stays signed in');
+
+        await entries.first().locator('button').focus();
+        await page.keyboard.press('Enter');
+        await page.locator('#sign-in-form:not([hidden])').waitFor();
+        assert.ok(!(await context.cookies()).some((c) => c.name === 'login_session'), 'signed out here');
+        const away = await tab(context, `${screen}sessions`);
+        assert.equal(await away.textContent('#message'), t.sessionsNotSignedIn);
+        assert.deepEqual(await seriousViolations(away), []);
+        await Promise.all([context.close(), second.close(), third.close()]);
+      });
+
       it('"not you? use another account" (by keyboard) ends the session and signs another person in', async () => {
         const { user, context } = await signedIn();
         const other = await newUser();
