@@ -103,6 +103,7 @@ const screenSessions = (): ScreenSessionPort => {
     signOut: (saasId, ref) => sessions.signOut(saasId, ref),
     list: (saasId, userId) => sessions.list(saasId, userId),
     end: (saasId, userId, sessionId) => sessions.end(saasId, userId, sessionId),
+    endOthers: (saasId, userId, keep) => sessions.endOthers(saasId, userId, keep),
     saveForSession: (saasId, user, session, target, withCode) => credentials.saveForSession(saasId, user, session, target, withCode),
   };
 };
