@@ -109,7 +109,7 @@ export function endSessions({ parts: { deps }, saasId, request }: ScreenCall): P
     if (!SESSION_ID.test(sessionId)) throw invalid('invalid_parameter', 'session_id: is not a session id');
     await deps.sessions.end(saasId, here.user.id, sessionId);
     // This browser's own: signed out here, back to the sign-in page.
-    if (sessionId === here.sessionId) return redirect(`${screenPath(deps, saasId)}sign-in`, [forgetSession(deps, saasId)], 303);
+    if (sessionId === here.sessionId) return redirect(`${screenPath(deps, saasId)}sign-in`, forgetSession(deps, saasId), 303);
     return redirect(`${back}?done=one`, [], 303);
   });
 }
