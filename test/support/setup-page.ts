@@ -27,11 +27,14 @@ export class SetupBrowser {
   readonly browser = new CookieBrowser();
   /** `…/login/{saas}/setup`: the page's address once the link was opened. */
   page = '';
+  /** The page's sealed cookie, as the link's opening set it (for carrying it where it does not belong). */
+  sealed = '';
 
   /** Opens the link: its answer (a 303 to the page without the key, or the refusal). */
   async open(url: string): Promise<Response> {
     const res = await this.browser.request(url);
     if (res.status === 303) this.page = new URL(res.headers.get('location') ?? '', url).toString();
+    this.sealed = /^setup=([^;]+)/.exec(res.headers.getSetCookie().find((line) => line.startsWith('setup=')) ?? '')?.[1] ?? this.sealed;
     return res;
   }
 
