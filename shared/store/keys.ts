@@ -73,6 +73,7 @@ export const ENTITY = {
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
   scimTokens: 'ScimTokens',
+  setupLink: 'SetupLink',
   scimGroup: 'ScimGroup',
   scimCalls: 'ScimCalls',
   screenSession: 'ScreenSession',
@@ -216,6 +217,9 @@ export const keys = {
     pk: tenantPartition(saasId, tenantId),
     sk: `INVITATION#${invitationId}`,
   }),
+  /** A tenant's one-time setup link (shared/domain/tenants/setup-links.ts), in the tenant's partition: it goes with the tenant. */
+  setupLink: (saasId: string, tenantId: string, linkId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: `SETUPLINK#${linkId}` }),
+  setupLinks: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'SETUPLINK#' }),
   /** A tenant's claim of a domain (issue 41), in the tenant's partition: it goes with the tenant. */
   tenantDomain: (saasId: string, tenantId: string, domain: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: `DOMAIN#${domain}` }),
   tenantDomains: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'DOMAIN#' }),
