@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
-import { allowLoopbackForTests } from '../../shared/http/public-fetch.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
 import { EMAIL_ATTRIBUTE, startTestIdp } from '../support/saml-idp.js';
@@ -29,12 +28,10 @@ beforeAll(async () => {
   const setup = new ServiceSetup(admin);
   await setup.ensureDefinitions();
   tenant = await setup.createTenant('Acme');
-  allowLoopbackForTests(true);
   setTxtRecordsForTests(published);
   idp = await startTestOidcIdp({ redirectUris: [`${h.api.baseUrl}/login/${saasId}/oidc/callback`] });
 });
 afterAll(async () => {
-  allowLoopbackForTests(false);
   setTxtRecordsForTests(undefined);
   await idp?.close();
   await h?.close();
