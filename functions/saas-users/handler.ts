@@ -54,7 +54,7 @@ export const handler = groupHandler('saas-users', {
   requestExternalUserLink: operation(s.requestExternalUserLink, ({ body }, ctx) => flows().requestExternalLink(ctx.saasId, body.access_token)),
   confirmExternalUserLink: operation(s.confirmExternalUserLink, ({ body }, ctx) => flows().confirmExternalLink(ctx.saasId, body)),
   startImport: operation(migration.startImport, ({ body }, ctx) =>
-    imports().start(ctx.saasId, body.jsonl, { mail_set_password: body.mail_set_password === true }),
+    imports().start(ctx.saasId, body.jsonl, { mail_set_password: body.mail_set_password === true, seal_key: body.seal_key }),
   ),
   getImports: operation(migration.getImports, async (_, ctx) => ({ imports: await imports().list(ctx.saasId) })),
   getImport: operation(migration.getImport, ({ params }, ctx) => imports().get(ctx.saasId, params.job_id)),

@@ -5,6 +5,7 @@
 import { ImportService } from '../domain/migration/imports.js';
 import { ExportService } from '../domain/migration/exports.js';
 import { poolName } from './accounts.js';
+import { secretBox } from './clients.js';
 import { configurationReader } from './configuration.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { eventDeliverer } from './integration.js';
@@ -16,6 +17,7 @@ import {
   definitionRepository,
   importRepository,
   membershipRepository,
+  passkeyRepository,
   tenantRepository,
   userRepository,
 } from './repositories.js';
@@ -37,6 +39,8 @@ export const importService = () => {
     planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
     allowPasswordSignIn: (saasId) => configurationReader().passwordSignInForImport(saasId),
     mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
+    box: secretBox(),
+    passkeys: passkeyRepository(),
   });
 };
 
@@ -48,6 +52,8 @@ export const exportService = () =>
     memberships: membershipRepository(),
     definitions: definitionRepository(),
     poolName,
+    passkeys: passkeyRepository(),
+    box: secretBox(),
   });
 
 /** Each run of the scheduled worker, over every SaaS. */

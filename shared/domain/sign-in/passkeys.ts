@@ -91,6 +91,8 @@ export interface PasskeyRepository {
   /** The challenge, removed in the same request; undefined when there is none (never made, or taken already). */
   takeChallenge(saasId: string, challengeId: string): Promise<PasskeyChallenge | undefined>;
   addWrite(saasId: string, userId: string, passkey: PasskeyRecord, activity?: ActivityChange): AtomicWrite;
+  /** addWrite without the profile's check: in the transaction that creates the user (an import). Rule credentialFree. */
+  importWrite(saasId: string, userId: string, passkey: PasskeyRecord): AtomicWrite;
   ownerOf(saasId: string, passkeyId: string): Promise<string | undefined>;
   get(saasId: string, userId: string, passkeyId: string): Promise<PasskeyRecord | undefined>;
   list(saasId: string, userId: string): Promise<PasskeyRecord[]>;
