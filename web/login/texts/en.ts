@@ -108,6 +108,7 @@ export const EN = {
     removePasskey: 'Remove',
     addPasskey: 'Add a passkey',
     passkeysContinue: 'Continue to the application',
+    passkeysRequired: 'This application signs you in with a passkey only. Your password was right: create your passkey now to finish signing in.',
   },
   /** What the script shows: while working, and for each refusal the service can give (by its error type). */
   messages: {
@@ -138,6 +139,7 @@ export const EN = {
     passkeyRemoved: 'Passkey removed.',
     passkeyExists: 'This passkey is registered already.',
     passkeysOff: 'This application does not offer passkeys.',
+    passkeyRequired: 'This application signs you in with your passkey only: choose "Sign in with a passkey".',
     signUpCodeSent: 'If {email} can sign up, we sent it a code.',
     signUpChanged: 'How this application sets passwords at sign-up has changed. Reload the page and try again.',
     ruleMet: '(done)',

@@ -110,6 +110,8 @@ export const JA: LoginTexts = {
     removePasskey: '削除',
     addPasskey: 'パスキーを追加',
     passkeysContinue: 'アプリケーションに進む',
+    passkeysRequired:
+      'このアプリケーションはパスキーでのみログインできます。パスワードは確認できました。ログインを完了するには、今すぐパスキーを作成してください。',
   },
   messages: {
     working: 'ログインしています…',
@@ -146,5 +148,6 @@ export const JA: LoginTexts = {
     passwordsDiffer: '2つのパスワードがまだ一致していません。',
     passwordBreached: 'このパスワードは過去のデータ漏えいで流出しており、他人に試されるおそれがあります。別のパスワードを選んでください。',
     passkeysOff: 'このアプリケーションではパスキーを利用できません。',
+    passkeyRequired: 'このアプリケーションはパスキーでのみログインできます。「パスキーでログイン」を選んでください。',
   },
 };
