@@ -22,6 +22,7 @@ import { mailWrites } from './outbox-repository.js';
 import { both, check, conditionInput, DynamoCommitter, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { onDirectoryShard, toUser } from './user-repository.js';
 import { Update } from './update.js';
+import { partitionQuery, queryFirst } from './query.js';
 import { withActivity } from './activity-attributes.js';
 import type { ActivityChange } from '../domain/users/activity.js';
 
@@ -239,6 +240,10 @@ export class DynamoSignInRepository implements SignInRepository {
 
   device(saasId: string, userId: string, deviceKey: string): Promise<DeviceRecord | undefined> {
     return this.read<DeviceRecord>(keys.device(saasId, userId, deviceKey));
+  }
+
+  async hasPasskey(saasId: string, userId: string): Promise<boolean> {
+    return (await queryFirst(this.db, { ...partitionQuery(this.table, keys.passkeys(saasId, userId)), ConsistentRead: true }, 1)).length > 0;
   }
 
   /**

@@ -8,7 +8,7 @@
 import { passwordForms, SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
-import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
+import { enrolPasskey, offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 import { passwordFieldChecks } from './password-fields.js';
 
 interface StepAnswer {
@@ -21,6 +21,8 @@ interface StepAnswer {
   new_device?: { ticket: string };
   /** The SaaS offers passkeys: the page may show the person theirs before leaving (passkeys.ts). */
   passkeys?: PasskeyOffer;
+  /** Passkeys required, and the person has none: create one with this ticket, then sign in with it (passkeys.ts). */
+  passkey_enrolment?: { ticket: string };
   type?: string;
   message?: string;
 }
@@ -123,6 +125,7 @@ async function keepDevice(offered: NonNullable<StepAnswer['new_device']>): Promi
 
 /** An answer that ends at the callback URL, or asks for one more step. */
 async function follow(answer: StepAnswer): Promise<void> {
+  if (answer.passkey_enrolment) return enrolPasskey(answer.passkey_enrolment.ticket);
   if (answer.redirect) {
     // Signing in does not wait on the device: a device that could not be kept is simply not remembered.
     if (answer.new_device) await keepDevice(answer.new_device).catch(() => undefined);

@@ -130,6 +130,7 @@ export const EN = {
     sessionsEnded: 'Signed out of that browser.',
     sessionsOthersEnded: 'Signed out everywhere else.',
     sessionsBackToSignIn: 'Sign in',
+    passkeysRequired: 'This application signs you in with a passkey only. Your password was right: create your passkey now to finish signing in.',
   },
   /** What the script shows: while working, and for each refusal the service can give (by its error type). */
   messages: {
@@ -161,6 +162,7 @@ export const EN = {
     passkeyRemoved: 'Passkey removed.',
     passkeyExists: 'This passkey is registered already.',
     passkeysOff: 'This application does not offer passkeys.',
+    passkeyRequired: 'This application signs you in with your passkey only: choose "Sign in with a passkey".',
     signUpCodeSent: 'If {email} can sign up, we sent it a code.',
     signUpChanged: 'How this application sets passwords at sign-up has changed. Reload the page and try again.',
     ruleMet: '(done)',

@@ -132,6 +132,8 @@ export const JA: LoginTexts = {
     sessionsEnded: 'そのブラウザをログアウトしました。',
     sessionsOthersEnded: 'ほかのすべてのブラウザをログアウトしました。',
     sessionsBackToSignIn: 'ログイン',
+    passkeysRequired:
+      'このアプリケーションはパスキーでのみログインできます。パスワードは確認できました。ログインを完了するには、今すぐパスキーを作成してください。',
   },
   messages: {
     working: 'ログインしています…',
@@ -169,5 +171,6 @@ export const JA: LoginTexts = {
     passwordsDiffer: '2つのパスワードがまだ一致していません。',
     passwordBreached: 'このパスワードは過去のデータ漏えいで流出しており、他人に試されるおそれがあります。別のパスワードを選んでください。',
     passkeysOff: 'このアプリケーションではパスキーを利用できません。',
+    passkeyRequired: 'このアプリケーションはパスキーでのみログインできます。「パスキーでログイン」を選んでください。',
   },
 };
