@@ -19,7 +19,7 @@ import {
   signInLine,
   type ShippedLine,
 } from '../../shared/domain/apilog/shipped-lines.js';
-import { COUNTED_KINDS, type CountedKind } from '../../shared/domain/users/sign-in-counts.js';
+import { COUNTED_KINDS, utcDay, type CountedKind } from '../../shared/domain/users/sign-in-counts.js';
 import { subscribedMessages } from '../../shared/adapters/aws/log-subscription.js';
 
 const RETENTION = 90 * 86400;
@@ -41,11 +41,20 @@ const record = fc
     latencyMs: fc.double({ min: 0, max: 30_000, noNaN: true }),
   })
   .map((call) => apiLogRecord(call, RETENTION));
-const outcome = fc.record({ saasId, outcome: fc.constantFrom(...COUNTED_KINDS), at: fc.integer({ min: NOW / 1000 - 3 * 86400, max: NOW / 1000 }) });
+const outcome = fc.record(
+  {
+    saasId,
+    outcome: fc.constantFrom(...COUNTED_KINDS),
+    at: fc.integer({ min: NOW / 1000 - 3 * 86400, max: NOW / 1000 }),
+    // A few users, so one signs in more than once a day.
+    userId: fc.constantFrom('u-1', 'u-2', 'u-3'),
+  },
+  { requiredKeys: ['saasId', 'outcome', 'at'] },
+);
 
 type Told = { line: string; shipped: ShippedLine };
 const toldRecord = record.map((r): Told => ({ line: apiLogLine(r), shipped: { kind: 'api-log', record: r } }));
-const toldOutcome = outcome.map((o): Told => ({ line: signInLine(o.saasId, o.outcome, o.at), shipped: { kind: 'sign-in', ...o } }));
+const toldOutcome = outcome.map((o): Told => ({ line: signInLine(o.saasId, o.outcome, o.at, o.userId), shipped: { kind: 'sign-in', ...o } }));
 
 /** A record line spoiled in one way: each of these must be left alone. */
 const spoiled = fc.tuple(record, fc.nat(13)).map(([r, how]) => {
@@ -159,6 +168,19 @@ describe('a subscription delivery', () => {
     );
   });
 
+  it('reads a sign-in’s user only when it is an id: one that could break a key leaves the line alone', () => {
+    const line = (userId: unknown) =>
+      JSON.stringify({ shipped: 'sign-in', saas_id: 'saas-1', outcome: 'sign_in_succeeded', at: NOW / 1000, user_id: userId });
+    assert.deepEqual(readShippedLine(line('u-1')), {
+      kind: 'sign-in',
+      saasId: 'saas-1',
+      outcome: 'sign_in_succeeded',
+      at: NOW / 1000,
+      userId: 'u-1',
+    });
+    for (const bad of ['a#b', '', 7, 'x'.repeat(129)]) assert.equal(readShippedLine(line(bad)), undefined, String(bad));
+  });
+
   it('gives nothing for the control message a new subscription sends, and refuses a payload that is not one', () => {
     assert.deepEqual(
       subscribedMessages(payloadOf({ messageType: 'CONTROL_MESSAGE', logEvents: [{ id: '1', timestamp: NOW, message: 'CWL CONTROL MESSAGE' }] })),
@@ -196,10 +218,12 @@ describe('the writer', () => {
         const lines = readShippedLines([...told, ...told.slice(0, repeats)].map((t) => t.line));
         const puts: ApiLogRecord[][] = [];
         const adds: { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }[] = [];
+        const actives: string[] = [];
         const writer = new ShippedLineWriter({
           logs: { putMany: async (records) => void puts.push([...records]) },
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
           events: { record: async () => 0 },
+          active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
         });
         const written = await writer.write(lines);
         const records = told.flatMap((t) => (t.shipped.kind === 'api-log' ? [t.shipped.record] : []));
@@ -217,6 +241,11 @@ describe('the writer', () => {
             `${kind}: every outcome told is counted`,
           );
         }
+        // Each user who signed in is marked once a day however often they did; a refusal marks nobody.
+        const signedIn = outcomes.flatMap((o) =>
+          o.outcome === 'sign_in_succeeded' && o.userId ? [`${o.saasId}\n${o.userId}\n${utcDay(o.at)}`] : [],
+        );
+        assert.deepEqual(actives.sort(), [...new Set(signedIn)].sort());
         for (const a of adds) {
           const ofDay = outcomes.filter((o) => o.saasId === a.saasId && new Date(o.at * 1000).toISOString().startsWith(a.day));
           assert.equal(
@@ -239,6 +268,7 @@ describe('the writer', () => {
       },
       counts: { add: async () => void added++ },
       events: { record: async () => 0 },
+      active: { signedIn: async () => void added++ },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);
     await assert.rejects(writer.write(lines), /unprocessed/);

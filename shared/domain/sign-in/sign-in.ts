@@ -533,7 +533,7 @@ export class SignInService {
       if (spent) throw new ProofContended();
       throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
     }
-    this.deps.activity.settled(saasId, activity);
+    this.deps.activity.settled(saasId, activity, user.id);
     // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
     const grantId = newGrantId();
     const [tokens, refreshToken] = await Promise.all([
