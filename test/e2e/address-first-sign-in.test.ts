@@ -3,7 +3,7 @@
  * (`oidc-provider`, on another port of this machine) and verified its domain; a person of that domain types
  * the address on the hosted screen, leaves the field (Tab), and is sent to the tenant's provider and back to
  * the SaaS signed in, with no password asked; being new, the person joins the tenant with its role.
- * The setup is made through the API here; the self-service setup page that an IT admin would use is still to come.
+ * The setup is made through the API here; test/e2e/setup-link.test.ts makes it through the setup page an IT admin uses.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';

@@ -104,6 +104,7 @@ ${v.saml ? `<p class="links"><a id="try-saml" href="${e(v.urls.samlSignIn)}">${e
 }
 
 function oidc(t: SetupTexts, v: SetupView, o: Outcome): string {
+  // What was typed comes back after a test (the secret too: it was never saved, and is the admin's own), never what is stored.
   const f = o.form ?? {};
   const saved = v.oidc;
   return `<h2>${e(t.ours)}</h2>
@@ -113,7 +114,7 @@ ${copyable('redirect-uri', t.redirectUri, v.urls.oidcCallback)}
 <form method="post" action="${v.root}setup/oidc">${hidden(v.csrf)}
 ${field('discovery_url', t.discoveryUrl, f.discovery_url ?? saved?.discovery_url ?? '', ' type="url" inputmode="url" required')}
 ${field('client_id', t.clientId, f.client_id ?? saved?.client_id ?? '', ' required autocomplete="off"')}
-${field('client_secret', t.clientSecret, '', ' type="password" autocomplete="off"', t.clientSecretHelp)}
+${field('client_secret', t.clientSecret, f.client_secret ?? '', ' type="password" autocomplete="off"', t.clientSecretHelp)}
 ${field('scopes', t.scopes, f.scopes ?? saved?.scopes ?? 'openid email profile')}
 ${field('claim_email', t.claimEmail, f.claim_email ?? saved?.claims.email ?? 'email')}
 ${field('claim_name', t.claimName, f.claim_name ?? saved?.claims.name ?? 'name')}
