@@ -23,6 +23,7 @@ export const ENTITY = {
   mailCounter: 'MailCounter',
   mailSuppression: 'MailSuppression',
   user: 'User',
+  userDirectoryItem: 'UserDirectoryEntry',
   loginOwner: 'LoginOwner',
   membership: 'Membership',
   userMembership: 'UserMembership',
@@ -91,6 +92,8 @@ const saasPartition = (saasId: string) => `SAAS#${saasId}`;
 const definitionsPartition = (saasId: string) => `SAAS#${saasId}#DEF`;
 const tenantPartition = (saasId: string, tenantId: string) => `SAAS#${saasId}#TENANT#${tenantId}`;
 const userPartition = (saasId: string, userId: string) => `SAAS#${saasId}#USER#${userId}`;
+/** The sort key of a user's directory entry item, in the user's partition. */
+const DIRECTORY_ENTRY_SK = 'DIRECTORY';
 
 /** `E#alice@example.com` or `S#alice`: e-mail users sort before sign-in-ID users, each by name. */
 export const loginKey = (login: Login) => `${login.kind === 'email' ? 'E' : 'S'}#${login.value}`;
@@ -246,6 +249,12 @@ export const keys = {
    * and the items its items name as `mirror`.
    */
   userProfile: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: 'PROFILE' }),
+  /**
+   * The user's directory entry, where a SaaS's directory is made of entries (directory-shards.ts): what the lists
+   * answer of the user, in gsi1 under `userDirectoryEntry`, so the profile is in no index and a sign-in's write
+   * of it writes none (docs/decisions.md, decision 18).
+   */
+  userDirectoryItem: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: DIRECTORY_ENTRY_SK }),
   /** Whom an external provider's account (its subject) is linked to: one user per provider account in a SaaS. */
   externalIdentity: (saasId: string, provider: string, subject: string): ItemKey => ({
     pk: `SAAS#${saasId}#IDENTITY#${provider}#${subject}`,
@@ -469,7 +478,9 @@ export const apiLogKeys = {
   isPartition: (pk: string) => API_LOG_PARTITION.test(pk),
   /**
    * Whether a store command is the API log writer's (shared/domain/apilog/shipped-lines.ts): a batch of records, a
-   * record put alone, or an ADD to the sign-in counts or the active users. Tests and benches count them apart from the operations'.
+   * record put alone, an ADD to the sign-in counts or the active users, or a sign-in's time copied to a directory
+   * entry (the one update of an entry made alone: the others go in transactions). Tests and benches count them apart
+   * from the operations'.
    */
   isRecordWrite: (operation: string, input: object) => {
     const { Item, Key, RequestItems } = input as {
@@ -479,7 +490,10 @@ export const apiLogKeys = {
     };
     if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
     if (operation === 'UpdateItem')
-      return [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION].some((partition) => partition.test(String(Key?.pk ?? '')));
+      return (
+        [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION].some((partition) => partition.test(String(Key?.pk ?? ''))) ||
+        (Key as { sk?: unknown } | undefined)?.sk === DIRECTORY_ENTRY_SK
+      );
     if (operation !== 'BatchWriteItem' || !RequestItems) return false;
     const requests = Object.values(RequestItems).flat();
     const ours = (pk: string) => API_LOG_PARTITION.test(pk) || EVENT_PARTITION.test(pk);

@@ -18,7 +18,7 @@ import { DailySignIns } from '../domain/users/daily-sign-ins.js';
 import { isCountedKind } from '../domain/users/sign-in-counts.js';
 import { cursors } from './keys.js';
 import { ActiveUserMarker } from '../domain/analysis/active-users.js';
-import { analysisRepository, apiLogRepository, apiLogRetentionSeconds, eventRepository, signInCountsRepository } from './repositories.js';
+import { analysisRepository, apiLogRepository, apiLogRetentionSeconds, eventRepository, signInCountsRepository, userRepository } from './repositories.js';
 
 /** Where each line for the API log writer goes (shared/domain/apilog/shipped-lines.ts). */
 export type LineSink = (line: string) => void | Promise<void>;
@@ -53,8 +53,11 @@ export const recordApiCall: CallRecorder = (call) => {
 /** An event told as the calls' events are (the Integration API's test and own events). */
 export const tellEvent = (event: ApiEvent) => lineSink(eventLine(event));
 
-/** A sign-in outcome whose write committed, told as a line when it counts SaaS-wide (sign-in-counts.ts). */
-export const countSignIn = (saasId: string, event: ActivityEvent, userId?: string) => {
+/**
+ * A sign-in outcome whose write committed, told as a line when it counts SaaS-wide (sign-in-counts.ts); a success
+ * with its user, who is then active that day and whose directory entry the writer gives its time.
+ */
+export const countSignIn = (saasId: string, event: ActivityEvent, userId: string) => {
   if (isCountedKind(event.kind)) void lineSink(signInLine(saasId, event.kind, event.at, event.kind === 'sign_in_succeeded' ? userId : undefined));
 };
 
@@ -68,6 +71,7 @@ export async function writeShippedLines(messages: readonly string[]): Promise<{ 
     counts: signInCountsRepository(),
     events: new EventRecorder({ events: eventRepository() }),
     active: new ActiveUserMarker(analysisRepository(), apiLogRetentionSeconds()),
+    lastSignIns: userRepository(),
   });
   try {
     return await writer.write(readShippedLines(messages));

@@ -41,20 +41,18 @@ const record = fc
     latencyMs: fc.double({ min: 0, max: 30_000, noNaN: true }),
   })
   .map((call) => apiLogRecord(call, RETENTION));
-const outcome = fc.record(
-  {
-    saasId,
-    outcome: fc.constantFrom(...COUNTED_KINDS),
-    at: fc.integer({ min: NOW / 1000 - 3 * 86400, max: NOW / 1000 }),
-    // A few users, so one signs in more than once a day.
-    userId: fc.constantFrom('u-1', 'u-2', 'u-3'),
-  },
-  { requiredKeys: ['saasId', 'outcome', 'at'] },
-);
+const userId = fc.constantFrom('0b6f3c1e-2d4a-4e8b-9c7d-1a2b3c4d5e6f', '9e8d7c6b-5a49-4382-a716-151413121110');
+const outcome = fc
+  .record({ saasId, outcome: fc.constantFrom(...COUNTED_KINDS), at: fc.integer({ min: NOW / 1000 - 3 * 86400, max: NOW / 1000 }), userId })
+  // A success names its user (their directory entry takes its time); a refusal does not.
+  .map((o) => (o.outcome === 'sign_in_succeeded' ? o : { saasId: o.saasId, outcome: o.outcome, at: o.at }));
 
 type Told = { line: string; shipped: ShippedLine };
 const toldRecord = record.map((r): Told => ({ line: apiLogLine(r), shipped: { kind: 'api-log', record: r } }));
-const toldOutcome = outcome.map((o): Told => ({ line: signInLine(o.saasId, o.outcome, o.at, o.userId), shipped: { kind: 'sign-in', ...o } }));
+const toldOutcome = outcome.map((o): Told => ({
+  line: signInLine(o.saasId, o.outcome, o.at, 'userId' in o ? o.userId : undefined),
+  shipped: { kind: 'sign-in', ...o },
+}));
 
 /** A record line spoiled in one way: each of these must be left alone. */
 const spoiled = fc.tuple(record, fc.nat(13)).map(([r, how]) => {
@@ -219,11 +217,13 @@ describe('the writer', () => {
         const puts: ApiLogRecord[][] = [];
         const adds: { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }[] = [];
         const actives: string[] = [];
+        const copies: string[] = [];
         const writer = new ShippedLineWriter({
           logs: { putMany: async (records) => void puts.push([...records]) },
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
           events: { record: async () => 0 },
           active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
+          lastSignIns: { copyLastSignIn: async (saas, user, at) => void copies.push(`${saas}\n${user}\n${at}`) },
         });
         const written = await writer.write(lines);
         const records = told.flatMap((t) => (t.shipped.kind === 'api-log' ? [t.shipped.record] : []));
@@ -243,9 +243,16 @@ describe('the writer', () => {
         }
         // Each user who signed in is marked once a day however often they did; a refusal marks nobody.
         const signedIn = outcomes.flatMap((o) =>
-          o.outcome === 'sign_in_succeeded' && o.userId ? [`${o.saasId}\n${o.userId}\n${utcDay(o.at)}`] : [],
+          o.kind === 'sign-in' && o.outcome === 'sign_in_succeeded' && o.userId ? [`${o.saasId}\n${o.userId}\n${utcDay(o.at)}`] : [],
         );
         assert.deepEqual(actives.sort(), [...new Set(signedIn)].sort());
+        const latest = new Map<string, number>();
+        for (const o of outcomes) {
+          if (o.kind !== 'sign-in' || !o.userId) continue;
+          const user = `${o.saasId}\n${o.userId}`;
+          latest.set(user, Math.max(latest.get(user) ?? 0, o.at));
+        }
+        assert.deepEqual(copies.sort(), [...latest].map(([user, at]) => `${user}\n${at}`).sort(), 'each signed-in user once, with their latest time');
         for (const a of adds) {
           const ofDay = outcomes.filter((o) => o.saasId === a.saasId && new Date(o.at * 1000).toISOString().startsWith(a.day));
           assert.equal(
@@ -269,6 +276,7 @@ describe('the writer', () => {
       counts: { add: async () => void added++ },
       events: { record: async () => 0 },
       active: { signedIn: async () => void added++ },
+      lastSignIns: { copyLastSignIn: async () => void added++ },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);
     await assert.rejects(writer.write(lines), /unprocessed/);

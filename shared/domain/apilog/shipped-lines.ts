@@ -27,7 +27,8 @@ export const eventLine = (event: ApiEvent): string => JSON.stringify({ [SHIPPED_
 
 /**
  * A sign-in outcome that counts SaaS-wide (`at`: Unix seconds), once the write that settled it committed; a success
- * names its user, who is then active that day and month (shared/domain/analysis/active-users.ts).
+ * names its user, who is then active that day and month (shared/domain/analysis/active-users.ts) and whose directory
+ * entry the writer gives the time (docs/decisions.md, decision 18).
  */
 export const signInLine = (saasId: string, outcome: CountedKind, at: number, userId?: string): string =>
   JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.signIn, saas_id: saasId, outcome, at, ...(userId ? { user_id: userId } : {}) });
@@ -96,7 +97,7 @@ const ADDS_AT_ONCE = 4;
 /**
  * Writes a batch of lines: the records first (BatchWriteItem, 25 at a time, what the store hands back unprocessed
  * sent again), each record once however often the batch holds it; then one ADD per SaaS and day with the batch's
- * counts. A failure throws, so the batch is delivered again (on AWS Lambda retries it, then sets it aside in the
+ * counts; then each signed-in user's latest time in the batch to their directory entry, one write a user. A failure throws, so the batch is delivered again (on AWS Lambda retries it, then sets it aside in the
  * dead letters): its records are written again harmlessly, and its counts that were added already count twice.
  */
 export class ShippedLineWriter {
@@ -108,6 +109,8 @@ export class ShippedLineWriter {
       events: { record(events: readonly ApiEvent[]): Promise<unknown> };
       /** Marks who signed in, per day and month (shared/domain/analysis/active-users.ts). */
       active: { signedIn(saasId: string, userId: string, at: number): Promise<unknown> };
+      /** The user directory's copy of a sign-in's time, which the sign-in itself never writes (shared/store/user-repository.ts). */
+      lastSignIns: { copyLastSignIn(saasId: string, userId: string, at: number): Promise<unknown> };
     },
   ) {}
 
@@ -115,7 +118,10 @@ export class ShippedLineWriter {
     const records = new Map<string, ApiLogRecord>();
     const events = new Map<string, ApiEvent>();
     const days = new Map<string, { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }>();
-    const signedIn = new Map<string, { saasId: string; userId: string; at: number }>();
+    /** Who signed in, once per SaaS, user and day (the active users' marks). */
+    const activeDays = new Map<string, { saasId: string; userId: string; at: number }>();
+    /** Who signed in, once per SaaS and user, with the latest time (the directory entries' copies). */
+    const latest = new Map<string, { saasId: string; userId: string; at: number }>();
     for (const line of lines) {
       if (line.kind === 'api-log') {
         records.set(`${line.record.saasId}\n${line.record.id}`, line.record);
@@ -127,22 +133,26 @@ export class ShippedLineWriter {
       }
       const day = utcDay(line.at);
       const key = `${line.saasId}\n${day}`;
-      if (line.userId && line.outcome === 'sign_in_succeeded')
-        signedIn.set(`${key}\n${line.userId}`, { saasId: line.saasId, userId: line.userId, at: line.at });
       const entry = days.get(key) ?? { saasId: line.saasId, day, counts: {} };
       entry.counts[line.outcome] = (entry.counts[line.outcome] ?? 0) + 1;
       days.set(key, entry);
+      if (line.outcome !== 'sign_in_succeeded' || !line.userId) continue;
+      const signedIn = { saasId: line.saasId, userId: line.userId, at: line.at };
+      activeDays.set(`${key}\n${line.userId}`, signedIn);
+      const user = `${line.saasId}\n${line.userId}`;
+      if ((latest.get(user)?.at ?? -1) < line.at) latest.set(user, signedIn);
     }
     if (records.size > 0) await this.deps.logs.putMany([...records.values()]);
     const adds = [...days.values()];
-    for (let i = 0; i < adds.length; i += ADDS_AT_ONCE) {
-      await Promise.all(adds.slice(i, i + ADDS_AT_ONCE).map(({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts)));
-    }
-    const actives = [...signedIn.values()];
-    for (let i = 0; i < actives.length; i += ADDS_AT_ONCE) {
-      await Promise.all(actives.slice(i, i + ADDS_AT_ONCE).map(({ saasId, userId, at }) => this.deps.active.signedIn(saasId, userId, at)));
-    }
+    await inGroups(adds, ({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts));
+    await inGroups([...activeDays.values()], ({ saasId, userId, at }) => this.deps.active.signedIn(saasId, userId, at));
     if (events.size > 0) await this.deps.events.record([...events.values()]);
+    await inGroups([...latest.values()], ({ saasId, userId, at }) => this.deps.lastSignIns.copyLastSignIn(saasId, userId, at));
     return { records: records.size, countWrites: adds.length, events: events.size };
   }
+}
+
+/** Each item's write, ADDS_AT_ONCE at a time: a batch can name thousands, and the store throttles a flood. */
+async function inGroups<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += ADDS_AT_ONCE) await Promise.all(items.slice(i, i + ADDS_AT_ONCE).map(write));
 }

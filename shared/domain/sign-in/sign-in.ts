@@ -256,7 +256,7 @@ export class SignInService {
         const activity = this.deps.activity.change(charge.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { method: 'srp' });
         const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charge, activity }, now));
         if (outcome.committed) {
-          this.deps.activity.settled(saasId, activity);
+          this.deps.activity.settled(saasId, user.id, activity);
           return this.refused(claim, 'wrong proof');
         }
       } catch (error) {
@@ -388,7 +388,7 @@ export class SignInService {
     const allowed = (await this.lockout.charge(saasId, user.id, recordFailure)) === 'allowed';
     if (!allowed || !(await check(user, challenge, token))) {
       // Written with the charge, which committed when allowed; a locked user's attempt charged nothing.
-      if (allowed) this.deps.activity.settled(saasId, provisional);
+      if (allowed) this.deps.activity.settled(saasId, user.id, provisional);
       metrics.count(allowed ? 'SignInFailed' : 'SignInLockedOut');
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
@@ -519,7 +519,8 @@ export class SignInService {
         saasId,
         user.id,
         {
-          at: now,
+          // The event's time, to the second: the directory's copy of last_login_at is the event's (settled, below).
+          at: activity.add.at,
           sessionVersion,
           ...(spent ? { spent } : {}),
           activity,
@@ -533,7 +534,7 @@ export class SignInService {
       if (spent) throw new ProofContended();
       throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
     }
-    this.deps.activity.settled(saasId, activity, user.id);
+    this.deps.activity.settled(saasId, user.id, activity);
     // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
     const grantId = newGrantId();
     const [tokens, refreshToken] = await Promise.all([

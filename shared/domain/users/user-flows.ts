@@ -260,7 +260,7 @@ export class UserFlowService {
       saasId,
       userId,
       [
-        this.deps.users.changeLoginWrite(saasId, userId, loginOf(user), to, { email: address, sign_in_id: '' }, user.password),
+        await this.deps.users.changeLoginWrite(saasId, userId, loginOf(user), to, { email: address, sign_in_id: '' }, user.password),
         this.deps.flows.useCodeWrite(saasId, userId, code),
       ],
       { [RULE.loginFree]: () => loginTaken(to), [FLOW_RULE.codeUnused]: wrongCode },
