@@ -12,7 +12,6 @@ import type { Browser, Page } from 'playwright-core';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
-import { allowLoopbackForTests } from '../../shared/http/public-fetch.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { chromiumMissing } from '../support/chromium.js';
 import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
@@ -65,13 +64,11 @@ async function addressFirst(page: Page) {
     const setup = new ServiceSetup(saas.client);
     await setup.ensureDefinitions();
     tenantId = await setup.createTenant('Acme');
-    allowLoopbackForTests(true);
     setTxtRecordsForTests(published);
     idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
   });
   afterAll(async () => {
     setTxtRecordsForTests(undefined);
-    allowLoopbackForTests(false);
     await idp?.close();
     await browser?.close();
     await h?.close();
