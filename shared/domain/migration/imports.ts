@@ -498,14 +498,15 @@ export class ImportService {
 
   /**
    * The link, in a commit of its own after the user's (its code item needs the user there). Only a user this
-   * job made is mailed, so a re-run mails nobody twice. A mail the limits refuse leaves the user imported: they
-   * set a password with "Forgot your password?", or are mailed a code at their first sign-in.
+   * job made is mailed, so a re-run mails nobody twice. A mail refused (by the mail limits, or the user deleted
+   * meanwhile) leaves the row imported, as it is: they set a password with "Forgot your password?", or are
+   * mailed a code at their first sign-in.
    */
   private async mailSetPassword(saasId: string, user: UserRecord): Promise<void> {
     try {
       await this.deps.mailSetPassword(saasId, user);
     } catch (error) {
-      if (!(error instanceof DomainError && error.kind === 'too_many_requests')) throw error;
+      if (!(error instanceof DomainError)) throw error;
     }
   }
 
