@@ -29,6 +29,7 @@ import type { WebRequest, WebResponse } from '../../kit/http.js';
 import { rawStep, tokenRepeated, type StepRules } from '../../kit/pipeline.js';
 import { openJson, sealJson } from '../../kit/sealed.js';
 import { messagePage, messagePagePolicy } from '../pages.js';
+import { BASE_HEADERS as HEADERS } from '../screen/contract.js';
 import type { SetupTexts } from '../texts/en-setup.js';
 import { fill, type LoginTexts } from '../texts/en.js';
 import { SETUP_POLICY, SETUP_STEPS, setupPage, type Outcome, type SetupStep, type SetupView } from './setup-html.js';
@@ -67,12 +68,6 @@ export const SETUP_COOKIE = 'setup';
 const MAX_FORM_BYTES = 400_000;
 const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
 const SETUP_PATH = /^([A-Za-z0-9-]{1,64})\/setup(?:\/([a-z]+))?$/;
-const HEADERS = {
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
 const HTML = { ...HEADERS, 'content-type': 'text/html; charset=utf-8' };
 
 /** What the cookie holds, sealed: the grant and the page's CSRF token. */
