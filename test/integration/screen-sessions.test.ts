@@ -49,6 +49,15 @@ function callbackOf(res: Response): URL {
   return url;
 }
 
+/** The client's tokens for the code an authorization was answered with, traded as openid-client does. */
+const grantOf = (attempt: Awaited<ReturnType<Browser['authorize']>>) =>
+  oidc.authorizationCodeGrant(client, callbackOf(attempt.answer), {
+    pkceCodeVerifier: attempt.verifier,
+    expectedState: attempt.state,
+    expectedNonce: attempt.nonce,
+    idTokenExpected: true,
+  });
+
 beforeAll(async () => {
   h = await startHarness({ issuerIsApi: true });
   ({ saasId, client: admin } = await h.newSaas());
@@ -84,20 +93,8 @@ describe('one sign-in on the screen', () => {
 
   it('answers an OpenID Connect client without a prompt, and prompt=none silently, with the first auth_time', async () => {
     const { browser } = await signedIn();
-    const first = await browser.authorize();
-    const tokens = await oidc.authorizationCodeGrant(client, callbackOf(first.answer), {
-      pkceCodeVerifier: first.verifier,
-      expectedState: first.state,
-      expectedNonce: first.nonce,
-      idTokenExpected: true,
-    });
-    const silent = await browser.authorize({ prompt: 'none' });
-    const again = await oidc.authorizationCodeGrant(client, callbackOf(silent.answer), {
-      pkceCodeVerifier: silent.verifier,
-      expectedState: silent.state,
-      expectedNonce: silent.nonce,
-      idTokenExpected: true,
-    });
+    const tokens = await grantOf(await browser.authorize());
+    const again = await grantOf(await browser.authorize({ prompt: 'none' }));
     assert.equal(again.claims()?.sub, tokens.claims()?.sub);
     assert.equal(again.claims()?.auth_time, tokens.claims()?.auth_time);
   });
@@ -225,13 +222,7 @@ describe('what ends a session', () => {
       };
       const signIn = await trade(new URL(String(answer.redirect)).searchParams.get('code'));
       const answered = await trade(callbackOf(await browser.get(`${screen}?state=second`)).searchParams.get('code'));
-      const attempt = await browser.authorize();
-      const grant = await oidc.authorizationCodeGrant(client, callbackOf(attempt.answer), {
-        pkceCodeVerifier: attempt.verifier,
-        expectedState: attempt.state,
-        expectedNonce: attempt.nonce,
-        idTokenExpected: true,
-      });
+      const grant = await grantOf(await browser.authorize());
       return { person, browser, saasus: [signIn, answered], rotating: String(grant.refresh_token) };
     };
     const refreshes = async ({ saasus, rotating }: { saasus: string[]; rotating: string }) => {
