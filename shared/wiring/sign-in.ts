@@ -97,6 +97,7 @@ export const credentialService = () =>
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId, true),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
+    recordSessionGrant: (saasId, userId, sessionId, grantId) => screenSessionRepository().addGrant(saasId, userId, sessionId, grantId),
   });
 
 /** The hosted screen's sessions (shared/domain/sign-in/screen-sessions.ts), their lifetimes in the sign-in settings. */
@@ -107,6 +108,7 @@ export const screenSessionService = () =>
       const { idle_minutes, absolute_minutes } = (await signInSettings(saasId)).screen_session;
       return { idleSeconds: idle_minutes * 60, absoluteSeconds: absolute_minutes * 60 };
     },
+    revokeGrants: (saasId, userId, grantIds) => credentialService().revokeGrants(saasId, userId, grantIds),
   });
 
 export const signUpService = () =>

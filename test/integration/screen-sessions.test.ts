@@ -49,6 +49,15 @@ function callbackOf(res: Response): URL {
   return url;
 }
 
+/** The client's tokens for the code an authorization was answered with, traded as openid-client does. */
+const grantOf = (attempt: Awaited<ReturnType<Browser['authorize']>>) =>
+  oidc.authorizationCodeGrant(client, callbackOf(attempt.answer), {
+    pkceCodeVerifier: attempt.verifier,
+    expectedState: attempt.state,
+    expectedNonce: attempt.nonce,
+    idTokenExpected: true,
+  });
+
 beforeAll(async () => {
   h = await startHarness({ issuerIsApi: true });
   ({ saasId, client: admin } = await h.newSaas());
@@ -84,20 +93,8 @@ describe('one sign-in on the screen', () => {
 
   it('answers an OpenID Connect client without a prompt, and prompt=none silently, with the first auth_time', async () => {
     const { browser } = await signedIn();
-    const first = await browser.authorize();
-    const tokens = await oidc.authorizationCodeGrant(client, callbackOf(first.answer), {
-      pkceCodeVerifier: first.verifier,
-      expectedState: first.state,
-      expectedNonce: first.nonce,
-      idTokenExpected: true,
-    });
-    const silent = await browser.authorize({ prompt: 'none' });
-    const again = await oidc.authorizationCodeGrant(client, callbackOf(silent.answer), {
-      pkceCodeVerifier: silent.verifier,
-      expectedState: silent.state,
-      expectedNonce: silent.nonce,
-      idTokenExpected: true,
-    });
+    const tokens = await grantOf(await browser.authorize());
+    const again = await grantOf(await browser.authorize({ prompt: 'none' }));
     assert.equal(again.claims()?.sub, tokens.claims()?.sub);
     assert.equal(again.claims()?.auth_time, tokens.claims()?.auth_time);
   });
@@ -210,6 +207,46 @@ describe('what ends a session', () => {
     const deleted = await signedIn();
     assert.equal((await admin.delete(`/users/${deleted.user.id}`)).status, 200);
     assert.equal((await deleted.browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it('signing out with revoke_tokens=true (off by default) also ends the refresh tokens issued from that session', async () => {
+    /** A browser signed in, with every kind of refresh token its session issued: the sign-in's, an answer's, a client's. */
+    const withTokens = async (user?: { email: string }) => {
+      const person = user ?? (await newUser());
+      const browser = new Browser(screen, client, CALLBACK);
+      const { answer } = await browser.signIn(`${screen}?state=first`, person.email, PASSWORD);
+      const trade = async (code: string | null) => {
+        const traded = await admin.get<{ refresh_token: string }>(`/credentials?code=${code}`);
+        assert.equal(traded.status, 200, traded.text);
+        return traded.body.refresh_token;
+      };
+      const signIn = await trade(new URL(String(answer.redirect)).searchParams.get('code'));
+      const answered = await trade(callbackOf(await browser.get(`${screen}?state=second`)).searchParams.get('code'));
+      const grant = await grantOf(await browser.authorize());
+      return { person, browser, saasus: [signIn, answered], rotating: String(grant.refresh_token) };
+    };
+    const refreshes = async ({ saasus, rotating }: { saasus: string[]; rotating: string }) => {
+      const statuses = await Promise.all(
+        saasus.map(async (token) => (await admin.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${encodeURIComponent(token)}`)).status),
+      );
+      const client_ = await oidc.refreshTokenGrant(client, rotating).then(
+        () => 'refreshed',
+        () => 'refused',
+      );
+      return [...statuses, client_];
+    };
+
+    const kept = await withTokens();
+    await kept.browser.get(`${screen}sign-out`);
+    assert.deepEqual(await refreshes(kept), [200, 200, 'refreshed'], 'a plain sign-out leaves the tokens');
+
+    const revoked = await withTokens();
+    const elsewhere = await withTokens(revoked.person);
+    const end = oidc.buildEndSessionUrl(client, { post_logout_redirect_uri: `${CALLBACK}/bye`, revoke_tokens: 'true' });
+    const out = await revoked.browser.get(end.toString());
+    await revoked.browser.get(out.headers.get('location') ?? '');
+    assert.deepEqual(await refreshes(revoked), [401, 401, 'refused']);
+    assert.deepEqual(await refreshes(elsewhere), [200, 200, 'refreshed'], "the same person's other session keeps its tokens");
   });
 
   it('GET /users/{id}/sessions lists them; DELETE ends one, which then asks again', async () => {

@@ -99,12 +99,14 @@ const screenSessions = (): ScreenSessionPort => {
   return {
     open: (saasId, opening) => sessions.open(saasId, opening),
     resume: (saasId, ref, demand) => sessions.resume(saasId, ref, demand),
-    touch: (saasId, session) => sessions.touch(saasId, session),
-    signOut: (saasId, ref) => sessions.signOut(saasId, ref),
+    touch: (saasId, session, grantId) => sessions.touch(saasId, session, grantId),
+    signOut: (saasId, ref, options) => sessions.signOut(saasId, ref, options),
     list: (saasId, userId) => sessions.list(saasId, userId),
     end: (saasId, userId, sessionId) => sessions.end(saasId, userId, sessionId),
     endOthers: (saasId, userId, keep) => sessions.endOthers(saasId, userId, keep),
-    saveForSession: (saasId, user, session, target, withCode) => credentials.saveForSession(saasId, user, session, target, withCode),
+    saveForSession: (saasId, user, session, target, withCode, grantId) =>
+      credentials.saveForSession(saasId, user, session, target, withCode, grantId),
+    grantOf: (saasId, refreshToken) => credentials.grantOf(saasId, refreshToken),
   };
 };
 

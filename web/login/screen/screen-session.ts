@@ -130,13 +130,15 @@ export async function openSession(
   saasId: string,
   credentials: Credentials,
   way: SignInWay,
-): Promise<{ write: AtomicWrite; commit(): Promise<void> } | undefined> {
+): Promise<{ sessionId: string; write: AtomicWrite; commit(): Promise<void> } | undefined> {
   const jar = jars.getStore();
   if (!deps.sessions || !jar) return undefined;
   const claims = decodeJwt(credentials.id_token);
   const { sub, auth_time: authTime, session_version: sessionVersion } = claims;
   if (typeof sub !== 'string' || typeof authTime !== 'number' || typeof sessionVersion !== 'number') return undefined;
+  const grantId = credentials.refresh_token ? await deps.sessions.grantOf(saasId, credentials.refresh_token) : undefined;
   const { record, write } = await deps.sessions.open(saasId, {
+    ...(grantId !== undefined ? { grantId } : {}),
     userId: sub,
     sessionVersion,
     authTime,
@@ -145,6 +147,7 @@ export async function openSession(
     ip: jar.request.sourceIp,
   });
   return {
+    sessionId: record.session_id,
     write,
     commit: async () => {
       const ref = { userId: record.user_id, sessionId: record.session_id };
