@@ -10,7 +10,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { ServiceSetup } from '../examples/app/demo.js';
-import { allowLoopbackForTests } from '../shared/http/public-fetch.js';
 import { startHarness } from '../dev-support/harness.js';
 import { launchChromium } from './support/chromium.js';
 import { startTestOidcIdp } from './support/oidc-idp.js';
@@ -63,7 +62,6 @@ async function main() {
   const fonts = execFileSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' });
   if (!fonts.trim()) throw new Error('no Japanese font for Chromium: install one (Debian: apt-get install fonts-noto-cjk)');
   const [h, browser] = await Promise.all([startHarness(), launchChromium()]);
-  allowLoopbackForTests(true);
   const { saasId, client } = await h.newSaas();
   const idp = await startTestOidcIdp({ redirectUris: [`${h.api.baseUrl}/login/${saasId}/oidc/callback`] });
   try {
