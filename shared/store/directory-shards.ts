@@ -24,12 +24,17 @@ export interface DirectoryLayout {
   writesFrom: number;
   /** No count recorded: 32 shards behind the key entries were written under before the shards. */
   legacy: boolean;
+  /**
+   * The directory is made of entry items of their own (keys.userDirectoryItem), which no sign-in writes; false: of
+   * the profiles themselves, as every SaaS made before entries was (docs/decisions.md, decision 18).
+   */
+  entries: boolean;
 }
 
 /** What the SaaS item of a SaaS made now records (account-repository.ts). */
-export const NEW_SAAS_DIRECTORY = { directory_shards: 1 };
+export const NEW_SAAS_DIRECTORY = { directory_shards: 1, directory_entries: true };
 /** The SaaS item's attributes that hold the layout: no part of the account. */
-export const LAYOUT_ATTRIBUTES = ['directory_shards', 'directory_writes_from'] as const;
+export const LAYOUT_ATTRIBUTES = ['directory_shards', 'directory_writes_from', 'directory_entries'] as const;
 
 /**
  * How long an instance keeps a layout it read. A constant, not a setting: a growth's writes wait for every
@@ -45,10 +50,14 @@ export const GROW_AT_UNITS_PER_SECOND = 500;
  * request for measuring. Many instances each below it are caught by the store's throttling instead (watchThrottling).
  */
 export const TELL_FROM_UNITS_PER_SECOND = 40;
-/** Index write units of a new user's profile (about 1.25 KB, inside a transaction) and of a later write of it. */
+/**
+ * Index write units of a new user's directory item (inside a transaction) and of a later write of it: a profile of
+ * about 1.25 KB where the profiles are the directory, an entry of about 200 bytes where entries are.
+ */
 export const DIRECTORY_UNITS = { created: 4, written: 2 };
+export const ENTRY_UNITS = { created: 2, written: 1 };
 
-const LEGACY: DirectoryLayout = { shards: USER_DIRECTORY_SHARDS, writesFrom: 0, legacy: true };
+const LEGACY: DirectoryLayout = { shards: USER_DIRECTORY_SHARDS, writesFrom: 0, legacy: true, entries: false };
 const MAX_MEASURED = 10_000;
 
 const kept = new Recent<{ layout: DirectoryLayout }>();
@@ -59,7 +68,7 @@ export function layoutOf(item: Record<string, unknown> | undefined): DirectoryLa
   const shards = item?.directory_shards;
   if (typeof shards !== 'number') return LEGACY;
   const from = item?.directory_writes_from;
-  return { shards, writesFrom: typeof from === 'number' ? from : 0, legacy: false };
+  return { shards, writesFrom: typeof from === 'number' ? from : 0, legacy: false, entries: item?.directory_entries === true };
 }
 
 /** The shards a write at `now` (Unix seconds) spreads over. */
@@ -75,19 +84,38 @@ export function directorySources(saasId: string, layout: DirectoryLayout): [stri
 }
 
 /**
- * The key a write of the user's profile moves its entry to, from the layout this instance holds (however old: a
- * count only grows), or undefined to leave the entry where it is: when the instance holds none, or its writes
- * still use shard 0 alone. An entry is then only ever on the key it leaves (shard 0, or the unsharded key) or on
- * its own shard among the 32, and moves only from the first to the second, never back, the one way a read
- * allows for (user-repository.ts, UnshardedEntries), whatever copy a stale instance holds. Counts the write
- * toward this instance's rate.
+ * The key a write of the user's directory item moves it to, from the layout this instance holds (however old: a
+ * count only grows), or undefined to leave it where it is: when the instance holds none, or its writes still use
+ * shard 0 alone. An entry is then only ever on the key it leaves (shard 0, or the unsharded key) or on its own
+ * shard among the 32, and moves only from the first to the second, never back, the one way a read allows for
+ * (user-repository.ts, UnshardedEntries), whatever copy a stale instance holds. Counts the write toward this
+ * instance's rate.
  */
-export function knownDirectoryShard(saasId: string, userId: string): string | undefined {
-  noteDirectoryWrite(saasId, DIRECTORY_UNITS.written);
-  const layout = kept.peek(saasId)?.layout;
+function knownShard(saasId: string, userId: string, layout: DirectoryLayout | undefined, units: number): string | undefined {
+  noteDirectoryWrite(saasId, units);
   const shards = layout && writeShards(layout);
   return shards && shards > 1 ? keys.userDirectoryShard(saasId, userId, shards) : undefined;
 }
+
+/**
+ * Where a write of the user's profile moves the profile's directory entry (knownShard), in a SaaS whose profiles
+ * are the directory; undefined too where this instance knows its directory is made of entries, whose profiles
+ * are in no index, so that a write of one (a sign-in's) writes no index.
+ */
+export function knownDirectoryShard(saasId: string, userId: string): string | undefined {
+  const layout = kept.peek(saasId)?.layout;
+  return layout?.entries ? undefined : knownShard(saasId, userId, layout, DIRECTORY_UNITS.written);
+}
+
+/** Where a write of the user's entry item moves it (knownShard), given the layout the write read. */
+export const knownEntryShard = (saasId: string, userId: string, layout: DirectoryLayout): string | undefined =>
+  knownShard(saasId, userId, layout, ENTRY_UNITS.written);
+
+/** The layout this instance keeps of the SaaS, if it read one in the last LAYOUT_KEPT_SECONDS. */
+export const keptLayout = (saasId: string): DirectoryLayout | undefined => kept.peek(saasId)?.layout;
+
+/** Whether this instance knows the SaaS's profiles to be in the directory (a decoy of a profile's write is then indexed alike). */
+export const profilesIndexed = (saasId: string): boolean => kept.peek(saasId)?.layout.entries === false;
 
 function noteDirectoryWrite(saasId: string, units: number): void {
   const window = measured.get(saasId);
@@ -112,8 +140,8 @@ export class DirectoryShards {
           TableName: this.table,
           Key: keys.saas(saasId),
           ConsistentRead: true,
-          ProjectionExpression: '#shards, #from',
-          ExpressionAttributeNames: { '#shards': LAYOUT_ATTRIBUTES[0], '#from': LAYOUT_ATTRIBUTES[1] },
+          ProjectionExpression: '#shards, #from, #entries',
+          ExpressionAttributeNames: { '#shards': LAYOUT_ATTRIBUTES[0], '#from': LAYOUT_ATTRIBUTES[1], '#entries': LAYOUT_ATTRIBUTES[2] },
         }),
       );
       return { layout: layoutOf(out.Item) };
@@ -125,11 +153,11 @@ export class DirectoryShards {
    * A new user's entry: the shard its id names among those writes use now. Counts the write toward this
    * instance's rate, and tells the rate (tellRate) when a second has passed.
    */
-  async newEntryShards(saasId: string): Promise<number> {
+  async newEntryShards(saasId: string): Promise<{ shards: number; entries: boolean }> {
     const layout = await this.layout(saasId);
-    noteDirectoryWrite(saasId, DIRECTORY_UNITS.created);
+    noteDirectoryWrite(saasId, layout.entries ? ENTRY_UNITS.created : DIRECTORY_UNITS.created);
     await this.tellRate(saasId, layout);
-    return writeShards(layout);
+    return { shards: writeShards(layout), entries: layout.entries };
   }
 
   /**
@@ -187,14 +215,14 @@ const isThrottled = (error: unknown) =>
   THROTTLED.has((error as Error).name) ||
   (error instanceof TransactionCanceledException && error.CancellationReasons.some((reason) => THROTTLED_IN_TRANSACTION.has(reason.Code ?? '')));
 
-/** The SaaS and table of the user profile a write names (alone or in a transaction), if it names one. */
+/** The SaaS and table of the user profile or directory entry a write names (alone or in a transaction), if it names one. */
 function profileWritten(input: Record<string, unknown>): { saasId: string; table: string } | undefined {
   const parts = Array.isArray(input.TransactItems)
     ? (input.TransactItems as Record<string, Record<string, unknown>>[]).flatMap(Object.values)
     : [input];
   for (const part of parts) {
     const key = (part.Key ?? part.Item) as { pk?: unknown; sk?: unknown } | undefined;
-    const saasId = key?.sk === 'PROFILE' && typeof key.pk === 'string' ? PROFILE_PARTITION.exec(key.pk)?.[1] : undefined;
+    const saasId = (key?.sk === 'PROFILE' || key?.sk === 'DIRECTORY') && typeof key.pk === 'string' ? PROFILE_PARTITION.exec(key.pk)?.[1] : undefined;
     if (saasId && typeof part.TableName === 'string') return { saasId, table: part.TableName };
   }
   return undefined;

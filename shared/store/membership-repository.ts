@@ -10,7 +10,7 @@ import type {
   MembershipRepository,
   StoredUserCount,
 } from '../domain/tenants/tenant-users.js';
-import type { AttributeChanges, UserFilter, UserRecord } from '../domain/users/users.js';
+import type { AttributeChanges, UserFilter, UserRecord, UserSummary } from '../domain/users/users.js';
 import type { TenantUserCount } from '../schemas/tenant-users.js';
 import { batchPut } from './batch.js';
 import { ENTITY, INDEX_NAME, keys } from './keys.js';
@@ -217,7 +217,11 @@ export class DynamoMembershipRepository implements MembershipRepository {
   }
 
   /** One user's memberships, after a tenant id. */
-  private async *userPartition(saasId: string, user: UserRecord, afterTenant?: string): AsyncGenerator<Positioned<Member>> {
+  private async *userPartition<U extends UserSummary>(
+    saasId: string,
+    user: U,
+    afterTenant?: string,
+  ): AsyncGenerator<Positioned<{ membership: MembershipRecord; user: U }>> {
     const pages = queryPages(this.db, {
       ...partitionQuery(this.table, keys.userMemberships(saasId, user.id)),
       ConsistentRead: true,
@@ -233,7 +237,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
    * partition (by user id), the user directory for a name prefix (by name, then tenant id), or else every
    * membership of the SaaS (gsi1, by user id then tenant id).
    */
-  directory(saasId: string, filter: MemberFilter): OrderedSource<Member> {
+  directory(saasId: string, filter: MemberFilter): OrderedSource<ListedMember> {
     if (filter.id !== undefined) return this.byUser(saasId, filter.id);
     if (filter.tenantId !== undefined) return this.byTenant(saasId, filter.tenantId);
     if (filter.emailPrefix !== undefined || filter.signInIdPrefix !== undefined) return this.byName(saasId, filter);
@@ -280,7 +284,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
   }
 
   /** By the user directory's name order; each user's memberships follow, by tenant id. */
-  private byName(saasId: string, filter: MemberFilter): OrderedSource<Member> {
+  private byName(saasId: string, filter: MemberFilter): OrderedSource<ListedMember> {
     const names: UserFilter = { emailPrefix: filter.emailPrefix, signInIdPrefix: filter.signInIdPrefix };
     const users = this.users.directory(saasId, names);
     return source(
@@ -290,7 +294,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
     );
   }
 
-  private async *readByName(saasId: string, names: UserFilter, after: string | undefined): AsyncGenerator<Positioned<Member>> {
+  private async *readByName(saasId: string, names: UserFilter, after: string | undefined): AsyncGenerator<Positioned<ListedMember>> {
     let userAfter: string | undefined;
     if (after) {
       const [, userPosition, tenantId] = LOGIN_ORDER_POSITION.exec(after) as RegExpExecArray;
@@ -306,7 +310,7 @@ export class DynamoMembershipRepository implements MembershipRepository {
     for await (const group of inGrowingGroups(this.users.directory(saasId, names).read(userAfter))) {
       const memberships = await Promise.all(
         group.map(async ({ item }) => {
-          const list: Positioned<Member>[] = [];
+          const list: Positioned<ListedMember>[] = [];
           for await (const member of this.userPartition(saasId, item)) list.push(member);
           return list;
         }),

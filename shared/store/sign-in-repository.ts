@@ -20,8 +20,10 @@ import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { both, check, conditionInput, DynamoCommitter, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
+import { profilesIndexed } from './directory-shards.js';
 import { onDirectoryShard, toUser } from './user-repository.js';
 import { Update } from './update.js';
+import { partitionQuery, queryFirst } from './query.js';
 import { withActivity } from './activity-attributes.js';
 import type { ActivityChange } from '../domain/users/activity.js';
 
@@ -177,11 +179,13 @@ export class DynamoSignInRepository implements SignInRepository {
   }
 
   decoyProofWrite(saasId: string, userId: string, now: number): AtomicWrite {
-    // The shape of proofWrite's: the lockout and the answered sessions set, on a condition over both.
+    // The shape of proofWrite's: the lockout and the answered sessions set, on a condition over both; indexed only
+    // where a profile is (its SaaS's profiles are the directory), so its cost is a profile's either way.
     const { gsi1pk, gsi1sk } = keys.decoyIndexEntry(saasId, userId);
-    const change = new Update()
-      .set('gsi1pk', gsi1pk)
-      .set('gsi1sk', gsi1sk)
+    const change = profilesIndexed(saasId)
+      ? new Update().set('gsi1pk', gsi1pk).set('gsi1sk', gsi1sk)
+      : new Update().remove('gsi1pk').remove('gsi1sk');
+    change
       .set(LOCKOUT, { failures: 0, expiresAt: now + DECOY_SECONDS })
       .set(ANSWERED, {})
       .set('entity', ENTITY.decoy)
@@ -239,6 +243,10 @@ export class DynamoSignInRepository implements SignInRepository {
 
   device(saasId: string, userId: string, deviceKey: string): Promise<DeviceRecord | undefined> {
     return this.read<DeviceRecord>(keys.device(saasId, userId, deviceKey));
+  }
+
+  async hasPasskey(saasId: string, userId: string): Promise<boolean> {
+    return (await queryFirst(this.db, { ...partitionQuery(this.table, keys.passkeys(saasId, userId)), ConsistentRead: true }, 1)).length > 0;
   }
 
   /**

@@ -19,12 +19,12 @@ import type { MfaPreference } from '../schemas/users.js';
 import { sessionOf, type UserSession } from '../domain/tokens/tokens.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
-import { directorySources, DirectoryShards, knownDirectoryShard } from './directory-shards.js';
+import { directorySources, DirectoryShards, keptLayout, knownDirectoryShard, knownEntryShard, type DirectoryLayout } from './directory-shards.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { compareKeys, mergeAscending } from './ordered-merge.js';
 import { collect, indexQuery, queryAll, queryPages } from './query.js';
-import { both, check, DynamoCommitter, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
+import { both, check, DynamoCommitter, EXISTS, LIVE, part, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
 
 /** Reads of an ordered source go a page of this many items at a time. */
@@ -88,14 +88,31 @@ const ownerItem = (saasId: string, login: Login, userId: string, password: Passw
 const ownedBy = (userId: string): Condition => ({ expression: '#user = :user', names: { '#user': 'user_id' }, values: { ':user': userId } });
 
 /**
- * Every write of a profile also puts its directory entry on the shard the SaaS's writes use now
- * (directory-shards.ts): an entry on shard 0 of a grown directory, or on the key from before the shards, moves
- * with its user's next change, so no migration step is needed. An instance that has not read the SaaS's layout,
- * or whose writes still use shard 0 alone, leaves the entry where it is (directory-shards.ts, knownDirectoryShard).
+ * Where the profiles are the directory, every write of a profile also puts its directory entry on the shard the
+ * SaaS's writes use now (directory-shards.ts): an entry on shard 0 of a grown directory, or on the key from before
+ * the shards, moves with its user's next change, so no migration step is needed. An instance that has not read
+ * the SaaS's layout, or whose writes still use shard 0 alone, leaves the entry where it is; so does every write
+ * of a profile where the directory is made of entries (directory-shards.ts, knownDirectoryShard), whose entries
+ * move with their own writes (entryWrite).
  */
 export function onDirectoryShard(saasId: string, userId: string, change: Update): Update {
   const shard = knownDirectoryShard(saasId, userId);
   return shard ? change.set('gsi1pk', shard) : change;
+}
+
+/** The fields of a user that a directory entry item holds: what the lists answer (UserSummary), and no more. */
+const entryFields = (user: UserRecord) => ({
+  id: user.id,
+  email: user.email,
+  sign_in_id: user.sign_in_id,
+  attributes: user.attributes,
+  last_login_at: user.last_login_at,
+});
+
+/** A change of the user's entry item, moved to its shard as the layout the write read says (knownEntryShard). */
+function entryWrite(table: string, saasId: string, userId: string, layout: DirectoryLayout, change: Update) {
+  const shard = knownEntryShard(saasId, userId, layout);
+  return update(table, keys.userDirectoryItem(saasId, userId), shard ? change.set('gsi1pk', shard) : change, EXISTS, RULE.userLive);
 }
 
 /** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
@@ -175,21 +192,24 @@ export class DynamoUserRepository implements UserRepository {
   ) {}
 
   async createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): Promise<AtomicWrite> {
-    const shards = await new DirectoryShards(this.db, this.table).newEntryShards(saasId);
+    const { shards, entries } = await new DirectoryShards(this.db, this.table).newEntryShards(saasId);
+    const entry = keys.userDirectoryEntry(saasId, login, user.id, shards);
     return atomicWrite(
       putNew(this.table, ownerItem(saasId, login, user.id, user.password), RULE.loginFree),
       putNew(
         this.table,
-        {
-          ...keys.userProfile(saasId, user.id),
-          ...keys.userDirectoryEntry(saasId, login, user.id, shards),
-          entity: ENTITY.user,
-          v: 1,
-          loginKey: loginKey(login),
-          ...user,
-        },
+        { ...keys.userProfile(saasId, user.id), ...(entries ? {} : entry), entity: ENTITY.user, v: 1, loginKey: loginKey(login), ...user },
         RULE.newItem,
       ),
+      ...(entries
+        ? [
+            putNew(
+              this.table,
+              { ...keys.userDirectoryItem(saasId, user.id), ...entry, entity: ENTITY.userDirectoryItem, v: 1, ...entryFields(user) },
+              RULE.newItem,
+            ),
+          ]
+        : []),
       ...(mail ? mailWrites(this.table, mail) : []),
     );
   }
@@ -301,10 +321,11 @@ export class DynamoUserRepository implements UserRepository {
         const m = DIRECTORY_POSITION.exec(position);
         return m !== null && position.startsWith(prefix) && (filter.id === undefined || m[1] === filter.id);
       },
-      async *read(after: string | undefined): AsyncGenerator<Positioned<UserRecord>> {
+      async *read(after: string | undefined): AsyncGenerator<Positioned<UserSummary>> {
         if (filter.id !== undefined) {
           const item = await liveProfile(filter.id);
-          const position = item?.gsi1sk as string | undefined;
+          // The profile's own name: where entries are the directory, the profile is in no index.
+          const position = item && `${item.loginKey as string} ${item.id as string}`;
           if (item && position?.startsWith(prefix) && (after === undefined || compareKeys(position, after) > 0))
             yield { position, item: toUser(item) };
           return;
@@ -353,35 +374,32 @@ export class DynamoUserRepository implements UserRepository {
     };
   }
 
-  changeLoginWrite(
+  async changeLoginWrite(
     saasId: string,
     userId: string,
     from: Login,
     to: Login,
     names: { email: string; sign_in_id: string },
     password: PasswordCredential,
-  ): AtomicWrite {
-    const change = onDirectoryShard(
-      saasId,
-      userId,
-      new Update()
-        .set('email', names.email)
-        .set('sign_in_id', names.sign_in_id)
-        .set('loginKey', loginKey(to))
-        .set('gsi1sk', keys.userDirectoryPosition(to, userId)),
-    );
+  ): Promise<AtomicWrite> {
+    const layout = await new DirectoryShards(this.db, this.table).layout(saasId);
+    const position = keys.userDirectoryPosition(to, userId);
+    const named = () => new Update().set('email', names.email).set('sign_in_id', names.sign_in_id);
+    const change = named().set('loginKey', loginKey(to));
     // The new owner item copies the credential: the move holds only while the password is still that one.
     const profile = update(
       this.table,
       keys.userProfile(saasId, userId),
-      change,
+      layout.entries ? change : onDirectoryShard(saasId, userId, change.set('gsi1sk', position)),
       both(holdsLogin(from), holdsPassword(password)),
       RULE.loginUnchanged,
     );
+    const entry = layout.entries ? [entryWrite(this.table, saasId, userId, layout, named().set('gsi1sk', position))] : [];
     // Only the spelling changes (a letter's case): the name, and so its owner item, stays.
-    if (loginKey(from) === loginKey(to)) return atomicWrite(profile);
+    if (loginKey(from) === loginKey(to)) return atomicWrite(profile, ...entry);
     return atomicWrite(
       profile,
+      ...entry,
       remove(this.table, keys.loginOwner(saasId, from), ownedBy(userId), RULE.loginUnchanged),
       putNew(this.table, ownerItem(saasId, to, userId, password), RULE.loginFree),
     );
@@ -416,13 +434,34 @@ export class DynamoUserRepository implements UserRepository {
     return atomicWrite(update(this.table, keys.userProfile(saasId, userId), onDirectoryShard(saasId, userId, change), LIVE, RULE.userLive));
   }
 
-  attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite {
+  async attributesWrite(saasId: string, userId: string, changes: AttributeChanges): Promise<AtomicWrite> {
     const key = keys.userProfile(saasId, userId);
-    const change = new Update().changeEntries('attributes', changes);
-    return atomicWrite(
-      change.isEmpty()
-        ? check(this.table, key, LIVE, RULE.userLive)
-        : update(this.table, key, onDirectoryShard(saasId, userId, change), LIVE, RULE.userLive),
+    const change = () => new Update().changeEntries('attributes', changes);
+    if (change().isEmpty()) return atomicWrite(check(this.table, key, LIVE, RULE.userLive));
+    const layout = await new DirectoryShards(this.db, this.table).layout(saasId);
+    if (!layout.entries) return atomicWrite(update(this.table, key, onDirectoryShard(saasId, userId, change()), LIVE, RULE.userLive));
+    return atomicWrite(update(this.table, key, change(), LIVE, RULE.userLive), entryWrite(this.table, saasId, userId, layout, change()));
+  }
+
+  /**
+   * A sign-in's time copied to the user's entry (where entries are the directory), after the sign-in wrote it on
+   * the profile: the API log writer's work (shared/domain/apilog/shipped-lines.ts), off the sign-in's path. Only
+   * a later time replaces the copy, so lines delivered twice or out of order leave the latest; no entry (a SaaS
+   * whose profiles are the directory, a user deleted since) is left alone. The entry moves to its shard as the
+   * layout this instance keeps says (it reads none: the writer's requests are its batches').
+   */
+  async copyLastSignIn(saasId: string, userId: string, at: number): Promise<void> {
+    const later: Condition = {
+      expression: 'attribute_exists(#pk) AND #at < :at',
+      names: { '#pk': 'pk', '#at': 'last_login_at' },
+      values: { ':at': at },
+    };
+    const layout = keptLayout(saasId);
+    const shard = layout?.entries ? knownEntryShard(saasId, userId, layout) : undefined;
+    const change = new Update().set('last_login_at', at);
+    if (shard) change.set('gsi1pk', shard);
+    await unlessConditionFails(() =>
+      this.db.send(new UpdateCommand(updateRequest(this.table, keys.userDirectoryItem(saasId, userId), change, later))),
     );
   }
 
@@ -499,6 +538,8 @@ export class DynamoUserRepository implements UserRepository {
       hidden = out.Attributes;
     });
     if (!found || !hidden) return false;
+    // Out of the directory next, where entries are it (the partition's emptying below would take it too, later).
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.userDirectoryItem(saasId, userId) }));
     const contents = await queryAll(this.db, this.table, keys.userContents(saasId, userId));
     await batchDeleteWithMirrors(
       this.db,

@@ -51,14 +51,15 @@ function signInSettingsOnce() {
   };
 }
 
-/** Sign In and Respond to Sign In Challenge. */
-export const signInService = () => {
+/** Sign In and Respond to Sign In Challenge; the hosted screen's (`screen`) lets a person enrol a first passkey. */
+export const signInService = (screen = false) => {
   const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
   const settings = signInSettingsOnce();
+  const store = signInRepository();
   return new SignInService({
     users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
-    store: signInRepository(),
+    store,
     committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
@@ -73,6 +74,9 @@ export const signInService = () => {
       region,
     },
     activity: activityLog(),
+    passkeyGate: async (saasId, userId) =>
+      !(await settings(saasId)).passkeys.required ? 'open' : (await store.hasPasskey(saasId, userId)) ? 'closed' : 'enrol',
+    ...(screen ? { enrolment: { box: secretBox() } } : {}),
   });
 };
 

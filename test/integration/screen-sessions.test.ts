@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { Browser } from '../support/screen-browser.js';
 
@@ -237,5 +238,67 @@ describe('what ends a session', () => {
     assert.equal(again.body.type, 'session_not_found');
     assert.equal((await admin.delete(`/users/${user.id}/sessions/not-an-id`)).status, 400);
     assert.equal((await admin.get(`/users/no-such-user/sessions`)).status, 404);
+  });
+});
+
+describe('the cookie over HTTPS (the deployed service)', () => {
+  let plainHttp: string;
+  /** The service as deployed: its public URL https (secureCookies), the same handlers and store. */
+  const overHttps = (on: boolean) => {
+    process.env.PUBLIC_BASE_URL = on ? plainHttp.replace(/^http:/, 'https:') : plainHttp;
+    resetConfigForTests();
+  };
+  beforeAll(() => {
+    plainHttp = String(process.env.PUBLIC_BASE_URL);
+  });
+  afterEach(() => overHttps(false));
+
+  it('is __Host-login_session-<saas id>: Secure, Path=/, no Domain; and the old name is forgotten', async () => {
+    overHttps(true);
+    const { setCookie, browser } = await signedIn();
+    const name = `__Host-login_session-${saasId}`;
+    const line = setCookie.find((c) => c.startsWith(`${name}=`));
+    assert.ok(line, setCookie.join('\n'));
+    assert.match(line, /; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+    assert.doesNotMatch(line, /Domain=/i);
+    assert.ok(
+      setCookie.some((c) => /^login_session=; Path=\/v1\/auth\/login\/[^/]+\/; .*Max-Age=0; Secure$/.test(c)),
+      setCookie.join('\n'),
+    );
+    callbackOf(await browser.get(`${screen}?state=s`));
+    const out = await browser.get(`${screen}sign-out`);
+    assert.ok(out.headers.getSetCookie().some((c) => c.startsWith(`${name}=;`) && c.includes('Max-Age=0')));
+    assert.equal((await browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it('a live session under the old name answers once more, and that answer moves it to the new name', async () => {
+    const { browser } = await signedIn();
+    const old = browser.cookies.get('login_session');
+    assert.ok(old);
+    overHttps(true);
+    const moved = await browser.get(`${screen}?state=moved`);
+    assert.equal(callbackOf(moved).searchParams.get('state'), 'moved');
+    const set = moved.headers.getSetCookie();
+    assert.ok(
+      set.some((c) => c.startsWith(`__Host-login_session-${saasId}=`) && c.endsWith('; Secure')),
+      set.join('\n'),
+    );
+    assert.ok(
+      set.some((c) => c.startsWith('login_session=;') && c.includes('Max-Age=0')),
+      set.join('\n'),
+    );
+    assert.deepEqual(
+      [...browser.cookies.keys()].filter((c) => c.includes('session')),
+      [`__Host-login_session-${saasId}`],
+    );
+    callbackOf(await browser.get(`${screen}?state=again`));
+    // Another SaaS's screen on the same host: neither name opens there.
+    const other = await h.newSaas();
+    assert.equal((await other.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+    const elsewhere = await fetch(`${h.api.baseUrl}/login/${other.saasId}/?state=s`, {
+      redirect: 'manual',
+      headers: { cookie: `${browser.header()}; login_session=${old}` },
+    });
+    assert.equal(elsewhere.status, 200);
   });
 });

@@ -15,6 +15,7 @@ import { config } from '../../shared/config.js';
 import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
 import {
   DirectoryShards,
+  ENTRY_UNITS,
   GROW_AT_UNITS_PER_SECOND,
   GROWTH_SETTLES_SECONDS,
   LAYOUT_KEPT_SECONDS,
@@ -45,8 +46,9 @@ afterAll(() => h.close());
 
 const saasItem = async (saasId: string) =>
   (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.saas(saasId), ConsistentRead: true }))).Item ?? {};
+/** The shard of the user's directory entry (an item of its own in a SaaS made now: docs/decisions.md, decision 18). */
 const directoryKey = async (saasId: string, userId: string) =>
-  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saasId, userId), ConsistentRead: true }))).Item?.gsi1pk;
+  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userDirectoryItem(saasId, userId), ConsistentRead: true }))).Item?.gsi1pk;
 const nameOrder = (users: Listed[]) =>
   [...users]
     .sort((a, b) =>
@@ -124,8 +126,8 @@ describe('growing', () => {
     try {
       const create = (email: string) => domain.create(saasId, { email, password: PASSWORD });
       const users: Listed[] = [];
-      // Within one second of this instance: 4 units a sign-up, so this many reach the rate at which it grows.
-      const burst = Math.ceil(GROW_AT_UNITS_PER_SECOND / 4);
+      // Within one second of this instance: an entry's units a sign-up, so this many reach the rate at which it grows.
+      const burst = Math.ceil(GROW_AT_UNITS_PER_SECOND / ENTRY_UNITS.created);
       for (let i = 0; i < burst - 1; i += 25) {
         users.push(...(await Promise.all(Array.from({ length: Math.min(25, burst - 1 - i) }, (_, j) => create(`early-${i + j}@growth.test`)))));
       }
@@ -157,9 +159,11 @@ describe('growing', () => {
       }
       assert.ok(used.size > 10, `${used.size} shards used`);
 
-      // A sign-in writes the profile: its entry moves from shard 0 to its shard.
+      // A sign-in writes the profile alone; the copy of its time the API log writer gives the entry moves it from
+      // shard 0 to its shard.
       const mover = users.find((u) => keys.userDirectoryShard(saasId, u.id, USER_DIRECTORY_SHARDS) !== keys.userDirectoryShardKey(saasId, 0))!;
       assert.equal((await srpSignIn(api, mover.email, PASSWORD)).status, 200);
+      await h.flush();
       assert.equal(await directoryKey(saasId, mover.id), keys.userDirectoryShard(saasId, mover.id, USER_DIRECTORY_SHARDS));
 
       // An instance whose clock is behind `directory_writes_from` (or whose copy is stale) writes over shard 0 alone:
@@ -168,6 +172,7 @@ describe('growing', () => {
       const later = now;
       now -= 2000;
       assert.equal((await srpSignIn(api, spreadUser.email, PASSWORD)).status, 200);
+      await h.flush();
       assert.equal(await directoryKey(saasId, spreadUser.id), keys.userDirectoryShard(saasId, spreadUser.id, USER_DIRECTORY_SHARDS));
       now = later;
 

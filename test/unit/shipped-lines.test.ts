@@ -19,7 +19,7 @@ import {
   signInLine,
   type ShippedLine,
 } from '../../shared/domain/apilog/shipped-lines.js';
-import { COUNTED_KINDS, type CountedKind } from '../../shared/domain/users/sign-in-counts.js';
+import { COUNTED_KINDS, utcDay, type CountedKind } from '../../shared/domain/users/sign-in-counts.js';
 import { subscribedMessages } from '../../shared/adapters/aws/log-subscription.js';
 
 const RETENTION = 90 * 86400;
@@ -41,11 +41,18 @@ const record = fc
     latencyMs: fc.double({ min: 0, max: 30_000, noNaN: true }),
   })
   .map((call) => apiLogRecord(call, RETENTION));
-const outcome = fc.record({ saasId, outcome: fc.constantFrom(...COUNTED_KINDS), at: fc.integer({ min: NOW / 1000 - 3 * 86400, max: NOW / 1000 }) });
+const userId = fc.constantFrom('0b6f3c1e-2d4a-4e8b-9c7d-1a2b3c4d5e6f', '9e8d7c6b-5a49-4382-a716-151413121110');
+const outcome = fc
+  .record({ saasId, outcome: fc.constantFrom(...COUNTED_KINDS), at: fc.integer({ min: NOW / 1000 - 3 * 86400, max: NOW / 1000 }), userId })
+  // A success names its user (their directory entry takes its time); a refusal does not.
+  .map((o) => (o.outcome === 'sign_in_succeeded' ? o : { saasId: o.saasId, outcome: o.outcome, at: o.at }));
 
 type Told = { line: string; shipped: ShippedLine };
 const toldRecord = record.map((r): Told => ({ line: apiLogLine(r), shipped: { kind: 'api-log', record: r } }));
-const toldOutcome = outcome.map((o): Told => ({ line: signInLine(o.saasId, o.outcome, o.at), shipped: { kind: 'sign-in', ...o } }));
+const toldOutcome = outcome.map((o): Told => ({
+  line: signInLine(o.saasId, o.outcome, o.at, 'userId' in o ? o.userId : undefined),
+  shipped: { kind: 'sign-in', ...o },
+}));
 
 /** A record line spoiled in one way: each of these must be left alone. */
 const spoiled = fc.tuple(record, fc.nat(13)).map(([r, how]) => {
@@ -159,6 +166,19 @@ describe('a subscription delivery', () => {
     );
   });
 
+  it('reads a sign-in’s user only when it is an id: one that could break a key leaves the line alone', () => {
+    const line = (userId: unknown) =>
+      JSON.stringify({ shipped: 'sign-in', saas_id: 'saas-1', outcome: 'sign_in_succeeded', at: NOW / 1000, user_id: userId });
+    assert.deepEqual(readShippedLine(line('u-1')), {
+      kind: 'sign-in',
+      saasId: 'saas-1',
+      outcome: 'sign_in_succeeded',
+      at: NOW / 1000,
+      userId: 'u-1',
+    });
+    for (const bad of ['a#b', '', 7, 'x'.repeat(129)]) assert.equal(readShippedLine(line(bad)), undefined, String(bad));
+  });
+
   it('gives nothing for the control message a new subscription sends, and refuses a payload that is not one', () => {
     assert.deepEqual(
       subscribedMessages(payloadOf({ messageType: 'CONTROL_MESSAGE', logEvents: [{ id: '1', timestamp: NOW, message: 'CWL CONTROL MESSAGE' }] })),
@@ -196,10 +216,14 @@ describe('the writer', () => {
         const lines = readShippedLines([...told, ...told.slice(0, repeats)].map((t) => t.line));
         const puts: ApiLogRecord[][] = [];
         const adds: { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }[] = [];
+        const actives: string[] = [];
+        const copies: string[] = [];
         const writer = new ShippedLineWriter({
           logs: { putMany: async (records) => void puts.push([...records]) },
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
           events: { record: async () => 0 },
+          active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
+          lastSignIns: { copyLastSignIn: async (saas, user, at) => void copies.push(`${saas}\n${user}\n${at}`) },
         });
         const written = await writer.write(lines);
         const records = told.flatMap((t) => (t.shipped.kind === 'api-log' ? [t.shipped.record] : []));
@@ -217,6 +241,18 @@ describe('the writer', () => {
             `${kind}: every outcome told is counted`,
           );
         }
+        // Each user who signed in is marked once a day however often they did; a refusal marks nobody.
+        const signedIn = outcomes.flatMap((o) =>
+          o.kind === 'sign-in' && o.outcome === 'sign_in_succeeded' && o.userId ? [`${o.saasId}\n${o.userId}\n${utcDay(o.at)}`] : [],
+        );
+        assert.deepEqual(actives.sort(), [...new Set(signedIn)].sort());
+        const latest = new Map<string, number>();
+        for (const o of outcomes) {
+          if (o.kind !== 'sign-in' || !o.userId) continue;
+          const user = `${o.saasId}\n${o.userId}`;
+          latest.set(user, Math.max(latest.get(user) ?? 0, o.at));
+        }
+        assert.deepEqual(copies.sort(), [...latest].map(([user, at]) => `${user}\n${at}`).sort(), 'each signed-in user once, with their latest time');
         for (const a of adds) {
           const ofDay = outcomes.filter((o) => o.saasId === a.saasId && new Date(o.at * 1000).toISOString().startsWith(a.day));
           assert.equal(
@@ -239,6 +275,8 @@ describe('the writer', () => {
       },
       counts: { add: async () => void added++ },
       events: { record: async () => 0 },
+      active: { signedIn: async () => void added++ },
+      lastSignIns: { copyLastSignIn: async () => void added++ },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);
     await assert.rejects(writer.write(lines), /unprocessed/);

@@ -103,6 +103,7 @@ const screenSessions = (): ScreenSessionPort => {
     signOut: (saasId, ref) => sessions.signOut(saasId, ref),
     list: (saasId, userId) => sessions.list(saasId, userId),
     end: (saasId, userId, sessionId) => sessions.end(saasId, userId, sessionId),
+    endOthers: (saasId, userId, keep) => sessions.endOthers(saasId, userId, keep),
     saveForSession: (saasId, user, session, target, withCode) => credentials.saveForSession(saasId, user, session, target, withCode),
   };
 };
@@ -135,7 +136,11 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         passkeys: signIn.passkeys.enable,
         signUpPassword: signIn.sign_up.password,
-        passwordPolicy: { ...signIn.password_policy, length_first: signIn.password_length_first.enable },
+        passwordPolicy: {
+          ...signIn.password_policy,
+          length_first: signIn.password_length_first.enable,
+          second_factor: signIn.passkeys.required === true,
+        },
         passwordSignIn: signIn.password_sign_in.user_password_auth,
         pages,
         theme,
@@ -145,7 +150,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     callbackUrl,
     issuer: config().tokenIssuer,
     previewOrigin: new URL(config().publicBaseUrl).origin,
-    signIn: signInService(),
+    signIn: signInService(true),
     passwordSignIn: passwordSignInService(),
     saveCredentials: (saasId, credentials, binding, ...withCode) => credentialService().save(saasId, credentials, binding, ...withCode),
     sessions: screenSessions(),

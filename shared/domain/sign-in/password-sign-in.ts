@@ -117,7 +117,7 @@ export class PasswordSignIn {
         ? srpVerifierMatches({ salt: user.password.salt, verifier, pool_name: poolName, user_id: user.id }, password)
         : await (lazy as LazyMigration).accepts(pool as NonNullable<typeof pool>, username, password);
     if (!right) {
-      this.deps.activity.settled(saasId, provisional);
+      this.deps.activity.settled(saasId, user.id, provisional);
       return this.refused(undefined, user.id, 'wrong password');
     }
     const signedIn = verifier ? user : await this.replaceImportedHash(saasId, user, poolName, password);

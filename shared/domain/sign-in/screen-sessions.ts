@@ -199,6 +199,13 @@ export class ScreenSessionService {
     }
   }
 
+  /** "Sign out everywhere else": ends every session of the user but `keep` (the browser asking); how many ended. */
+  async endOthers(saasId: string, userId: string, keep: string): Promise<number> {
+    const { sessions } = await this.deps.store.ofUser(saasId, userId);
+    const ended = await Promise.all(sessions.filter((s) => s.session_id !== keep).map((s) => this.deps.store.remove(saasId, userId, s.session_id)));
+    return ended.filter(Boolean).length;
+  }
+
   /** Signing out: ends the session the browser names, if it is still there (no error otherwise). */
   async signOut(saasId: string, ref: SessionReference): Promise<void> {
     await this.deps.store.remove(saasId, ref.userId, ref.sessionId);

@@ -44,6 +44,7 @@ import {
 } from './sign-in-state.js';
 import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
+import { enrolmentRequired, passkeyRequired, sealEnrolment, type PasskeyGate } from './passkey-enrolment.js';
 import type { TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
 
@@ -73,6 +74,10 @@ export interface SignInDeps {
   settings: SignInSettingsOfService;
   /** Records sign-ins, refused proofs and lockouts in the user's activity, in the writes that settle them. */
   activity: ActivityLog;
+  /** Passkeys required (issue 43): what a password's sign-in of this user meets. Read only when required. */
+  passkeyGate(saasId: string, userId: string): Promise<PasskeyGate>;
+  /** The hosted screen's sign-in only: a person with no passkey yet may enrol one (passkey-enrolment.ts). */
+  enrolment?: { box: SecretBox };
 }
 
 /** Challenges the service offers; the others the spec names are refused with `unsupported_challenge`. */
@@ -251,7 +256,7 @@ export class SignInService {
         const activity = this.deps.activity.change(charge.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { method: 'srp' });
         const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charge, activity }, now));
         if (outcome.committed) {
-          this.deps.activity.settled(saasId, activity);
+          this.deps.activity.settled(saasId, user.id, activity);
           return this.refused(claim, 'wrong proof');
         }
       } catch (error) {
@@ -268,7 +273,20 @@ export class SignInService {
     throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
   }
 
+  /**
+   * Passkeys required: a password (and what follows it: a code, a device) signs nobody in. Asked before any code
+   * is sent, after the proof, so only someone who knows the password learns that the person has a passkey.
+   */
+  private async passwordGate(saasId: string, user: UserRecord): Promise<void> {
+    const gate = await this.deps.passkeyGate(saasId, user.id);
+    if (gate === 'open') return;
+    log.info('password sign-in refused: passkeys required', { userId: user.id, gate });
+    if (gate === 'enrol' && this.deps.enrolment) throw enrolmentRequired(await sealEnrolment(this.deps.enrolment.box, saasId, user.id));
+    throw passkeyRequired();
+  }
+
   private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress, spent?: SpentSession): Promise<SignInResult> {
+    await this.passwordGate(saasId, user);
     if (user.mfa.enabled && user.mfa.method === 'softwareToken') return this.challenge(saasId, user, 'SOFTWARE_TOKEN_MFA', progress, {}, spent);
     if (user.mfa.enabled && user.mfa.method === 'email') return this.challenge(saasId, user, 'EMAIL_OTP', progress, {}, spent);
     return this.complete(saasId, user, progress, spent);
@@ -370,7 +388,7 @@ export class SignInService {
     const allowed = (await this.lockout.charge(saasId, user.id, recordFailure)) === 'allowed';
     if (!allowed || !(await check(user, challenge, token))) {
       // Written with the charge, which committed when allowed; a locked user's attempt charged nothing.
-      if (allowed) this.deps.activity.settled(saasId, provisional);
+      if (allowed) this.deps.activity.settled(saasId, user.id, provisional);
       metrics.count(allowed ? 'SignInFailed' : 'SignInLockedOut');
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
@@ -435,7 +453,10 @@ export class SignInService {
       saasId,
       claim,
       () => verifier,
-      ({ user, spent }) => this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
+      async ({ user, spent }) => {
+        await this.passwordGate(saasId, user);
+        return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent);
+      },
     );
   }
 
@@ -498,7 +519,8 @@ export class SignInService {
         saasId,
         user.id,
         {
-          at: now,
+          // The event's time, to the second: the directory's copy of last_login_at is the event's (settled, below).
+          at: activity.add.at,
           sessionVersion,
           ...(spent ? { spent } : {}),
           activity,
@@ -512,7 +534,7 @@ export class SignInService {
       if (spent) throw new ProofContended();
       throw unauthenticated('not_authorized', 'session: the password changed or the user was removed during the sign-in; sign in again');
     }
-    this.deps.activity.settled(saasId, activity);
+    this.deps.activity.settled(saasId, user.id, activity);
     // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
     const grantId = newGrantId();
     const [tokens, refreshToken] = await Promise.all([

@@ -85,7 +85,8 @@ export interface MembershipRepository {
    */
   everyMember(saasId: string): Promise<ListedMember[]>;
   /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all). */
-  directory(saasId: string, filter: MemberFilter): OrderedSource<Member>;
+  /** By the user directory's order when the filter names no narrower key: each user as the lists answer them. */
+  directory(saasId: string, filter: MemberFilter): OrderedSource<ListedMember>;
   /** Every membership of the tenant, without their users: one query of the tenant's partition. */
   ofTenant(saasId: string, tenantId: string): Promise<MembershipRecord[]>;
   /**
@@ -193,7 +194,7 @@ function applyChanges(values: AttributeValues, changes: AttributeChanges): Attri
 }
 
 /** Whether the member holds a role (of that name) in an env (of that id), as far as their definitions still exist. */
-function holdsRole(member: Member, catalog: Catalog, envId: number | undefined, roleName: string | undefined): boolean {
+function holdsRole(member: ListedMember, catalog: Catalog, envId: number | undefined, roleName: string | undefined): boolean {
   if (envId === undefined && roleName === undefined) return true;
   return member.membership.roles.some(
     (role) =>
@@ -263,7 +264,7 @@ export class TenantUserService {
   }
 
   /** The live tenants of these members, read one by one: a page names few, a SaaS may have many. */
-  private async tenantsOf(saasId: string, members: readonly Member[]): Promise<Map<string, TenantRecord>> {
+  private async tenantsOf(saasId: string, members: readonly ListedMember[]): Promise<Map<string, TenantRecord>> {
     const ids = [...new Set(members.map((m) => m.membership.tenant_id))];
     const found = await Promise.all(ids.map((id) => this.tenants.get(saasId, id)));
     return new Map(found.flatMap((tenant) => (tenant ? [[tenant.id, tenant] as const] : [])));
@@ -319,7 +320,7 @@ export class TenantUserService {
     return {
       membership,
       userAttributeChanges: split.user,
-      writes: userChanges ? [add, this.users.attributesWrite(saasId, input.userId, split.user)] : [add],
+      writes: userChanges ? [add, await this.users.attributesWrite(saasId, input.userId, split.user)] : [add],
     };
   }
 
@@ -456,7 +457,7 @@ export class TenantUserService {
     const filter: MemberFilter = { ...userFilter(query), ...(query.tenant_id ? { tenantId: query.tenant_id.toLowerCase() } : {}) };
     const roleName = query.role_name || undefined;
     const catalog = await this.catalog(saasId);
-    const wanted = (m: Member) =>
+    const wanted = (m: ListedMember) =>
       (filter.tenantId === undefined || m.membership.tenant_id === filter.tenantId) &&
       matchesUserFilter(m.user, filter) &&
       holdsRole(m, catalog, query.env_id, roleName);
@@ -471,7 +472,7 @@ export class TenantUserService {
   async updateAttributes(saasId: string, tenantId: string, userId: string, changes: AttributeChanges): Promise<void> {
     const split = await this.splitAttributes(saasId, changes);
     const writes = [this.memberships.attributesWrite(saasId, tenantId, userId, split.membership)];
-    if (Object.keys(split.user).length > 0) writes.push(this.users.attributesWrite(saasId, userId, split.user));
+    if (Object.keys(split.user).length > 0) writes.push(await this.users.attributesWrite(saasId, userId, split.user));
     await this.commit({ tenantId, userId }, writes);
   }
 

@@ -54,7 +54,7 @@ export interface ActivitySettings {
    * Told each event whose write committed (`settled`), to count it SaaS-wide (sign-in-counts.ts): off the
    * action's path, it costs the action no store request.
    */
-  settled?: (saasId: string, event: ActivityEvent) => void;
+  settled?: (saasId: string, event: ActivityEvent, userId: string) => void;
 }
 
 /**
@@ -98,9 +98,12 @@ export class ActivityLog {
     return { add, drop: (seen ?? []).filter((event) => !kept.has(event.id)).map((event) => event.id) };
   }
 
-  /** Tells a change whose write committed (never before: an outcome whose write was refused counts nowhere). */
-  settled(saasId: string, change: ActivityChange | undefined): void {
-    if (change) this.settings.settled?.(saasId, change.add);
+  /**
+   * Tells a change whose write committed (never before: an outcome whose write was refused counts nowhere); a
+   * sign-in's success names its user, who is then active that day (shared/domain/analysis/active-users.ts).
+   */
+  settled(saasId: string, userId: string, change: ActivityChange | undefined): void {
+    if (change) this.settings.settled?.(saasId, change.add, userId);
   }
 }
 

@@ -158,7 +158,7 @@ export interface UserRepository {
   /** Every user of the SaaS, as the unpaged lists answer them (eventually consistent, like the directory). */
   list(saasId: string): Promise<UserSummary[]>;
   /** The SaaS's users in sign-in name order, narrowed by the filter's key (an id, or a name prefix). */
-  directory(saasId: string, filter: UserFilter): OrderedSource<UserRecord>;
+  directory(saasId: string, filter: UserFilter): OrderedSource<UserSummary>;
   /**
    * Moves the user from `from` to `to` (rules `login_unchanged`, then `login_free`); `password` is the user's
    * current one (the new name's owner item carries a copy; a password changed meanwhile refuses the move).
@@ -170,7 +170,7 @@ export interface UserRepository {
     to: Login,
     names: { email: string; sign_in_id: string },
     password: PasswordCredential,
-  ): AtomicWrite;
+  ): Promise<AtomicWrite>;
   /**
    * A new credential; raises session_version (rule `user_live`, also when the user's name changed meanwhile:
    * the name's owner item carries a copy of the credential, rule `login_unchanged`). With `onlyBeforeFirstSignIn`,
@@ -186,7 +186,7 @@ export interface UserRepository {
   /** Sets or clears `disabled`; setting it raises session_version (rule `user_live`). */
   disabledWrite(saasId: string, userId: string, disabled: boolean): AtomicWrite;
   /** Sets and removes SaaS-user attribute values (rule `user_live`). */
-  attributesWrite(saasId: string, userId: string, changes: AttributeChanges): AtomicWrite;
+  attributesWrite(saasId: string, userId: string, changes: AttributeChanges): Promise<AtomicWrite>;
   /** false when the user is gone, or softwareToken is asked for without a registered app. */
   setMfa(saasId: string, userId: string, preference: MfaPreference, activity?: ActivityChange): Promise<boolean>;
   /** false when the user is gone or the provider is not linked. */
@@ -324,7 +324,7 @@ export function userFilter(query: Pick<SaasUserSearch | TenantUserSearch, 'id' |
   };
 }
 
-export function matchesUserFilter(user: UserRecord, filter: UserFilter): boolean {
+export function matchesUserFilter(user: Pick<UserRecord, 'id' | 'email' | 'sign_in_id'>, filter: UserFilter): boolean {
   const login = loginOf(user);
   return (
     (filter.id === undefined || user.id === filter.id) &&
@@ -556,7 +556,9 @@ export class UserService {
   }
 
   private async changeLogin(saasId: string, user: UserRecord, to: Login, names: { email: string; sign_in_id: string }): Promise<void> {
-    const outcome = await this.deps.committer.commit(this.deps.users.changeLoginWrite(saasId, user.id, loginOf(user), to, names, user.password));
+    const outcome = await this.deps.committer.commit(
+      await this.deps.users.changeLoginWrite(saasId, user.id, loginOf(user), to, names, user.password),
+    );
     if (outcome.committed) return;
     if (outcome.refusedBy === RULE.loginFree) throw loginTaken(to);
     if (!(await this.deps.users.get(saasId, user.id))) throw userNotFound(user.id);
@@ -565,7 +567,7 @@ export class UserService {
 
   async updateAttributes(saasId: string, userId: string, changes: AttributeChanges): Promise<void> {
     checkAttributeChanges(changes, await this.deps.definitions.listAttributes(saasId, 'saas_user'), 'SaaS user attribute');
-    await this.commitToUser(userId, this.deps.users.attributesWrite(saasId, userId, changes));
+    await this.commitToUser(userId, await this.deps.users.attributesWrite(saasId, userId, changes));
   }
 
   async mfaPreference(saasId: string, userId: string): Promise<MfaPreferenceAnswer> {

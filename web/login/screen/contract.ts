@@ -113,7 +113,7 @@ export interface LoginScreenDeps {
 }
 
 /** The sessions' service, and the code a live session answers an authorization with (CredentialService.saveForSession). */
-export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'resume' | 'touch' | 'signOut' | 'list' | 'end'> &
+export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'resume' | 'touch' | 'signOut' | 'list' | 'end' | 'endOthers'> &
   Pick<CredentialService, 'saveForSession'>;
 
 export const MAX_BODY_BYTES = 16 * 1024;

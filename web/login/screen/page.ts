@@ -27,6 +27,8 @@ export const PAGES: Readonly<Record<string, FirstForm>> = {
   invitation: 'sign-in-form',
   'sign-up': 'sign-up-form',
   'forgot-password': 'forgot-form',
+  // A link mailed to a user imported without a password (user-flows.ts mailSetPasswordLink): name and code in its fragment.
+  'set-password': 'reset-form',
   link: 'link-form',
   consent: 'consent-form',
 };
@@ -156,7 +158,7 @@ async function invitation(
 export async function signOut({ parts: { deps }, saasId, query, request }: ScreenCall): Promise<WebResponse> {
   const ref = deps.sessions ? await sessionOf(deps, saasId, request) : undefined;
   if (ref) await deps.sessions?.signOut(saasId, ref);
-  const forget = [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0), forgetSession(deps, saasId)];
+  const forget = [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0), ...forgetSession(deps, saasId)];
   if (query.has('again')) {
     const context = new URLSearchParams(contextQuery(screenContext(query))).toString();
     return redirect(`${screenPath(deps, saasId)}${context ? `?${context}` : ''}`, forget);

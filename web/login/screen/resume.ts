@@ -15,7 +15,7 @@ import { authorizationError, authorizationResponse, type AuthorizationRequest } 
 import type { ScreenContext } from '../screen-context.js';
 import { redirect } from './answers.js';
 import type { ScreenCall } from './contract.js';
-import { forgetSession, sessionOf } from './screen-session.js';
+import { forgetSession, movedSession, sessionOf } from './screen-session.js';
 
 /** What the page shows when a live session does not answer by itself. */
 export interface SignedInAs {
@@ -49,7 +49,7 @@ export async function fromSession(
     ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}),
   });
   if (!resumed.usable) {
-    const forget = resumed.why === 'ended' ? [forgetSession(deps, saasId)] : [];
+    const forget = resumed.why === 'ended' ? forgetSession(deps, saasId) : [];
     const refused = refuse();
     if (refused) return { answer: { ...refused.answer, cookies: forget } };
     const { user, why } = resumed;
@@ -68,12 +68,13 @@ export async function fromSession(
     deps.sessions.touch(saasId, session),
   );
   // Ended between the read and the write: as if there had been none.
-  if (!saved) return refuse() ?? { cookies: [forgetSession(deps, saasId)] };
-  if (request) return { answer: redirect(authorizationResponse(request, deps.issuer, saved.code)) };
+  if (!saved) return refuse() ?? { cookies: forgetSession(deps, saasId) };
+  const moved = ref.oldName ? await movedSession(deps, saasId, ref, session.expires_at) : [];
+  if (request) return { answer: redirect(authorizationResponse(request, deps.issuer, saved.code), moved) };
   const url = callback as URL;
   url.searchParams.set('code', saved.code);
   if (context.state !== undefined) url.searchParams.set('state', context.state);
-  return { answer: redirect(url.toString()) };
+  return { answer: redirect(url.toString(), moved) };
 }
 
 const bindingOf = ({ redirect_uri, code_challenge, scope, nonce }: AuthorizationRequest) => ({
