@@ -175,6 +175,11 @@ export class ScimDirectory {
     }
     // Nobody found (every user's first lookup): no group to name.
     const groups = members.length > 0 ? await this.deps.scim.groups(saasId, tenantId) : [];
+    if (filter === undefined) {
+      // A directory's import: only the page's members are answered, not the whole tenant's on every page.
+      const page = listResponse(members, query.paging);
+      return { ...page, Resources: (page.Resources as Listed[]).map((m) => this.userResource(m, groups, base)) };
+    }
     // userName is not case-exact (RFC 7643 §4.1.1): the lookup, which ignores case, was the filter.
     const wanted = userName === undefined ? matcher(filter) : () => true;
     return listResponse(members.map((m) => this.userResource(m, groups, base)).filter(wanted), query.paging);
