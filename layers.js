@@ -125,14 +125,20 @@ export const LAYERS = [
   {
     name: 'function entry',
     files: ['functions/{group}/handler.ts'],
-    mayImport: ['functions', 'web entry', 'unmatched page', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
-    what: "a Lambda's entry: binds its group's operations; the one file of functions/ that may import web/: the not-found page for the pipeline's UnmatchedPage port, or a browser-facing app's entry of its own group",
+    mayImport: ['function pipeline', 'functions', 'web entry', 'wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
+    what: "a Lambda's entry: binds its group's operations to the function pipeline, or is a browser-facing app's entry of its own group (the only web/ it may import)",
+  },
+  {
+    name: 'function pipeline',
+    files: ['functions/group-handler.ts'],
+    mayImport: ['unmatched page', 'wiring', 'routes', 'schemas'],
+    what: "the API functions' request pipeline: the wiring's, its UnmatchedPage port filled once with the not-found page",
   },
   {
     name: 'functions',
     files: ['functions/{group}/**'],
     mayImport: ['wiring', 'store', 'http', ...DOMAIN, ...FLOOR, 'config'],
-    what: "one Lambda per group: binds operations to services; never web/ (only the group's entry file brings a page in)",
+    what: 'one Lambda per group: binds operations to services; never web/ (the function pipeline brings the not-found page in)',
   },
   {
     name: 'unmatched page',

@@ -31,6 +31,8 @@ export interface AdminOptions {
   region?: string | undefined;
   job?: string | undefined;
   out?: string | undefined;
+  'mail-set-password'?: boolean | undefined;
+  'seal-key-file'?: string | undefined;
   'data-dir'?: string | undefined;
 }
 
@@ -97,6 +99,9 @@ async function connect(values: AdminOptions): Promise<Engine | undefined> {
   return engine;
 }
 
+/** The seal key's text from --seal-key-file (a file, so the key is in no shell history or process list). */
+const sealKeyText = (values: AdminOptions) => (values['seal-key-file'] ? readFileSync(values['seal-key-file'], 'utf8').trim() : undefined);
+
 /** Runs a whole command (bin/admin.ts has checked its options), then closes what it opened. */
 async function run(command: string, values: AdminOptions, file: string | undefined): Promise<void> {
   const required = (name: Required) => values[name] as string;
@@ -154,10 +159,15 @@ async function run(command: string, values: AdminOptions, file: string | undefin
         print(await importService().get(required('saas'), required('job')));
         break;
       case 'import FILE':
-        print(await importFile(required('saas'), file as string));
+        print(
+          await importFile(required('saas'), file as string, {
+            mail_set_password: values['mail-set-password'] === true,
+            seal_key: sealKeyText(values),
+          }),
+        );
         break;
       case 'export':
-        await exportFile(required('saas'), values.out);
+        await exportFile(required('saas'), values.out, sealKeyText(values));
         break;
       default:
         throw new Error(`no such command: ${command}`);

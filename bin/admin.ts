@@ -25,6 +25,8 @@ const { values, positionals } = parseArgs({
     region: { type: 'string' },
     job: { type: 'string' },
     out: { type: 'string' },
+    'mail-set-password': { type: 'boolean', default: false },
+    'seal-key-file': { type: 'string' },
     'data-dir': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -45,12 +47,16 @@ const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the lo
   signing-key list                   the token signing keys: current, published (the JWKS), retired
   signing-key rotate                 a new key signs from now on; the old one verifies until its tokens
                                      expired (run with the deployment's TOKEN_LIFETIME_SECONDS if set)
-  import FILE --saas ID              imports a JSON Lines file (docs/migration.md) in this process, with
-                                     a progress bar; prints the job's report
+  import FILE --saas ID [--mail-set-password] [--seal-key-file KEY]
+                                     imports a JSON Lines file (docs/migration.md) in this process, with
+                                     a progress bar; prints the job's report. --mail-set-password mails
+                                     each new user with no password_hash a link to set one; KEY (base64
+                                     of 32 bytes) opens the TOTP seeds an export sealed with it
   import list --saas ID              the SaaS's import jobs, newest first
   import show --saas ID --job JOB    one job's state, counts and failed rows (line and reason)
-  export --saas ID [--out FILE]      the SaaS as an import file (JSON Lines, passwords as SRP verifiers),
-                                     on stdout or into FILE
+  export --saas ID [--out FILE] [--seal-key-file KEY]
+                                     the SaaS as an import file (JSON Lines, passwords as SRP verifiers),
+                                     on stdout or into FILE; with KEY, TOTP seeds sealed under it
 
 Where: local by default (the DynamoDB Local of a running \`npm start\`, or one started for the command on
 \`.data/\`); \`--endpoint URL [--table NAME]\` for another DynamoDB endpoint; \`--aws --table NAME

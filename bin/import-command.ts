@@ -6,6 +6,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, readFileSync } from 'node:fs';
+import { sealKeyOf } from '../shared/crypto/export-seal.js';
+import type { ImportOptions } from '../shared/domain/migration/imports.js';
 import type { ImportJob } from '../shared/schemas/migration.js';
 import { exportService, importService } from '../shared/wiring.js';
 
@@ -28,10 +30,12 @@ function progressBar(): (done: number, total: number) => void {
 }
 
 /** `npm run admin -- export --saas ID [--out FILE]`: the rows as they are read, so no size limit holds. */
-export async function exportFile(saasId: string, out?: string): Promise<void> {
+export async function exportFile(saasId: string, out?: string, sealKeyText?: string): Promise<void> {
+  const sealKey = sealKeyText === undefined ? undefined : sealKeyOf(sealKeyText);
+  if (sealKeyText !== undefined && !sealKey) throw new Error('--seal-key-file: the file must hold base64 of 32 bytes (openssl rand -base64 32)');
   const sink = out ? createWriteStream(out) : process.stdout;
   let rows = 0;
-  for await (const row of exportService().rows(saasId)) {
+  for await (const row of exportService().rows(saasId, { sealKey })) {
     if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
     rows++;
   }
@@ -39,9 +43,9 @@ export async function exportFile(saasId: string, out?: string): Promise<void> {
   process.stderr.write(`${rows} rows exported\n`);
 }
 
-export async function importFile(saasId: string, path: string): Promise<ImportJob> {
+export async function importFile(saasId: string, path: string, options: ImportOptions = {}): Promise<ImportJob> {
   const imports = importService();
-  const job = await imports.start(saasId, readFileSync(path, 'utf8'));
+  const job = await imports.start(saasId, readFileSync(path, 'utf8'), options);
   const progress = progressBar();
   progress(0, job.lines);
   await imports.run(saasId, job.job_id, { onProgress: progress });

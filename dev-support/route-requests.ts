@@ -90,10 +90,11 @@ export function isErrorBody(body: unknown): boolean {
 }
 
 /**
- * Deletes every API log record and kept event of the table: a sweep of thousands of signed calls leaves as many,
- * which a test that reads the whole table back after each request need not scan again and again.
+ * Deletes what every call leaves in the table, its API log record and the event of a changing call: a sweep of
+ * thousands of signed calls leaves as many, which a test that reads the whole table back after each request need
+ * not scan again and again.
  */
-export async function clearApiLog(): Promise<void> {
+export async function clearCallRecords(): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {
     const out = await dynamo().send(

@@ -38,7 +38,14 @@ import {
   type EntryGrants,
 } from '../shared/routes.js';
 import { buildPageAssetsSync, pageAssetsDir } from '../web/page-assets.js';
-import { API_LOG_PARTITIONS, ENTITY, EVENT_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, SIGN_IN_COUNTS_PARTITIONS } from '../shared/store/keys.js';
+import {
+  ACTIVE_USERS_PARTITIONS,
+  API_LOG_PARTITIONS,
+  ENTITY,
+  EVENT_PARTITIONS,
+  EVENT_SEQUENCE_PARTITIONS,
+  SIGN_IN_COUNTS_PARTITIONS,
+} from '../shared/store/keys.js';
 import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../shared/schemas/apilog.js';
 import { GroupFunction, type GroupFunctionProps } from './group-function.js';
 import { MailEvents } from './mail.js';
@@ -306,7 +313,8 @@ export class ServiceStack extends Stack {
       opens: false,
       // The API log's records; the events of changing calls (shared/domain/integration) and their counters.
       batchPutsOnly: [API_LOG_PARTITIONS, EVENT_PARTITIONS],
-      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS],
+      // The counters of sign-ins and of each subject's events; who signed in each day and month, and how many.
+      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS],
       timeout: Duration.seconds(60),
     });
     writer.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(deadLetters) });

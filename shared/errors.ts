@@ -31,7 +31,8 @@ export const alreadyExists = (code: string, message: string): DomainError => new
 export const unauthenticated = (code: string, message: string, data?: Record<string, unknown>): DomainError =>
   new DomainError('unauthenticated', code, message, data);
 
-export const forbidden = (code: string, message: string): DomainError => new DomainError('forbidden', code, message);
+export const forbidden = (code: string, message: string, data?: Record<string, unknown>): DomainError =>
+  new DomainError('forbidden', code, message, data);
 
 /** Something the service depends on outside itself did not answer in time: nothing was done, try again later (503). */
 export const unavailable = (code: string, message: string): DomainError => new DomainError('unavailable', code, message);

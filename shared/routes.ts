@@ -454,6 +454,25 @@ export const ROUTES: readonly Route[] = [
       'tenant:write',
     ],
     ['DELETE', '/tenants/{tenant_id}/domains/{domain}', 'deleteTenantDomain', "Remove a tenant's domain (extension)", 'tenant:write', 200, 'no body'],
+    // Extension (issue 41): one-time links that let a tenant's IT admin set up its sign-in, SCIM and domains (web/login/setup).
+    ['GET', '/tenants/{tenant_id}/setup-links', 'getTenantSetupLinks', "List a tenant's setup links (extension)", 'tenant:read'],
+    [
+      'POST',
+      '/tenants/{tenant_id}/setup-links',
+      'createTenantSetupLink',
+      'Create a one-time setup link, its URL shown once (extension)',
+      'tenant:write',
+      201,
+    ],
+    [
+      'DELETE',
+      '/tenants/{tenant_id}/setup-links/{link_id}',
+      'deleteTenantSetupLink',
+      'Revoke a setup link (extension)',
+      'tenant:write',
+      200,
+      'no body',
+    ],
     ['PUT', '/plans/reset', 'resetPlan', 'Delete all information related to rate plans', 'tenant:write', 200, 'no body'],
     ['GET', '/tenants/{tenant_id}/stripe-customer', 'getStripeCustomer', 'Get payment-provider customer', 'tenant:read'],
     // Extension: the SaaSus API links a payment provider from its console; here an operation does it.

@@ -2,10 +2,10 @@
 import { HttpProblem } from '../../shared/http/errors.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { apiLogSchemas as s } from '../../shared/schemas/apilog.js';
-import { apiLogService, groupHandler } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { apiLogService } from '../../shared/wiring.js';
 
-export const handler = groupHandler('apilog', unmatchedPage, {
+export const handler = groupHandler('apilog', {
   getLogs: operation(s.getLogs, ({ query }, ctx) => apiLogService().list(ctx.saasId, query)),
   getLog: operation(s.getLog, ({ params }, ctx) => apiLogService().get(ctx.saasId, params.api_log_id)),
   returnApiLogInternalServerError: operation(s.returnApiLogInternalServerError, async () => {

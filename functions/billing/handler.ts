@@ -2,10 +2,10 @@
 import { HttpProblem } from '../../shared/http/errors.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { billingSchemas as s } from '../../shared/schemas/pricing.js';
-import { groupHandler, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { paymentProviderService as paymentProvider } from '../../shared/wiring.js';
 
-export const handler = groupHandler('billing', unmatchedPage, {
+export const handler = groupHandler('billing', {
   getStripeInfo: operation(s.getStripeInfo, async (_, ctx) => ({
     is_registered: (await paymentProvider().settings(ctx.saasId)).provider === 'stripe',
   })),

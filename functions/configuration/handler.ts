@@ -8,16 +8,15 @@ import { integrationOperations } from './integration.js';
 import { configurationSchemas as s } from '../../shared/schemas/configuration.js';
 import { loginThemeSchemas as theme } from '../../shared/schemas/login-theme.js';
 import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
+import { groupHandler } from '../group-handler.js';
 import {
   configurationService as configuration,
   loginThemeService as loginTheme,
   mailBacklogService as mailBacklog,
   paymentProviderService as paymentProvider,
-  groupHandler,
 } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('configuration', unmatchedPage, {
+export const handler = groupHandler('configuration', {
   createTenantAndPricing: operation(s.createTenantAndPricing, (_, ctx) => paymentProvider().connect(ctx.saasId)),
   deleteStripeTenantAndPricing: operation(s.deleteStripeTenantAndPricing, (_, ctx) => paymentProvider().disconnect(ctx.saasId)),
   getPaymentProvider: operation(s.getPaymentProvider, (_, ctx) => paymentProvider().settings(ctx.saasId)),

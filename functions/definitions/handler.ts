@@ -1,10 +1,10 @@
 /** The definitions group: attributes, roles and envs. Wiring only: parse, call one domain function, shape. */
 import { operation } from '../../shared/schemas/operation.js';
 import { definitionSchemas as s } from '../../shared/schemas/definitions.js';
-import { definitionService as definitions, groupHandler } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { definitionService as definitions } from '../../shared/wiring.js';
 
-export const handler = groupHandler('definitions', unmatchedPage, {
+export const handler = groupHandler('definitions', {
   getUserAttributes: operation(s.getUserAttributes, async (_, ctx) => ({
     user_attributes: await definitions().listAttributes(ctx.saasId, 'user'),
   })),

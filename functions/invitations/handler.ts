@@ -1,10 +1,10 @@
 /** The invitations group: invitations to a tenant, their validity, and accepting one. */
 import { operation } from '../../shared/schemas/operation.js';
 import { invitationSchemas as s } from '../../shared/schemas/invitations.js';
-import { invitationService as invitations, groupHandler } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { invitationService as invitations } from '../../shared/wiring.js';
 
-export const handler = groupHandler('invitations', unmatchedPage, {
+export const handler = groupHandler('invitations', {
   getTenantInvitations: operation(s.getTenantInvitations, async ({ params }, ctx) => ({
     invitations: await invitations().list(ctx.saasId, params.tenant_id),
   })),

@@ -1,10 +1,10 @@
 /** The Pricing API's metering counts: the hot path, alone in its function so its cold starts load nothing else. */
 import { operation } from '../../shared/schemas/operation.js';
 import { meteringSchemas as s } from '../../shared/schemas/pricing.js';
-import { groupHandler, meteringService as metering } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { meteringService as metering } from '../../shared/wiring.js';
 
-export const handler = groupHandler('metering', unmatchedPage, {
+export const handler = groupHandler('metering', {
   getMeteringUnitDateCountByTenantIdAndUnitNameAndDate: operation(s.getMeteringUnitDateCountByTenantIdAndUnitNameAndDate, ({ params }, ctx) =>
     metering().dateCount(ctx.saasId, params.tenant_id, params.metering_unit_name, params.date),
   ),

@@ -7,10 +7,10 @@ import { operation } from '../../shared/schemas/operation.js';
 import { pricingSchemas as s } from '../../shared/schemas/pricing.js';
 import { analysisOperations } from './analysis.js';
 import { communicationOperations } from './communication.js';
-import { catalogueService as catalogue, groupHandler, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { catalogueService as catalogue, paymentProviderService as paymentProvider } from '../../shared/wiring.js';
 
-export const handler = groupHandler('pricing', unmatchedPage, {
+export const handler = groupHandler('pricing', {
   getPricingUnits: operation(s.getPricingUnits, (_, ctx) => catalogue().list(ctx.saasId, 'unit')),
   createPricingUnit: operation(s.createPricingUnit, ({ body }, ctx) => catalogue().create(ctx.saasId, 'unit', body)),
   getPricingUnit: operation(s.getPricingUnit, ({ params }, ctx) => catalogue().get(ctx.saasId, 'unit', params.pricing_unit_id)),

@@ -6,6 +6,7 @@ import { operation } from '../../shared/schemas/operation.js';
 import { userSchemas as s } from '../../shared/schemas/users.js';
 import { overviewSchemas as overview } from '../../shared/schemas/overview.js';
 import { migrationSchemas as migration } from '../../shared/schemas/migration.js';
+import { groupHandler } from '../group-handler.js';
 import {
   dailySignIns,
   exportService as exports,
@@ -14,11 +15,9 @@ import {
   screenSessionService as sessions,
   userFlowService as flows,
   userService as users,
-  groupHandler,
 } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('saas-users', unmatchedPage, {
+export const handler = groupHandler('saas-users', {
   getSaasUsers: operation(s.getSaasUsers, async (_, ctx) => ({ users: await users().list(ctx.saasId) })),
   createSaasUser: operation(s.createSaasUser, ({ body }, ctx) => users().create(ctx.saasId, body)),
   getSaasUsersCount: operation(s.getSaasUsersCount, (_, ctx) => users().count(ctx.saasId)),
@@ -54,7 +53,9 @@ export const handler = groupHandler('saas-users', unmatchedPage, {
   updateSoftwareToken: operation(s.updateSoftwareToken, ({ params, body }, ctx) => flows().registerSoftwareToken(ctx.saasId, params.user_id, body)),
   requestExternalUserLink: operation(s.requestExternalUserLink, ({ body }, ctx) => flows().requestExternalLink(ctx.saasId, body.access_token)),
   confirmExternalUserLink: operation(s.confirmExternalUserLink, ({ body }, ctx) => flows().confirmExternalLink(ctx.saasId, body)),
-  startImport: operation(migration.startImport, ({ body }, ctx) => imports().start(ctx.saasId, body.jsonl)),
+  startImport: operation(migration.startImport, ({ body }, ctx) =>
+    imports().start(ctx.saasId, body.jsonl, { mail_set_password: body.mail_set_password === true, seal_key: body.seal_key }),
+  ),
   getImports: operation(migration.getImports, async (_, ctx) => ({ imports: await imports().list(ctx.saasId) })),
   getImport: operation(migration.getImport, ({ params }, ctx) => imports().get(ctx.saasId, params.job_id)),
   getExport: operation(migration.getExport, (_, ctx) => exports().answer(ctx.saasId)),

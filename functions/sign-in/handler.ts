@@ -5,16 +5,15 @@
 import { operation } from '../../shared/schemas/operation.js';
 import { signInSchemas as s } from '../../shared/schemas/sign-in.js';
 import { signUpOperations } from './sign-up-operations.js';
+import { groupHandler } from '../group-handler.js';
 import {
   credentialService as credentials,
   deviceService as devices,
   passwordSignInService as passwordSignIn,
   signInService as signIn,
-  groupHandler,
 } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
 
-export const handler = groupHandler('sign-in', unmatchedPage, {
+export const handler = groupHandler('sign-in', {
   ...signUpOperations,
   signIn: operation(s.signIn, ({ body }, ctx) =>
     body.sign_in_flow === 'USER_PASSWORD_AUTH'

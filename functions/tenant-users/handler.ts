@@ -6,10 +6,10 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { isScimPath, scimHandler } from './scim.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantUserSchemas as s } from '../../shared/schemas/tenant-users.js';
-import { tenantUserService as tenantUsers, groupHandler, scimBaseUrl, scimTokenService as scimTokens } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { tenantUserService as tenantUsers, scimBaseUrl, scimTokenService as scimTokens } from '../../shared/wiring.js';
 
-const signedRoutes = groupHandler('tenant-users', unmatchedPage, {
+const signedRoutes = groupHandler('tenant-users', {
   getAllTenantUsers: operation(s.getAllTenantUsers, async (_, ctx) => ({ users: await tenantUsers().list(ctx.saasId) })),
   getAllTenantUsersCount: operation(s.getAllTenantUsersCount, async (_, ctx) => ({
     tenant_user_counts: await tenantUsers().userCounts(ctx.saasId),

@@ -3,10 +3,10 @@ import { parseIdpMetadata } from '../../shared/domain/tenants/saml-metadata.js';
 import { operation } from '../../shared/schemas/operation.js';
 import { tenantSchemas as s } from '../../shared/schemas/tenants.js';
 import { enterpriseSchemas as e } from '../../shared/schemas/enterprise.js';
-import { groupHandler, metadataFetcher, tenantOidcService, tenantService, verifiedDomainService } from '../../shared/wiring.js';
-import { unmatchedPage } from '../../web/login/unmatched-page.js';
+import { groupHandler } from '../group-handler.js';
+import { metadataFetcher, setupLinkService, tenantOidcService, tenantService, verifiedDomainService } from '../../shared/wiring.js';
 
-export const handler = groupHandler('tenants', unmatchedPage, {
+export const handler = groupHandler('tenants', {
   getTenants: operation(s.getTenants, async (_, ctx) => ({ tenants: await tenantService().list(ctx.saasId) })),
   createTenant: operation(s.createTenant, ({ body }, ctx) => tenantService().create(ctx.saasId, body)),
   getTenant: operation(s.getTenant, ({ params }, ctx) => tenantService().details(ctx.saasId, params.tenant_id)),
@@ -39,6 +39,13 @@ export const handler = groupHandler('tenants', unmatchedPage, {
   ),
   deleteTenantDomain: operation(e.deleteTenantDomain, ({ params }, ctx) =>
     verifiedDomainService().remove(ctx.saasId, params.tenant_id, params.domain),
+  ),
+  getTenantSetupLinks: operation(e.getTenantSetupLinks, ({ params }, ctx) => setupLinkService().list(ctx.saasId, params.tenant_id)),
+  createTenantSetupLink: operation(e.createTenantSetupLink, ({ params, body }, ctx) =>
+    setupLinkService().create(ctx.saasId, params.tenant_id, body.valid_days),
+  ),
+  deleteTenantSetupLink: operation(e.deleteTenantSetupLink, ({ params }, ctx) =>
+    setupLinkService().revoke(ctx.saasId, params.tenant_id, params.link_id),
   ),
   resetPlan: operation(s.resetPlan, async (_, ctx) => {
     await tenantService().resetPlans(ctx.saasId);

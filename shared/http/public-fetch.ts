@@ -10,6 +10,8 @@
  * - The connection goes to the address that was checked (the request's `lookup` answers it), so a second DNS
  *   answer cannot move it elsewhere (no rebinding window). TLS still checks the certificate against the name.
  * - No redirects, a deadline for the whole exchange, and a size cap on what is read.
+ * - In local mode only (`npm start`, the tests), plain http to this machine too: the one exception, given to each
+ *   fetcher by the wiring (the `loopback` option), for a webhook receiver or an identity provider on the laptop.
  *
  * Every refusal is a DomainError (a 400 on the API, a page on the sign-in), never a 5xx.
  */
@@ -51,8 +53,10 @@ export interface PublicFetchOptions {
   /** Certificates to trust besides the system's (a test's own server). */
   ca?: string;
   /**
-   * Under `npm start` and in the tests only: http and this machine's loopback addresses (`localhost`) are allowed
-   * too, so a receiver on the laptop can be named. Never on AWS.
+   * Under `npm start` and in the tests only (the wiring sets it in local mode, never on AWS): plain http to this
+   * machine (a loopback address, `localhost`) is allowed too, so a webhook receiver or an identity provider on the
+   * laptop can be named; https is checked as ever. An option given when the fetcher is made, not a switch of the
+   * module, so that what a fetcher may reach is read where it is built, and no test leaves it on for another.
    */
   loopback?: boolean;
 }
@@ -69,24 +73,23 @@ export class PublicFetcher {
 
   /** The URL and the address to connect to, or a 400 naming `field` saying why it may not be fetched. */
   async check(url: string, field: string): Promise<CheckedTarget> {
-    if (loopbackForTests && isLoopbackHttp(url)) return { url: new URL(url), address: '127.0.0.1', family: 4 };
     const refused = (why: string) => invalid('invalid_parameter', `${field}: ${why}`, { field });
     const parsed = URL.canParse(url) ? new URL(url) : undefined;
-    const loopback = this.options.loopback === true;
-    if (!parsed || !(parsed.protocol === 'https:' || (loopback && parsed.protocol === 'http:'))) throw refused('must be an absolute https URL');
+    const http = parsed?.protocol === 'http:' && this.options.loopback === true;
+    if (!parsed || !(parsed.protocol === 'https:' || http)) throw refused('must be an absolute https URL');
     if (parsed.username || parsed.password) throw refused('must not carry a user name or password');
-    const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-    const publicOnly = this.options.allowed ?? isPublicAddress;
-    const allowed = loopback ? (a: string) => publicOnly(a) || (ipaddr.isValid(a) && ipaddr.parse(a).range() === 'loopback') : publicOnly;
+    const host = hostOf(parsed);
+    if (http) {
+      const onThisMachine = thisMachine(host);
+      if (!onThisMachine) throw refused(`must be an https URL (plain http only to this machine, in local mode)`);
+      return { url: parsed, ...onThisMachine };
+    }
+    const allowed = this.options.allowed ?? isPublicAddress;
     if (ipaddr.isValid(host)) {
       if (!allowed(host)) throw refused(`${host} is not a public address`);
       return { url: parsed, address: host, family: host.includes(':') ? 6 : 4 };
     }
-    const name = host.replace(/\.$/, '');
-    if (name === 'localhost' || name.endsWith('.localhost')) {
-      if (!loopback) throw refused(`${host} is this machine`);
-      return { url: parsed, address: '127.0.0.1', family: 4 };
-    }
+    if (thisMachine(host)) throw refused(`${host} is this machine`);
     let addresses: HostAddress[];
     try {
       addresses = await withDeadline(this.options.resolve(host), this.options.timeoutMs);
@@ -228,16 +231,19 @@ export async function postChecked(fetcher: PublicFetcher, url: string, body: str
   });
 }
 
-let loopbackForTests = false;
-const isLoopbackHttp = (url: string) => /^http:\/\/127\.0\.0\.1:\d+\//.test(url);
-
-/**
- * Tests only: `http://127.0.0.1:port/` may be fetched too, so a test's own identity provider (oidc-provider on
- * this machine) stands in for a tenant's; every other URL is checked as ever.
- */
-export function allowLoopbackForTests(on: boolean): void {
-  loopbackForTests = on;
+/** The address to connect to for a host of this machine (a loopback address, `localhost`), or undefined. */
+function thisMachine(host: string): { address: string; family: 4 | 6 } | undefined {
+  if (ipaddr.isValid(host)) return ipaddr.parse(host).range() === 'loopback' ? { address: host, family: host.includes(':') ? 6 : 4 } : undefined;
+  const name = host.replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') ? { address: '127.0.0.1', family: 4 } : undefined;
 }
+
+/** A plain http URL to this machine: what a fetcher made with `loopback` lets through besides https. */
+export const isLoopbackHttp = (url: string): boolean =>
+  URL.canParse(url) && new URL(url).protocol === 'http:' && thisMachine(hostOf(new URL(url))) !== undefined;
+
+/** The host of a URL as ipaddr.js reads it: an IPv6 address without its brackets. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -67,6 +67,17 @@ export const TenantDomain = Type.Object({
   jit_role_name: Type.Optional(Type.String()),
 });
 
+const SetupLinkParams = Type.Object({ tenant_id: PathParam, link_id: PathParam });
+
+export const SetupLink = Type.Object({
+  id: Type.String(),
+  state: Type.Union([Type.Literal('unused'), Type.Literal('used'), Type.Literal('expired'), Type.Literal('revoked')]),
+  created_at: Type.Integer(),
+  expires_at: Type.Integer(),
+  used_at: Type.Optional(Type.Integer()),
+  revoked_at: Type.Optional(Type.Integer()),
+});
+
 export const enterpriseSchemas = {
   getTenantOidcProvider: { params: TenantIdParam, response: Type.Object({ oidc: Type.Optional(OidcProvider) }) },
   updateTenantOidcProvider: {
@@ -88,4 +99,15 @@ export const enterpriseSchemas = {
   },
   verifyTenantDomain: { params: DomainParams, response: TenantDomain },
   deleteTenantDomain: { params: DomainParams },
+  getTenantSetupLinks: { params: TenantIdParam, response: Type.Object({ setup_links: Type.Array(SetupLink) }) },
+  createTenantSetupLink: {
+    params: TenantIdParam,
+    body: Type.Object(
+      { valid_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, description: 'days the link stays valid (default 7)' })) },
+      { additionalProperties: false },
+    ),
+    /** The URL holds the link's secret: answered this once, never stored. */
+    response: Type.Intersect([SetupLink, Type.Object({ url: Type.String() })]),
+  },
+  deleteTenantSetupLink: { params: SetupLinkParams },
 } satisfies Record<string, OperationSchema>;

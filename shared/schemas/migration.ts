@@ -7,6 +7,7 @@ import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Attribute, Env, Role } from './definitions.js';
 import { AttributeValues, Email } from './common.js';
+import { MfaMethod } from './users.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255, description: "the old system's id: the row's identity across re-runs" });
 const Binary = Type.String({ maxLength: 2048 });
@@ -64,6 +65,39 @@ export const PasswordHash = Type.Union([
   ),
 ]);
 
+/** A user's second factor. The authenticator app's seed travels sealed (shared/crypto/export-seal.ts). */
+const UserMfa = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    method: Type.Optional(MfaMethod),
+    totp_secret: Type.Optional(
+      Type.String({ maxLength: 512, description: "the authenticator app's seed, sealed under the job's seal_key (an export's)" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Passkeys a row may bring: each is two items of the row's one transaction (of 100). */
+export const MAX_PASSKEYS_A_ROW = 20;
+
+const Base64Url = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9_-]+$' });
+
+/** A passkey as this service keeps it: what signs in with it again where its relying party (the screen's host) is the same. */
+const ExportedPasskey = Type.Object(
+  {
+    credential_id: Base64Url(1400),
+    public_key: Base64Url(2048),
+    counter: Type.Integer({ minimum: 0 }),
+    transports: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 10 }),
+    device_type: Type.Union([Type.Literal('singleDevice'), Type.Literal('multiDevice')]),
+    backed_up: Type.Boolean(),
+    rp_id: Type.String({ minLength: 1, maxLength: 253 }),
+    aaguid: Type.String({ maxLength: 64 }),
+    created_at: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
 export const UserRow = Type.Object(
   {
     type: Type.Literal('user'),
@@ -75,6 +109,8 @@ export const UserRow = Type.Object(
     /** Unix seconds or an ISO 8601 time. */
     created_at: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ minLength: 10, maxLength: 40 })])),
     password_hash: Type.Optional(PasswordHash),
+    mfa: Type.Optional(UserMfa),
+    passkeys: Type.Optional(Type.Array(ExportedPasskey, { maxItems: MAX_PASSKEYS_A_ROW })),
   },
   { additionalProperties: false },
 );
@@ -131,6 +167,8 @@ export const ImportJob = Type.Object(
     finished_at: Type.Optional(Type.Integer()),
     /** Lines of the file, blank ones included (they are skipped, not counted as rows). */
     lines: Type.Integer(),
+    /** The job mails each user it makes with an e-mail address and no password a link to set one. */
+    mail_set_password: Type.Optional(Type.Boolean()),
     /** Rows made by this job. */
     imported: Type.Integer(),
     /** Rows that were already there from an earlier run: left as they are. */
@@ -151,7 +189,15 @@ export const MAX_IMPORT_BODY_BYTES = 5_000_000;
 
 export const migrationSchemas = {
   startImport: {
-    body: Type.Object({ jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }) }),
+    body: Type.Object({
+      jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }),
+      mail_set_password: Type.Optional(
+        Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
+      ),
+      seal_key: Type.Optional(
+        Type.String({ maxLength: 64, description: "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds" }),
+      ),
+    }),
     response: ImportJob,
     maxBodyBytes: MAX_IMPORT_BODY_BYTES,
   },

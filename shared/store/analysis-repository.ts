@@ -1,5 +1,7 @@
+import type { ActivePeriod, ActiveUserMarks } from '../domain/analysis/active-users.js';
 import type { ActiveUsersRow, ActiveUsersType, AnalysisRepository, BehaviorDay } from '../domain/analysis/analysis.js';
-import { PutCommand, type DynamoClient } from './dynamo-client.js';
+import { unlessConditionFails } from './conditional.js';
+import { PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { analysisKeys, ENTITY, INDEX_NAME, TTL_ATTRIBUTE } from './keys.js';
 import { collect, queryPages } from './query.js';
 
@@ -16,8 +18,8 @@ const dayOf = (item: Record<string, unknown>): BehaviorDay => ({
   histories: (item.histories ?? []) as BehaviorDay['histories'],
 });
 
-/** The Analysis API's figures and histories (keys.ts, analysisKeys). */
-export class DynamoAnalysisRepository implements AnalysisRepository {
+/** The Analysis API's figures and histories, and the active users the service counts (keys.ts, analysisKeys). */
+export class DynamoAnalysisRepository implements AnalysisRepository, ActiveUserMarks {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
@@ -31,6 +33,38 @@ export class DynamoAnalysisRepository implements AnalysisRepository {
   async activeUsers(saasId: string, type: ActiveUsersType, from: string, to: string): Promise<ActiveUsersRow[]> {
     const { pk, low, high } = analysisKeys.activeUsersRange(saasId, type, from, to);
     return (await this.between(pk, low, high)).map(rowOf);
+  }
+
+  async mark(saasId: string, period: ActivePeriod, date: string, userId: string, markExpiresAt: number, countExpiresAt: number): Promise<boolean> {
+    // UpdateItem, not PutItem: the API log writer may only update (lib/service-stack.ts); the condition makes it a create.
+    const marked = await unlessConditionFails(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: analysisKeys.activeUserMark(saasId, period, date, userId),
+          UpdateExpression: 'SET entity = :entity, v = :v, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':entity': ENTITY.activeUserMark, ':v': 1, ':ttl': markExpiresAt },
+        }),
+      ),
+    );
+    if (!marked) return false;
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: analysisKeys.activeUsersCount(saasId, period, date),
+        UpdateExpression: 'SET entity = :entity, v = :v, #date = :date, #ttl = :ttl ADD active_users :one',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#date': 'date' },
+        ExpressionAttributeValues: { ':entity': ENTITY.activeUsersCount, ':v': 1, ':date': date, ':ttl': countExpiresAt, ':one': 1 },
+      }),
+    );
+    return true;
+  }
+
+  async counts(saasId: string, period: ActivePeriod, from: string, to: string): Promise<{ date: string; active_users: number }[]> {
+    const { pk, low, high } = analysisKeys.activeUsersCountRange(saasId, period, from, to);
+    return (await this.between(pk, low, high)).map((item) => ({ date: String(item.date), active_users: Number(item.active_users) }));
   }
 
   async putBehaviorDay(saasId: string, day: BehaviorDay, expiresAt: number): Promise<void> {

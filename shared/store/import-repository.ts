@@ -102,7 +102,8 @@ export class DynamoImportRepository implements ImportRepository {
   }
 
   async finish(saasId: string, jobId: string, at: number): Promise<void> {
-    const change = new Update().set('state', 'done').set('finished_at', at).remove('lease_holder').remove('lease_until');
+    // The operator's seal key is kept no longer than the job needs it.
+    const change = new Update().set('state', 'done').set('finished_at', at).remove('lease_holder').remove('lease_until').remove('sealed_key');
     await this.db.send(new UpdateCommand(updateRequest(this.table, keys.importJob(saasId, jobId), change, { expression: 'attribute_exists(pk)' })));
   }
 }

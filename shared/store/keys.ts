@@ -69,11 +69,14 @@ export const ENTITY = {
   eventBridgeSettings: 'EventBridgeSettings',
   webhook: 'Webhook',
   activeUsers: 'ActiveUsers',
+  activeUserMark: 'ActiveUserMark',
+  activeUsersCount: 'ActiveUsersCount',
   behaviorDay: 'BehaviorDay',
   feedback: 'Feedback',
   feedbackComment: 'FeedbackComment',
   feedbackVote: 'FeedbackVote',
   scimTokens: 'ScimTokens',
+  setupLink: 'SetupLink',
   scimGroup: 'ScimGroup',
   scimCalls: 'ScimCalls',
   screenSession: 'ScreenSession',
@@ -219,6 +222,9 @@ export const keys = {
     pk: tenantPartition(saasId, tenantId),
     sk: `INVITATION#${invitationId}`,
   }),
+  /** A tenant's one-time setup link (shared/domain/tenants/setup-links.ts), in the tenant's partition: it goes with the tenant. */
+  setupLink: (saasId: string, tenantId: string, linkId: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: `SETUPLINK#${linkId}` }),
+  setupLinks: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'SETUPLINK#' }),
   /** A tenant's claim of a domain (issue 41), in the tenant's partition: it goes with the tenant. */
   tenantDomain: (saasId: string, tenantId: string, domain: string): ItemKey => ({ pk: tenantPartition(saasId, tenantId), sk: `DOMAIN#${domain}` }),
   tenantDomains: (saasId: string, tenantId: string) => ({ pk: tenantPartition(saasId, tenantId), skPrefix: 'DOMAIN#' }),
@@ -472,8 +478,9 @@ export const apiLogKeys = {
   isPartition: (pk: string) => API_LOG_PARTITION.test(pk),
   /**
    * Whether a store command is the API log writer's (shared/domain/apilog/shipped-lines.ts): a batch of records, a
-   * record put alone, an ADD to the sign-in counts, or a sign-in's time copied to a directory entry (the one update
-   * of an entry made alone: the others go in transactions). Tests and benches count them apart from the operations'.
+   * record put alone, an ADD to the sign-in counts or the active users, or a sign-in's time copied to a directory
+   * entry (the one update of an entry made alone: the others go in transactions). Tests and benches count them apart
+   * from the operations'.
    */
   isRecordWrite: (operation: string, input: object) => {
     const { Item, Key, RequestItems } = input as {
@@ -484,8 +491,7 @@ export const apiLogKeys = {
     if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
     if (operation === 'UpdateItem')
       return (
-        SIGN_IN_COUNTS_PARTITION.test(String(Key?.pk ?? '')) ||
-        EVENT_SEQUENCE_PARTITION.test(String(Key?.pk ?? '')) ||
+        [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION].some((partition) => partition.test(String(Key?.pk ?? ''))) ||
         (Key as { sk?: unknown } | undefined)?.sk === DIRECTORY_ENTRY_SK
       );
     if (operation !== 'BatchWriteItem' || !RequestItems) return false;
@@ -499,6 +505,9 @@ export const apiLogKeys = {
 export const API_LOG_PARTITIONS = 'SAAS#*#APILOG#*';
 export const SIGN_IN_COUNTS_PARTITIONS = 'SAAS#*#SIGNINCOUNTS';
 const SIGN_IN_COUNTS_PARTITION = /^SAAS#[^#]+#SIGNINCOUNTS$/;
+/** Who signed in within a day or month, and how many (shared/domain/analysis/active-users.ts): the writer's too. */
+export const ACTIVE_USERS_PARTITIONS = 'SAAS#*#ACTIVE#*';
+const ACTIVE_USERS_PARTITION = /^SAAS#[^#]+#ACTIVE#/;
 /** The events the writer keeps, and the counters that number them (shared/domain/integration): the writer's too. */
 export const EVENT_PARTITIONS = 'SAAS#*#EVENTS';
 export const EVENT_SEQUENCE_PARTITIONS = 'SAAS#*#EVENTSEQ';
@@ -518,6 +527,18 @@ export const analysisKeys = {
     pk: `SAAS#${saasId}#ACTIVEUSERS#${type}`,
     low: from,
     high: `${to}#~`,
+  }),
+  /** That a user signed in within one day or month (`date`: YYYY-MM-DD or YYYY-MM): one partition a period. */
+  activeUserMark: (saasId: string, type: string, date: string, userId: string): ItemKey => ({
+    pk: `SAAS#${saasId}#ACTIVE#${type}#${date}`,
+    sk: `U#${userId}`,
+  }),
+  /** How many users the marks of one period hold, in date order. */
+  activeUsersCount: (saasId: string, type: string, date: string): ItemKey => ({ pk: `SAAS#${saasId}#ACTIVE#COUNT#${type}`, sk: date }),
+  activeUsersCountRange: (saasId: string, type: string, from: string, to: string) => ({
+    pk: `SAAS#${saasId}#ACTIVE#COUNT#${type}`,
+    low: from,
+    high: to,
   }),
   behaviorDay: (saasId: string, day: number, userId: string): ItemKey => ({ pk: `SAAS#${saasId}#BEHAVIOR`, sk: `D#${padSeconds(day)}#U#${userId}` }),
   behaviorRange: (saasId: string, fromDay: number, toDay: number) => ({

@@ -57,13 +57,19 @@ export class DynamoPasskeyRepository implements PasskeyRepository {
   }
 
   addWrite(saasId: string, userId: string, passkey: PasskeyRecord, activity?: ActivityChange): AtomicWrite {
-    const owner = keys.passkeyOwner(saasId, passkey.id);
     const profile = keys.userProfile(saasId, userId);
     return atomicWrite(
       // The profile's check becomes its update when the addition is recorded: the same transaction, one part more or less.
       activity
         ? update(this.table, profile, withActivity(onDirectoryShard(saasId, userId, new Update()), activity), LIVE, RULE.userLive)
         : check(this.table, profile, LIVE, RULE.userLive),
+      ...this.importWrite(saasId, userId, passkey).parts,
+    );
+  }
+
+  importWrite(saasId: string, userId: string, passkey: PasskeyRecord): AtomicWrite {
+    const owner = keys.passkeyOwner(saasId, passkey.id);
+    return atomicWrite(
       putNew(this.table, { ...owner, entity: ENTITY.passkeyOwner, v: 1, user_id: userId }, PASSKEY_RULE.credentialFree),
       part(PASSKEY_RULE.credentialFree, {
         Put: {

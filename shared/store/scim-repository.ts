@@ -52,8 +52,8 @@ export class DynamoScimRepository implements ScimRepository {
     );
   }
 
-  async countCall(saasId: string, tenantId: string, window: number, expiresAt: number): Promise<number> {
-    const change = new Update().add('count', 1).set('entity', ENTITY.scimCalls).set('v', 1).set(TTL_ATTRIBUTE, expiresAt);
+  async countCall(saasId: string, tenantId: string, window: number, expiresAt: number, calls: number): Promise<number> {
+    const change = new Update().add('count', calls).set('entity', ENTITY.scimCalls).set('v', 1).set(TTL_ATTRIBUTE, expiresAt);
     const out = await this.db.send(
       new UpdateCommand({
         TableName: this.table,
@@ -64,7 +64,7 @@ export class DynamoScimRepository implements ScimRepository {
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Number(out.Attributes?.count ?? 1);
+    return Number(out.Attributes?.count ?? calls);
   }
 
   async groups(saasId: string, tenantId: string): Promise<ScimGroupRecord[]> {

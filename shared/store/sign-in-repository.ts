@@ -23,6 +23,7 @@ import { both, check, conditionInput, DynamoCommitter, EXISTS, LIVE, putNew, rem
 import { profilesIndexed } from './directory-shards.js';
 import { onDirectoryShard, toUser } from './user-repository.js';
 import { Update } from './update.js';
+import { partitionQuery, queryFirst } from './query.js';
 import { withActivity } from './activity-attributes.js';
 import type { ActivityChange } from '../domain/users/activity.js';
 
@@ -242,6 +243,10 @@ export class DynamoSignInRepository implements SignInRepository {
 
   device(saasId: string, userId: string, deviceKey: string): Promise<DeviceRecord | undefined> {
     return this.read<DeviceRecord>(keys.device(saasId, userId, deviceKey));
+  }
+
+  async hasPasskey(saasId: string, userId: string): Promise<boolean> {
+    return (await queryFirst(this.db, { ...partitionQuery(this.table, keys.passkeys(saasId, userId)), ConsistentRead: true }, 1)).length > 0;
   }
 
   /**

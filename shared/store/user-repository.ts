@@ -257,6 +257,11 @@ export class DynamoUserRepository implements UserRepository {
     return item && item.loginKey === loginKey(login) ? toUser(item) : undefined;
   }
 
+  async loginOwner(saasId: string, login: Login): Promise<string | undefined> {
+    const owner = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.loginOwner(saasId, login), ConsistentRead: true }));
+    return owner.Item?.user_id as string | undefined;
+  }
+
   async signInCredential(saasId: string, login: Login): Promise<SignInCredential | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.loginOwner(saasId, login), ConsistentRead: true }));
     const owner = out.Item;

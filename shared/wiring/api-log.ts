@@ -17,7 +17,8 @@ import type { ActivityEvent } from '../domain/users/activity.js';
 import { DailySignIns } from '../domain/users/daily-sign-ins.js';
 import { isCountedKind } from '../domain/users/sign-in-counts.js';
 import { cursors } from './keys.js';
-import { apiLogRepository, apiLogRetentionSeconds, eventRepository, signInCountsRepository, userRepository } from './repositories.js';
+import { ActiveUserMarker } from '../domain/analysis/active-users.js';
+import { analysisRepository, apiLogRepository, apiLogRetentionSeconds, eventRepository, signInCountsRepository, userRepository } from './repositories.js';
 
 /** Where each line for the API log writer goes (shared/domain/apilog/shipped-lines.ts). */
 export type LineSink = (line: string) => void | Promise<void>;
@@ -54,7 +55,7 @@ export const tellEvent = (event: ApiEvent) => lineSink(eventLine(event));
 
 /**
  * A sign-in outcome whose write committed, told as a line when it counts SaaS-wide (sign-in-counts.ts); a success
- * with its user, whose directory entry the writer then gives its time.
+ * with its user, who is then active that day and whose directory entry the writer gives its time.
  */
 export const countSignIn = (saasId: string, event: ActivityEvent, userId: string) => {
   if (isCountedKind(event.kind)) void lineSink(signInLine(saasId, event.kind, event.at, event.kind === 'sign_in_succeeded' ? userId : undefined));
@@ -69,6 +70,7 @@ export async function writeShippedLines(messages: readonly string[]): Promise<{ 
     logs: apiLogRepository(),
     counts: signInCountsRepository(),
     events: new EventRecorder({ events: eventRepository() }),
+    active: new ActiveUserMarker(analysisRepository(), apiLogRetentionSeconds()),
     lastSignIns: userRepository(),
   });
   try {

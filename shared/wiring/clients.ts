@@ -9,6 +9,7 @@ import { config } from '../config.js';
 import { KmsDataKeys } from '../adapters/aws/kms.js';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../crypto/secret-box.js';
 import { traceAwsCall } from '../observability.js';
+import { hostResolver, PublicFetcher } from '../http/public-fetch.js';
 import { watchThrottling } from '../store/directory-shards.js';
 
 let client: DynamoClient | undefined;
@@ -60,3 +61,11 @@ export function resetClientsForTests(): void {
 
 /** Where SES is (locally, the stand-in). */
 export const sesSettings = () => ({ region: config().region, endpoint: config().sesEndpoint });
+
+/**
+ * A fetcher of URLs someone else chose (a webhook, a tenant's identity provider): https to public addresses only
+ * on AWS; in local mode (DynamoDB Local: `npm start`, the tests) plain http to this machine too, so a receiver or a
+ * provider on the laptop can be named. The one place that decides it, for every such fetcher.
+ */
+export const publicFetcher = (timeoutMs: number, maxBytes: number) =>
+  new PublicFetcher({ resolve: hostResolver(), timeoutMs, maxBytes, loopback: config().dynamoEndpoint !== undefined });

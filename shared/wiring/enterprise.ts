@@ -4,12 +4,13 @@
  * service over a tenant's identity settings beyond the SaaSus ones (docs/enterprise.md).
  */
 import { txtResolver } from '../adapters/dns-txt.js';
-import { discoverOidcIssuer } from '../adapters/oidc-discovery.js';
+import { checkOidcProvider, discoverOidcIssuer } from '../adapters/oidc-discovery.js';
+import { SetupLinkService } from '../domain/tenants/setup-links.js';
 import { TenantOidcService } from '../domain/tenants/tenant-oidc.js';
 import { VerifiedDomainService } from '../domain/tenants/verified-domains.js';
 import { hostedLoginScreen } from './configuration.js';
 import { secretBox } from './clients.js';
-import { definitionRepository, domainRepository, tenantRepository } from './repositories.js';
+import { definitionRepository, domainRepository, setupLinkRepository, tenantRepository } from './repositories.js';
 import { metadataFetcher, tenantUserService } from './tenants.js';
 
 /** The screen's `oidc/callback`: the redirect URI a tenant's provider is told; on the SaaS's screen host, as its sign-in URL. */
@@ -24,6 +25,10 @@ export const tenantOidcService = () =>
     signInUrl: (saasId, tenantId) => `${hostedLoginScreen(saasId)}oidc?tenant_id=${encodeURIComponent(tenantId)}`,
   });
 
+/** The setup page's "test the connection" of an OpenID Connect provider: its discovery document and key set. */
+export const checkTenantOidcProvider = (discoveryUrl: string) =>
+  checkOidcProvider(metadataFetcher().fetcher('discovery_url'), discoveryUrl, 'discovery_url');
+
 /** Verified domains and home-realm discovery (shared/domain/tenants/verified-domains.ts). */
 export const verifiedDomainService = () =>
   new VerifiedDomainService({
@@ -31,6 +36,14 @@ export const verifiedDomainService = () =>
     resolveTxt: txtResolver(),
     tenantExists: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId)) !== undefined,
     roleExists: async (saasId, roleName) => (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName),
+  });
+
+/** One-time setup links for a tenant's IT admin (shared/domain/tenants/setup-links.ts), opened on the SaaS's hosted screen. */
+export const setupLinkService = () =>
+  new SetupLinkService({
+    links: setupLinkRepository(),
+    tenantExists: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId)) !== undefined,
+    pageUrl: (saasId) => `${hostedLoginScreen(saasId)}setup`,
   });
 
 /** A newcomer of a tenant's verified domain joins it with the role, in the SaaS's first environment. */

@@ -7,6 +7,7 @@ import { PasskeyService } from '../domain/sign-in/passkeys.js';
 import { loginOf } from '../domain/users/users.js';
 import { signInSettings, passwordPolicy } from './configuration.js';
 import { joinTenantJustInTime, verifiedDomainService } from './enterprise.js';
+import { secretBox } from './clients.js';
 import { tokenVerifier } from './keys.js';
 import { committer, membershipRepository, passkeyRepository, userFlowRepository, userRepository } from './repositories.js';
 import { selfSignUpEnabled, signInService } from './sign-in.js';
@@ -41,6 +42,7 @@ export const passkeyService = () =>
         return user ? loginOf(user).value : undefined;
       },
     },
+    box: secretBox(),
     tokenHolder: async (saasId, accessToken) => (await tokenVerifier().verifyAccessToken(saasId, accessToken)).sub,
     signIn: (saasId, userId, ...writes) => signInService().federated(saasId, userId, { method: 'passkey' }, ...writes),
     activity: activityLog(),

@@ -10,9 +10,9 @@ import { StandardWebhookSender } from '../adapters/events/webhook-sender.js';
 import { newApiLogId } from '../domain/apilog/api-log.js';
 import { EventDeliverer, IntegrationService } from '../domain/integration/event-delivery.js';
 import { WebhookService, type WebhookSecrets } from '../domain/integration/webhooks.js';
-import { hostResolver, postChecked, PublicFetcher } from '../http/public-fetch.js';
+import { postChecked } from '../http/public-fetch.js';
 import { tellEvent } from './api-log.js';
-import { secretBox } from './clients.js';
+import { publicFetcher, secretBox } from './clients.js';
 import { apiLogRepository, eventRepository } from './repositories.js';
 
 const nowSeconds = () => Math.floor(nowMillis() / 1000);
@@ -22,9 +22,8 @@ export const localBus = (): LocalEventBus => (localEventBus ??= new LocalEventBu
 const eventBus = () => (config().dynamoEndpoint ? localBus() : new AwsEventBus());
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
-/** Webhook URLs: public addresses only on AWS; locally, http and loopback too (a receiver on the laptop). */
-const webhookFetcher = () =>
-  new PublicFetcher({ resolve: hostResolver(), timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: 0, loopback: config().dynamoEndpoint !== undefined });
+/** Webhook URLs: public addresses only on AWS; locally, plain http to this machine too (publicFetcher). */
+const webhookFetcher = () => publicFetcher(WEBHOOK_TIMEOUT_MS, 0);
 /** Webhook secrets sealed under their SaaS and endpoint, like every stored secret (decision 4). */
 const webhookSecrets = (): WebhookSecrets => ({
   seal: (saasId, id, secret) => secretBox().seal(secret, { saasId, purpose: 'webhook', webhookId: id }),

@@ -5,6 +5,7 @@
 import { ImportService } from '../domain/migration/imports.js';
 import { ExportService } from '../domain/migration/exports.js';
 import { poolName } from './accounts.js';
+import { secretBox } from './clients.js';
 import { configurationReader } from './configuration.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { eventDeliverer } from './integration.js';
@@ -16,16 +17,18 @@ import {
   definitionRepository,
   importRepository,
   membershipRepository,
+  passkeyRepository,
   tenantRepository,
   userRepository,
 } from './repositories.js';
 import { tenantService, tenantUserService } from './tenants.js';
+import { userFlowService } from './users.js';
 
 const IMPORT_BUDGET_MS = 35_000;
 
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
-  const tenantUsers = tenantUserService();
+  const [tenantUsers, flows] = [tenantUserService(), userFlowService()];
   return new ImportService({
     imports: importRepository(),
     users: userRepository(),
@@ -35,6 +38,9 @@ export const importService = () => {
     addMember: (saasId, membership) => tenantUsers.addMember(saasId, membership),
     planExists: async (saasId, planId) => (await catalogueService().planStatus(saasId, planId)) === 'exists',
     allowPasswordSignIn: (saasId) => configurationReader().passwordSignInForImport(saasId),
+    mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
+    box: secretBox(),
+    passkeys: passkeyRepository(),
   });
 };
 
@@ -46,6 +52,8 @@ export const exportService = () =>
     memberships: membershipRepository(),
     definitions: definitionRepository(),
     poolName,
+    passkeys: passkeyRepository(),
+    box: secretBox(),
   });
 
 /** Each run of the scheduled worker, over every SaaS. */

@@ -35,6 +35,7 @@ import { DynamoCommitter } from '../store/transact.js';
 import { DynamoUserFlowRepository } from '../store/user-flow-repository.js';
 import { DynamoUserRepository } from '../store/user-repository.js';
 import { DynamoDomainRepository } from '../store/domain-repository.js';
+import { DynamoSetupLinkRepository } from '../store/setup-link-repository.js';
 import { dynamo, tableName } from './clients.js';
 
 /** The seconds the API log keeps a call: the log, the sign-in counts and users' activity are kept as long. */
@@ -62,6 +63,7 @@ export const cachedSettingsRepository = () => new DynamoSettingsRepository(dynam
 export const tenantRepository = () => new DynamoTenantRepository(dynamo(), tableName());
 export const membershipRepository = (users = userRepository()) => new DynamoMembershipRepository(dynamo(), tableName(), users);
 export const domainRepository = () => new DynamoDomainRepository(dynamo(), tableName());
+export const setupLinkRepository = () => new DynamoSetupLinkRepository(dynamo(), tableName());
 export const invitationRepository = () => new DynamoInvitationRepository(dynamo(), tableName());
 export const marketplaceRepository = () => new DynamoMarketplaceRepository(tableName());
 

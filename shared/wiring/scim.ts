@@ -7,17 +7,21 @@ import { config } from '../config.js';
 import { generatePassword } from '../domain/configuration/password-policy.js';
 import { ScimDirectory, type Listed } from '../domain/scim/scim-directory.js';
 import { Recent } from '../store/recent.js';
-import { ScimTokenService } from '../domain/scim/scim-tokens.js';
+import { ClaimedCalls, ScimTokenService } from '../domain/scim/scim-tokens.js';
 import { SCIM_PATH } from '../routes.js';
 import { configurationReader } from './configuration.js';
 import { committer, definitionRepository, membershipRepository, scimRepository, tenantRepository, userRepository } from './repositories.js';
 import { userService } from './users.js';
+
+/** The calls of the minute this instance has claimed from each tenant's count. */
+const claimedCalls = new ClaimedCalls();
 
 export const scimTokenService = () =>
   new ScimTokenService(
     scimRepository(),
     async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId)) !== undefined,
     () => config().scimRequestsPerMinute,
+    claimedCalls,
   );
 
 /** A tenant's SCIM base URL, as the setup page and the token's answer show it. */

@@ -51,14 +51,15 @@ function signInSettingsOnce() {
   };
 }
 
-/** Sign In and Respond to Sign In Challenge. */
-export const signInService = () => {
+/** Sign In and Respond to Sign In Challenge; the hosted screen's (`screen`) lets a person enrol a first passkey. */
+export const signInService = (screen = false) => {
   const { signInSessionSeconds, tokenLifetimeSeconds, region } = config();
   const settings = signInSettingsOnce();
+  const store = signInRepository();
   return new SignInService({
     users: userRepository(),
     passwordChange: (saasId, userId, password) => userService().passwordChangeWrite(saasId, userId, password),
-    store: signInRepository(),
+    store,
     committer: committer(),
     srp: srpSignIn(),
     tokens: tokenService(),
@@ -73,6 +74,9 @@ export const signInService = () => {
       region,
     },
     activity: activityLog(),
+    passkeyGate: async (saasId, userId) =>
+      !(await settings(saasId)).passkeys.required ? 'open' : (await store.hasPasskey(saasId, userId)) ? 'closed' : 'enrol',
+    ...(screen ? { enrolment: { box: secretBox() } } : {}),
   });
 };
 
@@ -93,6 +97,7 @@ export const credentialService = () =>
     verifier: tokenVerifier(),
     userInfo: (saasId, userId) => tenantUserService().userInfoAndSession(saasId, userId, true),
     signInPageUrl: (saasId) => configurationReader().signInPageUrl(saasId),
+    recordSessionGrant: (saasId, userId, sessionId, grantId) => screenSessionRepository().addGrant(saasId, userId, sessionId, grantId),
   });
 
 /** The hosted screen's sessions (shared/domain/sign-in/screen-sessions.ts), their lifetimes in the sign-in settings. */
@@ -103,6 +108,7 @@ export const screenSessionService = () =>
       const { idle_minutes, absolute_minutes } = (await signInSettings(saasId)).screen_session;
       return { idleSeconds: idle_minutes * 60, absoluteSeconds: absolute_minutes * 60 };
     },
+    revokeGrants: (saasId, userId, grantIds) => credentialService().revokeGrants(saasId, userId, grantIds),
   });
 
 export const signUpService = () =>

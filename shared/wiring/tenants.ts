@@ -4,11 +4,11 @@
  * their own files). Tenants check plans and tax rates through the PlanCatalogue port that
  * shared/domain/tenants/tenants.ts declares, filled here from pricing.ts: the one direction between the two.
  */
-import { hostResolver, PublicFetcher } from '../http/public-fetch.js';
 import { TenantUserService } from '../domain/tenants/tenant-users.js';
 import { TenantService, type PlanCatalogue } from '../domain/tenants/tenants.js';
 import { committer, definitionRepository, membershipRepository, tenantRepository, userRepository } from './repositories.js';
 import { hostedLoginScreen } from './configuration.js';
+import { publicFetcher } from './clients.js';
 import { cursors } from './keys.js';
 import { catalogueService } from './pricing.js';
 
@@ -28,5 +28,5 @@ export const tenantUserService = () => {
   return new TenantUserService(membershipRepository(users), users, tenantRepository(), definitionRepository(), committer(), cursors());
 };
 
-/** A tenant's SAML metadata_url, read only from public addresses (shared/http/public-fetch.ts). */
-export const metadataFetcher = () => new PublicFetcher({ resolve: hostResolver(), timeoutMs: 5000, maxBytes: 256 * 1024 });
+/** A tenant's SAML metadata_url and OpenID Connect discovery, read only from public addresses (on AWS; publicFetcher). */
+export const metadataFetcher = () => publicFetcher(5000, 256 * 1024);

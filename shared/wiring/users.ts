@@ -10,7 +10,7 @@ import { UserService } from '../domain/users/users.js';
 import { poolName } from './accounts.js';
 import { countSignIn } from './api-log.js';
 import { secretBox } from './clients.js';
-import { passwordPolicy } from './configuration.js';
+import { configurationReader, passwordPolicy } from './configuration.js';
 import { cursors, tokenVerifier } from './keys.js';
 import { apiLogRetentionSeconds, committer, definitionRepository, settingsRepository, userFlowRepository, userRepository } from './repositories.js';
 import { tenantUserService } from './tenants.js';
@@ -46,4 +46,5 @@ export const userFlowService = () =>
     box: secretBox(),
     mailLimits: config().mailLimits,
     activity: activityLog(),
+    loginScreenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
   });

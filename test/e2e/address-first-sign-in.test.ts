@@ -3,14 +3,13 @@
  * (`oidc-provider`, on another port of this machine) and verified its domain; a person of that domain types
  * the address on the hosted screen, leaves the field (Tab), and is sent to the tenant's provider and back to
  * the SaaS signed in, with no password asked; being new, the person joins the tenant with its role.
- * The setup is made through the API here; the self-service setup page that an IT admin would use is still to come.
+ * The setup is made through the API here; test/e2e/setup-link.test.ts makes it through the setup page an IT admin uses.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
-import { allowLoopbackForTests } from '../../shared/http/public-fetch.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
@@ -36,7 +35,6 @@ const published: Record<string, string[]> = {};
     const setup = new ServiceSetup(saas.client);
     await setup.ensureDefinitions();
     const tenantId = await setup.createTenant('Acme');
-    allowLoopbackForTests(true);
     setTxtRecordsForTests(published);
     idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
     const oidc = { discovery_url: idp.discoveryUrl, client_id: idp.clientId, client_secret: idp.clientSecret };
@@ -50,7 +48,6 @@ const published: Record<string, string[]> = {};
   });
   afterAll(async () => {
     setTxtRecordsForTests(undefined);
-    allowLoopbackForTests(false);
     await idp?.close();
     await backend?.close();
     await browser?.close();

@@ -45,6 +45,8 @@ const FILE = [
     assert.match((await page.textContent('#import-command')) ?? '', new RegExp(`npm run admin -- import FILE --saas ${mover.saasId}`));
 
     await page.setInputFiles('#start-import-file', { name: 'users.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(FILE) });
+    await page.focus('#start-import-mail');
+    await page.keyboard.press('Space');
     await page.focus('#start-import button[type=submit]');
     await page.keyboard.press('Enter');
     const jobId = /Import job (\S+) started/.exec((await (await page.waitForSelector('text=/Import job \\S+ started/')).textContent()) ?? '')?.[1];
@@ -68,6 +70,7 @@ const FILE = [
     await page.waitForSelector('#import-errors');
     assert.match((await page.textContent('#import-summary')) ?? '', /4 lines: 2 imported, 0 unchanged, 2 refused/);
     const job = (await mover.client.get<ImportJob>(`/migration/imports/${jobId}`)).body;
+    assert.equal(job.mail_set_password, true, 'the box was ticked');
     assert.deepEqual(
       job.errors?.map((e) => e.line),
       [2, 4],

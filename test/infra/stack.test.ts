@@ -20,6 +20,7 @@ import {
   CONSOLE_THROTTLE_PARTITIONS,
   EVENT_PARTITIONS,
   EVENT_SEQUENCE_PARTITIONS,
+  ACTIVE_USERS_PARTITIONS,
   SIGN_IN_COUNTS_PARTITIONS,
 } from '../../shared/store/keys.js';
 
@@ -288,7 +289,7 @@ describe('service stack', () => {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS, EVENT_PARTITIONS] },
     });
     assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS] },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS] },
     });
     assert.equal(API_LOG_PARTITIONS, 'SAAS#*#APILOG#*');
     // The console writes its failed sign-in counts and signed-out sessions only: every data call it makes goes through the API.

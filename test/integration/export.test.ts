@@ -3,7 +3,9 @@
  * with definitions, a tenant, members with roles, users with passwords (one signed in here, one still on an
  * imported hash, one with a sign-in ID) is exported, imported into a fresh SaaS, and every user signs in there
  * with the old password (first through USER_PASSWORD_AUTH, then SRP); memberships and roles arrive; `*` and
- * `migration:write` do not reach the export; another SaaS's export holds nothing of this one.
+ * `migration:write` do not reach the export; another SaaS's export holds nothing of this one. A user's
+ * authenticator app goes out sealed under the operator's seal key and signs in there with the same codes; a
+ * passkey arrives with its credential id and public key.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -13,7 +15,15 @@ import { externalId } from '../../shared/domain/migration/imports.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
-import { srpSignIn } from '../../dev-support/sign-in.js';
+import { answerChallenge, srpSignIn } from '../../dev-support/sign-in.js';
+import { randomBytes } from 'node:crypto';
+import { nowSeconds } from '../../shared/clock.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
+import { passkeyId } from '../../shared/domain/sign-in/passkeys.js';
+import { keys } from '../../shared/store/keys.js';
+import { GetCommand } from '../../shared/store/dynamo-client.js';
+import { committer, dynamo, exportService, passkeyRepository, tableName } from '../../shared/wiring.js';
+import { accessTokenOf } from '../support/tokens.js';
 
 let h: Harness;
 let source: SignedClient;
@@ -138,5 +148,140 @@ describe('export', () => {
     assert.equal(theirs.status, 200);
     assert.ok(!theirs.body.jsonl.includes('source.example.test'));
     assert.ok(!theirs.body.jsonl.includes(ids.ann as string));
+  });
+});
+
+describe('second factors', () => {
+  const sealKey = randomBytes(32);
+  const PASSWORD = 'Carol-old-pass-3';
+  const PASSKEY = { credential_id: randomBytes(32).toString('base64url'), public_key: randomBytes(77).toString('base64url') };
+  let carol: { id: string; email: string; sign_in_id: string };
+  let secret: string;
+  let jsonl: string;
+  const codeNow = () => totpCodeAt(base32Decode(secret) as Buffer, totpStep(nowSeconds()));
+
+  beforeAll(async () => {
+    const made = await source.post<{ id: string; email: string; sign_in_id: string }>('/users', {
+      email: 'carol@source.example.test',
+      password: PASSWORD,
+    });
+    assert.equal(made.status, 201, made.text);
+    carol = made.body;
+    const token = await accessTokenOf(sourceId, carol);
+    secret = (await source.post<{ secret_code: string }>(`/users/${carol.id}/mfa/software-token/secret-code`, { access_token: token })).body
+      .secret_code;
+    assert.equal((await source.put(`/users/${carol.id}/mfa/software-token`, { access_token: token, verification_code: codeNow() })).status, 200);
+    assert.equal((await source.patch(`/users/${carol.id}/mfa/preference`, { enabled: true, method: 'softwareToken' })).status, 200);
+    // A passkey as a registration leaves it (passkeys.test.ts goes through the ceremony itself).
+    const passkey = {
+      ...PASSKEY,
+      id: passkeyId(PASSKEY.credential_id),
+      counter: 3,
+      transports: ['internal'],
+      device_type: 'multiDevice' as const,
+      backed_up: true,
+      rp_id: '127.0.0.1',
+      aaguid: '00000000-0000-0000-0000-000000000000',
+      created_at: 1_700_000_000,
+      last_used_at: 0,
+    };
+    assert.ok((await committer().commit(passkeyRepository().addWrite(sourceId, carol.id, passkey))).committed);
+    // As `npm run admin -- export --seal-key-file KEY` writes it.
+    const rows: string[] = [];
+    for await (const row of exportService().rows(sourceId, { sealKey })) rows.push(`${JSON.stringify(row)}\n`);
+    jsonl = rows.join('');
+  });
+
+  const importInto = async (body: Record<string, unknown>) => {
+    const { saasId } = await h.newSaas();
+    const target = await h.newKey(saasId, ['*', 'migration:write']);
+    const started = await target.post<ImportJob>('/migration/imports', { jsonl, ...body });
+    assert.equal(started.status, 201, started.text);
+    await runScheduledWork();
+    const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
+    return { saasId, target, job };
+  };
+
+  it('the seed goes out sealed, never in the clear; the passkey with its credential id and public key', () => {
+    const row = jsonl
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { external_id?: string; mfa?: { totp_secret?: string }; passkeys?: object[] })
+      .find((r) => r.external_id === carol.id);
+    assert.ok(row?.mfa?.totp_secret?.startsWith('v1.'), JSON.stringify(row?.mfa));
+    assert.ok(!jsonl.includes(secret));
+    assert.deepEqual(row?.passkeys?.[0], {
+      ...PASSKEY,
+      counter: 3,
+      transports: ['internal'],
+      device_type: 'multiDevice',
+      backed_up: true,
+      rp_id: '127.0.0.1',
+      aaguid: '00000000-0000-0000-0000-000000000000',
+      created_at: 1_700_000_000,
+    });
+  });
+
+  it('round trip with the seal key: the same password and the same authenticator app sign in, the passkey is there', async () => {
+    const { saasId, target, job } = await importInto({ seal_key: sealKey.toString('base64') });
+    assert.equal(job.failed, 0, JSON.stringify(job.errors));
+    const asked = await passwordSignIn(target, 'carol@source.example.test', PASSWORD);
+    assert.equal(asked.status, 200, asked.text);
+    assert.equal(asked.body.challenge_name, 'SOFTWARE_TOKEN_MFA');
+    const wrong = await answerChallenge(
+      target,
+      'SOFTWARE_TOKEN_MFA',
+      { USERNAME: 'carol@source.example.test', SOFTWARE_TOKEN_MFA_CODE: '000000' },
+      asked.body.session,
+    );
+    assert.notEqual(wrong.status, 200);
+    const again = await passwordSignIn(target, 'carol@source.example.test', PASSWORD);
+    const answered = await answerChallenge(
+      target,
+      'SOFTWARE_TOKEN_MFA',
+      { USERNAME: 'carol@source.example.test', SOFTWARE_TOKEN_MFA_CODE: codeNow() },
+      again.body.session,
+    );
+    assert.equal(answered.status, 200, answered.text);
+    assert.ok(answered.body.credentials?.access_token, answered.text);
+    const carolHere = externalId(saasId, 'user', carol.id);
+    const passkeys = await target.get<{ passkeys: { id: string }[] }>(`/users/${carolHere}/passkeys`);
+    assert.equal(passkeys.status, 200, passkeys.text);
+    assert.deepEqual(
+      passkeys.body.passkeys.map((p) => p.id),
+      [passkeyId(PASSKEY.credential_id)],
+    );
+    const stored = (
+      await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.passkey(saasId, carolHere, passkeyId(PASSKEY.credential_id)) }))
+    ).Item;
+    assert.equal(stored?.public_key, PASSKEY.public_key);
+    // The operator's key is kept no longer than the job.
+    const jobItem = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.importJob(saasId, job.job_id) }))).Item;
+    assert.equal(jobItem?.sealed_key, undefined);
+  });
+
+  it('without the seal key, or with another, the row is refused by line and nothing of it arrives; a bad key is a 400', async () => {
+    const line =
+      jsonl
+        .trimEnd()
+        .split('\n')
+        .findIndex((l) => l.includes(carol.id) && l.includes('"type":"user"')) + 1;
+    for (const [body, reason] of [
+      [{}, /mfa\.totp_secret: is sealed; start the job with the seal_key/],
+      [{ seal_key: randomBytes(32).toString('base64url') }, /mfa\.totp_secret: does not open/],
+    ] as const) {
+      const { saasId, target, job } = await importInto(body);
+      assert.deepEqual(
+        job.errors?.filter((e) => e.line === line).map((e) => e.line),
+        [line],
+        JSON.stringify(job.errors),
+      );
+      assert.match(job.errors?.find((e) => e.line === line)?.reason ?? '', reason);
+      assert.equal((await target.get(`/users/${externalId(saasId, 'user', carol.id)}`)).status, 404);
+    }
+    const { client } = await h.newSaas(['migration:write']);
+    const bad = await client.post<{ type: string; data: { field?: string } }>('/migration/imports', { jsonl, seal_key: 'c2hvcnQ=' });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.body.data.field, 'seal_key');
   });
 });

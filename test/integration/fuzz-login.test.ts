@@ -187,6 +187,7 @@ const SCREEN_PAGES: Record<string, readonly string[]> = {
   'sign-in': ['state'],
   'sign-up': [],
   'forgot-password': [],
+  'set-password': [],
   invitation: ['invitation_id', 'tenant_id'],
   'assets/login.js': [],
   'assets/login.css': [],

@@ -21,7 +21,7 @@ import { DirectApi, type DirectAnswer, type DirectRequest } from '../support/dir
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { populatedSaas, type PopulatedSaas } from '../support/populated-saas.js';
 import {
-  clearApiLog,
+  clearCallRecords,
   bodyText,
   clip,
   describeRequest,
@@ -515,7 +515,7 @@ describe('request fuzz', () => {
   });
 
   it(`leaves every stored item as it was after a refused request (${READ_BACK_CASES} requests, the table read back each time)`, async () => {
-    await clearApiLog();
+    await clearCallRecords();
     const readBack = fc.asyncProperty(hostile(), async (req) => {
       const before = await tableDigest('', isAttemptCounter);
       const { result } = await send(req);

@@ -16,6 +16,7 @@ import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { hashVector } from '../support/hash-vectors.js';
+import { deliveredMail } from '../support/mail.js';
 
 let h: Harness;
 let api: SignedClient;
@@ -193,6 +194,14 @@ describe('import jobs', () => {
     assert.equal(item?.imported_password, undefined);
     const signedIn = await srpSignIn(api, 'pbkdf2@acme.example.test', 'Chosen-pass-1');
     assert.equal(signedIn.status, 200, signedIn.text);
+  });
+
+  it('mails nobody unless the job asks for it; the choice must be a boolean', async () => {
+    assert.equal(first.mail_set_password, undefined);
+    assert.deepEqual(await deliveredMail(h.sesUrl, saasId, 'nopassword@acme.example.test'), []);
+    const bad = await api.post<{ type: string; data: { field?: string } }>('/migration/imports', { jsonl: FILE, mail_set_password: 'yes' });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.body.type, 'invalid_parameter');
   });
 
   it('`*` does not reach it; another SaaS cannot read the job; an empty file is a 400', async () => {

@@ -9,11 +9,14 @@ import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { ADMIN, defineEnvsAndRoles, VIEWER } from '../support/definitions.js';
 import { GROUP_SCHEMA, PATCH_OP, scimClient, turnScimOn, USER_SCHEMA, type ScimClient } from '../support/scim.js';
+import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 
 let h: Harness;
 let api: SignedClient;
+let store: StoreRequestCounter;
 
 type Resource = Record<string, unknown> & { id: string };
 type List = { totalResults: number; startIndex: number; itemsPerPage: number; Resources: Resource[] };
@@ -38,6 +41,7 @@ const tenantsOf = async (userId: string) => {
 
 beforeAll(async () => {
   h = await startHarness();
+  store = countStoreRequests();
   ({ client: api } = await h.newSaas());
   await defineEnvsAndRoles(api);
 });
@@ -309,6 +313,52 @@ describe('what deprovisioning does', () => {
     const again = await scim.call<Record<string, unknown>>('POST', '/Users', { schemas: [USER_SCHEMA], userName });
     assert.equal(again.status, 409);
     assert.equal(again.body.scimType, 'uniqueness');
+  });
+});
+
+describe('what an initial sync costs the store', () => {
+  it('a lookup of a new name is one read and its create one transaction; a held name is still found and adopted', async () => {
+    // Held still, so the minute's claimed calls and the kept token hashes last the whole test.
+    setClockForTests(Date.now());
+    try {
+      const [a, b] = [await newTenant('A'), await newTenant('B')];
+      const [scimA, scimB] = [await turnScimOn(api, a), await turnScimOn(api, b)];
+      // The first call of the minute claims calls and reads the token; the ones after it ask the store for neither.
+      assert.equal((await scimA.call('GET', '/ServiceProviderConfig')).status, 200);
+      assert.equal((await scimB.call('GET', '/ServiceProviderConfig')).status, 200);
+      const userName = address('synced');
+      const filter = `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`;
+
+      const counted = async <T>(work: () => Promise<T>): Promise<[string[], T]> => {
+        let answer: T | undefined;
+        const requests = await store.requestsOf(async () => (answer = await work()));
+        return [requests, answer as T];
+      };
+      const [lookup, found] = await counted(() => scimA.call<List>('GET', filter));
+      assert.deepEqual([lookup, found.body.totalResults], [['GetItem'], 0]);
+      const [write, created] = await counted(() => scimA.call<Resource>('POST', '/Users', { schemas: [USER_SCHEMA], userName, password: PASSWORD }));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.deepEqual(write, ['TransactWriteItems']);
+      assert.deepEqual(
+        (await scimA.call<List>('GET', filter)).body.Resources.map((r) => r.id),
+        [created.body.id],
+      );
+
+      // Tenant B's directory pushes the same person with a password the policy refuses: they are A's user already and
+      // keep their own, so B adopts them; a new name with that password is refused.
+      const adopted = await scimB.call<Resource>('POST', '/Users', { schemas: [USER_SCHEMA], userName: userName.toUpperCase(), password: 'x' });
+      assert.equal(adopted.status, 201, JSON.stringify(adopted.body));
+      assert.equal(adopted.body.id, created.body.id);
+      assert.deepEqual(
+        (await scimB.call<List>('GET', filter)).body.Resources.map((r) => r.id),
+        [created.body.id],
+      );
+      const weak = await scimB.call<Record<string, unknown>>('POST', '/Users', { schemas: [USER_SCHEMA], userName: address('weak'), password: 'x' });
+      assert.equal(weak.status, 400, JSON.stringify(weak.body));
+      assert.equal((await srpSignIn(api, userName, PASSWORD)).status, 200);
+    } finally {
+      resetClockForTests();
+    }
   });
 });
 

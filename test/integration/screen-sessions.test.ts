@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { Browser } from '../support/screen-browser.js';
 
@@ -48,6 +49,15 @@ function callbackOf(res: Response): URL {
   return url;
 }
 
+/** The client's tokens for the code an authorization was answered with, traded as openid-client does. */
+const grantOf = (attempt: Awaited<ReturnType<Browser['authorize']>>) =>
+  oidc.authorizationCodeGrant(client, callbackOf(attempt.answer), {
+    pkceCodeVerifier: attempt.verifier,
+    expectedState: attempt.state,
+    expectedNonce: attempt.nonce,
+    idTokenExpected: true,
+  });
+
 beforeAll(async () => {
   h = await startHarness({ issuerIsApi: true });
   ({ saasId, client: admin } = await h.newSaas());
@@ -83,20 +93,8 @@ describe('one sign-in on the screen', () => {
 
   it('answers an OpenID Connect client without a prompt, and prompt=none silently, with the first auth_time', async () => {
     const { browser } = await signedIn();
-    const first = await browser.authorize();
-    const tokens = await oidc.authorizationCodeGrant(client, callbackOf(first.answer), {
-      pkceCodeVerifier: first.verifier,
-      expectedState: first.state,
-      expectedNonce: first.nonce,
-      idTokenExpected: true,
-    });
-    const silent = await browser.authorize({ prompt: 'none' });
-    const again = await oidc.authorizationCodeGrant(client, callbackOf(silent.answer), {
-      pkceCodeVerifier: silent.verifier,
-      expectedState: silent.state,
-      expectedNonce: silent.nonce,
-      idTokenExpected: true,
-    });
+    const tokens = await grantOf(await browser.authorize());
+    const again = await grantOf(await browser.authorize({ prompt: 'none' }));
     assert.equal(again.claims()?.sub, tokens.claims()?.sub);
     assert.equal(again.claims()?.auth_time, tokens.claims()?.auth_time);
   });
@@ -211,6 +209,46 @@ describe('what ends a session', () => {
     assert.equal((await deleted.browser.get(`${screen}?state=s`)).status, 200);
   });
 
+  it('signing out with revoke_tokens=true (off by default) also ends the refresh tokens issued from that session', async () => {
+    /** A browser signed in, with every kind of refresh token its session issued: the sign-in's, an answer's, a client's. */
+    const withTokens = async (user?: { email: string }) => {
+      const person = user ?? (await newUser());
+      const browser = new Browser(screen, client, CALLBACK);
+      const { answer } = await browser.signIn(`${screen}?state=first`, person.email, PASSWORD);
+      const trade = async (code: string | null) => {
+        const traded = await admin.get<{ refresh_token: string }>(`/credentials?code=${code}`);
+        assert.equal(traded.status, 200, traded.text);
+        return traded.body.refresh_token;
+      };
+      const signIn = await trade(new URL(String(answer.redirect)).searchParams.get('code'));
+      const answered = await trade(callbackOf(await browser.get(`${screen}?state=second`)).searchParams.get('code'));
+      const grant = await grantOf(await browser.authorize());
+      return { person, browser, saasus: [signIn, answered], rotating: String(grant.refresh_token) };
+    };
+    const refreshes = async ({ saasus, rotating }: { saasus: string[]; rotating: string }) => {
+      const statuses = await Promise.all(
+        saasus.map(async (token) => (await admin.get(`/credentials?auth-flow=refreshTokenAuth&refresh-token=${encodeURIComponent(token)}`)).status),
+      );
+      const client_ = await oidc.refreshTokenGrant(client, rotating).then(
+        () => 'refreshed',
+        () => 'refused',
+      );
+      return [...statuses, client_];
+    };
+
+    const kept = await withTokens();
+    await kept.browser.get(`${screen}sign-out`);
+    assert.deepEqual(await refreshes(kept), [200, 200, 'refreshed'], 'a plain sign-out leaves the tokens');
+
+    const revoked = await withTokens();
+    const elsewhere = await withTokens(revoked.person);
+    const end = oidc.buildEndSessionUrl(client, { post_logout_redirect_uri: `${CALLBACK}/bye`, revoke_tokens: 'true' });
+    const out = await revoked.browser.get(end.toString());
+    await revoked.browser.get(out.headers.get('location') ?? '');
+    assert.deepEqual(await refreshes(revoked), [401, 401, 'refused']);
+    assert.deepEqual(await refreshes(elsewhere), [200, 200, 'refreshed'], "the same person's other session keeps its tokens");
+  });
+
   it('GET /users/{id}/sessions lists them; DELETE ends one, which then asks again', async () => {
     const { user, browser } = await signedIn();
     const second = new Browser(screen, client, CALLBACK);
@@ -237,5 +275,67 @@ describe('what ends a session', () => {
     assert.equal(again.body.type, 'session_not_found');
     assert.equal((await admin.delete(`/users/${user.id}/sessions/not-an-id`)).status, 400);
     assert.equal((await admin.get(`/users/no-such-user/sessions`)).status, 404);
+  });
+});
+
+describe('the cookie over HTTPS (the deployed service)', () => {
+  let plainHttp: string;
+  /** The service as deployed: its public URL https (secureCookies), the same handlers and store. */
+  const overHttps = (on: boolean) => {
+    process.env.PUBLIC_BASE_URL = on ? plainHttp.replace(/^http:/, 'https:') : plainHttp;
+    resetConfigForTests();
+  };
+  beforeAll(() => {
+    plainHttp = String(process.env.PUBLIC_BASE_URL);
+  });
+  afterEach(() => overHttps(false));
+
+  it('is __Host-login_session-<saas id>: Secure, Path=/, no Domain; and the old name is forgotten', async () => {
+    overHttps(true);
+    const { setCookie, browser } = await signedIn();
+    const name = `__Host-login_session-${saasId}`;
+    const line = setCookie.find((c) => c.startsWith(`${name}=`));
+    assert.ok(line, setCookie.join('\n'));
+    assert.match(line, /; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+    assert.doesNotMatch(line, /Domain=/i);
+    assert.ok(
+      setCookie.some((c) => /^login_session=; Path=\/v1\/auth\/login\/[^/]+\/; .*Max-Age=0; Secure$/.test(c)),
+      setCookie.join('\n'),
+    );
+    callbackOf(await browser.get(`${screen}?state=s`));
+    const out = await browser.get(`${screen}sign-out`);
+    assert.ok(out.headers.getSetCookie().some((c) => c.startsWith(`${name}=;`) && c.includes('Max-Age=0')));
+    assert.equal((await browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it('a live session under the old name answers once more, and that answer moves it to the new name', async () => {
+    const { browser } = await signedIn();
+    const old = browser.cookies.get('login_session');
+    assert.ok(old);
+    overHttps(true);
+    const moved = await browser.get(`${screen}?state=moved`);
+    assert.equal(callbackOf(moved).searchParams.get('state'), 'moved');
+    const set = moved.headers.getSetCookie();
+    assert.ok(
+      set.some((c) => c.startsWith(`__Host-login_session-${saasId}=`) && c.endsWith('; Secure')),
+      set.join('\n'),
+    );
+    assert.ok(
+      set.some((c) => c.startsWith('login_session=;') && c.includes('Max-Age=0')),
+      set.join('\n'),
+    );
+    assert.deepEqual(
+      [...browser.cookies.keys()].filter((c) => c.includes('session')),
+      [`__Host-login_session-${saasId}`],
+    );
+    callbackOf(await browser.get(`${screen}?state=again`));
+    // Another SaaS's screen on the same host: neither name opens there.
+    const other = await h.newSaas();
+    assert.equal((await other.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+    const elsewhere = await fetch(`${h.api.baseUrl}/login/${other.saasId}/?state=s`, {
+      redirect: 'manual',
+      headers: { cookie: `${browser.header()}; login_session=${old}` },
+    });
+    assert.equal(elsewhere.status, 200);
   });
 });

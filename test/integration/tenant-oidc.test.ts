@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { allowLoopbackForTests } from '../../shared/http/public-fetch.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { JWKS_COOLDOWN_SECONDS } from '../../web/login/screen/tenant-oidc.js';
 import { deliveredMail } from '../support/mail.js';
@@ -55,13 +54,11 @@ beforeAll(async () => {
   tenantB = await setup.createTenant('Beta');
   await setup.addMember(tenantA, await setup.createUser(KIM.email, 'Kim#Secret42'), KIM.email);
   await setup.addMember(tenantB, await setup.createUser(LEE.email, 'Lee#Secret42'), LEE.email);
-  allowLoopbackForTests(true);
   idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
   const saved = await put(tenantA, { discovery_url: idp.discoveryUrl, client_id: idp.clientId, client_secret: idp.clientSecret });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
 });
 afterAll(async () => {
-  allowLoopbackForTests(false);
   resetClockForTests();
   await idp?.close();
   await h?.close();

@@ -11,7 +11,6 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { RECHECK_SECONDS } from '../../shared/domain/tenants/verified-domains.js';
-import { allowLoopbackForTests } from '../../shared/http/public-fetch.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { followRedirects, startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
 import { openScreen } from '../support/screen-client.js';
@@ -60,14 +59,12 @@ beforeAll(async () => {
   tenantA = await setup.createTenant('Acme');
   tenantB = await setup.createTenant('Beta');
   setTxtRecordsForTests(published);
-  allowLoopbackForTests(true);
   idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
   const oidc = { discovery_url: idp.discoveryUrl, client_id: idp.clientId, client_secret: idp.clientSecret };
   assert.equal((await admin.put(`/tenants/${tenantA}/identity-providers/oidc`, { oidc })).status, 200);
 });
 afterAll(async () => {
   setTxtRecordsForTests(undefined);
-  allowLoopbackForTests(false);
   resetClockForTests();
   await idp?.close();
   await h?.close();

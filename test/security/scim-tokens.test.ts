@@ -10,12 +10,17 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { resetConfigForTests } from '../../shared/config.js';
+import { ClaimedCalls, ScimTokenService } from '../../shared/domain/scim/scim-tokens.js';
+import { DomainError } from '../../shared/errors.js';
+import { scimRepository } from '../../shared/wiring.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
+import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 import { PATCH_OP, scimClient, turnScimOn, USER_SCHEMA, type ScimClient } from '../support/scim.js';
 
 let h: Harness;
 let api: SignedClient;
 let otherSaas: SignedClient;
+let store: StoreRequestCounter;
 
 const newTenant = async (client: SignedClient) => {
   const res = await client.post<{ id: string }>('/tenants', { name: 'T', attributes: {}, back_office_staff_email: 'ops@t.test' });
@@ -26,6 +31,7 @@ const listed = async (scim: ScimClient) => (await scim.call<{ totalResults: numb
 
 beforeAll(async () => {
   h = await startHarness();
+  store = countStoreRequests();
   ({ client: api } = await h.newSaas());
   ({ client: otherSaas } = await h.newSaas());
   await defineEnvsAndRoles(api);
@@ -172,6 +178,46 @@ describe('the rate', () => {
       resetClockForTests();
       delete process.env.SCIM_REQUESTS_PER_MINUTE;
       resetConfigForTests();
+    }
+  });
+  it('never admits more than the rate across warm instances that claim the count in blocks, and writes the count once a block', async () => {
+    const rate = 250;
+    const start = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
+    setClockForTests(start);
+    try {
+      const scim = await turnScimOn(api, await newTenant(api));
+      const [saasId, tenantId] = scim.base.split('/').slice(-2).map(decodeURIComponent) as [string, string];
+      // Two warm instances of the SCIM function: each its own claims, one count in the store.
+      const instances = [new ClaimedCalls(), new ClaimedCalls()].map(
+        (claims) =>
+          new ScimTokenService(
+            scimRepository(),
+            async () => true,
+            () => rate,
+            claims,
+          ),
+      );
+      let admitted = 0;
+      let refused = 0;
+      const requests = await store.requestsOf(async () => {
+        for (let i = 0; i < rate + 20; i++) {
+          try {
+            await (instances[i % 2] as ScimTokenService).admit(saasId, tenantId, `Bearer ${scim.token}`);
+            admitted++;
+          } catch (error) {
+            assert.ok(error instanceof DomainError && error.kind === 'too_many_requests', String(error));
+            refused++;
+          }
+        }
+      });
+      // A claim is 2 calls at this rate: at most one number per instance is claimed and never used.
+      assert.ok(admitted <= rate && admitted >= rate - 2, `admitted ${admitted}`);
+      assert.equal(admitted + refused, rate + 20);
+      const countWrites = requests.filter((name) => name === 'UpdateItem').length;
+      assert.ok(countWrites <= Math.ceil(admitted / 2) + 2 + 20, `count writes ${countWrites}`);
+      assert.ok(countWrites < admitted, `count writes ${countWrites} for ${admitted} calls`);
+    } finally {
+      resetClockForTests();
     }
   });
 });

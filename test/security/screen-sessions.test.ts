@@ -1,7 +1,9 @@
 /**
  * Attacks on the hosted screen's session (web/login/screen/screen-session.ts, resume.ts): a session cookie
  * of SaaS A presented on SaaS B's screen, a session that would outlive a password reset, prompt=none asked
- * for an unregistered redirect URI, and session fixation (a cookie planted before the victim signs in).
+ * for an unregistered redirect URI, and session fixation (a cookie planted before the victim signs in). And
+ * the "where you are signed in" view (web/login/screen/sessions-view.ts): a form posted from another site
+ * (no CSRF token), a session id of another person, a view asked with another SaaS's cookie.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -117,5 +119,51 @@ describe('the screen session', () => {
     // Mallory's cookie still signs in Mallory only: the victim's sign-in did not move into it.
     const withPlanted = await fetch(`${a.screen}?state=s`, { redirect: 'manual', headers: { cookie: `login_session=${planted}` } });
     assert.equal(await holderOf(a, withPlanted), attacker.id);
+  });
+
+  it('"where you are signed in" ends only the signed-in person\'s own sessions, and only from its own page', async () => {
+    const victim = await user(a);
+    const mallory = await user(a);
+    const victimBrowser = new Browser(a.screen);
+    await victimBrowser.signIn(`${a.screen}?state=s`, victim.email, PASSWORD);
+    const malloryBrowser = new Browser(a.screen);
+    await malloryBrowser.signIn(`${a.screen}?state=s`, mallory.email, PASSWORD);
+    const victimSessions = async () => (await a.admin.get<{ sessions: { id: string }[] }>(`/users/${victim.id}/sessions`)).body.sessions;
+    const [victimSession] = await victimSessions();
+    assert.ok(victimSession);
+    const page = await malloryBrowser.get(`${a.screen}sessions`);
+    assert.equal(page.status, 200);
+    assert.doesNotMatch(await page.text(), new RegExp(victimSession.id), "Mallory's view lists Mallory's sessions only");
+    const csrf = malloryBrowser.cookies.get('login_csrf') as string;
+    const post = (browser: Browser, body: string, cookie = browser.header()) =>
+      fetch(`${a.screen}sessions`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body,
+      });
+
+    // A form on another site posting into the victim's browser: its cookies go (Strict aside), the token cannot.
+    const victimPage = await victimBrowser.get(`${a.screen}sessions`);
+    assert.equal(victimPage.status, 200);
+    for (const body of ['others=1', `others=1&csrf=${csrf}`, 'others=1&csrf=']) {
+      assert.equal((await post(victimBrowser, body)).status, 403, body);
+    }
+    // Mallory, with a good token, names the victim's session: not Mallory's, so nothing of the victim's ends.
+    const foreign = await post(malloryBrowser, `csrf=${csrf}&session_id=${victimSession.id}`);
+    assert.equal(foreign.status, 404);
+    assert.equal((await post(malloryBrowser, `csrf=${csrf}&session_id=../x`)).status, 400);
+    // A JSON body is no form: refused before anything runs.
+    const json = await fetch(`${a.screen}sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: malloryBrowser.header() },
+      body: JSON.stringify({ csrf, others: '1' }),
+    });
+    assert.equal(json.status, 400);
+    assert.deepEqual(await victimSessions(), [victimSession]);
+
+    // SaaS A's session cookie shows nobody on SaaS B's view.
+    const onB = await fetch(`${b.screen}sessions`, { headers: { cookie: victimBrowser.header() } });
+    assert.doesNotMatch(await onB.text(), new RegExp(victim.email.replace(/\./g, '\\.')));
   });
 });

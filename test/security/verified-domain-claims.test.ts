@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
-import { allowLoopbackForTests } from '../../shared/http/public-fetch.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { followRedirects, startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
@@ -44,14 +43,12 @@ beforeAll(async () => {
   const claimed = await admin.post<Domain>(`/tenants/${acme}/domains`, { domain: 'acme.test' });
   published[claimed.body.record.name] = [claimed.body.record.value];
   assert.equal((await admin.post<Domain>(`/tenants/${acme}/domains/acme.test/verify`, {})).body.status, 'verified');
-  allowLoopbackForTests(true);
   malloryIdp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`], name: 'mallory' });
   const oidc = { discovery_url: malloryIdp.discoveryUrl, client_id: malloryIdp.clientId, client_secret: malloryIdp.clientSecret };
   assert.equal((await admin.put(`/tenants/${mallory}/identity-providers/oidc`, { oidc })).status, 200);
 });
 afterAll(async () => {
   setTxtRecordsForTests(undefined);
-  allowLoopbackForTests(false);
   await malloryIdp?.close();
   await h?.close();
 });

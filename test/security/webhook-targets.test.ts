@@ -2,7 +2,7 @@
  * A webhook URL is where the service posts on a SaaS's behalf: outside local mode it must be https to a public
  * address, or a SaaS could aim the service at its own network (the cloud metadata service, a database on a private
  * address, this machine) and read statuses back from the delivery log. The check is the SAML metadata fetch's
- * (shared/http/public-fetch.ts); locally (`npm start`) http and loopback are allowed, and only they.
+ * (shared/http/public-fetch.ts); locally (`npm start`, the tests) plain http to this machine is allowed too, and only it.
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -37,14 +37,21 @@ describe('webhook targets', () => {
     assert.equal((await onAws.check('https://public.example/hook', 'url')).address, '93.184.215.14');
   });
 
-  it('locally: loopback over http too, and still nothing private', async () => {
+  it('locally: plain http to this machine too, and still nothing private, nor http elsewhere', async () => {
     assert.equal((await local.check('http://127.0.0.1:9/hook', 'url')).address, '127.0.0.1');
     assert.equal((await local.check('http://localhost:9/hook', 'url')).address, '127.0.0.1');
+    assert.equal((await local.check('http://[::1]:9/hook', 'url')).address, '::1');
+    assert.equal((await local.check('https://public.example/hook', 'url')).address, '93.184.215.14');
     for (const url of [
       'https://169.254.169.254/latest/meta-data/',
       'http://metadata.example/hook',
       'http://inside.example/hook',
       'http://10.0.0.1/x',
+      'http://public.example/hook',
+      'http://0x7f000001.example/hook',
+      'https://127.0.0.1/hook',
+      'https://localhost/hook',
+      'http://user:pw@127.0.0.1:9/hook',
     ]) {
       await assert.rejects(local.check(url, 'url'), /url:/, url);
     }

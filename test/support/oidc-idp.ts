@@ -6,12 +6,17 @@
  * What a real provider might do wrong, or an attacker holding one of its keys might try, the tests make it do:
  * `rotateKeys` signs with a new key from then on (and publishes only it), and `tamper` rewrites the next ID
  * tokens' claims, signed again with the provider's key (or a key it never published).
+ *
+ * Quiet: oidc-provider prints a warning or notice for each default a production provider should set (its
+ * in-memory storage, the lifetimes of what it issues) and for a Node release before 22. The provider here sets them
+ * (its own storage, the defaults' lifetimes written out), and only the runtime line, which no setting can answer
+ * on the tests' Node 20, is dropped when the library loads: any other warning still reaches the test's output.
  */
 import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWTPayload } from 'jose';
-import Provider from 'oidc-provider';
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 
 export interface IdpPerson {
   sub: string;
@@ -47,7 +52,60 @@ const newKey = (kid: string) => ({
   use: 'sig',
 });
 
+/** oidc-provider, loaded with its one line about the Node release dropped (and nothing else). */
+/* eslint-disable no-console -- the library prints that line with console.warn, the one place to catch it */
+async function loadProvider() {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).includes('oidc-provider WARNING: Unsupported runtime')) warn(...args);
+  };
+  try {
+    return (await import('oidc-provider')).default;
+  } finally {
+    console.warn = warn;
+  }
+}
+/* eslint-enable no-console */
+
+/** One provider's storage, kept across its rebuilds (rotateKeys): what oidc-provider's in-memory adapter keeps. */
+function memoryStorage(): AdapterFactory {
+  const items = new Map<string, AdapterPayload>();
+  const sessionsByUid = new Map<string, string>();
+  return (model): Adapter => {
+    const key = (id: string) => `${model}:${id}`;
+    const find = async (id: string) => items.get(key(id));
+    return {
+      upsert: async (id, payload) => {
+        items.set(key(id), payload);
+        if (model === 'Session' && payload.uid) sessionsByUid.set(payload.uid, id);
+      },
+      find,
+      findByUid: async (uid) => {
+        const id = sessionsByUid.get(uid);
+        return id === undefined ? undefined : find(id);
+      },
+      findByUserCode: async () => undefined,
+      consume: async (id) => {
+        const payload = items.get(key(id));
+        if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+      },
+      destroy: async (id) => {
+        items.delete(key(id));
+      },
+      revokeByGrantId: async (grantId) => {
+        for (const [name, payload] of items) if (payload.grantId === grantId) items.delete(name);
+      },
+    };
+  };
+}
+
+/** oidc-provider's default lifetimes, in seconds, set so that it does not ask for them. */
+const HOUR = 60 * 60;
+const TTL = { AccessToken: HOUR, AuthorizationCode: 60, IdToken: HOUR, Interaction: HOUR, Session: 14 * 24 * HOUR, Grant: 14 * 24 * HOUR };
+
 export async function startTestOidcIdp(options: { redirectUris: string[]; name?: string }): Promise<TestOidcIdp> {
+  const Provider = await loadProvider();
+  const adapter = memoryStorage();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -80,6 +138,8 @@ export async function startTestOidcIdp(options: { redirectUris: string[]; name?:
         person && person.sub === sub ? { accountId: sub, claims: () => ({ ...person, sub, email_verified: true }) } : undefined,
       cookies: { keys: ['test identity provider cookie key'] },
       jwks: { keys: [key] },
+      adapter,
+      ttl: TTL,
     });
     return provider;
   };

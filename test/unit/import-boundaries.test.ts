@@ -14,6 +14,7 @@ import ts from 'typescript';
 import { DOMAIN_ORDER, LAYERS, TEMPORARY_EXCEPTIONS, layerOf, packageRefusal, refusal } from '../../layers.js';
 import { resolveImport } from '../../eslint/layers-rule.js';
 import { DOC, redrawn } from '../../scripts/layers.js';
+import { ENTRY_FUNCTIONS } from '../../shared/routes.js';
 
 /** Every source file of the tree: tracked or new, not ignored (so not node_modules nor the built bundles). */
 const FILES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.ts', '*.tsx', '*.js', '*.mjs'], {
@@ -165,13 +166,10 @@ describe('the tree', () => {
     );
   });
 
-  it('brings web/ into a function only at its entry file (functions/<group>/handler.ts): the not-found page, or its app', () => {
+  it("brings web/ into functions/ only through the function pipeline (the not-found page) and a browser-facing app's entry", () => {
     const bringing = [...new Set(EDGES.filter(({ from, to }) => from.startsWith('functions/') && to.startsWith('web/')).map(({ from }) => from))];
-    assert.ok(bringing.includes('functions/public/handler.ts'), bringing.join(', '));
-    assert.deepEqual(
-      bringing.filter((from) => !/^functions\/[^/]+\/handler\.ts$/.test(from)),
-      [],
-    );
+    const appEntries = Object.keys(ENTRY_FUNCTIONS).map((name) => `functions/${name}/handler.ts`);
+    assert.deepEqual(bringing.sort(), ['functions/group-handler.ts', ...appEntries].sort());
   });
 
   it('has no cycle between files', () => {
@@ -244,9 +242,12 @@ describe('npm run lint', () => {
     ['functions/sign-in/probe.ts', '../../lib/service-stack.js', ['functions', 'lib']],
     ['functions/sign-in/probe.ts', '../../local/server.js', ['functions', 'local']],
     ['functions/saml/handler.ts', '../../web/login/login-function.js', ['function entry', 'web entry']],
-    // A function's operations never reach web/: only its entry file brings the not-found page in, or its app.
+    // The not-found page enters functions/ in one place, the function pipeline, which only the entries use.
     ['functions/public/operations.ts', '../../web/login/unmatched-page.js', ['functions', 'unmatched page']],
     ['functions/pricing/communication.ts', '../../web/login/unmatched-page.js', ['functions', 'unmatched page']],
+    ['functions/public/handler.ts', '../../web/login/unmatched-page.js', ['function entry', 'unmatched page']],
+    ['functions/public/operations.ts', '../group-handler.js', ['functions', 'function pipeline']],
+    ['functions/group-handler.ts', '../web/login/login-function.js', ['function pipeline', 'web entry']],
     ['functions/tenants/handler.ts', '../../web/login/login-function.js', ['function entry', 'web entry']],
     ['web/login/probe.ts', '../../shared/wiring.js', ['web', 'wiring']],
     ['web/login/probe.ts', '../../shared/config.js', ['web', 'config']],
@@ -321,7 +322,8 @@ describe('npm run lint', () => {
       ['shared/wiring.ts', './config.js'],
       ['functions/sign-in/probe.ts', '../../shared/wiring.js'],
       ['functions/saml/handler.ts', '../../web/login/saml-function.js'],
-      ['functions/public/handler.ts', '../../web/login/unmatched-page.js'],
+      ['functions/public/handler.ts', '../group-handler.js'],
+      ['functions/group-handler.ts', '../web/login/unmatched-page.js'],
       ['shared/wiring/tenants.ts', './pricing.js'],
       ['web/login/login-function.ts', '../../shared/config.js'],
       ['web/login/page/probe.ts', '../../../client/srp.js'],

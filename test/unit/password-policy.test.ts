@@ -64,6 +64,16 @@ describe('password policy', () => {
     for (let i = 0; i < 50; i++) assert.equal(await ruleOf(generatePassword(lengthFirst), lengthFirst), undefined);
   });
 
+  it('asks 8 characters of length first when a second factor is required (passkeys required), and only then', async () => {
+    const withPasskeys: SaasPasswordPolicy = { ...DEFAULT_PASSWORD_POLICY, length_first: true, second_factor: true };
+    assert.equal(await ruleOf('ume no ki', withPasskeys), undefined, '9 characters, no composition');
+    assert.equal(await ruleOf('umenoki', withPasskeys), 'minimum_length', '7 are too few');
+    assert.equal(await ruleOf('ume no ki', { ...withPasskeys, minimum_length: 12 }), 'minimum_length', 'a higher minimum_length holds');
+    assert.equal(await ruleOf('ume no ki', { ...withPasskeys, second_factor: false }), 'minimum_length', '15 without it');
+    assert.equal(await ruleOf('umenokiX', { ...DEFAULT_PASSWORD_POLICY, second_factor: true }), 'is_require_numbers', "composition is SaaSus's");
+    for (let i = 0; i < 20; i++) assert.equal(await ruleOf(generatePassword(withPasskeys), withPasskeys), undefined);
+  });
+
   it('checks the NFKC form: full-width and half-width forms are one password, counted as such', async () => {
     const lengthFirst: SaasPasswordPolicy = { ...DEFAULT_PASSWORD_POLICY, length_first: true };
     // ｶﾞ is two characters as typed, one (ガ) after NFKC.

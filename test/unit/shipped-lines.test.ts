@@ -19,7 +19,7 @@ import {
   signInLine,
   type ShippedLine,
 } from '../../shared/domain/apilog/shipped-lines.js';
-import { COUNTED_KINDS, type CountedKind } from '../../shared/domain/users/sign-in-counts.js';
+import { COUNTED_KINDS, utcDay, type CountedKind } from '../../shared/domain/users/sign-in-counts.js';
 import { subscribedMessages } from '../../shared/adapters/aws/log-subscription.js';
 
 const RETENTION = 90 * 86400;
@@ -166,6 +166,19 @@ describe('a subscription delivery', () => {
     );
   });
 
+  it('reads a sign-in’s user only when it is an id: one that could break a key leaves the line alone', () => {
+    const line = (userId: unknown) =>
+      JSON.stringify({ shipped: 'sign-in', saas_id: 'saas-1', outcome: 'sign_in_succeeded', at: NOW / 1000, user_id: userId });
+    assert.deepEqual(readShippedLine(line('u-1')), {
+      kind: 'sign-in',
+      saasId: 'saas-1',
+      outcome: 'sign_in_succeeded',
+      at: NOW / 1000,
+      userId: 'u-1',
+    });
+    for (const bad of ['a#b', '', 7, 'x'.repeat(129)]) assert.equal(readShippedLine(line(bad)), undefined, String(bad));
+  });
+
   it('gives nothing for the control message a new subscription sends, and refuses a payload that is not one', () => {
     assert.deepEqual(
       subscribedMessages(payloadOf({ messageType: 'CONTROL_MESSAGE', logEvents: [{ id: '1', timestamp: NOW, message: 'CWL CONTROL MESSAGE' }] })),
@@ -203,11 +216,13 @@ describe('the writer', () => {
         const lines = readShippedLines([...told, ...told.slice(0, repeats)].map((t) => t.line));
         const puts: ApiLogRecord[][] = [];
         const adds: { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }[] = [];
+        const actives: string[] = [];
         const copies: string[] = [];
         const writer = new ShippedLineWriter({
           logs: { putMany: async (records) => void puts.push([...records]) },
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
           events: { record: async () => 0 },
+          active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
           lastSignIns: { copyLastSignIn: async (saas, user, at) => void copies.push(`${saas}\n${user}\n${at}`) },
         });
         const written = await writer.write(lines);
@@ -226,6 +241,11 @@ describe('the writer', () => {
             `${kind}: every outcome told is counted`,
           );
         }
+        // Each user who signed in is marked once a day however often they did; a refusal marks nobody.
+        const signedIn = outcomes.flatMap((o) =>
+          o.kind === 'sign-in' && o.outcome === 'sign_in_succeeded' && o.userId ? [`${o.saasId}\n${o.userId}\n${utcDay(o.at)}`] : [],
+        );
+        assert.deepEqual(actives.sort(), [...new Set(signedIn)].sort());
         const latest = new Map<string, number>();
         for (const o of outcomes) {
           if (o.kind !== 'sign-in' || !o.userId) continue;
@@ -255,6 +275,7 @@ describe('the writer', () => {
       },
       counts: { add: async () => void added++ },
       events: { record: async () => 0 },
+      active: { signedIn: async () => void added++ },
       lastSignIns: { copyLastSignIn: async () => void added++ },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);

@@ -62,7 +62,7 @@ export function rememberedLanguage(query: URLSearchParams, secure: boolean): str
 }
 
 /** The screen's pages the switch may return to (screen.ts serves each); nothing else, so it sends nobody away. */
-const PAGES = new Set(['', 'sign-in', 'sign-up', 'forgot-password', 'invitation', 'link']);
+const PAGES = new Set(['', 'sign-in', 'sign-up', 'forgot-password', 'set-password', 'invitation', 'link', 'sessions']);
 /** What those pages read from their query: all the switch carries back. */
 const CARRIED = ['state', 'code_challenge', 'code_challenge_method', 'authorization', 'invitation_id', 'tenant_id', 'ticket'];
 
@@ -102,7 +102,9 @@ function currentPage(data: PageData): URLSearchParams {
         ? 'sign-up'
         : data.first === 'forgot-form'
           ? 'forgot-password'
-          : '';
+          : data.first === 'reset-form'
+            ? 'set-password'
+            : '';
   query.set('page', page);
   if (data.authorization !== undefined) query.set('authorization', data.authorization);
   if (data.state !== undefined) query.set('state', data.state);
@@ -122,10 +124,10 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** The switch: a link per language, each named in its own language; the current one marked, not a link. */
-export function languageSwitch(texts: LoginTexts, data: PageData): string {
+export function languageSwitch(texts: LoginTexts, data: PageData | { page: 'sessions' }): string {
   const items = Object.values(CATALOGUES).map((catalogue) => {
     if (catalogue.lang === texts.lang) return `<span lang="${catalogue.lang}" aria-current="true">${escape(catalogue.languageName)}</span>`;
-    const query = currentPage(data);
+    const query = 'page' in data ? new URLSearchParams({ page: data.page }) : currentPage(data);
     query.set('to', catalogue.lang);
     return `<a href="language?${escape(query.toString())}" lang="${catalogue.lang}" hreflang="${catalogue.lang}">${escape(catalogue.languageName)}</a>`;
   });

@@ -13,6 +13,7 @@ import { lambdaAnswer, webRequest, type WebRequest, type WebResponse } from '../
 import { serve, type HostGate } from '../kit/pipeline.js';
 import { faviconAnswer, notFoundFor } from './dead-ends.js';
 import { chooseTexts, rememberedLanguage, switchLanguage } from './language.js';
+import { setupPage } from './setup-wiring.js';
 import { authorizationServer, hostGateDeps, loginScreen, saasExists, saasOfHost, screenFavicon, secureCookies } from './wiring.js';
 
 const LOGIN_BASE_PATH = ENTRY_PATHS.login;
@@ -67,6 +68,11 @@ async function route(request: WebRequest): Promise<WebResponse> {
       const { 'set-cookie': remembered, ...headers } = answer.headers;
       return { ...answer, headers, cookies: [remembered] };
     }
+  }
+  if (rawPath.startsWith(LOGIN_BASE_PATH)) {
+    // A tenant's setup page (setup/setup-page.ts), reached from a setup link; the screen answers every other page.
+    const setup = await setupPage(texts).handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
+    if (setup) return setup;
   }
   if (rawPath.startsWith(LOGIN_BASE_PATH)) return loginScreen(texts).handle({ ...request, path: rawPath.slice(LOGIN_BASE_PATH.length) });
   if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen(texts).federatedReturn(request);

@@ -5,8 +5,8 @@
  */
 import type { LoginTexts } from './texts/en.js';
 
-/** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`). */
-export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'link-form' | 'consent-form';
+/** Which form the page opens with: its address says (`./sign-up`, `./forgot-password`, `./set-password` of a mailed link). */
+export type FirstForm = 'sign-in-form' | 'sign-up-form' | 'forgot-form' | 'reset-form' | 'link-form' | 'consent-form';
 
 /** The SaaS's password policy as the page checks it while the person types (the server checks it again). */
 export interface PasswordRules {

@@ -133,7 +133,7 @@ function signedInNotice(texts: LoginTexts, data: PageData): string {
   const who = data.signedInAs as NonNullable<PageData['signedInAs']>;
   const again = new URLSearchParams({ again: '1', ...contextQuery(data) }).toString();
   return `<p class="notice" id="signed-in-as">${escapeHtml(fill(t.signedInAs, { name: who.name }))} ${escapeHtml(t[SIGN_IN_AGAIN[who.why]])}
-<a href="sign-out?${escapeHtml(again)}" id="not-you">${escapeHtml(t.notYou)}</a></p>`;
+<a href="sign-out?${escapeHtml(again)}" id="not-you">${escapeHtml(t.notYou)}</a> <a href="sessions" id="sessions-link">${escapeHtml(t.sessionsLink)}</a></p>`;
 }
 
 export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, assets: string): string {

@@ -18,7 +18,9 @@ export function passkeySignInButton(texts: LoginTexts): string {
 export function passkeysForm(texts: LoginTexts): string {
   const t = texts.page;
   return `<form id="passkeys-form" data-heading="${escapeHtml(t.passkeysHeading)}" hidden>
-<p id="passkeys-intro" data-offer="${escapeHtml(t.passkeysOffer)}" data-manage="${escapeHtml(t.passkeysIntro)}"></p>
+<p id="passkeys-intro" data-offer="${escapeHtml(t.passkeysOffer)}" data-manage="${escapeHtml(t.passkeysIntro)}" data-required="${escapeHtml(
+    t.passkeysRequired,
+  )}"></p>
 <ul id="passkey-list" class="passkeys" data-none="${escapeHtml(t.noPasskeys)}" data-created="${escapeHtml(t.passkeyCreated)}" data-used="${escapeHtml(
     t.passkeyLastUsed,
   )}" data-never="${escapeHtml(t.passkeyNeverUsed)}" data-synced="${escapeHtml(t.passkeySynced)}" data-device="${escapeHtml(

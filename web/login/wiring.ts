@@ -99,11 +99,14 @@ const screenSessions = (): ScreenSessionPort => {
   return {
     open: (saasId, opening) => sessions.open(saasId, opening),
     resume: (saasId, ref, demand) => sessions.resume(saasId, ref, demand),
-    touch: (saasId, session) => sessions.touch(saasId, session),
-    signOut: (saasId, ref) => sessions.signOut(saasId, ref),
+    touch: (saasId, session, grantId) => sessions.touch(saasId, session, grantId),
+    signOut: (saasId, ref, options) => sessions.signOut(saasId, ref, options),
     list: (saasId, userId) => sessions.list(saasId, userId),
     end: (saasId, userId, sessionId) => sessions.end(saasId, userId, sessionId),
-    saveForSession: (saasId, user, session, target, withCode) => credentials.saveForSession(saasId, user, session, target, withCode),
+    endOthers: (saasId, userId, keep) => sessions.endOthers(saasId, userId, keep),
+    saveForSession: (saasId, user, session, target, withCode, grantId) =>
+      credentials.saveForSession(saasId, user, session, target, withCode, grantId),
+    grantOf: (saasId, refreshToken) => credentials.grantOf(saasId, refreshToken),
   };
 };
 
@@ -135,7 +138,11 @@ export const loginScreen = (texts: LoginTexts = EN) =>
         google: Boolean(providers.google.application_id) && !providers.google.is_button_hidden,
         passkeys: signIn.passkeys.enable,
         signUpPassword: signIn.sign_up.password,
-        passwordPolicy: { ...signIn.password_policy, length_first: signIn.password_length_first.enable },
+        passwordPolicy: {
+          ...signIn.password_policy,
+          length_first: signIn.password_length_first.enable,
+          second_factor: signIn.passkeys.required === true,
+        },
         passwordSignIn: signIn.password_sign_in.user_password_auth,
         pages,
         theme,
@@ -145,7 +152,7 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     callbackUrl,
     issuer: config().tokenIssuer,
     previewOrigin: new URL(config().publicBaseUrl).origin,
-    signIn: signInService(),
+    signIn: signInService(true),
     passwordSignIn: passwordSignInService(),
     saveCredentials: (saasId, credentials, binding, ...withCode) => credentialService().save(saasId, credentials, binding, ...withCode),
     sessions: screenSessions(),

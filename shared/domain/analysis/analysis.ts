@@ -1,11 +1,13 @@
 /**
  * The Analysis API (/v1/analysis), from what the service keeps: the counts of creates and GetUserInfo calls per day
- * come from the API log (so as far back as it keeps calls); the active-user figures and the users' page histories
- * are what the SaaS saves with PUT (SaaSus's definition has the SaaS send both), histories kept one month; page
+ * come from the API log (so as far back as it keeps calls); active users are counted from the sign-ins
+ * (active-users.ts), SaaS-wide, beside the figures the SaaS saves with PUT (SaaSus's definition has the SaaS send
+ * them, per tenant); the users' page histories are what the SaaS saves with PUT, histories kept one month; page
  * statistics are computed from those histories.
  */
 import { invalid } from '../../errors.js';
 import type { ApiLogRecord, ApiLogRepository } from '../apilog/api-log.js';
+import type { ActiveUserMarks } from './active-users.js';
 
 export type ActiveUsersType = 'daily' | 'monthly';
 
@@ -46,6 +48,11 @@ const MONTH = 31 * DAY;
 /** The most days one question may span: a year, so one answer stays small. */
 const MAX_DAYS = 366;
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/**
+ * The tenant and environment the counted active users answer under: SaaS-wide (a sign-in is to the SaaS, not to one
+ * tenant), so the nil UUID, SaaSus's key for no tenant, and environment 0, which no SaaSus environment has.
+ */
+export const COUNTED_TENANT = { tenant_id: NIL_UUID, env_id: 0 } as const;
 
 const dayStart = (seconds: number) => Math.floor(seconds / DAY) * DAY;
 
@@ -93,7 +100,7 @@ const splitIds = (ids: string | undefined) =>
 export class AnalysisService {
   constructor(
     private readonly deps: {
-      analysis: AnalysisRepository;
+      analysis: AnalysisRepository & Pick<ActiveUserMarks, 'counts'>;
       logs: Pick<ApiLogRepository, 'between'>;
       /** Unix seconds. */
       now: () => number;
@@ -112,7 +119,19 @@ export class AnalysisService {
     if (query.env_id !== undefined && query.tenant_id === undefined) {
       throw invalid('invalid_parameter', 'env_id: needs tenant_id', { field: 'env_id' });
     }
-    const rows = await this.deps.analysis.activeUsers(saasId, query.type, query.date_from, query.date_to ?? '9999-12-31');
+    const to = query.date_to ?? '9999-12-31';
+    const [saved, counted] = await Promise.all([
+      this.deps.analysis.activeUsers(saasId, query.type, query.date_from, to),
+      this.deps.analysis.counts(saasId, query.type, query.date_from, to),
+    ]);
+    // A figure the SaaS saved for the same date, tenant and environment is its word, and stands.
+    const savedKeys = new Set(saved.map((r) => `${r.date}#${r.tenant_id}#${r.env_id}`));
+    const rows = [
+      ...saved,
+      ...counted
+        .filter((c) => !savedKeys.has(`${c.date}#${COUNTED_TENANT.tenant_id}#${COUNTED_TENANT.env_id}`))
+        .map((c) => ({ type: query.type, date: c.date, ...COUNTED_TENANT, active_users: c.active_users })),
+    ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const tenant = query.tenant_id?.toLowerCase();
     return {
       data: rows

@@ -26,16 +26,16 @@ export const apiLogLine = (record: ApiLogRecord): string => JSON.stringify({ [SH
 export const eventLine = (event: ApiEvent): string => JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.event, event });
 
 /**
- * A sign-in outcome that counts SaaS-wide (`at`: Unix seconds), once the write that settled it committed; a
- * success names its user, whose directory entry the writer gives the time (docs/decisions.md, decision 18).
+ * A sign-in outcome that counts SaaS-wide (`at`: Unix seconds), once the write that settled it committed; a success
+ * names its user, who is then active that day and month (shared/domain/analysis/active-users.ts) and whose directory
+ * entry the writer gives the time (docs/decisions.md, decision 18).
  */
 export const signInLine = (saasId: string, outcome: CountedKind, at: number, userId?: string): string =>
   JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.signIn, saas_id: saasId, outcome, at, ...(userId ? { user_id: userId } : {}) });
 
 /** SaaS ids are UUIDs; a key part may never hold the key separator `#`. */
 const SAAS_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
-/** User ids are the service's UUIDs. */
-const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const USER_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const METHOD = /^[A-Z]{1,16}$/;
 /** 2001-09-09 to 2286-11-20 in Unix seconds: any time a record or count can honestly carry. */
 const [EARLIEST, LATEST] = [1e9, 1e10];
@@ -107,6 +107,8 @@ export class ShippedLineWriter {
       counts: Pick<SignInCountsRepository, 'add'>;
       /** Numbers and keeps the events for delivery (integration/event-delivery.ts). */
       events: { record(events: readonly ApiEvent[]): Promise<unknown> };
+      /** Marks who signed in, per day and month (shared/domain/analysis/active-users.ts). */
+      active: { signedIn(saasId: string, userId: string, at: number): Promise<unknown> };
       /** The user directory's copy of a sign-in's time, which the sign-in itself never writes (shared/store/user-repository.ts). */
       lastSignIns: { copyLastSignIn(saasId: string, userId: string, at: number): Promise<unknown> };
     },
@@ -116,7 +118,10 @@ export class ShippedLineWriter {
     const records = new Map<string, ApiLogRecord>();
     const events = new Map<string, ApiEvent>();
     const days = new Map<string, { saasId: string; day: string; counts: Partial<Record<CountedKind, number>> }>();
-    const signedIn = new Map<string, { saasId: string; userId: string; at: number }>();
+    /** Who signed in, once per SaaS, user and day (the active users' marks). */
+    const activeDays = new Map<string, { saasId: string; userId: string; at: number }>();
+    /** Who signed in, once per SaaS and user, with the latest time (the directory entries' copies). */
+    const latest = new Map<string, { saasId: string; userId: string; at: number }>();
     for (const line of lines) {
       if (line.kind === 'api-log') {
         records.set(`${line.record.saasId}\n${line.record.id}`, line.record);
@@ -132,19 +137,22 @@ export class ShippedLineWriter {
       entry.counts[line.outcome] = (entry.counts[line.outcome] ?? 0) + 1;
       days.set(key, entry);
       if (line.outcome !== 'sign_in_succeeded' || !line.userId) continue;
+      const signedIn = { saasId: line.saasId, userId: line.userId, at: line.at };
+      activeDays.set(`${key}\n${line.userId}`, signedIn);
       const user = `${line.saasId}\n${line.userId}`;
-      if ((signedIn.get(user)?.at ?? -1) < line.at) signedIn.set(user, { saasId: line.saasId, userId: line.userId, at: line.at });
+      if ((latest.get(user)?.at ?? -1) < line.at) latest.set(user, signedIn);
     }
     if (records.size > 0) await this.deps.logs.putMany([...records.values()]);
     const adds = [...days.values()];
-    for (let i = 0; i < adds.length; i += ADDS_AT_ONCE) {
-      await Promise.all(adds.slice(i, i + ADDS_AT_ONCE).map(({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts)));
-    }
+    await inGroups(adds, ({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts));
+    await inGroups([...activeDays.values()], ({ saasId, userId, at }) => this.deps.active.signedIn(saasId, userId, at));
     if (events.size > 0) await this.deps.events.record([...events.values()]);
-    const copies = [...signedIn.values()];
-    for (let i = 0; i < copies.length; i += ADDS_AT_ONCE) {
-      await Promise.all(copies.slice(i, i + ADDS_AT_ONCE).map(({ saasId, userId, at }) => this.deps.lastSignIns.copyLastSignIn(saasId, userId, at)));
-    }
+    await inGroups([...latest.values()], ({ saasId, userId, at }) => this.deps.lastSignIns.copyLastSignIn(saasId, userId, at));
     return { records: records.size, countWrites: adds.length, events: events.size };
   }
+}
+
+/** Each item's write, ADDS_AT_ONCE at a time: a batch can name thousands, and the store throttles a flood. */
+async function inGroups<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += ADDS_AT_ONCE) await Promise.all(items.slice(i, i + ADDS_AT_ONCE).map(write));
 }

@@ -84,6 +84,8 @@ interface SignInDocument {
   self_regist: boolean;
   /** Our extension; absent in documents written before it (off). */
   passkeys?: boolean;
+  /** Our extension (issue 43); absent in documents written before it (off). Only with `passkeys`. */
+  passkeys_required?: boolean;
   /** Our extension; absent in documents written before it (temporary, SaaSus's behaviour). */
   sign_up_password?: SignInSettings['sign_up']['password'];
   /** Our extension; absent in documents written before it (off: SaaSus's composition rules). */
@@ -163,6 +165,7 @@ const SHAPES = {
     device_remembering: SignInSettings.properties.device_configuration.properties.device_remembering,
     self_regist: Type.Boolean(),
     passkeys: Type.Boolean(),
+    passkeys_required: Type.Boolean(),
     sign_up_password: SignInSettings.properties.sign_up.properties.password,
     password_length_first: Type.Boolean(),
     password_breach_range: Type.Boolean(),
@@ -524,6 +527,7 @@ export class ConfigurationService {
     return {
       ...doc.password_policy,
       ...(doc.password_length_first ? { length_first: true } : {}),
+      ...(doc.passkeys && doc.passkeys_required ? { second_factor: true } : {}),
       ...(doc.password_breach_range && range ? { breached_range: range } : {}),
     };
   }
@@ -549,7 +553,8 @@ export class ConfigurationService {
       ...structuredClone(FIXED_SIGN_IN_MEMBERS),
       self_regist: { enable: doc.self_regist },
       identity_provider_configuration: this.identityProviderConfiguration(saasId),
-      passkeys: { enable: doc.passkeys ?? false },
+      // `required` only when set: the answer of a SaaS that never chose it stays as it was.
+      passkeys: { enable: doc.passkeys ?? false, ...(doc.passkeys && doc.passkeys_required ? { required: true } : {}) },
       sign_up: { password: doc.sign_up_password ?? 'temporary' },
       password_length_first: { enable: doc.password_length_first ?? false },
       password_breach_range: { enable: doc.password_breach_range ?? false },
@@ -590,6 +595,11 @@ export class ConfigurationService {
     if (session && session.idle_minutes > session.absolute_minutes) {
       throw invalid('invalid_parameter', 'screen_session: idle_minutes cannot be longer than absolute_minutes', { field: 'screen_session' });
     }
+    if (update.passkeys?.required && !update.passkeys.enable) {
+      throw invalid('invalid_parameter', 'passkeys: required needs enable (a passkey cannot be required where none is offered)', {
+        field: 'passkeys',
+      });
+    }
     const doc = await this.signInDocument(saasId);
     const refreshTokenValidity = validity ?? doc.refresh_token_validity;
     const screenSession = session ?? doc.screen_session;
@@ -598,6 +608,7 @@ export class ConfigurationService {
       device_remembering: update.device_configuration?.device_remembering ?? doc.device_remembering,
       self_regist: update.self_regist?.enable ?? doc.self_regist,
       passkeys: update.passkeys?.enable ?? doc.passkeys ?? false,
+      passkeys_required: update.passkeys ? (update.passkeys.required ?? false) : (doc.passkeys_required ?? false),
       sign_up_password: update.sign_up?.password ?? doc.sign_up_password ?? 'temporary',
       password_length_first: update.password_length_first?.enable ?? doc.password_length_first ?? false,
       password_breach_range: update.password_breach_range?.enable ?? doc.password_breach_range ?? false,

@@ -6,8 +6,12 @@
  * hash of a user who has not signed in since. The new stack checks it at the user's first sign-in and makes its
  * own verifier, so users keep their passwords.
  *
- * Not in it yet: MFA state, passkeys, sign-in and screen settings, the pricing catalogue (so no plan_id: a fresh
- * SaaS has no plan to name), open invitations.
+ * A user's MFA state and passkeys go with the user. An authenticator app's seed goes out only sealed under the
+ * operator's seal key (shared/crypto/export-seal.ts); without one, a user with the app turned on goes out
+ * without the seed, and the import refuses that row rather than turn the second factor off.
+ *
+ * Not in it yet: sign-in and screen settings, the pricing catalogue (so no plan_id: a fresh SaaS has no plan to
+ * name), open invitations.
  */
 import type { ImportedPasswordHash } from '../../crypto/imported-hash.js';
 import { invalid } from '../../errors.js';
@@ -15,7 +19,10 @@ import { MAX_EXPORT_BYTES, type ImportRow, type UserRow } from '../../schemas/mi
 import type { AttributeKind, DefinitionRepository } from '../configuration/definitions.js';
 import type { TenantRepository } from '../tenants/tenants.js';
 import type { MembershipRepository } from '../tenants/tenant-users.js';
-import type { UserRecord, UserRepository } from '../users/users.js';
+import { totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
+import { sealForExport } from '../../crypto/export-seal.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { PasskeyRepository } from '../sign-in/passkeys.js';
 
 export interface ExportDeps {
   users: Pick<UserRepository, 'list' | 'getMany'>;
@@ -23,6 +30,14 @@ export interface ExportDeps {
   memberships: Pick<MembershipRepository, 'everyMember'>;
   definitions: Pick<DefinitionRepository, 'listAttributes' | 'listRoles' | 'listEnvs'>;
   poolName(saasId: string): Promise<string>;
+  passkeys: Pick<PasskeyRepository, 'list'>;
+  /** Opens the users' TOTP seeds, to seal them again under the operator's key. */
+  box: SecretBox;
+}
+
+export interface ExportOptions {
+  /** The operator's seal key (export-seal.ts sealKeyOf): TOTP seeds go out sealed under it, else not at all. */
+  sealKey?: Buffer | undefined;
 }
 
 /** Profiles read per batch: a full profile carries its verifier, which the lists leave out. */
@@ -36,7 +51,7 @@ export function exportedPassword(user: UserRecord, poolName: string): ImportedPa
   return verifier ? { algorithm: 'srp', salt, verifier, pool_name: poolName, user_id: user.id } : undefined;
 }
 
-function userRow(user: UserRecord, poolName: string): UserRow {
+function userRow(user: UserRecord, poolName: string, extra: Pick<UserRow, 'mfa' | 'passkeys'>): UserRow {
   const password_hash = exportedPassword(user, poolName);
   return {
     type: 'user',
@@ -46,6 +61,7 @@ function userRow(user: UserRecord, poolName: string): UserRow {
     attributes: user.attributes,
     created_at: user.created_at,
     ...(password_hash ? { password_hash } : {}),
+    ...extra,
   } as UserRow;
 }
 
@@ -53,7 +69,7 @@ export class ExportService {
   constructor(private readonly deps: ExportDeps) {}
 
   /** The rows in the order the import needs them: what a row names comes before it. */
-  async *rows(saasId: string): AsyncGenerator<ImportRow> {
+  async *rows(saasId: string, options: ExportOptions = {}): AsyncGenerator<ImportRow> {
     const { definitions } = this.deps;
     for (const kind of KINDS) {
       for (const attribute of await definitions.listAttributes(saasId, kind)) yield { type: 'attribute', kind, ...attribute };
@@ -76,7 +92,7 @@ export class ExportService {
       const users = await this.deps.users.getMany(saasId, batch);
       for (const id of batch) {
         const user = users.get(id);
-        if (user) yield userRow(user, poolName);
+        if (user) yield userRow(user, poolName, await this.secondFactors(saasId, user, options.sealKey));
       }
     }
     for (const { membership } of await this.deps.memberships.everyMember(saasId)) {
@@ -90,6 +106,22 @@ export class ExportService {
         attributes: membership.attributes,
       };
     }
+  }
+
+  /** The user's MFA state (the app's seed sealed under `sealKey`, when given) and passkeys, as the row carries them. */
+  private async secondFactors(saasId: string, user: UserRecord, sealKey: Buffer | undefined): Promise<Pick<UserRow, 'mfa' | 'passkeys'>> {
+    const { enabled, method, sealed_totp_secret } = user.mfa;
+    const seed = sealKey && sealed_totp_secret ? await this.deps.box.open(sealed_totp_secret, totpSecretContext(saasId, user.id)) : undefined;
+    const mfa = {
+      enabled,
+      ...(method ? { method } : {}),
+      ...(seed !== undefined && sealKey ? { totp_secret: sealForExport(sealKey, seed, user.id) } : {}),
+    };
+    const passkeys = (await this.deps.passkeys.list(saasId, user.id)).map(({ id: _id, last_used_at: _used, ...passkey }) => passkey);
+    return {
+      ...(enabled || mfa.totp_secret ? { mfa } : {}),
+      ...(passkeys.length > 0 ? { passkeys } : {}),
+    };
   }
 
   /** The API's answer: the whole file, refused when larger than one answer may be (the admin command has no limit). */

@@ -32,7 +32,18 @@ import { checkAttributeValues } from '../attributes.js';
 import type { AttributeKind, DefinitionRepository } from '../configuration/definitions.js';
 import type { TenantRepository, TenantRecord } from '../tenants/tenants.js';
 import type { NewMembership } from '../tenants/tenant-users.js';
-import { emailAddress, loginFromRequest, loginTaken, type UserRecord, type UserRepository } from '../users/users.js';
+import { openFromExport, sealKeyOf } from '../../crypto/export-seal.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { PASSKEY_RULE, passkeyId, type PasskeyRepository } from '../sign-in/passkeys.js';
+import {
+  emailAddress,
+  loginFromRequest,
+  loginTaken,
+  totpSecretContext,
+  type MfaSettings,
+  type UserRecord,
+  type UserRepository,
+} from '../users/users.js';
 
 export type ImportState = ImportJob['state'];
 
@@ -56,6 +67,17 @@ export interface ImportJobRecord extends ImportCounts {
   finished_at?: number;
   lines: number;
   parts: number;
+  /** Each user it makes with an e-mail address and no password is mailed a link to set one. */
+  mail_set_password?: boolean;
+  /** The operator's seal key (export-seal.ts), sealed by the service's box until the job is done, then dropped. */
+  sealed_key?: string;
+}
+
+/** What the one starting a job chooses. */
+export interface ImportOptions {
+  mail_set_password?: boolean;
+  /** The export's seal key, base64: opens the file's sealed TOTP seeds. */
+  seal_key?: string | undefined;
 }
 
 export interface ImportPart {
@@ -97,6 +119,11 @@ export interface ImportDeps {
   planExists(saasId: string, planId: string): Promise<boolean>;
   /** Turns password sign-in on (unless the SaaS set it), so imported users can sign in the first time. */
   allowPasswordSignIn(saasId: string): Promise<void>;
+  /** Mails the user a link to set a password (user-flows.ts mailSetPasswordLink): throws its DomainErrors. */
+  mailSetPassword(saasId: string, user: Pick<UserRecord, 'id' | 'email'>): Promise<void>;
+  /** Seals the job's seal key and the users' TOTP seeds as the service keeps them. */
+  box: SecretBox;
+  passkeys: Pick<PasskeyRepository, 'importWrite'>;
 }
 
 export interface RunOptions {
@@ -201,6 +228,9 @@ function firstOfEachName<T extends { row: ImportRow }>(rows: readonly T[]): [T[]
   return [firsts, repeats];
 }
 
+/** The secret box context of a job's seal key: it opens for that job of that SaaS only. */
+const sealKeyContext = (saasId: string, jobId: string) => ({ saasId, importJob: jobId, purpose: 'import seal key' });
+
 export const importNotFound = (jobId: string) => notFound('import_not_found', `no import job with id ${jobId}`);
 
 type Outcome = 'imported' | 'unchanged';
@@ -208,18 +238,25 @@ type Outcome = 'imported' | 'unchanged';
 /** What a part's rows read once: the definitions their values are checked against. */
 interface PartContext {
   attributes(kind: AttributeKind): Promise<Attribute[]>;
+  /** The job's choice: mail each new user without a password a link to set one. */
+  mailSetPassword: boolean;
+  /** The operator's seal key, when the job was given one. */
+  sealKey: Buffer | undefined;
 }
 
 export class ImportService {
   constructor(private readonly deps: ImportDeps) {}
 
   /** A new job over the file, queued for the worker. */
-  async start(saasId: string, jsonl: string): Promise<ImportJob> {
+  async start(saasId: string, jsonl: string, options: ImportOptions = {}): Promise<ImportJob> {
     const { parts, lines } = splitIntoParts(jsonl);
     if (lines === 0) throw invalid('invalid_parameter', 'jsonl: the file has no lines', { field: 'jsonl' });
     const now = nowMillis();
+    const id = randomUUID();
+    const key = options.seal_key === undefined ? undefined : sealKeyOf(options.seal_key);
+    if (options.seal_key !== undefined && !key) throw invalid('invalid_parameter', 'seal_key: must be base64 of 32 bytes', { field: 'seal_key' });
     const job: ImportJobRecord = {
-      id: randomUUID(),
+      id,
       state: 'queued',
       created_at: Math.floor(now / 1000),
       created_ms: now,
@@ -228,6 +265,8 @@ export class ImportService {
       imported: 0,
       unchanged: 0,
       failed: 0,
+      ...(options.mail_set_password ? { mail_set_password: true } : {}),
+      ...(key ? { sealed_key: await this.deps.box.seal(key.toString('base64'), sealKeyContext(saasId, id)) } : {}),
     };
     await this.deps.imports.create(saasId, job, parts);
     await this.deps.allowPasswordSignIn(saasId);
@@ -266,11 +305,12 @@ export class ImportService {
     const holder = randomUUID();
     const hold = () => this.deps.imports.claim(saasId, jobId, holder, nowSeconds(), nowSeconds() + LEASE_SECONDS);
     if (!(await hold())) return 0;
+    const sealKey = job.sealed_key ? sealKeyOf(await this.deps.box.open(job.sealed_key, sealKeyContext(saasId, jobId))) : undefined;
     const pending = await this.deps.imports.pendingParts(saasId, jobId);
     let linesDone = pending.length > 0 ? (pending[0] as ImportPart).first_line - 1 : job.lines;
     let done = 0;
     for (const part of pending) {
-      const { counts, errors } = await this.runPart(saasId, part, options.concurrency ?? DEFAULT_CONCURRENCY);
+      const { counts, errors } = await this.runPart(saasId, { ...job, sealKey }, part, options.concurrency ?? DEFAULT_CONCURRENCY);
       await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors);
       done++;
       linesDone += part.text.split('\n').length;
@@ -286,7 +326,12 @@ export class ImportService {
     return done;
   }
 
-  private async runPart(saasId: string, part: ImportPart, concurrency: number): Promise<{ counts: ImportCounts; errors: RowError[] }> {
+  private async runPart(
+    saasId: string,
+    job: ImportJobRecord & { sealKey: Buffer | undefined },
+    part: ImportPart,
+    concurrency: number,
+  ): Promise<{ counts: ImportCounts; errors: RowError[] }> {
     const counts: ImportCounts = { imported: 0, unchanged: 0, failed: 0 };
     const errors: RowError[] = (part.too_long ?? []).map((line) => ({ line, reason: `longer than ${MAX_LINE_BYTES} bytes` }));
     const byType = new Map<RowType, { line: number; row: ImportRow }[]>();
@@ -303,6 +348,8 @@ export class ImportService {
         if (!definitions.has(kind)) definitions.set(kind, this.deps.definitions.listAttributes(saasId, kind));
         return definitions.get(kind) as Promise<Attribute[]>;
       },
+      mailSetPassword: job.mail_set_password === true,
+      sealKey: job.sealKey,
     };
     // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
     const writeAll = async (rows: readonly { line: number; row: ImportRow }[], width: number) => {
@@ -403,17 +450,64 @@ export class ImportService {
       ...(row.password_hash ? { imported_password: row.password_hash } : {}),
       ...(row.email_verified === false ? { email_verified: false } : {}),
       session_version: 0,
-      mfa: { enabled: false, software_token_registered: false },
+      mfa: await this.mfaOf(saasId, id, row, context),
       providers: {},
       last_login_at: 0,
       created_at: created ?? nowSeconds(),
     };
-    const outcome = await this.deps.committer.commit(await this.deps.users.createWrite(saasId, user, login));
-    if (outcome.committed) return 'imported';
+    // The passkeys in the user's own transaction: the row arrives whole or not at all.
+    const passkeys = (row.passkeys ?? []).map((passkey) =>
+      this.deps.passkeys.importWrite(saasId, id, { ...passkey, id: passkeyId(passkey.credential_id), last_used_at: 0 }),
+    );
+    const outcome = await this.deps.committer.commit(await this.deps.users.createWrite(saasId, user, login), ...passkeys);
+    if (outcome.committed) {
+      if (context.mailSetPassword && !row.password_hash && user.email) await this.mailSetPassword(saasId, user);
+      return 'imported';
+    }
     // The name's owner item is written first, so a re-run is refused by the name too: the user's own id tells.
     if (outcome.refusedBy === RULE.newItem || (await this.deps.users.get(saasId, id))) return 'unchanged';
     if (outcome.refusedBy === RULE.loginFree) throw loginTaken(login);
+    if (outcome.refusedBy === PASSKEY_RULE.credentialFree) throw invalid('passkey_taken', "passkeys: a credential_id is another user's passkey");
     throw new Error(`importing a user was refused by ${outcome.refusedBy}`);
+  }
+
+  /**
+   * The row's second factor as the service keeps it: an authenticator app's seed opened with the job's seal key
+   * and sealed by the service's box for this user. An app turned on without its seed would lock the user out, so
+   * that row is refused, as is a seed the key does not open.
+   */
+  private async mfaOf(saasId: string, userId: string, row: UserRow, context: PartContext): Promise<MfaSettings> {
+    const mfa = row.mfa;
+    if (!mfa) return { enabled: false, software_token_registered: false };
+    let sealed: string | undefined;
+    if (mfa.totp_secret !== undefined) {
+      if (!context.sealKey) throw invalid('seal_key_missing', 'mfa.totp_secret: is sealed; start the job with the seal_key of the export');
+      const seed = openFromExport(context.sealKey, mfa.totp_secret, row.external_id);
+      if (seed === undefined) throw invalid('invalid_totp_secret', 'mfa.totp_secret: does not open with the seal_key for this external_id');
+      sealed = await this.deps.box.seal(seed, totpSecretContext(saasId, userId));
+    } else if (mfa.enabled && mfa.method === 'softwareToken') {
+      throw invalid('invalid_parameter', 'mfa: softwareToken is on but totp_secret is missing (export with a seal key)');
+    }
+    return {
+      enabled: mfa.enabled,
+      ...(mfa.method ? { method: mfa.method } : {}),
+      software_token_registered: sealed !== undefined,
+      ...(sealed ? { sealed_totp_secret: sealed } : {}),
+    };
+  }
+
+  /**
+   * The link, in a commit of its own after the user's (its code item needs the user there). Only a user this
+   * job made is mailed, so a re-run mails nobody twice. A mail refused (by the mail limits, or the user deleted
+   * meanwhile) leaves the row imported, as it is: they set a password with "Forgot your password?", or are
+   * mailed a code at their first sign-in.
+   */
+  private async mailSetPassword(saasId: string, user: UserRecord): Promise<void> {
+    try {
+      await this.deps.mailSetPassword(saasId, user);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
   }
 
   private async writeMembership(saasId: string, row: MembershipRow): Promise<Outcome> {
@@ -443,6 +537,7 @@ export function toImportJob(job: ImportJobRecord, errors?: RowError[]): ImportJo
     created_at: job.created_at,
     ...(job.finished_at !== undefined ? { finished_at: job.finished_at } : {}),
     lines: job.lines,
+    ...(job.mail_set_password ? { mail_set_password: true } : {}),
     imported: job.imported,
     unchanged: job.unchanged,
     failed: job.failed,

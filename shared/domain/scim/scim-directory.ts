@@ -165,9 +165,7 @@ export class ScimDirectory {
     const userName = equalityOn(filter, 'userName');
     let members: Listed[];
     if (userName !== undefined) {
-      // The lookup every client makes before it creates someone: the name's owner item, then the membership.
-      const user = await this.findByUserName(saasId, userName);
-      const member = user && (await this.deps.memberships.get(saasId, tenantId, user.id));
+      const member = await this.memberNamed(saasId, tenantId, userName);
       members = member ? [member] : [];
     } else {
       // A first page (startIndex 1) reads afresh; the pages after it read what it read.
@@ -182,13 +180,22 @@ export class ScimDirectory {
     return listResponse(members.map((m) => this.userResource(m, groups, base)).filter(wanted), query.paging);
   }
 
-  private async findByUserName(saasId: string, userName: string): Promise<UserRecord | undefined> {
+  /**
+   * The lookup every client makes before it creates someone: the name's owner item alone, which for a name nobody
+   * holds (each user of an initial sync) is the whole answer; for a holder, their membership and profile.
+   */
+  private async memberNamed(saasId: string, tenantId: string, userName: string): Promise<Member | undefined> {
+    let login: Login;
     try {
-      return await this.deps.users.findByLogin(saasId, loginOfUserName(userName));
+      login = loginOfUserName(userName);
     } catch {
       // A name no user could hold finds nobody.
       return undefined;
     }
+    const userId = await this.deps.users.loginOwner(saasId, login);
+    const member = userId === undefined ? undefined : await this.deps.memberships.get(saasId, tenantId, userId);
+    // The profile still holds the name (as findByLogin checks): an owner item a change of name left behind finds nobody.
+    return member && sameName(login.kind === 'email' ? member.user.email : member.user.sign_in_id, login.value) ? member : undefined;
   }
 
   /**
@@ -221,8 +228,6 @@ export class ScimDirectory {
     const kept = keptUser(body);
     this.deps.snapshots.forget(snapshotKey(saasId, tenantId));
     const login = loginOfUserName(kept.userName as string);
-    const password = (body as { password?: unknown }).password;
-    const existing = await this.deps.users.findByLogin(saasId, login);
     const membership = {
       tenant_id: tenantId,
       attributes: {},
@@ -231,33 +236,52 @@ export class ScimDirectory {
       scim: kept,
       ...(kept.active === false ? { suspended: true as const } : {}),
     };
-    let userId: string;
-    if (existing) {
-      // Someone the SaaS already has (another tenant's member, or invited by hand before SCIM was turned on).
-      userId = existing.id;
-      const member = await this.deps.memberships.get(saasId, tenantId, userId);
-      if (member?.membership.scim) throw scimConflict(`userName: ${kept.userName as string} is already provisioned in this tenant`);
-      const write = member
-        ? this.deps.memberships.scimWrite(saasId, tenantId, userId, kept)
-        : this.deps.memberships.addWrite(saasId, { ...membership, user_id: userId }, { userWrittenAlongside: false });
-      const change = await this.disabledChange(saasId, tenantId, existing, kept.active as boolean);
-      const refused = await this.commit(write, ...(change ? [change] : []));
-      if (refused) throw this.refusal(refused, kept.userName as string);
-    } else {
-      const prepared = await this.deps.prepareUser(saasId, {
+    // Most names are new (every user of an initial sync): the create is tried first, its login_free rule the
+    // check; only a name already held costs the lookup.
+    const password = (body as { password?: unknown }).password;
+    const created = await this.createNew(saasId, { kept, login, membership, password }, base);
+    if (created) return created;
+    // Someone the SaaS already has (another tenant's member, or invited by hand before SCIM was turned on).
+    const existing = await this.deps.users.findByLogin(saasId, login);
+    if (!existing) throw this.refusal(RULE.loginFree, kept.userName as string);
+    const userId = existing.id;
+    const member = await this.deps.memberships.get(saasId, tenantId, userId);
+    if (member?.membership.scim) throw scimConflict(`userName: ${kept.userName as string} is already provisioned in this tenant`);
+    const write = member
+      ? this.deps.memberships.scimWrite(saasId, tenantId, userId, kept)
+      : this.deps.memberships.addWrite(saasId, { ...membership, user_id: userId }, { userWrittenAlongside: false });
+    const change = await this.disabledChange(saasId, tenantId, existing, kept.active as boolean);
+    const refused = await this.commit(write, ...(change ? [change] : []));
+    if (refused) throw this.refusal(refused, kept.userName as string);
+    return this.getUser(saasId, tenantId, userId, base);
+  }
+
+  /** A new user and their membership in one transaction; undefined when the name is already held. */
+  private async createNew(
+    saasId: string,
+    { kept, login, membership, password }: { kept: Resource; login: Login; membership: Omit<MembershipRecord, 'user_id'>; password: unknown },
+    base: string,
+  ): Promise<Resource | undefined> {
+    let prepared: PreparedUser;
+    try {
+      prepared = await this.deps.prepareUser(saasId, {
         ...(login.kind === 'email' ? { email: kept.userName as string } : { sign_in_id: kept.userName as string }),
         ...(typeof password === 'string' ? { password } : {}),
       });
-      userId = prepared.user.id;
-      const add = this.deps.memberships.addWrite(saasId, { ...membership, user_id: userId }, { userWrittenAlongside: true });
-      const refused = await this.commit(prepared.write, add);
-      if (refused) throw this.refusal(refused, kept.userName as string);
-      // A user provisioned inactive: disabled at once (a second write, as the new profile is the first's).
-      if (kept.active === false) await this.commit(this.deps.users.disabledWrite(saasId, userId, true));
-      // What was just written, answered without reading it back: a new member holds no role, so is in no group.
-      return this.userResource({ user: prepared.user, membership: { ...membership, user_id: userId } }, [], base);
+    } catch (error) {
+      // A password the policy refuses matters only to a new user: one the SaaS already has keeps their own.
+      if (error instanceof DomainError && (await this.deps.users.loginOwner(saasId, login)) !== undefined) return undefined;
+      throw error;
     }
-    return this.getUser(saasId, tenantId, userId, base);
+    const userId = prepared.user.id;
+    const add = this.deps.memberships.addWrite(saasId, { ...membership, user_id: userId }, { userWrittenAlongside: true });
+    const refused = await this.commit(prepared.write, add);
+    if (refused === RULE.loginFree) return undefined;
+    if (refused) throw this.refusal(refused, kept.userName as string);
+    // A user provisioned inactive: disabled at once (a second write, as the new profile is the first's).
+    if (kept.active === false) await this.commit(this.deps.users.disabledWrite(saasId, userId, true));
+    // What was just written, answered without reading it back: a new member holds no role, so is in no group.
+    return this.userResource({ user: prepared.user, membership: { ...membership, user_id: userId } }, [], base);
   }
 
   private refusal(rule: string, userName: string): DomainError {

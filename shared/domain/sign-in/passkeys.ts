@@ -29,6 +29,10 @@ import { nowSeconds } from '../../clock.js';
 import { invalid, notFound, unauthenticated } from '../../errors.js';
 import type { Credentials } from '../../schemas/sign-in.js';
 import { RULE, type AtomicWrite, type Committer } from '../atomic.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { openEnrolment, passkeyRequired } from './passkey-enrolment.js';
+
+type CreationOptions = { challenge_id: string; options: PublicKeyCredentialCreationOptionsJSON };
 
 /** How long a page has to answer a challenge: enough to unlock a device, short enough to be useless later. */
 export const CHALLENGE_SECONDS = 120;
@@ -91,6 +95,8 @@ export interface PasskeyRepository {
   /** The challenge, removed in the same request; undefined when there is none (never made, or taken already). */
   takeChallenge(saasId: string, challengeId: string): Promise<PasskeyChallenge | undefined>;
   addWrite(saasId: string, userId: string, passkey: PasskeyRecord, activity?: ActivityChange): AtomicWrite;
+  /** addWrite without the profile's check: in the transaction that creates the user (an import). Rule credentialFree. */
+  importWrite(saasId: string, userId: string, passkey: PasskeyRecord): AtomicWrite;
   ownerOf(saasId: string, passkeyId: string): Promise<string | undefined>;
   get(saasId: string, userId: string, passkeyId: string): Promise<PasskeyRecord | undefined>;
   list(saasId: string, userId: string): Promise<PasskeyRecord[]>;
@@ -119,6 +125,8 @@ export interface PasskeyDeps {
   };
   /** The user an access token belongs to (a refused token is an error). */
   tokenHolder(saasId: string, accessToken: string): Promise<string>;
+  /** Opens the enrolment tickets of passkeys required (passkey-enrolment.ts). */
+  box: SecretBox;
   /** Signs the user in, the writes in the same transaction as the sign-in's own. */
   signIn(saasId: string, userId: string, ...writes: AtomicWrite[]): Promise<Credentials>;
   /**
@@ -182,13 +190,34 @@ export class PasskeyService {
   }
 
   /** Registration, step 1: the options for `navigator.credentials.create`, for the holder of the access token. */
-  async registrationOptions(
-    saasId: string,
-    accessToken: string,
-    rp: RelyingParty,
-  ): Promise<{ challenge_id: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+  async registrationOptions(saasId: string, accessToken: string, rp: RelyingParty): Promise<CreationOptions> {
     await this.requireEnabled(saasId);
-    const userId = await this.deps.tokenHolder(saasId, accessToken);
+    return this.optionsFor(saasId, await this.deps.tokenHolder(saasId, accessToken), rp);
+  }
+
+  /**
+   * Passkeys required: the person an enrolment ticket names (passkey-enrolment.ts), while they still have no
+   * passkey, so a password alone never adds one beside theirs.
+   */
+  private async enrolee(saasId: string, ticket: string): Promise<string> {
+    await this.requireEnabled(saasId);
+    const userId = await openEnrolment(this.deps.box, saasId, ticket);
+    if (userId === undefined) throw invalid('ticket_expired', 'ticket: is not an enrolment ticket of this SaaS, or too old; sign in again');
+    if ((await this.deps.passkeys.list(saasId, userId)).length > 0) throw passkeyRequired();
+    return userId;
+  }
+
+  /** Enrolment of a first passkey when the SaaS requires them, step 1: as registrationOptions, for the ticket's person. */
+  async enrolmentOptions(saasId: string, ticket: string, rp: RelyingParty): Promise<CreationOptions> {
+    return this.optionsFor(saasId, await this.enrolee(saasId, ticket), rp);
+  }
+
+  /** Enrolment, step 2: as register; the page then signs in with the new passkey. */
+  async enrol(saasId: string, ticket: string, rp: RelyingParty, challengeId: string, response: RegistrationResponseJSON): Promise<PasskeyView> {
+    return this.registerFor(saasId, await this.enrolee(saasId, ticket), rp, challengeId, response);
+  }
+
+  private async optionsFor(saasId: string, userId: string, rp: RelyingParty): Promise<CreationOptions> {
     const name = await this.deps.users.name(saasId, userId);
     if (name === undefined) throw notFound('user_not_found', `no user with id ${userId}`);
     const existing = await this.deps.passkeys.list(saasId, userId);
@@ -217,7 +246,10 @@ export class PasskeyService {
     response: RegistrationResponseJSON,
   ): Promise<PasskeyView> {
     await this.requireEnabled(saasId);
-    const userId = await this.deps.tokenHolder(saasId, accessToken);
+    return this.registerFor(saasId, await this.deps.tokenHolder(saasId, accessToken), rp, challengeId, response);
+  }
+
+  private async registerFor(saasId: string, userId: string, rp: RelyingParty, challengeId: string, response: RegistrationResponseJSON) {
     const challenge = await this.takeChallenge(saasId, challengeId, 'register', rp);
     if (challenge.user_id !== userId) throw refused('the challenge was made for someone else');
     let verified;

@@ -67,6 +67,11 @@ export class RefreshTokens {
     return { token: PREFIX + sealWithKey(secret, context(saasId, 'rt2'), JSON.stringify(sealed)).toString('base64url'), grant: full };
   }
 
+  /** When every grant issued for this SaaS until now has ended (its refresh tokens' lifetime from now). */
+  async grantsEndBy(saasId: string): Promise<number> {
+    return nowSeconds() + (await this.lifetimeSeconds(saasId));
+  }
+
   /** The grant of a token this deployment issued for this SaaS and that has not expired; else undefined. */
   async open(saasId: string, token: string): Promise<RefreshGrant | undefined> {
     if (!SHAPE.test(token)) return undefined;

@@ -44,6 +44,11 @@ export interface ScreenSessionRecord {
   second_factor: boolean;
   /** Made through this tenant's own identity provider (SAML or OpenID Connect): used for that tenant only. */
   tenant_id?: string;
+  /**
+   * The refresh-token grants issued from it: the sign-in's, each code it answered, and the OpenID Connect
+   * clients' grants from those codes. Signing out with `revoke_tokens` revokes them.
+   */
+  grants?: string[];
   user_agent: string;
   ip: string;
   created_at: number;
@@ -69,12 +74,19 @@ export interface ScreenSessionRepository {
   openWrite(saasId: string, record: ScreenSessionRecord): AtomicWrite;
   /** The live user (undefined when gone) and the session's item, in one request. */
   userAndSession(saasId: string, userId: string, sessionId: string): Promise<{ user?: UserRecord; session?: ScreenSessionRecord }>;
-  /** Its last use moved to `now`, on condition that it still exists (ended meanwhile: the write fails). */
-  touchWrite(saasId: string, userId: string, sessionId: string, now: number): AtomicWrite;
+  /**
+   * Its last use moved to `lastUsed` and/or `grant` added to its grants, on condition that it still exists
+   * (ended meanwhile: the write fails).
+   */
+  useWrite(saasId: string, userId: string, sessionId: string, use: { lastUsed?: number; grant?: string }): AtomicWrite;
+  /** `grant` added to its grants; false when the session has ended. */
+  addGrant(saasId: string, userId: string, sessionId: string, grant: string): Promise<boolean>;
   /** The user's sessions and profile, in one query of the partition. */
   ofUser(saasId: string, userId: string): Promise<{ user?: UserRecord; sessions: ScreenSessionRecord[] }>;
   /** false when there was none. */
   remove(saasId: string, userId: string, sessionId: string): Promise<boolean>;
+  /** Removes it and answers what it was (undefined when there was none). */
+  take(saasId: string, userId: string, sessionId: string): Promise<ScreenSessionRecord | undefined>;
 }
 
 /** What the browser's sealed reference names. */
@@ -93,6 +105,8 @@ export interface SessionOpening {
   tenantId?: string;
   userAgent: string;
   ip: string;
+  /** The sign-in's refresh-token grant. */
+  grantId?: string;
 }
 
 /** Why a session does not answer an authorization by itself. */
@@ -130,6 +144,8 @@ export class ScreenSessionService {
     private readonly deps: {
       store: ScreenSessionRepository;
       lifetimes(saasId: string): Promise<ScreenSessionLifetimes>;
+      /** Revokes refresh-token grants of a user (CredentialService.revokeGrants). */
+      revokeGrants(saasId: string, userId: string, grantIds: readonly string[]): Promise<void>;
     },
   ) {}
 
@@ -145,6 +161,7 @@ export class ScreenSessionService {
       methods: opening.methods,
       second_factor: opening.secondFactor,
       ...(opening.tenantId !== undefined ? { tenant_id: opening.tenantId } : {}),
+      ...(opening.grantId !== undefined ? { grants: [opening.grantId] } : {}),
       user_agent: opening.userAgent.slice(0, MAX_USER_AGENT),
       ip: opening.ip,
       created_at: now,
@@ -175,10 +192,19 @@ export class ScreenSessionService {
     return { usable: true, user, session };
   }
 
-  /** The write that marks a resumed session used now (with the code it answers), or none within a minute of the last. */
-  touch(saasId: string, session: ScreenSessionRecord): AtomicWrite[] {
+  /**
+   * The write that goes with the code a resumed session answers: the grant of that code recorded on it, and its
+   * last use moved to now (at most once a minute).
+   */
+  touch(saasId: string, session: ScreenSessionRecord, grantId: string): AtomicWrite[] {
     const now = nowSeconds();
-    return now - session.last_used_at < TOUCH_SECONDS ? [] : [this.deps.store.touchWrite(saasId, session.user_id, session.session_id, now)];
+    const lastUsed = now - session.last_used_at < TOUCH_SECONDS ? {} : { lastUsed: now };
+    return [this.deps.store.useWrite(saasId, session.user_id, session.session_id, { ...lastUsed, grant: grantId })];
+  }
+
+  /** An OpenID Connect client's grant from a code the session answered (CredentialDeps.recordSessionGrant). */
+  recordGrant(saasId: string, userId: string, sessionId: string, grantId: string): Promise<boolean> {
+    return this.deps.store.addGrant(saasId, userId, sessionId, grantId);
   }
 
   /** The user's live sessions, newest first (an ended one, by a password change or its lifetimes, is not listed). */
@@ -199,8 +225,23 @@ export class ScreenSessionService {
     }
   }
 
-  /** Signing out: ends the session the browser names, if it is still there (no error otherwise). */
-  async signOut(saasId: string, ref: SessionReference): Promise<void> {
-    await this.deps.store.remove(saasId, ref.userId, ref.sessionId);
+  /** "Sign out everywhere else": ends every session of the user but `keep` (the browser asking); how many ended. */
+  async endOthers(saasId: string, userId: string, keep: string): Promise<number> {
+    const { sessions } = await this.deps.store.ofUser(saasId, userId);
+    const ended = await Promise.all(sessions.filter((s) => s.session_id !== keep).map((s) => this.deps.store.remove(saasId, userId, s.session_id)));
+    return ended.filter(Boolean).length;
+  }
+
+  /**
+   * Signing out: ends the session the browser names, if it is still there (no error otherwise); with
+   * `revokeTokens`, also the refresh tokens issued from it (and the ID and access tokens issued with them).
+   */
+  async signOut(saasId: string, ref: SessionReference, { revokeTokens = false } = {}): Promise<void> {
+    if (!revokeTokens) {
+      await this.deps.store.remove(saasId, ref.userId, ref.sessionId);
+      return;
+    }
+    const ended = await this.deps.store.take(saasId, ref.userId, ref.sessionId);
+    if (ended) await this.deps.revokeGrants(saasId, ended.user_id, ended.grants ?? []);
   }
 }

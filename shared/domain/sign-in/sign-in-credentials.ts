@@ -49,6 +49,8 @@ export interface AuthorizationBinding {
   code_challenge: string;
   nonce?: string;
   scope: string;
+  /** The hosted screen's session the code came from (screen-sessions.ts): the client's grant is recorded on it. */
+  screen_session?: string;
 }
 
 /** What the token endpoint answers for a code or a refresh token. */
@@ -94,7 +96,12 @@ export interface TempCodeRepository {
 
 export interface CredentialDeps {
   users: Pick<UserRepository, 'get'>;
-  refreshTokens: Pick<RefreshTokens, 'open' | 'issue'>;
+  refreshTokens: Pick<RefreshTokens, 'open' | 'issue' | 'grantsEndBy'>;
+  /**
+   * Records a grant on the screen session its code came from, so that signing out there can revoke it
+   * (false when the session has ended meanwhile).
+   */
+  recordSessionGrant?(saasId: string, userId: string, sessionId: string, grantId: string): Promise<boolean>;
   grants: GrantRepository;
   authorizationCodes: AuthorizationCodeRepository<SavedCredentials>;
   tempCodes: TempCodeRepository;
@@ -145,6 +152,21 @@ export class CredentialService {
   private revokeGrant(saasId: string, userId: string, grantId: string, expiresAt: number): Promise<void> {
     const now = nowSeconds();
     return this.deps.grants.revoke(saasId, userId, grantId, expiresAt, now + this.deps.tokenLifetimeSeconds + 60, now);
+  }
+
+  /** The grant a refresh token of this SaaS belongs to, if it is one this deployment issued and still live. */
+  async grantOf(saasId: string, refreshToken: string): Promise<string | undefined> {
+    return (await this.deps.refreshTokens.open(saasId, refreshToken))?.grantId;
+  }
+
+  /**
+   * Ends grants of one user (a screen session's, signed out with its tokens): their refresh tokens at once, their
+   * ID and access tokens at the token check. Each stays revoked until any grant issued until now would have ended.
+   */
+  async revokeGrants(saasId: string, userId: string, grantIds: readonly string[]): Promise<void> {
+    if (grantIds.length === 0) return;
+    const endBy = await this.deps.refreshTokens.grantsEndBy(saasId);
+    await Promise.all(grantIds.map((grantId) => this.revokeGrant(saasId, userId, grantId, endBy)));
   }
 
   /**
@@ -249,8 +271,9 @@ export class CredentialService {
     session: { authTime: number; sessionVersion: number },
     target: { binding?: AuthorizationBinding; challenge?: string },
     withCode: AtomicWrite[],
+    /** The new grant's id: the caller records it on the session in `withCode`. */
+    grantId = newGrantId(),
   ): Promise<{ code: string } | undefined> {
-    const grantId = newGrantId();
     const [tokens, refreshToken] = await Promise.all([
       this.deps.tokens.issue({ ...tokenSubject(saasId, user, session.authTime, session.sessionVersion), grantId }),
       this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion: session.sessionVersion, authTime: session.authTime, grantId }),
@@ -347,6 +370,8 @@ export class CredentialService {
       throw invalid('invalid_grant', 'code: was used twice; the tokens issued for it are revoked');
     }
     const grant: RefreshGrant = { ...signIn, grantId, generation: 0, scope: binding.scope };
+    // From a screen session: the client's grant is that session's too, revoked with it when it signs out so.
+    if (binding.screen_session !== undefined) await this.deps.recordSessionGrant?.(saasId, user.id, binding.screen_session, grantId);
     return this.grantTokens(saasId, user, grant, binding.nonce);
   }
 

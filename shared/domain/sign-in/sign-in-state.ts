@@ -156,6 +156,8 @@ export interface SignInRepository extends LockoutRepository {
   /** Records the TOTP time step just used; false when it or a later one was used before. */
   useTotpStep(saasId: string, userId: string, step: number): Promise<boolean>;
   device(saasId: string, userId: string, deviceKey: string): Promise<DeviceRecord | undefined>;
+  /** Whether the user has a passkey (passkeys required: a password only enrols the first). */
+  hasPasskey(saasId: string, userId: string): Promise<boolean>;
   /** Confirms an offered device that has not lapsed; false when there is none. */
   confirmDevice(saasId: string, userId: string, deviceKey: string, confirmation: DeviceConfirmationRecord, now: number): Promise<boolean>;
   /** Sets a confirmed device remembered or not; false when there is none. */

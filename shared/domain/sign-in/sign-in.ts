@@ -44,6 +44,7 @@ import {
 } from './sign-in-state.js';
 import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
 import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
+import { enrolmentRequired, passkeyRequired, sealEnrolment, type PasskeyGate } from './passkey-enrolment.js';
 import type { TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
 
@@ -73,6 +74,10 @@ export interface SignInDeps {
   settings: SignInSettingsOfService;
   /** Records sign-ins, refused proofs and lockouts in the user's activity, in the writes that settle them. */
   activity: ActivityLog;
+  /** Passkeys required (issue 43): what a password's sign-in of this user meets. Read only when required. */
+  passkeyGate(saasId: string, userId: string): Promise<PasskeyGate>;
+  /** The hosted screen's sign-in only: a person with no passkey yet may enrol one (passkey-enrolment.ts). */
+  enrolment?: { box: SecretBox };
 }
 
 /** Challenges the service offers; the others the spec names are refused with `unsupported_challenge`. */
@@ -268,7 +273,20 @@ export class SignInService {
     throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
   }
 
+  /**
+   * Passkeys required: a password (and what follows it: a code, a device) signs nobody in. Asked before any code
+   * is sent, after the proof, so only someone who knows the password learns that the person has a passkey.
+   */
+  private async passwordGate(saasId: string, user: UserRecord): Promise<void> {
+    const gate = await this.deps.passkeyGate(saasId, user.id);
+    if (gate === 'open') return;
+    log.info('password sign-in refused: passkeys required', { userId: user.id, gate });
+    if (gate === 'enrol' && this.deps.enrolment) throw enrolmentRequired(await sealEnrolment(this.deps.enrolment.box, saasId, user.id));
+    throw passkeyRequired();
+  }
+
   private async mfaOrCredentials(saasId: string, user: UserRecord, progress: Progress, spent?: SpentSession): Promise<SignInResult> {
+    await this.passwordGate(saasId, user);
     if (user.mfa.enabled && user.mfa.method === 'softwareToken') return this.challenge(saasId, user, 'SOFTWARE_TOKEN_MFA', progress, {}, spent);
     if (user.mfa.enabled && user.mfa.method === 'email') return this.challenge(saasId, user, 'EMAIL_OTP', progress, {}, spent);
     return this.complete(saasId, user, progress, spent);
@@ -435,7 +453,10 @@ export class SignInService {
       saasId,
       claim,
       () => verifier,
-      ({ user, spent }) => this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent),
+      async ({ user, spent }) => {
+        await this.passwordGate(saasId, user);
+        return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent);
+      },
     );
   }
 

@@ -84,7 +84,10 @@ export interface MembershipRepository {
    * the lists answer it; those whose user is gone are left out. Eventually consistent: Get Users' read path.
    */
   everyMember(saasId: string): Promise<ListedMember[]>;
-  /** Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all); each user as the lists answer them. */
+  /**
+   * Memberships in a fixed order, read from the narrowest key the filter has (user, tenant, name prefix, all): by the
+   * user directory's order when the filter names no narrower key, each with its user as the lists answer them.
+   */
   directory(saasId: string, filter: MemberFilter): OrderedSource<ListedMember>;
   /** Every membership of the tenant, without their users: one query of the tenant's partition. */
   ofTenant(saasId: string, tenantId: string): Promise<MembershipRecord[]>;

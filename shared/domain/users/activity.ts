@@ -99,7 +99,10 @@ export class ActivityLog {
     return { add, drop: (seen ?? []).filter((event) => !kept.has(event.id)).map((event) => event.id) };
   }
 
-  /** Tells a change whose write committed (never before: an outcome whose write was refused counts nowhere). */
+  /**
+   * Tells a change whose write committed (never before: an outcome whose write was refused counts nowhere); a
+   * sign-in's success names its user, who is then active that day (shared/domain/analysis/active-users.ts).
+   */
   settled(saasId: string, userId: string, change: ActivityChange | undefined): void {
     if (change) this.settings.settled?.(saasId, change.add, userId);
   }

@@ -99,6 +99,8 @@ export interface UserFlowDeps {
   box: SecretBox;
   /** The deployment's mail rate limits (configuration): a decoy's mail counts against them as a real one. */
   mailLimits: MailLimits;
+  /** The SaaS's hosted login screen, ending in `/` (ConfigurationService.loginScreenUrl): where a mailed link lands. */
+  loginScreenUrl(saasId: string): Promise<string>;
 }
 
 /** The error for a refusal by a rule, by rule. */
@@ -112,10 +114,17 @@ interface CodeRequest {
   payload: Record<string, string>;
   template: 'update_user_attribute' | 'verify_external_user' | 'forgot_password';
   to: string;
+  /** What the mail carries for the code: the code itself when absent. */
+  carry?: (code: string) => Promise<string>;
+  /** How long the code lasts, in seconds: its purpose's lifetime when absent. */
+  lifetime?: number;
   /** Writes that must hold in the same commit, and the errors for their refusals. */
   alongside?: AtomicWrite[];
   refusals?: Refusals;
 }
+
+/** How long a set-password link mailed on import lasts: a week, as an invitation. */
+export const SET_PASSWORD_LINK_SECONDS = 7 * 24 * 3600;
 
 /** Where a decoy's mail is addressed: it is never sent (its outbox item is a decoy), but is sealed alike. */
 const DECOY_ADDRESS = 'decoy@invalid';
@@ -171,8 +180,11 @@ export class UserFlowService {
 
   /** A new code for the user, mailed in the same commit as the code and the request's other writes. */
   private async mailCode(saasId: string, userId: string, request: CodeRequest): Promise<void> {
-    const { code, record } = issueVerificationCode(request.purpose, request.payload, nowSeconds(), request.slot);
-    const mail = await newCountedMail(this.deps, saasId, request.template, request.to, code, userId);
+    const now = nowSeconds();
+    const issued = issueVerificationCode(request.purpose, request.payload, now, request.slot);
+    const record = request.lifetime === undefined ? issued.record : { ...issued.record, expires_at: now + request.lifetime };
+    const value = request.carry ? await request.carry(issued.code) : issued.code;
+    const mail = await newCountedMail(this.deps, saasId, request.template, request.to, value, userId);
     await this.commit(saasId, userId, [...(request.alongside ?? []), this.deps.flows.saveCodeWrite(saasId, userId, record, mail)], request.refusals);
   }
 
@@ -273,6 +285,25 @@ export class UserFlowService {
       if (error instanceof DomainError && (error.kind === 'too_many_requests' || error.code === 'user_not_found')) return;
       throw error;
     }
+  }
+
+  /**
+   * A user imported without a password (an import job that asked for it, docs/migration.md): a link to the
+   * hosted screen's set-password page, mailed with forgot_password. The name and a password-reset code ride in
+   * the link's fragment, which a browser never sends to a server, so no log or Referer holds them; the page
+   * reads them and sets the password as a forgotten one's reset does. The code lasts SET_PASSWORD_LINK_SECONDS
+   * (a mail of a move is read later than one asked for a minute ago); a newer code, from "Forgot your
+   * password?" or a sign-in attempt, replaces it. Refused by the mail limits as any mail is.
+   */
+  async mailSetPasswordLink(saasId: string, user: Pick<UserRecord, 'id' | 'email'>): Promise<void> {
+    await this.mailCode(saasId, user.id, {
+      purpose: 'PASSWORD_RESET',
+      payload: {},
+      template: 'forgot_password',
+      to: user.email,
+      lifetime: SET_PASSWORD_LINK_SECONDS,
+      carry: async (code) => `${await this.deps.loginScreenUrl(saasId)}set-password#${new URLSearchParams({ username: user.email, code })}`,
+    });
   }
 
   /**

@@ -148,6 +148,11 @@ export interface UserRepository {
   getMany(saasId: string, userIds: readonly string[]): Promise<Map<string, UserRecord>>;
   /** Through the name's owner item: one consistent read path for sign-in and lookups. */
   findByLogin(saasId: string, login: Login): Promise<UserRecord | undefined>;
+  /**
+   * The id the name's owner item names, in one consistent read, the profile unread: for callers already
+   * authorised (a tenant's directory), who need not hide from the time taken whether the name has an owner.
+   */
+  loginOwner(saasId: string, login: Login): Promise<string | undefined>;
   /** The first step of a sign-in: the SRP salt and verifier of the user holding `login`, in one read. */
   signInCredential(saasId: string, login: Login): Promise<SignInCredential | undefined>;
   /** Every user of the SaaS, as the unpaged lists answer them (eventually consistent, like the directory). */

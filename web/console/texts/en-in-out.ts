@@ -46,6 +46,7 @@ export const EN_IN_OUT = {
     uploadHeading: 'Start an import',
     file: 'Import file (JSON Lines)',
     fileHint: 'Up to {limit} a file through the console; a larger one with the command below.',
+    mailSetPassword: 'Mail each new user without a password a link to set one',
     upload: 'Upload and start',
     noFile: 'Choose a file first.',
     tooLarge: 'This file is {size}, over the {limit} one call takes. Import it with the command below.',

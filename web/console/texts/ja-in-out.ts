@@ -48,6 +48,7 @@ export const JA_IN_OUT: Pick<ConsoleTexts, 'events' | 'migration'> = {
     uploadHeading: 'インポートを始める',
     file: 'インポートファイル（JSON Lines）',
     fileHint: 'コンソールからは 1 ファイル {limit} まで。それより大きいファイルは下のコマンドで取り込みます。',
+    mailSetPassword: 'パスワードのない新しいユーザーに、パスワード設定用のリンクをメールで送る',
     upload: 'アップロードして開始',
     noFile: '先にファイルを選んでください。',
     tooLarge: 'このファイルは {size} で、1 回の呼び出しの上限 {limit} を超えています。下のコマンドで取り込んでください。',

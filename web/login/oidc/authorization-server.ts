@@ -271,7 +271,7 @@ export class AuthorizationServer {
   /**
    * RP-initiated logout: through the screen's sign-out, which ends its session (web/login/screen/screen-session.ts)
    * on the screen's own host, where its cookie is; the browser then goes back to `post_logout_redirect_uri`
-   * (with `state`) when it is on the callback URL's origin.
+   * (with `state`) when it is on the callback URL's origin. `revoke_tokens=true` goes along (page.ts, signOut).
    * An `id_token_hint` must be an ID token this service signed for the client (expired ones too: OpenID
    * Connect RP-Initiated Logout 1.0, section 2); a forged or foreign one is refused with a page.
    */
@@ -295,6 +295,8 @@ export class AuthorizationServer {
     }
     const signOut = new URL('sign-out', await this.deps.screenUrl(saasId));
     if (back) signOut.searchParams.set('redirect_uri', back);
+    // Our extension: the refresh tokens issued from the screen's session end with it.
+    if (query.get('revoke_tokens') === 'true') signOut.searchParams.set('revoke_tokens', 'true');
     return redirect(signOut.toString());
   }
 

@@ -8,7 +8,7 @@
 import { passwordForms, SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
-import { offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
+import { enrolPasskey, offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 import { passwordFieldChecks } from './password-fields.js';
 
 interface StepAnswer {
@@ -21,6 +21,8 @@ interface StepAnswer {
   new_device?: { ticket: string };
   /** The SaaS offers passkeys: the page may show the person theirs before leaving (passkeys.ts). */
   passkeys?: PasskeyOffer;
+  /** Passkeys required, and the person has none: create one with this ticket, then sign in with it (passkeys.ts). */
+  passkey_enrolment?: { ticket: string };
   type?: string;
   message?: string;
 }
@@ -123,6 +125,7 @@ async function keepDevice(offered: NonNullable<StepAnswer['new_device']>): Promi
 
 /** An answer that ends at the callback URL, or asks for one more step. */
 async function follow(answer: StepAnswer): Promise<void> {
+  if (answer.passkey_enrolment) return enrolPasskey(answer.passkey_enrolment.ticket);
   if (answer.redirect) {
     // Signing in does not wait on the device: a device that could not be kept is simply not remembered.
     if (answer.new_device) await keepDevice(answer.new_device).catch(() => undefined);
@@ -300,6 +303,24 @@ onSubmit('forgot-form', async () => {
   show('reset-form');
   say(fill(data.messages.resetSent, { username: resetting }));
 });
+/**
+ * `./set-password#username=…&code=…`, the link mailed to a user imported without a password: the reset form
+ * with the name and code of the fragment (never sent to a server), which leaves the address bar at once (the
+ * language switch keeps it). A link without them is the forgotten-password form.
+ */
+function openSetPasswordLink(): void {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  history.replaceState(null, '', location.pathname + location.search);
+  const [username, code] = [fragment.get('username') ?? '', fragment.get('code') ?? ''];
+  if (!username || !code) return show('forgot-form');
+  resetting = username;
+  // The switch goes through the server and back to this page: a fragment on its link survives the redirect.
+  for (const other of document.querySelectorAll<HTMLAnchorElement>('nav.languages a')) other.hash = fragment.toString();
+  show('reset-form');
+  input('reset-code').value = code;
+  input('reset-password').focus();
+  say(fill(data.messages.setPasswordFor, { username }));
+}
 onSubmit('reset-form', async () => {
   const password = input('reset-password').value;
   await post('reset', { username: resetting, code: input('reset-code').value.trim(), password });
@@ -342,4 +363,5 @@ setUpPasskeys({
   say,
   refused: (message) => new Refused(message),
 });
-show(data.first);
+if (data.first === 'reset-form') openSetPasswordLink();
+else show(data.first);

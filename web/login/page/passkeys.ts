@@ -38,6 +38,8 @@ const element = <T extends HTMLElement>(id: string) => document.getElementById(i
 
 let page: PasskeyPage | undefined;
 let held: { ticket: string; redirect: string } | undefined;
+/** Passkeys required: the ticket that lets a person with none create their first (then they sign in with it). */
+let enrolment: string | undefined;
 
 /** A WebAuthn call the person cancelled, or one the browser refused: said in their words. */
 function ceremonyFailed(error: unknown): Error {
@@ -117,6 +119,48 @@ export async function offerPasskeys(offer: PasskeyOffer | undefined, redirect: s
   return true;
 }
 
+/**
+ * Passkeys required, the password right and no passkey yet: the passkeys form says so and "Add a passkey" creates
+ * it with the enrolment ticket; the sign-in then finishes with that passkey, as the sign-in form's button does.
+ */
+export function enrolPasskey(ticket: string): Promise<void> {
+  if (!page) return Promise.resolve();
+  if (!browserSupportsWebAuthn()) throw page.refused(page.data.messages.passkeyUnsupported);
+  enrolment = ticket;
+  const intro = element('passkeys-intro') as HTMLElement;
+  intro.textContent = intro.dataset.required ?? '';
+  (element('passkey-list') as HTMLElement).hidden = true;
+  (element('passkeys-continue') as HTMLElement).hidden = true;
+  page.say('');
+  page.show('passkeys-form');
+  element<HTMLButtonElement>('add-passkey')?.focus();
+  return Promise.resolve();
+}
+
+/** A passkey's sign-in: the device signs the server's challenge, and the answer is followed as a password's. */
+async function signInWithPasskey(lent: PasskeyPage): Promise<void> {
+  const { challenge_id, options } = (await lent.post('passkey/sign-in-options', {})) as { challenge_id: string; options: never };
+  let response;
+  try {
+    response = await startAuthentication({ optionsJSON: options });
+  } catch (error) {
+    throw ceremonyFailed(error);
+  }
+  await lent.follow(await lent.post('passkey/sign-in', { challenge_id, response, ...lent.context() }));
+}
+
+/** Creates a passkey: for the signed-in person (their ticket), or the first one of an enrolment. */
+async function createPasskey(lent: PasskeyPage, step: 'register' | 'enrol', body: object): Promise<void> {
+  const { challenge_id, options } = (await lent.post(`passkey/${step}-options`, body)) as { challenge_id: string; options: never };
+  let response;
+  try {
+    response = await startRegistration({ optionsJSON: options });
+  } catch (error) {
+    throw ceremonyFailed(error);
+  }
+  await lent.post(`passkey/${step}`, { ...body, challenge_id, response });
+}
+
 /** Wires the passkey buttons; without WebAuthn in this browser they stay hidden. */
 export function setUpPasskeys(lent: PasskeyPage): void {
   page = lent;
@@ -126,32 +170,17 @@ export function setUpPasskeys(lent: PasskeyPage): void {
     (signIn.parentElement as HTMLElement).hidden = true;
     return;
   }
-  signIn.addEventListener('click', () =>
-    lent.busy([signIn], async () => {
-      const { challenge_id, options } = (await lent.post('passkey/sign-in-options', {})) as { challenge_id: string; options: never };
-      let response;
-      try {
-        response = await startAuthentication({ optionsJSON: options });
-      } catch (error) {
-        throw ceremonyFailed(error);
-      }
-      await lent.follow(await lent.post('passkey/sign-in', { challenge_id, response, ...lent.context() }));
-    }),
-  );
+  signIn.addEventListener('click', () => lent.busy([signIn], () => signInWithPasskey(lent)));
   const add = element<HTMLButtonElement>('add-passkey') as HTMLButtonElement;
   add.addEventListener('click', () =>
     lent.busy([add], async () => {
-      const { challenge_id, options } = (await lent.post('passkey/register-options', { ticket: held?.ticket })) as {
-        challenge_id: string;
-        options: never;
-      };
-      let response;
-      try {
-        response = await startRegistration({ optionsJSON: options });
-      } catch (error) {
-        throw ceremonyFailed(error);
+      if (enrolment !== undefined) {
+        await createPasskey(lent, 'enrol', { enrolment });
+        enrolment = undefined;
+        lent.say(lent.data.messages.passkeyAdded);
+        return signInWithPasskey(lent);
       }
-      await lent.post('passkey/register', { ticket: held?.ticket, challenge_id, response });
+      await createPasskey(lent, 'register', { ticket: held?.ticket });
       const intro = element('passkeys-intro') as HTMLElement;
       intro.textContent = intro.dataset.manage ?? '';
       await refresh();

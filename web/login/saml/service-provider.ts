@@ -21,7 +21,15 @@ import type { SamlProps } from '../../../shared/schemas/tenants.js';
 import type { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from '../../kit/sealed.js';
 import type { ScreenContext } from '../screen-context.js';
-import { SAML_FLOW_SECONDS as REQUEST_SECONDS, samlProvider, sealSamlTicket, type SamlBrowserFlow, type SamlTicket } from './ticket.js';
+import {
+  SAML_FLOW_SECONDS as REQUEST_SECONDS,
+  samlAcsUrl,
+  samlEntityId,
+  samlProvider,
+  sealSamlTicket,
+  type SamlBrowserFlow,
+  type SamlTicket,
+} from './ticket.js';
 
 const CLOCK_SKEW_MS = 60_000;
 /** A metadata URL is read again after this long (per warm instance). */
@@ -52,12 +60,12 @@ export class SamlSignIn {
   constructor(private readonly deps: SamlSignInDeps) {}
 
   get acsUrl(): string {
-    return `${this.deps.publicBaseUrl}/saml2/idpresponse`;
+    return samlAcsUrl(this.deps.publicBaseUrl);
   }
 
   /** The SP's entity id: the URL of its metadata. */
   entityId(saasId: string): string {
-    return `${this.deps.publicBaseUrl}/saml2/metadata/${encodeURIComponent(saasId)}`;
+    return samlEntityId(this.deps.publicBaseUrl, saasId);
   }
 
   async metadata(saasId: string): Promise<string> {

@@ -5,6 +5,7 @@
  */
 import { nowSeconds } from '../../../shared/clock.js';
 import { invalid } from '../../../shared/errors.js';
+import { SAML2_PATH } from '../../../shared/routes.js';
 import type { ExternalAccount } from '../../../shared/domain/sign-in/federation.js';
 import type { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { openJson, sealJson } from '../../kit/sealed.js';
@@ -13,6 +14,11 @@ import type { ScreenContext } from '../screen-context.js';
 export const SAML_FLOW_COOKIE = 'login_saml';
 /** How long a person may take at the identity provider. */
 export const SAML_FLOW_SECONDS = 10 * 60;
+
+/** The service provider's assertion consumer service, under the API's public URL (`https://host/v1/auth`). */
+export const samlAcsUrl = (publicBaseUrl: string) => `${publicBaseUrl}${SAML2_PATH}/idpresponse`;
+/** The service provider's entity id of a SaaS: the URL of its metadata. */
+export const samlEntityId = (publicBaseUrl: string, saasId: string) => `${publicBaseUrl}${SAML2_PATH}/metadata/${encodeURIComponent(saasId)}`;
 
 /** The provider name a tenant's SAML accounts are linked under. */
 export const samlProvider = (tenantId: string) => `SAML:${tenantId}`;

@@ -92,6 +92,7 @@ const MESSAGE_OF: Readonly<Record<string, MessageName>> = {
   passkey_refused: 'passkeyRefused',
   passkey_already_registered: 'passkeyExists',
   passkeys_disabled: 'passkeysOff',
+  passkey_required: 'passkeyRequired',
   sign_up_changed: 'signUpChanged',
 };
 

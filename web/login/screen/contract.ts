@@ -113,8 +113,8 @@ export interface LoginScreenDeps {
 }
 
 /** The sessions' service, and the code a live session answers an authorization with (CredentialService.saveForSession). */
-export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'resume' | 'touch' | 'signOut' | 'list' | 'end'> &
-  Pick<CredentialService, 'saveForSession'>;
+export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'resume' | 'touch' | 'signOut' | 'list' | 'end' | 'endOthers'> &
+  Pick<CredentialService, 'saveForSession' | 'grantOf'>;
 
 export const MAX_BODY_BYTES = 16 * 1024;
 export const CSRF_COOKIE = 'login_csrf';

@@ -31,7 +31,13 @@ export async function finish(
   let redirect: string;
   if (request) {
     const { redirect_uri, code_challenge, nonce, scope } = request;
-    const binding = { redirect_uri, code_challenge, scope, ...(nonce !== undefined ? { nonce } : {}) };
+    const binding = {
+      redirect_uri,
+      code_challenge,
+      scope,
+      ...(nonce !== undefined ? { nonce } : {}),
+      ...(session ? { screen_session: session.sessionId } : {}),
+    };
     redirect = authorizationResponse(request, deps.issuer, (await deps.saveCredentials(saasId, credentials, binding, ...withCode)).code);
   } else {
     const url = callback;

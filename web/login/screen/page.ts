@@ -27,6 +27,8 @@ export const PAGES: Readonly<Record<string, FirstForm>> = {
   invitation: 'sign-in-form',
   'sign-up': 'sign-up-form',
   'forgot-password': 'forgot-form',
+  // A link mailed to a user imported without a password (user-flows.ts mailSetPasswordLink): name and code in its fragment.
+  'set-password': 'reset-form',
   link: 'link-form',
   consent: 'consent-form',
 };
@@ -151,12 +153,13 @@ async function invitation(
 /**
  * Signing out ends the screen's session (screen-session.ts) and forgets its cookies, and returns to
  * `redirect_uri` when it is on the callback URL's origin, else to the sign-in page: never elsewhere. With
- * `again` ("not you? use another account"), back to the sign-in page for what it was opened for.
+ * `again` ("not you? use another account"), back to the sign-in page for what it was opened for. With
+ * `revoke_tokens=true` (off by default), the refresh tokens issued from the session end too.
  */
 export async function signOut({ parts: { deps }, saasId, query, request }: ScreenCall): Promise<WebResponse> {
   const ref = deps.sessions ? await sessionOf(deps, saasId, request) : undefined;
-  if (ref) await deps.sessions?.signOut(saasId, ref);
-  const forget = [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0), forgetSession(deps, saasId)];
+  if (ref) await deps.sessions?.signOut(saasId, ref, { revokeTokens: query.get('revoke_tokens') === 'true' });
+  const forget = [setCookie(CSRF_COOKIE, '', screenCookie(deps, saasId, 'Strict'), 0), ...forgetSession(deps, saasId)];
   if (query.has('again')) {
     const context = new URLSearchParams(contextQuery(screenContext(query))).toString();
     return redirect(`${screenPath(deps, saasId)}${context ? `?${context}` : ''}`, forget);

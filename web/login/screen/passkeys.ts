@@ -8,7 +8,12 @@
  *   POST ./api/passkey/register-options {ticket}                         → {challenge_id, options}
  *   POST ./api/passkey/register         {ticket, challenge_id, response} → {passkey}
  *   POST ./api/passkey/remove           {ticket, passkey_id}             → {}
+ *   POST ./api/passkey/enrol-options    {enrolment}                      → {challenge_id, options}
+ *   POST ./api/passkey/enrol            {enrolment, challenge_id, response} → {passkey}
  *
+ * The last two serve passkeys required (`passkeys.required`): a password sign-in of a person with no passkey
+ * answers an enrolment ticket instead of a sign-in (steps.ts), the page creates the passkey with it, then signs
+ * in with that passkey.
  * The ticket is what a finished sign-in hands the page (`passkeys` beside `redirect`): the access token sealed,
  * so the page can manage the person's passkeys without ever holding a token.
  */
@@ -38,7 +43,7 @@ export function relyingParty(headers: Record<string, string | undefined>, secure
 
 export type PasskeyScreenService = Pick<
   PasskeyService,
-  'enabled' | 'signInOptions' | 'signIn' | 'registrationOptions' | 'register' | 'listForHolder' | 'removeForHolder'
+  'enabled' | 'signInOptions' | 'signIn' | 'registrationOptions' | 'register' | 'listForHolder' | 'removeForHolder' | 'enrolmentOptions' | 'enrol'
 >;
 
 const Ticket = Type.String({ minLength: 1, maxLength: 8192 });
@@ -68,6 +73,8 @@ export const PASSKEY_BODIES = {
   ticket: Type.Object({ ticket: Ticket }),
   register: Type.Object({ ticket: Ticket, challenge_id: ChallengeId, response: CredentialJson }),
   remove: Type.Object({ ticket: Ticket, passkey_id: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) }),
+  enrolment: Type.Object({ enrolment: Ticket }),
+  enrol: Type.Object({ enrolment: Ticket, challenge_id: ChallengeId, response: CredentialJson }),
 };
 
 /** How long after a sign-in the page may still manage the person's passkeys with its ticket. */
@@ -141,6 +148,14 @@ export class PasskeySteps {
         const { ticket, passkey_id } = validate(PASSKEY_BODIES.remove, body, 'body');
         await passkeys.removeForHolder(saasId, await this.accessToken(saasId, ticket), passkey_id);
         return {};
+      }
+      case 'enrol-options': {
+        const { enrolment } = validate(PASSKEY_BODIES.enrolment, body, 'body');
+        return passkeys.enrolmentOptions(saasId, enrolment, rp());
+      }
+      case 'enrol': {
+        const { enrolment, challenge_id, response } = validate(PASSKEY_BODIES.enrol, body, 'body');
+        return { passkey: await passkeys.enrol(saasId, enrolment, rp(), challenge_id, response as unknown as RegistrationResponseJSON) };
       }
       default:
         return undefined;

@@ -8,6 +8,7 @@
  * to the redirect URI the authorization server checked.
  */
 import { loginOf } from '../../../shared/domain/users/users.js';
+import { newGrantId } from '../../../shared/domain/sign-in/refresh-tokens.js';
 import type { NotUsable } from '../../../shared/domain/sign-in/screen-sessions.js';
 import { webUrl } from '../../../shared/schemas/web-url.js';
 import type { WebResponse } from '../../kit/http.js';
@@ -15,7 +16,7 @@ import { authorizationError, authorizationResponse, type AuthorizationRequest } 
 import type { ScreenContext } from '../screen-context.js';
 import { redirect } from './answers.js';
 import type { ScreenCall } from './contract.js';
-import { forgetSession, sessionOf } from './screen-session.js';
+import { forgetSession, movedSession, sessionOf } from './screen-session.js';
 
 /** What the page shows when a live session does not answer by itself. */
 export interface SignedInAs {
@@ -49,31 +50,39 @@ export async function fromSession(
     ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}),
   });
   if (!resumed.usable) {
-    const forget = resumed.why === 'ended' ? [forgetSession(deps, saasId)] : [];
+    const forget = resumed.why === 'ended' ? forgetSession(deps, saasId) : [];
     const refused = refuse();
     if (refused) return { answer: { ...refused.answer, cookies: forget } };
     const { user, why } = resumed;
     return user && why !== 'ended' && why !== 'none' ? { signedInAs: { name: loginOf(user).value, why }, cookies: forget } : { cookies: forget };
   }
   const { user, session } = resumed;
-  const target = request ? { binding: bindingOf(request) } : context.code_challenge !== undefined ? { challenge: context.code_challenge } : {};
+  const target = request
+    ? { binding: { ...bindingOf(request), screen_session: session.session_id } }
+    : context.code_challenge !== undefined
+      ? { challenge: context.code_challenge }
+      : {};
   const callback = request ? undefined : webUrl(await deps.callbackUrl(saasId));
   // No callback URL: the page says so when the person signs in; a session has nowhere to send them either.
   if (!request && !callback) return { cookies: [] };
+  // The code's grant is recorded on the session in the code's own write: signing out can revoke it.
+  const grantId = newGrantId();
   const saved = await deps.sessions.saveForSession(
     saasId,
     user,
     { authTime: session.auth_time, sessionVersion: session.session_version },
     target,
-    deps.sessions.touch(saasId, session),
+    deps.sessions.touch(saasId, session, grantId),
+    grantId,
   );
   // Ended between the read and the write: as if there had been none.
-  if (!saved) return refuse() ?? { cookies: [forgetSession(deps, saasId)] };
-  if (request) return { answer: redirect(authorizationResponse(request, deps.issuer, saved.code)) };
+  if (!saved) return refuse() ?? { cookies: forgetSession(deps, saasId) };
+  const moved = ref.oldName ? await movedSession(deps, saasId, ref, session.expires_at) : [];
+  if (request) return { answer: redirect(authorizationResponse(request, deps.issuer, saved.code), moved) };
   const url = callback as URL;
   url.searchParams.set('code', saved.code);
   if (context.state !== undefined) url.searchParams.set('state', context.state);
-  return { answer: redirect(url.toString()) };
+  return { answer: redirect(url.toString(), moved) };
 }
 
 const bindingOf = ({ redirect_uri, code_challenge, scope, nonce }: AuthorizationRequest) => ({

@@ -6,12 +6,15 @@
  * the `state` the SaaS passed.
  *
  *   GET  ./  ./sign-in  ./sign-up  ./forgot-password           the page, opening with that form
+ *   GET  ./set-password#username=…&code=…                      the reset form, filled from a link mailed on import
  *   GET  ./invitation?invitation_id&tenant_id                  the page for an invitation
  *   GET  ./?authorization=…                                    the page for an OpenID Connect authorization request
  *                                                              (web/login/oidc/authorization-server.ts): back to its redirect URI
  *   GET  ./assets/login.js  ./assets/login.css                 its script and style
  *   GET  ./assets/theme.css?v=…                                the SaaS's theme (web/login/theme.ts)
  *   GET  ./sign-out?redirect_uri=…                             forgets the page's cookie, back to the SaaS
+ *   GET  ./sessions   POST ./sessions                          where the person is signed in, and signing out there
+ *                                                              (sessions-view.ts: plain forms with the CSRF token)
  *   GET  ./federated/google?state|authorization=…              off to Google (federation.ts); back at
  *                                                              {BASE_PATH}/oauth2/idpresponse (federatedReturn)
  *   GET  ./link?ticket=…                                       the page asking for the code that links a provider account
@@ -60,6 +63,7 @@ import { PasskeySteps } from './passkeys.js';
 import { DeviceJar } from './remembered-devices.js';
 import { PASSWORD_STEPS } from './password-step.js';
 import { PASSKEY, withSessionJar } from './screen-session.js';
+import { endSessions, sessionsView } from './sessions-view.js';
 import { ACCOUNT_STEPS, type ScreenStep } from './steps.js';
 
 export type { LoginScreenDeps } from './contract.js';
@@ -84,6 +88,8 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', prefix: 'assets/', answer: ({ parts, page }) => assetOf(parts, page.slice('assets/'.length)) },
   ...Object.keys(PAGES).map((page): Route => ({ method: 'GET', page, answer: signInPage })),
   { method: 'GET', page: 'sign-out', answer: signOut },
+  { method: 'GET', page: 'sessions', answer: sessionsView },
+  { method: 'POST', page: 'sessions', answer: endSessions },
   { method: 'GET', page: 'federated/google', answer: beginGoogle },
   { method: 'GET', page: 'saml', answer: beginSaml },
   { method: 'GET', page: 'saml/continue', answer: continueSaml },

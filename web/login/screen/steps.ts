@@ -89,9 +89,19 @@ async function answer(call: StepCall, body: Static<typeof BODIES.answer>) {
     }
   } catch (error) {
     if (device && error instanceof DomainError && error.code === 'device_not_found') devices.forget(responses.USERNAME ?? '');
-    throw error;
+    return enrolmentOf(error);
   }
   return afterSignInStep(call, step, body, responses.USERNAME, wayOf(body.challenge_name, device !== undefined));
+}
+
+/**
+ * Passkeys required, and the password was right for a person with none yet: not a refusal but the next step,
+ * the enrolment of their first passkey (passkeys.ts, `enrol`). Any other error is thrown on.
+ */
+export function enrolmentOf(error: unknown): { passkey_enrolment: { ticket: string } } {
+  const ticket = error instanceof DomainError && error.code === 'passkey_enrolment_required' ? error.data.enrolment : undefined;
+  if (typeof ticket !== 'string') throw error;
+  return { passkey_enrolment: { ticket } };
 }
 
 /** What the page gets after a sign-in step: off to the callback when it ended, or the next step it asks for. */

@@ -18,6 +18,7 @@ import type { SecretBox } from '../../../shared/crypto/secret-box.js';
 import type { ExternalAccount } from '../../../shared/domain/sign-in/federation.js';
 import type { TenantOidc } from '../../../shared/domain/tenants/tenant-oidc.js';
 import { invalid } from '../../../shared/errors.js';
+import { isLoopbackHttp } from '../../../shared/http/public-fetch.js';
 import { openJson, sealJson } from '../../kit/sealed.js';
 import type { ScreenContext } from '../screen-context.js';
 import { codeFlowStart } from './federation.js';
@@ -56,9 +57,6 @@ export interface TenantOidcSignInDeps {
 }
 
 const FLOW_CONTEXT = { purpose: 'tenant oidc flow' };
-
-/** Plain HTTP only for a provider on this machine, which the fetch lets through in tests alone. */
-const isLoopback = (url: string) => /^http:\/\/127\.0\.0\.1:\d+\//.test(url);
 
 export class TenantOidcSignIn {
   private readonly discovered = new Map<string, Promise<oidc.ServerMetadata>>();
@@ -170,9 +168,10 @@ export class TenantOidcSignIn {
     const url = settings.discovery_url;
     let metadata = this.discovered.get(url);
     if (!metadata) {
+      // openid-client refuses plain http itself; the fetch lets it through to this machine in local mode alone.
       const options: oidc.DiscoveryRequestOptions = {
         [oidc.customFetch]: this.deps.fetch as oidc.CustomFetch,
-        ...(isLoopback(url) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        ...(isLoopbackHttp(url) ? { execute: [oidc.allowInsecureRequests] } : {}),
       };
       metadata = oidc.discovery(new URL(url), settings.client_id, undefined, undefined, options).then((found) => found.serverMetadata());
       this.discovered.set(url, metadata);
@@ -194,7 +193,7 @@ export class TenantOidcSignIn {
           : oidc.ClientSecretPost(secret);
     const client = new oidc.Configuration(found, settings.client_id, undefined, auth);
     client[oidc.customFetch] = this.deps.fetch as oidc.CustomFetch;
-    if (isLoopback(url)) oidc.allowInsecureRequests(client);
+    if (isLoopbackHttp(url)) oidc.allowInsecureRequests(client);
     return client;
   }
 }

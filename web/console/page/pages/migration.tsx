@@ -65,6 +65,7 @@ function Upload({ onStarted }: { onStarted: (job: ImportJob, answer: Answer) => 
   const m = t().migration;
   const limit = megabytes(pageData().importMaxBytes);
   const [file, setFile] = useState<File | undefined>(undefined);
+  const [mail, setMail] = useState(false);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [refusal, setRefusal] = useState<Answer | undefined>(undefined);
@@ -76,7 +77,7 @@ function Upload({ onStarted }: { onStarted: (job: ImportJob, answer: Answer) => 
         event.preventDefault();
         setRefusal(undefined);
         if (!file) return setNote(m.noFile);
-        const body = { jsonl: await file.text() };
+        const body = { jsonl: await file.text(), ...(mail ? { mail_set_password: true } : {}) };
         // The API refuses a larger body; saying so here spares uploading it, and points at the command.
         const size = new TextEncoder().encode(JSON.stringify(body)).length;
         if (size > pageData().importMaxBytes) return setNote(fill(m.tooLarge, { size: megabytes(size), limit }));
@@ -99,6 +100,10 @@ function Upload({ onStarted }: { onStarted: (job: ImportJob, answer: Answer) => 
       <p class="hint" id="start-import-file-hint">
         {fill(m.fileHint, { limit })}
       </p>
+      <label class="check">
+        <input id="start-import-mail" type="checkbox" checked={mail} onChange={(e) => setMail((e.currentTarget as HTMLInputElement).checked)} />{' '}
+        {m.mailSetPassword}
+      </label>
       {note ? (
         <p class="error" role="alert" id="start-import-note">
           {note}

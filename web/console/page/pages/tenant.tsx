@@ -1,10 +1,12 @@
 /**
  * One tenant (`tenants/{id}`): its plan and period, its billing info (Get Tenant; changed by Update Tenant
- * Billing Information, a refusal shown at the field it names), and its plan history, newest first.
+ * Billing Information, a refusal shown at the field it names), its plan history, newest first, and its setup links
+ * (setup-links.tsx).
  */
 import { call } from '../api.js';
 import { t } from '../texts.js';
 import { ApiForm, Link, Loaded, Table, useLoad } from '../ui.js';
+import { SetupLinks } from './setup-links.js';
 
 interface BillingInfo {
   name: string;
@@ -128,6 +130,7 @@ export function TenantPage({ id }: { id: string }) {
                   onDone={tenant.reload}
                 />
               </section>
+              <SetupLinks tenant={body.id} />
             </>
           );
         }}
