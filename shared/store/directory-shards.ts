@@ -229,7 +229,7 @@ function profileWritten(input: Record<string, unknown>): { saasId: string; table
 }
 
 /**
- * The store's own word that a SaaS's directory writes are past a key's limit: a write of a profile refused as
+ * The store's own word that a SaaS's directory writes are past a key's limit: a write of a profile or an entry refused as
  * throttled (after the client's retries) grows that SaaS's directory before the refusal goes on.
  */
 export function watchThrottling(db: DynamoClient): void {

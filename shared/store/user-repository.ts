@@ -279,8 +279,8 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   /**
-   * The whole directory, each item projected to what the lists answer: a profile is mostly its SRP verifier,
-   * which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
+   * The whole directory, each item projected to what the lists answer: its entries (a SaaS made now) or its
+   * profiles (made before, decision 18); a profile is mostly its SRP verifier, which DynamoDB then neither sends nor this function parses (the read units are the same: DynamoDB
    * counts the items it reads, not what it returns). The shards are read side by side (each its own
    * partition's read throughput), then put in name order. A 1-shard directory is one key.
    *

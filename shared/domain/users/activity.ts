@@ -59,8 +59,9 @@ export interface ActivitySettings {
 
 /**
  * The events one user keeps. An event is 130 B with an SDK's user agent, 245 B with a browser's, 315 B at most
- * (a 160-character agent, an IPv6 address): 20 of them add 2.6–6.3 KB to the profile (1.25 KB without), and the
- * user directory index holds whole profiles, so each profile write costs that twice (docs/deployment-shape.md).
+ * (a 160-character agent, an IPv6 address): 20 of them add 2.6–6.3 KB to the profile (1.25 KB without), and where
+ * a SaaS's profiles are its directory (made before decision 18), the index holds whole profiles, so each profile
+ * write costs that twice (docs/deployment-shape.md).
  */
 export const ACTIVITY_KEPT = 20;
 
