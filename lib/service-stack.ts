@@ -41,6 +41,7 @@ import { buildPageAssetsSync, pageAssetsDir } from '../web/page-assets.js';
 import {
   ACTIVE_USERS_PARTITIONS,
   API_LOG_PARTITIONS,
+  BEHAVIOR_PARTITIONS,
   ENTITY,
   EVENT_PARTITIONS,
   EVENT_SEQUENCE_PARTITIONS,
@@ -313,8 +314,9 @@ export class ServiceStack extends Stack {
       opens: false,
       // The API log's records; the events of changing calls (shared/domain/integration) and their counters.
       batchPutsOnly: [API_LOG_PARTITIONS, EVENT_PARTITIONS],
-      // The counters of sign-ins and of each subject's events; who signed in each day and month, and how many.
-      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS],
+      // The counters of sign-ins and of each subject's events; who signed in each day and month, and how many; the
+      // pages GetUserInfo was called from.
+      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS, BEHAVIOR_PARTITIONS],
       timeout: Duration.seconds(60),
     });
     writer.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(deadLetters) });
@@ -332,6 +334,7 @@ export class ServiceStack extends Stack {
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.apiLog),
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.signIn),
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.event),
+      FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.pageView),
     );
     const tellers = [...GROUPS.filter((group) => ROUTES.some((route) => route.group === group && route.permission !== null)), ...SIGN_IN_SCREENS];
     for (const name of tellers) {

@@ -465,7 +465,7 @@ export const apiLogKeys = {
   isPartition: (pk: string) => API_LOG_PARTITION.test(pk),
   /**
    * Whether a store command is the API log writer's (shared/domain/apilog/shipped-lines.ts): a batch of records, a
-   * record put alone, or an ADD to the sign-in counts or the active users. Tests and benches count them apart from the operations'.
+   * record put alone, or an update of the sign-in counts, the active users or the page histories. Tests and benches count them apart from the operations'.
    */
   isRecordWrite: (operation: string, input: object) => {
     const { Item, Key, RequestItems } = input as {
@@ -475,7 +475,9 @@ export const apiLogKeys = {
     };
     if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
     if (operation === 'UpdateItem')
-      return [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION].some((partition) => partition.test(String(Key?.pk ?? '')));
+      return [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION, BEHAVIOR_PARTITION].some((partition) =>
+        partition.test(String(Key?.pk ?? '')),
+      );
     if (operation !== 'BatchWriteItem' || !RequestItems) return false;
     const requests = Object.values(RequestItems).flat();
     const ours = (pk: string) => API_LOG_PARTITION.test(pk) || EVENT_PARTITION.test(pk);
@@ -490,6 +492,9 @@ const SIGN_IN_COUNTS_PARTITION = /^SAAS#[^#]+#SIGNINCOUNTS$/;
 /** Who signed in within a day or month, and how many (shared/domain/analysis/active-users.ts): the writer's too. */
 export const ACTIVE_USERS_PARTITIONS = 'SAAS#*#ACTIVE#*';
 const ACTIVE_USERS_PARTITION = /^SAAS#[^#]+#ACTIVE#/;
+/** Users' page histories, which GetUserInfo's Referer feeds (shared/domain/analysis/page-views.ts): the writer's too. */
+export const BEHAVIOR_PARTITIONS = 'SAAS#*#BEHAVIOR';
+const BEHAVIOR_PARTITION = /^SAAS#[^#]+#BEHAVIOR$/;
 /** The events the writer keeps, and the counters that number them (shared/domain/integration): the writer's too. */
 export const EVENT_PARTITIONS = 'SAAS#*#EVENTS';
 export const EVENT_SEQUENCE_PARTITIONS = 'SAAS#*#EVENTSEQ';

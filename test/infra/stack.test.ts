@@ -21,6 +21,7 @@ import {
   EVENT_PARTITIONS,
   EVENT_SEQUENCE_PARTITIONS,
   ACTIVE_USERS_PARTITIONS,
+  BEHAVIOR_PARTITIONS,
   SIGN_IN_COUNTS_PARTITIONS,
 } from '../../shared/store/keys.js';
 
@@ -289,7 +290,9 @@ describe('service stack', () => {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS, EVENT_PARTITIONS] },
     });
     assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS] },
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS, BEHAVIOR_PARTITIONS],
+      },
     });
     assert.equal(API_LOG_PARTITIONS, 'SAAS#*#APILOG#*');
     // The console writes its failed sign-in counts and signed-out sessions only: every data call it makes goes through the API.
@@ -502,7 +505,10 @@ describe('the API log writer', () => {
     );
     for (const [, filter] of filters) {
       assert.deepEqual(filter.Properties.DestinationArn, { 'Fn::GetAtt': [writer, 'Arn'] });
-      assert.equal(filter.Properties.FilterPattern, '{ ($.shipped = "api-log") || ($.shipped = "sign-in") || ($.shipped = "event") }');
+      assert.equal(
+        filter.Properties.FilterPattern,
+        '{ ($.shipped = "api-log") || ($.shipped = "sign-in") || ($.shipped = "event") || ($.shipped = "page-view") }',
+      );
     }
     const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'logs.amazonaws.com');
     assert.equal(invokes.length, 1, 'one permission for CloudWatch Logs, of this account only');

@@ -224,6 +224,7 @@ describe('the writer', () => {
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
           events: { record: async () => 0 },
           active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
+          pages: { viewed: async () => undefined },
         });
         const written = await writer.write(lines);
         const records = told.flatMap((t) => (t.shipped.kind === 'api-log' ? [t.shipped.record] : []));
@@ -269,6 +270,7 @@ describe('the writer', () => {
       counts: { add: async () => void added++ },
       events: { record: async () => 0 },
       active: { signedIn: async () => void added++ },
+      pages: { viewed: async () => void added++ },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);
     await assert.rejects(writer.write(lines), /unprocessed/);
