@@ -184,6 +184,9 @@ export class ServiceStack extends Stack {
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:events:*:*:event-bus/default]':
         'events go to the default bus of the account and region a SaaS saves with PUT /v1/integration/eventbridge/info, known only at run time; PutEvents and nothing else',
     });
+    // Event deliveries given up after three days of retries go to the same alarmed dead letters (docs/events.md); the
+    // stream's dead-letter destination below already lets the function send there.
+    scheduled.fn.addEnvironment('DEAD_LETTER_QUEUE_URL', mailDeadLetters.queueUrl);
     // New outbox items and events reach the courier and the deliverer through the stream; what keeps failing lands in
     // the dead letters.
     scheduled.fn.addEventSource(
