@@ -34,6 +34,11 @@ export interface GroupFunctionProps {
   updatesOnly?: readonly string[];
   /** A function that writes nothing else may batch-put items of these partitions only: the API log writer's records. */
   batchPutsOnly?: readonly string[];
+  /**
+   * A function that writes nothing else may update these attributes only (dynamodb:Attributes, the item's key among
+   * them) of items in these partitions: the API log writer's copy of a sign-in's time to the user's directory entry.
+   */
+  attributeUpdatesOnly?: { partitions: readonly string[]; attributes: readonly string[] };
   /** Opens sealed secrets (kms:Decrypt): API-key secrets on every signed request, mail values in the courier. */
   opens?: boolean;
   /** May send mail through SES (only the courier), always through this configuration set. */
@@ -222,7 +227,7 @@ export class GroupFunction extends Construct {
    * The table is encrypted with the secrets key, so DynamoDB needs the key on the function's behalf. That
    * use is granted only through DynamoDB (kms:ViaService): it must not let a function seal secrets itself.
    */
-  private grantTable({ table, secretsKey, writes, reads = true, updatesOnly, batchPutsOnly }: GroupFunctionProps): void {
+  private grantTable({ table, secretsKey, writes, reads = true, updatesOnly, batchPutsOnly, attributeUpdatesOnly }: GroupFunctionProps): void {
     if (reads || writes) {
       Grant.addToPrincipal({
         grantee: this.fn,
@@ -230,18 +235,25 @@ export class GroupFunction extends Construct {
         resourceArns: [table.tableArn, `${table.tableArn}/index/${INDEX_NAME}`],
       });
     }
-    const only = (action: string, partitions: readonly string[] | undefined) => {
+    const only = (action: string, partitions: readonly string[] | undefined, attributes?: readonly string[]) => {
       if (writes || !partitions || partitions.length === 0) return false;
       this.fn.addToRolePolicy(
         new PolicyStatement({
           actions: [action],
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] } },
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] },
+            ...(attributes ? { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...attributes] } } : {}),
+          },
         }),
       );
       return true;
     };
-    const writesSome = [only('dynamodb:UpdateItem', updatesOnly), only('dynamodb:BatchWriteItem', batchPutsOnly)].includes(true);
+    const writesSome = [
+      only('dynamodb:UpdateItem', updatesOnly),
+      only('dynamodb:BatchWriteItem', batchPutsOnly),
+      only('dynamodb:UpdateItem', attributeUpdatesOnly?.partitions, attributeUpdatesOnly?.attributes),
+    ].includes(true);
     this.fn.addToRolePolicy(
       new PolicyStatement({
         actions: [...TABLE_KEY_READ, ...(writes || writesSome ? TABLE_KEY_WRITE : [])],

@@ -41,10 +41,13 @@ import { buildPageAssetsSync, pageAssetsDir } from '../web/page-assets.js';
 import {
   ACTIVE_USERS_PARTITIONS,
   API_LOG_PARTITIONS,
+  BEHAVIOR_PARTITIONS,
+  DIRECTORY_COPY_ATTRIBUTES,
   ENTITY,
   EVENT_PARTITIONS,
   EVENT_SEQUENCE_PARTITIONS,
   SIGN_IN_COUNTS_PARTITIONS,
+  USER_PARTITIONS,
 } from '../shared/store/keys.js';
 import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../shared/schemas/apilog.js';
 import { GroupFunction, type GroupFunctionProps } from './group-function.js';
@@ -183,6 +186,9 @@ export class ServiceStack extends Stack {
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:events:*:*:event-bus/default]':
         'events go to the default bus of the account and region a SaaS saves with PUT /v1/integration/eventbridge/info, known only at run time; PutEvents and nothing else',
     });
+    // Event deliveries given up after three days of retries go to the same alarmed dead letters (docs/events.md); the
+    // stream's dead-letter destination below already lets the function send there.
+    scheduled.fn.addEnvironment('DEAD_LETTER_QUEUE_URL', mailDeadLetters.queueUrl);
     // New outbox items and events reach the courier and the deliverer through the stream; what keeps failing lands in
     // the dead letters.
     scheduled.fn.addEventSource(
@@ -313,8 +319,11 @@ export class ServiceStack extends Stack {
       opens: false,
       // The API log's records; the events of changing calls (shared/domain/integration) and their counters.
       batchPutsOnly: [API_LOG_PARTITIONS, EVENT_PARTITIONS],
-      // The counters of sign-ins and of each subject's events; who signed in each day and month, and how many.
-      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS],
+      // The counters of sign-ins and of each subject's events; who signed in each day and month, and how many; the
+      // pages GetUserInfo was called from.
+      updatesOnly: [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS, BEHAVIOR_PARTITIONS],
+      // A sign-in's time copied to its user's directory entry (decision 18), and nothing else of a user's items.
+      attributeUpdatesOnly: { partitions: [USER_PARTITIONS], attributes: DIRECTORY_COPY_ATTRIBUTES },
       timeout: Duration.seconds(60),
     });
     writer.fn.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(deadLetters) });
@@ -332,6 +341,7 @@ export class ServiceStack extends Stack {
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.apiLog),
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.signIn),
       FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.event),
+      FilterPattern.stringValue(`$.${SHIPPED_MEMBER}`, '=', SHIPPED_KINDS.pageView),
     );
     const tellers = [...GROUPS.filter((group) => ROUTES.some((route) => route.group === group && route.permission !== null)), ...SIGN_IN_SCREENS];
     for (const name of tellers) {

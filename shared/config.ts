@@ -16,6 +16,8 @@ export interface ServiceConfig {
   dynamoEndpoint: string | undefined;
   /** Set in local mode: the SES v2 stand-in's URL. */
   sesEndpoint: string | undefined;
+  /** On AWS, the stack's alarmed dead-letter queue: event deliveries given up are sent there (docs/events.md). */
+  deadLetterQueueUrl: string | undefined;
   /** Tests and laptops only: cognito-local's URL, in place of the old pool's region endpoint (lazy migration). */
   cognitoEndpoint: string | undefined;
   /** On AWS: the KMS key that wraps the data keys of stored secrets. */
@@ -214,6 +216,7 @@ function readConfig(): ServiceConfig {
     tableName: optionalFromEnv('TABLE_NAME'),
     region: stringFromEnv('AWS_REGION', 'us-east-1'),
     dynamoEndpoint: optionalFromEnv('DYNAMODB_ENDPOINT'),
+    deadLetterQueueUrl: optionalFromEnv('DEAD_LETTER_QUEUE_URL'),
     sesEndpoint: optionalFromEnv('SES_ENDPOINT'),
     cognitoEndpoint: optionalFromEnv('COGNITO_ENDPOINT'),
     kmsKeyId: optionalFromEnv('KMS_KEY_ID'),

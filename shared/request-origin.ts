@@ -9,6 +9,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestOrigin {
   sourceIp?: string;
   userAgent?: string;
+  /**
+   * The page the SaaS's user is on, as the SaaSus SDKs send it: `X-SaaSus-Referer`, else `Referer`. GetUserInfo
+   * keeps it in the user's page histories (shared/domain/analysis/page-views.ts).
+   */
+  referer?: string;
 }
 
 const scope = new AsyncLocalStorage<RequestOrigin>();
@@ -33,5 +38,6 @@ export function originOfEvent(event: unknown): RequestOrigin {
   const sourceIp = typeof http?.sourceIp === 'string' ? http.sourceIp : undefined;
   const header = headers?.['user-agent'] ?? headers?.['User-Agent'];
   const userAgent = typeof http?.userAgent === 'string' ? http.userAgent : typeof header === 'string' ? header : undefined;
-  return { ...(sourceIp ? { sourceIp } : {}), ...(userAgent ? { userAgent } : {}) };
+  const page = [headers?.['x-saasus-referer'], headers?.['referer']].find((value) => typeof value === 'string' && value !== '') as string | undefined;
+  return { ...(sourceIp ? { sourceIp } : {}), ...(userAgent ? { userAgent } : {}), ...(page ? { referer: page } : {}) };
 }

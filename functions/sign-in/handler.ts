@@ -11,6 +11,7 @@ import {
   deviceService as devices,
   passwordSignInService as passwordSignIn,
   signInService as signIn,
+  tellPageView,
 } from '../../shared/wiring.js';
 
 export const handler = groupHandler('sign-in', {
@@ -26,6 +27,11 @@ export const handler = groupHandler('sign-in', {
   getAuthCredentials: operation(s.getAuthCredentials, ({ query }, ctx) => credentials().get(ctx.saasId, query)),
   createAuthCredentials: operation(s.createAuthCredentials, ({ body }, ctx) => credentials().save(ctx.saasId, body)),
   exchangeAuthCredentials: operation(s.exchangeAuthCredentials, ({ body }, ctx) => credentials().exchange(ctx.saasId, body)),
-  getUserInfo: operation(s.getUserInfo, ({ query }, ctx) => credentials().userInfo(ctx.saasId, query.token)),
+  getUserInfo: operation(s.getUserInfo, async ({ query }, ctx) => {
+    const info = await credentials().userInfo(ctx.saasId, query.token);
+    // The page the user is on joins their page histories (the Analysis API), as SaaSus documents.
+    tellPageView(ctx.saasId, info.id);
+    return info;
+  }),
   revokeToken: operation(s.revokeToken, ({ body }, ctx) => credentials().revoke(ctx.saasId, body.refresh_token)),
 });

@@ -44,11 +44,12 @@ export interface CallChange {
 
 /**
  * The lines a function writes for the API log writer (docs/deployment-shape.md, "The API log"): a JSON object
- * whose `shipped` member names what it carries, a signed call's record or a counted sign-in outcome. Here, below
- * the domain that makes and reads them and the stack whose log subscriptions pick them out by this member.
+ * whose `shipped` member names what it carries: a signed call's record, a counted sign-in outcome, a changing
+ * call's event, or the page a GetUserInfo call came from. Here, below the domain that makes and reads them and the
+ * stack whose log subscriptions pick them out by this member.
  */
 export const SHIPPED_MEMBER = 'shipped';
-export const SHIPPED_KINDS = { apiLog: 'api-log', signIn: 'sign-in', event: 'event' } as const;
+export const SHIPPED_KINDS = { apiLog: 'api-log', signIn: 'sign-in', event: 'event', pageView: 'page-view' } as const;
 
 export const ApiLog = Type.Object(
   {

@@ -1,5 +1,6 @@
 import type { ActivePeriod, ActiveUserMarks } from '../domain/analysis/active-users.js';
-import type { ActiveUsersRow, ActiveUsersType, AnalysisRepository, BehaviorDay } from '../domain/analysis/analysis.js';
+import type { ActiveUsersRow, ActiveUsersType, AnalysisRepository, BehaviorDay, BehaviorEntry } from '../domain/analysis/analysis.js';
+import type { PageViewStore } from '../domain/analysis/page-views.js';
 import { unlessConditionFails } from './conditional.js';
 import { PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
 import { analysisKeys, ENTITY, INDEX_NAME, TTL_ATTRIBUTE } from './keys.js';
@@ -19,7 +20,7 @@ const dayOf = (item: Record<string, unknown>): BehaviorDay => ({
 });
 
 /** The Analysis API's figures and histories, and the active users the service counts (keys.ts, analysisKeys). */
-export class DynamoAnalysisRepository implements AnalysisRepository, ActiveUserMarks {
+export class DynamoAnalysisRepository implements AnalysisRepository, ActiveUserMarks, PageViewStore {
   constructor(
     private readonly db: DynamoClient,
     private readonly table: string,
@@ -77,6 +78,42 @@ export class DynamoAnalysisRepository implements AnalysisRepository, ActiveUserM
       [TTL_ATTRIBUTE]: expiresAt,
     };
     await this.db.send(new PutCommand({ TableName: this.table, Item: item }));
+  }
+
+  async appendBehavior(
+    saasId: string,
+    userId: string,
+    day: number,
+    entries: readonly BehaviorEntry[],
+    expiresAt: number,
+    max: number,
+  ): Promise<boolean> {
+    const { gsi1pk, gsi1sk } = analysisKeys.behaviorOfUser(saasId, userId, day);
+    // UpdateItem, as the API log writer may only update (lib/service-stack.ts); the same item PUT /user-behavior-day writes.
+    return unlessConditionFails(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: analysisKeys.behaviorDay(saasId, day, userId),
+          UpdateExpression:
+            'SET histories = list_append(if_not_exists(histories, :none), :new), entity = :entity, v = :v, userId = :user, #day = :day, gsi1pk = :gpk, gsi1sk = :gsk, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(histories) OR size(histories) < :max',
+          ExpressionAttributeNames: { '#day': 'day', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: {
+            ':none': [],
+            ':new': entries.map(({ timestamp, referer }) => ({ timestamp, referer })),
+            ':entity': ENTITY.behaviorDay,
+            ':v': 1,
+            ':user': userId,
+            ':day': day,
+            ':gpk': gsi1pk,
+            ':gsk': gsi1sk,
+            ':ttl': expiresAt,
+            ':max': max,
+          },
+        }),
+      ),
+    );
   }
 
   async behaviorOfUser(saasId: string, userId: string, fromDay: number): Promise<BehaviorDay[]> {

@@ -478,9 +478,9 @@ export const apiLogKeys = {
   isPartition: (pk: string) => API_LOG_PARTITION.test(pk),
   /**
    * Whether a store command is the API log writer's (shared/domain/apilog/shipped-lines.ts): a batch of records, a
-   * record put alone, an ADD to the sign-in counts or the active users, or a sign-in's time copied to a directory
-   * entry (the one update of an entry made alone: the others go in transactions). Tests and benches count them apart
-   * from the operations'.
+   * record put alone, an update of the sign-in counts, the active users or the page histories, or a sign-in's time
+   * copied to a directory entry (the one update of an entry made alone: the others go in transactions). Tests and
+   * benches count them apart from the operations'.
    */
   isRecordWrite: (operation: string, input: object) => {
     const { Item, Key, RequestItems } = input as {
@@ -491,8 +491,9 @@ export const apiLogKeys = {
     if (operation === 'PutItem') return API_LOG_PARTITION.test(String(Item?.pk ?? ''));
     if (operation === 'UpdateItem')
       return (
-        [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION].some((partition) => partition.test(String(Key?.pk ?? ''))) ||
-        (Key as { sk?: unknown } | undefined)?.sk === DIRECTORY_ENTRY_SK
+        [SIGN_IN_COUNTS_PARTITION, EVENT_SEQUENCE_PARTITION, ACTIVE_USERS_PARTITION, BEHAVIOR_PARTITION].some((partition) =>
+          partition.test(String(Key?.pk ?? '')),
+        ) || (Key as { sk?: unknown } | undefined)?.sk === DIRECTORY_ENTRY_SK
       );
     if (operation !== 'BatchWriteItem' || !RequestItems) return false;
     const requests = Object.values(RequestItems).flat();
@@ -508,6 +509,15 @@ const SIGN_IN_COUNTS_PARTITION = /^SAAS#[^#]+#SIGNINCOUNTS$/;
 /** Who signed in within a day or month, and how many (shared/domain/analysis/active-users.ts): the writer's too. */
 export const ACTIVE_USERS_PARTITIONS = 'SAAS#*#ACTIVE#*';
 const ACTIVE_USERS_PARTITION = /^SAAS#[^#]+#ACTIVE#/;
+/** Users' page histories, which GetUserInfo's Referer feeds (shared/domain/analysis/page-views.ts): the writer's too. */
+export const BEHAVIOR_PARTITIONS = 'SAAS#*#BEHAVIOR';
+const BEHAVIOR_PARTITION = /^SAAS#[^#]+#BEHAVIOR$/;
+/**
+ * Users' partitions, where the writer copies a sign-in's time to the directory entry (shared/store/user-repository.ts,
+ * copyLastSignIn): it may touch these attributes of them only, the key and the entry's shard among them.
+ */
+export const USER_PARTITIONS = 'SAAS#*#USER#*';
+export const DIRECTORY_COPY_ATTRIBUTES = ['pk', 'sk', 'last_login_at', 'gsi1pk'] as const;
 /** The events the writer keeps, and the counters that number them (shared/domain/integration): the writer's too. */
 export const EVENT_PARTITIONS = 'SAAS#*#EVENTS';
 export const EVENT_SEQUENCE_PARTITIONS = 'SAAS#*#EVENTSEQ';

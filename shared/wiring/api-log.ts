@@ -4,21 +4,30 @@
  * shipped lines (shared/domain/apilog/shipped-lines.ts).
  */
 import type { CloudWatchLogsEvent } from 'aws-lambda';
-import { nowMillis } from '../clock.js';
+import { nowMillis, nowSeconds } from '../clock.js';
 import { log } from '../log.js';
 import { metrics } from '../metrics.js';
 import type { CallRecorder } from '../http/pipeline.js';
 import { subscribedMessages } from '../adapters/aws/log-subscription.js';
-import { apiLogRecord, ApiLogService } from '../domain/apilog/api-log.js';
+import { apiLogRecord, ApiLogService, redactedReferer } from '../domain/apilog/api-log.js';
 import { apiCallEvent, type ApiEvent } from '../domain/integration/api-events.js';
 import { EventRecorder } from '../domain/integration/event-delivery.js';
-import { apiLogLine, eventLine, readShippedLines, ShippedLineWriter, signInLine } from '../domain/apilog/shipped-lines.js';
+import { apiLogLine, eventLine, pageViewLine, readShippedLines, ShippedLineWriter, signInLine } from '../domain/apilog/shipped-lines.js';
+import { requestOrigin } from '../request-origin.js';
 import type { ActivityEvent } from '../domain/users/activity.js';
 import { DailySignIns } from '../domain/users/daily-sign-ins.js';
 import { isCountedKind } from '../domain/users/sign-in-counts.js';
 import { cursors } from './keys.js';
 import { ActiveUserMarker } from '../domain/analysis/active-users.js';
-import { analysisRepository, apiLogRepository, apiLogRetentionSeconds, eventRepository, signInCountsRepository, userRepository } from './repositories.js';
+import { PageViews } from '../domain/analysis/page-views.js';
+import {
+  analysisRepository,
+  apiLogRepository,
+  apiLogRetentionSeconds,
+  eventRepository,
+  signInCountsRepository,
+  userRepository,
+} from './repositories.js';
 
 /** Where each line for the API log writer goes (shared/domain/apilog/shipped-lines.ts). */
 export type LineSink = (line: string) => void | Promise<void>;
@@ -50,6 +59,15 @@ export const recordApiCall: CallRecorder = (call) => {
   return told.some((t) => t instanceof Promise) ? Promise.all(told).then(() => undefined) : undefined;
 };
 
+/**
+ * The page a SaaS's user called GetUserInfo from (the request's X-SaaSus-Referer or Referer), told as a line for
+ * their page histories (shared/domain/analysis/page-views.ts): no store request on the call's path.
+ */
+export const tellPageView = (saasId: string, userId: string) => {
+  const page = redactedReferer(requestOrigin().referer);
+  if (page) void lineSink(pageViewLine(saasId, userId, nowSeconds(), page));
+};
+
 /** An event told as the calls' events are (the Integration API's test and own events). */
 export const tellEvent = (event: ApiEvent) => lineSink(eventLine(event));
 
@@ -72,6 +90,7 @@ export async function writeShippedLines(messages: readonly string[]): Promise<{ 
     events: new EventRecorder({ events: eventRepository() }),
     active: new ActiveUserMarker(analysisRepository(), apiLogRetentionSeconds()),
     lastSignIns: userRepository(),
+    pages: new PageViews(analysisRepository()),
   });
   try {
     return await writer.write(readShippedLines(messages));

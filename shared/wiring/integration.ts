@@ -7,6 +7,7 @@ import { nowMillis } from '../clock.js';
 import { config } from '../config.js';
 import { AwsEventBus, LocalEventBus } from '../adapters/events/event-bus.js';
 import { StandardWebhookSender } from '../adapters/events/webhook-sender.js';
+import { LocalDeadLetters, SqsDeadLetters } from '../adapters/events/dead-letters.js';
 import { newApiLogId } from '../domain/apilog/api-log.js';
 import { EventDeliverer, IntegrationService } from '../domain/integration/event-delivery.js';
 import { WebhookService, type WebhookSecrets } from '../domain/integration/webhooks.js';
@@ -20,6 +21,14 @@ let localEventBus: LocalEventBus | undefined;
 /** Locally (DynamoDB Local), the stand-in bus of this process: the tests read it, the console shows the kept events. */
 export const localBus = (): LocalEventBus => (localEventBus ??= new LocalEventBus());
 const eventBus = () => (config().dynamoEndpoint ? localBus() : new AwsEventBus());
+let localDeadLetterList: LocalDeadLetters | undefined;
+/** Locally, the given-up deliveries of this process (the tests read them). */
+export const localDeadLetters = (): LocalDeadLetters => (localDeadLetterList ??= new LocalDeadLetters());
+/** On AWS, the stack's alarmed dead-letter queue (DEAD_LETTER_QUEUE_URL); locally, the list above. */
+const deadLetters = () => {
+  const { deadLetterQueueUrl, region } = config();
+  return deadLetterQueueUrl ? new SqsDeadLetters(deadLetterQueueUrl, region) : localDeadLetters();
+};
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Webhook URLs: public addresses only on AWS; locally, plain http to this machine too (publicFetcher). */
@@ -40,6 +49,7 @@ export const eventDeliverer = () => {
     webhooks: events,
     secrets: webhookSecrets(),
     sender: new StandardWebhookSender((url, body, headers) => postChecked(fetcher, url, body, headers, WEBHOOK_TIMEOUT_MS)),
+    deadLetters: deadLetters(),
     now: nowSeconds,
   });
 };

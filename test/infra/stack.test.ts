@@ -21,6 +21,7 @@ import {
   EVENT_PARTITIONS,
   EVENT_SEQUENCE_PARTITIONS,
   ACTIVE_USERS_PARTITIONS,
+  BEHAVIOR_PARTITIONS,
   SIGN_IN_COUNTS_PARTITIONS,
 } from '../../shared/store/keys.js';
 
@@ -283,14 +284,23 @@ describe('service stack', () => {
     const writer = statementsOf(functionOf('apilog-writer'));
     const tableActions = writer.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
     assert.deepEqual(tableActions.sort(), ['dynamodb:BatchWriteItem', 'dynamodb:UpdateItem']);
-    const leadingKeys = (action: string) => writer.find((st) => actionsOf(st).includes(action))?.Condition;
+    const leadingKeys = (action: string) => writer.filter((st) => actionsOf(st).includes(action)).map((st) => st.Condition);
     // The API log's records and the events' (docs/events.md), and the counters of sign-ins and of each subject's events.
-    assert.deepEqual(leadingKeys('dynamodb:BatchWriteItem'), {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS, EVENT_PARTITIONS] },
-    });
-    assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS] },
-    });
+    assert.deepEqual(leadingKeys('dynamodb:BatchWriteItem'), [
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [API_LOG_PARTITIONS, EVENT_PARTITIONS] } },
+    ]);
+    assert.deepEqual(leadingKeys('dynamodb:UpdateItem'), [
+      {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': [SIGN_IN_COUNTS_PARTITIONS, EVENT_SEQUENCE_PARTITIONS, ACTIVE_USERS_PARTITIONS, BEHAVIOR_PARTITIONS],
+        },
+      },
+      // A sign-in's time copied to the user's directory entry (decision 18): that attribute (and the entry's shard) only.
+      {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SAAS#*#USER#*'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'last_login_at', 'gsi1pk'] },
+      },
+    ]);
     assert.equal(API_LOG_PARTITIONS, 'SAAS#*#APILOG#*');
     // The console writes its failed sign-in counts and signed-out sessions only: every data call it makes goes through the API.
     const operatorConsole = statementsOf(functionOf('console'));
@@ -502,7 +512,10 @@ describe('the API log writer', () => {
     );
     for (const [, filter] of filters) {
       assert.deepEqual(filter.Properties.DestinationArn, { 'Fn::GetAtt': [writer, 'Arn'] });
-      assert.equal(filter.Properties.FilterPattern, '{ ($.shipped = "api-log") || ($.shipped = "sign-in") || ($.shipped = "event") }');
+      assert.equal(
+        filter.Properties.FilterPattern,
+        '{ ($.shipped = "api-log") || ($.shipped = "sign-in") || ($.shipped = "event") || ($.shipped = "page-view") }',
+      );
     }
     const invokes = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'logs.amazonaws.com');
     assert.equal(invokes.length, 1, 'one permission for CloudWatch Logs, of this account only');

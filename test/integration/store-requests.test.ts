@@ -92,7 +92,9 @@ describe('store requests', () => {
         ? `${line.record.method} ${line.record.uri} ${line.record.status}`
         : line.kind === 'event'
           ? line.event.eventType
-          : line.outcome;
+          : line.kind === 'sign-in'
+            ? line.outcome
+            : `page ${line.referer}`;
     assert.deepEqual(told.map(said), [
       'POST /v1/auth/sign-in 200',
       'sign_in',

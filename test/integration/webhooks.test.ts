@@ -13,6 +13,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { nowMillis, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { RETRY_DELAYS_SECONDS } from '../../shared/domain/integration/event-delivery.js';
+import { localDeadLetters } from '../../shared/wiring.js';
 import { onApi } from '../support/other-api.js';
 
 interface Received {
@@ -166,6 +167,12 @@ describe('signed webhooks', () => {
     }
     assert.equal(attempts, RETRY_DELAYS_SECONDS.length + 1, 'every attempt of the schedule, then none');
     resetClockForTests();
+    // The given-up delivery went to the dead letters (on AWS the alarmed queue), once, with why.
+    const given = localDeadLetters().given.filter((d) => d.target === `webhook:${webhookId}`);
+    assert.equal(given.length, 1);
+    assert.equal(given[0]?.eventType, 'create_tenant');
+    assert.equal(given[0]?.attempts, RETRY_DELAYS_SECONDS.length + 1);
+    assert.match(given[0]?.lastError ?? '', /500/);
     const endpoint = await integration.get<{ disabled: boolean; disabled_reason?: string; failures: number }>(`/webhooks/${webhookId}`);
     assert.equal(endpoint.body.disabled, true);
     assert.match(endpoint.body.disabled_reason ?? '', /three days/);

@@ -224,6 +224,7 @@ describe('the writer', () => {
           events: { record: async () => 0 },
           active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
           lastSignIns: { copyLastSignIn: async (saas, user, at) => void copies.push(`${saas}\n${user}\n${at}`) },
+          pages: { viewed: async () => undefined },
         });
         const written = await writer.write(lines);
         const records = told.flatMap((t) => (t.shipped.kind === 'api-log' ? [t.shipped.record] : []));
@@ -277,6 +278,7 @@ describe('the writer', () => {
       events: { record: async () => 0 },
       active: { signedIn: async () => void added++ },
       lastSignIns: { copyLastSignIn: async () => void added++ },
+      pages: { viewed: async () => void added++ },
     });
     const lines = readShippedLines([apiLogLine(apiLogRecord(CALL, RETENTION)), signInLine('saas-1', 'sign_in_succeeded', NOW / 1000)]);
     await assert.rejects(writer.write(lines), /unprocessed/);

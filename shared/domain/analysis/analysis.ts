@@ -54,7 +54,9 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
  */
 export const COUNTED_TENANT = { tenant_id: NIL_UUID, env_id: 0 } as const;
 
-const dayStart = (seconds: number) => Math.floor(seconds / DAY) * DAY;
+export const dayStart = (seconds: number) => Math.floor(seconds / DAY) * DAY;
+/** When a day's histories are dropped: a month after the day ends. */
+export const behaviorExpiresAt = (day: number) => day + MONTH + DAY;
 
 function dateOf(value: string, field: string, shape: 'day' | 'month'): number {
   const full = shape === 'month' ? `${value}-01` : value;
@@ -144,7 +146,7 @@ export class AnalysisService {
   async updateBehaviorDay(saasId: string, input: { timestamp: number; user_id: string; histories: BehaviorEntry[] }): Promise<void> {
     const day = dayStart(input.timestamp);
     const histories = input.histories.map(({ timestamp, referer }) => ({ timestamp, referer })).sort((a, b) => a.timestamp - b.timestamp);
-    await this.deps.analysis.putBehaviorDay(saasId, { userId: input.user_id.toLowerCase(), day, histories }, day + MONTH + DAY);
+    await this.deps.analysis.putBehaviorDay(saasId, { userId: input.user_id.toLowerCase(), day, histories }, behaviorExpiresAt(day));
   }
 
   /** The user's histories of the past month, oldest day first. */

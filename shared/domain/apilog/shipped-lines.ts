@@ -17,7 +17,8 @@ import { millisOfApiLogId, type ApiLogRecord, type ApiLogRepository } from './ap
 export type ShippedLine =
   | { kind: 'api-log'; record: ApiLogRecord }
   | { kind: 'sign-in'; saasId: string; outcome: CountedKind; at: number; userId?: string }
-  | { kind: 'event'; event: ApiEvent };
+  | { kind: 'event'; event: ApiEvent }
+  | { kind: 'page-view'; saasId: string; userId: string; at: number; referer: string };
 
 /** A signed call's record, as its function writes it for the writer. */
 export const apiLogLine = (record: ApiLogRecord): string => JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.apiLog, record });
@@ -32,6 +33,13 @@ export const eventLine = (event: ApiEvent): string => JSON.stringify({ [SHIPPED_
  */
 export const signInLine = (saasId: string, outcome: CountedKind, at: number, userId?: string): string =>
   JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.signIn, saas_id: saasId, outcome, at, ...(userId ? { user_id: userId } : {}) });
+
+/**
+ * The page a SaaS's user called GetUserInfo from (`at`: Unix seconds; `referer`: its origin and path), for their
+ * page histories (shared/domain/analysis/page-views.ts).
+ */
+export const pageViewLine = (saasId: string, userId: string, at: number, referer: string): string =>
+  JSON.stringify({ [SHIPPED_MEMBER]: SHIPPED_KINDS.pageView, saas_id: saasId, user_id: userId, at, referer });
 
 /** SaaS ids are UUIDs; a key part may never hold the key separator `#`. */
 const SAAS_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
@@ -80,6 +88,12 @@ export function readShippedLine(line: string): ShippedLine | undefined {
     if (userId !== undefined && (typeof userId !== 'string' || !USER_ID.test(userId))) return undefined;
     return { kind: 'sign-in', saasId, outcome: outcome as CountedKind, at, ...(userId ? { userId } : {}) };
   }
+  if (value[SHIPPED_MEMBER] === SHIPPED_KINDS.pageView) {
+    const { saas_id: saasId, user_id: userId, at, referer } = value;
+    if (typeof saasId !== 'string' || !SAAS_ID.test(saasId) || typeof userId !== 'string' || !USER_ID.test(userId)) return undefined;
+    if (!whole(at, EARLIEST, LATEST) || !text(referer, 512, 1)) return undefined;
+    return { kind: 'page-view', saasId, userId, at, referer };
+  }
   if (value[SHIPPED_MEMBER] === SHIPPED_KINDS.event) {
     const event = readApiEvent(value.event);
     return event && SAAS_ID.test(event.saasId) ? { kind: 'event', event } : undefined;
@@ -93,6 +107,11 @@ export const readShippedLines = (messages: readonly string[]): ShippedLine[] =>
 
 /** Count writes at once: a batch of many SaaS products' days is written in a few round trips, not one per day. */
 const ADDS_AT_ONCE = 4;
+
+/** Writes each item, ADDS_AT_ONCE at a time. */
+async function fewAtOnce<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += ADDS_AT_ONCE) await Promise.all(items.slice(i, i + ADDS_AT_ONCE).map(write));
+}
 
 /**
  * Writes a batch of lines: the records first (BatchWriteItem, 25 at a time, what the store hands back unprocessed
@@ -111,6 +130,8 @@ export class ShippedLineWriter {
       active: { signedIn(saasId: string, userId: string, at: number): Promise<unknown> };
       /** The user directory's copy of a sign-in's time, which the sign-in itself never writes (shared/store/user-repository.ts). */
       lastSignIns: { copyLastSignIn(saasId: string, userId: string, at: number): Promise<unknown> };
+      /** Adds to users' page histories (shared/domain/analysis/page-views.ts). */
+      pages: { viewed(saasId: string, userId: string, views: readonly { timestamp: number; referer: string }[]): Promise<unknown> };
     },
   ) {}
 
@@ -122,6 +143,7 @@ export class ShippedLineWriter {
     const activeDays = new Map<string, { saasId: string; userId: string; at: number }>();
     /** Who signed in, once per SaaS and user, with the latest time (the directory entries' copies). */
     const latest = new Map<string, { saasId: string; userId: string; at: number }>();
+    const views = new Map<string, { saasId: string; userId: string; views: { timestamp: number; referer: string }[] }>();
     for (const line of lines) {
       if (line.kind === 'api-log') {
         records.set(`${line.record.saasId}\n${line.record.id}`, line.record);
@@ -129,6 +151,13 @@ export class ShippedLineWriter {
       }
       if (line.kind === 'event') {
         events.set(`${line.event.saasId}\n${line.event.id}`, line.event);
+        continue;
+      }
+      if (line.kind === 'page-view') {
+        const key = `${line.saasId}\n${line.userId}`;
+        const entry = views.get(key) ?? { saasId: line.saasId, userId: line.userId, views: [] };
+        entry.views.push({ timestamp: line.at, referer: line.referer });
+        views.set(key, entry);
         continue;
       }
       const day = utcDay(line.at);
@@ -144,15 +173,11 @@ export class ShippedLineWriter {
     }
     if (records.size > 0) await this.deps.logs.putMany([...records.values()]);
     const adds = [...days.values()];
-    await inGroups(adds, ({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts));
-    await inGroups([...activeDays.values()], ({ saasId, userId, at }) => this.deps.active.signedIn(saasId, userId, at));
+    await fewAtOnce(adds, ({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts));
+    await fewAtOnce([...activeDays.values()], ({ saasId, userId, at }) => this.deps.active.signedIn(saasId, userId, at));
+    await fewAtOnce([...views.values()], (v) => this.deps.pages.viewed(v.saasId, v.userId, v.views));
     if (events.size > 0) await this.deps.events.record([...events.values()]);
-    await inGroups([...latest.values()], ({ saasId, userId, at }) => this.deps.lastSignIns.copyLastSignIn(saasId, userId, at));
+    await fewAtOnce([...latest.values()], ({ saasId, userId, at }) => this.deps.lastSignIns.copyLastSignIn(saasId, userId, at));
     return { records: records.size, countWrites: adds.length, events: events.size };
   }
-}
-
-/** Each item's write, ADDS_AT_ONCE at a time: a batch can name thousands, and the store throttles a flood. */
-async function inGroups<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += ADDS_AT_ONCE) await Promise.all(items.slice(i, i + ADDS_AT_ONCE).map(write));
 }

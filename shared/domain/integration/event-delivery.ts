@@ -24,6 +24,24 @@ export interface BusEntry {
   time: number;
 }
 
+/** A delivery given up after every retry, for the dead letters (docs/events.md, "Retries"). */
+export interface GivenUpDelivery {
+  saasId: string;
+  eventId: string;
+  eventType: string;
+  /** `eventbridge` or `webhook:<id>`. */
+  target: string;
+  attempts: number;
+  lastError: string;
+  /** Unix seconds. */
+  at: number;
+}
+
+/** Where given-up deliveries go: on AWS the stack's alarmed dead-letter queue; locally a list the console shows. */
+export interface DeadLetterPort {
+  put(delivery: GivenUpDelivery): Promise<void>;
+}
+
 /** Sends entries to a bus; answers each entry's error ('' when it was taken), in order. */
 export interface EventBusPort {
   put(busArn: string, entries: readonly BusEntry[]): Promise<string[]>;
@@ -86,6 +104,7 @@ export class EventDeliverer {
       webhooks: WebhookRepository;
       sender: WebhookSenderPort;
       secrets: WebhookSecrets;
+      deadLetters: DeadLetterPort;
       /** Unix seconds. */
       now: () => number;
     },
@@ -122,13 +141,35 @@ export class EventDeliverer {
       targets[name] = afterFailure(state, error, now);
       const gaveUp = targets[name].status === 'failed';
       metrics.count(gaveUp ? 'EventDeliveryFailed' : 'EventDeliveryRetried');
-      if (gaveUp) log.error('event delivery: given up after every retry', undefined, { saasId: event.saasId, id: event.id, target: name, error });
+      if (gaveUp) await this.giveUp(event, name, targets[name]);
       if (name.startsWith(WEBHOOK_TARGET)) await this.countWebhook(event.saasId, name.slice(WEBHOOK_TARGET.length), false, gaveUp);
     }
     const pending = Object.values(targets).filter((t) => t.status === 'pending');
     const nextDue = pending.length > 0 ? Math.min(...pending.map((t) => t.nextAttemptAt)) : undefined;
     await this.deps.events.saveProgress({ ...event, targets }, nextDue);
     return delivered;
+  }
+
+  /**
+   * Hands a given-up delivery to the dead letters (EventDeliveryFailed counted it). Their failure is logged, never the delivery's: the
+   * event's state (failed) is saved all the same, and the console lists it while the event is kept.
+   */
+  private async giveUp(event: StoredEvent, target: string, state: TargetState): Promise<void> {
+    const delivery: GivenUpDelivery = {
+      saasId: event.saasId,
+      eventId: event.id,
+      eventType: event.eventType,
+      target,
+      attempts: state.attempts,
+      lastError: state.lastError ?? '',
+      at: this.deps.now(),
+    };
+    log.error('event delivery: given up after every retry', undefined, { ...delivery });
+    try {
+      await this.deps.deadLetters.put(delivery);
+    } catch (error) {
+      log.error('event delivery: the given-up delivery could not be put in the dead letters', error, { saasId: event.saasId, id: event.id, target });
+    }
   }
 
   /** '' when the destination took the event, else why not. */
