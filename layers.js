@@ -279,7 +279,7 @@ export const LAYERS = [
     files: ['shared/domain/*.ts'],
     mayImport: DOMAIN_FLOOR,
     refusedPackages: NO_AWS_SDK,
-    what: 'atomic writes, paging, attributes, scheduled work: for every domain folder',
+    what: 'atomic writes, paging, creation order, attributes, scheduled work: for every domain folder',
   },
   { name: 'openapi', files: ['shared/openapi.ts'], mayImport: ['routes', 'schemas'], what: 'the OpenAPI document, from the routes' },
   { name: 'routes', files: ['shared/routes.ts'], mayImport: ['permissions'], what: 'the one route table' },

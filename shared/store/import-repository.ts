@@ -13,6 +13,7 @@ import { partitionQuery, queryAll, queryPages } from './query.js';
 import { projection } from './user-repository.js';
 import { DynamoCommitter, update, updateRequest, type Condition } from './transact.js';
 import { Update } from './update.js';
+import { byCreation, createdMs } from '../domain/creation-order.js';
 
 const PART_OPEN: Condition = { expression: 'attribute_not_exists(#done)', names: { '#done': 'done' } };
 
@@ -21,8 +22,8 @@ const toJob = (item: Record<string, unknown>): ImportJobRecord => {
   return job;
 };
 
-/** Jobs made within one second keep their order. */
-const createdMs = (job: ImportJobRecord) => job.created_ms ?? job.created_at * 1000;
+/** Oldest first: jobs made within one second keep their order. */
+const oldestFirst = byCreation<ImportJobRecord>((job) => createdMs(job.created_ms, job.created_at));
 
 export class DynamoImportRepository implements ImportRepository {
   constructor(
@@ -49,12 +50,12 @@ export class DynamoImportRepository implements ImportRepository {
 
   async list(saasId: string): Promise<ImportJobRecord[]> {
     const jobs = (await queryAll(this.db, this.table, keys.importJobs(saasId))).map(toJob);
-    return jobs.sort((a, b) => createdMs(b) - createdMs(a) || b.id.localeCompare(a.id));
+    return jobs.sort((a, b) => oldestFirst(b, a));
   }
 
   async unfinished(saasId: string): Promise<string[]> {
     const jobs = (await queryAll(this.db, this.table, keys.importJobs(saasId))).map(toJob).filter((job) => job.state !== 'done');
-    return jobs.sort((a, b) => createdMs(a) - createdMs(b)).map((job) => job.id);
+    return jobs.sort(oldestFirst).map((job) => job.id);
   }
 
   async pendingParts(saasId: string, jobId: string): Promise<ImportPart[]> {

@@ -12,8 +12,9 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
-import { startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
+import type { TestOidcIdp } from '../support/oidc-idp.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
+import { connectTenantOidc, verifyDomain } from '../support/tenant-providers.js';
 
 const skip = chromiumMissing();
 const PERSON = { sub: 'okta-ada', email: 'ada@acme.test', name: 'Ada' };
@@ -36,15 +37,8 @@ const published: Record<string, string[]> = {};
     await setup.ensureDefinitions();
     const tenantId = await setup.createTenant('Acme');
     setTxtRecordsForTests(published);
-    idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
-    const oidc = { discovery_url: idp.discoveryUrl, client_id: idp.clientId, client_secret: idp.clientSecret };
-    assert.equal((await saas.client.put(`/tenants/${tenantId}/identity-providers/oidc`, { oidc })).status, 200);
-    const claim = await saas.client.post<{ record: { name: string; value: string } }>(`/tenants/${tenantId}/domains`, {
-      domain: 'acme.test',
-      jit_role_name: 'admin',
-    });
-    published[claim.body.record.name] = [claim.body.record.value];
-    assert.equal((await saas.client.post(`/tenants/${tenantId}/domains/acme.test/verify`, {})).status, 200);
+    idp = await connectTenantOidc(saas.client, screen, tenantId);
+    await verifyDomain(saas.client, tenantId, 'acme.test', published, { jit_role_name: 'admin' });
   });
   afterAll(async () => {
     setTxtRecordsForTests(undefined);

@@ -6,27 +6,22 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { SignedClient } from '../../client/signed-fetch.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { chromiumMissing } from '../support/chromium.js';
-import { axeClean, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import { axeClean, signInConsole, startConsoleBrowser, stopConsoleBrowser, type ConsoleSaas } from '../support/console-browser.js';
 import { onApi } from '../support/other-api.js';
 
 const skip = chromiumMissing();
 
 let h: Harness;
 let browser: Browser;
-let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let saas: ConsoleSaas;
 
 (skip ? describe.skip : describe)('the console’s events page in Chromium', () => {
   beforeAll(async () => {
-    ({ h, browser } = await startConsoleBrowser());
-    saas = await h.newSaas();
+    ({ h, browser, saas } = await startConsoleBrowser());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(() => stopConsoleBrowser(h, browser));
 
   it('sets the bus, sends a test event, makes a webhook from the keyboard and lists the events', async () => {
     const { context, page } = await signInConsole(browser, h, saas, { at: 'events' });

@@ -8,18 +8,17 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { SignedClient } from '../../client/signed-fetch.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { MAX_IMPORT_BODY_BYTES, type ImportJob } from '../../shared/schemas/migration.js';
 import { chromiumMissing } from '../support/chromium.js';
-import { axeClean, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import { axeClean, signInConsole, startConsoleBrowser, stopConsoleBrowser, type ConsoleSaas } from '../support/console-browser.js';
 
 const skip = chromiumMissing();
 
 let h: Harness;
 let browser: Browser;
-let mover: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let mover: ConsoleSaas;
 
 const FILE = [
   JSON.stringify({ type: 'user', external_id: 'u-1', email: 'ann@console-import.example' }),
@@ -30,13 +29,9 @@ const FILE = [
 
 (skip ? describe.skip : describe)('the console’s migration page in Chromium', () => {
   beforeAll(async () => {
-    ({ h, browser } = await startConsoleBrowser());
-    mover = await h.newSaas(['*', 'migration:write']);
+    ({ h, browser, saas: mover } = await startConsoleBrowser(['*', 'migration:write']));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(() => stopConsoleBrowser(h, browser));
 
   it('starts an import from an uploaded file, lists the job and shows its refused rows', async () => {
     const { context, page } = await signInConsole(browser, h, mover, { at: 'migration' });

@@ -7,17 +7,16 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { SignedClient } from '../../client/signed-fetch.js';
 import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
-import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser, stopConsoleBrowser, type ConsoleSaas } from '../support/console-browser.js';
 import type { Harness } from '../../dev-support/harness.js';
 
 const skip = chromiumMissing();
 
 let h: Harness;
 let browser: Browser;
-let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let saas: ConsoleSaas;
 
 interface Unit {
   id: string;
@@ -43,13 +42,9 @@ async function assertFocus(page: Page, id: string, why: string) {
 
 (skip ? describe.skip : describe)('the console pricing catalogue in Chromium', () => {
   beforeAll(async () => {
-    ({ h, browser } = await startConsoleBrowser());
-    saas = await h.newSaas();
+    ({ h, browser, saas } = await startConsoleBrowser());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(() => stopConsoleBrowser(h, browser));
 
   it('builds a plan from a metered unit and a tiered unit, and changes a unit’s type and tiers', async () => {
     const pricing = onApi(saas.client, 'pricing');

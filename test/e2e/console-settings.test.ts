@@ -8,10 +8,9 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { SignedClient } from '../../client/signed-fetch.js';
 import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
-import { axeClean, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import { axeClean, signInConsole, startConsoleBrowser, stopConsoleBrowser, type ConsoleSaas } from '../support/console-browser.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { startTestIdp } from '../support/saml-idp.js';
 
@@ -19,19 +18,15 @@ const skip = chromiumMissing();
 
 let h: Harness;
 let browser: Browser;
-let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let saas: ConsoleSaas;
 
 const signedIn = () => signInConsole(browser, h, saas);
 
 (skip ? describe.skip : describe)('the console settings pages in Chromium', () => {
   beforeAll(async () => {
-    ({ h, browser } = await startConsoleBrowser());
-    saas = await h.newSaas();
+    ({ h, browser, saas } = await startConsoleBrowser());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(() => stopConsoleBrowser(h, browser));
 
   it('charts a tenant’s metered usage per day from the counts the API recorded', async () => {
     const tenant = await saas.client.post<{ id: string }>('/tenants', { name: 'Acme', attributes: {}, back_office_staff_email: 'staff@example.com' });

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { SignedClient } from '../../client/signed-fetch.js';
 import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
-import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser } from '../support/console-browser.js';
+import { axeClean, consoleUrlOf, signInConsole, startConsoleBrowser, stopConsoleBrowser, type ConsoleSaas } from '../support/console-browser.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
@@ -27,24 +26,20 @@ const skip = chromiumMissing();
 
 let h: Harness;
 let browser: Browser;
-let saas: { saasId: string; apiKey: string; secret: string; client: SignedClient };
-let shop: { saasId: string; apiKey: string; secret: string; client: SignedClient };
+let saas: ConsoleSaas;
+let shop: ConsoleSaas;
 
 const consoleUrl = (page?: string) => consoleUrlOf(h, page);
 const signedIn = (credentials: { saasId: string; apiKey: string; secret: string }, lang = 'en') => signInConsole(browser, h, credentials, { lang });
 
 (skip ? describe.skip : describe)('the operator console in Chromium', () => {
   beforeAll(async () => {
-    ({ h, browser } = await startConsoleBrowser());
-    saas = await h.newSaas();
+    ({ h, browser, saas } = await startConsoleBrowser());
     // The catalogue and the tenants pages work on a SaaS of their own, with environments and roles.
     shop = await h.newSaas();
     await defineEnvsAndRoles(shop.client);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(() => stopConsoleBrowser(h, browser));
 
   it('shows a signed-out browser the sign-in form, and its API calls are refused', async () => {
     const context = await browser.newContext();

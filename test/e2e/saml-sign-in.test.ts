@@ -13,7 +13,8 @@ import { chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
-import { EMAIL_ATTRIBUTE, serveTestIdp } from '../support/saml-idp.js';
+import { serveTestIdp } from '../support/saml-idp.js';
+import { connectTenantSaml } from '../support/tenant-providers.js';
 
 const skip = chromiumMissing();
 const KIM = { email: 'kim.browser@acme.test', password: 'Kim#Secret42', nameId: 'kim@acme-idp' };
@@ -50,11 +51,7 @@ onEachHosting('SAML sign-in in Chromium, own hosts %s', (perSaasHosts) => {
     tenantId = await setup.createTenant('Acme');
     await setup.addMember(tenantId, await setup.createUser(KIM.email, KIM.password), KIM.email);
     idp = await serveTestIdp('acme', `${h.api.baseUrl}/saml2/metadata/${saasId}`, KIM);
-    const props = { email_attribute: EMAIL_ATTRIBUTE, metadata_xml: idp.idp.metadata };
-    assert.equal(
-      (await saas.client.put(`/tenants/${tenantId}/identity-providers`, { provider_type: 'SAML', identity_provider_props: props })).status,
-      200,
-    );
+    await connectTenantSaml(saas.client, tenantId, idp.idp.metadata);
   });
   afterAll(async () => {
     await idp?.close();

@@ -22,7 +22,8 @@ import { BASE_PATH } from '../../shared/routes.js';
 import { dynamo } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { watchWrites, withWriteLog, writesBeyondAttempts, type WriteRecord } from '../support/write-log.js';
-import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
+import { startTestIdp, type TestIdp } from '../support/saml-idp.js';
+import { connectTenantSaml } from '../support/tenant-providers.js';
 
 const REQUESTS = Number(process.env.FUZZ_LOGIN_RUNS ?? 1_500);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -448,9 +449,7 @@ beforeAll(async () => {
   assert.equal(tenant.status, 201, tenant.text);
   real.tenantId = tenant.body.id;
   idp = startTestIdp('fuzz');
-  const props = { email_attribute: EMAIL_ATTRIBUTE, metadata_xml: idp.metadata };
-  const saml = await admin.put(`/tenants/${real.tenantId}/identity-providers`, { provider_type: 'SAML', identity_provider_props: props });
-  assert.equal(saml.status, 200, saml.text);
+  await connectTenantSaml(admin, real.tenantId, idp.metadata);
 
   // Real sealed values to start from: the authorization request the screen carries, and a SAML flow with its answer.
   const authorize = await send({

@@ -18,7 +18,8 @@ import { DynamoUserRepository } from '../../shared/store/user-repository.js';
 import { CookieBrowser } from '../support/cookie-browser.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
-import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
+import { startTestIdp, type TestIdp } from '../support/saml-idp.js';
+import { connectTenantSaml } from '../support/tenant-providers.js';
 import { accessTokenOf } from '../support/tokens.js';
 
 const CALLBACK = 'https://app.acme.test/callback';
@@ -110,8 +111,7 @@ beforeAll(async () => {
   await setup.addMember(tenant1, userId, USER.email);
   await setup.addMember(tenant2, userId, USER.email);
   idp1 = startTestIdp('t1');
-  const props = { email_attribute: EMAIL_ATTRIBUTE, metadata_xml: idp1.metadata };
-  assert.equal((await admin.put(`/tenants/${tenant1}/identity-providers`, { provider_type: 'SAML', identity_provider_props: props })).status, 200);
+  await connectTenantSaml(admin, tenant1, idp1.metadata);
 });
 afterAll(async () => {
   await google?.close();

@@ -15,6 +15,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
 import { EMAIL_ATTRIBUTE, startTestIdp, type TestIdp } from '../support/saml-idp.js';
 import { openScreen } from '../support/screen-client.js';
+import { connectTenantSaml, tenantSaas } from '../support/tenant-providers.js';
 
 const CALLBACK = 'https://app.acme.test/callback';
 /** 93.184.215.14 is a public address (example.com's); the rest are not. */
@@ -77,26 +78,22 @@ async function signIn(tenantId: string, idp: TestIdp, person: { nameId: string; 
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: admin } = await h.newSaas());
-  screen = `${h.api.baseUrl}/login/${saasId}/`;
-  assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
-  const setup = new ServiceSetup(admin);
-  await setup.ensureDefinitions();
-  tenantA = await setup.createTenant('Acme');
-  tenantB = await setup.createTenant('Beta');
+  let setup: ServiceSetup;
+  ({
+    saasId,
+    admin,
+    screen,
+    setup,
+    tenants: { Acme: tenantA, Beta: tenantB },
+  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK));
   await setup.addMember(tenantA, await setup.createUser(KIM.email, KIM.password), KIM.email);
   await setup.addMember(tenantB, await setup.createUser(LEE.email, LEE.password), LEE.email);
   // The only names that resolve in this file (no test depends on external DNS, and none is ever connected to).
   setHostsForTests(HOSTS);
   idpA = startTestIdp('a');
   idpB = startTestIdp('b');
-  for (const [tenant, idp] of [
-    [tenantA, idpA],
-    [tenantB, idpB],
-  ] as const) {
-    const props = { email_attribute: EMAIL_ATTRIBUTE, metadata_xml: idp.metadata };
-    assert.equal((await admin.put(`/tenants/${tenant}/identity-providers`, { provider_type: 'SAML', identity_provider_props: props })).status, 200);
-  }
+  await connectTenantSaml(admin, tenantA, idpA.metadata);
+  await connectTenantSaml(admin, tenantB, idpB.metadata);
 });
 afterAll(async () => {
   await h?.close();

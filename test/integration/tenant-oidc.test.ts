@@ -9,13 +9,14 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { ServiceSetup } from '../../examples/app/demo.js';
+import type { ServiceSetup } from '../../examples/app/demo.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { JWKS_COOLDOWN_SECONDS } from '../../web/login/screen/tenant-oidc.js';
 import { deliveredMail } from '../support/mail.js';
-import { followRedirects, startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
+import { followRedirects, type TestOidcIdp } from '../support/oidc-idp.js';
 import { openScreen } from '../support/screen-client.js';
+import { connectTenantOidc, tenantSaas } from '../support/tenant-providers.js';
 
 const CALLBACK = 'https://app.acme.test/callback';
 const KIM = { sub: 'okta-kim', email: 'kim.oidc@acme.test', name: 'Kim', groups: ['engineering'] };
@@ -45,18 +46,17 @@ const put = (tenantId: string, oidc: unknown) => admin.put(`/tenants/${tenantId}
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: admin } = await h.newSaas());
-  screen = `${h.api.baseUrl}/login/${saasId}/`;
-  assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
-  const setup = new ServiceSetup(admin);
-  await setup.ensureDefinitions();
-  tenantA = await setup.createTenant('Acme');
-  tenantB = await setup.createTenant('Beta');
+  let setup: ServiceSetup;
+  ({
+    saasId,
+    admin,
+    screen,
+    setup,
+    tenants: { Acme: tenantA, Beta: tenantB },
+  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK));
   await setup.addMember(tenantA, await setup.createUser(KIM.email, 'Kim#Secret42'), KIM.email);
   await setup.addMember(tenantB, await setup.createUser(LEE.email, 'Lee#Secret42'), LEE.email);
-  idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
-  const saved = await put(tenantA, { discovery_url: idp.discoveryUrl, client_id: idp.clientId, client_secret: idp.clientSecret });
-  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  idp = await connectTenantOidc(admin, screen, tenantA);
 });
 afterAll(async () => {
   resetClockForTests();

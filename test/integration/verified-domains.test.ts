@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { RECHECK_SECONDS } from '../../shared/domain/tenants/verified-domains.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
-import { followRedirects, startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
+import { followRedirects, type TestOidcIdp } from '../support/oidc-idp.js';
 import { openScreen } from '../support/screen-client.js';
+import { connectTenantOidc, tenantSaas } from '../support/tenant-providers.js';
 
 const CALLBACK = 'https://app.acme.test/callback';
 interface Domain {
@@ -25,7 +25,6 @@ interface Domain {
 
 let h: Harness;
 let admin: SignedClient;
-let saasId: string;
 let tenantA: string;
 let tenantB: string;
 let idp: TestOidcIdp;
@@ -51,17 +50,13 @@ async function discover(email: string, state = 's-1') {
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: admin } = await h.newSaas());
-  screen = `${h.api.baseUrl}/login/${saasId}/`;
-  assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
-  const setup = new ServiceSetup(admin);
-  await setup.ensureDefinitions();
-  tenantA = await setup.createTenant('Acme');
-  tenantB = await setup.createTenant('Beta');
+  ({
+    admin,
+    screen,
+    tenants: { Acme: tenantA, Beta: tenantB },
+  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK));
   setTxtRecordsForTests(published);
-  idp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`] });
-  const oidc = { discovery_url: idp.discoveryUrl, client_id: idp.clientId, client_secret: idp.clientSecret };
-  assert.equal((await admin.put(`/tenants/${tenantA}/identity-providers/oidc`, { oidc })).status, 200);
+  idp = await connectTenantOidc(admin, screen, tenantA);
 });
 afterAll(async () => {
   setTxtRecordsForTests(undefined);

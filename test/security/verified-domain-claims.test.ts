@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import { ServiceSetup } from '../../examples/app/demo.js';
+import type { ServiceSetup } from '../../examples/app/demo.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { deliveredMail } from '../support/mail.js';
-import { followRedirects, startTestOidcIdp, type TestOidcIdp } from '../support/oidc-idp.js';
+import { followRedirects, type TestOidcIdp } from '../support/oidc-idp.js';
+import { connectTenantOidc, tenantSaas, verifyDomain } from '../support/tenant-providers.js';
 
 interface Domain {
   status: string;
@@ -28,24 +29,21 @@ const published: Record<string, string[]> = {};
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: admin } = await h.newSaas());
-  screen = `${h.api.baseUrl}/login/${saasId}/`;
-  assert.equal((await admin.put('/auth-info', { callback_url: 'https://app.acme.test/callback' })).status, 200);
-  const setup = new ServiceSetup(admin);
-  await setup.ensureDefinitions();
-  acme = await setup.createTenant('Acme');
-  mallory = await setup.createTenant('Mallory');
+  let setup: ServiceSetup;
+  ({
+    saasId,
+    admin,
+    screen,
+    setup,
+    tenants: { Acme: acme, Mallory: mallory },
+  } = await tenantSaas(h, ['Acme', 'Mallory']));
   // Kim is Acme's, and Mallory's too (a shared contractor): Mallory's provider must still not speak for acme.test.
   const kim = await setup.createUser(KIM, 'Kim#Secret42');
   await setup.addMember(acme, kim, KIM);
   await setup.addMember(mallory, kim, KIM);
   setTxtRecordsForTests(published);
-  const claimed = await admin.post<Domain>(`/tenants/${acme}/domains`, { domain: 'acme.test' });
-  published[claimed.body.record.name] = [claimed.body.record.value];
-  assert.equal((await admin.post<Domain>(`/tenants/${acme}/domains/acme.test/verify`, {})).body.status, 'verified');
-  malloryIdp = await startTestOidcIdp({ redirectUris: [`${screen}oidc/callback`], name: 'mallory' });
-  const oidc = { discovery_url: malloryIdp.discoveryUrl, client_id: malloryIdp.clientId, client_secret: malloryIdp.clientSecret };
-  assert.equal((await admin.put(`/tenants/${mallory}/identity-providers/oidc`, { oidc })).status, 200);
+  await verifyDomain(admin, acme, 'acme.test', published);
+  malloryIdp = await connectTenantOidc(admin, screen, mallory, 'mallory');
 });
 afterAll(async () => {
   setTxtRecordsForTests(undefined);

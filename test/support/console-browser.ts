@@ -12,11 +12,23 @@ import { launchChromium } from './chromium.js';
 
 const IMAGES = '.test-results/console';
 
-/** The local stack and a headless Chromium, started side by side; the screenshots' folder made. */
-export async function startConsoleBrowser(): Promise<{ h: Harness; browser: Browser }> {
+/** A SaaS and its key: what the console is signed in with. */
+export type ConsoleSaas = Awaited<ReturnType<Harness['newSaas']>>;
+
+/**
+ * The local stack and a headless Chromium, started side by side, and a SaaS with a key of `permissions` (every
+ * one by default); the screenshots' folder made.
+ */
+export async function startConsoleBrowser(permissions?: string[]): Promise<{ h: Harness; browser: Browser; saas: ConsoleSaas }> {
   mkdirSync(IMAGES, { recursive: true });
   const [h, browser] = await Promise.all([startHarness(), launchChromium()]);
-  return { h, browser };
+  return { h, browser, saas: await h.newSaas(permissions) };
+}
+
+/** Closes what startConsoleBrowser started (what of it did start, when it failed half-way). */
+export async function stopConsoleBrowser(h: Harness | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+  await h?.close();
 }
 
 /** A console page's address on the harness (`overview` when none is named). */

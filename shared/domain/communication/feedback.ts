@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { nowMillis, nowSeconds } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import type { AtomicWrite, CommitOutcome } from '../atomic.js';
+import { byCreation, createdMs } from '../creation-order.js';
 
 export interface CommentRecord {
   id: string;
@@ -94,8 +95,7 @@ export interface CommentAnswer {
 const toComment = (c: CommentRecord): CommentAnswer => ({ id: c.id, created_at: c.createdAt, body: c.body });
 
 /** Oldest first, by the millisecond where one is kept, then by id. */
-const byTime = <T extends { id: string; createdAt: number; createdMs?: number }>(a: T, b: T) =>
-  (a.createdMs ?? a.createdAt * 1000) - (b.createdMs ?? b.createdAt * 1000) || a.id.localeCompare(b.id);
+const byTime = byCreation<{ id: string; createdAt: number; createdMs?: number }>((record) => createdMs(record.createdMs, record.createdAt));
 
 function votesOf(votes: VoteRecord[]): { count: number; users: { user_id: string }[] } {
   const ordered = [...votes].sort((a, b) => a.votedAt - b.votedAt || a.userId.localeCompare(b.userId));
