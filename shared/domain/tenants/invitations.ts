@@ -184,8 +184,17 @@ export class InvitationService {
   /** Create Tenant Invitation: by a member of the tenant (their access token), mailed with invite_tenant_user. */
   async create(saasId: string, tenantId: string, input: NewInvitation): Promise<Invitation> {
     emailLogin(input.email);
-    const envs = mergeEnvs(input.envs);
     const claims = await this.deps.tokens.verifyAccessToken(saasId, input.access_token);
+    return this.invite(saasId, tenantId, claims.sub, input);
+  }
+
+  /**
+   * An invitation by a member the caller already knows (a tenant admin signed in on the setup page, whose screen
+   * session stands for the access token): the same checks and write, the inviter's membership among them.
+   */
+  async invite(saasId: string, tenantId: string, inviterId: string, input: Omit<NewInvitation, 'access_token'>): Promise<Invitation> {
+    emailLogin(input.email);
+    const envs = mergeEnvs(input.envs);
     const [, catalog, loginScreen] = await Promise.all([
       this.liveTenant(saasId, tenantId),
       loadCatalog(this.deps.definitions, saasId),
@@ -201,7 +210,7 @@ export class InvitationService {
       email: emailAddress(input.email),
       envs,
       invitation_url: invitationUrl(loginScreen, tenantId, id),
-      inviter_id: claims.sub,
+      inviter_id: inviterId,
       created_at: now,
       expired_at: expiredAt,
       remove_at: expiredAt + KEEP_EXPIRED_SECONDS,

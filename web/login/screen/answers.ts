@@ -10,10 +10,14 @@ import { contextQuery, type ScreenContext } from '../screen-context.js';
 import { fill, type LoginTexts, type MessageName } from '../texts/en.js';
 import { BASE_HEADERS, JSON_HEADERS, type LoginScreenDeps } from './contract.js';
 
-export const screenPath = (deps: LoginScreenDeps, saasId: string) => `${deps.basePath}${saasId}/`;
+export const screenPath = (deps: Pick<LoginScreenDeps, 'basePath'>, saasId: string) => `${deps.basePath}${saasId}/`;
 
 /** Cookies of this SaaS's screen: its CSRF token (Strict), and the SAML flow the SAML function sets there (Lax). */
-export const screenCookie = (deps: LoginScreenDeps, saasId: string, sameSite: CookieScope['sameSite']): CookieScope => ({
+export const screenCookie = (
+  deps: Pick<LoginScreenDeps, 'basePath' | 'secureCookies'>,
+  saasId: string,
+  sameSite: CookieScope['sameSite'],
+): CookieScope => ({
   path: screenPath(deps, saasId),
   sameSite,
   secure: deps.secureCookies,

@@ -26,6 +26,9 @@ import type { LoginScreenDeps } from './contract.js';
 /** The cookie's name on plain HTTP, and its old name over HTTPS (read once more, then moved: resume.ts). */
 export const SESSION_COOKIE = 'login_session';
 
+/** What finding a session's cookie needs of the screen (the setup page reads it too: web/login/setup-wiring.ts). */
+export type SessionCookieDeps = Pick<LoginScreenDeps, 'basePath' | 'secureCookies' | 'box'>;
+
 /**
  * Where the session's cookie is kept. Over HTTPS, with the `__Host-` prefix: the browser takes it only Secure,
  * from this very host, with Path=/ and no Domain, so a sibling host (another SaaS's `<id>.<login domain>`, a
@@ -33,14 +36,14 @@ export const SESSION_COOKIE = 'login_session';
  * keeps apart the screens that share the API's host. Plain HTTP (loopback) cannot have the prefix: the old
  * name, scoped to the screen's path.
  */
-export function sessionCookie(deps: LoginScreenDeps, saasId: string): { name: string; scope: CookieScope } {
+export function sessionCookie(deps: SessionCookieDeps, saasId: string): { name: string; scope: CookieScope } {
   return deps.secureCookies
     ? { name: `__Host-login_session-${saasId}`, scope: { path: '/', sameSite: 'Lax', secure: true } }
     : { name: SESSION_COOKIE, scope: screenCookie(deps, saasId, 'Lax') };
 }
 
 /** Over HTTPS, the Set-Cookie that forgets a cookie of the old name (none on plain HTTP, where it is the name). */
-const forgetOldName = (deps: LoginScreenDeps, saasId: string): string[] =>
+const forgetOldName = (deps: SessionCookieDeps, saasId: string): string[] =>
   deps.secureCookies ? [setCookie(SESSION_COOKIE, '', screenCookie(deps, saasId, 'Lax'), 0)] : [];
 
 const sessionContext = (saasId: string) => ({ purpose: 'login screen session', saas_id: saasId });
@@ -86,7 +89,7 @@ export async function withSessionJar(request: WebRequest, answer: () => Promise<
  * `oldName`: found under the cookie's old name only (before the `__Host-` prefix); resume.ts moves it.
  */
 export async function sessionOf(
-  deps: LoginScreenDeps,
+  deps: SessionCookieDeps,
   saasId: string,
   request: WebRequest,
 ): Promise<(SessionReference & { oldName?: true }) | undefined> {

@@ -13,7 +13,8 @@ import { contentSecurityPolicy } from '../pages.js';
 import type { SetupTexts } from '../texts/en-setup.js';
 import { fill, type LoginTexts } from '../texts/en.js';
 
-export const SETUP_STEPS = ['', 'saml', 'oidc', 'scim', 'domain'] as const;
+/** `members`: a tenant admin's page only (signed in on the screen), never a setup link's. */
+export const SETUP_STEPS = ['', 'saml', 'oidc', 'scim', 'domain', 'members'] as const;
 export type SetupStep = (typeof SETUP_STEPS)[number];
 
 /** What a step's page shows of the tenant's settings, read fresh for each answer. */
@@ -29,6 +30,15 @@ export interface SetupView {
   domains: Static<typeof TenantDomain>[];
   /** Ours, to copy into the tenant's identity provider. */
   urls: { spEntityId: string; acsUrl: string; spMetadataUrl: string; samlSignIn: string; oidcCallback: string; oidcSignIn: string; scim: string };
+  /** The tenant's members and invitations: only on a tenant admin's page. */
+  admin?: AdminView;
+}
+
+export interface AdminView {
+  members: { id: string; email: string; roles: string[] }[];
+  invitations: { email: string; status: 'pending' | 'accepted' | 'expired'; roles: string[] }[];
+  /** The roles an invitation may give, `{env id}:{role name}`, with what the page shows of each. */
+  roles: { value: string; label: string }[];
 }
 
 /** What the last action left to say: a success, a refusal, a token shown once, and the fields as typed. */
@@ -53,9 +63,18 @@ const hidden = (csrf: string) => `<input type="hidden" name="csrf" value="${e(cs
 const button = (action: string, text: string, secondary = false) =>
   `<button type="submit" name="action" value="${action}"${secondary ? ' class="secondary"' : ''}>${e(text)}</button>`;
 
-function nav(t: SetupTexts, root: string, current: SetupStep): string {
-  const names: Record<SetupStep, string> = { '': t.overview, saml: t.stepSaml, oidc: t.stepOidc, scim: t.stepScim, domain: t.stepDomain };
-  const items = SETUP_STEPS.map((step) => {
+const stepNames = (t: SetupTexts): Record<SetupStep, string> => ({
+  '': t.overview,
+  saml: t.stepSaml,
+  oidc: t.stepOidc,
+  scim: t.stepScim,
+  domain: t.stepDomain,
+  members: t.stepMembers,
+});
+
+function nav(t: SetupTexts, root: string, current: SetupStep, admin: boolean): string {
+  const names = stepNames(t);
+  const items = SETUP_STEPS.filter((step) => admin || step !== 'members').map((step) => {
     const href = `${root}setup${step ? `/${step}` : ''}`;
     return `<li><a href="${href}"${step === current ? ' aria-current="page"' : ''}>${e(names[step])}</a></li>`;
   });
@@ -164,6 +183,30 @@ ${button('claim', t.claim)}
 ${rows.length ? rows.join('\n') : `<p>${e(t.noDomains)}</p>`}`;
 }
 
+function members(t: SetupTexts, v: SetupView, a: AdminView, o: Outcome): string {
+  const rows = a.members.map(
+    (m) =>
+      `<tr><td>${e(m.email)}</td><td>${e(m.roles.join(', '))}</td><td><form method="post" action="${v.root}setup/members">${hidden(v.csrf)}<input type="hidden" name="user_id" value="${e(m.id)}"><button type="submit" name="action" value="remove" class="secondary" aria-label="${e(fill(t.removeMember, { email: m.email }))}">${e(t.remove)}</button></form></td></tr>`,
+  );
+  const invitations = a.invitations.map((i) => `<li>${e(i.email)} (${e(i.roles.join(', '))}): ${e(t.invitationStatus[i.status])}</li>`);
+  const options = a.roles.map((r) => `<option value="${e(r.value)}"${o.form?.role === r.value ? ' selected' : ''}>${e(r.label)}</option>`);
+  return `<h3>${e(t.members)}</h3>
+${
+  rows.length
+    ? `<table><thead><tr><th scope="col">${e(t.memberEmail)}</th><th scope="col">${e(t.memberRoles)}</th><th scope="col">${e(t.remove)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+    : `<p>${e(t.noMembers)}</p>`
+}
+<h3>${e(t.invite)}</h3>
+<form method="post" action="${v.root}setup/members">${hidden(v.csrf)}
+${field('email', t.inviteEmail, o.form?.email ?? '', ' type="email" required autocomplete="off"')}
+<label for="role">${e(t.inviteRole)}</label>
+<select id="role" name="role" required>${options.join('')}</select>
+${button('invite', t.invite)}
+</form>
+<h3>${e(t.invitations)}</h3>
+${invitations.length ? `<ul>${invitations.join('')}</ul>` : `<p>${e(t.noInvitations)}</p>`}`;
+}
+
 /** The page of one step, with what its last action left to say. */
 export function setupPage(texts: LoginTexts, t: SetupTexts, assets: string, step: SetupStep, v: SetupView, o: Outcome = {}): string {
   const title = fill(t.title, { tenant: v.tenantName });
@@ -176,8 +219,10 @@ export function setupPage(texts: LoginTexts, t: SetupTexts, assets: string, step
           ? scim(t, v, o, texts.lang)
           : step === 'domain'
             ? domains(t, v, o)
-            : overview(t, v);
-  const names: Record<SetupStep, string> = { '': t.overview, saml: t.stepSaml, oidc: t.stepOidc, scim: t.stepScim, domain: t.stepDomain };
+            : step === 'members' && v.admin
+              ? members(t, v, v.admin, o)
+              : overview(t, v);
+  const names = stepNames(t);
   return `<!doctype html>
 <html lang="${texts.lang}">
 <head>
@@ -194,7 +239,7 @@ export function setupPage(texts: LoginTexts, t: SetupTexts, assets: string, step
 ${languages(texts, t, v.root, step)}
 <h1>${e(title)}</h1>
 <p>${e(fill(t.intro, { saas: v.saasName }))}</p>
-${nav(t, v.root, step)}
+${nav(t, v.root, step, v.admin !== undefined)}
 <h2 id="step-heading">${e(names[step])}</h2>
 ${o.notice ? `<p id="notice" class="notice" role="status">${e(o.notice)}</p>` : ''}
 ${o.error ? `<p id="error" class="error" role="alert">${e(o.error)}</p>` : ''}

@@ -8,6 +8,12 @@
  *   GET  ./setup?key=…                     the link: consumed, the cookie set, 303 to ./setup
  *   GET  ./setup  ./setup/{step}           the overview, or a step: saml, oidc, scim, domain
  *   POST ./setup/{step}  action=…          the step's form (test, save; create; claim, verify): the step's page again
+ *   GET  ./setup?tenant=…                  a tenant admin, signed in on the screen: the cookie set, 303 to ./setup
+ *   GET|POST ./setup/members               that admin's members and invitations (invite, remove)
+ *
+ * A tenant admin (docs/enterprise.md, "Tenant admins") holds the page as long as their screen session lives and
+ * they keep the role: both are read again at every request, so signing out, a session ended, or the role taken
+ * away ends the page at once. The members step is theirs only: a setup link's holder never sees it.
  *
  * A form posts through the screen pipeline (web/kit/pipeline.ts): the host gate before, then the form's size and
  * type, its CSRF token against the cookie's, the grant's life and link, and the body's schema.
@@ -21,7 +27,7 @@ import { errorAnswer } from '../../../shared/http/errors.js';
 import { validate } from '../../../shared/http/validation.js';
 import { log } from '../../../shared/log.js';
 import type { SecretBox } from '../../../shared/crypto/secret-box.js';
-import type { SetupGrant } from '../../../shared/domain/tenants/setup-links.js';
+import { SESSION_SECONDS, type SetupGrant } from '../../../shared/domain/tenants/setup-links.js';
 import { OidcProviderProps } from '../../../shared/schemas/enterprise.js';
 import { SamlProps } from '../../../shared/schemas/tenants.js';
 import { cookie, setCookie, type CookieScope } from '../../kit/cookies.js';
@@ -32,7 +38,7 @@ import { messagePage, messagePagePolicy } from '../pages.js';
 import { BASE_HEADERS as HEADERS } from '../screen/contract.js';
 import type { SetupTexts } from '../texts/en-setup.js';
 import { fill, type LoginTexts } from '../texts/en.js';
-import { SETUP_POLICY, SETUP_STEPS, setupPage, type Outcome, type SetupStep, type SetupView } from './setup-html.js';
+import { SETUP_POLICY, SETUP_STEPS, setupPage, type AdminView, type Outcome, type SetupStep, type SetupView } from './setup-html.js';
 
 export interface SetupDeps {
   /** `{BASE_PATH}/login/`. */
@@ -61,6 +67,22 @@ export interface SetupDeps {
     claim(saasId: string, tenantId: string, input: { domain: string }): Promise<unknown>;
     verify(saasId: string, tenantId: string, domain: string): Promise<{ status: string }>;
   };
+  admins: {
+    /** The person this browser is signed in as on the SaaS's screen (its session cookie), live or not. */
+    signedIn(request: WebRequest, saasId: string): Promise<AdminRef | undefined>;
+    /** Whether that session is live and its person holds the tenant-admin role in the tenant. */
+    holds(saasId: string, tenantId: string, admin: AdminRef): Promise<boolean>;
+    view(saasId: string, tenantId: string): Promise<AdminView>;
+    invite(saasId: string, tenantId: string, inviterId: string, input: { email: string; envId: number; role: string }): Promise<void>;
+    /** The member's address, once removed from the tenant (and from it only). */
+    remove(saasId: string, tenantId: string, userId: string): Promise<string>;
+  };
+}
+
+/** A screen session, as its cookie names it. */
+export interface AdminRef {
+  userId: string;
+  sessionId: string;
 }
 
 export const SETUP_COOKIE = 'setup';
@@ -68,12 +90,14 @@ export const SETUP_COOKIE = 'setup';
 const MAX_FORM_BYTES = 400_000;
 const SAAS_ID = /^[A-Za-z0-9-]{1,64}$/;
 const SETUP_PATH = /^([A-Za-z0-9-]{1,64})\/setup(?:\/([a-z]+))?$/;
+const TENANT_ID = /^[A-Za-z0-9-]{1,64}$/;
 const HTML = { ...HEADERS, 'content-type': 'text/html; charset=utf-8' };
 
-/** What the cookie holds, sealed: the grant and the page's CSRF token. */
+/** What the cookie holds, sealed: the grant and the page's CSRF token; for a tenant admin, their screen session. */
 interface Sealed {
   grant: SetupGrant;
   csrf: string;
+  admin?: AdminRef;
 }
 const sealContext = (saasId: string) => ({ purpose: 'setup page', saasId });
 
@@ -97,6 +121,14 @@ const FORMS = {
   }),
   scim: Type.Object({ action: Type.Union([Type.Literal('create'), Type.Literal('test')]) }),
   domain: Type.Object({ action: Type.Union([Type.Literal('claim'), Type.Literal('verify')]), domain: Type.String({ minLength: 1, maxLength: 253 }) }),
+  members: Type.Union([
+    Type.Object({
+      action: Type.Literal('invite'),
+      email: Type.String({ minLength: 1, maxLength: 254 }),
+      role: Type.String({ pattern: '^[0-9]{1,9}:.{1,100}$' }),
+    }),
+    Type.Object({ action: Type.Literal('remove'), user_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  ]),
 } satisfies Record<Exclude<SetupStep, ''>, TSchema>;
 
 /** A form's fields, blank ones left out (an empty field means "not given"), csrf apart. */
@@ -118,8 +150,12 @@ export class SetupPage {
     const step = (SETUP_STEPS as readonly string[]).includes(name) ? (name as SetupStep) : undefined;
     if (step === undefined || !SAAS_ID.test(saasId) || !(await this.deps.saasExists(saasId))) return undefined;
     if (request.method === 'GET') {
-      const key = new URLSearchParams(request.query).get('key');
-      return key !== null && step === '' ? this.openLink(saasId, key) : this.show(request, saasId, step);
+      const query = new URLSearchParams(request.query);
+      const key = query.get('key');
+      const tenant = query.get('tenant');
+      if (key !== null && step === '') return this.openLink(saasId, key);
+      if (tenant !== null && step === '') return this.openAsAdmin(request, saasId, tenant);
+      return this.show(request, saasId, step);
     }
     if (request.method === 'POST' && step !== '') return this.post(request, saasId, step);
     return undefined;
@@ -149,11 +185,42 @@ export class SetupPage {
     };
   }
 
+  /**
+   * A tenant admin's opening: the person the screen's session names, holding the role in the tenant, gets the
+   * page's cookie for that tenant (its grant names no link, and lives as long as a link's session at most).
+   */
+  private async openAsAdmin(request: WebRequest, saasId: string, tenantId: string): Promise<WebResponse> {
+    const t = this.deps.words;
+    const admin = await this.deps.admins.signedIn(request, saasId);
+    if (!admin) {
+      const saas = await this.deps.saasName(saasId);
+      return this.message(401, saasId, t.notSignedInTitle, fill(t.notSignedIn, { saas }), {
+        href: `${this.deps.basePath}${saasId}/`,
+        text: t.signInLink,
+      });
+    }
+    if (!TENANT_ID.test(tenantId) || !(await this.deps.admins.holds(saasId, tenantId, admin))) {
+      return this.message(403, saasId, t.notAdminTitle, t.notAdmin);
+    }
+    const grant: SetupGrant = { saasId, tenantId, linkId: '', until: nowSeconds() + SESSION_SECONDS };
+    const sealed = await sealJson(this.deps.box, { grant, csrf: randomBytes(32).toString('base64url'), admin } satisfies Sealed, sealContext(saasId));
+    return {
+      status: 303,
+      headers: { ...HEADERS, location: `${this.deps.basePath}${saasId}/setup` },
+      body: '',
+      cookies: [setCookie(SETUP_COOKIE, sealed, this.scope(saasId), SESSION_SECONDS)],
+    };
+  }
+
   /** The cookie's grant, still good (its time, its link not revoked, its tenant there); undefined otherwise. */
   private async session(request: WebRequest, saasId: string): Promise<Sealed | undefined> {
     const raw = cookie(request.headers.cookie, SETUP_COOKIE);
     const sealed = raw ? await openJson<Sealed>(this.deps.box, raw, sealContext(saasId)) : undefined;
     if (!sealed || sealed.grant?.saasId !== saasId || typeof sealed.csrf !== 'string') return undefined;
+    if (sealed.admin !== undefined) {
+      const live = sealed.grant.until > nowSeconds() && (await this.deps.admins.holds(saasId, sealed.grant.tenantId, sealed.admin));
+      return live ? sealed : undefined;
+    }
     try {
       await this.deps.links.check(sealed.grant);
     } catch (error) {
@@ -165,13 +232,18 @@ export class SetupPage {
 
   private async show(request: WebRequest, saasId: string, step: SetupStep, outcome?: Outcome, status = 200): Promise<WebResponse> {
     const sealed = await this.session(request, saasId);
-    if (!sealed) return this.ended(saasId);
+    if (!sealed) return this.ended(request, saasId);
+    if (step === 'members' && !sealed.admin) return this.message(403, saasId, this.deps.words.notAdminTitle, this.deps.words.notAdmin);
     return this.page(sealed, step, outcome, status);
   }
 
   private async page(sealed: Sealed, step: SetupStep, outcome: Outcome = {}, status = 200): Promise<WebResponse> {
     const { saasId } = sealed.grant;
-    const view: SetupView = { ...(await this.deps.view(sealed.grant)), csrf: sealed.csrf, root: `${this.deps.basePath}${saasId}/` };
+    const [shown, admin] = await Promise.all([
+      this.deps.view(sealed.grant),
+      sealed.admin ? this.deps.admins.view(saasId, sealed.grant.tenantId) : undefined,
+    ]);
+    const view: SetupView = { ...shown, ...(admin ? { admin } : {}), csrf: sealed.csrf, root: `${this.deps.basePath}${saasId}/` };
     return {
       status,
       headers: { ...HTML, 'content-security-policy': SETUP_POLICY },
@@ -190,16 +262,19 @@ export class SetupPage {
         }
         if (req.body.length > MAX_FORM_BYTES) throw invalid('request_too_large', `body: larger than ${MAX_FORM_BYTES} bytes`);
         const sealed = await this.session(req, saasId);
-        if (!sealed) return { answer: await this.ended(saasId) };
+        if (!sealed) return { answer: await this.ended(req, saasId) };
         const { csrf, fields } = formFields(req.body);
         if (!tokenRepeated(sealed.csrf, csrf)) throw new DomainError('forbidden', 'csrf_mismatch', 'csrf: does not match the page; reload it');
+        if (step === 'members' && !sealed.admin)
+          return { answer: this.message(403, saasId, this.deps.words.notAdminTitle, this.deps.words.notAdmin) };
         return { proof: { sealed, fields } };
       },
       refuse: (error) => this.refused(saasId, error),
     };
     return rawStep(request, rules, async ({ sealed, fields }) => {
       try {
-        const outcome = await this.act(sealed.grant, step, validate(FORMS[step], fields, 'body') as Record<string, string>);
+        const form = validate(FORMS[step], fields, 'body') as Record<string, string>;
+        const outcome = step === 'members' ? await this.manage(sealed, form) : await this.act(sealed.grant, step, form);
         return this.page(sealed, step, outcome);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
@@ -209,8 +284,22 @@ export class SetupPage {
     });
   }
 
+  /** A tenant admin's form on the members step: on the cookie's tenant, whatever a form says. */
+  private async manage(sealed: Sealed, form: Record<string, string>): Promise<Outcome> {
+    const { saasId, tenantId } = sealed.grant;
+    const t = this.deps.words;
+    if (form.action === 'remove') {
+      const email = await this.deps.admins.remove(saasId, tenantId, form.user_id ?? '');
+      return { notice: fill(t.memberRemoved, { email }) };
+    }
+    const [env = '', ...role] = (form.role ?? '').split(':');
+    const email = form.email ?? '';
+    await this.deps.admins.invite(saasId, tenantId, sealed.admin?.userId ?? '', { email, envId: Number(env), role: role.join(':') });
+    return { notice: fill(t.invited, { email }) };
+  }
+
   /** One form's action on the grant's tenant, and what it leaves to say. */
-  private async act(grant: SetupGrant, step: Exclude<SetupStep, ''>, form: Record<string, string>): Promise<Outcome> {
+  private async act(grant: SetupGrant, step: Exclude<SetupStep, '' | 'members'>, form: Record<string, string>): Promise<Outcome> {
     const { saasId, tenantId } = grant;
     const t = this.deps.words;
     const f = (name: string) => form[name];
@@ -273,18 +362,27 @@ export class SetupPage {
     }
   }
 
-  private message(status: number, saasId: string, title: string, text: string): WebResponse {
+  private message(status: number, saasId: string, title: string, text: string, action?: { href: string; text: string }): WebResponse {
     return {
       status,
       headers: { ...HTML, 'content-security-policy': messagePagePolicy(true) },
-      body: messagePage(this.deps.texts, title, text, this.assets(saasId)),
+      body: messagePage(this.deps.texts, title, text, this.assets(saasId), action),
       cookies: [],
     };
   }
 
   /** No grant, or one that ended: the page says so, and forgets its cookie. */
-  private async ended(saasId: string): Promise<WebResponse> {
-    const answer = this.message(401, saasId, this.deps.words.linkInvalidTitle, this.deps.words.sessionEnded);
+  private async ended(request: WebRequest, saasId: string): Promise<WebResponse> {
+    const t = this.deps.words;
+    // A tenant admin's page ends with their screen session or their role: signing in again is the way back.
+    const raw = cookie(request.headers.cookie, SETUP_COOKIE);
+    const admin = raw ? (await openJson<Sealed>(this.deps.box, raw, sealContext(saasId)))?.admin !== undefined : false;
+    const answer = admin
+      ? this.message(401, saasId, t.notSignedInTitle, fill(t.notSignedIn, { saas: await this.deps.saasName(saasId) }), {
+          href: `${this.deps.basePath}${saasId}/`,
+          text: t.signInLink,
+        })
+      : this.message(401, saasId, t.linkInvalidTitle, t.sessionEnded);
     return { ...answer, cookies: [setCookie(SETUP_COOKIE, '', this.scope(saasId), 0)] };
   }
 
