@@ -193,13 +193,14 @@ export class ScreenSessionService {
   }
 
   /**
-   * The write that goes with the code a resumed session answers: the grant of that code recorded on it, and its
-   * last use moved to now (at most once a minute).
+   * The write that goes with a use of the session: the grant of the code it answers recorded on it, if any, and its
+   * last use moved to now (at most once a minute; none at all when there is neither).
    */
-  touch(saasId: string, session: ScreenSessionRecord, grantId: string): AtomicWrite[] {
+  touch(saasId: string, session: ScreenSessionRecord, grantId?: string): AtomicWrite[] {
     const now = nowSeconds();
-    const lastUsed = now - session.last_used_at < TOUCH_SECONDS ? {} : { lastUsed: now };
-    return [this.deps.store.useWrite(saasId, session.user_id, session.session_id, { ...lastUsed, grant: grantId })];
+    const lastUsed = now - session.last_used_at < TOUCH_SECONDS ? undefined : now;
+    if (lastUsed === undefined && grantId === undefined) return [];
+    return [this.deps.store.useWrite(saasId, session.user_id, session.session_id, { lastUsed, grant: grantId })];
   }
 
   /** An OpenID Connect client's grant from a code the session answered (CredentialDeps.recordSessionGrant). */
