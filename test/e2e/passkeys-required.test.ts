@@ -13,7 +13,7 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { EN } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { addVirtualAuthenticator, chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 
@@ -47,18 +47,7 @@ let backend: SaasBackend;
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(context, page);
     return { context, page };
   }
 
