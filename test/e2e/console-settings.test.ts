@@ -11,6 +11,8 @@ import type { Browser } from 'playwright-core';
 import { onApi } from '../support/other-api.js';
 import { chromiumMissing } from '../support/chromium.js';
 import { axeClean, signInConsole, startConsoleBrowser, stopConsoleBrowser, type ConsoleSaas } from '../support/console-browser.js';
+import { EN as EN_CONSOLE } from '../../web/console/texts/en.js';
+import { JA as JA_CONSOLE } from '../../web/console/texts/ja.js';
 import type { Harness } from '../../dev-support/harness.js';
 import { startTestIdp } from '../support/saml-idp.js';
 
@@ -27,6 +29,45 @@ const signedIn = () => signInConsole(browser, h, saas);
     ({ h, browser, saas } = await startConsoleBrowser());
   });
   afterAll(() => stopConsoleBrowser(h, browser));
+
+  for (const [lang, texts] of [
+    ['en', EN_CONSOLE],
+    ['ja', JA_CONSOLE],
+  ] as const) {
+    it(`${lang}: switches the breached-password range service and passkeys required on the sign-in settings page`, async () => {
+      const s = texts.signInSettings;
+      assert.equal((await saas.client.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200, 'passkeys not offered yet');
+      const { context, page } = await signInConsole(browser, h, saas, { lang, at: 'sign-in-settings' });
+      await page.waitForSelector('#sign-in-settings-passkeys_required');
+      assert.equal((await page.textContent('label[for=sign-in-settings-password_breach_range]'))?.trim(), s.breachRange);
+      assert.equal((await page.textContent('label[for=sign-in-settings-passkeys_required]'))?.trim(), s.passkeysRequired);
+      // Required without passkeys offered: the service's refusal, at the passkeys field.
+      await page.check('#sign-in-settings-passkeys_required');
+      await page.click('#sign-in-settings button[type=submit]');
+      await page.waitForSelector('#sign-in-settings-passkeys-error');
+      await page.check('#sign-in-settings-passkeys');
+      await page.check('#sign-in-settings-password_breach_range');
+      await page.click('#sign-in-settings button[type=submit]');
+      await page.waitForSelector('#sign-in-settings .done');
+      const on = await saas.client.get<{ passkeys: unknown; password_breach_range: unknown }>('/sign-in-settings');
+      assert.deepEqual(on.body.passkeys, { enable: true, required: true });
+      assert.deepEqual(on.body.password_breach_range, { enable: true });
+      await axeClean(page, `sign-in-settings-${lang}`);
+
+      // Read back as saved, and switched off again from the page.
+      await page.reload();
+      await page.waitForSelector('#sign-in-settings-passkeys_required:checked');
+      assert.equal(await page.isChecked('#sign-in-settings-password_breach_range'), true);
+      await page.uncheck('#sign-in-settings-passkeys_required');
+      await page.uncheck('#sign-in-settings-password_breach_range');
+      await page.click('#sign-in-settings button[type=submit]');
+      await page.waitForSelector('#sign-in-settings .done');
+      const off = await saas.client.get<{ passkeys: unknown; password_breach_range: unknown }>('/sign-in-settings');
+      assert.deepEqual(off.body.passkeys, { enable: true });
+      assert.deepEqual(off.body.password_breach_range, { enable: false });
+      await context.close();
+    });
+  }
 
   it('charts a tenant’s metered usage per day from the counts the API recorded', async () => {
     const tenant = await saas.client.post<{ id: string }>('/tenants', { name: 'Acme', attributes: {}, back_office_staff_email: 'staff@example.com' });

@@ -13,7 +13,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { ServiceSetup } from '../../examples/app/demo.js';
 import { EN } from '../../web/login/texts/en.js';
 import { seriousViolations } from '../support/axe.js';
-import { chromiumMissing, launchChromium } from '../support/chromium.js';
+import { addVirtualAuthenticator, chromiumMissing, launchChromium } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { startSaasBackend, type SaasBackend } from '../support/saas-backend.js';
 
@@ -49,18 +49,7 @@ let saasId: string;
     context = await browser.newContext();
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    }));
+    ({ cdp, authenticatorId } = await addVirtualAuthenticator(context, page));
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,7 +4,7 @@
  * browser fails the run.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -40,4 +40,24 @@ export async function openPage(browser: Browser, url: string, options: BrowserCo
   page.setDefaultTimeout(15_000);
   await page.goto(url);
   return page;
+}
+
+/**
+ * Chromium's own virtual authenticator on a page (DevTools protocol, WebAuthn domain): CTAP2, internal transport,
+ * resident keys, user verification that always succeeds, presence without a touch. Answers its id and session.
+ */
+export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 
 /** The range service's client travels in this module, beside the bundles, rather than in them. */
 export { rangeListed } from './breached-range.js';
+export { brokenRule } from './password-rules.js';
 
 /** The file's first bytes: a format mark, so a stale or foreign file is refused rather than misread. */
 const MAGIC = 'BPF1';

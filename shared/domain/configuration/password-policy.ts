@@ -7,6 +7,7 @@ import { invalid } from '../../errors.js';
 import { logger } from '../../log.js';
 import { metrics } from '../../metrics.js';
 import type { PasswordPolicy } from '../../schemas/configuration.js';
+import { DIGITS, LOWER, minimumLength, SYMBOLS, UPPER, type SaasPasswordPolicy } from './password-shape.js';
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   minimum_length: 8,
@@ -17,75 +18,21 @@ export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   temporary_password_validity_days: 7,
 };
 
-/** Cognito's symbol set, so a password valid there is valid here. */
-export const SYMBOLS = '^$*.[]{}()?"!@#%&/\\,><\':;|_~`=+-';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const DIGITS = '0123456789';
-export const MAX_PASSWORD_LENGTH = 256;
-/** NIST SP 800-63B-4's minimum where the password is the only factor (docs/decisions.md, length first). */
-export const LENGTH_FIRST_MINIMUM = 15;
-/** Its minimum where a second factor is required: passkeys required (sign-in setting `passkeys.required`). */
-export const SECOND_FACTOR_MINIMUM = 8;
-
-/** The deployment's breached-password range service (BREACHED_RANGE_BASE_URL, breached-range.ts). */
-export interface BreachedRangeService {
-  baseUrl: string;
-}
+export type { BreachedRangeService, SaasPasswordPolicy } from './password-shape.js';
+export { LENGTH_FIRST_MINIMUM, MAX_PASSWORD_LENGTH, minimumLength, normalizedPassword, SECOND_FACTOR_MINIMUM, SYMBOLS } from './password-shape.js';
 
 /**
- * SaaSus's policy with our extensions: `length_first` (sign-in settings `password_length_first`) puts length
- * before composition; `second_factor`, when the SaaS requires passkeys, lowers its minimum to 8;
- * `breached_range`, present when the SaaS turned on `password_breach_range`, asks the range service too.
- */
-export type SaasPasswordPolicy = PasswordPolicy & { length_first?: boolean; second_factor?: boolean; breached_range?: BreachedRangeService };
-
-/**
- * The one form of a password that is checked and hashed: NFKC, so full-width, half-width and composed forms of
- * what a person types are one password. Verifiers made from it are marked (users.ts, `normalization`).
- */
-export const normalizedPassword = (password: string): string => password.normalize('NFKC');
-
-/** The fewest characters the rules accept. */
-export const minimumLength = (policy: SaasPasswordPolicy): number =>
-  policy.length_first ? Math.max(policy.second_factor ? SECOND_FACTOR_MINIMUM : LENGTH_FIRST_MINIMUM, policy.minimum_length) : policy.minimum_length;
-
-const has = (password: string, set: string) => [...password].some((c) => set.includes(c));
-
-function violation(rule: string, message: string) {
-  return invalid('password_policy_violation', `password: ${message}`, { field: 'password', rule });
-}
-
-/**
- * The policy's rules that cost nothing, on the NFKC form: length in characters, then, unless the SaaS chose
- * length first, no outer spaces and the composition it asks for.
- */
-export function checkPassword(typed: string, policy: SaasPasswordPolicy): void {
-  const password = normalizedPassword(typed);
-  const length = [...password].length;
-  const minimum = minimumLength(policy);
-  if (length < minimum) throw violation('minimum_length', `must be at least ${minimum} characters`);
-  if (length > MAX_PASSWORD_LENGTH) throw violation('maximum_length', `must be at most ${MAX_PASSWORD_LENGTH} characters`);
-  if (policy.length_first) return;
-  if (password !== password.trim()) throw violation('whitespace', 'must not start or end with a space');
-  if (policy.is_require_lowercase && !has(password, LOWER)) throw violation('is_require_lowercase', 'must contain a lower-case letter');
-  if (policy.is_require_uppercase && !has(password, UPPER)) throw violation('is_require_uppercase', 'must contain an upper-case letter');
-  if (policy.is_require_numbers && !has(password, DIGITS)) throw violation('is_require_numbers', 'must contain a number');
-  if (policy.is_require_symbols && !has(password, SYMBOLS)) {
-    throw violation('is_require_symbols', `must contain a symbol (one of ${SYMBOLS})`);
-  }
-}
-
-/**
- * Every rule, the breached-password screen last: it loads the check and its filter once per warm instance.
- * Imported by a name left out of every bundle (lib/bundling.ts, BREACHED_CHECK_IMPORT): the functions that set
- * passwords find it beside their bundle, and the sign-in function does not carry its code. The range service,
+ * Every rule, the breached-password screen last. The rules (password-rules.ts) and the check come in one module,
+ * loaded with its filter once per warm instance and imported by a name left out of every bundle (lib/bundling.ts,
+ * BREACHED_CHECK_IMPORT): the functions that set passwords find it beside their bundle, and the sign-in
+ * function does not carry its code; the refusal is thrown here, with the bundle's own error class. The range service,
  * when the SaaS chose it, is asked only about what the bundled list let through; when it cannot answer, the
  * list's verdict stands and BreachedRangeUnreachable counts it.
  */
 export async function screenPassword(password: string, policy: SaasPasswordPolicy): Promise<void> {
-  checkPassword(password, policy);
   const check = await breachedCheck();
+  const broken = check.brokenRule(password, policy);
+  if (broken) throw violation(broken.rule, broken.message);
   if (check.isBreachedPassword(password)) throw breached();
   if (!policy.breached_range) return;
   const answer = await check.rangeListed(password, policy.breached_range.baseUrl);
@@ -95,6 +42,10 @@ export async function screenPassword(password: string, policy: SaasPasswordPolic
   }
   metrics.count('BreachedRangeUnreachable');
   logger.warn('breached-password range service unreachable: the bundled list decided', { reason: answer.unreachable });
+}
+
+function violation(rule: string, message: string) {
+  return invalid('password_policy_violation', `password: ${message}`, { field: 'password', rule });
 }
 
 const breached = () => violation('breached', 'has appeared in data breaches; choose another');

@@ -5,7 +5,10 @@ export const EN_SIGN_IN = {
     intro: 'How your users sign in: the password policy, remembered browsers, self sign-up, passkeys and how long a sign-in lasts.',
     passwordPolicy: 'Password policy',
     minimumLength: 'Minimum length',
-    lengthFirst: 'Length first: at least 15 characters, any characters, no required kinds (the boxes below then do not apply)',
+    lengthFirst:
+      'Length first: at least 15 characters (8 when passkeys are required), any characters, no required kinds (the boxes below then do not apply)',
+    breachRange: 'Also check new passwords against a breached-password range service (only a 5-character hash prefix leaves)',
+    breachRangeHint: 'When the service does not answer within 1 second, the bundled list of breached passwords decides.',
     lowercase: 'Requires a lowercase letter',
     uppercase: 'Requires an uppercase letter',
     numbers: 'Requires a number',
@@ -21,6 +24,9 @@ export const EN_SIGN_IN = {
     never: 'Never',
     selfSignUp: 'Users may sign up by themselves',
     passkeys: 'The login screen offers passkeys',
+    passkeysRequired: 'Passkeys required: sign-in ends with a passkey (phishing-resistant)',
+    passkeysRequiredHint:
+      'A password then signs nobody in: on the login screen it only lets a person without a passkey create their first. Needs passkeys offered.',
     refreshValue: 'A sign-in lasts (refresh token lifetime)',
     refreshUnit: 'Unit',
     minutes: 'minutes',

@@ -1,4 +1,7 @@
-/** Sign-in settings (GET/PUT /sign-in-settings): password policy (and length first), remembered browsers, self sign-up, passkeys, refresh-token lifetime. */
+/**
+ * Sign-in settings (GET/PUT /sign-in-settings): password policy (length first, the breached-password range
+ * service), remembered browsers, self sign-up, passkeys (and passkeys required), refresh-token lifetime.
+ */
 import { call } from '../api.js';
 import { t } from '../texts.js';
 import { ApiForm, Loaded, useLoad } from '../ui.js';
@@ -14,8 +17,9 @@ interface SignInSettings {
   };
   device_configuration: { device_remembering: string };
   self_regist: { enable: boolean };
-  passkeys?: { enable: boolean };
+  passkeys?: { enable: boolean; required?: boolean };
   password_length_first?: { enable: boolean };
+  password_breach_range?: { enable: boolean };
   mfa_configuration?: { mfa_configuration: string };
   refresh_token_validity?: { value: number; unit: string };
 }
@@ -47,12 +51,15 @@ export function SignInSettingsPage() {
                 self_regist: body.self_regist.enable,
                 passkeys: body.passkeys?.enable ?? false,
                 password_length_first: body.password_length_first?.enable ?? false,
+                password_breach_range: body.password_breach_range?.enable ?? false,
+                passkeys_required: body.passkeys?.required ?? false,
                 value: String(body.refresh_token_validity?.value ?? 30),
                 unit: body.refresh_token_validity?.unit ?? 'days',
               }}
               fields={[
                 { name: 'minimum_length', label: `${s.passwordPolicy}: ${s.minimumLength}`, type: 'number' },
                 { name: 'password_length_first', label: s.lengthFirst, type: 'checkbox' },
+                { name: 'password_breach_range', label: s.breachRange, type: 'checkbox', hint: s.breachRangeHint },
                 { name: 'is_require_lowercase', label: s.lowercase, type: 'checkbox' },
                 { name: 'is_require_uppercase', label: s.uppercase, type: 'checkbox' },
                 { name: 'is_require_numbers', label: s.numbers, type: 'checkbox' },
@@ -70,6 +77,7 @@ export function SignInSettingsPage() {
                 },
                 { name: 'self_regist', label: s.selfSignUp, type: 'checkbox' },
                 { name: 'passkeys', label: s.passkeys, type: 'checkbox' },
+                { name: 'passkeys_required', label: s.passkeysRequired, type: 'checkbox', hint: s.passkeysRequiredHint },
                 { name: 'value', label: s.refreshValue, type: 'number' },
                 {
                   name: 'unit',
@@ -94,8 +102,9 @@ export function SignInSettingsPage() {
                   },
                   device_configuration: { device_remembering: v.device_remembering },
                   self_regist: { enable: v.self_regist === true },
-                  passkeys: { enable: v.passkeys === true },
+                  passkeys: { enable: v.passkeys === true, required: v.passkeys_required === true },
                   password_length_first: { enable: v.password_length_first === true },
+                  password_breach_range: { enable: v.password_breach_range === true },
                   refresh_token_validity: { value: number(v.value), unit: v.unit },
                 })
               }
