@@ -18,9 +18,10 @@ export const entryOf = (group: string) => `${PROJECT_ROOT}functions/${group}/han
  * imports it dynamically under BREACHED_CHECK_IMPORT, left external, and the stack builds it as a module of
  * its own beside these bundles with the filter it reads (besideBundle), so the sign-in function carries
  * neither the list nor the code that reads it. test/infra/bundle.test.ts checks this list against what each
- * bundle imports. tenant-users is here for SCIM, which creates a user with the password its directory sends.
+ * bundle imports. tenant-users is here for SCIM, which creates a user with the password its directory sends, and
+ * scheduled for the import jobs it runs, which screen a password given in the clear (shared/domain/migration).
  */
-export const PASSWORD_SETTING_GROUPS: readonly string[] = ['invitations', 'login', 'saas-users', 'sign-in', 'tenant-users'];
+export const PASSWORD_SETTING_GROUPS: readonly string[] = ['invitations', 'login', 'saas-users', 'scheduled', 'sign-in', 'tenant-users'];
 export const BREACHED_FILTER = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.bin`;
 export const BREACHED_CHECK_IMPORT = './breached-passwords.js';
 const BREACHED_CHECK_SOURCE = `${PROJECT_ROOT}shared/domain/configuration/breached-passwords.ts`;

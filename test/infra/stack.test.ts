@@ -283,7 +283,7 @@ describe('service stack', () => {
     // The writer writes records and sign-in counts, each into its own partitions, and reads nothing.
     const writer = statementsOf(functionOf('apilog-writer'));
     const tableActions = writer.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
-    assert.deepEqual(tableActions.sort(), ['dynamodb:BatchWriteItem', 'dynamodb:UpdateItem']);
+    assert.deepEqual([...new Set(tableActions)].sort(), ['dynamodb:BatchWriteItem', 'dynamodb:UpdateItem']);
     const leadingKeys = (action: string) => writer.filter((st) => actionsOf(st).includes(action)).map((st) => st.Condition);
     // The API log's records and the events' (docs/events.md), and the counters of sign-ins and of each subject's events.
     assert.deepEqual(leadingKeys('dynamodb:BatchWriteItem'), [
