@@ -14,7 +14,7 @@ import { defineEnvsAndRoles } from '../support/definitions.js';
 import { accessTokenOf } from '../support/tokens.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { offerDemoOperator } from '../../web/console/console-function.js';
-import { nowSeconds } from '../../shared/clock.js';
+import { nowSeconds, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { newOutboxMail } from '../../shared/domain/mail/mail.js';
 import { utcDay } from '../../shared/domain/users/sign-in-counts.js';
 import { outboxRepository, secretBox, signInCountsRepository } from '../../shared/wiring.js';
@@ -152,6 +152,68 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     await context.close();
   });
 
+  it("shows today's and this month's active users, counted from real sign-ins, in en and ja", async () => {
+    const active = await h.newSaas();
+    const password = 'Act1ve-Users-Passw0rd!';
+    for (const email of ['one@active.test', 'two@active.test', 'three@active.test']) {
+      assert.equal((await active.client.post('/users', { email, password, attributes: {} })).status, 201);
+    }
+    const now = nowSeconds();
+    const day = (ago: number) => utcDay(now - ago * 86_400);
+    // Two users today (one of them twice: still one), and a third two days ago on the moved clock.
+    for (const email of ['one@active.test', 'one@active.test', 'two@active.test']) {
+      assert.equal((await srpSignIn(active.client, email, password)).status, 200);
+    }
+    const twoDaysAgo = (now - 2 * 86_400) * 1000;
+    setClockForTests(twoDaysAgo);
+    try {
+      assert.equal((await srpSignIn(active.client, 'three@active.test', password, { at: new Date(twoDaysAgo) })).status, 200);
+    } finally {
+      resetClockForTests();
+    }
+    // A refused sign-in makes nobody active.
+    assert.notEqual((await srpSignIn(active.client, 'three@active.test', 'Wr0ng-Passw0rd!')).status, 200);
+    // The API log writer marks the users from the sign-ins' lines; locally its sink flushes on demand.
+    await h.flush();
+    // On the first two days of a month, the third user's sign-in falls in the month before.
+    const month = day(2).slice(0, 7) === day(0).slice(0, 7) ? '3' : '2';
+
+    const { context, page } = await signedIn(active);
+    await page.waitForSelector('#active-users-chart');
+    const figure = (id: string) => page.textContent(`#stat-${id} .figure`);
+    assert.equal(await figure('active-today'), '2');
+    assert.equal(await figure('active-month'), month);
+    assert.equal(await page.getAttribute('#active-users-chart', 'aria-label'), 'Daily active users over 30 days: 2 today, 2 on the busiest day');
+    const bars = await page.$$eval('#active-users-chart rect', (rects) => rects.map((r) => Number(r.getAttribute('data-count'))));
+    assert.equal(bars.length, 30, 'every day has its bar');
+    assert.deepEqual(bars.slice(27), [1, 0, 2]);
+    assert.equal(bars.filter((n) => n === 0).length, 28);
+    await axeClean(page, 'overview-active-users', true);
+    // The same figures as a table, opened from the keyboard.
+    await page.focus('#active-users-table-summary');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#active-users-table', { state: 'visible' });
+    assert.equal(await page.locator('#active-users-table tbody tr').count(), 30);
+    const row = (n: number) => page.$$eval(`#active-users-table tbody tr:nth-child(${n}) td`, (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(await row(30), [day(0), '2']);
+    assert.deepEqual(await row(28), [day(2), '1']);
+    await axeClean(page, 'overview-active-users-table');
+    await context.close();
+
+    const ja = JA_CONSOLE.overview;
+    const inJapanese = await signedIn(active, 'ja');
+    await inJapanese.page.waitForSelector(`#active-users h2 >> text=${ja.activeHeading}`);
+    assert.equal(await inJapanese.page.textContent('#stat-active-today .figure'), '2');
+    assert.match((await inJapanese.page.textContent('#stat-active-today')) ?? '', new RegExp(ja.activeToday));
+    assert.equal(await inJapanese.page.textContent('#stat-active-month .figure'), month);
+    assert.equal(
+      await inJapanese.page.getAttribute('#active-users-chart', 'aria-label'),
+      '30 日間の日ごとのアクティブユーザー：今日 2 人、最も多い日 2 人',
+    );
+    await axeClean(inJapanese.page, 'overview-active-users-ja', true);
+    await inJapanese.context.close();
+  });
+
   it('refuses a forged CSRF token and changes nothing', async () => {
     const { context, page } = await signedIn(saas);
     const status = await page.evaluate(async (url) => {
@@ -174,6 +236,8 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     // The overview shows what the key may read; the mail backlog (config:read) says why it is missing.
     await page.waitForSelector('#sign-ins-chart');
     assert.match((await (await page.waitForSelector('#mail-backlog .error')).textContent()) ?? '', /may not/);
+    // So do the active users (analysis:read).
+    assert.match((await (await page.waitForSelector('#active-users .error')).textContent()) ?? '', /may not/);
     await page.click('nav >> text=Environments and roles');
     await page.waitForSelector('#mail-backlog', { state: 'detached' });
     const note = await page.waitForSelector('main .error');

@@ -5,7 +5,7 @@
  */
 import { CSRF_HEADER, type ConsolePageData } from '../page-data.js';
 
-export type ApiName = 'auth' | 'pricing' | 'billing' | 'apilog' | 'integration';
+export type ApiName = 'auth' | 'pricing' | 'billing' | 'apilog' | 'integration' | 'analysis';
 
 export interface Problem {
   type: string;

@@ -1,7 +1,7 @@
 /**
  * Counts per UTC day as an SVG bar chart (no chart library), one bar per series side by side, with the same
  * figures as a table for screen readers and keyboards: the metered usage's one series (pages/usage-chart.tsx)
- * and the overview's sign-ins, failures and lockouts (pages/overview.tsx).
+ * and the overview's sign-ins, failures and lockouts and its daily active users (pages/overview.tsx).
  */
 import { t } from './texts.js';
 import { Table } from './ui.js';
@@ -16,6 +16,8 @@ export type DayRow<K extends string> = { day: string } & Record<K, number>;
 
 const WIDTH = 640;
 const HEIGHT = 200;
+/** The most day names under the bars: more would overlap (a name is about 32 units wide at 12px). */
+const MOST_DAY_NAMES = 15;
 
 function Bars<K extends string>({ id, rows, series, label }: { id: string; rows: DayRow<K>[]; series: Series<K>[]; label: string }) {
   const top = Math.max(1, ...rows.flatMap((row) => series.map((s) => row[s.key])));
@@ -23,6 +25,8 @@ function Bars<K extends string>({ id, rows, series, label }: { id: string; rows:
   const bar = (slot - 8) / series.length;
   // One series names its figures above the bars; several would crowd them, and the table has them all.
   const figures = series.length === 1;
+  // Over many days, every n-th day is named, counted back from the last (today), which is always named.
+  const every = Math.ceil(rows.length / MOST_DAY_NAMES);
   return (
     <svg class="chart" id={id} viewBox={`0 0 ${WIDTH} ${HEIGHT + 34}`} role="img" aria-label={label}>
       <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} class="axis" />
@@ -54,9 +58,12 @@ function Bars<K extends string>({ id, rows, series, label }: { id: string; rows:
               </g>
             );
           })}
-          <text x={i * slot + slot / 2} y={HEIGHT + 16} text-anchor="middle" class="day">
-            {row.day.slice(5)}
-          </text>
+          {(rows.length - 1 - i) % every === 0 ? (
+            // Kept half a name's width inside the edges, where narrow slots would cut it.
+            <text x={Math.min(Math.max(i * slot + slot / 2, 16), WIDTH - 16)} y={HEIGHT + 16} text-anchor="middle" class="day">
+              {row.day.slice(5)}
+            </text>
+          ) : null}
         </g>
       ))}
     </svg>

@@ -94,6 +94,13 @@ export const EN = {
     failed: 'Refused (wrong password or code)',
     lockedOut: 'Lockouts',
     signInsLabel: 'Sign-ins per day over 14 days: sign-ins {succeeded}, refused {failed}, lockouts {lockedOut}',
+    activeHeading: 'Active users',
+    activeIntro:
+      'Users who signed in (a token refresh is no sign-in), each counted once per UTC day and month, across all tenants: the Analysis API’s counts.',
+    activeToday: 'Daily active users, today',
+    activeMonth: 'Monthly active users, this month',
+    activeSeries: 'Active users',
+    activeLabel: 'Daily active users over 30 days: {today} today, {peak} on the busiest day',
     mailHeading: 'Mail backlog',
     mailIntro: 'Mails the service has not sent or given up yet. Mails due now for long mean the courier is behind.',
     mailWaiting: 'Waiting',

@@ -92,6 +92,13 @@ export const JA: ConsoleTexts = {
     failed: '拒否（パスワードやコードの誤り）',
     lockedOut: 'ロックアウト',
     signInsLabel: '14 日間の日ごとのログイン：ログイン {succeeded} 件、拒否 {failed} 件、ロックアウト {lockedOut} 件',
+    activeHeading: 'アクティブユーザー',
+    activeIntro:
+      'ログインしたユーザー（トークンの更新はログインに数えません）を、全テナントを通じて UTC の日ごと・月ごとに 1 人 1 回数えた、Analysis API の値です。',
+    activeToday: '今日のデイリーアクティブユーザー',
+    activeMonth: '今月のマンスリーアクティブユーザー',
+    activeSeries: 'アクティブユーザー',
+    activeLabel: '30 日間の日ごとのアクティブユーザー：今日 {today} 人、最も多い日 {peak} 人',
     mailHeading: '送信待ちのメール',
     mailIntro: 'まだ送信も断念もしていないメールです。「今すぐ送る」が長く残るときは、配信が追いついていません。',
     mailWaiting: '送信待ち',

@@ -1,7 +1,8 @@
 /**
  * The overview: how many users, tenants and plans; the API calls of the last seven days and their failures;
  * the mail backlog (GET /mail-backlog); the SaaS's sign-ins, refusals and lockouts per day over 14 days
- * (GET /sign-in-counts), as a chart with its table. Each part shows its own refusal (a key may read users but
+ * (GET /sign-in-counts), as a chart with its table; today's and this month's active users and the daily ones over 30
+ * days (the Analysis API's GET /active-users), the same way. Each part shows its own refusal (a key may read users but
  * not the configuration), so one missing permission hides one part only.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -28,6 +29,17 @@ interface MailBacklog {
 }
 
 const SIGN_IN_DAYS = 14;
+const ACTIVE_DAYS = 30;
+const DAY_MS = 86_400_000;
+/**
+ * The figures the service counts from the sign-ins answer SaaS-wide, under the nil UUID and environment 0
+ * (COUNTED_TENANT in shared/domain/analysis/analysis.ts); rows the SaaS saved per tenant are left out here.
+ */
+const SAAS_WIDE = 'tenant_id=00000000-0000-0000-0000-000000000000&env_id=0';
+
+interface ActiveUsersAnswer {
+  data: { date: string; active_users: number }[];
+}
 
 const count = (answer: Answer | undefined, member: string) =>
   answer?.ok ? String(((answer.body as Record<string, unknown[]>)[member] ?? []).length) : t().overview.unknown;
@@ -77,6 +89,56 @@ function Backlog() {
             />
           )
         }
+      </Loaded>
+    </section>
+  );
+}
+
+/** The last 30 UTC days with their daily active users (0 where none signed in), and this month's figure. */
+async function loadActiveUsers(): Promise<Answer<{ days: DayRow<'active_users'>[]; month: number }>> {
+  const now = Date.now();
+  const days = Array.from({ length: ACTIVE_DAYS }, (_, i) => new Date(now - (ACTIVE_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+  const today = days[ACTIVE_DAYS - 1] as string;
+  const month = today.slice(0, 7);
+  const [daily, monthly] = await Promise.all([
+    call<ActiveUsersAnswer>('GET', 'analysis', `/active-users?type=daily&date_from=${days[0]}&date_to=${today}&${SAAS_WIDE}`),
+    call<ActiveUsersAnswer>('GET', 'analysis', `/active-users?type=monthly&date_from=${month}&date_to=${month}&${SAAS_WIDE}`),
+  ]);
+  if (!daily.ok) return daily as Answer<never>;
+  if (!monthly.ok) return monthly as Answer<never>;
+  const byDay = new Map(daily.body.data.map((r) => [r.date, r.active_users]));
+  return {
+    ...daily,
+    body: {
+      days: days.map((day) => ({ day, active_users: byDay.get(day) ?? 0 })),
+      month: monthly.body.data[0]?.active_users ?? 0,
+    },
+  };
+}
+
+function ActiveUsers() {
+  const o = t().overview;
+  const { answer } = useLoad(loadActiveUsers);
+  return (
+    <section class="card" aria-labelledby="active-users-heading" id="active-users">
+      <h2 id="active-users-heading">{o.activeHeading}</h2>
+      <p class="muted">{o.activeIntro}</p>
+      <Loaded answer={answer}>
+        {({ days, month }) => {
+          const today = days[days.length - 1]?.active_users ?? 0;
+          const label = fill(o.activeLabel, { today, peak: Math.max(0, ...days.map((d) => d.active_users)) });
+          return (
+            <>
+              <Stats
+                stats={[
+                  { id: 'active-today', label: o.activeToday, value: String(today) },
+                  { id: 'active-month', label: o.activeMonth, value: String(month) },
+                ]}
+              />
+              <DayChart id="active-users" rows={days} label={label} series={[{ key: 'active_users', label: o.activeSeries }]} />
+            </>
+          );
+        }}
       </Loaded>
     </section>
   );
@@ -148,6 +210,7 @@ export function Overview() {
           <ProblemNote answer={a} key={i} />
         ))}
       <Backlog />
+      <ActiveUsers />
       <SignIns />
     </>
   );
