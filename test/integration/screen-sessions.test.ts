@@ -289,6 +289,8 @@ describe('what ends a session', () => {
 
   it('GET /users/{id}/sessions lists them; DELETE ends one, which then asks again', async () => {
     const { user, browser } = await signedIn();
+    // The list is newest first by the second: two sign-ins within one second would tie.
+    setClockForTests(Date.now() + 2000);
     const second = new Browser(screen, client, CALLBACK);
     await second.signIn(`${screen}?state=x`, user.email, PASSWORD);
     const listed = await admin.get<{ sessions: { id: string; user_agent: string; ip: string; methods: string[]; created_at: number }[] }>(

@@ -61,8 +61,8 @@ export async function fromSession(
     request && silent
       ? { answer: redirect(authorizationError(request, deps.issuer, 'login_required', 'no signed-in session answers this request; sign in')) }
       : undefined;
-  // Read with the SaaS's check (screen.ts); read here when the page was reached otherwise.
-  const found = call.session ?? (await sessionRead(call))?.session;
+  // Read before the route, with the SaaS's check (screen.ts, sessionRead): none, no session cookie for this page.
+  const found = call.session;
   if (!deps.sessions || !found) return refuse() ?? { cookies: [] };
   const { ref, read } = found;
   const demand = { login: request?.prompt === 'login', ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}) };
