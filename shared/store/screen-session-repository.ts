@@ -37,13 +37,22 @@ export class DynamoScreenSessionRepository implements ScreenSessionRepository {
     return atomicWrite(putNew(this.table, item, RULE.newItem));
   }
 
-  async userAndSession(saasId: string, userId: string, sessionId: string): Promise<{ user?: UserRecord; session?: ScreenSessionRecord }> {
+  async userAndSession(
+    saasId: string,
+    userId: string,
+    sessionId: string,
+    { withSaas = false } = {},
+  ): Promise<{ saasExists?: boolean; user?: UserRecord; session?: ScreenSessionRecord }> {
+    const saasKey = keys.saas(saasId);
     const profileKey = keys.userProfile(saasId, userId);
     const sessionKey = keys.screenSession(saasId, userId, sessionId);
-    const items = await batchGet(this.db, this.table, [profileKey, sessionKey]);
-    const profile = items.find((item) => item.sk === profileKey.sk);
-    const session = items.find((item) => item.sk === sessionKey.sk);
+    // The SaaS's account item is in this table too (DynamoAccountRepository.getSaas): one request for the three.
+    const items = await batchGet(this.db, this.table, withSaas ? [saasKey, profileKey, sessionKey] : [profileKey, sessionKey]);
+    const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+    const profile = find(profileKey);
+    const session = find(sessionKey);
     return {
+      ...(withSaas ? { saasExists: find(saasKey) !== undefined } : {}),
       ...(profile && !profile.deleting ? { user: toUser(profile) } : {}),
       ...(session ? { session: toRecord(session) } : {}),
     };

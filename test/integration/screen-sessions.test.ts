@@ -14,6 +14,10 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { Browser } from '../support/screen-browser.js';
+import { DeleteCommand } from '../../shared/store/dynamo-client.js';
+import { keys } from '../../shared/store/keys.js';
+import { dynamo, tableName } from '../../shared/wiring.js';
+import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 
 const CALLBACK = 'https://app.acme.test/auth/callback';
 const PASSWORD = 'Taro#Secret42';
@@ -23,6 +27,7 @@ let admin: SignedClient;
 let saasId: string;
 let client: oidc.Configuration;
 let screen: string;
+let counter: StoreRequestCounter;
 
 let n = 0;
 async function newUser() {
@@ -64,6 +69,7 @@ beforeAll(async () => {
   assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
   screen = `${h.api.baseUrl}/login/${saasId}/`;
   client = await oidc.discovery(new URL(h.api.baseUrl), saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  counter = countStoreRequests();
 });
 afterAll(async () => {
   await h?.close();
@@ -97,6 +103,38 @@ describe('one sign-in on the screen', () => {
     const again = await grantOf(await browser.authorize({ prompt: 'none' }));
     assert.equal(again.claims()?.sub, tokens.claims()?.sub);
     assert.equal(again.claims()?.auth_time, tokens.claims()?.auth_time);
+  });
+});
+
+describe('what a session costs (the sign-in bench: docs/proof.md)', () => {
+  // The clock stands still: the settings the screen reads stay in this instance's kept copy, as in a warm function.
+  it('an authorization answered from a live session: one read (the SaaS, the profile, the session) and one write', async () => {
+    setClockForTests(Date.now());
+    const { browser } = await signedIn();
+    callbackOf(await browser.get(`${screen}?state=warm`));
+    const own = await counter.requestsOf(async () => callbackOf(await browser.get(`${screen}?state=counted`)));
+    assert.deepEqual(own, ['BatchGetItem', 'TransactWriteItems']);
+    // Through the OpenID Connect authorize endpoint, the screen's answer alone: the same two.
+    const attempt = await browser.authorize();
+    callbackOf(attempt.answer);
+    const viaOidc = await counter.requestsOf(async () => callbackOf(await browser.get(attempt.screenUrl)));
+    assert.deepEqual(viaOidc, ['BatchGetItem', 'TransactWriteItems']);
+  });
+
+  it('a SaaS gone since the sign-in (its account item removed): the 404 page, nothing of the session used', async () => {
+    const gone = await h.newSaas();
+    assert.equal((await gone.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+    const email = 'gone.sessions@example.com';
+    assert.equal((await gone.client.post('/users', { email, password: PASSWORD, attributes: {} })).status, 201);
+    const goneScreen = `${h.api.baseUrl}/login/${gone.saasId}/`;
+    const browser = new Browser(goneScreen);
+    await browser.signIn(`${goneScreen}?state=first`, email, PASSWORD);
+    callbackOf(await browser.get(`${goneScreen}?state=live`));
+    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: keys.saas(gone.saasId) }));
+    const res = await browser.get(`${goneScreen}?state=after`);
+    assert.equal(res.status, 404);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    assert.deepEqual(res.headers.getSetCookie(), []);
   });
 });
 
@@ -251,6 +289,8 @@ describe('what ends a session', () => {
 
   it('GET /users/{id}/sessions lists them; DELETE ends one, which then asks again', async () => {
     const { user, browser } = await signedIn();
+    // The list is newest first by the second: two sign-ins within one second would tie.
+    setClockForTests(Date.now() + 2000);
     const second = new Browser(screen, client, CALLBACK);
     await second.signIn(`${screen}?state=x`, user.email, PASSWORD);
     const listed = await admin.get<{ sessions: { id: string; user_agent: string; ip: string; methods: string[]; created_at: number }[] }>(

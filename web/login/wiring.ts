@@ -98,7 +98,8 @@ const screenSessions = (): ScreenSessionPort => {
   const credentials = credentialService();
   return {
     open: (saasId, opening) => sessions.open(saasId, opening),
-    resume: (saasId, ref, demand) => sessions.resume(saasId, ref, demand),
+    readWithSaas: (saasId, ref) => sessions.readWithSaas(saasId, ref),
+    resume: (saasId, ref, demand, read) => sessions.resume(saasId, ref, demand, read),
     touch: (saasId, session, grantId) => sessions.touch(saasId, session, grantId),
     signOut: (saasId, ref, options) => sessions.signOut(saasId, ref, options),
     list: (saasId, userId) => sessions.list(saasId, userId),

@@ -10,7 +10,8 @@
  * - made in the same write as the sign-in's code (CredentialService.save's extra writes): a screen sign-in makes
  *   no more store requests than before;
  * - resumed with one read (the profile beside the session item: a password change or reset raises the session
- *   version, which ends every session made before) and one write (the code, and the item's last use);
+ *   version, which ends every session made before; on the screen's sign-in page, the SaaS's account item too,
+ *   its check that the SaaS exists) and one write (the code, and the item's last use);
  * - ended by signing out, by the API or console (`DELETE /users/{id}/sessions/{session_id}`), by a password
  *   change or reset, and by Delete User.
  */
@@ -72,8 +73,16 @@ export interface ScreenSessionView {
 export interface ScreenSessionRepository {
   /** The new session's item, written with the sign-in's code (refused when the id exists: a collision is a bug). */
   openWrite(saasId: string, record: ScreenSessionRecord): AtomicWrite;
-  /** The live user (undefined when gone) and the session's item, in one request. */
-  userAndSession(saasId: string, userId: string, sessionId: string): Promise<{ user?: UserRecord; session?: ScreenSessionRecord }>;
+  /**
+   * The live user (undefined when gone) and the session's item, in one request; with `withSaas`, whether the
+   * SaaS's account is there, read in the same request.
+   */
+  userAndSession(
+    saasId: string,
+    userId: string,
+    sessionId: string,
+    options?: { withSaas?: boolean },
+  ): Promise<{ saasExists?: boolean; user?: UserRecord; session?: ScreenSessionRecord }>;
   /**
    * Its last use moved to `lastUsed` and/or `grant` added to its grants, on condition that it still exists
    * (ended meanwhile: the write fails).
@@ -120,6 +129,12 @@ export interface SessionDemand {
   maxAge?: number;
   /** The tenant the request is for, when it names one. */
   tenantId?: string;
+}
+
+/** What one read found of a session a browser names: the live user, the session's item (each absent when gone). */
+export interface SessionRead {
+  user?: UserRecord;
+  session?: ScreenSessionRecord;
 }
 
 export type Resumed = { usable: true; user: UserRecord; session: ScreenSessionRecord } | { usable: false; why: NotUsable; user?: UserRecord };
@@ -172,14 +187,15 @@ export class ScreenSessionService {
   }
 
   /**
-   * The session a browser names, when it is live and meets what the authorization asks: one store request.
+   * The session a browser names, when it is live and meets what the authorization asks: one store request, none
+   * when given what `readWithSaas` read of it.
    * Live: the user exists with the session version it was made at, the item is there (not ended), and neither
    * lifetime has passed. It meets the demand unless prompt=login, an authentication older than max_age, a
    * second factor the user has turned on since, or another tenant's identity provider says otherwise.
    */
-  async resume(saasId: string, ref: SessionReference, demand: SessionDemand = {}): Promise<Resumed> {
+  async resume(saasId: string, ref: SessionReference, demand: SessionDemand = {}, read?: SessionRead): Promise<Resumed> {
     const [{ user, session }, { idleSeconds }] = await Promise.all([
-      this.deps.store.userAndSession(saasId, ref.userId, ref.sessionId),
+      read ?? this.deps.store.userAndSession(saasId, ref.userId, ref.sessionId),
       this.deps.lifetimes(saasId),
     ]);
     const now = nowSeconds();
@@ -190,6 +206,16 @@ export class ScreenSessionService {
     if (user.mfa.enabled && !session.second_factor) return { usable: false, why: 'second_factor', user };
     if (session.tenant_id !== undefined && session.tenant_id !== demand.tenantId) return { usable: false, why: 'other_tenant', user };
     return { usable: true, user, session };
+  }
+
+  /**
+   * The session a browser names, read with the SaaS's own account item in one store request, for a request that
+   * must check the SaaS exists before anything else (the screen's sign-in page: web/login/screen/resume.ts).
+   * Nothing of the session is judged here: `resume` does, given this read, once the SaaS is known to exist.
+   */
+  async readWithSaas(saasId: string, ref: SessionReference): Promise<{ saasExists: boolean; read: SessionRead }> {
+    const { saasExists = false, ...read } = await this.deps.store.userAndSession(saasId, ref.userId, ref.sessionId, { withSaas: true });
+    return { saasExists, read };
   }
 
   /**

@@ -6,7 +6,7 @@
 import * as Type from '@sinclair/typebox';
 import type { SecretBox } from '../../../shared/crypto/secret-box.js';
 import type { AtomicWrite } from '../../../shared/domain/atomic.js';
-import type { ScreenSessionService } from '../../../shared/domain/sign-in/screen-sessions.js';
+import type { ScreenSessionService, SessionRead, SessionReference } from '../../../shared/domain/sign-in/screen-sessions.js';
 import type { AuthorizationBinding, CredentialService } from '../../../shared/domain/sign-in/sign-in-credentials.js';
 import type { ExternalAccount, FederatedOutcome, MetAccount } from '../../../shared/domain/sign-in/federation.js';
 import type { Invitation, InvitationAcceptance } from '../../../shared/schemas/invitations.js';
@@ -113,7 +113,7 @@ export interface LoginScreenDeps {
 }
 
 /** The sessions' service, and the code a live session answers an authorization with (CredentialService.saveForSession). */
-export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'resume' | 'touch' | 'signOut' | 'list' | 'end' | 'endOthers'> &
+export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'readWithSaas' | 'resume' | 'touch' | 'signOut' | 'list' | 'end' | 'endOthers'> &
   Pick<CredentialService, 'saveForSession' | 'grantOf'>;
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -222,4 +222,12 @@ export interface ScreenCall {
   page: string;
   query: URLSearchParams;
   request: WebRequest;
+  /** The session the browser's cookie names, read with the SaaS's check (screen.ts, resume.ts `sessionRead`). */
+  session?: ReadSession;
+}
+
+/** A session's cookie opened, and what one store request read of it. */
+export interface ReadSession {
+  ref: SessionReference & { oldName?: true };
+  read: SessionRead;
 }

@@ -15,7 +15,7 @@ import type { WebResponse } from '../../kit/http.js';
 import { authorizationError, authorizationResponse, type AuthorizationRequest } from '../oidc/authorization-server.js';
 import type { ScreenContext } from '../screen-context.js';
 import { redirect } from './answers.js';
-import type { ScreenCall } from './contract.js';
+import type { ReadSession, ScreenCall } from './contract.js';
 import { forgetSession, movedSession, sessionOf } from './screen-session.js';
 
 /** What the page shows when a live session does not answer by itself. */
@@ -28,6 +28,24 @@ export interface SignedInAs {
 const RESUMING_PAGES = new Set(['', 'sign-in']);
 
 /**
+ * For a GET of a page a session answers, with a session cookie sealed for this SaaS: the session read together
+ * with the SaaS's account item, in one store request. screen.ts answers 404 from `saasExists` before anything of
+ * the session is used; otherwise `fromSession` judges the session from this read. Undefined: no such page or
+ * cookie, and the SaaS is checked on its own.
+ */
+export async function sessionRead(call: ScreenCall): Promise<{ saasExists: boolean; session: ReadSession } | undefined> {
+  const { parts, saasId, request } = call;
+  const { sessions } = parts.deps;
+  if (!sessions || !resumes(call)) return undefined;
+  const ref = await sessionOf(parts.deps, saasId, request);
+  if (!ref) return undefined;
+  const { saasExists, read } = await sessions.readWithSaas(saasId, ref);
+  return { saasExists, session: { ref, read } };
+}
+
+const resumes = ({ request, page, query }: ScreenCall) => request.method === 'GET' && RESUMING_PAGES.has(page) && !query.has('invitation_id');
+
+/**
  * The answer a session gives the page `call` opens, or what the page shows instead: a redirect with the code
  * (or with login_required for prompt=none), else `{ signedInAs }` when a live session was not enough, else nothing.
  */
@@ -36,19 +54,19 @@ export async function fromSession(
   context: ScreenContext,
   request: AuthorizationRequest | undefined,
 ): Promise<{ answer: WebResponse } | { signedInAs?: SignedInAs; cookies: string[] }> {
-  const { parts, saasId, page, query } = call;
+  const { parts, saasId } = call;
   const { deps } = parts;
   const silent = request?.prompt === 'none';
   const refuse = (): { answer: WebResponse } | undefined =>
     request && silent
       ? { answer: redirect(authorizationError(request, deps.issuer, 'login_required', 'no signed-in session answers this request; sign in')) }
       : undefined;
-  const ref = deps.sessions && RESUMING_PAGES.has(page) && !query.has('invitation_id') ? await sessionOf(deps, saasId, call.request) : undefined;
-  if (!deps.sessions || !ref) return refuse() ?? { cookies: [] };
-  const resumed = await deps.sessions.resume(saasId, ref, {
-    login: request?.prompt === 'login',
-    ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}),
-  });
+  // Read before the route, with the SaaS's check (screen.ts, sessionRead): none, no session cookie for this page.
+  const found = call.session;
+  if (!deps.sessions || !found) return refuse() ?? { cookies: [] };
+  const { ref, read } = found;
+  const demand = { login: request?.prompt === 'login', ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}) };
+  const resumed = await deps.sessions.resume(saasId, ref, demand, read);
   if (!resumed.usable) {
     const forget = resumed.why === 'ended' ? forgetSession(deps, saasId) : [];
     const refused = refuse();

@@ -62,6 +62,7 @@ import { assetOf, PAGES, signInPage, signOut } from './page.js';
 import { PasskeySteps } from './passkeys.js';
 import { DeviceJar } from './remembered-devices.js';
 import { PASSWORD_STEPS } from './password-step.js';
+import { sessionRead } from './resume.js';
 import { PASSKEY, withSessionJar } from './screen-session.js';
 import { endSessions, sessionsView } from './sessions-view.js';
 import { ACCOUNT_STEPS, type ScreenStep } from './steps.js';
@@ -157,7 +158,11 @@ export class LoginScreen {
       // The product's own look (light and dark) for pages of no SaaS.
       return page === 'theme.css' ? themeAnswer(DEFAULT_LOGIN_THEME, request, BASE_HEADERS) : assetOf(this.parts, page);
     }
-    if (!SAAS_ID.test(saasId) || !(await deps.saasExists(saasId))) return notFound(deps);
+    if (!SAAS_ID.test(saasId)) return notFound(deps);
+    const call: ScreenCall = { parts: this.parts, saasId, page, query: new URLSearchParams(request.query), request };
+    // The sign-in page with a session cookie: the SaaS's account item is read with the session, one store request.
+    const found = request.path.includes('/') ? await sessionRead(call) : undefined;
+    if (!(found ? found.saasExists : await deps.saasExists(saasId))) return notFound(deps);
     // The page's steps are relative to it (`api/start`): `…/login/{saas}` becomes `…/login/{saas}/`.
     if (!request.path.includes('/') && request.method === 'GET') {
       const query = new URLSearchParams(request.query).toString();
@@ -165,8 +170,7 @@ export class LoginScreen {
     }
     const route = ROUTES.find((r) => r.method === request.method && (r.page !== undefined ? r.page === page : page.startsWith(r.prefix)));
     if (!route) return notFound(deps, saasId);
-    const call = { parts: this.parts, saasId, page, query: new URLSearchParams(request.query), request };
-    return withSessionJar(request, () => route.answer(call));
+    return withSessionJar(request, () => route.answer(found?.session ? { ...call, session: found.session } : call));
   }
 
   /** `{BASE_PATH}/oauth2/idpresponse`: back from Google (federated-steps.ts). */
