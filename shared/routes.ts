@@ -883,9 +883,15 @@ export function gatewayRoutes(routes: readonly Route[]): GatewayRoute[] {
       const segment = row.path.split('/')[prefix.length + 1] as string;
       children.set(segment, [...(children.get(segment) ?? []), row]);
     }
+    const placedBefore = out.length;
+    for (const [segment, rows] of children) if (!isParam(segment)) place(base, [...prefix, segment], rows, next);
+    // A literal folder beside a parameter that got routes of its own (`/tenants/all/{proxy+}`) would also take the
+    // requests whose parameter holds its name (`/tenants/all/plans`): the parameter's rows then all get routes of their
+    // own, which a full match ranks before any greedy one.
+    const shadowed = out.length > placedBefore;
     for (const [segment, rows] of children) {
-      if (!isParam(segment)) place(base, [...prefix, segment], rows, next);
-      else for (const row of rows) if (row.group !== next) out.push({ method: row.method, path: fullPath(row), fn: row.group });
+      if (isParam(segment))
+        for (const row of rows) if (shadowed || row.group !== next) out.push({ method: row.method, path: fullPath(row), fn: row.group });
     }
   };
   for (const [api, base] of Object.entries(API_BASE_PATHS)) {

@@ -10,7 +10,7 @@ import { addToLogScope, log } from '../log.js';
 import { metrics } from '../metrics.js';
 import { observed } from '../observability.js';
 import { hasPermission } from '../permissions.js';
-import { gatewayGroup, matchRoute, ROUTES, type Group, type Route } from '../routes.js';
+import { matchRoute, ROUTES, type Group, type Route } from '../routes.js';
 import { chooseEncoding, compress, COMPRESS_FROM_BYTES, LAMBDA_RESPONSE_LIMIT_BYTES } from './compression.js';
 import { errorAnswer, HttpProblem } from './errors.js';
 import { RawDocument, type BoundOperation, type RequestContext } from '../schemas/operation.js';
@@ -121,14 +121,8 @@ const routing = (group: Group): Middleware => ({
       });
     }
     const { route, pathParameters } = found.match;
-    if (route.group !== group) {
-      // API Gateway brings this function every request under its folders, and the route table may read one of their
-      // paths as another group's operation with a path parameter (`/tenants/all/billing-info` is tenant-users' folder,
-      // read as tenants' `{tenant_id}` "all"): no operation of this function is there, as API Gateway sees it.
-      if (gatewayGroup(method, event.rawPath) === group) throw new NoRoute(404, 'not_found', `no route for ${event.rawPath}`);
-      // A misrouted event would run an operation under the wrong function's grants: refuse it.
-      throw new Error(`route ${route.operationId} of ${route.group} reached the ${group} function`);
-    }
+    // A misrouted event would run an operation under the wrong function's grants: refuse it.
+    if (route.group !== group) throw new Error(`route ${route.operationId} of ${route.group} reached the ${group} function`);
     state.route = route;
     state.pathParameters = pathParameters;
     state.ctx.operationId = route.operationId;
