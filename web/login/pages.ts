@@ -136,13 +136,11 @@ function signedInNotice(texts: LoginTexts, data: PageData): string {
 <a href="sign-out?${escapeHtml(again)}" id="not-you">${escapeHtml(t.notYou)}</a> <a href="sessions" id="sessions-link">${escapeHtml(t.sessionsLink)}</a></p>`;
 }
 
-export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, assets: string): string {
-  const t = texts.page;
-  const title = look.title || t.defaultTitle;
-  const usernameLabel = look.signInIdEnabled ? t.emailOrSignInId : t.email;
-  const heading = data.invitation ? t.invitationHeading : t.signInHeading;
-  const legal = [link(look.termsOfServiceUrl, t.termsOfService), link(look.privacyPolicyUrl, t.privacyPolicy)].filter(Boolean);
-  const invited = data.invitation;
+/**
+ * The start of a page of the screen in the SaaS's look, up to its own head elements: language, no referrer, its
+ * title, the SaaS's icon, the screen's style and the SaaS's theme.
+ */
+export function screenHead(texts: LoginTexts, look: ScreenLook, assets: string, title: string): string {
   return `<!doctype html>
 <html lang="${texts.lang}">
 <head>
@@ -152,7 +150,17 @@ export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, a
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="${escapeHtml(look.favicon || `${assets}../favicon.ico`)}">
 <link rel="stylesheet" href="${assets}login.css">
-${themeLink(assets, look.theme)}
+${themeLink(assets, look.theme)}`;
+}
+
+export function loginPage(texts: LoginTexts, look: ScreenLook, data: PageData, assets: string): string {
+  const t = texts.page;
+  const title = look.title || t.defaultTitle;
+  const usernameLabel = look.signInIdEnabled ? t.emailOrSignInId : t.email;
+  const heading = data.invitation ? t.invitationHeading : t.signInHeading;
+  const legal = [link(look.termsOfServiceUrl, t.termsOfService), link(look.privacyPolicyUrl, t.privacyPolicy)].filter(Boolean);
+  const invited = data.invitation;
+  return `${screenHead(texts, look, assets, title)}
 <script id="page-data" type="application/json">${dataBlock(data)}</script>
 <script src="${assets}login.js" defer></script>
 ${look.tagManagerId ? `<script src="${TAG_MANAGER_ORIGIN}/gtm.js?id=${encodeURIComponent(look.tagManagerId)}" async></script>` : ''}

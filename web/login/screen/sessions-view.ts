@@ -22,9 +22,9 @@ import type { WebRequest, WebResponse } from '../../kit/http.js';
 import { rawStep, tokenRepeated } from '../../kit/pipeline.js';
 import { refusalText } from '../dead-ends.js';
 import { languageSwitch } from '../language.js';
-import { contentSecurityPolicy, type ScreenLook } from '../pages.js';
+import { contentSecurityPolicy, screenHead, type ScreenLook } from '../pages.js';
 import { fill, type LoginTexts } from '../texts/en.js';
-import { themeImageOrigin, themeLink } from '../theme.js';
+import { themeImageOrigin } from '../theme.js';
 import { messageAnswer, redirect, screenCookie, screenPath } from './answers.js';
 import { BASE_HEADERS, CSRF_COOKIE, CSRF_PATTERN, MAX_BODY_BYTES, type LoginScreenDeps, type ScreenCall } from './contract.js';
 import { forgetSession, sessionOf } from './screen-session.js';
@@ -175,16 +175,7 @@ function sessionsPage(texts: LoginTexts, look: ScreenLook, assets: string, data:
   });
   const others = data.sessions.some((s) => s.id !== data.current);
   const done = data.done === 'one' ? t.sessionsEnded : data.done === 'others' ? t.sessionsOthersEnded : '';
-  return `<!doctype html>
-<html lang="${texts.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(t.sessionsTitle)}</title>
-<link rel="icon" href="${escapeHtml(look.favicon || `${assets}../favicon.ico`)}">
-<link rel="stylesheet" href="${assets}login.css">
-${themeLink(assets, look.theme)}
+  return `${screenHead(texts, look, assets, t.sessionsTitle)}
 </head>
 <body>
 <main>
