@@ -92,6 +92,56 @@ describe("the HTTP API's routes", () => {
     assert.equal(gatewayGroup('GET', '/v1/pricing'), 'public');
   });
 
+  it("give a literal folder beside a parameter its rows' own routes, not the parameter's rows theirs", () => {
+    const row = (method: Route['method'], path: string, group: Route['group']): Route => ({
+      api: 'auth',
+      method,
+      path,
+      operationId: `${method} ${path}`,
+      summary: '',
+      group,
+      permission: null,
+      status: 200,
+    });
+    const table = [
+      row('GET', '/t', 'tenants'),
+      row('GET', '/t/{id}', 'tenants'),
+      row('DELETE', '/t/{id}', 'tenants'),
+      row('PUT', '/t/{id}/plans', 'tenants'),
+      row('PUT', '/t/{id}/users', 'tenant-users'),
+      // A folder of another group beside the parameter: a greedy route would take `PUT /t/all/plans`.
+      row('GET', '/t/all/users', 'tenant-users'),
+      row('GET', '/t/all/users/{user_id}', 'tenant-users'),
+      // A folder of the parameter's group, none of its own routes: `PUT /t/{id}/users` would take its row.
+      row('PUT', '/t/mine/users', 'tenants'),
+    ];
+    const routes = gatewayRoutes(table);
+    assert.deepEqual(
+      routes.map((r) => `${r.method} ${r.path} ${r.fn}`),
+      [
+        'ANY /v1/auth/{proxy+} tenants',
+        'GET /v1/auth/t/all/users tenant-users',
+        'GET /v1/auth/t/all/users/{user_id} tenant-users',
+        'PUT /v1/auth/t/mine/users tenants',
+        'PUT /v1/auth/t/{id}/users tenant-users',
+      ],
+    );
+    for (const [method, path, fn] of [
+      ['PUT', '/v1/auth/t/all/plans', 'tenants'],
+      ['GET', '/v1/auth/t/all', 'tenants'],
+      ['PUT', '/v1/auth/t/all/users', 'tenant-users'],
+      ['GET', '/v1/auth/t/all/users/u1', 'tenant-users'],
+      ['PUT', '/v1/auth/t/mine/users', 'tenants'],
+      ['PUT', '/v1/auth/t/t1/users', 'tenant-users'],
+    ] as const) {
+      assert.deepEqual(
+        selectGatewayRoutes(routes, method, path).map((r) => r.fn),
+        [fn],
+        `${method} ${path}`,
+      );
+    }
+  });
+
   it('ranks as API Gateway does: full match before greedy, literal before parameter, longest folder, method before ANY', () => {
     const routes = gatewayRoutes([
       { api: 'auth', method: 'GET', path: '/a/{id}', operationId: 'one', summary: '', group: 'tenants', permission: null, status: 200 },
