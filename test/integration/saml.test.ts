@@ -78,16 +78,12 @@ async function signIn(tenantId: string, idp: TestIdp, person: { nameId: string; 
 
 beforeAll(async () => {
   h = await startHarness();
-  let setup: ServiceSetup;
   ({
     saasId,
     admin,
     screen,
-    setup,
     tenants: { Acme: tenantA, Beta: tenantB },
-  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK));
-  await setup.addMember(tenantA, await setup.createUser(KIM.email, KIM.password), KIM.email);
-  await setup.addMember(tenantB, await setup.createUser(LEE.email, LEE.password), LEE.email);
+  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK, { Acme: KIM, Beta: LEE }));
   // The only names that resolve in this file (no test depends on external DNS, and none is ever connected to).
   setHostsForTests(HOSTS);
   idpA = startTestIdp('a');

@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
-import type { ServiceSetup } from '../../examples/app/demo.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { JWKS_COOLDOWN_SECONDS } from '../../web/login/screen/tenant-oidc.js';
@@ -46,16 +45,13 @@ const put = (tenantId: string, oidc: unknown) => admin.put(`/tenants/${tenantId}
 
 beforeAll(async () => {
   h = await startHarness();
-  let setup: ServiceSetup;
+  const members = { Acme: { email: KIM.email, password: 'Kim#Secret42' }, Beta: { email: LEE.email, password: 'Lee#Secret42' } };
   ({
     saasId,
     admin,
     screen,
-    setup,
     tenants: { Acme: tenantA, Beta: tenantB },
-  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK));
-  await setup.addMember(tenantA, await setup.createUser(KIM.email, 'Kim#Secret42'), KIM.email);
-  await setup.addMember(tenantB, await setup.createUser(LEE.email, 'Lee#Secret42'), LEE.email);
+  } = await tenantSaas(h, ['Acme', 'Beta'], CALLBACK, members));
   idp = await connectTenantOidc(admin, screen, tenantA);
 });
 afterAll(async () => {

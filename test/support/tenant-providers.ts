@@ -21,18 +21,26 @@ export interface TenantSaas<Name extends string> {
   tenants: Record<Name, string>;
 }
 
-/** A new SaaS with its callback URL and the demo's definitions, and one tenant per name. */
+/**
+ * A new SaaS with its callback URL and the demo's definitions, and one tenant per name; `members` names a person
+ * (a user made with that password) to add to a tenant as its admin.
+ */
 export async function tenantSaas<Name extends string>(
   h: Harness,
   tenantNames: readonly Name[],
   callbackUrl = 'https://app.acme.test/callback',
+  members: { [N in Name]?: { email: string; password: string } } = {},
 ): Promise<TenantSaas<Name>> {
   const { saasId, client: admin } = await h.newSaas();
   assert.equal((await admin.put('/auth-info', { callback_url: callbackUrl })).status, 200);
   const setup = new ServiceSetup(admin);
   await setup.ensureDefinitions();
   const tenants = {} as Record<Name, string>;
-  for (const name of tenantNames) tenants[name] = await setup.createTenant(name);
+  for (const name of tenantNames) {
+    tenants[name] = await setup.createTenant(name);
+    const member = members[name];
+    if (member) await setup.addMember(tenants[name], await setup.createUser(member.email, member.password), member.email);
+  }
   return { saasId, admin, screen: `${h.api.baseUrl}/login/${saasId}/`, setup, tenants };
 }
 
