@@ -12,7 +12,7 @@ import { DEMO_ENV, DEMO_ROLE, ServiceSetup } from '../../examples/app/demo.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { SETUP_EN } from '../../web/login/texts/en-setup.js';
 import { SETUP_JA } from '../../web/login/texts/ja-setup.js';
-import { seriousViolations } from '../support/axe.js';
+import { assertAxeClean } from '../support/axe.js';
 import { chromiumMissing, launchChromium } from '../support/chromium.js';
 
 const skip = chromiumMissing();
@@ -52,10 +52,6 @@ async function signedIn(email: string, locale: string): Promise<Page> {
   return page;
 }
 
-async function axeClean(page: Page, what: string) {
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${what}`);
-}
-
 (skip ? describe.skip : describe)('a tenant admin, in Chromium', () => {
   beforeAll(async () => {
     [h, chromium] = await Promise.all([startHarness({ issuerIsApi: true }), launchChromium()]);
@@ -83,11 +79,11 @@ async function axeClean(page: Page, what: string) {
       await page.goto(`${screen}setup?tenant=${acme}&lang=${lang}`);
       await page.locator('h1').waitFor();
       assert.equal(new URL(page.url()).search, '', 'the tenant left the address');
-      await axeClean(page, `overview ${lang}`);
+      await assertAxeClean(page, `overview ${lang}`);
       await page.click(`nav.setup-steps a[href$="/setup/members"]`);
       assert.equal(await page.textContent('#step-heading'), words.stepMembers);
       assert.ok((await page.textContent('table'))?.includes(colleague.email));
-      await axeClean(page, `members ${lang}`);
+      await assertAxeClean(page, `members ${lang}`);
 
       const invitee = `invitee.${lang}@example.com`;
       await page.locator('#email').focus();
@@ -98,7 +94,7 @@ async function axeClean(page: Page, what: string) {
       await page.locator('#notice').waitFor();
       assert.equal(await page.textContent('#notice'), words.invited.replace('{email}', invitee));
       assert.ok((await page.textContent('main'))?.includes(invitee), 'the invitation is listed');
-      await axeClean(page, `invited ${lang}`);
+      await assertAxeClean(page, `invited ${lang}`);
       assert.equal(await page.inputValue('#role'), `${DEMO_ENV.id}:${DEMO_ROLE.role_name}`);
 
       await page.click(`button[aria-label="${words.removeMember.replace('{email}', colleague.email)}"]`);
@@ -115,7 +111,7 @@ async function axeClean(page: Page, what: string) {
       const res = await page.goto(`${screen}setup?tenant=${acme}&lang=${lang}`);
       assert.equal(res?.status(), 403);
       assert.equal(await page.textContent('h1'), words.notAdminTitle);
-      await axeClean(page, `refused ${lang}`);
+      await assertAxeClean(page, `refused ${lang}`);
       await page.context().close();
     });
   }

@@ -3,11 +3,10 @@
  * together, the console's address, a fresh browser signed in through the sign-in form, and a page's screenshot
  * (to .test-results/console/) with axe-core's serious or critical violations.
  */
-import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
-import { seriousViolations } from './axe.js';
+import { assertAxeClean } from './axe.js';
 import { launchChromium } from './chromium.js';
 
 const IMAGES = '.test-results/console';
@@ -55,5 +54,5 @@ export async function signInConsole(
 /** Screenshots the page as `name` and asserts axe-core finds no serious or critical violation on it. */
 export async function axeClean(page: Page, name: string, fullPage = false) {
   await page.screenshot({ path: `${IMAGES}/${name}.png`, fullPage });
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${name}`);
+  await assertAxeClean(page, name);
 }
