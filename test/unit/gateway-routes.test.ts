@@ -38,6 +38,29 @@ function pathsOf(route: Route): string[] {
   return paths;
 }
 
+/** A row of a made-up route table, for the rules' own cases. */
+const row = (method: Route['method'], path: string, group: Route['group']): Route => ({
+  api: 'auth',
+  method,
+  path,
+  operationId: `${method} ${path}`,
+  summary: '',
+  group,
+  permission: null,
+  status: 200,
+});
+
+/** Each request (method, path, function) reaches its function through the one route API Gateway picks. */
+function reach(routes: readonly { method: string; path: string; fn: string }[], requests: readonly (readonly [string, string, string])[]) {
+  for (const [method, path, fn] of requests) {
+    assert.deepEqual(
+      selectGatewayRoutes(routes, method, path).map((r) => r.fn),
+      [fn],
+      `${method} ${path}`,
+    );
+  }
+}
+
 describe("the HTTP API's routes", () => {
   it('send every row of the table to its group alone, whatever its parameters hold', () => {
     for (const route of ROUTES) {
@@ -67,20 +90,14 @@ describe("the HTTP API's routes", () => {
       fn: entry.fn,
     }));
     const all = [...GATEWAY_ROUTES, ...entries];
-    for (const [method, path, fn] of [
+    reach(all, [
       ['GET', '/v1/auth/login/saas1/', 'login'],
       ['POST', '/v1/auth/oauth2/token', 'login'],
       ['GET', '/favicon.ico', 'login'],
       ['POST', '/v1/auth/saml2/acs', 'saml'],
       ['GET', '/v1/auth/console', 'console'],
       ['GET', '/v1/auth/console/overview', 'console'],
-    ] as const) {
-      assert.deepEqual(
-        selectGatewayRoutes(all, method, path).map((r) => r.fn),
-        [fn],
-        `${method} ${path}`,
-      );
-    }
+    ]);
   });
 
   it('send a wrong method and an unknown path under a folder to a function of the folder, and the rest to $default', () => {
@@ -93,16 +110,6 @@ describe("the HTTP API's routes", () => {
   });
 
   it("give a literal folder beside a parameter its rows' own routes, not the parameter's rows theirs", () => {
-    const row = (method: Route['method'], path: string, group: Route['group']): Route => ({
-      api: 'auth',
-      method,
-      path,
-      operationId: `${method} ${path}`,
-      summary: '',
-      group,
-      permission: null,
-      status: 200,
-    });
     const table = [
       row('GET', '/t', 'tenants'),
       row('GET', '/t/{id}', 'tenants'),
@@ -126,28 +133,18 @@ describe("the HTTP API's routes", () => {
         'PUT /v1/auth/t/{id}/users tenant-users',
       ],
     );
-    for (const [method, path, fn] of [
+    reach(routes, [
       ['PUT', '/v1/auth/t/all/plans', 'tenants'],
       ['GET', '/v1/auth/t/all', 'tenants'],
       ['PUT', '/v1/auth/t/all/users', 'tenant-users'],
       ['GET', '/v1/auth/t/all/users/u1', 'tenant-users'],
       ['PUT', '/v1/auth/t/mine/users', 'tenants'],
       ['PUT', '/v1/auth/t/t1/users', 'tenant-users'],
-    ] as const) {
-      assert.deepEqual(
-        selectGatewayRoutes(routes, method, path).map((r) => r.fn),
-        [fn],
-        `${method} ${path}`,
-      );
-    }
+    ]);
   });
 
   it('ranks as API Gateway does: full match before greedy, literal before parameter, longest folder, method before ANY', () => {
-    const routes = gatewayRoutes([
-      { api: 'auth', method: 'GET', path: '/a/{id}', operationId: 'one', summary: '', group: 'tenants', permission: null, status: 200 },
-      { api: 'auth', method: 'GET', path: '/a/b/c', operationId: 'two', summary: '', group: 'definitions', permission: null, status: 200 },
-      { api: 'auth', method: 'GET', path: '/a/b/d', operationId: 'three', summary: '', group: 'definitions', permission: null, status: 200 },
-    ]);
+    const routes = gatewayRoutes([row('GET', '/a/{id}', 'tenants'), row('GET', '/a/b/c', 'definitions'), row('GET', '/a/b/d', 'definitions')]);
     assert.deepEqual(
       routes.map((r) => `${r.method} ${r.path} ${r.fn}`),
       ['ANY /v1/auth/{proxy+} definitions', 'GET /v1/auth/a/{id} tenants'],
