@@ -893,8 +893,8 @@ export function gatewayRoutes(routes: readonly Route[]): GatewayRoute[] {
       // requests whose parameter holds its name (`/tenants/all/{proxy+}` of tenant-users, `PUT /tenants/all/plans` of
       // tenants), and a parameter row's route of its own may take one of its rows. Its rows then get routes of their
       // own, each a full match with a literal where the parameter's have none, so API Gateway ranks them first; what
-      // no row of it names falls to the folder's route, the parameter's. Cheaper than routes of their own for every
-      // row under the parameter (18 then, 5 now).
+      // no row of it names falls to the route above, the parameter's. Cheaper than routes of their own for every row
+      // under the parameter, as there are usually far fewer rows in such a folder.
       const contested =
         parameterRows.length > 0 &&
         (folderRoutes.length > 0 || rows.some((row) => parameterRoutes.some((route) => gatewayMatchRank(route, row.method, fullPath(row)))));
