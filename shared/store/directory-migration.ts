@@ -3,7 +3,7 @@
  * "Existing data"), while it signs in and writes: the scheduled worker takes the next step each run
  * (`DirectoryMigration.step`), through the phases of directory-shards.ts (DirectoryPhase):
  * 1. `profiles` → `writing`: from now on every write of a listed field keeps an entry too.
- * 2. once no instance holds `profiles` any more (GROWTH_SETTLES_SECONDS): an entry for every profile in the index,
+ * 2. once no instance holds `profiles` any more (STEP_WAITS_SECONDS): an entry for every profile in the index,
  *    a page at a time, each written from the profile as read and only while the profile still holds that;
  *    then `writing` → `reading`: reads take the entries.
  * 3. once no instance holds `writing`: `reading` → `entries`: writes keep the entries alone.
@@ -28,6 +28,12 @@ const COPIED = ['id', 'email', 'sign_in_id', 'attributes', 'last_login_at', 'gsi
 const PAGE = 100;
 const PER_TRANSACTION = 25;
 const ATTEMPTS = 5;
+/**
+ * From one step to the next: every copy of the layout kept before the step has expired (GROWTH_SETTLES_SECONDS), and
+ * so has every read that began under it, which runs as long as a request may (API Gateway ends one at 29 s): a list
+ * begun on the profiles must have ended before the last step takes them out of the index.
+ */
+export const STEP_WAITS_SECONDS = GROWTH_SETTLES_SECONDS + 30;
 
 /** The profile holds what `profile` read of it (every field its entry copies, and the name), and is live. */
 export function profileAsRead(profile: Record<string, unknown>, fields: readonly string[] = [...COPIED, 'loginKey']): Condition {
@@ -97,7 +103,7 @@ export class DirectoryMigration {
     }
     if (layout.phase === 'entries' && !cursor) return 0;
     // Until every instance's copy of the layout from before the last step has expired.
-    if (nowSeconds() < Number(item.directory_entries_since ?? 0) + GROWTH_SETTLES_SECONDS) return 0;
+    if (nowSeconds() < Number(item.directory_entries_since ?? 0) + STEP_WAITS_SECONDS) return 0;
     if (layout.phase === 'reading') {
       await this.enter(saasId, 'reading', 'entries', { source: 0 });
       return 0;

@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { nowMillis, resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { forgetLayout, GROWTH_SETTLES_SECONDS, LAYOUT_KEPT_SECONDS } from '../../shared/store/directory-shards.js';
-import { DirectoryMigration } from '../../shared/store/directory-migration.js';
+import { forgetLayout } from '../../shared/store/directory-shards.js';
+import { DirectoryMigration, STEP_WAITS_SECONDS } from '../../shared/store/directory-migration.js';
 import { GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { apiLogKeys, keys, USER_DIRECTORY_SHARDS } from '../../shared/store/keys.js';
 import { DynamoCommitter } from '../../shared/store/transact.js';
@@ -45,7 +45,7 @@ afterAll(() => {
 
 /** The clock moved past every layout copy kept and every step's wait. */
 function later() {
-  setClockForTests(nowMillis() + (GROWTH_SETTLES_SECONDS + LAYOUT_KEPT_SECONDS + 1) * 1000);
+  setClockForTests(nowMillis() + (STEP_WAITS_SECONDS + 1) * 1000);
 }
 
 const item = async (key: { pk: string; sk: string }) =>
@@ -85,7 +85,8 @@ class World {
 
   async signIn(id: string) {
     const user = this.expected.get(id)!;
-    assert.equal((await srpSignIn(this.api, user.email, PASSWORD)).status, 200);
+    const signedIn = await srpSignIn(this.api, user.email, PASSWORD);
+    assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
     user.last_login_at = (await item(keys.userProfile(this.saasId, id)))?.last_login_at as number;
   }
 
