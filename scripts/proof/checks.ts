@@ -79,15 +79,24 @@ export function tableChecks(items: Item[], saasId: string, model: Model): Check[
     seen.set(email, profile.id as string);
   }
 
-  // Every live user is in the directory once, under its name: on its shard, or still on the key entries leave.
+  // Every live user is in the directory once, under its name: on its shard, or still on the key entries leave. The
+  // item the SaaS's reads take is the user's entry, holding what the profile does, or (a SaaS made before entries,
+  // until it is moved onto them) the profile itself.
   const directory: string[] = [];
   const layout = layoutOf(byKey.get(keyOf(keys.saas(saasId))));
   const [unsharded] = directorySources(saasId, layout);
   for (const profile of liveProfiles) {
     const id = profile.id as string;
-    if (profile.gsi1sk !== `${profile.loginKey as string} ${id}`) directory.push(`user ${id}: directory entry ${String(profile.gsi1sk)}`);
-    if (profile.gsi1pk !== keys.userDirectoryShard(saasId, id, layout.shards) && profile.gsi1pk !== unsharded)
-      directory.push(`user ${id}: directory key ${String(profile.gsi1pk)}`);
+    const listed = layout.entries ? byKey.get(keyOf(keys.userDirectoryItem(saasId, id))) : profile;
+    if (!listed) {
+      directory.push(`user ${id}: no directory entry`);
+      continue;
+    }
+    if (listed.gsi1sk !== `${profile.loginKey as string} ${id}`) directory.push(`user ${id}: directory entry ${String(listed.gsi1sk)}`);
+    if (listed.gsi1pk !== keys.userDirectoryShard(saasId, id, layout.shards) && listed.gsi1pk !== unsharded)
+      directory.push(`user ${id}: directory key ${String(listed.gsi1pk)}`);
+    if (listed !== profile && (listed.email !== profile.email || listed.sign_in_id !== profile.sign_in_id || !sameData(listed, profile)))
+      directory.push(`user ${id}: the entry's names or attributes differ from the profile's`);
   }
 
   // A membership is two items that name each other, hold the same data, of a live user and tenant, with roles that exist.

@@ -35,6 +35,11 @@ export const RULE = {
   loginFree: 'login_free',
   /** The user has never signed in and still has the temporary password they were given (Resend Sign Up). */
   awaitingFirstSignIn: 'awaiting_first_sign_in',
+  /**
+   * The user's listed fields are still what the write read (a write that also copies them whole to the directory
+   * entry, while a SaaS's directory moves onto entries); refused, the write is built again from a fresh read.
+   */
+  userUnchanged: 'user_unchanged',
   /** The user still has the sign-in name the change was made from. */
   loginUnchanged: 'login_unchanged',
   /** The tenant exists and is not being deleted. */

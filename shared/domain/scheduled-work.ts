@@ -2,7 +2,8 @@
  * What the scheduled worker does each run, for every SaaS: apply the plan reservations that have come due,
  * deliver the mails that are due again (deferred retries, lapsed claims, anything the stream missed), and count
  * the mail backlog, deliver the events due (integration/event-delivery.ts), and work on the import jobs not done
- * yet (migration/imports.ts), a part at a time until the run's budget is spent. Every step goes through conditional writes, so runs side by side apply and send once.
+ * yet (migration/imports.ts), a part at a time until the run's budget is spent, and move a SaaS made before directory entries
+ * onto them (shared/store/directory-migration.ts) a step at a time. Every step goes through conditional writes, so runs side by side apply and send once.
  */
 import { log } from '../log.js';
 import { metrics } from '../metrics.js';
@@ -18,6 +19,8 @@ export interface ScheduledWorkDeps {
   runImports(saasId: string): Promise<number>;
   /** Events delivered of those due (integration/event-delivery.ts). */
   deliverDueEvents(saasId: string): Promise<number>;
+  /** Items written on the SaaS's way onto directory entries (none once it is on them); stops at the run's budget. */
+  moveDirectory(saasId: string): Promise<number>;
 }
 
 export interface ScheduledWorkResult {
@@ -28,6 +31,7 @@ export interface ScheduledWorkResult {
   mailBacklog: number;
   importParts: number;
   eventsDelivered: number;
+  directoryItemsMoved: number;
 }
 
 export class ScheduledWork {
@@ -42,6 +46,7 @@ export class ScheduledWork {
       mailBacklog: 0,
       importParts: 0,
       eventsDelivered: 0,
+      directoryItemsMoved: 0,
     };
     for (const saasId of saasIds) {
       result.reservationsApplied += await this.deps.applyDueReservations(saasId);
@@ -51,6 +56,7 @@ export class ScheduledWork {
     }
     // After every SaaS's mail and reservations: a long import must not hold back another SaaS's retries.
     for (const saasId of saasIds) result.importParts += await this.deps.runImports(saasId);
+    for (const saasId of saasIds) result.directoryItemsMoved += await this.deps.moveDirectory(saasId);
     if (result.reservationsApplied > 0)
       log.info('plan reservations applied', { reservationsApplied: result.reservationsApplied, saasCount: saasIds.length });
     metrics.count('PlanReservationsApplied', result.reservationsApplied);

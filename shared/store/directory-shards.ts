@@ -25,16 +25,45 @@ export interface DirectoryLayout {
   /** No count recorded: 32 shards behind the key entries were written under before the shards. */
   legacy: boolean;
   /**
-   * The directory is made of entry items of their own (keys.userDirectoryItem), which no sign-in writes; false: of
-   * the profiles themselves, as every SaaS made before entries was (docs/decisions.md, decision 18).
+   * Reads take the entry items of their own (keys.userDirectoryItem), which no sign-in writes; false: the profiles
+   * themselves, as in every SaaS made before entries (docs/decisions.md, decision 18) until it is moved onto them.
    */
   entries: boolean;
+  /** Where the SaaS is on the way from profiles to entries (directory-migration.ts); 'entries' for a SaaS made now. */
+  phase: DirectoryPhase;
 }
+
+/**
+ * A directory made of profiles moves onto entries in three steps (directory-migration.ts), each taken only once every
+ * copy of the layout kept before the last one has expired, so two neighbouring phases are all instances ever hold:
+ * - `profiles`: reads and writes use the profiles, in the index; no entry exists.
+ * - `writing`: reads still take the profiles; every write of a listed field keeps the profile and the entry both,
+ *   while the job writes an entry for every profile.
+ * - `reading`: every user has an entry as current as their profile; reads take the entries, writes still keep both.
+ * - `entries`: writes keep the entries alone, and the job takes the profiles out of the index.
+ */
+export type DirectoryPhase = 'profiles' | 'writing' | 'reading' | 'entries';
+/** How the SaaS item's `directory_entries` stores each phase: none, a word, or `true` (what a SaaS made now records). */
+const STORED_PHASE = { writing: 'writing', reading: 'reading', entries: true } as const;
+export const storedPhase = (phase: Exclude<DirectoryPhase, 'profiles'>): string | boolean => STORED_PHASE[phase];
+const phaseOf = (stored: unknown): DirectoryPhase =>
+  stored === true ? 'entries' : stored === 'writing' ? 'writing' : stored === 'reading' ? 'reading' : 'profiles';
+
+/** The profiles are in the index, and every write of one keeps it there (all phases before `entries`). */
+export const profilesInIndex = (layout: DirectoryLayout): boolean => layout.phase !== 'entries';
+/** Writes keep an entry for the user (every phase after `profiles`). */
+export const entriesKept = (layout: DirectoryLayout): boolean => layout.phase !== 'profiles';
 
 /** What the SaaS item of a SaaS made now records (account-repository.ts). */
 export const NEW_SAAS_DIRECTORY = { directory_shards: 1, directory_entries: true };
 /** The SaaS item's attributes that hold the layout: no part of the account. */
-export const LAYOUT_ATTRIBUTES = ['directory_shards', 'directory_writes_from', 'directory_entries'] as const;
+export const LAYOUT_ATTRIBUTES = [
+  'directory_shards',
+  'directory_writes_from',
+  'directory_entries',
+  'directory_entries_since',
+  'directory_moving',
+] as const;
 
 /**
  * How long an instance keeps a layout it read. A constant, not a setting: a growth's writes wait for every
@@ -57,7 +86,7 @@ export const TELL_FROM_UNITS_PER_SECOND = 40;
 export const DIRECTORY_UNITS = { created: 4, written: 2 };
 export const ENTRY_UNITS = { created: 2, written: 1 };
 
-const LEGACY: DirectoryLayout = { shards: USER_DIRECTORY_SHARDS, writesFrom: 0, legacy: true, entries: false };
+const LEGACY = { shards: USER_DIRECTORY_SHARDS, writesFrom: 0, legacy: true };
 const MAX_MEASURED = 10_000;
 
 const kept = new Recent<{ layout: DirectoryLayout }>();
@@ -65,10 +94,12 @@ const kept = new Recent<{ layout: DirectoryLayout }>();
 const measured = new Map<string, { since: number; units: number }>();
 
 export function layoutOf(item: Record<string, unknown> | undefined): DirectoryLayout {
+  const phase = phaseOf(item?.directory_entries);
+  const entries = phase === 'entries' || phase === 'reading';
   const shards = item?.directory_shards;
-  if (typeof shards !== 'number') return LEGACY;
+  if (typeof shards !== 'number') return { ...LEGACY, entries, phase };
   const from = item?.directory_writes_from;
-  return { shards, writesFrom: typeof from === 'number' ? from : 0, legacy: false, entries: item?.directory_entries === true };
+  return { shards, writesFrom: typeof from === 'number' ? from : 0, legacy: false, entries, phase };
 }
 
 /** The shards a write at `now` (Unix seconds) spreads over. */
@@ -104,7 +135,7 @@ function knownShard(saasId: string, userId: string, layout: DirectoryLayout | un
  */
 export function knownDirectoryShard(saasId: string, userId: string): string | undefined {
   const layout = kept.peek(saasId)?.layout;
-  return layout?.entries ? undefined : knownShard(saasId, userId, layout, DIRECTORY_UNITS.written);
+  return layout && !profilesInIndex(layout) ? undefined : knownShard(saasId, userId, layout, DIRECTORY_UNITS.written);
 }
 
 /** Where a write of the user's entry item moves it (knownShard), given the layout the write read. */
@@ -115,7 +146,13 @@ export const knownEntryShard = (saasId: string, userId: string, layout: Director
 export const keptLayout = (saasId: string): DirectoryLayout | undefined => kept.peek(saasId)?.layout;
 
 /** Whether this instance knows the SaaS's profiles to be in the directory (a decoy of a profile's write is then indexed alike). */
-export const profilesIndexed = (saasId: string): boolean => kept.peek(saasId)?.layout.entries === false;
+export function profilesIndexed(saasId: string): boolean {
+  const layout = kept.peek(saasId)?.layout;
+  return layout !== undefined && profilesInIndex(layout);
+}
+
+/** This instance's copy of the SaaS's layout is gone: a phase or a count this instance changed is read afresh. */
+export const forgetLayout = (saasId: string): void => kept.forget(saasId);
 
 function noteDirectoryWrite(saasId: string, units: number): void {
   const window = measured.get(saasId);
@@ -153,11 +190,11 @@ export class DirectoryShards {
    * A new user's entry: the shard its id names among those writes use now. Counts the write toward this
    * instance's rate, and tells the rate (tellRate) when a second has passed.
    */
-  async newEntryShards(saasId: string): Promise<{ shards: number; entries: boolean }> {
+  async newEntryShards(saasId: string): Promise<{ shards: number; layout: DirectoryLayout }> {
     const layout = await this.layout(saasId);
-    noteDirectoryWrite(saasId, layout.entries ? ENTRY_UNITS.created : DIRECTORY_UNITS.created);
+    noteDirectoryWrite(saasId, profilesInIndex(layout) ? DIRECTORY_UNITS.created : ENTRY_UNITS.created);
     await this.tellRate(saasId, layout);
-    return { shards: writeShards(layout), entries: layout.entries };
+    return { shards: writeShards(layout), layout };
   }
 
   /**

@@ -255,6 +255,8 @@ export const keys = {
    * of it writes none (docs/decisions.md, decision 18).
    */
   userDirectoryItem: (saasId: string, userId: string): ItemKey => ({ pk: userPartition(saasId, userId), sk: DIRECTORY_ENTRY_SK }),
+  /** Of the two kinds of item a directory key can hold while a SaaS moves onto entries: the user's profile, else their entry. */
+  isUserProfile: (item: { sk?: unknown }): boolean => item.sk === 'PROFILE',
   /** Whom an external provider's account (its subject) is linked to: one user per provider account in a SaaS. */
   externalIdentity: (saasId: string, provider: string, subject: string): ItemKey => ({
     pk: `SAAS#${saasId}#IDENTITY#${provider}#${subject}`,

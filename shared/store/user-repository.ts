@@ -19,7 +19,17 @@ import type { MfaPreference } from '../schemas/users.js';
 import { sessionOf, type UserSession } from '../domain/tokens/tokens.js';
 import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { deleteIfPresent, unlessConditionFails } from './conditional.js';
-import { directorySources, DirectoryShards, keptLayout, knownDirectoryShard, knownEntryShard, type DirectoryLayout } from './directory-shards.js';
+import { entryChange, profileAsRead, upsert } from './directory-migration.js';
+import {
+  directorySources,
+  DirectoryShards,
+  entriesKept,
+  keptLayout,
+  knownDirectoryShard,
+  knownEntryShard,
+  profilesInIndex,
+  type DirectoryLayout,
+} from './directory-shards.js';
 import { ENTITY, keys, loginFromKey, loginKey, withoutKeys, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { compareKeys, mergeAscending } from './ordered-merge.js';
@@ -39,8 +49,8 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
 const DIRECTORY_POSITION = new RegExp(`^[ES]#\\S+ (${UUID})$`);
 
 const SUMMARY_ATTRIBUTES = ['id', 'email', 'sign_in_id', 'attributes', 'last_login_at', 'deleting'];
-/** The list's, with the entry's sort key (its name order). */
-const LISTED_ATTRIBUTES = [...SUMMARY_ATTRIBUTES, 'gsi1sk'];
+/** The list's, with the entry's sort key (its name order) and its kind (sk: a profile, or an entry). */
+const LISTED_ATTRIBUTES = [...SUMMARY_ATTRIBUTES, 'gsi1sk', 'sk'];
 /**
  * A page of the directory takes a few entries from each of its sources (32 or 33 a page of 20, about one each):
  * each source's first query reads this many, about one 4 KB read unit of profiles.
@@ -115,6 +125,12 @@ function entryWrite(table: string, saasId: string, userId: string, layout: Direc
   return update(table, keys.userDirectoryItem(saasId, userId), shard ? change.set('gsi1pk', shard) : change, EXISTS, RULE.userLive);
 }
 
+/**
+ * The kind of directory item the layout's reads take: entries, or profiles. While a SaaS moves onto entries its keys
+ * hold both (directory-migration.ts), each kind a whole directory, so a read keeps one kind before it merges.
+ */
+const readKind = (layout: DirectoryLayout) => (item: Record<string, unknown>) => keys.isUserProfile(item) !== layout.entries;
+
 /** The user has never signed in and still holds a temporary password (users.ts awaitsFirstSignIn). */
 const AWAITING_FIRST_SIGN_IN: Condition = {
   expression: '#lastLogin = :never AND #password.#temporary = :true',
@@ -150,6 +166,7 @@ class UnshardedEntries {
   constructor(
     private readonly db: DynamoClient,
     private readonly input: QueryInput,
+    private readonly read: (item: Record<string, unknown>) => boolean,
   ) {
     this.start = input.ExclusiveStartKey;
   }
@@ -180,7 +197,8 @@ class UnshardedEntries {
         await this.advance();
       }
       const item = this.items[i] as Record<string, unknown>;
-      yield { position: item.gsi1sk as string, item };
+      // The other kind still counts toward covered(): the key was read that far, for both.
+      if (this.read(item)) yield { position: item.gsi1sk as string, item };
     }
   }
 }
@@ -192,16 +210,23 @@ export class DynamoUserRepository implements UserRepository {
   ) {}
 
   async createWrite(saasId: string, user: UserRecord, login: Login, mail?: CountedMail): Promise<AtomicWrite> {
-    const { shards, entries } = await new DirectoryShards(this.db, this.table).newEntryShards(saasId);
+    const { shards, layout } = await new DirectoryShards(this.db, this.table).newEntryShards(saasId);
     const entry = keys.userDirectoryEntry(saasId, login, user.id, shards);
     return atomicWrite(
       putNew(this.table, ownerItem(saasId, login, user.id, user.password), RULE.loginFree),
       putNew(
         this.table,
-        { ...keys.userProfile(saasId, user.id), ...(entries ? {} : entry), entity: ENTITY.user, v: 1, loginKey: loginKey(login), ...user },
+        {
+          ...keys.userProfile(saasId, user.id),
+          ...(profilesInIndex(layout) ? entry : {}),
+          entity: ENTITY.user,
+          v: 1,
+          loginKey: loginKey(login),
+          ...user,
+        },
         RULE.newItem,
       ),
-      ...(entries
+      ...(entriesKept(layout)
         ? [
             putNew(
               this.table,
@@ -290,10 +315,14 @@ export class DynamoUserRepository implements UserRepository {
    */
   async list(saasId: string): Promise<UserSummary[]> {
     const read = (gsi1pk: string) => collect(queryPages(this.db, { ...indexQuery(this.table, { gsi1pk }), ...projection(LISTED_ATTRIBUTES) }));
-    const [unsharded, ...shards] = directorySources(saasId, await new DirectoryShards(this.db, this.table).layout(saasId));
+    const layout = await new DirectoryShards(this.db, this.table).layout(saasId);
+    const [unsharded, ...shards] = directorySources(saasId, layout);
     const before = await read(unsharded);
     const sources = [before, ...(await Promise.all(shards.map(read)))];
-    const items = sources.flat().sort((a, b) => compareKeys(a.gsi1sk as string, b.gsi1sk as string));
+    const items = sources
+      .flat()
+      .filter(readKind(layout))
+      .sort((a, b) => compareKeys(a.gsi1sk as string, b.gsi1sk as string));
     // An entry moving from the unsharded key to its shard while it is read may be met on both.
     return items
       .filter((item, i) => !item.deleting && (i === 0 || items[i - 1]?.gsi1sk !== item.gsi1sk))
@@ -336,8 +365,10 @@ export class DynamoUserRepository implements UserRepository {
           ...indexQuery(table, { gsi1pk, gsi1skPrefix: prefix }),
           ...(after && userId ? { ExclusiveStartKey: { gsi1pk, gsi1sk: after, ...keys.userProfile(saasId, userId) } } : {}),
         });
-        const [unsharded, ...shards] = directorySources(saasId, await layout());
-        const old = new UnshardedEntries(db, query(unsharded));
+        const current = await layout();
+        const kind = readKind(current);
+        const [unsharded, ...shards] = directorySources(saasId, current);
+        const old = new UnshardedEntries(db, query(unsharded), kind);
         // A 1-shard directory is this key alone, read READ_PAGE entries at a time.
         await old.advance();
         async function* shard(gsi1pk: string): AsyncGenerator<Positioned<Record<string, unknown>>> {
@@ -354,7 +385,7 @@ export class DynamoUserRepository implements UserRepository {
                 beyond = true;
                 break;
               }
-              yield { position, item };
+              if (kind(item)) yield { position, item };
               start = { gsi1pk, gsi1sk: position, pk: item.pk, sk: item.sk };
             }
             if (beyond) {
@@ -390,11 +421,15 @@ export class DynamoUserRepository implements UserRepository {
     const profile = update(
       this.table,
       keys.userProfile(saasId, userId),
-      layout.entries ? change : onDirectoryShard(saasId, userId, change.set('gsi1sk', position)),
+      profilesInIndex(layout) ? onDirectoryShard(saasId, userId, change.set('gsi1sk', position)) : change,
       both(holdsLogin(from), holdsPassword(password)),
       RULE.loginUnchanged,
     );
-    const entry = layout.entries ? [entryWrite(this.table, saasId, userId, layout, named().set('gsi1sk', position))] : [];
+    const entry = !entriesKept(layout)
+      ? []
+      : profilesInIndex(layout)
+        ? await this.keptEntry(saasId, userId, layout, { ...names, gsi1sk: position }, RULE.loginUnchanged)
+        : [entryWrite(this.table, saasId, userId, layout, named().set('gsi1sk', position))];
     // Only the spelling changes (a letter's case): the name, and so its owner item, stays.
     if (loginKey(from) === loginKey(to)) return atomicWrite(profile, ...entry);
     return atomicWrite(
@@ -439,8 +474,40 @@ export class DynamoUserRepository implements UserRepository {
     const change = () => new Update().changeEntries('attributes', changes);
     if (change().isEmpty()) return atomicWrite(check(this.table, key, LIVE, RULE.userLive));
     const layout = await new DirectoryShards(this.db, this.table).layout(saasId);
-    if (!layout.entries) return atomicWrite(update(this.table, key, onDirectoryShard(saasId, userId, change()), LIVE, RULE.userLive));
-    return atomicWrite(update(this.table, key, change(), LIVE, RULE.userLive), entryWrite(this.table, saasId, userId, layout, change()));
+    if (!entriesKept(layout)) return atomicWrite(update(this.table, key, onDirectoryShard(saasId, userId, change()), LIVE, RULE.userLive));
+    if (!profilesInIndex(layout))
+      return atomicWrite(update(this.table, key, change(), LIVE, RULE.userLive), entryWrite(this.table, saasId, userId, layout, change()));
+    // Both kept: the entry takes the whole map, as the profile read holds it with the changes, while it still does.
+    const read = await this.liveProfile(saasId, userId);
+    if (!read) return atomicWrite(check(this.table, key, LIVE, RULE.userLive));
+    const attributes: Record<string, unknown> = { ...(read.attributes as Record<string, unknown> | undefined) };
+    for (const [name, value] of Object.entries(changes))
+      if (value === null) delete attributes[name];
+      else attributes[name] = value;
+    return atomicWrite(
+      update(this.table, key, onDirectoryShard(saasId, userId, change()), profileAsRead(read, ['attributes']), RULE.userUnchanged),
+      ...(await this.keptEntry(saasId, userId, layout, { attributes }, RULE.userLive, read)),
+    );
+  }
+
+  /**
+   * The user's entry, while a SaaS moves onto entries and writes keep both (directory-migration.ts): `changed` set,
+   * and the rest of what it copies from the profile set only where it has none yet (the job writes it whole, from
+   * the profile, while the profile still holds what it read). Written whether or not it exists, so that a write
+   * needs no knowledge of how far the job has come.
+   */
+  private async keptEntry(
+    saasId: string,
+    userId: string,
+    layout: DirectoryLayout,
+    changed: Record<string, unknown>,
+    rule: string,
+    read?: Record<string, unknown>,
+  ) {
+    const profile = read ?? (await this.liveProfile(saasId, userId));
+    if (!profile) return [];
+    const change = entryChange({ ...profile, ...changed }, ['id', ...Object.keys(changed)], knownEntryShard(saasId, userId, layout));
+    return [upsert(this.table, keys.userDirectoryItem(saasId, userId), change, rule)];
   }
 
   /**
@@ -457,7 +524,7 @@ export class DynamoUserRepository implements UserRepository {
       values: { ':at': at },
     };
     const layout = keptLayout(saasId);
-    const shard = layout?.entries ? knownEntryShard(saasId, userId, layout) : undefined;
+    const shard = layout && entriesKept(layout) ? knownEntryShard(saasId, userId, layout) : undefined;
     const change = new Update().set('last_login_at', at);
     if (shard) change.set('gsi1pk', shard);
     await unlessConditionFails(() =>

@@ -86,7 +86,11 @@ beforeAll(async () => {
   saasId = saas.saasId;
   // As a SaaS item written before directories had a count.
   await dynamo().send(
-    new UpdateCommand({ TableName: tableName(), Key: keys.saas(saasId), UpdateExpression: 'REMOVE directory_shards, directory_writes_from' }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.saas(saasId),
+      UpdateExpression: 'REMOVE directory_shards, directory_writes_from, directory_entries',
+    }),
   );
   const domain = userService();
   for (let i = 0; i < NAMES.length; i += 10) {

@@ -374,6 +374,14 @@ export interface PreparedUser {
   generatedPassword?: string;
 }
 
+/** The error of a change to a user that `rule` refused. */
+function refusedChange(userId: string, rule: string): never {
+  if (rule === RULE.userLive) throw userNotFound(userId);
+  if (rule === RULE.awaitingFirstSignIn) throw firstSignInDone();
+  if (rule === RULE.loginUnchanged || rule === RULE.userUnchanged) throw concurrentUpdate('user');
+  throw new Error(`a change to user ${userId} was refused by ${rule}`);
+}
+
 export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
@@ -482,11 +490,7 @@ export class UserService {
 
   private async commitToUser(userId: string, ...writes: AtomicWrite[]): Promise<void> {
     const outcome = await this.deps.committer.commit(...writes);
-    if (outcome.committed) return;
-    if (outcome.refusedBy === RULE.userLive) throw userNotFound(userId);
-    if (outcome.refusedBy === RULE.awaitingFirstSignIn) throw firstSignInDone();
-    if (outcome.refusedBy === RULE.loginUnchanged) throw concurrentUpdate('user');
-    throw new Error(`a change to user ${userId} was refused by ${outcome.refusedBy}`);
+    if (!outcome.committed) refusedChange(userId, outcome.refusedBy);
   }
 
   async changePassword(saasId: string, userId: string, password: string, temporary = false): Promise<void> {
@@ -567,7 +571,13 @@ export class UserService {
 
   async updateAttributes(saasId: string, userId: string, changes: AttributeChanges): Promise<void> {
     checkAttributeChanges(changes, await this.deps.definitions.listAttributes(saasId, 'saas_user'), 'SaaS user attribute');
-    await this.commitToUser(userId, await this.deps.users.attributesWrite(saasId, userId, changes));
+    // Refused as changed since read (RULE.userUnchanged: another change of the user meanwhile), it is built again.
+    for (let attempt = 1; ; attempt++) {
+      const write = await this.deps.users.attributesWrite(saasId, userId, changes);
+      const outcome = await this.deps.committer.commit(write);
+      if (outcome.committed) return;
+      if (outcome.refusedBy !== RULE.userUnchanged || attempt === 3) refusedChange(userId, outcome.refusedBy);
+    }
   }
 
   async mfaPreference(saasId: string, userId: string): Promise<MfaPreferenceAnswer> {
