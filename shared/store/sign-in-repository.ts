@@ -9,6 +9,7 @@ import type {
   OpenChallenge,
   PendingOffer,
   ProofState,
+  ProofStateOfName,
   SignedIn,
   SignInRepository,
   SpentSession,
@@ -17,7 +18,7 @@ import { answeredKey } from '../domain/sign-in/sign-in-state.js';
 import type { CountedMail } from '../domain/mail/mail.js';
 import { TOTP_STEP_SECONDS } from '../crypto/totp.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
-import { ENTITY, keys, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
+import { ENTITY, keys, loginKey, TTL_ATTRIBUTE, withoutKeys, type EntityName, type ItemKey } from './keys.js';
 import { mailWrites } from './outbox-repository.js';
 import { both, check, conditionInput, DynamoCommitter, EXISTS, LIVE, putNew, remove, update, updateRequest, type Condition } from './transact.js';
 import { profilesIndexed } from './directory-shards.js';
@@ -26,6 +27,7 @@ import { Update } from './update.js';
 import { partitionQuery, queryFirst } from './query.js';
 import { withActivity } from './activity-attributes.js';
 import type { ActivityChange } from '../domain/users/activity.js';
+import type { Login } from '../domain/users/users.js';
 
 const item = (key: ItemKey, entity: EntityName, fields: object) => ({ ...key, entity, v: 1, ...fields });
 
@@ -82,6 +84,9 @@ function lockoutIs(expected: LockoutState | undefined): Condition {
  * time (a nested SET needs it to exist), on condition that nobody made it meanwhile.
  */
 function spendSession(spent: SpentSession, change: Update, now: number): Condition {
+  const lockoutUnchanged = both(LIVE, lockoutIs(spent.seen.lockout));
+  // A password checked here (USER_PASSWORD_AUTH) has no session: only the count it was decided on holds it.
+  if (spent.sessionId === undefined) return lockoutUnchanged;
   const key = answeredKey(spent.sessionId);
   const names = { '#answered': ANSWERED, '#session': key };
   const { answered } = spent.seen;
@@ -94,7 +99,7 @@ function spendSession(spent: SpentSession, change: Update, now: number): Conditi
     change.set(ANSWERED, { [key]: spent.expiresAt });
     unanswered = { expression: 'attribute_not_exists(#answered)', names: { '#answered': ANSWERED } };
   }
-  return both(both(LIVE, lockoutIs(spent.seen.lockout)), unanswered);
+  return both(lockoutUnchanged, unanswered);
 }
 
 /**
@@ -163,12 +168,26 @@ export class DynamoSignInRepository implements SignInRepository {
   async proofState(saasId: string, userId: string, decoy = false): Promise<ProofState> {
     const item = await this.readItem(decoy ? keys.decoy(saasId, userId, 'PROOF') : keys.userProfile(saasId, userId));
     if (!item || decoy) return { user: undefined, lockout: undefined, answered: undefined };
+    return this.stateOf(item);
+  }
+
+  private stateOf(item: Record<string, unknown>): ProofState {
     return {
       user: item.deleting ? undefined : toUser(item),
       lockout: item[LOCKOUT] as LockoutState | undefined,
       answered: item[ANSWERED] as Record<string, number> | undefined,
       offers: item[OFFERS] as Record<string, PendingOffer> | undefined,
     };
+  }
+
+  async proofStateByLogin(saasId: string, login: Login, nobodyId: string): Promise<ProofStateOfName> {
+    const owner = (await this.db.send(new GetCommand({ TableName: this.table, Key: keys.loginOwner(saasId, login), ConsistentRead: true }))).Item;
+    const userId = owner?.user_id as string | undefined;
+    if (!userId) return { userId: nobodyId, nobody: true, seen: await this.proofState(saasId, nobodyId, true) };
+    const item = await this.readItem(keys.userProfile(saasId, userId));
+    // The name moved to someone else, or the user is being deleted, between the two reads: nobody's, as findByLogin says.
+    const theirs = item !== undefined && !item.deleting && item.loginKey === loginKey(login);
+    return { userId, nobody: false, seen: theirs ? this.stateOf(item) : { user: undefined, lockout: undefined, answered: undefined } };
   }
 
   proofWrite(saasId: string, userId: string, spent: SpentSession, now: number): AtomicWrite {

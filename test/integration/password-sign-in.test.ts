@@ -6,10 +6,13 @@
  * the SaaS) turns it on; the unmodified amazon-cognito-identity-js signs in with authenticationFlowType
  * USER_PASSWORD_AUTH.
  */
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
+import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
+import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
+import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
 import { externalId } from '../../shared/domain/migration/imports.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
@@ -20,6 +23,7 @@ import { GetCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { hashVector } from '../support/hash-vectors.js';
+import { enableTotp } from '../support/example-app.js';
 import { deliveredMail } from '../support/mail.js';
 import { openScreen, screenStep, signInOnScreen } from '../support/screen-client.js';
 
@@ -40,13 +44,20 @@ const FILE = [
 const passwordSignIn = (client: SignedClient, USERNAME: string, PASSWORD: string) =>
   client.post<SignInResult & ErrorBody>('/sign-in', { sign_in_flow: 'USER_PASSWORD_AUTH', sign_in_parameters: { USERNAME, PASSWORD } });
 
-const profile = async (userId: string) =>
-  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saasId, userId) }))).Item;
+const profile = async (userId: string, saas = saasId) =>
+  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userProfile(saas, userId) }))).Item;
+
+/** The store requests made while `noted` is set, with the partition each names. */
+let noted: { operation: string; pk: string }[] | undefined;
 
 beforeAll(async () => {
   h = await startHarness();
   ({ saasId } = await h.newSaas());
   api = await h.newKey(saasId, ['*', 'migration:write']);
+  dynamo().intercept((command, next) => {
+    noted?.push({ operation: command.operation, pk: String((command.input as { Key?: { pk?: string } }).Key?.pk) });
+    return next();
+  });
 });
 afterAll(() => h.close());
 
@@ -150,5 +161,93 @@ describe('USER_PASSWORD_AUTH', () => {
     const put = await api.put('/sign-in-settings', { password_sign_in: { user_password_auth: false } });
     assert.equal(put.status, 200, put.text);
     assert.equal((await passwordSignIn(api, 'bcrypt@first.example.test', 'U*U')).status, 400);
+  });
+});
+
+describe('USER_PASSWORD_AUTH for a user with a verifier (the steady state)', () => {
+  let client: SignedClient;
+  let saas: string;
+  let n = 0;
+  const PASSWORD = 'Verifier-pass-1';
+  const newUser = async () => {
+    const created = await client.post<{ id: string; email: string }>('/users', { email: `verifier-${n++}@first.example.test`, password: PASSWORD });
+    assert.equal(created.status, 201, created.text);
+    return created.body;
+  };
+  const lockoutOf = async (userId: string) => (await profile(userId, saas))?.signin_lockout as LockoutState | undefined;
+
+  beforeAll(async () => {
+    ({ saasId: saas, client } = await h.newSaas());
+    const on = await client.put('/sign-in-settings', { password_sign_in: { user_password_auth: true } });
+    assert.equal(on.status, 200, on.text);
+  });
+  afterEach(() => resetClockForTests());
+
+  it('locks after 5 wrong passwords, refuses the right one while locked with the same answer, then signs in and resets', async () => {
+    const user = await newUser();
+    const start = Date.now();
+    setClockForTests(start);
+    const wrong = [];
+    for (let i = 0; i < FREE_ATTEMPTS; i++) wrong.push(await passwordSignIn(client, user.email, 'Wrong-pass-1'));
+    assert.ok(wrong.every((res) => res.status === 401));
+    assert.equal((await lockoutOf(user.id))?.failures, FREE_ATTEMPTS);
+    const whileLocked = await passwordSignIn(client, user.email, PASSWORD);
+    assert.equal(whileLocked.status, 401, 'the right password is refused while locked');
+    assert.deepEqual(whileLocked.body, wrong[0]?.body, 'and answered as a wrong password is');
+    assert.equal((await lockoutOf(user.id))?.failures, FREE_ATTEMPTS, 'a refused attempt is not a failure');
+    setClockForTests(start + 2000);
+    const after = await passwordSignIn(client, user.email, PASSWORD);
+    assert.equal(after.status, 200, after.text);
+    assert.ok(after.body.credentials?.id_token);
+    assert.equal(await lockoutOf(user.id), undefined, 'a completed sign-in resets the count');
+  });
+
+  it('checks no more passwords than allowed when wrong ones arrive all at once', async () => {
+    const user = await newUser();
+    setClockForTests(Date.now());
+    const answers = await Promise.all(Array.from({ length: 12 }, () => passwordSignIn(client, user.email, 'Wrong-pass-1')));
+    assert.ok(answers.every((res) => res.status === 401));
+    assert.equal((await lockoutOf(user.id))?.failures, FREE_ATTEMPTS, 'exactly the free attempts were checked');
+    assert.equal((await passwordSignIn(client, user.email, PASSWORD)).status, 401);
+  });
+
+  it('asks for the second factor of a user with MFA, and the code completes the sign-in', async () => {
+    const user = await newUser();
+    const secret = await enableTotp(client, user.id, user.email, PASSWORD);
+    const asked = await passwordSignIn(client, user.email, PASSWORD);
+    assert.equal(asked.status, 200, asked.text);
+    assert.equal(asked.body.challenge_name, 'SOFTWARE_TOKEN_MFA');
+    assert.equal(asked.body.credentials, undefined);
+    // The step after the one the registration used: each step signs in once.
+    const code = totpCodeAt(base32Decode(secret) as Buffer, totpStep(Date.now() / 1000) + 1);
+    const answered = await client.post<SignInResult>('/sign-in/challenge', {
+      challenge_name: 'SOFTWARE_TOKEN_MFA',
+      challenge_responses: { USERNAME: user.id, SOFTWARE_TOKEN_MFA_CODE: code },
+      session: asked.body.session,
+    });
+    assert.equal(answered.status, 200, answered.text);
+    assert.ok(answered.body.credentials?.id_token);
+  });
+
+  it('a name nobody has makes the requests of a wrong password, and gets its answer', async () => {
+    const user = await newUser();
+    // The requests on the name, and on the profile or the decoy behind it (not the API log's, nor other tests' late writes).
+    const requestsOf = async (username: string) => {
+      noted = [];
+      try {
+        const res = await passwordSignIn(client, username, 'Wrong-pass-1');
+        assert.equal(res.status, 401, res.text);
+        const ours = noted.filter(({ pk }) => pk.includes(`#LOGIN#E#${username}`) || pk.includes(`#USER#${user.id}`) || pk.includes('#DECOY#'));
+        return { requests: ours.map(({ operation, pk }) => `${operation} ${pk.includes('#LOGIN#') ? 'name' : 'behind it'}`), body: res.body };
+      } finally {
+        noted = undefined;
+      }
+    };
+    const wrong = await requestsOf(user.email);
+    const nobody = await requestsOf('nobody-verifier@first.example.test');
+    assert.deepEqual(wrong.requests, ['GetItem name', 'GetItem behind it', 'UpdateItem behind it']);
+    assert.deepEqual(nobody.requests, wrong.requests);
+    assert.deepEqual(nobody.body, wrong.body);
+    assert.equal((await lockoutOf(user.id))?.failures, 1, "the wrong password's write was its charge");
   });
 });

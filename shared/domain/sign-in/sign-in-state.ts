@@ -13,7 +13,7 @@ import type { AtomicWrite } from '../atomic.js';
 import type { CountedMail } from '../mail/mail.js';
 import type { LockoutState, LockoutRepository } from './sign-in-lockout.js';
 import type { IssuedTokens, TokenSubject } from '../tokens/tokens.js';
-import type { UserRecord } from '../users/users.js';
+import type { Login, UserRecord } from '../users/users.js';
 
 export type DeviceRemembering = SignInSettings['device_configuration']['device_remembering'];
 
@@ -90,9 +90,12 @@ export interface ProofState {
 /** A proof's reading of the profile and the session it spends: what settling the proof is conditioned on. */
 export interface SpentSession {
   seen: ProofState;
-  /** The session id, and when the session expires (its entry is dropped after that). */
-  sessionId: string;
-  expiresAt: number;
+  /**
+   * The session id, and when the session expires (its entry is dropped after that). Absent for a password
+   * checked on the server (USER_PASSWORD_AUTH): no session to spend, the write holds on the count alone.
+   */
+  sessionId?: string;
+  expiresAt?: number;
   /**
    * The lockout state after this proof when it is charged: a wrong proof, and a right one that a follow-up
    * challenge comes after (only a completed sign-in resets the count, so codes cannot be guessed by proving
@@ -117,12 +120,25 @@ export interface SignedIn {
   activity?: ActivityChange;
 }
 
+/** A sign-in name's owner and proof state (USER_PASSWORD_AUTH's two reads); a made-up id's decoy state when nobody has it. */
+export interface ProofStateOfName {
+  userId: string;
+  nobody: boolean;
+  /** `user` is undefined for nobody, and when the name left its owner or the owner is being deleted meanwhile. */
+  seen: ProofState;
+}
+
 export interface SignInRepository extends LockoutRepository {
   /**
    * The profile and its sign-in state, in one consistent read. With `decoy` (a name nobody has), the read of
    * the decoy decoyProofWrite keeps for the name, as large as a profile: no user, and the same work.
    */
   proofState(saasId: string, userId: string, decoy?: boolean): Promise<ProofState>;
+  /**
+   * The owner of a sign-in name and its proof state, in two reads (the name, then the profile). A name nobody
+   * has reads the decoy of `nobodyId` instead, as proofState does: the same requests either way.
+   */
+  proofStateByLogin(saasId: string, login: Login, nobodyId: string): Promise<ProofStateOfName>;
   /**
    * Settles a checked SRP proof that does not end the sign-in: spends its session and charges it, on
    * condition that the user is live and nothing was answered or charged since `spent.seen` (rule `sign_in_state`).

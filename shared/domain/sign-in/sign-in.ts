@@ -39,11 +39,12 @@ import {
   type DeviceRemembering,
   type FollowUpStep,
   type OpenChallenge,
+  type ProofState,
   type SignInRepository,
   type SpentSession,
 } from './sign-in-state.js';
 import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
-import type { SrpClaim, SrpSignIn } from './srp-sign-in.js';
+import type { SrpSignIn } from './srp-sign-in.js';
 import { enrolmentRequired, passkeyRequired, sealEnrolment, type PasskeyGate } from './passkey-enrolment.js';
 import type { TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
@@ -117,6 +118,30 @@ interface Proven {
 
 /** The write that settles a proof lost a race with another attempt: the proof is decided again on a fresh read. */
 class ProofContended extends Error {}
+
+/**
+ * What decideProof decides: an SRP claim, or a password checked here (USER_PASSWORD_AUTH), which has no session
+ * to replay or spend. verify() does the work of a check whatever it is given, undefined (nobody) included.
+ */
+export interface Proof {
+  userId: string;
+  nobody: boolean;
+  kind: string;
+  sessionId?: string;
+  expiresAt?: number;
+  verify(verifier: string | undefined): boolean;
+}
+
+/** How a proof is recorded and refused: SRP's, or the password's. */
+interface ProofTerms {
+  method: SignInMethod;
+  /** The field a refusal names. */
+  field: string;
+  /** The state the caller read already: the first round decides on it rather than reading it again. */
+  seen?: ProofState;
+}
+
+const SRP_TERMS: ProofTerms = { method: 'srp', field: 'PASSWORD_CLAIM_SIGNATURE' };
 
 /** One answer for a wrong password, an unknown user, a locked user and a replayed answer. */
 const notAuthorized = (field: string) =>
@@ -200,6 +225,7 @@ export class SignInService {
       saasId,
       claim,
       (user) => user.password.verifier,
+      SRP_TERMS,
       async ({ user, spent }) => {
         const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: !presented };
         if (user.password.temporary) {
@@ -232,45 +258,46 @@ export class SignInService {
    */
   private async decideProof(
     saasId: string,
-    claim: SrpClaim,
+    claim: Proof,
     verifierOf: (user: UserRecord) => string | undefined,
+    terms: ProofTerms,
     onRight: (proven: Proven) => Promise<SignInResult>,
   ): Promise<SignInResult> {
     let checked: { verifier: string | undefined; right: boolean } | undefined;
     for (let round = 0; round < CONTENDED_ROUNDS; round++) {
-      const seen = await this.deps.store.proofState(saasId, claim.userId, claim.nobody);
+      const seen = round === 0 && terms.seen ? terms.seen : await this.deps.store.proofState(saasId, claim.userId, claim.nobody);
       const { user } = seen;
       const verifier = user && verifierOf(user);
       if (checked?.verifier !== verifier || !checked) checked = { verifier, right: claim.verify(verifier) };
       const now = nowSeconds();
-      const replayed = seen.answered?.[answeredKey(claim.sessionId)] !== undefined;
+      const replayed = claim.sessionId !== undefined && seen.answered?.[answeredKey(claim.sessionId)] !== undefined;
       const refusal = !user ? 'no such user' : replayed ? 'replayed' : isLocked(seen.lockout, now) ? 'locked out' : undefined;
       if (refusal || !user) {
         await this.deps.committer.commit(this.deps.store.decoyProofWrite(saasId, claim.userId, now));
-        return this.refused(claim, refusal ?? 'no such user');
+        return this.refused(claim, terms, refusal ?? 'no such user');
       }
       const spent: SpentSession = { seen, sessionId: claim.sessionId, expiresAt: claim.expiresAt };
       try {
         if (checked.right) return await onRight({ user, spent });
         const charge = charged(seen.lockout, now);
-        const activity = this.deps.activity.change(charge.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { method: 'srp' });
+        const activity = this.deps.activity.change(charge.lockedUntil ? 'locked_out' : 'sign_in_failed', user.activity, { method: terms.method });
         const outcome = await this.deps.committer.commit(this.deps.store.proofWrite(saasId, user.id, { ...spent, charged: charge, activity }, now));
         if (outcome.committed) {
           this.deps.activity.settled(saasId, user.id, activity);
-          return this.refused(claim, 'wrong proof');
+          return this.refused(claim, terms, 'wrong proof');
         }
       } catch (error) {
         if (!(error instanceof ProofContended)) throw error;
       }
       await contendedPause(round);
     }
-    return this.refused(claim, 'contended');
+    return this.refused(claim, terms, 'contended');
   }
 
-  private refused(claim: SrpClaim, outcome: string): never {
+  private refused(claim: Proof, terms: ProofTerms, outcome: string): never {
     metrics.count(outcome === 'locked out' ? 'SignInLockedOut' : 'SignInFailed');
     log.info('sign-in proof refused', { userId: claim.userId, kind: claim.kind, outcome });
-    throw notAuthorized('PASSWORD_CLAIM_SIGNATURE');
+    throw notAuthorized(terms.field);
   }
 
   /**
@@ -453,6 +480,7 @@ export class SignInService {
       saasId,
       claim,
       () => verifier,
+      SRP_TERMS,
       async ({ user, spent }) => {
         await this.passwordGate(saasId, user);
         return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent);
@@ -461,10 +489,24 @@ export class SignInService {
   }
 
   /**
-   * After a password checked on the server (password-sign-in.ts: USER_PASSWORD_AUTH, an imported user's first
-   * sign-in): what a right SRP proof leads to. `provisional` is the failure its lockout charge recorded.
+   * A password checked here against the user's verifier (USER_PASSWORD_AUTH, password-sign-in.ts), decided as an
+   * SRP proof is: the check first, then one write conditioned on the lockout count it was decided on (a wrong
+   * password's charge, or the sign-in itself, or its next challenge), so parallel guesses are serialised by the
+   * store as SRP's are, with one write where charging first took two. `seen` is the state the caller read; a
+   * name nobody has writes its decoy, as a wrong password writes its charge.
    */
-  async afterPassword(saasId: string, user: UserRecord, provisional?: string): Promise<SignInResult> {
+  passwordProof(saasId: string, proof: Proof, verifierOf: (user: UserRecord) => string | undefined, seen: ProofState): Promise<SignInResult> {
+    return this.decideProof(saasId, proof, verifierOf, { method: 'password', field: 'PASSWORD', seen }, ({ user, spent }) =>
+      this.afterPassword(saasId, user, undefined, spent),
+    );
+  }
+
+  /**
+   * After a password checked on the server (password-sign-in.ts: USER_PASSWORD_AUTH, an imported user's first
+   * sign-in): what a right SRP proof leads to. `provisional` is the failure its lockout charge recorded; `spent`
+   * the state passwordProof decided on, which the next write settles.
+   */
+  async afterPassword(saasId: string, user: UserRecord, provisional?: string, spent?: SpentSession): Promise<SignInResult> {
     const progress: Progress = { authTime: nowSeconds(), mayOfferDevice: true, via: { method: 'password' }, ...(provisional ? { provisional } : {}) };
     if (user.password.temporary) {
       if (user.password.expires_at !== undefined && user.password.expires_at <= progress.authTime) {
@@ -472,9 +514,9 @@ export class SignInService {
           field: 'PASSWORD',
         });
       }
-      return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress, {});
+      return this.challenge(saasId, user, 'NEW_PASSWORD_REQUIRED', progress, {}, spent);
     }
-    return this.mfaOrCredentials(saasId, user, progress);
+    return this.mfaOrCredentials(saasId, user, progress, spent);
   }
 
   /**
