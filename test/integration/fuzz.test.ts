@@ -506,7 +506,7 @@ describe('request fuzz', () => {
   const seed = SEED !== undefined ? { seed: SEED } : {};
   const batches = (requests: number) => ({ numRuns: Math.max(1, Math.round(requests / BATCH)), includeErrorInReport: true, ...seed });
 
-  // First, while the table holds the populated SaaS and little else: each case scans it whole twice, so after the
+  // First, while the table holds the populated SaaS and little else: each case scans it whole, so after the
   // 10 000 requests below (their users, tenants and events) the same property took minutes and timed out under load.
   // Its strength is the same: every item of every SaaS, not only the keys a request names, must be as it was.
   it(`leaves every stored item as it was after a refused request (${READ_BACK_CASES} requests, the table read back each time)`, async () => {
