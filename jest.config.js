@@ -1,7 +1,8 @@
 /**
  * `npm test` runs every test/**\/*.test.ts under Jest: TypeScript through @swc/jest as ES modules (Node's
  * --experimental-vm-modules), DynamoDB Local and the SES stand-in started once for the whole run
- * (test/support/jest-global-setup.js), two files at a time, and `N passed, N failed` as the last line.
+ * (test/support/jest-global-setup.js), two files at a time, the longest first (test/support/test-order.js), and
+ * `N passed, N failed` as the last line.
  */
 export default {
   testEnvironment: 'node',
@@ -17,6 +18,8 @@ export default {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
   },
+  // The longest files first even without Jest's cached timings (a fresh clone, CI).
+  testSequencer: '<rootDir>/test/support/test-order.js',
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

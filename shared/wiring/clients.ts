@@ -15,13 +15,21 @@ import { watchThrottling } from '../store/directory-shards.js';
 let client: DynamoClient | undefined;
 let box: SecretBox | undefined;
 
+/**
+ * How long one request to DynamoDB Local (an endpoint set: npm start, the tests) is waited for before it is sent
+ * again. On AWS the client's 5 s fails fast enough for an API answer; DynamoDB Local on a busy machine answers
+ * later now and then, and a conditional write that went through but was given up on is refused by its own
+ * condition when sent again: a new SaaS's put failed ConditionalCheckFailed in the tests' set-up under load.
+ */
+export const LOCAL_ATTEMPT_TIMEOUT_MS = 60_000;
+
 /** The document client every repository is built over, made once per cold start. */
 export function dynamo(): DynamoClient {
   if (!client) {
     const { region, dynamoEndpoint } = config();
     client = new DynamoClient({
       region,
-      ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
+      ...(dynamoEndpoint ? { endpoint: dynamoEndpoint, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS } : {}),
       // Fail fast enough for an API answer; the standard retry still covers throttling.
       maxAttempts: 3,
       trace: (operation, table, call) => traceAwsCall('DynamoDB', region, operation, table, call),

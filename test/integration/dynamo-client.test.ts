@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { AwsServiceError } from '../../shared/adapters/aws/json-service.js';
-import { config } from '../../shared/config.js';
-import { tableName } from '../../shared/wiring.js';
+import { config, resetConfigForTests } from '../../shared/config.js';
+import { dynamo, resetClientsForTests, tableName } from '../../shared/wiring.js';
 import {
   ConditionalCheckFailedException,
   DynamoClient,
@@ -195,6 +195,24 @@ describe('the wire, against a stand-in server', () => {
       assert.equal(throttled.seen.length, 3);
     } finally {
       await throttled.close();
+    }
+  });
+
+  it("waits for a slow DynamoDB Local, so that a write it took is not sent again and refused by the write's own condition", async () => {
+    // Past the 5 s an attempt on AWS gets: that one would be abandoned and sent again, three times, and fail.
+    const slow = await standIn([(_arrived, res) => void setTimeout(() => json(200, { Item: { pk: { S: 'a' } } })(_arrived, res), 6_000)]);
+    const harnessStore = process.env.DYNAMODB_ENDPOINT;
+    try {
+      process.env.DYNAMODB_ENDPOINT = slow.url;
+      resetConfigForTests();
+      resetClientsForTests();
+      assert.deepEqual((await dynamo().send(get())).Item, { pk: 'a' });
+      assert.equal(slow.seen.length, 1, 'sent once');
+    } finally {
+      process.env.DYNAMODB_ENDPOINT = harnessStore;
+      resetConfigForTests();
+      resetClientsForTests();
+      await slow.close();
     }
   });
 

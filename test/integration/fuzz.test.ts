@@ -506,6 +506,25 @@ describe('request fuzz', () => {
   const seed = SEED !== undefined ? { seed: SEED } : {};
   const batches = (requests: number) => ({ numRuns: Math.max(1, Math.round(requests / BATCH)), includeErrorInReport: true, ...seed });
 
+  // First, while the table holds the populated SaaS and little else: each case scans it whole, so after the
+  // 10 000 requests below (their users, tenants and events) the same property took minutes and timed out under load.
+  // Its strength is the same: every item of every SaaS, not only the keys a request names, must be as it was.
+  it(`leaves every stored item as it was after a refused request (${READ_BACK_CASES} requests, the table read back each time)`, async () => {
+    await clearCallRecords();
+    // The table as a refused request left it is the table the next request finds: read it once for both.
+    let unchanged: string | undefined;
+    const readBack = fc.asyncProperty(hostile(), async (req) => {
+      const before = unchanged ?? (await tableDigest('', isAttemptCounter));
+      unchanged = undefined;
+      const { result } = await send(req);
+      if (result.status < 400) return;
+      const after = await tableDigest('', isAttemptCounter);
+      assert.equal(after, before, `${describeRequest(req)} → ${result.status} changed the table`);
+      unchanged = after;
+    });
+    await fc.assert(readBack, { numRuns: READ_BACK_CASES, includeErrorInReport: true, ...seed });
+  });
+
   it(`answers ${Math.round(REQUESTS * 0.4)} valid-looking requests over every route without a 5xx`, async () => {
     await fc.assert(fc.asyncProperty(fc.array(valid(), { minLength: BATCH, maxLength: BATCH }), checkBatch), batches(REQUESTS * 0.4));
   });
@@ -513,17 +532,4 @@ describe('request fuzz', () => {
   it(`refuses ${Math.round(REQUESTS * 0.6)} hostile requests cleanly: 4xx in the error shape, nothing written`, async () => {
     await fc.assert(fc.asyncProperty(fc.array(hostile(), { minLength: BATCH, maxLength: BATCH }), checkBatch), batches(REQUESTS * 0.6));
   });
-
-  it(`leaves every stored item as it was after a refused request (${READ_BACK_CASES} requests, the table read back each time)`, async () => {
-    await clearCallRecords();
-    const readBack = fc.asyncProperty(hostile(), async (req) => {
-      const before = await tableDigest('', isAttemptCounter);
-      const { result } = await send(req);
-      if (result.status >= 400)
-        assert.equal(await tableDigest('', isAttemptCounter), before, `${describeRequest(req)} → ${result.status} changed the table`);
-    });
-    await fc.assert(readBack, { numRuns: READ_BACK_CASES, includeErrorInReport: true, ...seed });
-    // Two whole-table scans a request, over what every earlier test of the run left in the shared table: its time
-    // grows with the suite, not with what is checked (no figure of speed is asserted).
-  }, 600_000);
 });
