@@ -74,8 +74,13 @@ export const signInService = (screen = false) => {
       region,
     },
     activity: activityLog(),
-    passkeyGate: async (saasId, userId) =>
-      !(await settings(saasId)).passkeys.required ? 'open' : (await store.hasPasskey(saasId, userId)) ? 'closed' : 'enrol',
+    passkeyGate: async (saasId, user) => {
+      const { passkeys } = await settings(saasId);
+      // A tenant's requirement (docs/decisions.md, "Passkeys required by a tenant") is read only where passkeys are on.
+      const required = passkeys.required || (passkeys.enable && (await tenantUserService().requiresPasskey(saasId, user)));
+      if (!required) return 'open';
+      return (await store.hasPasskey(saasId, user.id)) ? 'closed' : 'enrol';
+    },
     ...(screen ? { enrolment: { box: secretBox() } } : {}),
   });
 };

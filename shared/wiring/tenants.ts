@@ -7,7 +7,7 @@
 import { TenantUserService } from '../domain/tenants/tenant-users.js';
 import { TenantService, type PlanCatalogue } from '../domain/tenants/tenants.js';
 import { committer, definitionRepository, membershipRepository, tenantRepository, userRepository } from './repositories.js';
-import { hostedLoginScreen } from './configuration.js';
+import { hostedLoginScreen, signInSettings } from './configuration.js';
 import { publicFetcher } from './clients.js';
 import { cursors } from './keys.js';
 import { catalogueService } from './pricing.js';
@@ -21,6 +21,7 @@ export const tenantService = () =>
     definitionRepository(),
     (saasId, tenantId) => `${hostedLoginScreen(saasId)}saml?tenant_id=${encodeURIComponent(tenantId)}`,
     planCatalogue(),
+    async (saasId) => (await signInSettings(saasId)).passkeys.enable,
   );
 
 export const tenantUserService = () => {

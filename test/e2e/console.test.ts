@@ -346,7 +346,22 @@ const signedIn = (credentials: { saasId: string; apiKey: string; secret: string 
     assert.equal(after.body.billing_info?.name, 'Acme Corp K.K.');
     assert.equal(after.body.billing_info?.address.country, 'JP');
     assert.equal(after.body.billing_info?.invoice_language, 'en-US');
+
+    // Passkeys required by this tenant: refused at the field while the SaaS has passkeys off, then saved.
+    assert.equal((await shop.client.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
+    await page.check('#tenant-passkeys-passkeys_required');
+    await page.click('#tenant-passkeys button[type=submit]');
+    await page.waitForSelector('#tenant-passkeys-passkeys_required-error');
+    assert.equal((await shop.client.get<{ passkeys_required?: boolean }>(`/tenants/${acme.id}`)).body.passkeys_required, undefined);
+    assert.equal((await shop.client.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
+    await page.click('#tenant-passkeys button[type=submit]');
+    await page.waitForSelector('#tenant-passkeys .done');
+    const strict = await shop.client.get<{ passkeys_required?: boolean; name: string; billing_info?: unknown }>(`/tenants/${acme.id}`);
+    assert.equal(strict.body.passkeys_required, true);
+    assert.equal(strict.body.name, 'Acme Corp', 'the rest of the tenant as it was');
+    assert.ok(strict.body.billing_info);
     await axeClean(page, 'tenant', true);
+    assert.equal((await shop.client.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
     await context.close();
   });
 

@@ -17,6 +17,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { openScreen, screenStep, signInOnScreen, type ScreenVisit } from '../support/screen-client.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
+import { enrolOnScreen, passkeySignInOnScreen } from '../support/passkey-screen.js';
 
 /** Nine characters, no composition: refused under length first alone (15), accepted with passkeys required (8). */
 const SHORT_PASSPHRASE = 'ume ni uguisu'.slice(0, 9);
@@ -25,14 +26,8 @@ const PASSWORD = 'Correct-horse-9';
 let h: Harness;
 let api: SignedClient;
 let loginUrl: string;
-let origin: string;
 
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.test`;
-
-async function step(visit: ScreenVisit, name: string, body: object): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await screenStep(loginUrl, visit, name, body);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 async function newUser(password = PASSWORD): Promise<{ id: string; email: string }> {
   const email = address('u');
@@ -51,27 +46,14 @@ async function enrolmentTicket(email: string, password = PASSWORD): Promise<{ vi
   return { visit, ticket: ticket as string };
 }
 
-async function enrol(visit: ScreenVisit, enrolment: string, authenticator: SoftAuthenticator) {
-  const options = await step(visit, 'passkey/enrol-options', { enrolment });
-  if (options.status !== 200) return options;
-  const { challenge_id, options: creation } = options.body as { challenge_id: string; options: Parameters<SoftAuthenticator['register']>[0] };
-  return step(visit, 'passkey/enrol', { enrolment, challenge_id, response: authenticator.register(creation, { origin }) });
-}
-
-async function passkeySignIn(authenticator: SoftAuthenticator) {
-  const visit = await openScreen(loginUrl);
-  const options = await step(visit, 'passkey/sign-in-options', {});
-  assert.equal(options.status, 200, JSON.stringify(options.body));
-  const { challenge_id, options: request } = options.body as { challenge_id: string; options: Parameters<SoftAuthenticator['authenticate']>[0] };
-  return step(visit, 'passkey/sign-in', { challenge_id, response: authenticator.authenticate(request, { origin }) });
-}
+const enrol = (visit: ScreenVisit, enrolment: string, authenticator: SoftAuthenticator) => enrolOnScreen(loginUrl, visit, enrolment, authenticator);
+const passkeySignIn = (authenticator: SoftAuthenticator) => passkeySignInOnScreen(loginUrl, authenticator);
 
 beforeAll(async () => {
   h = await startHarness();
   const saas = await h.newSaas();
   api = saas.client;
   loginUrl = `${h.api.baseUrl}/login/${saas.saasId}/`;
-  origin = new URL(loginUrl).origin;
   assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
 });
 afterAll(async () => {

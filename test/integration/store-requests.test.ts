@@ -104,6 +104,20 @@ describe('store requests', () => {
     ]);
   });
 
+  it("with passkeys on, a password sign-in also reads the person's memberships and their tenants (a tenant may require passkeys)", async () => {
+    assert.equal((await api.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
+    try {
+      const tenant = await api.post<{ id: string }>('/tenants', { name: 'Counted', attributes: {}, back_office_staff_email: 'ops@example.com' });
+      const [alone, member] = [await newUser(), await newUser()];
+      assert.equal((await api.post(`/tenants/${tenant.body.id}/users`, { email: member, attributes: {} })).status, 201);
+      await srpSignIn(api, alone, PASSWORD); // warms the settings just changed
+      assert.deepEqual((await stepsOf(alone, PASSWORD, 200))[1], ['GetItem', 'Query', 'UpdateItem'], 'a person of no tenant: one Query more');
+      assert.deepEqual((await stepsOf(member, PASSWORD, 200))[1], ['GetItem', 'Query', 'GetItem', 'UpdateItem'], 'and a GetItem per tenant');
+    } finally {
+      assert.equal((await api.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
+    }
+  });
+
   it('with the default settings (none saved) a warm sign-in makes 3, and sees a change of the settings', async () => {
     const { saasId, client } = await h.newSaas(); // no sign-in settings saved: the defaults, devices at the user's choice
     const email = `counted-${randomUUID()}@example.com`;

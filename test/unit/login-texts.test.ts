@@ -9,6 +9,7 @@ import { CATALOGUES, catalogueOf, chooseTexts, LANG_COOKIE, rememberedLanguage, 
 import { loginPage, type PageData, type ScreenLook } from '../../web/login/pages.js';
 import { EN, type LoginTexts } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
+import { NOT_FOUND } from '../../web/login/unmatched-page.js';
 
 /** Every key path of a catalogue, with its text. */
 function entries(texts: object, prefix = ''): Map<string, string> {
@@ -39,6 +40,13 @@ describe('the catalogues', () => {
     assert.equal(JA.page.password, 'パスワード');
     assert.equal(JA.page.createAccountLink, '新規登録');
     assert.equal(JA.page.forgotPassword, 'パスワードをお忘れですか？');
+  });
+
+  it("the not-found page's own words (every API function's, apart from the catalogues) are each catalogue's, in every language", () => {
+    assert.deepEqual(Object.keys(NOT_FOUND).sort(), Object.keys(CATALOGUES).sort());
+    for (const [lang, texts] of Object.entries(CATALOGUES)) {
+      assert.deepEqual(NOT_FOUND[lang], { lang: texts.lang, title: texts.page.notFoundTitle, text: texts.page.notFound });
+    }
   });
 
   it('a catalogue missing a key does not compile', () => {

@@ -5,7 +5,7 @@
  */
 import type { DomainError } from '../../shared/errors.js';
 import { contentSecurityPolicy, messagePage } from './pages.js';
-import { fill, type LoginTexts } from './texts/en.js';
+import { fill, type LoginTexts, type NotFoundTexts } from './texts/en.js';
 
 /** The refusals of the Google, SAML and link steps (screen/federation.ts, functions/saml, saml/ticket.ts, screen/federated-steps.ts), as a person reads them. */
 const STEP_TEXT: Readonly<Record<string, keyof LoginTexts['page']>> = {
@@ -63,11 +63,14 @@ export function faviconAnswer(favicon: string | undefined): IconAnswer {
   return { status: 200, headers: { ...ICON_HEADERS, 'content-type': 'image/svg+xml' }, body: DEFAULT_ICON };
 }
 
+/** A catalogue's words for the not-found page. */
+export const notFoundTexts = (texts: LoginTexts): NotFoundTexts => ({ lang: texts.lang, title: texts.page.notFoundTitle, text: texts.page.notFound });
+
 /**
  * An address under the screen's prefixes that nothing answers: a page for a browser (it asks for HTML), the
  * error shape for a program.
  */
-export function notFoundFor(accept: string | undefined, texts: LoginTexts, assets: string) {
+export function notFoundFor(accept: string | undefined, texts: NotFoundTexts, assets: string) {
   if (!/text\/html/.test(accept ?? '')) return undefined;
   return {
     status: 404,
@@ -79,6 +82,6 @@ export function notFoundFor(accept: string | undefined, texts: LoginTexts, asset
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': contentSecurityPolicy(false),
     },
-    body: messagePage(texts, texts.page.notFoundTitle, texts.page.notFound, assets),
+    body: messagePage(texts, texts.title, texts.text, assets),
   };
 }

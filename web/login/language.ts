@@ -1,53 +1,30 @@
 /**
- * Which catalogue a request is answered in: `?lang=` first (as Cognito's managed login takes it), then the
- * cookie the page's language switch sets, then the browser's Accept-Language; English when none matches.
+ * Which catalogue a request is answered in (the rule is language-choice.ts's); English when none matches.
  * The switch is a plain link (`./language?to=ja&page=…`), so it works by keyboard and without script.
  */
 import { BASE_PATH } from '../../shared/routes.js';
-import { cookie, setCookie } from '../kit/cookies.js';
+import { setCookie } from '../kit/cookies.js';
+import { catalogueIn, chooseIn, LANG_COOKIE } from './language-choice.js';
 import type { PageData } from './page-data.js';
 import { EN, type LoginTexts } from './texts/en.js';
 import { JA } from './texts/ja.js';
 
-/** Every catalogue, by its language tag: a translation is one more file in texts/ and one more line here. */
+/**
+ * Every catalogue, by its language tag: a translation is one more file in texts/, one more line here and one in
+ * unmatched-page.ts (NOT_FOUND).
+ */
 export const CATALOGUES: Readonly<Record<string, LoginTexts>> = { en: EN, ja: JA };
-export const LANGUAGES = Object.keys(CATALOGUES);
 
-export const LANG_COOKIE = 'login_lang';
+export { LANG_COOKIE };
 const LANG_COOKIE_SECONDS = 365 * 24 * 3600;
 /** The screen, the authorization server and the SAML function all read it: the service's whole path. */
 const LANG_COOKIE_PATH = `${BASE_PATH}/`;
 
 /** The catalogue of a language tag (`ja`, `ja-JP`, `EN-us`), by its primary subtag. */
-export function catalogueOf(tag: string | null | undefined): LoginTexts | undefined {
-  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return Object.hasOwn(CATALOGUES, primary) ? CATALOGUES[primary] : undefined;
-}
+export const catalogueOf = (tag: string | null | undefined): LoginTexts | undefined => catalogueIn(CATALOGUES, tag);
 
-/** Accept-Language's tags, most wanted first (q=0 means "not this one"). */
-function acceptedTags(header: string): string[] {
-  return header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.tag && entry.tag !== '*' && entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index)
-    .map((entry) => entry.tag);
-}
-
-export function chooseTexts(query: URLSearchParams, headers: Record<string, string | undefined>): LoginTexts {
-  return (
-    catalogueOf(query.get('lang')) ??
-    catalogueOf(cookie(headers.cookie, LANG_COOKIE)) ??
-    acceptedTags(headers['accept-language'] ?? '')
-      .map(catalogueOf)
-      .find(Boolean) ??
-    EN
-  );
-}
+export const chooseTexts = (query: URLSearchParams, headers: Record<string, string | undefined>): LoginTexts =>
+  chooseIn(CATALOGUES, EN, query, headers);
 
 const langCookie = (lang: string, secure: boolean) =>
   setCookie(LANG_COOKIE, lang, { path: LANG_COOKIE_PATH, sameSite: 'Lax', secure }, LANG_COOKIE_SECONDS);

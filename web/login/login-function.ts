@@ -11,7 +11,7 @@ import { BASE_PATH, ENTRY_PATHS } from '../../shared/routes.js';
 import { hostGate } from './host-gate.js';
 import { lambdaAnswer, webRequest, type WebRequest, type WebResponse } from '../kit/http.js';
 import { serve, type HostGate } from '../kit/pipeline.js';
-import { faviconAnswer, notFoundFor } from './dead-ends.js';
+import { faviconAnswer, notFoundFor, notFoundTexts } from './dead-ends.js';
 import { chooseTexts, rememberedLanguage, switchLanguage } from './language.js';
 import { setupPage } from './setup-wiring.js';
 import { authorizationServer, hostGateDeps, loginScreen, saasExists, saasOfHost, screenFavicon, secureCookies } from './wiring.js';
@@ -78,7 +78,7 @@ async function route(request: WebRequest): Promise<WebResponse> {
   if (rawPath === `${OAUTH2_BASE_PATH}idpresponse` && request.method === 'GET') return loginScreen(texts).federatedReturn(request);
   if (rawPath.startsWith(OAUTH2_BASE_PATH)) {
     const answer = await authorizationServer(texts).handle({ ...request, path: rawPath.slice(OAUTH2_BASE_PATH.length) });
-    const page = notFoundFor(request.headers.accept, texts, `${LOGIN_BASE_PATH}assets/`);
+    const page = notFoundFor(request.headers.accept, notFoundTexts(texts), `${LOGIN_BASE_PATH}assets/`);
     return answer ?? (page ? { ...page, cookies: [] } : notFound);
   }
   return notFound;

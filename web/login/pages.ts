@@ -357,7 +357,13 @@ export const screenAssets = (saasId?: string) => `${ENTRY_PATHS.login}${saasId ?
 export const messagePagePolicy = (themed: boolean) => contentSecurityPolicy(false, themed ? 'https:' : undefined);
 
 /** A page that only says something (unknown SaaS, unknown page, a way in that failed): no script, no form. */
-export function messagePage(texts: LoginTexts, title: string, message: string, assets?: string, action?: { href: string; text: string }): string {
+export function messagePage(
+  texts: Pick<LoginTexts, 'lang'>,
+  title: string,
+  message: string,
+  assets?: string,
+  action?: { href: string; text: string },
+): string {
   return `<!doctype html>
 <html lang="${texts.lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>

@@ -11,11 +11,19 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { headersOf } from '../../shared/http/event-headers.js';
 import { ENTRY_PATHS } from '../../shared/routes.js';
 import { notFoundFor } from './dead-ends.js';
-import { chooseTexts } from './language.js';
+import { chooseIn } from './language-choice.js';
+import { EN_NOT_FOUND, type NotFoundTexts } from './texts/en.js';
+import { JA_NOT_FOUND } from './texts/ja.js';
+
+/**
+ * The page's words in every language of the screen (language.ts, CATALOGUES): only these, so an API function's
+ * bundle carries a few sentences, not the screen's catalogues (test/unit/login-texts.test.ts holds both to one list).
+ */
+export const NOT_FOUND: Readonly<Record<string, NotFoundTexts>> = { en: EN_NOT_FOUND, ja: JA_NOT_FOUND };
 
 export function unmatchedPage(event: APIGatewayProxyEventV2) {
   // The screen's language choice may be a cookie.
   const headers = headersOf(event);
-  const texts = chooseTexts(new URLSearchParams(event.rawQueryString ?? ''), headers);
+  const texts = chooseIn(NOT_FOUND, EN_NOT_FOUND, new URLSearchParams(event.rawQueryString ?? ''), headers);
   return notFoundFor(headers.accept, texts, `${ENTRY_PATHS.login}assets/`);
 }

@@ -75,8 +75,11 @@ export interface SignInDeps {
   settings: SignInSettingsOfService;
   /** Records sign-ins, refused proofs and lockouts in the user's activity, in the writes that settle them. */
   activity: ActivityLog;
-  /** Passkeys required (issue 43): what a password's sign-in of this user meets. Read only when required. */
-  passkeyGate(saasId: string, userId: string): Promise<PasskeyGate>;
+  /**
+   * Passkeys required (issue 43), by the SaaS or by a tenant of the user's: what a password's sign-in of this user
+   * meets. Reads nothing more while the SaaS has passkeys off.
+   */
+  passkeyGate(saasId: string, user: UserRecord): Promise<PasskeyGate>;
   /** The hosted screen's sign-in only: a person with no passkey yet may enrol one (passkey-enrolment.ts). */
   enrolment?: { box: SecretBox };
 }
@@ -305,7 +308,7 @@ export class SignInService {
    * is sent, after the proof, so only someone who knows the password learns that the person has a passkey.
    */
   private async passwordGate(saasId: string, user: UserRecord): Promise<void> {
-    const gate = await this.deps.passkeyGate(saasId, user.id);
+    const gate = await this.deps.passkeyGate(saasId, user);
     if (gate === 'open') return;
     log.info('password sign-in refused: passkeys required', { userId: user.id, gate });
     if (gate === 'enrol' && this.deps.enrolment) throw enrolmentRequired(await sealEnrolment(this.deps.enrolment.box, saasId, user.id));

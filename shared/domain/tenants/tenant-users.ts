@@ -392,6 +392,16 @@ export class TenantUserService {
     return { user, members: withLiveTenant(members, await this.tenantsOf(saasId, members)) };
   }
 
+  /**
+   * Whether a tenant the user belongs to requires passkeys (the tenant's `passkeys_required`, issue 43): the
+   * user's memberships and their tenants, read at a password sign-in of a SaaS that has passkeys on.
+   */
+  async requiresPasskey(saasId: string, user: UserRecord): Promise<boolean> {
+    const members = await this.memberships.ofUser(saasId, user);
+    if (members.length === 0) return false;
+    return withLiveTenant(members, await this.tenantsOf(saasId, members)).some(({ tenant }) => tenant.passkeys_required === true);
+  }
+
   /** Get User Info: every membership of one user. */
   async userTenants(saasId: string, userId: string): Promise<TenantUser[]> {
     const [found, catalog] = await Promise.all([this.membershipsOf(saasId, userId), this.catalog(saasId)]);

@@ -116,6 +116,7 @@ export function toTenant(record: TenantRecord): Tenant {
     name: record.name,
     attributes: record.attributes,
     back_office_staff_email: record.back_office_staff_email,
+    ...(record.passkeys_required ? { passkeys_required: true } : {}),
     ...(record.plan_id ? { plan_id: record.plan_id } : {}),
     ...(record.billing_info ? { billing_info: record.billing_info } : {}),
     ...(reservation ?? {}),
@@ -139,10 +140,18 @@ export class TenantService {
     private readonly samlSignInUrl: (saasId: string, tenantId: string) => string,
     /** The SaaS's pricing catalogue, where plans, tax rates and billing intervals are checked (shared/domain/pricing). */
     private readonly pricing?: PlanCatalogue,
+    /** Whether the SaaS's sign-in settings turn passkeys on: a tenant can require them only then. */
+    private readonly passkeysEnabled?: (saasId: string) => Promise<boolean>,
   ) {}
 
   private async checkProps(saasId: string, props: TenantProps): Promise<void> {
     checkAttributeValues(props.attributes, await this.definitions.listAttributes(saasId, 'tenant'), 'tenant attribute');
+    // Required without passkeys on, the members could neither enrol one nor sign in: refused, never a lockout.
+    if (props.passkeys_required && this.passkeysEnabled && !(await this.passkeysEnabled(saasId))) {
+      throw invalid('passkeys_not_enabled', 'passkeys_required: turn on passkeys in the sign-in settings (passkeys.enable) first', {
+        field: 'passkeys_required',
+      });
+    }
   }
 
   async create(saasId: string, props: TenantProps): Promise<Tenant> {

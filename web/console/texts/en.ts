@@ -232,6 +232,10 @@ export const EN = {
     invoiceLanguage: 'Language of invoices',
     japanese: 'Japanese',
     english: 'English',
+    signIn: 'Sign-in',
+    passkeysRequired: 'Members sign in only with a passkey',
+    passkeysRequiredHint:
+      'A member of this tenant can no longer sign in with a password, even with a code: the first time, the password creates their passkey on the login screen. Needs passkeys on in the sign-in settings.',
   },
   setupLinks: {
     heading: 'Setup links',

@@ -231,6 +231,10 @@ export const JA: ConsoleTexts = {
     invoiceLanguage: '請求書の言語',
     japanese: '日本語',
     english: '英語',
+    signIn: 'ログイン',
+    passkeysRequired: 'メンバーはパスキーでのみログインできる',
+    passkeysRequiredHint:
+      'このテナントのメンバーは、確認コードがあってもパスワードではログインできなくなります。初回はパスワードでログイン画面からパスキーを作成します。ログイン設定でパスキーを有効にしておく必要があります。',
   },
   setupLinks: {
     heading: '設定リンク',

@@ -1,3 +1,13 @@
+// The not-found page's words as plain constants, so the catalogue below names them without a property read of
+// EN_NOT_FOUND, which esbuild would keep (and the whole catalogue with it) in every bundle that imports this file.
+const NOT_FOUND_TITLE = 'Not found';
+const NOT_FOUND_TEXT = 'There is no login screen at this address.';
+/**
+ * The words of the page every API function answers a browser's unknown address with (web/login/unmatched-page.ts),
+ * apart from the catalogue: those functions carry these few, not every word of the screen.
+ */
+export const EN_NOT_FOUND: NotFoundTexts = { lang: 'en', title: NOT_FOUND_TITLE, text: NOT_FOUND_TEXT };
+
 /**
  * Every English word of the hosted login screen, the page's and its script's: a translation is another file of
  * this shape (docs/login-screen.md). `{name}` marks a value filled in where the text is used.
@@ -70,8 +80,8 @@ export const EN = {
     backToSignIn: 'Back to sign in',
     termsOfService: 'Terms of service',
     privacyPolicy: 'Privacy policy',
-    notFoundTitle: 'Not found',
-    notFound: 'There is no login screen at this address.',
+    notFoundTitle: NOT_FOUND_TITLE,
+    notFound: NOT_FOUND_TEXT,
     wrongHostTitle: 'Not this address',
     wrongHost: 'This sign-in page is not served at this address. Open the link the application gave you.',
     badRequestTitle: 'Cannot sign in here',
@@ -184,6 +194,13 @@ export interface LoginTexts {
   messages: Record<keyof (typeof EN)['messages'], string>;
 }
 export type MessageName = keyof LoginTexts['messages'];
+
+/** The not-found page's words in one language (a catalogue's `page.notFoundTitle` and `page.notFound`). */
+export interface NotFoundTexts {
+  lang: string;
+  title: string;
+  text: string;
+}
 
 /** A text with its `{name}` marks filled in. */
 export function fill(text: string, values: Record<string, string>): string {

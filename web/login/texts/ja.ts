@@ -2,7 +2,11 @@
  * The hosted login screen in Japanese: the same keys as en.ts (the type makes a missing or extra key a compile
  * error), worded as SaaSus's own Japanese screens word them. `{name}` marks stay as they are.
  */
-import type { LoginTexts } from './en.js';
+import type { LoginTexts, NotFoundTexts } from './en.js';
+
+const NOT_FOUND_TITLE = 'ページが見つかりません';
+const NOT_FOUND_TEXT = 'このアドレスにはログイン画面がありません。';
+export const JA_NOT_FOUND: NotFoundTexts = { lang: 'ja', title: NOT_FOUND_TITLE, text: NOT_FOUND_TEXT };
 
 export const JA: LoginTexts = {
   lang: 'ja',
@@ -72,8 +76,8 @@ export const JA: LoginTexts = {
     backToSignIn: 'ログイン画面に戻る',
     termsOfService: '利用規約',
     privacyPolicy: 'プライバシーポリシー',
-    notFoundTitle: 'ページが見つかりません',
-    notFound: 'このアドレスにはログイン画面がありません。',
+    notFoundTitle: NOT_FOUND_TITLE,
+    notFound: NOT_FOUND_TEXT,
     badRequestTitle: 'ここからはログインできません',
     federationFailedTitle: 'Google でログインできませんでした',
     samlFailedTitle: '組織のアカウントでログインできませんでした',

@@ -1,7 +1,8 @@
 /**
  * One tenant (`tenants/{id}`): its plan and period, its billing info (Get Tenant; changed by Update Tenant
  * Billing Information, a refusal shown at the field it names), its plan history, newest first, and its setup links
- * (setup-links.tsx).
+ * (setup-links.tsx), and whether its members sign in only with a passkey (the tenant's `passkeys_required`, sent
+ * with Update Tenant Details and the rest of the tenant as read).
  */
 import { call } from '../api.js';
 import { t } from '../texts.js';
@@ -23,6 +24,8 @@ interface TenantDetail {
   id: string;
   name: string;
   back_office_staff_email: string;
+  attributes: Record<string, unknown>;
+  passkeys_required?: boolean;
   plan_id?: string;
   billing_info?: BillingInfo;
   plan_histories: PlanHistory[];
@@ -125,6 +128,25 @@ export function TenantPage({ id }: { id: string }) {
                         ...(v.additional_address_info ? { additional_address_info: v.additional_address_info } : {}),
                       },
                       invoice_language: v.invoice_language,
+                    })
+                  }
+                  onDone={tenant.reload}
+                />
+              </section>
+              <section class="card">
+                <h2>{s.signIn}</h2>
+                <ApiForm
+                  id="tenant-passkeys"
+                  submitLabel={t().common.save}
+                  doneText={t().common.saved}
+                  initial={{ passkeys_required: body.passkeys_required === true }}
+                  fields={[{ name: 'passkeys_required', label: s.passkeysRequired, type: 'checkbox', hint: s.passkeysRequiredHint }]}
+                  onSubmit={(v) =>
+                    call('PATCH', 'auth', path, {
+                      name: body.name,
+                      attributes: body.attributes,
+                      back_office_staff_email: body.back_office_staff_email,
+                      passkeys_required: v.passkeys_required === true,
                     })
                   }
                   onDone={tenant.reload}
