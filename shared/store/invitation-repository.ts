@@ -57,6 +57,25 @@ export class DynamoInvitationRepository implements InvitationRepository {
     );
   }
 
+  importWrite(saasId: string, invitation: InvitationRecord): AtomicWrite {
+    const { id, tenant_id: tenantId, remove_at: removeAt } = invitation;
+    const pointer = keys.invitationPointer(saasId, id);
+    // No mail (it was mailed by the old stack) and no check of the inviter: the member who invited may have left since.
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
+      putNew(
+        this.table,
+        { ...keys.invitation(saasId, tenantId, id), entity: ENTITY.invitation, v: 1, ...invitation, mirror: pointer, [TTL_ATTRIBUTE]: removeAt },
+        RULE.newItem,
+      ),
+      putNew(
+        this.table,
+        { ...pointer, entity: ENTITY.invitationPointer, v: 1, tenant_id: tenantId, remove_at: removeAt, [TTL_ATTRIBUTE]: removeAt },
+        RULE.newItem,
+      ),
+    );
+  }
+
   async get(saasId: string, tenantId: string, invitationId: string): Promise<InvitationRecord | undefined> {
     const item = await this.item(keys.invitation(saasId, tenantId, invitationId));
     return item ? toRecord(item) : undefined;

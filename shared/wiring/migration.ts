@@ -6,7 +6,9 @@ import { ImportService } from '../domain/migration/imports.js';
 import { ExportService } from '../domain/migration/exports.js';
 import { poolName } from './accounts.js';
 import { secretBox } from './clients.js';
-import { configurationReader } from './configuration.js';
+import { configurationReader, loginThemeService } from './configuration.js';
+import { invitationService } from './invitations.js';
+import type { SettingPorts } from '../domain/migration/setting-rows.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { eventDeliverer } from './integration.js';
 import { courier } from './mail.js';
@@ -16,8 +18,10 @@ import {
   committer,
   definitionRepository,
   importRepository,
+  invitationRepository,
   membershipRepository,
   passkeyRepository,
+  settingsRepository,
   tenantRepository,
   userRepository,
 } from './repositories.js';
@@ -25,6 +29,15 @@ import { tenantService, tenantUserService } from './tenants.js';
 import { userFlowService } from './users.js';
 
 const IMPORT_BUDGET_MS = 35_000;
+
+/**
+ * The settings an import sets and an export reads, uncached: a job's setting row is read back by the next run.
+ * Without SES or the domains: the sender's address and the screen's own domain do not move (docs/migration.md).
+ */
+const settingPorts = (): SettingPorts => {
+  const settings = settingsRepository();
+  return { configuration: configurationReader(settings), theme: loginThemeService(), settings };
+};
 
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
@@ -41,6 +54,9 @@ export const importService = () => {
     mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
     box: secretBox(),
     passkeys: passkeyRepository(),
+    settings: settingPorts(),
+    catalogue: catalogueService(),
+    invitations: invitationService(),
   });
 };
 
@@ -54,6 +70,9 @@ export const exportService = () =>
     poolName,
     passkeys: passkeyRepository(),
     box: secretBox(),
+    settings: settingPorts(),
+    catalogue: catalogueService(),
+    invitations: invitationRepository(),
   });
 
 /** Each run of the scheduled worker, over every SaaS. */
