@@ -1,5 +1,5 @@
 /**
- * The import file's rows (JSON Lines, one object a line, docs/migration.md (coming)) and the import job's
+ * The import file's rows (JSON Lines, one object a line, docs/migration.md) and the import job's
  * operations (our extension). Rows name each other by the `external_id` the old system gave them, so a
  * membership can follow its user and tenant, and a second run of the same file finds what the first made.
  */
@@ -271,12 +271,19 @@ export const MAX_IMPORT_BODY_BYTES = 5_000_000;
 export const migrationSchemas = {
   startImport: {
     body: Type.Object({
-      jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }),
+      jsonl: Type.String({
+        minLength: 1,
+        description:
+          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership or invitation (docs/migration.md)',
+      }),
       mail_set_password: Type.Optional(
         Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
       ),
       seal_key: Type.Optional(
-        Type.String({ maxLength: 64, description: "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds" }),
+        Type.String({
+          maxLength: 64,
+          description: "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds and external provider secret",
+        }),
       ),
     }),
     response: ImportJob,
@@ -286,7 +293,10 @@ export const migrationSchemas = {
   getImport: { params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }), response: ImportJob },
   getExport: {
     response: Type.Object({
-      jsonl: Type.String({ description: 'the import file (JSON Lines) that rebuilds the SaaS; passwords as `srp` verifiers' }),
+      jsonl: Type.String({
+        description:
+          'the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships and open invitations; rows of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation (docs/migration.md). Without a seal key: no TOTP seeds and no provider secret',
+      }),
       rows: Type.Integer(),
     }),
   },

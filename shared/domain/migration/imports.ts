@@ -1,5 +1,5 @@
 /**
- * The import job (issue 39, docs/migration.md (coming)): a JSON Lines file of users with their password hashes,
+ * The import job (issue 39, docs/migration.md): a JSON Lines file of users with their password hashes,
  * tenants, memberships and definitions, brought in as a job that outlives any one request. The file is kept in
  * parts (a store item holds 400 KB at most); the scheduled worker, or the admin command in its own process,
  * works through them in order.
