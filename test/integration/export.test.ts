@@ -31,6 +31,8 @@ let source: SignedClient;
 let sourceId: string;
 const ids: Record<string, string> = {};
 let tenantId: string;
+/** Carol's authenticator app (second factors, below): the round trip of settings signs her in with it too. */
+let carolTotp: Buffer | undefined;
 
 const BCRYPT = { algorithm: 'bcrypt', hash: '$2b$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' };
 const PASSWORDS = { ann: 'Ann-old-pass-1', bob: 'Bob-old-pass-2', imported: 'U*U' };
@@ -172,6 +174,7 @@ describe('second factors', () => {
     secret = (await source.post<{ secret_code: string }>(`/users/${carol.id}/mfa/software-token/secret-code`, { access_token: token })).body
       .secret_code;
     assert.equal((await source.put(`/users/${carol.id}/mfa/software-token`, { access_token: token, verification_code: codeNow() })).status, 200);
+    carolTotp = base32Decode(secret) as Buffer;
     assert.equal((await source.patch(`/users/${carol.id}/mfa/preference`, { enabled: true, method: 'softwareToken' })).status, 200);
     // A passkey as a registration leaves it (passkeys.test.ts goes through the ceremony itself).
     const passkey = {
@@ -466,6 +469,13 @@ describe('settings, the pricing catalogue and open invitations', () => {
     assert.equal((await passwordSignIn(target, 'ann@source.example.test', PASSWORDS.ann)).status, 200);
     const carol = await passwordSignIn(target, 'carol@source.example.test', 'Carol-old-pass-3');
     assert.equal(carol.body.challenge_name, 'SOFTWARE_TOKEN_MFA', carol.text);
+    const answered = await answerChallenge(
+      target,
+      'SOFTWARE_TOKEN_MFA',
+      { USERNAME: 'carol@source.example.test', SOFTWARE_TOKEN_MFA_CODE: totpCodeAt(carolTotp as Buffer, totpStep(nowSeconds())) },
+      carol.body.session,
+    );
+    assert.ok(answered.body.credentials?.access_token, answered.text);
   });
 
   it('a re-run changes nothing, not even a setting changed since; the provider row needs the seal key', async () => {

@@ -19,6 +19,7 @@ import { Clean } from '@sinclair/typebox/value';
 import { invalid } from '../../errors.js';
 import { checker } from '../../schemas/check.js';
 import { configurationSchemas, IdentityProviderProps } from '../../schemas/configuration.js';
+import type { CustomizePageSettingsUpdate, SignInSettingsUpdate } from '../../schemas/configuration.js';
 import { loginThemeSchemas } from '../../schemas/login-theme.js';
 import type { SettingName, SettingRow } from '../../schemas/migration.js';
 import { openFromExport, sealForExport } from '../../crypto/export-seal.js';
@@ -162,10 +163,10 @@ export async function applySettingRow(
   const { configuration } = ports;
   switch (row.name) {
     case 'sign-in-settings':
-      await configuration.updateSignInSettings(saasId, body);
+      await configuration.updateSignInSettings(saasId, body as SignInSettingsUpdate);
       break;
     case 'identity-providers': {
-      const props = body.identity_provider_props as (Record<string, unknown> & { application_secret?: string }) | null;
+      const props = body.identity_provider_props as (Omit<IdentityProviderProps, 'application_secret'> & { application_secret?: string }) | null;
       if (props === null) {
         await configuration.updateIdentityProvider(saasId, null);
         break;
@@ -179,17 +180,14 @@ export async function applySettingRow(
         );
       const secret = openFromExport(sealKey, props.application_secret, PROVIDER_SECRET_BINDING);
       if (secret === undefined) throw invalid('invalid_secret', 'value.identity_provider_props.application_secret: does not open with the seal_key');
-      await configuration.updateIdentityProvider(saasId, {
-        ...(props as object as Parameters<typeof configuration.updateIdentityProvider>[1] & object),
-        application_secret: secret,
-      });
+      await configuration.updateIdentityProvider(saasId, { ...props, application_secret: secret });
       break;
     }
     case 'login-theme':
       await ports.theme.update(saasId, body);
       break;
     case 'customize-page-settings':
-      await configuration.updateCustomizePageSettings(saasId, body as Parameters<typeof configuration.updateCustomizePageSettings>[1]);
+      await configuration.updateCustomizePageSettings(saasId, body as CustomizePageSettingsUpdate);
       break;
     case 'customize-pages':
       await configuration.updateCustomizePages(saasId, body);
