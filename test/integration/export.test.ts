@@ -74,6 +74,22 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+interface Target {
+  saasId: string;
+  target: SignedClient;
+}
+
+/** Imports `file` into `saas` (a fresh SaaS when not given) through the API and the scheduled worker; the job's report. */
+async function importFile(file: string, body: Record<string, unknown>, saas?: Target): Promise<Target & { job: ImportJob }> {
+  const { saasId } = saas ?? (await h.newSaas());
+  const target = saas?.target ?? (await h.newKey(saasId, ['*', 'migration:write']));
+  const started = await target.post<ImportJob>('/migration/imports', { jsonl: file, ...body });
+  assert.equal(started.status, 201, started.text);
+  await runScheduledWork();
+  const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
+  return { saasId, target, job };
+}
+
 describe('export', () => {
   let jsonl: string;
 
@@ -196,15 +212,7 @@ describe('second factors', () => {
     jsonl = rows.join('');
   });
 
-  const importInto = async (body: Record<string, unknown>) => {
-    const { saasId } = await h.newSaas();
-    const target = await h.newKey(saasId, ['*', 'migration:write']);
-    const started = await target.post<ImportJob>('/migration/imports', { jsonl, ...body });
-    assert.equal(started.status, 201, started.text);
-    await runScheduledWork();
-    const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
-    return { saasId, target, job };
-  };
+  const importInto = (body: Record<string, unknown>) => importFile(jsonl, body);
 
   it('the seed goes out sealed, never in the clear; the passkey with its credential id and public key', () => {
     const row = jsonl
@@ -408,19 +416,8 @@ describe('settings, the pricing catalogue and open invitations', () => {
     jsonl = rows.join('');
   });
 
-  const importInto = async (
-    file: string,
-    body: Record<string, unknown> = { seal_key: sealKey.toString('base64') },
-    saas?: { saasId: string; target: SignedClient },
-  ) => {
-    const { saasId } = saas ?? (await h.newSaas());
-    const target = saas?.target ?? (await h.newKey(saasId, ['*', 'migration:write']));
-    const started = await target.post<ImportJob>('/migration/imports', { jsonl: file, ...body });
-    assert.equal(started.status, 201, started.text);
-    await runScheduledWork();
-    const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
-    return { saasId, target, job };
-  };
+  const importInto = (file: string, body: Record<string, unknown> = { seal_key: sealKey.toString('base64') }, saas?: Target) =>
+    importFile(file, body, saas);
 
   it('writes the settings, the catalogue and the invitation as rows, the provider secret sealed', () => {
     const rows = jsonl

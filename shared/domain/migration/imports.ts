@@ -155,36 +155,15 @@ const REASON_CHARS = 300;
 const LEASE_SECONDS = 120;
 const DEFAULT_CONCURRENCY = 16;
 
+const CATALOGUE_ROWS: readonly CatalogueRowType[] = ['tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan'];
 /** The order rows of one part are written in: what a row names is written before it. */
-const ROW_ORDER: readonly RowType[] = [
-  'attribute',
-  'role',
-  'env',
-  'setting',
-  'tax_rate',
-  'metering_unit',
-  'pricing_unit',
-  'pricing_menu',
-  'pricing_plan',
-  'tenant',
-  'user',
-  'membership',
-  'invitation',
-];
+const ROW_ORDER: readonly RowType[] = ['attribute', 'role', 'env', 'setting', ...CATALOGUE_ROWS, 'tenant', 'user', 'membership', 'invitation'];
 /**
  * Rows written one at a time: attributes change what later rows are checked against, a setting row reads and
  * writes the import's marks, and the catalogue is one document that a change reads whole (side by side, its
  * writes would only retry each other).
  */
-const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set([
-  'attribute',
-  'setting',
-  'tax_rate',
-  'metering_unit',
-  'pricing_unit',
-  'pricing_menu',
-  'pricing_plan',
-]);
+const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...CATALOGUE_ROWS]);
 const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
   tax_rate: 'taxRate',
   metering_unit: 'meter',
