@@ -493,6 +493,8 @@ describe('settings, the pricing catalogue and open invitations', () => {
     assert.match(job.errors?.find((e) => e.line === line)?.reason ?? '', /application_secret: is sealed; start the job with the seal_key/);
     assert.equal((await target.get<{ google: { application_id: string } }>('/identity-providers')).body.google.application_id, '');
     assert.equal((await target.get<{ primary_color: string }>('/login-theme')).body.primary_color, '#112233');
+    const other = await importInto(jsonl, { seal_key: randomBytes(32).toString('base64') });
+    assert.match(other.job.errors?.find((e) => e.line === line)?.reason ?? '', /application_secret: does not open with the seal_key/);
   });
 
   it("sets only what the file names, keeps the target's own choices, and reports each bad row by line", async () => {

@@ -113,11 +113,12 @@ export async function* settingRows(ports: SettingPorts, saasId: string, sealKey:
     } = await configuration.signInSettings(saasId);
     yield { type: 'setting', name: 'sign-in-settings', value: { ...value, ...(password_sign_in.user_password_auth ? { password_sign_in } : {}) } };
   }
-  const secret = (await saved('identity-providers')) ? await configuration.providerSecret(saasId) : undefined;
-  if (secret !== undefined) {
-    const { application_secret: _hint, ...props } = (await configuration.identityProviders(saasId)).google;
-    const sealed = sealKey ? { application_secret: sealForExport(sealKey, secret, PROVIDER_SECRET_BINDING) } : {};
-    yield { type: 'setting', name: 'identity-providers', value: { provider: 'Google', identity_provider_props: { ...props, ...sealed } } };
+  if (await saved('identity-providers')) {
+    const { application_secret: hint, ...props } = (await configuration.identityProviders(saasId)).google;
+    // Opened only to be sealed again: without a key the secret stays where it is.
+    const secret = hint && sealKey ? await configuration.providerSecret(saasId) : undefined;
+    const sealed = sealKey && secret !== undefined ? { application_secret: sealForExport(sealKey, secret, PROVIDER_SECRET_BINDING) } : {};
+    if (hint) yield { type: 'setting', name: 'identity-providers', value: { provider: 'Google', identity_provider_props: { ...props, ...sealed } } };
   }
   if (await saved('login-theme')) yield { type: 'setting', name: 'login-theme', value: await ports.theme.theme(saasId) };
   if (await saved('customize-page-settings')) {
