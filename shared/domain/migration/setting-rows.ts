@@ -50,18 +50,7 @@ export interface SettingPorts {
 }
 
 /** The settings document that keeps, per setting name, the digest of the row last applied by an import. */
-export const SETTING_MARKS = 'imported-settings';
-
-/** The document each setting is stored in (configuration.ts, login-theme.ts): the setting goes out only once saved. */
-const DOCUMENT: Record<SettingName, string> = {
-  'sign-in-settings': 'sign-in-settings',
-  'identity-providers': 'identity-providers',
-  'login-theme': 'login-theme',
-  'customize-page-settings': 'customize-page-settings',
-  'customize-pages': 'customize-pages',
-  'notification-messages': 'notification-messages',
-  'auth-info': 'auth-info',
-};
+const SETTING_MARKS = 'imported-settings';
 
 /** The provider's body with its secret sealed: longer than the secret itself, and absent when exported without a key. */
 const SealedProviderBody = Type.Object(
@@ -100,7 +89,8 @@ const PROVIDER_SECRET_BINDING = 'identity-providers.google';
  * needs it on at the new one for the first sign-ins (the import turns it on unless the target chose).
  */
 export async function* settingRows(ports: SettingPorts, saasId: string, sealKey: Buffer | undefined): AsyncGenerator<SettingRow> {
-  const saved = async (name: SettingName) => (await ports.settings.get<unknown>(saasId, DOCUMENT[name])) !== undefined;
+  // Each setting is stored in the document of its path's name (configuration.ts, login-theme.ts): out only once saved.
+  const saved = async (name: SettingName) => (await ports.settings.get<unknown>(saasId, name)) !== undefined;
   const { configuration } = ports;
   if (await saved('sign-in-settings')) {
     const {
@@ -128,7 +118,7 @@ export async function* settingRows(ports: SettingPorts, saasId: string, sealKey:
   if (await saved('customize-pages')) yield { type: 'setting', name: 'customize-pages', value: await configuration.customizePages(saasId) };
   if (await saved('notification-messages')) {
     // Only the templates the SaaS changed: the others stay the target's (its defaults).
-    const changed = (await ports.settings.get<Record<string, unknown>>(saasId, DOCUMENT['notification-messages'])) ?? {};
+    const changed = (await ports.settings.get<Record<string, unknown>>(saasId, 'notification-messages')) ?? {};
     const templates = await configuration.templates(saasId);
     yield {
       type: 'setting',
