@@ -50,7 +50,8 @@ const DOMAIN_WHAT = {
   console: "the operator console's failed sign-in counts and signed-out sessions",
   accounts: 'SaaS accounts and API keys',
   communication: "the feedback portal (SaaS users' feedback, votes, comments)",
-  migration: 'import jobs: users with their password hashes, tenants, memberships, definitions',
+  migration:
+    'import jobs and the export: users with their password hashes, tenants, memberships, definitions, settings, the pricing catalogue, invitations',
   scim: "SCIM 2.0 provisioning: a tenant's directory's tokens, users and groups",
   analysis: 'the Analysis API: active users, page histories and statistics, counts per day from the API log',
   apilog: 'the API log',

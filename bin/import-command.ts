@@ -35,12 +35,16 @@ export async function exportFile(saasId: string, out?: string, sealKeyText?: str
   if (sealKeyText !== undefined && !sealKey) throw new Error('--seal-key-file: the file must hold base64 of 32 bytes (openssl rand -base64 32)');
   const sink = out ? createWriteStream(out) : process.stdout;
   let rows = 0;
+  const byType = new Map<string, number>();
   for await (const row of exportService().rows(saasId, { sealKey })) {
     if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
     rows++;
+    byType.set(row.type, (byType.get(row.type) ?? 0) + 1);
   }
   if (out) await new Promise((resolve) => (sink as ReturnType<typeof createWriteStream>).end(resolve));
-  process.stderr.write(`${rows} rows exported\n`);
+  // By type, in the file's order: what went, and what (settings, the catalogue, invitations) did not.
+  const types = [...byType].map(([type, count]) => `${count} ${type}`).join(', ');
+  process.stderr.write(`${rows} rows exported${types ? ` (${types})` : ''}\n`);
 }
 
 export async function importFile(saasId: string, path: string, options: ImportOptions = {}): Promise<ImportJob> {

@@ -1,13 +1,14 @@
 /**
- * The import file's rows (JSON Lines, one object a line, docs/migration.md (coming)) and the import job's
+ * The import file's rows (JSON Lines, one object a line, docs/migration.md) and the import job's
  * operations (our extension). Rows name each other by the `external_id` the old system gave them, so a
  * membership can follow its user and tenant, and a second run of the same file finds what the first made.
  */
 import * as Type from '@sinclair/typebox';
-import type { Static } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Attribute, Env, Role } from './definitions.js';
-import { AttributeValues, Email } from './common.js';
+import { AttributeValues, Email, Uuid } from './common.js';
 import { MfaMethod } from './users.js';
+import { MeteringUnitProps, PricingUnitForSave, SavePricingMenuParam, SavePricingPlanParam, TaxRateProps } from './pricing.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255, description: "the old system's id: the row's identity across re-runs" });
 const Binary = Type.String({ maxLength: 2048 });
@@ -152,8 +153,88 @@ export const AttributeRow = Type.Composite(
   { additionalProperties: false },
 );
 
+/**
+ * The settings a row may carry, each by the path of the call that sets it: its `value` is that call's body
+ * (shared/domain/migration/setting-rows.ts checks it against the body's own schema and applies it as the call does).
+ */
+export const SETTING_NAMES = [
+  'sign-in-settings',
+  'identity-providers',
+  'login-theme',
+  'customize-page-settings',
+  'customize-pages',
+  'notification-messages',
+  'auth-info',
+] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+export const SettingRow = Type.Object(
+  {
+    type: Type.Literal('setting'),
+    name: Type.Union(SETTING_NAMES.map((name) => Type.Literal(name))),
+    value: Type.Record(Type.String(), Type.Unknown(), { description: 'the body of the PUT (or PATCH) of that path' }),
+  },
+  { additionalProperties: false },
+);
+export type SettingRow = Static<typeof SettingRow>;
+
+/**
+ * An item of the pricing catalogue under the id it had: tenants' plan ids, and menus' and plans' members, name
+ * it by that id. `item` is the body of the Pricing API's create of its kind.
+ */
+const catalogueRow = <T extends string, S extends TSchema>(type: T, item: S) =>
+  Type.Object(
+    {
+      type: Type.Literal(type),
+      id: Uuid,
+      created_at: Type.Optional(Type.Integer({ minimum: 0 })),
+      /** Marked used (PATCH /plans/used): only its names and description may change. */
+      used: Type.Optional(Type.Boolean()),
+      item,
+    },
+    { additionalProperties: false },
+  );
+export const TaxRateRow = catalogueRow('tax_rate', TaxRateProps);
+export const MeteringUnitRow = catalogueRow('metering_unit', MeteringUnitProps);
+export const PricingUnitRow = catalogueRow('pricing_unit', PricingUnitForSave);
+export const PricingMenuRow = catalogueRow('pricing_menu', SavePricingMenuParam);
+export const PricingPlanRow = catalogueRow('pricing_plan', SavePricingPlanParam);
+
+/** An invitation still open, under the id its mailed link names. */
+export const InvitationRow = Type.Object(
+  {
+    type: Type.Literal('invitation'),
+    id: Uuid,
+    /** The external ids of a tenant row, and of the user row of the member who invited. */
+    tenant: ExternalId,
+    inviter: Type.Optional(ExternalId),
+    email: Email,
+    envs: Type.Array(Type.Object({ id: Env.properties.id, role_names: Type.Array(Role.properties.role_name, { maxItems: 80 }) }), { maxItems: 80 }),
+    created_at: Type.Integer({ minimum: 0 }),
+    /** Unix seconds from which it can no longer be accepted: a row past it is refused. */
+    expired_at: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type InvitationRow = Static<typeof InvitationRow>;
+
 /** Every row type, by its `type`. */
-export const ROW_SCHEMAS = { user: UserRow, tenant: TenantRow, membership: MembershipRow, role: RoleRow, env: EnvRow, attribute: AttributeRow };
+export const ROW_SCHEMAS = {
+  user: UserRow,
+  tenant: TenantRow,
+  membership: MembershipRow,
+  role: RoleRow,
+  env: EnvRow,
+  attribute: AttributeRow,
+  setting: SettingRow,
+  tax_rate: TaxRateRow,
+  metering_unit: MeteringUnitRow,
+  pricing_unit: PricingUnitRow,
+  pricing_menu: PricingMenuRow,
+  pricing_plan: PricingPlanRow,
+  invitation: InvitationRow,
+};
+export type CatalogueRowType = 'tax_rate' | 'metering_unit' | 'pricing_unit' | 'pricing_menu' | 'pricing_plan';
 export type RowType = keyof typeof ROW_SCHEMAS;
 export type ImportRow = { [K in RowType]: Static<(typeof ROW_SCHEMAS)[K]> }[RowType];
 
@@ -190,12 +271,19 @@ export const MAX_IMPORT_BODY_BYTES = 5_000_000;
 export const migrationSchemas = {
   startImport: {
     body: Type.Object({
-      jsonl: Type.String({ minLength: 1, description: 'the file: JSON Lines, one row a line' }),
+      jsonl: Type.String({
+        minLength: 1,
+        description:
+          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership or invitation (docs/migration.md)',
+      }),
       mail_set_password: Type.Optional(
         Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
       ),
       seal_key: Type.Optional(
-        Type.String({ maxLength: 64, description: "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds" }),
+        Type.String({
+          maxLength: 64,
+          description: "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds and external provider secret",
+        }),
       ),
     }),
     response: ImportJob,
@@ -205,7 +293,10 @@ export const migrationSchemas = {
   getImport: { params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }), response: ImportJob },
   getExport: {
     response: Type.Object({
-      jsonl: Type.String({ description: 'the import file (JSON Lines) that rebuilds the SaaS; passwords as `srp` verifiers' }),
+      jsonl: Type.String({
+        description:
+          'the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships and open invitations; rows of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation (docs/migration.md). Without a seal key: no TOTP seeds and no provider secret',
+      }),
       rows: Type.Integer(),
     }),
   },

@@ -38,11 +38,28 @@ export class DynamoInvitationRepository implements InvitationRepository {
   }
 
   createWrite(saasId: string, invitation: InvitationRecord, mail: CountedMail): AtomicWrite {
-    const { id, tenant_id: tenantId, inviter_id: inviterId, remove_at: removeAt } = invitation;
-    const pointer = keys.invitationPointer(saasId, id);
+    const { tenant_id: tenantId, inviter_id: inviterId } = invitation;
     return atomicWrite(
       check(this.table, keys.tenant(saasId, tenantId), LIVE, RULE.tenantLive),
       check(this.table, keys.membership(saasId, tenantId, inviterId), EXISTS, INVITATION_RULE.inviterMember),
+      ...this.newInvitation(saasId, invitation),
+      ...mailWrites(this.table, mail),
+    );
+  }
+
+  importWrite(saasId: string, invitation: InvitationRecord): AtomicWrite {
+    // No mail (it was mailed by the old stack) and no check of the inviter: the member who invited may have left since.
+    return atomicWrite(
+      check(this.table, keys.tenant(saasId, invitation.tenant_id), LIVE, RULE.tenantLive),
+      ...this.newInvitation(saasId, invitation),
+    );
+  }
+
+  /** The invitation and its pointer, both new. */
+  private newInvitation(saasId: string, invitation: InvitationRecord) {
+    const { id, tenant_id: tenantId, remove_at: removeAt } = invitation;
+    const pointer = keys.invitationPointer(saasId, id);
+    return [
       putNew(
         this.table,
         { ...keys.invitation(saasId, tenantId, id), entity: ENTITY.invitation, v: 1, ...invitation, mirror: pointer, [TTL_ATTRIBUTE]: removeAt },
@@ -53,8 +70,7 @@ export class DynamoInvitationRepository implements InvitationRepository {
         { ...pointer, entity: ENTITY.invitationPointer, v: 1, tenant_id: tenantId, remove_at: removeAt, [TTL_ATTRIBUTE]: removeAt },
         RULE.newItem,
       ),
-      ...mailWrites(this.table, mail),
-    );
+    ];
   }
 
   async get(saasId: string, tenantId: string, invitationId: string): Promise<InvitationRecord | undefined> {

@@ -10,6 +10,7 @@ import { sesClient } from '../adapters/mail/clients.js';
 import { LocalEmailIdentities, SesEmailIdentities } from '../adapters/mail/identities.js';
 import { siteDomains } from '../adapters/site-domains.js';
 import { ConfigurationService, type EmailIdentityPort, type SiteDomainPort } from '../domain/configuration/configuration.js';
+import type { SettingsRepository } from '../domain/configuration/settings.js';
 import { DefinitionService } from '../domain/configuration/definitions.js';
 import { InfrastructureService } from '../domain/configuration/infrastructure.js';
 import { LoginThemeService } from '../domain/configuration/login-theme.js';
@@ -38,7 +39,7 @@ export const screenHosts = () => screenHostPlan(config());
 export const hostedLoginScreen = (saasId: string, origin?: string) =>
   loginScreenUrl(`${origin ?? screenOrigin(screenHosts(), saasId)}${BASE_PATH}`, saasId);
 
-const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings = settingsRepository()) =>
+const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings: SettingsRepository = settingsRepository()) =>
   new ConfigurationService(
     settings,
     secretBox(),
@@ -66,7 +67,8 @@ const noSiteDomains: SiteDomainPort = { requestCertificate: notHere, certificate
  * configuration group: with no reference to the SES client, their bundles leave it out (about 75 KB). They
  * keep what they read SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts).
  */
-export const configurationReader = () => configuration(noEmailIdentities, noSiteDomains, cachedSettingsRepository());
+export const configurationReader = (settings: SettingsRepository = cachedSettingsRepository()) =>
+  configuration(noEmailIdentities, noSiteDomains, settings);
 
 /** A SaaS's sign-in settings, read through the settings cache. */
 export const signInSettings = (saasId: string) => configurationReader().signInSettings(saasId);

@@ -5,7 +5,9 @@
 import { ImportService } from '../domain/migration/imports.js';
 import { ExportService } from '../domain/migration/exports.js';
 import { poolName } from './accounts.js';
-import { configurationReader } from './configuration.js';
+import { configurationReader, loginThemeService } from './configuration.js';
+import { invitationService } from './invitations.js';
+import type { SettingPorts } from '../domain/migration/setting-rows.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { DirectoryMigration } from '../store/directory-migration.js';
 import { dynamo, secretBox, tableName } from './clients.js';
@@ -17,8 +19,10 @@ import {
   committer,
   definitionRepository,
   importRepository,
+  invitationRepository,
   membershipRepository,
   passkeyRepository,
+  settingsRepository,
   tenantRepository,
   userRepository,
 } from './repositories.js';
@@ -28,6 +32,15 @@ import { userFlowService } from './users.js';
 const IMPORT_BUDGET_MS = 35_000;
 /** Moving directories onto entries gets what imports leave of the run, up to 50 s of its 60. */
 const DIRECTORY_BUDGET_MS = 50_000;
+
+/**
+ * The settings an import sets and an export reads, uncached: a job's setting row is read back by the next run.
+ * Without SES or the domains: the sender's address and the screen's own domain do not move (docs/migration.md).
+ */
+const settingPorts = (): SettingPorts => {
+  const settings = settingsRepository();
+  return { configuration: configurationReader(settings), theme: loginThemeService(), settings };
+};
 
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
@@ -44,6 +57,9 @@ export const importService = () => {
     mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
     box: secretBox(),
     passkeys: passkeyRepository(),
+    settings: settingPorts(),
+    catalogue: catalogueService(),
+    invitations: invitationService(),
   });
 };
 
@@ -57,6 +73,9 @@ export const exportService = () =>
     poolName,
     passkeys: passkeyRepository(),
     box: secretBox(),
+    settings: settingPorts(),
+    catalogue: catalogueService(),
+    invitations: invitationRepository(),
   });
 
 /** Each run of the scheduled worker, over every SaaS. */

@@ -174,7 +174,7 @@ describe('admin command', () => {
       users.map((row) => row.email),
       ['x@cli.example.test'],
     );
-    assert.match(stderr, /\d+ rows exported/);
+    assert.match(stderr, /^\d+ rows exported \(.*\b1 user\b.*\)$/m);
     const out = join(dataDir, 'export.jsonl');
     await run('--out', out);
     assert.equal(readFileSync(out, 'utf8'), stdout);

@@ -16,13 +16,14 @@ import type { ImportJob } from '../../shared/schemas/migration.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { answerChallenge, srpSignIn } from '../../dev-support/sign-in.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { passkeyId } from '../../shared/domain/sign-in/passkeys.js';
 import { keys } from '../../shared/store/keys.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
-import { committer, dynamo, exportService, passkeyRepository, tableName } from '../../shared/wiring.js';
+import { committer, configurationReader, dynamo, exportService, passkeyRepository, tableName } from '../../shared/wiring.js';
+import { onApi } from '../support/other-api.js';
 import { accessTokenOf } from '../support/tokens.js';
 
 let h: Harness;
@@ -30,6 +31,8 @@ let source: SignedClient;
 let sourceId: string;
 const ids: Record<string, string> = {};
 let tenantId: string;
+/** Carol's authenticator app (second factors, below): the round trip of settings signs her in with it too. */
+let carolTotp: Buffer | undefined;
 
 const BCRYPT = { algorithm: 'bcrypt', hash: '$2b$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' };
 const PASSWORDS = { ann: 'Ann-old-pass-1', bob: 'Bob-old-pass-2', imported: 'U*U' };
@@ -70,6 +73,22 @@ beforeAll(async () => {
   assert.equal((await source.post(`/tenants/${tenantId}/users/${ids.ann}/envs/5/roles`, { role_names: ['editor'] })).status, 201);
 });
 afterAll(() => h.close());
+
+interface Target {
+  saasId: string;
+  target: SignedClient;
+}
+
+/** Imports `file` into `saas` (a fresh SaaS when not given) through the API and the scheduled worker; the job's report. */
+async function importFile(file: string, body: Record<string, unknown>, saas?: Target): Promise<Target & { job: ImportJob }> {
+  const { saasId } = saas ?? (await h.newSaas());
+  const target = saas?.target ?? (await h.newKey(saasId, ['*', 'migration:write']));
+  const started = await target.post<ImportJob>('/migration/imports', { jsonl: file, ...body });
+  assert.equal(started.status, 201, started.text);
+  await runScheduledWork();
+  const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
+  return { saasId, target, job };
+}
 
 describe('export', () => {
   let jsonl: string;
@@ -171,6 +190,7 @@ describe('second factors', () => {
     secret = (await source.post<{ secret_code: string }>(`/users/${carol.id}/mfa/software-token/secret-code`, { access_token: token })).body
       .secret_code;
     assert.equal((await source.put(`/users/${carol.id}/mfa/software-token`, { access_token: token, verification_code: codeNow() })).status, 200);
+    carolTotp = base32Decode(secret) as Buffer;
     assert.equal((await source.patch(`/users/${carol.id}/mfa/preference`, { enabled: true, method: 'softwareToken' })).status, 200);
     // A passkey as a registration leaves it (passkeys.test.ts goes through the ceremony itself).
     const passkey = {
@@ -192,15 +212,7 @@ describe('second factors', () => {
     jsonl = rows.join('');
   });
 
-  const importInto = async (body: Record<string, unknown>) => {
-    const { saasId } = await h.newSaas();
-    const target = await h.newKey(saasId, ['*', 'migration:write']);
-    const started = await target.post<ImportJob>('/migration/imports', { jsonl, ...body });
-    assert.equal(started.status, 201, started.text);
-    await runScheduledWork();
-    const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
-    return { saasId, target, job };
-  };
+  const importInto = (body: Record<string, unknown>) => importFile(jsonl, body);
 
   it('the seed goes out sealed, never in the clear; the passkey with its credential id and public key', () => {
     const row = jsonl
@@ -283,5 +295,247 @@ describe('second factors', () => {
     const bad = await client.post<{ type: string; data: { field?: string } }>('/migration/imports', { jsonl, seal_key: 'c2hvcnQ=' });
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.body.data.field, 'seal_key');
+  });
+});
+
+describe('settings, the pricing catalogue and open invitations', () => {
+  const sealKey = randomBytes(32);
+  const GOOGLE_SECRET = 'GOCSPX-the-client-secret-4242';
+  const SETTINGS = {
+    'sign-in-settings': {
+      password_policy: {
+        minimum_length: 14,
+        is_require_lowercase: false,
+        is_require_numbers: false,
+        is_require_symbols: false,
+        is_require_uppercase: false,
+        temporary_password_validity_days: 3,
+      },
+      password_length_first: { enable: true },
+      passkeys: { enable: true },
+      self_regist: { enable: true },
+      refresh_token_validity: { value: 7, unit: 'days' },
+      screen_session: { idle_minutes: 30, absolute_minutes: 240 },
+    },
+    'login-theme': { primary_color: '#112233', mode: 'dark', corner_radius: 4 },
+    'customize-pages': { sign_in_page: { html_contents: '<p>Welcome back</p>', is_terms_of_service: true, is_privacy_policy: false } },
+    'customize-page-settings': {
+      icon: '',
+      favicon: '',
+      title: 'Acme sign-in',
+      terms_of_service_url: 'https://acme.example.test/terms',
+      privacy_policy_url: '',
+      tag_manager_container_id: 'GTM-ACME1',
+    },
+    'notification-messages': { invite_tenant_user: { subject: 'Join Acme', message: 'Open {####} to join.' } },
+    'auth-info': { callback_url: 'https://app.acme.example.test/callback' },
+  } as const;
+  /** Each setting as its GET answers it, on the SaaS of `client`. */
+  const readSettings = async (client: SignedClient) => {
+    const read: Record<string, unknown> = {};
+    for (const path of [...Object.keys(SETTINGS), 'identity-providers']) {
+      const res = await client.get<Record<string, unknown>>(`/${path}`);
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+      // Where the old and new SaaS's sign-in endpoints are: each its own.
+      const { identity_provider_configuration: _own, ...body } = res.body;
+      read[path] = body;
+    }
+    return read;
+  };
+  const catalogueOf = async (client: SignedClient) => {
+    const pricing = onApi(client, 'pricing');
+    const lists: Record<string, unknown> = {};
+    for (const path of ['/tax-rates', '/metering/units', '/units', '/menus', '/plans']) lists[path] = (await pricing.get(path)).body;
+    return lists;
+  };
+  let jsonl: string;
+  let planId: string;
+  let invitationId: string;
+  let sourceSettings: Record<string, unknown>;
+
+  beforeAll(async () => {
+    const paths = { 'login-theme': 'patch', 'customize-pages': 'patch', 'customize-page-settings': 'patch' } as Record<string, 'patch'>;
+    for (const [path, body] of Object.entries(SETTINGS)) {
+      const res = await source[paths[path] ?? 'put'](`/${path}`, body);
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+    }
+    const google = await source.put('/identity-providers', {
+      provider: 'Google',
+      identity_provider_props: { application_id: 'acme.apps.example.test', application_secret: GOOGLE_SECRET, approval_scope: 'openid email' },
+    });
+    assert.equal(google.status, 200, google.text);
+    sourceSettings = await readSettings(source);
+
+    const pricing = onApi(source, 'pricing');
+    const made = async (path: string, body: object) => {
+      const res = await pricing.post<{ id: string }>(path, body);
+      assert.equal(res.status, 201, `${path}: ${res.text}`);
+      return res.body.id;
+    };
+    await made('/tax-rates', { name: 'jp', display_name: 'JCT', percentage: 10, inclusive: false, country: 'JP', description: '' });
+    const seat = await made('/units', {
+      name: 'seat',
+      display_name: 'Seat',
+      description: '',
+      type: 'fixed',
+      currency: 'JPY',
+      unit_amount: 1000,
+      recurring_interval: 'month',
+    });
+    const calls = await made('/units', {
+      name: 'calls',
+      display_name: 'API calls',
+      description: '',
+      type: 'tiered_usage',
+      currency: 'JPY',
+      upper_count: 0,
+      metering_unit_name: 'api_calls',
+      tiers: [
+        { up_to: 1000, unit_amount: 0, flat_amount: 0, inf: false },
+        { up_to: 0, unit_amount: 2, flat_amount: 0, inf: true },
+      ],
+    });
+    const menu = await made('/menus', { name: 'basic', display_name: 'Basic', description: '', unit_ids: [seat, calls] });
+    planId = await made('/plans', { name: 'standard', display_name: 'Standard', description: '', menu_ids: [menu] });
+    assert.equal((await pricing.patch('/plans/used', { plan_ids: [planId] })).status, 200);
+    const planned = await source.put(`/tenants/${tenantId}/plans`, { next_plan_id: planId });
+    assert.equal(planned.status, 200, planned.text);
+    assert.equal((await source.get<{ plan_id?: string }>(`/tenants/${tenantId}`)).body.plan_id, planId);
+
+    const token = await accessTokenOf(sourceId, { id: ids.ann as string, email: 'ann@source.example.test', sign_in_id: '' });
+    const invited = await source.post<{ id: string }>(`/tenants/${tenantId}/invitations`, {
+      email: 'dan@invitee.example.test',
+      access_token: token,
+      envs: [{ id: 5, role_names: ['editor'] }],
+    });
+    assert.equal(invited.status, 201, invited.text);
+    invitationId = invited.body.id;
+
+    const rows: string[] = [];
+    for await (const row of exportService().rows(sourceId, { sealKey })) rows.push(`${JSON.stringify(row)}\n`);
+    jsonl = rows.join('');
+  });
+
+  const importInto = (file: string, body: Record<string, unknown> = { seal_key: sealKey.toString('base64') }, saas?: Target) =>
+    importFile(file, body, saas);
+
+  it('writes the settings, the catalogue and the invitation as rows, the provider secret sealed', () => {
+    const rows = jsonl
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; name?: string; value?: { identity_provider_props?: { application_secret?: string } } });
+    const types = rows.map((row) => row.type);
+    for (const type of ['setting', 'tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan', 'invitation']) {
+      assert.ok(types.includes(type), type);
+    }
+    assert.deepEqual(
+      rows
+        .filter((row) => row.type === 'setting')
+        .map((row) => row.name)
+        .sort(),
+      [...Object.keys(SETTINGS), 'identity-providers'].sort(),
+    );
+    const google = rows.find((row) => row.name === 'identity-providers');
+    assert.ok(google?.value?.identity_provider_props?.application_secret?.startsWith('v1.'), JSON.stringify(google));
+    assert.ok(!jsonl.includes(GOOGLE_SECRET) && !jsonl.includes('4242'));
+    // What a row names comes before it.
+    assert.ok(types.indexOf('pricing_plan') < types.indexOf('tenant') && types.lastIndexOf('membership') < types.indexOf('invitation'), types.join());
+  });
+
+  it('round trip: every setting, the catalogue, the plan and the invitation arrive; users sign in with the same password and app', async () => {
+    const { saasId, target, job } = await importInto(jsonl);
+    assert.equal(job.failed, 0, JSON.stringify(job.errors));
+    assert.deepEqual(await readSettings(target), sourceSettings);
+    assert.equal(await configurationReader().providerSecret(saasId), GOOGLE_SECRET);
+    assert.deepEqual(await catalogueOf(target), await catalogueOf(source));
+    const tenantHere = externalId(saasId, 'tenant', tenantId);
+    assert.equal((await target.get<{ plan_id?: string }>(`/tenants/${tenantHere}`)).body.plan_id, planId);
+    const invitations = await target.get<{
+      invitations: { id: string; email: string; status: string; envs: { id: number; roles: { role_name: string }[] }[] }[];
+    }>(`/tenants/${tenantHere}/invitations`);
+    assert.equal(invitations.status, 200, invitations.text);
+    assert.deepEqual(
+      invitations.body.invitations.map((i) => [i.id, i.email, i.status, i.envs.map((env) => [env.id, env.roles.map((r) => r.role_name)])]),
+      [[invitationId, 'dan@invitee.example.test', 'pending', [[5, ['editor']]]]],
+    );
+    const found = await target.get<{ is_valid: boolean }>(`/invitations/${invitationId}/validity`);
+    assert.equal(found.status, 200, found.text);
+    assert.equal(found.body.is_valid, true);
+    // Users still sign in as before: a password, then the same authenticator app.
+    assert.equal((await srpSignIn(target, 'ann@source.example.test', PASSWORDS.ann)).status, 401);
+    assert.equal((await passwordSignIn(target, 'ann@source.example.test', PASSWORDS.ann)).status, 200);
+    const carol = await passwordSignIn(target, 'carol@source.example.test', 'Carol-old-pass-3');
+    assert.equal(carol.body.challenge_name, 'SOFTWARE_TOKEN_MFA', carol.text);
+    const answered = await answerChallenge(
+      target,
+      'SOFTWARE_TOKEN_MFA',
+      { USERNAME: 'carol@source.example.test', SOFTWARE_TOKEN_MFA_CODE: totpCodeAt(carolTotp as Buffer, totpStep(nowSeconds())) },
+      carol.body.session,
+    );
+    assert.ok(answered.body.credentials?.access_token, answered.text);
+  });
+
+  it('a re-run changes nothing, not even a setting changed since; the provider row needs the seal key', async () => {
+    const first = await importInto(jsonl);
+    assert.equal(first.job.failed, 0, JSON.stringify(first.job.errors));
+    assert.equal((await first.target.patch('/login-theme', { primary_color: '#445566' })).status, 200);
+    const again = await importInto(jsonl, { seal_key: sealKey.toString('base64') }, first);
+    assert.equal(again.job.failed, 0, JSON.stringify(again.job.errors));
+    assert.equal(again.job.imported, 0);
+    assert.equal((await first.target.get<{ primary_color: string }>('/login-theme')).body.primary_color, '#445566');
+
+    const line =
+      jsonl
+        .trimEnd()
+        .split('\n')
+        .findIndex((l) => l.includes('"name":"identity-providers"')) + 1;
+    const { target, job } = await importInto(jsonl, {});
+    assert.match(job.errors?.find((e) => e.line === line)?.reason ?? '', /application_secret: is sealed; start the job with the seal_key/);
+    assert.equal((await target.get<{ google: { application_id: string } }>('/identity-providers')).body.google.application_id, '');
+    assert.equal((await target.get<{ primary_color: string }>('/login-theme')).body.primary_color, '#112233');
+    const other = await importInto(jsonl, { seal_key: randomBytes(32).toString('base64') });
+    assert.match(other.job.errors?.find((e) => e.line === line)?.reason ?? '', /application_secret: does not open with the seal_key/);
+  });
+
+  it("sets only what the file names, keeps the target's own choices, and reports each bad row by line", async () => {
+    const { saasId } = await h.newSaas();
+    const target = await h.newKey(saasId, ['*', 'migration:write']);
+    assert.equal((await target.put('/sign-in-settings', { password_breach_range: { enable: true }, passkeys: { enable: true } })).status, 200);
+    const file = [
+      { type: 'setting', name: 'sign-in-settings', value: { password_length_first: { enable: true } } },
+      { type: 'setting', name: 'login-theme', value: { primary_color: 'red' } },
+      { type: 'setting', name: 'basic-info', value: {} },
+      { type: 'setting', name: 'sign-in-settings', value: { mfa_configuration: { mfa_configuration: 'off' } } },
+      { type: 'pricing_menu', id: randomUUID(), item: { name: 'm', display_name: 'M', description: '', unit_ids: [randomUUID()] } },
+      { type: 'tenant', external_id: 't1', name: 'T1', plan_id: randomUUID() },
+      { type: 'tenant', external_id: 't2', name: 'T2' },
+      { type: 'invitation', id: randomUUID(), tenant: 't2', email: 'late@x.example.test', envs: [], created_at: 1, expired_at: 2 },
+      { type: 'invitation', id: randomUUID(), tenant: 'nobody', email: 'x@x.example.test', envs: [], created_at: 1, expired_at: nowSeconds() + 3600 },
+    ]
+      .map((row) => JSON.stringify(row))
+      .join('\n');
+    const { job } = await importInto(file, {}, { saasId, target });
+    assert.deepEqual(
+      job.errors?.map((e) => e.line),
+      [2, 3, 4, 5, 6, 8, 9],
+      JSON.stringify(job.errors),
+    );
+    const reasons = Object.fromEntries((job.errors ?? []).map((e) => [e.line, e.reason]));
+    assert.match(reasons[2] as string, /value\.primary_color/);
+    assert.match(reasons[3] as string, /^name: /);
+    assert.match(reasons[4] as string, /mfa_configuration: cannot be changed/);
+    assert.match(reasons[5] as string, /unit_ids\[0\]/);
+    assert.match(reasons[6] as string, /plan_id: no plan/);
+    assert.match(reasons[8] as string, /expired_at: the invitation expired/);
+    assert.match(reasons[9] as string, /tenant: no tenant row nobody/);
+    const settings = (
+      await target.get<{ password_length_first: { enable: boolean }; password_breach_range: { enable: boolean }; passkeys: { enable: boolean } }>(
+        '/sign-in-settings',
+      )
+    ).body;
+    assert.deepEqual(
+      [settings.password_length_first, settings.password_breach_range, settings.passkeys],
+      [{ enable: true }, { enable: true }, { enable: true }],
+    );
   });
 });

@@ -10,8 +10,8 @@
  * operator's seal key (shared/crypto/export-seal.ts); without one, a user with the app turned on goes out
  * without the seed, and the import refuses that row rather than turn the second factor off.
  *
- * Not in it yet: sign-in and screen settings, the pricing catalogue (so no plan_id: a fresh SaaS has no plan to
- * name), open invitations.
+ * The SaaS's saved settings (setting-rows.ts), its pricing catalogue under the ids it has here (so tenants'
+ * plan ids name the same plans there) and its invitations still open go with them.
  */
 import type { ImportedPasswordHash } from '../../crypto/imported-hash.js';
 import { invalid } from '../../errors.js';
@@ -23,6 +23,10 @@ import { totpSecretContext, type UserRecord, type UserRepository } from '../user
 import { sealForExport } from '../../crypto/export-seal.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { PasskeyRepository } from '../sign-in/passkeys.js';
+import type { Catalogue } from '../pricing/catalogue-records.js';
+import type { InvitationRepository } from '../tenants/invitations.js';
+import { nowSeconds } from '../../clock.js';
+import { settingRows, type SettingPorts } from './setting-rows.js';
 
 export interface ExportDeps {
   users: Pick<UserRepository, 'list' | 'getMany'>;
@@ -33,10 +37,13 @@ export interface ExportDeps {
   passkeys: Pick<PasskeyRepository, 'list'>;
   /** Opens the users' TOTP seeds, to seal them again under the operator's key. */
   box: SecretBox;
+  settings: SettingPorts;
+  catalogue: { records(saasId: string): Promise<Catalogue> };
+  invitations: Pick<InvitationRepository, 'list'>;
 }
 
 export interface ExportOptions {
-  /** The operator's seal key (export-seal.ts sealKeyOf): TOTP seeds go out sealed under it, else not at all. */
+  /** The operator's seal key (export-seal.ts sealKeyOf): TOTP seeds and the provider's secret go out sealed under it, else not at all. */
   sealKey?: Buffer | undefined;
 }
 
@@ -65,6 +72,46 @@ function userRow(user: UserRecord, poolName: string, extra: Pick<UserRow, 'mfa' 
   } as UserRow;
 }
 
+const byCreation = <T extends { created_at: number; id: string }>(items: readonly T[]) =>
+  [...items].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+
+/** The catalogue as rows, each kind after what it names: tax rates, metering units, pricing units, menus, plans. */
+function* catalogueRows(catalogue: Catalogue): Generator<ImportRow> {
+  const described = (item: { name: string; display_name: string; description: string }) => ({
+    name: item.name,
+    display_name: item.display_name,
+    description: item.description,
+  });
+  for (const { id, created_at, rev: _rev, ...item } of byCreation(catalogue.taxRates)) yield { type: 'tax_rate', id, created_at, item };
+  for (const meter of byCreation(catalogue.meters)) {
+    const { id, created_at, used, unit_name, aggregate_usage, display_name, description } = meter;
+    yield { type: 'metering_unit', id, created_at, used, item: { unit_name, aggregate_usage, display_name, description } };
+  }
+  const meterNames = new Map(catalogue.meters.map((meter) => [meter.id, meter.unit_name]));
+  for (const unit of byCreation(catalogue.units)) {
+    const base = { ...described(unit), currency: unit.currency };
+    const item =
+      unit.type === 'fixed'
+        ? { ...base, type: unit.type, unit_amount: unit.unit_amount ?? 0, recurring_interval: unit.recurring_interval }
+        : {
+            ...base,
+            type: unit.type,
+            upper_count: unit.upper_count ?? 0,
+            metering_unit_name: meterNames.get(unit.metering_unit_id ?? '') ?? '',
+            ...(unit.aggregate_usage ? { aggregate_usage: unit.aggregate_usage } : {}),
+            recurring_interval: unit.recurring_interval,
+            ...(unit.type === 'usage' ? { unit_amount: unit.unit_amount ?? 0 } : { tiers: unit.tiers ?? [] }),
+          };
+    yield { type: 'pricing_unit', id: unit.id, created_at: unit.created_at, used: unit.used, item } as ImportRow;
+  }
+  for (const menu of byCreation(catalogue.menus)) {
+    yield { type: 'pricing_menu', id: menu.id, created_at: menu.created_at, used: menu.used, item: { ...described(menu), unit_ids: menu.unit_ids } };
+  }
+  for (const plan of byCreation(catalogue.plans)) {
+    yield { type: 'pricing_plan', id: plan.id, created_at: plan.created_at, used: plan.used, item: { ...described(plan), menu_ids: plan.menu_ids } };
+  }
+}
+
 export class ExportService {
   constructor(private readonly deps: ExportDeps) {}
 
@@ -76,13 +123,20 @@ export class ExportService {
     }
     for (const role of await definitions.listRoles(saasId)) yield { type: 'role', ...role };
     for (const env of await definitions.listEnvs(saasId)) yield { type: 'env', ...env };
-    for (const tenant of await this.deps.tenants.list(saasId)) {
+    yield* settingRows(this.deps.settings, saasId, options.sealKey);
+    const catalogue = await this.deps.catalogue.records(saasId);
+    yield* catalogueRows(catalogue);
+    const plans = new Set(catalogue.plans.map((plan) => plan.id));
+    const tenants = await this.deps.tenants.list(saasId);
+    for (const tenant of tenants) {
       yield {
         type: 'tenant',
         external_id: tenant.id,
         name: tenant.name,
         attributes: tenant.attributes,
         ...(tenant.back_office_staff_email ? { back_office_staff_email: tenant.back_office_staff_email } : {}),
+        // A plan id from before the catalogue (or of a plan removed with it) names nothing the new stack could check.
+        ...(tenant.plan_id && plans.has(tenant.plan_id) ? { plan_id: tenant.plan_id } : {}),
       };
     }
     const poolName = await this.deps.poolName(saasId);
@@ -105,6 +159,22 @@ export class ExportService {
         envs: [...envs].map(([id, role_names]) => ({ id, role_names })),
         attributes: membership.attributes,
       };
+    }
+    const now = nowSeconds();
+    for (const tenant of tenants) {
+      for (const invitation of await this.deps.invitations.list(saasId, tenant.id)) {
+        if (invitation.status !== 'pending' || invitation.expired_at <= now) continue;
+        yield {
+          type: 'invitation',
+          id: invitation.id,
+          tenant: tenant.id,
+          inviter: invitation.inviter_id,
+          email: invitation.email,
+          envs: invitation.envs,
+          created_at: invitation.created_at,
+          expired_at: invitation.expired_at,
+        };
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * The import job (issue 39, docs/migration.md (coming)): a JSON Lines file of users with their password hashes,
+ * The import job (issue 39, docs/migration.md): a JSON Lines file of users with their password hashes,
  * tenants, memberships and definitions, brought in as a job that outlives any one request. The file is kept in
  * parts (a store item holds 400 KB at most); the scheduled worker, or the admin command in its own process,
  * works through them in order.
@@ -19,6 +19,8 @@ import { importedHashProblem, type ImportedPasswordHash } from '../../crypto/imp
 import { DomainError, invalid, notFound } from '../../errors.js';
 import {
   ROW_SCHEMAS,
+  type CatalogueRowType,
+  type InvitationRow,
   type ImportJob,
   type ImportRow,
   type MembershipRow,
@@ -35,6 +37,10 @@ import type { NewMembership } from '../tenants/tenant-users.js';
 import { openFromExport, sealKeyOf } from '../../crypto/export-seal.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { PASSKEY_RULE, passkeyId, type PasskeyRepository } from '../sign-in/passkeys.js';
+import type { CatalogueService } from '../pricing/catalogue.js';
+import type { CatalogueKind } from '../pricing/catalogue-records.js';
+import type { InvitationService } from '../tenants/invitations.js';
+import { applySettingRow, type SettingPorts } from './setting-rows.js';
 import {
   emailAddress,
   loginFromRequest,
@@ -124,6 +130,10 @@ export interface ImportDeps {
   /** Seals the job's seal key and the users' TOTP seeds as the service keeps them. */
   box: SecretBox;
   passkeys: Pick<PasskeyRepository, 'importWrite'>;
+  /** The SaaS's settings, set as their calls set them (setting-rows.ts). */
+  settings: SettingPorts;
+  catalogue: Pick<CatalogueService, 'importItem'>;
+  invitations: Pick<InvitationService, 'importOpen'>;
 }
 
 export interface RunOptions {
@@ -145,8 +155,22 @@ const REASON_CHARS = 300;
 const LEASE_SECONDS = 120;
 const DEFAULT_CONCURRENCY = 16;
 
+const CATALOGUE_ROWS: readonly CatalogueRowType[] = ['tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan'];
 /** The order rows of one part are written in: what a row names is written before it. */
-const ROW_ORDER: readonly RowType[] = ['attribute', 'role', 'env', 'tenant', 'user', 'membership'];
+const ROW_ORDER: readonly RowType[] = ['attribute', 'role', 'env', 'setting', ...CATALOGUE_ROWS, 'tenant', 'user', 'membership', 'invitation'];
+/**
+ * Rows written one at a time: attributes change what later rows are checked against, a setting row reads and
+ * writes the import's marks, and the catalogue is one document that a change reads whole (side by side, its
+ * writes would only retry each other).
+ */
+const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...CATALOGUE_ROWS]);
+const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
+  tax_rate: 'taxRate',
+  metering_unit: 'meter',
+  pricing_unit: 'unit',
+  pricing_menu: 'menu',
+  pricing_plan: 'plan',
+};
 
 const checkers = Object.fromEntries(Object.entries(ROW_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]));
 
@@ -369,10 +393,9 @@ export class ImportService {
     };
     for (const type of ROW_ORDER) {
       const rows = byType.get(type) ?? [];
-      // Attributes change what later rows are checked against: they go before everything, and one at a time.
-      if (type === 'attribute') {
+      if (ONE_AT_A_TIME.has(type)) {
         await writeAll(rows, 1);
-        if (rows.length > 0) definitions.clear();
+        if (type === 'attribute' && rows.length > 0) definitions.clear();
         continue;
       }
       // Rows side by side would race for a sign-in name two of them give: the earlier line must win, so a
@@ -407,6 +430,38 @@ export class ImportService {
         return this.writeUser(saasId, row, context);
       case 'membership':
         return this.writeMembership(saasId, row);
+      case 'setting':
+        return applySettingRow(this.deps.settings, saasId, row, context.sealKey);
+      case 'tax_rate':
+      case 'metering_unit':
+      case 'pricing_unit':
+      case 'pricing_menu':
+      case 'pricing_plan': {
+        const base = { id: row.id, created_at: row.created_at ?? nowSeconds(), used: row.used ?? false };
+        const made = await this.deps.catalogue.importItem(saasId, CATALOGUE_KIND[row.type], base, row.item as never);
+        return made === 'created' ? 'imported' : 'unchanged';
+      }
+      case 'invitation':
+        return this.writeInvitation(saasId, row);
+    }
+  }
+
+  private async writeInvitation(saasId: string, row: InvitationRow): Promise<Outcome> {
+    try {
+      const made = await this.deps.invitations.importOpen(saasId, {
+        id: row.id,
+        tenant_id: externalId(saasId, 'tenant', row.tenant),
+        inviter_id: row.inviter === undefined ? '' : externalId(saasId, 'user', row.inviter),
+        email: row.email,
+        envs: row.envs,
+        created_at: row.created_at,
+        expired_at: row.expired_at,
+      });
+      return made === 'created' ? 'imported' : 'unchanged';
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'tenant_not_found')
+        throw notFound('tenant_not_found', `tenant: no tenant row ${row.tenant}`);
+      throw error;
     }
   }
 

@@ -109,6 +109,31 @@ export class CatalogueService {
     });
   }
 
+  /**
+   * An item of an export (issue 39, docs/migration.md) under the id, creation time and use it had there, checked
+   * as a create is: what it names must be here. `exists` (and nothing written) when an item has that id already.
+   */
+  importItem<K extends CatalogueKind>(
+    saasId: string,
+    kind: K,
+    base: { id: string; created_at: number; used: boolean },
+    input: CatalogueKinds[K]['create'],
+  ): Promise<'created' | 'exists'> {
+    return this.change(saasId, (catalogue): { writes: CatalogueWrite[]; result: 'created' | 'exists' } => {
+      const rules: KindRules<K> = this.kinds[kind];
+      if (rules.records(catalogue).some((r) => r.id === base.id)) return { writes: [], result: 'exists' };
+      const made = rules.make(catalogue, input, { id: base.id, rev: 0, created_at: base.created_at });
+      // A used item arrives used (a tax rate has no such mark): its billing stays fixed here as there.
+      const record = 'used' in made.record ? { ...made.record, used: base.used } : made.record;
+      return { writes: [{ op: 'create', kind, record }, ...made.writes], result: 'created' };
+    });
+  }
+
+  /** The whole catalogue as stored, for the export. */
+  records(saasId: string): Promise<Catalogue> {
+    return this.repository.read(saasId);
+  }
+
   /** Deletes an item that is not used and that nothing names. */
   delete<K extends CatalogueKind>(saasId: string, kind: K, id: string): Promise<void> {
     return this.change(saasId, (catalogue) => {

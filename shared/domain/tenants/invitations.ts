@@ -81,6 +81,8 @@ export interface InvitationRepository {
   /** As stored, past remove_at or not. */
   get(saasId: string, tenantId: string, invitationId: string): Promise<InvitationRecord | undefined>;
   list(saasId: string, tenantId: string): Promise<InvitationRecord[]>;
+  /** An exported invitation (issue 39) with its pointer, unmailed. Rules, in order: `tenant_live`, `new_item`. */
+  importWrite(saasId: string, invitation: InvitationRecord): AtomicWrite;
   /** Through the invitation's pointer, which names its tenant. */
   find(saasId: string, invitationId: string, now: number): Promise<InvitationLookup>;
   /** Removes the invitation and turns its pointer into a tombstone. Rule `invitation_exists`. */
@@ -227,6 +229,40 @@ export class InvitationService {
       throw new Error(`creating an invitation was refused by ${outcome.refusedBy}`);
     }
     return toInvitation(invitation, catalog, now);
+  }
+
+  /**
+   * An open invitation of an export (issue 39, docs/migration.md) under the id its mailed link names, with its
+   * expiry; its link points at this SaaS's login screen. `exists` when an invitation (or its deletion) has that id.
+   */
+  async importOpen(
+    saasId: string,
+    row: { id: string; tenant_id: string; inviter_id: string; email: string; envs: InvitedEnv[]; created_at: number; expired_at: number },
+  ): Promise<'created' | 'exists'> {
+    emailLogin(row.email);
+    const now = nowSeconds();
+    if (row.expired_at <= now)
+      throw invalid('invitation_expired', `expired_at: the invitation expired at ${row.expired_at}`, { field: 'expired_at' });
+    const envs = mergeEnvs(row.envs);
+    const [, catalog, loginScreen] = await Promise.all([
+      this.liveTenant(saasId, row.tenant_id),
+      loadCatalog(this.deps.definitions, saasId),
+      this.deps.loginScreenUrl(saasId),
+    ]);
+    checkInvitedEnvs(envs, catalog);
+    const invitation: InvitationRecord = {
+      ...row,
+      email: emailAddress(row.email),
+      envs,
+      invitation_url: invitationUrl(loginScreen, row.tenant_id, row.id),
+      remove_at: row.expired_at + KEEP_EXPIRED_SECONDS,
+      status: 'pending',
+    };
+    const outcome = await this.deps.committer.commit(this.deps.invitations.importWrite(saasId, invitation));
+    if (outcome.committed) return 'created';
+    if (outcome.refusedBy === RULE.tenantLive) throw tenantNotFound(row.tenant_id);
+    if (outcome.refusedBy === RULE.newItem) return 'exists';
+    throw new Error(`importing an invitation was refused by ${outcome.refusedBy}`);
   }
 
   async list(saasId: string, tenantId: string): Promise<Invitation[]> {
