@@ -11,9 +11,10 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { resetConfigForTests } from '../../shared/config.js';
+import { config, resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { Browser } from '../support/screen-browser.js';
+import { authorizationAttempt } from '../support/oidc-request.js';
 import { DeleteCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
@@ -114,11 +115,43 @@ describe('what a session costs (the sign-in bench: docs/proof.md)', () => {
     callbackOf(await browser.get(`${screen}?state=warm`));
     const own = await counter.requestsOf(async () => callbackOf(await browser.get(`${screen}?state=counted`)));
     assert.deepEqual(own, ['BatchGetItem', 'TransactWriteItems']);
-    // Through the OpenID Connect authorize endpoint, the screen's answer alone: the same two.
-    const attempt = await browser.authorize();
-    callbackOf(attempt.answer);
-    const viaOidc = await counter.requestsOf(async () => callbackOf(await browser.get(attempt.screenUrl)));
+    // Through the OpenID Connect authorize endpoint and then the screen: the same two, the client check kept as
+    // its redirect URI is (docs/decisions.md, "The OpenID Connect client kept per instance").
+    callbackOf((await browser.authorize()).answer);
+    const viaOidc = await counter.requestsOf(async () => callbackOf((await browser.authorize()).answer));
     assert.deepEqual(viaOidc, ['BatchGetItem', 'TransactWriteItems']);
+  });
+
+  it('the kept client: a changed redirect URI refused at once, a removed account no longer a client after the settings cache', async () => {
+    const start = Date.now();
+    setClockForTests(start);
+    const kept = await h.newSaas();
+    assert.equal((await kept.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+    const email = 'kept.client@example.com';
+    assert.equal((await kept.client.post('/users', { email, password: PASSWORD, attributes: {} })).status, 201);
+    const keptScreen = `${h.api.baseUrl}/login/${kept.saasId}/`;
+    const keptClient = await oidc.discovery(new URL(h.api.baseUrl), kept.saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const browser = new Browser(keptScreen, keptClient, CALLBACK);
+    await browser.signIn(`${keptScreen}?state=first`, email, PASSWORD);
+    callbackOf((await browser.authorize()).answer);
+    const authorize = async () => browser.get((await authorizationAttempt(keptClient, CALLBACK)).url.toString());
+
+    assert.equal((await kept.client.put('/auth-info', { callback_url: 'https://app.acme.test/moved/callback' })).status, 200);
+    const moved = await authorize();
+    assert.equal(moved.status, 400);
+    assert.match(await moved.text(), /redirect_uri: is not the callback URL registered/);
+    assert.equal((await kept.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+
+    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: keys.saas(kept.saasId) }));
+    // Within the settings cache the endpoint still sends the browser on; the screen reads the account and issues no code.
+    const sent = await authorize();
+    assert.equal(sent.status, 302);
+    const screenAnswer = await browser.get(sent.headers.get('location') ?? '');
+    assert.equal(screenAnswer.status, 404);
+    setClockForTests(start + (config().settingsCacheSeconds + 1) * 1000);
+    const gone = await authorize();
+    assert.equal(gone.status, 400);
+    assert.match(await gone.text(), /client_id: there is no such client/);
   });
 
   it('a SaaS gone since the sign-in (its account item removed): the 404 page, nothing of the session used', async () => {
