@@ -3,7 +3,7 @@
  * resume.ts; shared/domain/sign-in/screen-sessions.ts), over HTTP through the real handlers on DynamoDB Local:
  * one sign-in opens it, and later authorizations complete from it (the SaaS's own entry with its state, and
  * openid-client's code flow, silent with prompt=none too); prompt=login, max_age, a second factor turned on
- * since, and its lifetimes ask again; signing out, a password change or reset, Delete User and the API's
+ * since, and its lifetimes ask again; signing out, a password change or reset, Delete User, SCIM deprovisioning and the API's
  * DELETE /users/{id}/sessions/{session_id} end it.
  */
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
@@ -19,6 +19,7 @@ import { DeleteCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
+import { PATCH_OP, turnScimOn, USER_SCHEMA } from '../support/scim.js';
 
 const CALLBACK = 'https://app.acme.test/auth/callback';
 const PASSWORD = 'Taro#Secret42';
@@ -278,6 +279,25 @@ describe('what ends a session', () => {
     const deleted = await signedIn();
     assert.equal((await admin.delete(`/users/${deleted.user.id}`)).status, 200);
     assert.equal((await deleted.browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it("a user deprovisioned by their tenant's directory (SCIM active false), and enabled again: the session stays ended", async () => {
+    const tenant = await admin.post<{ id: string }>('/tenants', { name: 'Leavers', attributes: {}, back_office_staff_email: 'ops@acme.test' });
+    assert.equal(tenant.status, 201, tenant.text);
+    const scim = await turnScimOn(admin, tenant.body.id);
+    const email = `leaver${++n}.sessions@example.com`;
+    const created = await scim.call<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: email, password: PASSWORD });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const browser = new Browser(screen, client, CALLBACK);
+    await browser.signIn(`${screen}?state=first`, email, PASSWORD);
+    callbackOf(await browser.get(`${screen}?state=live`));
+    const active = (value: boolean) =>
+      scim.call('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value }] });
+    assert.equal((await active(false)).status, 200);
+    assert.equal((await browser.get(`${screen}?state=s`)).status, 200);
+    assert.equal((await active(true)).status, 200);
+    assert.equal((await browser.get(`${screen}?state=s`)).status, 200);
+    assert.deepEqual((await admin.get(`/users/${created.body.id}/sessions`)).body, { sessions: [] });
   });
 
   it('signing out with revoke_tokens=true (off by default) also ends the refresh tokens issued from that session', async () => {
