@@ -212,6 +212,20 @@ describe('what asks again', () => {
     assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
   });
 
+  it('a SaaS that now requires a second factor of everyone (passkeys required): a password session asks again', async () => {
+    const { browser } = await signedIn();
+    callbackOf(await browser.get(`${screen}?state=s`));
+    assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true, required: true } })).status, 200);
+    try {
+      const asked = await browser.get(`${screen}?state=s`);
+      assert.equal(asked.status, 200);
+      assert.match(await asked.text(), /now uses a second factor/);
+      assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+    } finally {
+      assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
+    }
+  });
+
   it('idle for longer than the idle lifetime, or past the absolute one, ends it', async () => {
     const { browser } = await signedIn();
     const start = Date.now();
