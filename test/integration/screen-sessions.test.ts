@@ -14,6 +14,8 @@ import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { Browser } from '../support/screen-browser.js';
+import { MULTI_FACTOR_ACR } from '../../web/login/oidc/authorization-server.js';
+import { deliveredMail } from '../support/mail.js';
 import { authorizationAttempt } from '../support/oidc-request.js';
 import { DeleteCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
@@ -210,6 +212,33 @@ describe('what asks again', () => {
     assert.equal(asked.status, 200);
     assert.match(await asked.text(), /now uses a second factor/);
     assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+  });
+
+  it('acr_values asking for a second factor: a password session asks again (prompt=none: login_required), a session with one answers', async () => {
+    const acr = { acr_values: MULTI_FACTOR_ACR };
+    const { browser } = await signedIn();
+    const asked = (await browser.authorize(acr)).answer;
+    assert.equal(asked.status, 200);
+    assert.match(await asked.text(), /The application asks for a sign-in with a second factor/);
+    assert.equal(callbackOf((await browser.authorize({ ...acr, prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+    // Another acr value is a voluntary claim: the session answers as without it.
+    callbackOf((await browser.authorize({ acr_values: 'urn:example:silver' })).answer);
+
+    // A session whose sign-in gave a second factor (the mailed code) meets it.
+    const user = await newUser();
+    assert.equal((await admin.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const twoFactor = new Browser(screen, client, CALLBACK);
+    const { answer: challenged } = await twoFactor.signIn(`${screen}?state=first`, user.email, PASSWORD);
+    assert.equal(challenged.challenge_name, 'EMAIL_OTP', JSON.stringify(challenged));
+    const [mail] = await deliveredMail(h.sesUrl, saasId, user.email);
+    const code = /(\d{6})/.exec(mail?.body.text ?? '')?.[1] as string;
+    const { answer: done } = await twoFactor.answer({
+      challenge_name: 'EMAIL_OTP',
+      session: challenged.session,
+      responses: { USERNAME: challenged.username, EMAIL_OTP_CODE: code },
+    });
+    assert.ok(String(done.redirect).startsWith(`${CALLBACK}?code=`), JSON.stringify(done));
+    callbackOf((await twoFactor.authorize({ ...acr, prompt: 'none' })).answer);
   });
 
   it('a SaaS that now requires a second factor of everyone (passkeys required): a password session asks again', async () => {

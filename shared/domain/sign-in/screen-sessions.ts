@@ -122,7 +122,7 @@ export interface SessionOpening {
 }
 
 /** Why a session does not answer an authorization by itself. */
-export type NotUsable = 'none' | 'ended' | 'login_asked' | 'too_old' | 'second_factor' | 'other_tenant';
+export type NotUsable = 'none' | 'ended' | 'login_asked' | 'too_old' | 'second_factor' | 'second_factor_asked' | 'other_tenant';
 
 /** What an authorization asks of a session. */
 export interface SessionDemand {
@@ -132,6 +132,8 @@ export interface SessionDemand {
   maxAge?: number;
   /** The tenant the request is for, when it names one. */
   tenantId?: string;
+  /** The application asks for a second factor (OpenID Connect `acr_values`, multi-factor). */
+  secondFactor?: boolean;
 }
 
 /** What one read found of a session a browser names: the live user, the session's item (each absent when gone). */
@@ -194,8 +196,8 @@ export class ScreenSessionService {
    * when given what `readWithSaas` read of it.
    * Live: the user exists with the session version it was made at, the item is there (not ended), and neither
    * lifetime has passed. It meets the demand unless prompt=login, an authentication older than max_age, a
-   * second factor the user has turned on since (or the SaaS now requires of everyone), or another tenant's
-   * identity provider says otherwise.
+   * second factor the user has turned on since (or the SaaS now requires of everyone, or the application asks
+   * for), or another tenant's identity provider says otherwise.
    */
   async resume(saasId: string, ref: SessionReference, demand: SessionDemand = {}, read?: SessionRead): Promise<Resumed> {
     const [{ user, session }, { idleSeconds, secondFactorRequired }] = await Promise.all([
@@ -208,6 +210,7 @@ export class ScreenSessionService {
     if (demand.login) return { usable: false, why: 'login_asked', user };
     if (demand.maxAge !== undefined && now - session.auth_time > demand.maxAge) return { usable: false, why: 'too_old', user };
     if ((user.mfa.enabled || secondFactorRequired) && !session.second_factor) return { usable: false, why: 'second_factor', user };
+    if (demand.secondFactor && !session.second_factor) return { usable: false, why: 'second_factor_asked', user };
     if (session.tenant_id !== undefined && session.tenant_id !== demand.tenantId) return { usable: false, why: 'other_tenant', user };
     return { usable: true, user, session };
   }

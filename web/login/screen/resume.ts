@@ -68,6 +68,7 @@ export async function fromSession(
   const demand = {
     login: request?.prompt === 'login',
     ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}),
+    ...(request?.second_factor ? { secondFactor: true } : {}),
     ...tenantOf(call, request),
   };
   const resumed = await deps.sessions.resume(saasId, ref, demand, read);
