@@ -6,15 +6,20 @@
  *   - sign-ins per second with 1, 4 and 16 clients at once, against the local API in a process of its own
  *     (bench/service-process.ts), so its CPU time per sign-in is the service's alone: sign-ins per second per
  *     core = 1000 / that. DynamoDB Local's CPU time per sign-in (its JVM) is reported beside it, not in it.
+ *   - what the hosted screen's session costs: store requests, latency and the login function's CPU of an
+ *     authorization answered from a live session (the SaaS's entry with its state, and an OpenID Connect client's
+ *     GET /authorize followed to the screen), beside a sign-in's store requests.
+ * Store requests are the operation's: the API log writer's records (written after the call) are counted apart.
  * The clients, the service and DynamoDB Local share this machine, so sign-ins per second here are a floor
  * for one machine, not a figure for AWS.
  *   npm run bench -- sign-in-http
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand } from '../shared/store/dynamo-client.js';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { SignedClient } from '../client/signed-fetch.js';
-import { GROUP_HANDLERS } from '../local/handlers.js';
+import { ENTRY_HANDLERS, GROUP_HANDLERS } from '../local/handlers.js';
+import { apiLogKeys } from '../shared/store/keys.js';
 import { tokenService, dynamo, tableName } from '../shared/wiring.js';
 import { startHarness } from '../dev-support/harness.js';
 import { srpSignIn, startSignIn } from '../dev-support/sign-in.js';
@@ -41,9 +46,15 @@ try {
   const emails = (await seedSaas(api, { users: USERS, members: 0 })).users.map((user) => user.email);
 
   // The store requests a sign-in makes and the time they take: DynamoDB Local's share of the handler's time.
+  // The API log writer's records are the writer's, written after the call: counted apart.
   let storeRequests = 0;
   let storeMs = 0;
-  dynamo().intercept(async (_command, next) => {
+  let logWrites = 0;
+  dynamo().intercept(async (command, next) => {
+    if (apiLogKeys.isRecordWrite(command.operation, command.input)) {
+      logWrites++;
+      return next();
+    }
     const start = process.hrtime.bigint();
     storeRequests++;
     try {
@@ -75,6 +86,7 @@ try {
   const storeSamples: number[] = [];
   const requestCounts: number[] = [];
   const signIn = signInThrough(api);
+  const logWritesBefore = logWrites;
   const latency = await sample(SEQUENTIAL, async () => {
     [handlerMs, storeMs, storeRequests] = [0, 0, 0];
     await signIn();
@@ -82,6 +94,7 @@ try {
     storeSamples.push(storeMs);
     requestCounts.push(storeRequests);
   });
+  const logWritesPerSignIn = (logWrites - logWritesBefore) / handlerSamples.length;
   const measured = (samples: number[]) => samples.slice(-SEQUENTIAL);
   const serverSide = summarize(measured(handlerSamples));
   const storeSide = summarize(measured(storeSamples));
@@ -120,13 +133,10 @@ try {
 
   // The hosted screen: a sign-in there (its steps) opens a session, whose item rides in the code's write; an
   // authorization answered from that session (the SaaS's entry with its state, the session cookie) after it.
-  const screenFigures = await screenSession(
-    api,
-    credentials.saasId,
-    emails[1] as string,
-    () => storeRequests,
-    () => (storeRequests = 0),
-  );
+  const screenFigures = await screenSession(api, credentials.saasId, emails[1] as string, {
+    count: () => storeRequests,
+    reset: () => (storeRequests = 0),
+  });
 
   // Throughput against the service in its own process.
   const remote = signInThrough(new SignedClient(service.baseUrl, credentials));
@@ -152,6 +162,7 @@ try {
     storeWaitPerSignIn: storeSide,
     serverSideWithoutStore: withoutStore,
     storeRequestsPerSignIn: summarize(requestCounts).median,
+    apiLogWritesPerSignIn: logWritesPerSignIn,
     clientPerSignIn: clientCompute,
     throughput,
     serviceCpuMsPerSignIn: best,
@@ -170,16 +181,18 @@ try {
     'Full SRP sign-in through the local HTTP API (POST /sign-in + PASSWORD_VERIFIER → credentials), DynamoDB Local\n' +
       `  latency, one client            median ${ms(figures.fullSignInLatency.median)}   p99 ${ms(figures.fullSignInLatency.p99)}   (n = ${figures.fullSignInLatency.n})\n` +
       `  inside the sign-in handler     median ${ms(serverSide.median)}   p99 ${ms(serverSide.p99)}   (both operations, store included)\n` +
-      `    of which store requests      median ${ms(storeSide.median)}   (${figures.storeRequestsPerSignIn} requests to DynamoDB Local)\n` +
+      `    of which store requests      median ${ms(storeSide.median)}   (${figures.storeRequestsPerSignIn} requests to DynamoDB Local;` +
+      ` the API log writer's ${logWritesPerSignIn.toFixed(1)} writes per sign-in apart)\n` +
       `    the rest (SRP, tokens, HTTP)  median ${ms(withoutStore.median)}   p99 ${ms(withoutStore.p99)}\n` +
       `  the client's SRP work          median ${ms(clientCompute.median)}   (the load driver's, not counted as the service's)\n` +
       `  refused proof, inside the handler: wrong password median ${ms(refused.wrongPassword.median)}, name nobody has median` +
       ` ${ms(refused.nobody.median)}: ratio ${figures.refusedProofRatio.toFixed(2)} (n = ${REFUSALS} each;` +
       ` ${figures.refusedProofStoreRequests.wrongPassword} and ${figures.refusedProofStoreRequests.nobody} store requests)\n` +
       `  GET /userinfo with an ID token: ${userInfoRequests} store requests (the token check takes the session version from the profile the answer reads)\n` +
-      `  the hosted screen: a sign-in's steps ${screenFigures.signInStoreRequests} store requests (the session's item in the code's write);` +
-      ` an authorization answered from its session ${screenFigures.resumeStoreRequests} store requests, median ${ms(screenFigures.resume.median)}` +
-      ` (n = ${screenFigures.resume.n})\n` +
+      `  the hosted screen's session: a sign-in's steps ${screenFigures.signInStoreRequests} store requests (the session's item in the code's write);` +
+      ` an authorization answered from a live session (n = ${screenFigures.ownEntry.latency.n} each):\n` +
+      screenLine("the SaaS's entry with its state     ", screenFigures.ownEntry) +
+      screenLine('OpenID Connect GET /authorize + screen', screenFigures.openIdConnect) +
       '  Throughput, the service in its own process (CPU time per sign-in: the service process; DynamoDB Local apart)\n',
   );
   for (const [label, t] of Object.entries(throughput)) {
@@ -200,13 +213,29 @@ try {
   await dynamoLocal.stop();
 }
 
+interface Resumed {
+  storeRequests: number;
+  latency: ReturnType<typeof summarize>;
+  /** The login function's CPU time per authorization (its handler or handlers), median. */
+  handlerCpuMs: number;
+}
+
+function screenLine(label: string, figures: Resumed): string {
+  return (
+    `    ${label}  ${figures.storeRequests} store requests   median ${ms(figures.latency.median)}   p99 ${ms(figures.latency.p99)}` +
+    `   login function CPU ${ms(figures.handlerCpuMs)}\n`
+  );
+}
+
 /**
  * Store requests of a sign-in on the hosted screen (its `api/start` and `api/answer` steps, the code saved and
- * the session opened) and of an authorization answered from that session: the page opened again with the
- * session cookie, answered by a redirect to the callback with a code. Settings are read once beforehand (the
- * settings cache of a warm function holds them).
+ * the session opened), and what an authorization answered from that session costs, one at a time: the page
+ * opened again with the session cookie (the SaaS's entry with its state), and an OpenID Connect client's
+ * GET /authorize followed to the screen, each answered by a redirect to the callback with a code. Settings and the
+ * client check are read once beforehand (a warm function keeps them). The login function's CPU is measured around
+ * its handler (process.cpuUsage: nothing else runs in this process meanwhile but the API log writer's timer).
  */
-async function screenSession(api: SignedClient, saasId: string, email: string, count: () => number, reset: () => void) {
+async function screenSession(api: SignedClient, saasId: string, email: string, store: { count: () => number; reset: () => void }) {
   const callback = 'https://app.bench.test/callback';
   if ((await api.put('/auth-info', { callback_url: callback })).status !== 200) throw new Error('PUT /auth-info failed');
   const screen = `${h.api.baseUrl}/login/${saasId}/`;
@@ -226,7 +255,7 @@ async function screenSession(api: SignedClient, saasId: string, email: string, c
       return { body: (await res.json()) as Record<string, unknown>, cookies: res.headers.getSetCookie() };
     };
     const srp = new SrpClient();
-    reset();
+    store.reset();
     const started = await step('start', { username: email, srp_a: await srp.srpA() });
     const claim = await srp.passwordClaim(started.body.challenge as Parameters<SrpClient['passwordClaim']>[0], PASSWORD);
     const answered = await step('answer', {
@@ -235,27 +264,73 @@ async function screenSession(api: SignedClient, saasId: string, email: string, c
       responses: verifierResponses(claim),
       state: 'bench',
     });
-    const requests = count();
+    const requests = store.count();
     const session = (answered.cookies.find((c) => c.startsWith('login_session=')) ?? '').split(';')[0];
     if (!session) throw new Error('the screen opened no session');
     return { requests, session };
   };
   await signIn();
   const { requests: signInStoreRequests, session } = await signIn();
-  const resumeCounts: number[] = [];
-  const resume = summarize(
-    await sample(
-      40,
-      async () => {
-        reset();
-        const res = await fetch(`${screen}?state=again`, { redirect: 'manual', headers: { cookie: session } });
-        if (res.status !== 302 || !(res.headers.get('location') ?? '').startsWith(`${callback}?code=`)) {
-          throw new Error(`an authorization from the session answered ${res.status}`);
-        }
-        resumeCounts.push(count());
-      },
-      5,
-    ),
-  );
-  return { signInStoreRequests, resumeStoreRequests: summarize(resumeCounts.slice(-40)).median, resume };
+
+  let handlerCpuMs = 0;
+  const loginHandler = ENTRY_HANDLERS.login;
+  ENTRY_HANDLERS.login = async (event, context) => {
+    const before = process.cpuUsage();
+    try {
+      return await loginHandler(event, context);
+    } finally {
+      const used = process.cpuUsage(before);
+      handlerCpuMs += (used.user + used.system) / 1000;
+    }
+  };
+  const get = (url: string) => fetch(url, { redirect: 'manual', headers: { cookie: session } });
+  const expectCode = (res: Response, what: string) => {
+    if (res.status !== 302 || !(res.headers.get('location') ?? '').startsWith(`${callback}?code=`)) {
+      throw new Error(`${what} answered ${res.status} ${res.headers.get('location') ?? ''}`);
+    }
+  };
+  const measure = async (authorize: () => Promise<void>): Promise<Resumed> => {
+    const counts: number[] = [];
+    const cpu: number[] = [];
+    const latency = summarize(
+      await sample(
+        40,
+        async () => {
+          store.reset();
+          handlerCpuMs = 0;
+          await authorize();
+          counts.push(store.count());
+          cpu.push(handlerCpuMs);
+        },
+        5,
+      ),
+    );
+    return { storeRequests: summarize(counts.slice(-40)).median, latency, handlerCpuMs: summarize(cpu.slice(-40)).median };
+  };
+  try {
+    const ownEntry = await measure(async () => expectCode(await get(`${screen}?state=again`), 'an authorization from the session'));
+    const openIdConnect = await measure(async () => {
+      const verifier = randomUUID() + randomUUID();
+      const authorize = new URL(`${h.api.baseUrl}/oauth2/authorize`);
+      for (const [name, value] of Object.entries({
+        client_id: saasId,
+        redirect_uri: callback,
+        response_type: 'code',
+        scope: 'openid email',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        state: randomUUID(),
+        nonce: randomUUID(),
+      })) {
+        authorize.searchParams.set(name, value);
+      }
+      const sent = await get(authorize.toString());
+      const onScreen = sent.headers.get('location') ?? '';
+      if (sent.status !== 302 || !onScreen.startsWith(screen)) throw new Error(`GET /authorize answered ${sent.status} ${onScreen}`);
+      expectCode(await get(onScreen), "the screen's answer to an OpenID Connect authorization");
+    });
+    return { signInStoreRequests, ownEntry, openIdConnect };
+  } finally {
+    ENTRY_HANDLERS.login = loginHandler;
+  }
 }

@@ -105,13 +105,17 @@ export const credentialService = () =>
     recordSessionGrant: (saasId, userId, sessionId, grantId) => screenSessionRepository().addGrant(saasId, userId, sessionId, grantId),
   });
 
-/** The hosted screen's sessions (shared/domain/sign-in/screen-sessions.ts), their lifetimes in the sign-in settings. */
+/** The hosted screen's sessions (shared/domain/sign-in/screen-sessions.ts), their rules in the sign-in settings. */
 export const screenSessionService = () =>
   new ScreenSessionService({
     store: screenSessionRepository(),
-    lifetimes: async (saasId) => {
-      const { idle_minutes, absolute_minutes } = (await signInSettings(saasId)).screen_session;
-      return { idleSeconds: idle_minutes * 60, absoluteSeconds: absolute_minutes * 60 };
+    rules: async (saasId) => {
+      const { screen_session, passkeys } = await signInSettings(saasId);
+      return {
+        idleSeconds: screen_session.idle_minutes * 60,
+        absoluteSeconds: screen_session.absolute_minutes * 60,
+        secondFactorRequired: passkeys.required === true,
+      };
     },
     revokeGrants: (saasId, userId, grantIds) => credentialService().revokeGrants(saasId, userId, grantIds),
   });

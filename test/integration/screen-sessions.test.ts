@@ -3,7 +3,7 @@
  * resume.ts; shared/domain/sign-in/screen-sessions.ts), over HTTP through the real handlers on DynamoDB Local:
  * one sign-in opens it, and later authorizations complete from it (the SaaS's own entry with its state, and
  * openid-client's code flow, silent with prompt=none too); prompt=login, max_age, a second factor turned on
- * since, and its lifetimes ask again; signing out, a password change or reset, Delete User and the API's
+ * since, and its lifetimes ask again; signing out, a password change or reset, Delete User, SCIM deprovisioning and the API's
  * DELETE /users/{id}/sessions/{session_id} end it.
  */
 import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
@@ -11,13 +11,17 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
-import { resetConfigForTests } from '../../shared/config.js';
+import { config, resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { Browser } from '../support/screen-browser.js';
+import { MULTI_FACTOR_ACR } from '../../web/login/oidc/authorization-server.js';
+import { deliveredMail } from '../support/mail.js';
+import { authorizationAttempt } from '../support/oidc-request.js';
 import { DeleteCommand } from '../../shared/store/dynamo-client.js';
 import { keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
+import { PATCH_OP, turnScimOn, USER_SCHEMA } from '../support/scim.js';
 
 const CALLBACK = 'https://app.acme.test/auth/callback';
 const PASSWORD = 'Taro#Secret42';
@@ -114,11 +118,43 @@ describe('what a session costs (the sign-in bench: docs/proof.md)', () => {
     callbackOf(await browser.get(`${screen}?state=warm`));
     const own = await counter.requestsOf(async () => callbackOf(await browser.get(`${screen}?state=counted`)));
     assert.deepEqual(own, ['BatchGetItem', 'TransactWriteItems']);
-    // Through the OpenID Connect authorize endpoint, the screen's answer alone: the same two.
-    const attempt = await browser.authorize();
-    callbackOf(attempt.answer);
-    const viaOidc = await counter.requestsOf(async () => callbackOf(await browser.get(attempt.screenUrl)));
+    // Through the OpenID Connect authorize endpoint and then the screen: the same two, the client check kept as
+    // its redirect URI is (docs/decisions.md, "The OpenID Connect client kept per instance").
+    callbackOf((await browser.authorize()).answer);
+    const viaOidc = await counter.requestsOf(async () => callbackOf((await browser.authorize()).answer));
     assert.deepEqual(viaOidc, ['BatchGetItem', 'TransactWriteItems']);
+  });
+
+  it('the kept client: a changed redirect URI refused at once, a removed account no longer a client after the settings cache', async () => {
+    const start = Date.now();
+    setClockForTests(start);
+    const kept = await h.newSaas();
+    assert.equal((await kept.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+    const email = 'kept.client@example.com';
+    assert.equal((await kept.client.post('/users', { email, password: PASSWORD, attributes: {} })).status, 201);
+    const keptScreen = `${h.api.baseUrl}/login/${kept.saasId}/`;
+    const keptClient = await oidc.discovery(new URL(h.api.baseUrl), kept.saasId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const browser = new Browser(keptScreen, keptClient, CALLBACK);
+    await browser.signIn(`${keptScreen}?state=first`, email, PASSWORD);
+    callbackOf((await browser.authorize()).answer);
+    const authorize = async () => browser.get((await authorizationAttempt(keptClient, CALLBACK)).url.toString());
+
+    assert.equal((await kept.client.put('/auth-info', { callback_url: 'https://app.acme.test/moved/callback' })).status, 200);
+    const moved = await authorize();
+    assert.equal(moved.status, 400);
+    assert.match(await moved.text(), /redirect_uri: is not the callback URL registered/);
+    assert.equal((await kept.client.put('/auth-info', { callback_url: CALLBACK })).status, 200);
+
+    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: keys.saas(kept.saasId) }));
+    // Within the settings cache the endpoint still sends the browser on; the screen reads the account and issues no code.
+    const sent = await authorize();
+    assert.equal(sent.status, 302);
+    const screenAnswer = await browser.get(sent.headers.get('location') ?? '');
+    assert.equal(screenAnswer.status, 404);
+    setClockForTests(start + (config().settingsCacheSeconds + 1) * 1000);
+    const gone = await authorize();
+    assert.equal(gone.status, 400);
+    assert.match(await gone.text(), /client_id: there is no such client/);
   });
 
   it('a SaaS gone since the sign-in (its account item removed): the 404 page, nothing of the session used', async () => {
@@ -176,6 +212,47 @@ describe('what asks again', () => {
     assert.equal(asked.status, 200);
     assert.match(await asked.text(), /now uses a second factor/);
     assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+  });
+
+  it('acr_values asking for a second factor: a password session asks again (prompt=none: login_required), a session with one answers', async () => {
+    const acr = { acr_values: MULTI_FACTOR_ACR };
+    const { browser } = await signedIn();
+    const asked = (await browser.authorize(acr)).answer;
+    assert.equal(asked.status, 200);
+    assert.match(await asked.text(), /The application asks for a sign-in with a second factor/);
+    assert.equal(callbackOf((await browser.authorize({ ...acr, prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+    // Another acr value is a voluntary claim: the session answers as without it.
+    callbackOf((await browser.authorize({ acr_values: 'urn:example:silver' })).answer);
+
+    // A session whose sign-in gave a second factor (the mailed code) meets it.
+    const user = await newUser();
+    assert.equal((await admin.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const twoFactor = new Browser(screen, client, CALLBACK);
+    const { answer: challenged } = await twoFactor.signIn(`${screen}?state=first`, user.email, PASSWORD);
+    assert.equal(challenged.challenge_name, 'EMAIL_OTP', JSON.stringify(challenged));
+    const [mail] = await deliveredMail(h.sesUrl, saasId, user.email);
+    const code = /(\d{6})/.exec(mail?.body.text ?? '')?.[1] as string;
+    const { answer: done } = await twoFactor.answer({
+      challenge_name: 'EMAIL_OTP',
+      session: challenged.session,
+      responses: { USERNAME: challenged.username, EMAIL_OTP_CODE: code },
+    });
+    assert.ok(String(done.redirect).startsWith(`${CALLBACK}?code=`), JSON.stringify(done));
+    callbackOf((await twoFactor.authorize({ ...acr, prompt: 'none' })).answer);
+  });
+
+  it('a SaaS that now requires a second factor of everyone (passkeys required): a password session asks again', async () => {
+    const { browser } = await signedIn();
+    callbackOf(await browser.get(`${screen}?state=s`));
+    assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true, required: true } })).status, 200);
+    try {
+      const asked = await browser.get(`${screen}?state=s`);
+      assert.equal(asked.status, 200);
+      assert.match(await asked.text(), /now uses a second factor/);
+      assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+    } finally {
+      assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
+    }
   });
 
   it('idle for longer than the idle lifetime, or past the absolute one, ends it', async () => {
@@ -245,6 +322,25 @@ describe('what ends a session', () => {
     const deleted = await signedIn();
     assert.equal((await admin.delete(`/users/${deleted.user.id}`)).status, 200);
     assert.equal((await deleted.browser.get(`${screen}?state=s`)).status, 200);
+  });
+
+  it("a user deprovisioned by their tenant's directory (SCIM active false), and enabled again: the session stays ended", async () => {
+    const tenant = await admin.post<{ id: string }>('/tenants', { name: 'Leavers', attributes: {}, back_office_staff_email: 'ops@acme.test' });
+    assert.equal(tenant.status, 201, tenant.text);
+    const scim = await turnScimOn(admin, tenant.body.id);
+    const email = `leaver${++n}.sessions@example.com`;
+    const created = await scim.call<{ id: string }>('POST', '/Users', { schemas: [USER_SCHEMA], userName: email, password: PASSWORD });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const browser = new Browser(screen, client, CALLBACK);
+    await browser.signIn(`${screen}?state=first`, email, PASSWORD);
+    callbackOf(await browser.get(`${screen}?state=live`));
+    const active = (value: boolean) =>
+      scim.call('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value }] });
+    assert.equal((await active(false)).status, 200);
+    assert.equal((await browser.get(`${screen}?state=s`)).status, 200);
+    assert.equal((await active(true)).status, 200);
+    assert.equal((await browser.get(`${screen}?state=s`)).status, 200);
+    assert.deepEqual((await admin.get(`/users/${created.body.id}/sessions`)).body, { sessions: [] });
   });
 
   it('signing out with revoke_tokens=true (off by default) also ends the refresh tokens issued from that session', async () => {

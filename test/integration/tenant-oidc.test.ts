@@ -4,7 +4,8 @@
  * the provider, the screen's `oidc/callback`. As with a tenant's SAML: the first sign-in of a tenant user links
  * the account with a mailed code, then the provider alone signs in; nobody else's user, and no new user.
  * The ID token is refused for a wrong issuer, audience or nonce, an expired one, and one signed by a key the
- * provider never published; a rotated key is fetched.
+ * provider never published; a rotated key is fetched. The screen session such a sign-in opens answers only a
+ * request naming that tenant.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -135,6 +136,26 @@ describe("signing in through a tenant's OpenID Connect provider", () => {
     assert.equal(back.searchParams.get('state'), 's-1');
     const tokens = await admin.get<{ id_token: string }>(`/credentials?code=${back.searchParams.get('code')}`);
     assert.equal(tokens.status, 200);
+  });
+
+  it("opens a screen session used for that tenant only: the SaaS's entry naming it answers, any other request asks again", async () => {
+    idp.signInAs(KIM);
+    const { status, jar } = await signIn(tenantA);
+    assert.equal(status, 302);
+    const cookie = [...(jar.get(new URL(screen).origin) ?? [])].map(([name, value]) => `${name}=${value}`).join('; ');
+    assert.match(cookie, /login_session=/);
+    const open = (query: string) => fetch(`${screen}?${query}`, { redirect: 'manual', headers: { cookie } });
+    const answered = await open(`state=s-2&tenant_id=${tenantA}`);
+    assert.equal(answered.status, 302);
+    const back = new URL(answered.headers.get('location') ?? '');
+    assert.equal(back.origin + back.pathname, CALLBACK);
+    assert.equal(back.searchParams.get('state'), 's-2');
+    assert.ok(back.searchParams.get('code'));
+    for (const query of ['state=s-3', `state=s-3&tenant_id=${tenantB}`]) {
+      const asked = await open(query);
+      assert.equal(asked.status, 200, query);
+      assert.match(await asked.text(), /Your sign-in was through another organisation: sign in again\./, query);
+    }
   });
 
   it('reads the JWKS again when the provider rotated its keys', async () => {

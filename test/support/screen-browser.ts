@@ -67,6 +67,7 @@ export class Browser {
       assert.ok(res.ok, `${step}: ${res.status} ${JSON.stringify(answer)}`);
       return { answer, setCookie };
     };
+    this.next = (body) => post('answer', { ...body, ...(data.state !== undefined ? { state: data.state } : {}) });
     const srp = new SrpClient();
     const { answer: started } = await post('start', { username, srp_a: await srp.srpA() });
     const claim = await srp.passwordClaim(started.challenge as Parameters<SrpClient['passwordClaim']>[0], password);
@@ -77,6 +78,14 @@ export class Browser {
       ...(data.state !== undefined ? { state: data.state } : {}),
       ...(data.authorization !== undefined ? { authorization: data.authorization } : {}),
     });
+  }
+
+  private next?: (body: object) => Promise<{ answer: Record<string, unknown>; setCookie: string[] }>;
+
+  /** The page's next answer step after signIn (a second factor's code), with the page's CSRF token and state. */
+  answer(body: object) {
+    assert.ok(this.next, 'a sign-in begun');
+    return this.next(body);
   }
 
   /** An OpenID Connect authorization as openid-client builds it, followed to the screen: the screen's answer. */

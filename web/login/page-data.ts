@@ -49,7 +49,7 @@ export interface PageData {
   passwordSignIn?: true;
   /**
    * A screen session is live but does not answer this request by itself (web/login/screen/resume.ts): who is
-   * signed in, and why they sign in again (prompt=login, max_age, a second factor now needed, another tenant).
+   * signed in, and why they sign in again (prompt=login, max_age, a second factor now needed or asked for, another tenant).
    */
-  signedInAs?: { name: string; why: 'login_asked' | 'too_old' | 'second_factor' | 'other_tenant' };
+  signedInAs?: { name: string; why: 'login_asked' | 'too_old' | 'second_factor' | 'second_factor_asked' | 'other_tenant' };
 }

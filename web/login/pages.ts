@@ -124,6 +124,7 @@ const SIGN_IN_AGAIN = {
   login_asked: 'signInAgainLoginAsked',
   too_old: 'signInAgainTooOld',
   second_factor: 'signInAgainSecondFactor',
+  second_factor_asked: 'signInAgainSecondFactorAsked',
   other_tenant: 'signInAgainOtherTenant',
 } as const;
 

@@ -24,6 +24,7 @@ import {
   passkeyService,
   loginThemeService,
   samlAssertions,
+  saasKnown,
   screenHosts,
   screenSessionService,
   secretBox,
@@ -198,7 +199,8 @@ export const authorizationServer = (texts: LoginTexts = EN) =>
   new AuthorizationServer({
     texts,
     issuer: config().tokenIssuer,
-    saasExists,
+    // The client check kept per instance as its redirect URI is (the settings cache): shared/wiring/accounts.ts.
+    saasExists: saasKnown,
     callbackUrl,
     screenUrl: (saasId) => configurationReader().loginScreenUrl(saasId),
     idTokenHint: (token) => tokenVerifier().idTokenHint(token),

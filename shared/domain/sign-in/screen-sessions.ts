@@ -27,9 +27,12 @@ export type SessionMethod = 'pwd' | 'otp' | 'mfa' | 'swk' | 'hwk' | 'fed';
 /** The item's last use is written again only when older than this: an idle lifetime counts in minutes, not seconds. */
 export const TOUCH_SECONDS = 60;
 
-export interface ScreenSessionLifetimes {
+/** What the SaaS's sign-in settings say of its screen sessions. */
+export interface ScreenSessionRules {
   idleSeconds: number;
   absoluteSeconds: number;
+  /** The SaaS requires a second factor of everyone (passkeys required): a session made without one never answers. */
+  secondFactorRequired: boolean;
 }
 
 /** What the store keeps of a session (no secret: the browser's reference is sealed, this names it). */
@@ -119,7 +122,7 @@ export interface SessionOpening {
 }
 
 /** Why a session does not answer an authorization by itself. */
-export type NotUsable = 'none' | 'ended' | 'login_asked' | 'too_old' | 'second_factor' | 'other_tenant';
+export type NotUsable = 'none' | 'ended' | 'login_asked' | 'too_old' | 'second_factor' | 'second_factor_asked' | 'other_tenant';
 
 /** What an authorization asks of a session. */
 export interface SessionDemand {
@@ -129,6 +132,8 @@ export interface SessionDemand {
   maxAge?: number;
   /** The tenant the request is for, when it names one. */
   tenantId?: string;
+  /** The application asks for a second factor (OpenID Connect `acr_values`, multi-factor). */
+  secondFactor?: boolean;
 }
 
 /** What one read found of a session a browser names: the live user, the session's item (each absent when gone). */
@@ -158,7 +163,7 @@ export class ScreenSessionService {
   constructor(
     private readonly deps: {
       store: ScreenSessionRepository;
-      lifetimes(saasId: string): Promise<ScreenSessionLifetimes>;
+      rules(saasId: string): Promise<ScreenSessionRules>;
       /** Revokes refresh-token grants of a user (CredentialService.revokeGrants). */
       revokeGrants(saasId: string, userId: string, grantIds: readonly string[]): Promise<void>;
     },
@@ -167,7 +172,7 @@ export class ScreenSessionService {
   /** The item of a new session and its write; its id is always new, whatever the browser sent before. */
   async open(saasId: string, opening: SessionOpening): Promise<{ record: ScreenSessionRecord; write: AtomicWrite }> {
     const now = nowSeconds();
-    const { absoluteSeconds } = await this.deps.lifetimes(saasId);
+    const { absoluteSeconds } = await this.deps.rules(saasId);
     const record: ScreenSessionRecord = {
       session_id: newSessionId(),
       user_id: opening.userId,
@@ -191,19 +196,21 @@ export class ScreenSessionService {
    * when given what `readWithSaas` read of it.
    * Live: the user exists with the session version it was made at, the item is there (not ended), and neither
    * lifetime has passed. It meets the demand unless prompt=login, an authentication older than max_age, a
-   * second factor the user has turned on since, or another tenant's identity provider says otherwise.
+   * second factor the user has turned on since (or the SaaS now requires of everyone, or the application asks
+   * for), or another tenant's identity provider says otherwise.
    */
   async resume(saasId: string, ref: SessionReference, demand: SessionDemand = {}, read?: SessionRead): Promise<Resumed> {
-    const [{ user, session }, { idleSeconds }] = await Promise.all([
+    const [{ user, session }, { idleSeconds, secondFactorRequired }] = await Promise.all([
       read ?? this.deps.store.userAndSession(saasId, ref.userId, ref.sessionId),
-      this.deps.lifetimes(saasId),
+      this.deps.rules(saasId),
     ]);
     const now = nowSeconds();
     if (!user || !session || session.session_version !== user.session_version) return { usable: false, why: 'ended' };
     if (session.expires_at <= now || session.last_used_at + idleSeconds <= now) return { usable: false, why: 'ended' };
     if (demand.login) return { usable: false, why: 'login_asked', user };
     if (demand.maxAge !== undefined && now - session.auth_time > demand.maxAge) return { usable: false, why: 'too_old', user };
-    if (user.mfa.enabled && !session.second_factor) return { usable: false, why: 'second_factor', user };
+    if ((user.mfa.enabled || secondFactorRequired) && !session.second_factor) return { usable: false, why: 'second_factor', user };
+    if (demand.secondFactor && !session.second_factor) return { usable: false, why: 'second_factor_asked', user };
     if (session.tenant_id !== undefined && session.tenant_id !== demand.tenantId) return { usable: false, why: 'other_tenant', user };
     return { usable: true, user, session };
   }
@@ -236,7 +243,7 @@ export class ScreenSessionService {
 
   /** The user's live sessions, newest first (an ended one, by a password change or its lifetimes, is not listed). */
   async list(saasId: string, userId: string): Promise<ScreenSessionView[]> {
-    const [{ user, sessions }, { idleSeconds }] = await Promise.all([this.deps.store.ofUser(saasId, userId), this.deps.lifetimes(saasId)]);
+    const [{ user, sessions }, { idleSeconds }] = await Promise.all([this.deps.store.ofUser(saasId, userId), this.deps.rules(saasId)]);
     if (!user) throw notFound('user_not_found', 'user_id: there is no such user');
     const now = nowSeconds();
     return sessions

@@ -29,6 +29,13 @@ import { webUrl } from '../../../shared/schemas/web-url.js';
 /** How long a person may take on the screen between the application's request and the code. */
 export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
 
+/**
+ * The `acr_values` this server understands: the multi-factor policy (OpenID Provider Authentication Policy
+ * Extension, the value Auth0 and others read). Other values are voluntary claims (OpenID Connect Core 3.1.2.1)
+ * and are ignored.
+ */
+export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+
 /** The scopes there are: `openid` (required) and `email`; others are left out of the grant. */
 export const SUPPORTED_SCOPES = ['openid', 'email'];
 
@@ -40,6 +47,8 @@ export interface AuthorizationRequest extends AuthorizationBinding {
   prompt?: 'login' | 'none';
   /** Seconds: a screen session whose sign-in is older asks again. */
   max_age?: number;
+  /** `acr_values` asked for a second factor (MULTI_FACTOR_ACR): a screen session made without one asks again. */
+  second_factor?: true;
   /** Unix seconds. */
   exp: number;
 }
@@ -162,7 +171,10 @@ export class AuthorizationServer {
     if (query.get('code_challenge_method') !== 'S256' || !PKCE_CHALLENGE.test(query.get('code_challenge') ?? '')) {
       return back('invalid_request', 'code_challenge: PKCE with code_challenge_method S256 is required');
     }
-    if ((state?.length ?? 0) > 1024 || (nonce?.length ?? 0) > 512) return back('invalid_request', 'state, nonce: too long');
+    const acrValues = query.get('acr_values') ?? '';
+    if ((state?.length ?? 0) > 1024 || (nonce?.length ?? 0) > 512 || acrValues.length > 1024) {
+      return back('invalid_request', 'state, nonce, acr_values: too long');
+    }
     const prompts = (query.get('prompt') ?? '').split(' ').filter(Boolean);
     if (prompts.includes('none') && prompts.length > 1) return back('invalid_request', 'prompt: none cannot go with another value');
     const maxAge = query.get('max_age');
@@ -177,6 +189,7 @@ export class AuthorizationServer {
       // The screen decides them against its session (web/login/screen/resume.ts); select_account and consent ask nothing more.
       ...(prompts.includes('none') ? { prompt: 'none' as const } : prompts.includes('login') ? { prompt: 'login' as const } : {}),
       ...(maxAge !== null ? { max_age: Number(maxAge) } : {}),
+      ...(acrValues.split(' ').includes(MULTI_FACTOR_ACR) ? { second_factor: true as const } : {}),
       exp: nowSeconds() + AUTHORIZATION_REQUEST_SECONDS,
     };
     const sealed = await sealJson(this.deps.box, request, requestContext(saasId));

@@ -65,7 +65,12 @@ export async function fromSession(
   const found = call.session;
   if (!deps.sessions || !found) return refuse() ?? { cookies: [] };
   const { ref, read } = found;
-  const demand = { login: request?.prompt === 'login', ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}) };
+  const demand = {
+    login: request?.prompt === 'login',
+    ...(request?.max_age !== undefined ? { maxAge: request.max_age } : {}),
+    ...(request?.second_factor ? { secondFactor: true } : {}),
+    ...tenantOf(call, request),
+  };
   const resumed = await deps.sessions.resume(saasId, ref, demand, read);
   if (!resumed.usable) {
     const forget = resumed.why === 'ended' ? forgetSession(deps, saasId) : [];
@@ -101,6 +106,18 @@ export async function fromSession(
   url.searchParams.set('code', saved.code);
   if (context.state !== undefined) url.searchParams.set('state', context.state);
   return { answer: redirect(url.toString(), moved) };
+}
+
+const TENANT_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
+ * The tenant the SaaS's own entry names (`?tenant_id=`, as its home-realm step and tenant links carry it): a
+ * session made through that tenant's identity provider answers it, and only it. An OpenID Connect request names
+ * no tenant, so such a session never answers one.
+ */
+function tenantOf({ query }: ScreenCall, request: AuthorizationRequest | undefined): { tenantId?: string } {
+  const tenantId = query.get('tenant_id');
+  return !request && tenantId !== null && TENANT_ID.test(tenantId) ? { tenantId } : {};
 }
 
 const bindingOf = ({ redirect_uri, code_challenge, scope, nonce }: AuthorizationRequest) => ({

@@ -26,6 +26,7 @@ export const EN = {
     signInAgainLoginAsked: 'The application asks you to sign in again.',
     signInAgainTooOld: 'You signed in too long ago for this application: sign in again.',
     signInAgainSecondFactor: 'This account now uses a second factor: sign in again with it.',
+    signInAgainSecondFactorAsked: 'The application asks for a sign-in with a second factor: sign in again.',
     signInAgainOtherTenant: 'Your sign-in was through another organisation: sign in again.',
     notYou: 'Not you? Use another account',
     invitationNotPending: 'it is {status}.',

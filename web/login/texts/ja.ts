@@ -22,6 +22,7 @@ export const JA: LoginTexts = {
     signInAgainLoginAsked: 'アプリケーションが再度のログインを求めています。',
     signInAgainTooOld: 'このアプリケーションには前回のログインが古すぎます。もう一度ログインしてください。',
     signInAgainSecondFactor: 'このアカウントは二要素認証を使うようになりました。もう一度ログインしてください。',
+    signInAgainSecondFactorAsked: 'アプリケーションが二要素認証でのログインを求めています。もう一度ログインしてください。',
     signInAgainOtherTenant: '別の組織経由のログインです。もう一度ログインしてください。',
     notYou: '別のアカウントを使う（ご本人でない場合）',
     invitationNotPending: '招待の状態が「{status}」です。',
