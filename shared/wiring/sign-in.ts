@@ -114,9 +114,11 @@ export const screenSessionService = () =>
       return {
         idleSeconds: screen_session.idle_minutes * 60,
         absoluteSeconds: screen_session.absolute_minutes * 60,
-        secondFactorRequired: passkeys.required === true,
+        passkeysRequired: passkeys.required === true,
+        passkeysEnabled: passkeys.enable,
       };
     },
+    tenantRequiresPasskey: (saasId, user) => tenantUserService().requiresPasskey(saasId, user),
     revokeGrants: (saasId, userId, grantIds) => credentialService().revokeGrants(saasId, userId, grantIds),
   });
 

@@ -41,6 +41,17 @@ async function newUser() {
   return { email, id: created.body.id };
 }
 
+const TENANT = { name: 'T', attributes: {}, back_office_staff_email: 'ops@example.com' };
+
+async function newTenant(props: object = {}): Promise<string> {
+  const created = await admin.post<{ id: string }>('/tenants', { ...TENANT, ...props });
+  assert.equal(created.status, 201, created.text);
+  return created.body.id;
+}
+
+const join = async (tenantId: string, email: string) =>
+  assert.equal((await admin.post(`/tenants/${tenantId}/users`, { email, attributes: {} })).status, 201);
+
 /** A browser signed in once through the SaaS's own entry. */
 async function signedIn() {
   const user = await newUser();
@@ -250,6 +261,47 @@ describe('what asks again', () => {
       assert.equal(asked.status, 200);
       assert.match(await asked.text(), /now uses a second factor/);
       assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+    } finally {
+      assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
+    }
+  });
+
+  it("a tenant of the person's that now requires passkeys, or one they joined since: a password session asks again", async () => {
+    assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
+    try {
+      const [turning, strict] = [await newTenant(), await newTenant({ passkeys_required: true })];
+      const member = await signedIn();
+      await join(turning, member.user.email);
+      const joining = await signedIn();
+      // Nothing required yet of either: their sessions answer.
+      callbackOf(await member.browser.get(`${screen}?state=s`));
+      callbackOf(await joining.browser.get(`${screen}?state=s`));
+
+      assert.equal((await admin.patch(`/tenants/${turning}`, { ...TENANT, passkeys_required: true })).status, 200);
+      await join(strict, joining.user.email);
+      for (const { browser } of [member, joining]) {
+        const asked = await browser.get(`${screen}?state=s`);
+        assert.equal(asked.status, 200);
+        assert.match(await asked.text(), /now uses a second factor/);
+        assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+      }
+    } finally {
+      assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
+    }
+  });
+
+  it("what the tenants' rule costs a password session where passkeys are on: the memberships, and a read per tenant", async () => {
+    assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
+    try {
+      setClockForTests(Date.now());
+      const relaxed = await newTenant();
+      const { user, browser } = await signedIn();
+      callbackOf(await browser.get(`${screen}?state=warm`));
+      const alone = await counter.requestsOf(async () => callbackOf(await browser.get(`${screen}?state=counted`)));
+      assert.deepEqual(alone, ['BatchGetItem', 'Query', 'TransactWriteItems']);
+      await join(relaxed, user.email);
+      const member = await counter.requestsOf(async () => callbackOf(await browser.get(`${screen}?state=counted`)));
+      assert.deepEqual(member, ['BatchGetItem', 'Query', 'GetItem', 'TransactWriteItems']);
     } finally {
       assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
     }

@@ -31,8 +31,10 @@ export const TOUCH_SECONDS = 60;
 export interface ScreenSessionRules {
   idleSeconds: number;
   absoluteSeconds: number;
-  /** The SaaS requires a second factor of everyone (passkeys required): a session made without one never answers. */
-  secondFactorRequired: boolean;
+  /** The SaaS requires passkeys of everyone (`passkeys.required`): a session a password made never answers. */
+  passkeysRequired: boolean;
+  /** The SaaS has passkeys on: only then can a tenant require them of its members (tenant `passkeys_required`). */
+  passkeysEnabled: boolean;
 }
 
 /** What the store keeps of a session (no secret: the browser's reference is sealed, this names it). */
@@ -164,6 +166,11 @@ export class ScreenSessionService {
     private readonly deps: {
       store: ScreenSessionRepository;
       rules(saasId: string): Promise<ScreenSessionRules>;
+      /**
+       * Whether a live tenant of the user requires passkeys (TenantUserService.requiresPasskey: one Query of the
+       * memberships, one GetItem per tenant), asked only of a password session where passkeys are on.
+       */
+      tenantRequiresPasskey(saasId: string, user: UserRecord): Promise<boolean>;
       /** Revokes refresh-token grants of a user (CredentialService.revokeGrants). */
       revokeGrants(saasId: string, userId: string, grantIds: readonly string[]): Promise<void>;
     },
@@ -196,11 +203,11 @@ export class ScreenSessionService {
    * when given what `readWithSaas` read of it.
    * Live: the user exists with the session version it was made at, the item is there (not ended), and neither
    * lifetime has passed. It meets the demand unless prompt=login, an authentication older than max_age, a
-   * second factor the user has turned on since (or the SaaS now requires of everyone, or the application asks
-   * for), or another tenant's identity provider says otherwise.
+   * second factor the user has turned on since (or the application asks for), another tenant's identity provider,
+   * or passkeys now required of a password session (by the SaaS of everyone, or by a tenant of the person's).
    */
   async resume(saasId: string, ref: SessionReference, demand: SessionDemand = {}, read?: SessionRead): Promise<Resumed> {
-    const [{ user, session }, { idleSeconds, secondFactorRequired }] = await Promise.all([
+    const [{ user, session }, { idleSeconds, passkeysRequired, passkeysEnabled }] = await Promise.all([
       read ?? this.deps.store.userAndSession(saasId, ref.userId, ref.sessionId),
       this.deps.rules(saasId),
     ]);
@@ -209,9 +216,15 @@ export class ScreenSessionService {
     if (session.expires_at <= now || session.last_used_at + idleSeconds <= now) return { usable: false, why: 'ended' };
     if (demand.login) return { usable: false, why: 'login_asked', user };
     if (demand.maxAge !== undefined && now - session.auth_time > demand.maxAge) return { usable: false, why: 'too_old', user };
-    if ((user.mfa.enabled || secondFactorRequired) && !session.second_factor) return { usable: false, why: 'second_factor', user };
+    if (user.mfa.enabled && !session.second_factor) return { usable: false, why: 'second_factor', user };
     if (demand.secondFactor && !session.second_factor) return { usable: false, why: 'second_factor_asked', user };
     if (session.tenant_id !== undefined && session.tenant_id !== demand.tenantId) return { usable: false, why: 'other_tenant', user };
+    // Passkeys required, of everyone or by a tenant of the person's: a password (with a code or a device or not) no
+    // longer signs them in (the sign-in's passkey gate), so a session a password made no longer answers either.
+    // Asked last: the tenant's rule costs a read, paid only by a password session where passkeys are on.
+    if (session.methods.includes('pwd') && passkeysEnabled) {
+      if (passkeysRequired || (await this.deps.tenantRequiresPasskey(saasId, user))) return { usable: false, why: 'second_factor', user };
+    }
     return { usable: true, user, session };
   }
 
