@@ -2,7 +2,9 @@
  * Every way of signing in on the hosted screen opens a screen session (docs/login-screen.md, "Signed in once";
  * web/login/screen/finish.ts): a passkey, a tenant's SAML identity provider and Google, each followed by a later
  * authorization for the same SaaS answered without asking, and the session listed with the methods of that way
- * (OpenID Connect's names, RFC 8176).
+ * (OpenID Connect's `amr` names, RFC 8176). The ID tokens carry them as `amr`, with `acr` (docs/federation.md,
+ * "acr and amr"): a password's, a password and code's, a passkey's, a provider's, and the ones traded from a code
+ * the session answered.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -12,7 +14,9 @@ import { ServiceSetup } from '../../examples/app/demo.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../../local/google-stand-in.js';
 import { config, resetConfigForTests } from '../../shared/config.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
+import { MULTI_FACTOR_ACR } from '../../web/login/oidc/authorization-server.js';
 import { CookieBrowser } from '../support/cookie-browser.js';
+import { Browser } from '../support/screen-browser.js';
 import { deliveredMail } from '../support/mail.js';
 import { startTestIdp, type TestIdp } from '../support/saml-idp.js';
 import { connectTenantSaml } from '../support/tenant-providers.js';
@@ -21,7 +25,11 @@ import { SoftAuthenticator } from '../support/soft-authenticator.js';
 
 const CALLBACK = 'https://app.acme.test/callback';
 const PASSWORD = 'Mio#Secret42';
-const GOOGLE_PERSON = { sub: 'google-rin', email: 'rin.ways@acme.test', email_verified: true };
+const GOOGLE_PERSON = {
+  sub: 'google-rin',
+  email: 'rin.ways@acme.test',
+  email_verified: true,
+};
 const SAML_PERSON = { nameId: 'sora-at-t1', email: 'sora.ways@acme.test' };
 
 let h: Harness;
@@ -61,6 +69,14 @@ async function answeredAgain(browser: CookieBrowser, query = ''): Promise<Record
   return idTokenOf(location);
 }
 
+/** The callback a screen answer redirects to, answered from a session without a page. */
+function callbackOfScreen(res: Response): string {
+  assert.equal(res.status, 302, `asked again: ${res.status}`);
+  const location = res.headers.get('location') ?? '';
+  assert.ok(isCallback(location), location);
+  return location;
+}
+
 /** The methods of the user's one live session, as the API lists them. */
 async function sessionMethods(userId: string): Promise<string[]> {
   const listed = await admin.get<{ sessions: { methods: string[] }[] }>(`/users/${userId}/sessions`);
@@ -76,21 +92,40 @@ const userIdOf = async (email: string) => {
 
 beforeAll(async () => {
   h = await startHarness();
-  google = await startGoogleStandIn({ returnUrl: `${config().publicBaseUrl}/oauth2/idpresponse`, accounts: [GOOGLE_PERSON] });
+  google = await startGoogleStandIn({
+    returnUrl: `${config().publicBaseUrl}/oauth2/idpresponse`,
+    accounts: [GOOGLE_PERSON],
+  });
   process.env.GOOGLE_ISSUER = google.issuer;
   resetConfigForTests();
   ({ saasId, client: admin } = await h.newSaas());
   screen = `${h.api.baseUrl}/login/${saasId}/`;
   assert.equal((await admin.put('/auth-info', { callback_url: CALLBACK })).status, 200);
   // Passkeys on; self sign-up too, so that Google's new account is made at its first sign-in.
-  assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true }, self_regist: { enable: true } })).status, 200);
+  assert.equal(
+    (
+      await admin.put('/sign-in-settings', {
+        passkeys: { enable: true },
+        self_regist: { enable: true },
+      })
+    ).status,
+    200,
+  );
   const googleClient = {
     application_id: google.clientId,
     application_secret: google.clientSecret,
     approval_scope: 'openid email',
     is_button_hidden: false,
   };
-  assert.equal((await admin.put('/identity-providers', { provider: 'Google', identity_provider_props: googleClient })).status, 200);
+  assert.equal(
+    (
+      await admin.put('/identity-providers', {
+        provider: 'Google',
+        identity_provider_props: googleClient,
+      })
+    ).status,
+    200,
+  );
   const setup = new ServiceSetup(admin);
   await setup.ensureDefinitions();
   tenant = await setup.createTenant('Ways');
@@ -109,7 +144,10 @@ afterAll(async () => {
 describe('each way of signing in opens a screen session', () => {
   it('a passkey: the next authorization answers without asking; the session and the tokens say hwk', async () => {
     const email = 'mio.ways@acme.test';
-    const created = await admin.post<{ id: string }>('/users', { email, password: PASSWORD });
+    const created = await admin.post<{ id: string }>('/users', {
+      email,
+      password: PASSWORD,
+    });
     assert.equal(created.status, 201, created.text);
     // A password sign-in's ticket registers the passkey (another browser: its session is not the one tested).
     const visit = await openScreen(screen);
@@ -151,9 +189,13 @@ describe('each way of signing in opens a screen session', () => {
     assert.equal(signedIn.status, 200, JSON.stringify(answer));
     assert.ok(isCallback(String(answer.redirect)), JSON.stringify(answer));
     const first = await idTokenOf(String(answer.redirect));
+    assert.deepEqual(first.amr, ['hwk', 'mfa']);
+    assert.equal(first.acr, MULTI_FACTOR_ACR);
 
     const again = await answeredAgain(browser);
     assert.deepEqual(await sessionMethods(created.body.id), ['hwk', 'mfa']);
+    assert.deepEqual(again.amr, ['hwk', 'mfa'], 'the token from the session carries its methods');
+    assert.equal(again.acr, MULTI_FACTOR_ACR);
     assert.equal(again.auth_time, first.auth_time);
   });
 
@@ -181,9 +223,11 @@ describe('each way of signing in opens a screen session', () => {
     const answer = (await linked.json()) as { redirect?: string };
     assert.equal(linked.status, 200, JSON.stringify(answer));
     assert.ok(isCallback(String(answer.redirect)), JSON.stringify(answer));
+    assert.deepEqual((await idTokenOf(String(answer.redirect))).amr, ['fed']);
 
-    await answeredAgain(browser, `&tenant_id=${tenant}`);
+    const again = await answeredAgain(browser, `&tenant_id=${tenant}`);
     assert.deepEqual(await sessionMethods(samlUserId), ['fed']);
+    assert.deepEqual(again.amr, ['fed']);
   });
 
   it('Google: the next authorization answers without asking; the session says fed', async () => {
@@ -197,10 +241,73 @@ describe('each way of signing in opens a screen session', () => {
     };
     const back = await browser.follow(atProvider.url, isCallback, form);
     assert.ok(isCallback(back.url), `${back.url} ${back.res.status} ${await back.res.text()}`);
+    assert.deepEqual((await idTokenOf(back.url)).amr, ['fed']);
 
-    await answeredAgain(browser);
+    const again = await answeredAgain(browser);
     const userId = await userIdOf(GOOGLE_PERSON.email);
     assert.ok(userId, 'Google made the user');
     assert.deepEqual(await sessionMethods(userId), ['fed']);
+    assert.deepEqual(again.amr, ['fed']);
+  });
+});
+
+describe('the ID token says how the person signed in (amr, RFC 8176; acr when with a second factor)', () => {
+  const newUser = async (name: string) => {
+    const email = `${name}.ways@acme.test`;
+    const created = await admin.post<{ id: string }>('/users', { email, password: PASSWORD });
+    assert.equal(created.status, 201, created.text);
+    return { email, id: created.body.id };
+  };
+
+  it('a password alone: amr pwd, no acr; kept by a refresh, and by a token from the session it opened', async () => {
+    const { email } = await newUser('kai');
+    const browser = new Browser(screen);
+    const { answer } = await browser.signIn(`${screen}?state=first`, email, PASSWORD);
+    const code = new URL(String(answer.redirect)).searchParams.get('code');
+    const traded = await admin.get<{ id_token: string; refresh_token: string }>(`/credentials?code=${code}`);
+    assert.equal(traded.status, 200, traded.text);
+    const claims = decodeJwt(traded.body.id_token);
+    assert.deepEqual(claims.amr, ['pwd']);
+    assert.equal(claims.acr, undefined);
+    // The Cognito-shaped claims the SaaSus SDKs read are all still there.
+    for (const name of ['sub', 'email', 'cognito:username', 'token_use', 'auth_time', 'aud', 'iss'] as const)
+      assert.ok(claims[name] !== undefined, name);
+    const refreshed = await admin.get<{ id_token: string }>(
+      `/credentials?auth-flow=refreshTokenAuth&refresh-token=${encodeURIComponent(traded.body.refresh_token)}`,
+    );
+    assert.equal(refreshed.status, 200, refreshed.text);
+    assert.deepEqual(decodeJwt(refreshed.body.id_token).amr, ['pwd']);
+    const fromSession = callbackOfScreen(await browser.get(`${screen}?state=again`));
+    assert.deepEqual((await idTokenOf(fromSession)).amr, ['pwd']);
+  });
+
+  it('a password and a mailed code: amr pwd, otp, mfa and the multi-factor acr; the session gives its tokens the same', async () => {
+    const { email, id } = await newUser('yui');
+    assert.equal((await admin.patch(`/users/${id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
+    const browser = new Browser(screen);
+    const { answer: challenged } = await browser.signIn(`${screen}?state=first`, email, PASSWORD);
+    assert.equal(challenged.challenge_name, 'EMAIL_OTP', JSON.stringify(challenged));
+    const [mail] = await deliveredMail(h.sesUrl, saasId, email);
+    const code = /(\d{6})/.exec(mail?.body.text ?? '')?.[1] ?? '';
+    const { answer } = await browser.answer({
+      challenge_name: 'EMAIL_OTP',
+      session: challenged.session,
+      responses: { USERNAME: challenged.username, EMAIL_OTP_CODE: code },
+    });
+    const first = await idTokenOf(String(answer.redirect));
+    assert.deepEqual(first.amr, ['pwd', 'otp', 'mfa']);
+    assert.equal(first.acr, MULTI_FACTOR_ACR);
+    const again = await idTokenOf(callbackOfScreen(await browser.get(`${screen}?state=again`)));
+    assert.deepEqual(again.amr, ['pwd', 'otp', 'mfa']);
+    assert.equal(again.acr, MULTI_FACTOR_ACR);
+  });
+
+  it('the discovery document names the acr it issues and the two claims', async () => {
+    const metadata = (await (await fetch(`${h.api.baseUrl}/.well-known/openid-configuration`)).json()) as {
+      acr_values_supported: string[];
+      claims_supported: string[];
+    };
+    assert.deepEqual(metadata.acr_values_supported, [MULTI_FACTOR_ACR]);
+    assert.ok(metadata.claims_supported.includes('acr') && metadata.claims_supported.includes('amr'));
   });
 });

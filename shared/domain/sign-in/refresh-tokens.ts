@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sealWithKey, openWithKey } from '../../crypto/code-box.js';
 import { nowSeconds } from '../../clock.js';
 import type { SrpSecretPort } from '../tokens/key-store.js';
+import type { AuthMethod } from '../tokens/tokens.js';
 
 export interface RefreshGrant {
   userId: string;
@@ -26,6 +27,8 @@ export interface RefreshGrant {
   generation?: number;
   /** Rotating grants only: the scope granted, kept by every refresh. */
   scope?: string;
+  /** How the person signed in (the ID tokens' `amr`), kept by every refresh; absent from tokens sealed before. */
+  amr?: AuthMethod[];
 }
 
 /** What a new token says; `expiresAt` is given when it continues a grant (rotation keeps the grant's end). */
@@ -39,7 +42,7 @@ const context = (saasId: string, version: 'rt1' | 'rt2') => (version === 'rt1' ?
 /** A new grant id: 128 random bits. */
 export const newGrantId = () => randomBytes(16).toString('base64url');
 
-type SealedV2 = [string, number, number, number, string, number | null, string | null];
+type SealedV2 = [string, number, number, number, string, number | null, string | null, AuthMethod[]?];
 
 export class RefreshTokens {
   constructor(
@@ -64,6 +67,8 @@ export class RefreshTokens {
       full.generation ?? null,
       full.scope ?? null,
     ];
+    // Appended only when known, so a token without it keeps the shape tokens sealed before had.
+    if (full.amr !== undefined && full.amr.length > 0) sealed.push(full.amr);
     return { token: PREFIX + sealWithKey(secret, context(saasId, 'rt2'), JSON.stringify(sealed)).toString('base64url'), grant: full };
   }
 
@@ -84,7 +89,7 @@ export class RefreshTokens {
 }
 
 function openV2(opened: string): RefreshGrant {
-  const [userId, sessionVersion, authTime, expiresAt, grantId, generation, scope] = JSON.parse(opened) as SealedV2;
+  const [userId, sessionVersion, authTime, expiresAt, grantId, generation, scope, amr] = JSON.parse(opened) as SealedV2;
   return {
     userId,
     sessionVersion,
@@ -93,6 +98,7 @@ function openV2(opened: string): RefreshGrant {
     grantId,
     ...(generation !== null ? { generation } : {}),
     ...(scope !== null ? { scope } : {}),
+    ...(amr !== undefined ? { amr } : {}),
   };
 }
 

@@ -19,10 +19,11 @@ import { randomBytes } from 'node:crypto';
 import { nowSeconds } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import type { AtomicWrite } from '../atomic.js';
+import type { AuthMethod } from '../tokens/tokens.js';
 import type { UserRecord } from '../users/users.js';
 
-/** How the person proved who they are, as OpenID Connect's `amr` names it (RFC 8176). */
-export type SessionMethod = 'pwd' | 'otp' | 'mfa' | 'swk' | 'hwk' | 'fed';
+/** How the person proved who they are, as OpenID Connect's `amr` names it (RFC 8176): the ID tokens' `amr` too. */
+export type SessionMethod = AuthMethod;
 
 /** The item's last use is written again only when older than this: an idle lifetime counts in minutes, not seconds. */
 export const TOUCH_SECONDS = 60;

@@ -30,7 +30,7 @@ import type { AtomicWrite, Committer } from '../atomic.js';
 import type { AuthorizationCodeRepository, GrantRepository } from './grants.js';
 import { newGrantId, type RefreshGrant, type RefreshTokens } from './refresh-tokens.js';
 import { credentialsOf, tokenSubject } from './sign-in-state.js';
-import { invalidToken, type TokenService, type TokenVerifier, type UserSession } from '../tokens/tokens.js';
+import { invalidToken, type AuthMethod, type TokenService, type TokenVerifier, type UserSession } from '../tokens/tokens.js';
 import type { UserRecord, UserRepository } from '../users/users.js';
 
 /** The spec (docs/decisions.md): a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
@@ -184,7 +184,10 @@ export class CredentialService {
     // A rotating token refreshed here would leave its chain behind: it is refreshed at the token endpoint only.
     if (grant.generation !== undefined)
       throw await this.tokenRefused(saasId, `${field}: belongs to an OpenID Connect client; use its token endpoint`);
-    const tokens = await this.deps.tokens.issue({ ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion), grantId: grant.grantId });
+    const tokens = await this.deps.tokens.issue({
+      ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion, grant.amr),
+      grantId: grant.grantId,
+    });
     return { credentials: credentialsOf(tokens, refreshToken), expiresIn: tokens.expiresIn };
   }
 
@@ -212,7 +215,7 @@ export class CredentialService {
   private async grantTokens(saasId: string, user: UserRecord, grant: RefreshGrant, nonce?: string): Promise<GrantedTokens> {
     const [tokens, next] = await Promise.all([
       this.deps.tokens.issue({
-        ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion),
+        ...tokenSubject(saasId, user, grant.authTime, grant.sessionVersion, grant.amr),
         grantId: grant.grantId,
         ...(grant.scope !== undefined ? { scope: grant.scope } : {}),
         ...(nonce ? { nonce } : {}),
@@ -268,15 +271,21 @@ export class CredentialService {
   async saveForSession(
     saasId: string,
     user: UserRecord,
-    session: { authTime: number; sessionVersion: number },
+    session: { authTime: number; sessionVersion: number; methods: AuthMethod[] },
     target: { binding?: AuthorizationBinding; challenge?: string },
     withCode: AtomicWrite[],
     /** The new grant's id: the caller records it on the session in `withCode`. */
     grantId = newGrantId(),
   ): Promise<{ code: string } | undefined> {
     const [tokens, refreshToken] = await Promise.all([
-      this.deps.tokens.issue({ ...tokenSubject(saasId, user, session.authTime, session.sessionVersion), grantId }),
-      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion: session.sessionVersion, authTime: session.authTime, grantId }),
+      this.deps.tokens.issue({ ...tokenSubject(saasId, user, session.authTime, session.sessionVersion, session.methods), grantId }),
+      this.deps.refreshTokens.issue(saasId, {
+        userId: user.id,
+        sessionVersion: session.sessionVersion,
+        authTime: session.authTime,
+        amr: session.methods,
+        grantId,
+      }),
     ]);
     try {
       return await this.saveCode(saasId, user.id, credentialsOf(tokens, refreshToken.token), target, withCode);

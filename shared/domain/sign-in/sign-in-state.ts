@@ -12,7 +12,7 @@ import type { Credentials, NewDeviceMetadata } from '../../schemas/sign-in.js';
 import type { AtomicWrite } from '../atomic.js';
 import type { CountedMail } from '../mail/mail.js';
 import type { LockoutState, LockoutRepository } from './sign-in-lockout.js';
-import type { IssuedTokens, TokenSubject } from '../tokens/tokens.js';
+import type { AuthMethod, IssuedTokens, TokenSubject } from '../tokens/tokens.js';
 import type { Login, UserRecord } from '../users/users.js';
 
 export type DeviceRemembering = SignInSettings['device_configuration']['device_remembering'];
@@ -187,13 +187,14 @@ export interface SignInRepository extends LockoutRepository {
 }
 
 /** Whom tokens are for: the user's sign-in name goes in as `email` or `sign_in_id`. */
-export function tokenSubject(saasId: string, user: UserRecord, authTime: number, sessionVersion: number): TokenSubject {
+export function tokenSubject(saasId: string, user: UserRecord, authTime: number, sessionVersion: number, amr?: readonly AuthMethod[]): TokenSubject {
   return {
     saasId,
     userId: user.id,
     ...(user.email ? { email: user.email } : { signInId: user.sign_in_id }),
     authTime,
     sessionVersion,
+    ...(amr !== undefined ? { amr } : {}),
   };
 }
 

@@ -46,7 +46,7 @@ import {
 import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
 import type { SrpSignIn } from './srp-sign-in.js';
 import { enrolmentRequired, passkeyRequired, sealEnrolment, type PasskeyGate } from './passkey-enrolment.js';
-import type { TokenService } from '../tokens/tokens.js';
+import type { AuthMethod, TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
 
 export interface SignInSettingsOfService {
@@ -109,7 +109,20 @@ interface Progress {
   via?: { method: SignInMethod; provider?: string };
   /** The event a code answer's charge recorded as a failure: the sign-in it completes takes it back. */
   provisional?: string;
+  /** How the person proved who they are (the ID token's `amr`), when more than `via` says: a code, a device. */
+  amr?: AuthMethod[];
 }
+
+/**
+ * The `amr` of a way in (RFC 8176; docs/federation.md, "acr and amr"): a passkey with user verification is two
+ * factors by itself, as the screen's session counts it (web/login/screen/screen-session.ts, PASSKEY).
+ */
+const amrOf = (progress: Progress): AuthMethod[] => {
+  if (progress.amr) return progress.amr;
+  if (progress.via?.method === 'federated') return ['fed'];
+  if (progress.via?.method === 'passkey') return ['hwk', 'mfa'];
+  return ['pwd'];
+};
 
 const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
 
@@ -423,7 +436,11 @@ export class SignInService {
       log.info('sign-in code refused', { userId: user.id, challenge: step, outcome: allowed ? 'wrong code' : 'locked out' });
       throw codeMismatch(field);
     }
-    const progress = { ...progressOf(challenge), ...(provisional ? { provisional: provisional.add.id } : {}) };
+    const progress: Progress = {
+      ...progressOf(challenge),
+      amr: ['pwd', 'otp', 'mfa'],
+      ...(provisional ? { provisional: provisional.add.id } : {}),
+    };
     return this.complete(saasId, user, progress, undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
   }
 
@@ -486,7 +503,7 @@ export class SignInService {
       SRP_TERMS,
       async ({ user, spent }) => {
         await this.passwordGate(saasId, user);
-        return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false }, spent);
+        return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false, amr: ['pwd', 'swk', 'mfa'] }, spent);
       },
     );
   }
@@ -582,9 +599,10 @@ export class SignInService {
     this.deps.activity.settled(saasId, user.id, activity);
     // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
     const grantId = newGrantId();
+    const amr = amrOf(progress);
     const [tokens, refreshToken] = await Promise.all([
-      this.deps.tokens.issue({ ...tokenSubject(saasId, user, progress.authTime, sessionVersion), grantId }),
-      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion, authTime: progress.authTime, grantId }),
+      this.deps.tokens.issue({ ...tokenSubject(saasId, user, progress.authTime, sessionVersion, amr), grantId }),
+      this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion, authTime: progress.authTime, amr, grantId }),
     ]);
     metrics.count('SignInSucceeded');
     log.debug('sign-in completed', { userId: user.id, deviceOffered: device !== undefined });

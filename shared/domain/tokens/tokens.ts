@@ -9,6 +9,9 @@
  * Cognito does, the ID token carries the user id as `cognito:username` and the access token as `username`,
  * and both carry `origin_jti`, the grant of the refresh token they came with (revoked together). Tokens of an
  * OpenID Connect client follow its scopes: the e-mail only with `email`, and the access token says `scope`.
+ * The ID token also says how the person proved who they are (OpenID Connect's `amr`, RFC 8176 values) and, when
+ * that was with a second factor, `acr` MULTI_FACTOR_ACR (docs/federation.md, "acr and amr"): added claims, which
+ * the SaaSus SDKs, reading Cognito-shaped tokens, pass over.
  */
 import { randomUUID, sign as rsaSign, type KeyObject } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
@@ -20,6 +23,18 @@ import { unauthenticated } from '../../errors.js';
 import type { ActiveSigningKey, PublicJwk } from './key-store.js';
 
 export type TokenUse = 'id' | 'access';
+
+/** How the person proved who they are, as OpenID Connect's `amr` names it (RFC 8176). */
+export type AuthMethod = 'pwd' | 'otp' | 'mfa' | 'swk' | 'hwk' | 'fed';
+
+/**
+ * The `acr` of a sign-in with a second factor (OpenID Provider Authentication Policy Extension's multi-factor
+ * policy): what `acr_values` asks for (web/login/oidc/authorization-server.ts) and what the ID token says when given.
+ */
+export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+
+/** The `acr` of a sign-in's methods: multi-factor when they include a second factor (`mfa`), else none. */
+export const acrOf = (amr: readonly AuthMethod[]): string | undefined => (amr.includes('mfa') ? MULTI_FACTOR_ACR : undefined);
 
 interface CommonClaims {
   iss: string;
@@ -45,6 +60,9 @@ interface CommonClaims {
 export interface IdTokenClaims extends CommonClaims {
   token_use: 'id';
   'cognito:username': string;
+  /** How the person signed in (absent from tokens of grants made before it was recorded). */
+  amr?: AuthMethod[];
+  acr?: string;
 }
 
 export interface AccessTokenClaims extends CommonClaims {
@@ -70,6 +88,8 @@ export interface TokenSubject {
   grantId?: string;
   /** An OpenID Connect client's granted scopes: the e-mail is a claim only with `email`. */
   scope?: string;
+  /** How the person proved who they are: the ID token's `amr`, and its `acr`. */
+  amr?: readonly AuthMethod[];
 }
 
 export interface IssuedTokens {
@@ -134,6 +154,7 @@ export class TokenService {
         token_use: 'id',
         'cognito:username': subject.userId,
         ...(subject.nonce !== undefined ? { nonce: subject.nonce } : {}),
+        ...amrClaims(subject.amr),
       }),
       accessToken: sign({
         ...common,
@@ -144,6 +165,12 @@ export class TokenService {
       expiresIn: this.settings.lifetimeSeconds,
     };
   }
+}
+
+function amrClaims(amr: readonly AuthMethod[] | undefined): { amr?: AuthMethod[]; acr?: string } {
+  if (amr === undefined || amr.length === 0) return {};
+  const acr = acrOf(amr);
+  return { amr: [...amr], ...(acr !== undefined ? { acr } : {}) };
 }
 
 export interface VerifyOptions {
@@ -348,6 +375,7 @@ export function openIdConfiguration(issuer: string, baseUrl: string) {
     authorization_response_iss_parameter_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
+    acr_values_supported: [MULTI_FACTOR_ACR],
     claims_supported: [
       'iss',
       'sub',
@@ -356,6 +384,8 @@ export function openIdConfiguration(issuer: string, baseUrl: string) {
       'saas_id',
       'token_use',
       'auth_time',
+      'acr',
+      'amr',
       'iat',
       'exp',
       'jti',

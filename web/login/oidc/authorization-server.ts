@@ -25,6 +25,7 @@ import { openJson, sealJson } from '../../kit/sealed.js';
 import type { WebRequest, WebResponse } from '../../kit/http.js';
 import { fill, type LoginTexts } from '../texts/en.js';
 import { webUrl } from '../../../shared/schemas/web-url.js';
+import { MULTI_FACTOR_ACR } from '../../../shared/domain/tokens/tokens.js';
 
 /** How long a person may take on the screen between the application's request and the code. */
 export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
@@ -34,7 +35,7 @@ export const AUTHORIZATION_REQUEST_SECONDS = 30 * 60;
  * Extension, the value Auth0 and others read). Other values are voluntary claims (OpenID Connect Core 3.1.2.1)
  * and are ignored.
  */
-export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+export { MULTI_FACTOR_ACR };
 
 /** The scopes there are: `openid` (required) and `email`; others are left out of the grant. */
 export const SUPPORTED_SCOPES = ['openid', 'email'];

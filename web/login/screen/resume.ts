@@ -93,7 +93,7 @@ export async function fromSession(
   const saved = await deps.sessions.saveForSession(
     saasId,
     user,
-    { authTime: session.auth_time, sessionVersion: session.session_version },
+    { authTime: session.auth_time, sessionVersion: session.session_version, methods: session.methods },
     target,
     deps.sessions.touch(saasId, session, grantId),
     grantId,
