@@ -4,7 +4,8 @@
  * parts (a store item holds 400 KB at most); the scheduled worker, or the admin command in its own process,
  * works through them in order.
  *
- * - Every row is one commit: imported whole or not at all.
+ * - Every row is imported whole or not at all. Tenants, users and memberships go many rows to a transaction
+ *   (committer.commitEach, docs/decisions.md 16), after one read for the rows there already.
  * - A bad row is reported with its line number and reason, and the rest go on.
  * - Ids are derived from the row's `external_id` (externalId below), so a second run of the same file meets
  *   what the first made and leaves it as it is: counted `unchanged`.
