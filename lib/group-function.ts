@@ -8,7 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../shared/log.js';
 import { INDEX_NAME } from '../shared/store/keys.js';
-import { besideBundle, BUNDLE, entryOf, externalModules, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from './bundling.js';
+import { besideBundle, BUNDLE, entryOf, externalModules, PROJECT_ROOT } from './bundling.js';
 import { FunctionRole } from './function-role.js';
 import { acceptNagFindings } from './nag.js';
 
@@ -132,15 +132,15 @@ export class GroupFunction extends Construct {
         // The AWS SDK is bundled too: a pinned, tree-shaken copy starts faster than the runtime's.
         externalModules: externalModules(props.tracing),
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
-        ...(props.publicDir || PASSWORD_SETTING_GROUPS.includes(props.group)
+        ...(props.publicDir || besideBundle(props.group, '').length > 0
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
                 afterBundling: (_input: string, output: string) => [
                   ...(props.publicDir ? [`cp -R "${props.publicDir}" "${output}/public"`] : []),
-                  // Beside the bundle, not in it: loaded only when a password is set.
-                  ...(PASSWORD_SETTING_GROUPS.includes(props.group) ? besideBundle(output) : []),
+                  // Beside the bundle, not in it: loaded only when a password is set or a person migrates.
+                  ...besideBundle(props.group, output),
                 ],
               },
             }

@@ -3,7 +3,8 @@
  * Cognito client: InitiateAuth with USER_PASSWORD_AUTH, then GetUser with the access token it returns. Both are
  * Cognito's public operations (the app client's id is what names the pool), so the service needs no IAM role
  * in the old account; the app client must allow USER_PASSWORD_AUTH and have no client secret. The SDK is
- * loaded at the first migration, so sign-ins that never need it do not pay for loading it.
+ * loaded at the first migration, from beside the bundle (cognito-sdk.ts), so sign-ins that never need it do not
+ * pay for carrying or loading it.
  */
 import { log } from '../log.js';
 import type { OldPool, OldPoolPort, OldPoolUser } from '../domain/migration/lazy-cognito.js';
@@ -22,7 +23,7 @@ export class CognitoOldPool implements OldPoolPort {
   constructor(private readonly endpoint?: string) {}
 
   async signIn(pool: OldPool, username: string, password: string): Promise<OldPoolUser | undefined> {
-    const sdk = await import('@aws-sdk/client-cognito-identity-provider');
+    const sdk = await import('./cognito-sdk.js');
     const client = new sdk.CognitoIdentityProviderClient({
       region: pool.region,
       // cognito-local checks no signature; the SDK still wants credentials to sign with.

@@ -21,6 +21,12 @@ export type CommitOutcome = { committed: true } | { committed: false; refusedBy:
 export interface Committer {
   /** All parts of all writes in one transaction; when conditions fail, the first failing part in order is named. */
   commit(...writes: AtomicWrite[]): Promise<CommitOutcome>;
+  /**
+   * Many commits of their own (each entry: one commit's writes), sent many to a request where the store allows:
+   * each still whole or not at all, each outcome what commit(...entry) alone would answer, in order. An entry that
+   * writes what an earlier one writes is committed after it.
+   */
+  commitEach(entries: readonly (readonly AtomicWrite[])[]): Promise<CommitOutcome[]>;
 }
 
 export const atomicWrite = (...parts: WritePart[]): AtomicWrite => ({ parts });

@@ -12,8 +12,8 @@ import type {
 } from '../domain/tenants/tenant-users.js';
 import type { AttributeChanges, UserFilter, UserRecord, UserSummary } from '../domain/users/users.js';
 import type { TenantUserCount } from '../schemas/tenant-users.js';
-import { batchPut } from './batch.js';
-import { ENTITY, INDEX_NAME, keys } from './keys.js';
+import { batchGet, batchPut } from './batch.js';
+import { ENTITY, INDEX_NAME, keys, type ItemKey } from './keys.js';
 import { collect, indexQuery, partitionQuery, queryIndexAll, queryPages } from './query.js';
 import { both, check, EXISTS, LIVE, putNew, remove, update, type Condition } from './transact.js';
 import { Update } from './update.js';
@@ -140,6 +140,24 @@ export class DynamoMembershipRepository implements MembershipRepository {
       this.users.get(saasId, userId),
     ]);
     return out.Item && user ? { membership: toMembership(out.Item), user } : undefined;
+  }
+
+  async present(saasId: string, pairs: readonly { tenantId: string; userId: string }[]): Promise<boolean[]> {
+    const wanted = new Map<string, ItemKey>();
+    for (const { tenantId, userId } of pairs) {
+      for (const key of [keys.membership(saasId, tenantId, userId), keys.tenant(saasId, tenantId), keys.userProfile(saasId, userId)])
+        wanted.set(`${key.pk}\n${key.sk}`, key);
+    }
+    const found = new Set(
+      (await batchGet(this.db, this.table, [...wanted.values()]))
+        .filter((item) => !item.deleting)
+        .map((item) => `${item.pk as string}\n${item.sk as string}`),
+    );
+    const has = (key: ItemKey) => found.has(`${key.pk}\n${key.sk}`);
+    return pairs.map(
+      ({ tenantId, userId }) =>
+        has(keys.membership(saasId, tenantId, userId)) && has(keys.tenant(saasId, tenantId)) && has(keys.userProfile(saasId, userId)),
+    );
   }
 
   /** The memberships of one query's pages, each joined with its user; those whose user is gone are left out. */

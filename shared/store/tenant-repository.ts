@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand, type DynamoClient } from './d
 import { atomicWrite, RULE, type AtomicWrite } from '../domain/atomic.js';
 import type { PlanChange, Reservation, TenantPatch, TenantRecord, TenantRepository } from '../domain/tenants/tenants.js';
 import type { PlanHistory } from '../schemas/tenants.js';
-import { batchDeleteWithMirrors } from './batch.js';
+import { batchDeleteWithMirrors, batchGet } from './batch.js';
 import { putIfAbsent, unlessConditionFails } from './conditional.js';
 import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
 import { partitionQuery, queryAll, queryIndexAll, queryPages } from './query.js';
@@ -38,6 +38,15 @@ export class DynamoTenantRepository implements TenantRepository {
   async get(saasId: string, tenantId: string): Promise<TenantRecord | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.tenant(saasId, tenantId), ConsistentRead: true }));
     return out.Item && !out.Item.deleting ? toRecord(out.Item) : undefined;
+  }
+
+  async liveIds(saasId: string, tenantIds: readonly string[]): Promise<Set<string>> {
+    const items = await batchGet(
+      this.db,
+      this.table,
+      [...new Set(tenantIds)].map((id) => keys.tenant(saasId, id)),
+    );
+    return new Set(items.filter((item) => !item.deleting).map((item) => item.id as string));
   }
 
   async list(saasId: string): Promise<TenantRecord[]> {

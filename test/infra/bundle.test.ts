@@ -13,7 +13,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
-import { BREACHED_CHECK_IMPORT, besideBundle, esbuildOptions, PASSWORD_SETTING_GROUPS, PROJECT_ROOT } from '../../lib/bundling.js';
+import {
+  BREACHED_CHECK_IMPORT,
+  besideBundle,
+  COGNITO_SDK_IMPORT,
+  esbuildOptions,
+  LAZY_MIGRATION_GROUPS,
+  PASSWORD_SETTING_GROUPS,
+  PROJECT_ROOT,
+} from '../../lib/bundling.js';
 import { BREACHED_FILTER_FILE } from '../../shared/domain/configuration/breached-passwords.js';
 import { suppressionRepository, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
@@ -27,7 +35,7 @@ process.stdout.write('ANSWER ' + JSON.stringify(answer) + '\\n');`;
  * The sign-in function's bundle in bytes, as last measured on purpose (docs/proof.md, "The sign-in bundle"): issue 43
  * asks that it not grow. A figure, not a timing: esbuild's output is the same for the same sources and lockfile.
  */
-const SIGN_IN_BUNDLE_BYTES = 1_077_694;
+const SIGN_IN_BUNDLE_BYTES = 803_248;
 
 let h: Harness;
 let dir: string;
@@ -185,12 +193,52 @@ describe('bundled functions', () => {
 
     // What the stack puts beside a bundle answers from there, with the filter beside it, not the source tree's.
     const beside = join(dir, 'sign-in');
-    for (const command of besideBundle(beside)) assert.equal(spawnSync('sh', ['-c', command]).status, 0, command);
+    for (const command of besideBundle('sign-in', beside)) assert.equal(spawnSync('sh', ['-c', command]).status, 0, command);
     const check = `const { isBreachedPassword } = await import(process.argv[1]);
 process.stdout.write(JSON.stringify(['Password123!', 'Kyoto#Lantern8'].map((p) => isBreachedPassword(p))));`;
     const url = new URL(BREACHED_CHECK_IMPORT, pathToFileURL(join(beside, 'index.mjs'))).href;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', check, url], { encoding: 'utf8', cwd: tmpdir() });
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, '[true,false]');
+  });
+
+  it('migrates lazily only where a person may sign in with a password, with the Cognito client beside the bundle, never in it', async () => {
+    const migrating: string[] = [];
+    const groups = readdirSync(`${PROJECT_ROOT}functions`, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    for (const { name: group } of groups) {
+      const code = readFileSync(await bundle(group), 'utf8');
+      // Cognito's JSON protocol names every operation with this prefix; only the client carries it.
+      assert.ok(!code.includes('AWSCognitoIdentityProviderService'), `${group}: the Cognito client is not in the bundle`);
+      if (code.includes(`import("${COGNITO_SDK_IMPORT}")`)) migrating.push(group);
+    }
+    assert.deepEqual(migrating.sort(), [...LAZY_MIGRATION_GROUPS].sort());
+    assert.deepEqual(besideBundle('public', join(dir, 'public')), [], 'a function that neither sets passwords nor migrates gets nothing beside');
+
+    // What the stack puts beside a bundle loads from there, in a folder with no node_modules above it, and speaks
+    // Cognito's protocol: the old pool (here a server that refuses every password) answers and its refusal is read.
+    const beside = join(dir, 'login');
+    for (const command of besideBundle('login', beside)) assert.equal(spawnSync('sh', ['-c', command]).status, 0, command);
+    const call = `import { createServer } from 'node:http';
+const { CognitoIdentityProviderClient, InitiateAuthCommand } = await import(process.argv[1]);
+let target;
+const server = createServer((request, response) => {
+  target = request.headers['x-amz-target'];
+  response.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
+  response.end(JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' }));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const client = new CognitoIdentityProviderClient({ region: 'ap-northeast-1', endpoint: 'http://127.0.0.1:' + server.address().port });
+const auth = { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: 'app', AuthParameters: { USERNAME: 'old@pool.example.test', PASSWORD: 'x' } };
+const refusal = await client.send(new InitiateAuthCommand(auth)).catch((error) => error.name);
+server.close();
+process.stdout.write(JSON.stringify([target, refusal]));`;
+    const url = new URL(COGNITO_SDK_IMPORT, pathToFileURL(join(beside, 'index.mjs'))).href;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', call, url], {
+      encoding: 'utf8',
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    assert.equal(run.stderr, '');
+    assert.deepEqual(JSON.parse(run.stdout), ['AWSCognitoIdentityProviderService.InitiateAuth', 'NotAuthorizedException']);
   });
 });

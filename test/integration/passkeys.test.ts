@@ -85,10 +85,20 @@ async function signInOptions(saas: Saas) {
   return { post, challenge_id, options };
 }
 
-/** The credentials a redirect's temporary code stands for. */
-async function redeemed(saas: Saas, redirect: unknown): Promise<Credentials> {
-  const code = new URL(String(redirect)).searchParams.get('code');
-  const res = await saas.api.get<Credentials>(`/credentials?code=${code}`);
+type Post = ReturnType<typeof stepsOf>;
+
+/** The page leaving the passkey offer: the code its sign-in held back is saved now. */
+async function leaveOffer(post: Post, answer: Record<string, unknown>) {
+  return post('passkey/continue', { hold: (answer.passkeys as { hold: string }).hold });
+}
+
+const codeOf = (redirect: unknown) => new URL(String(redirect)).searchParams.get('code');
+
+/** The credentials a sign-in's temporary code stands for, once the page has left the offer. */
+async function redeemed(saas: Saas, answer: Record<string, unknown>, post: Post): Promise<Credentials> {
+  const left = await leaveOffer(post, answer);
+  assert.equal(left.status, 200, JSON.stringify(left.body));
+  const res = await saas.api.get<Credentials>(`/credentials?code=${codeOf(answer.redirect)}`);
   assert.equal(res.status, 200, res.text);
   return res.body;
 }
@@ -151,7 +161,7 @@ describe('registering a passkey and signing in with it', () => {
     });
     assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
     assert.equal(new URL(String(signedIn.body.redirect)).searchParams.get('state'), 's-1');
-    const credentials = await redeemed(saas, signedIn.body.redirect);
+    const credentials = await redeemed(saas, signedIn.body, fresh);
     assert.equal(subjectOf(credentials.id_token), userId);
     const me = await saas.api.get<{ id: string }>(`/userinfo?token=${credentials.id_token}`);
     assert.equal(me.status, 200, me.text);
@@ -248,6 +258,63 @@ describe('registering a passkey and signing in with it', () => {
     const foreign = await post('passkey/list', { ticket });
     assert.equal(foreign.status, 400);
     assert.equal((await post('passkey/list', { ticket: 'forged' })).status, 400);
+  });
+});
+
+describe('the code of a sign-in that offers passkeys', () => {
+  let saas: Saas;
+  beforeAll(async () => {
+    saas = await newSaas(true);
+  });
+
+  it('is saved when the page leaves the offer: its 10 seconds start then, however long the person stayed', async () => {
+    const { answer, post } = await passwordSignIn(saas);
+    assert.equal((answer.passkeys as { count: number }).count, 0, 'the page offers a passkey');
+    await expectError(saas.api.get(`/credentials?code=${codeOf(answer.redirect)}`), 404, 'code_not_found');
+    // A minute reading the offer (and registering a passkey, which the first test does).
+    const start = Date.now();
+    setClockForTests(start + 60_000);
+    const credentials = await redeemed(saas, answer, post);
+    assert.ok(credentials.id_token);
+    // Then the code lives its usual 10 seconds from the moment the person left.
+    const again = await passwordSignIn(saas);
+    setClockForTests(start + 120_000);
+    assert.equal((await leaveOffer(again.post, again.answer)).status, 200);
+    setClockForTests(start + 131_000);
+    await expectError(saas.api.get(`/credentials?code=${codeOf(again.answer.redirect)}`), 404, 'code_not_found');
+  });
+
+  it('is saved once: a replayed Continue issues no second code, and the code serves once', async () => {
+    const { answer, post } = await passwordSignIn(saas);
+    await redeemed(saas, answer, post);
+    const replayed = await leaveOffer(post, answer);
+    assert.equal(replayed.status, 400, JSON.stringify(replayed.body));
+    assert.equal(replayed.body.type, 'sign_in_expired');
+    await expectError(saas.api.get(`/credentials?code=${codeOf(answer.redirect)}`), 404, 'code_not_found');
+  });
+
+  it('is held for 15 minutes at most; a hold is no code, and a forged or foreign one saves nothing', async () => {
+    const late = await passwordSignIn(saas);
+    setClockForTests(Date.now() + 15 * 60_000 + 1000);
+    assert.equal((await leaveOffer(late.post, late.answer)).body.type, 'sign_in_expired');
+    resetClockForTests();
+
+    const { answer, post } = await passwordSignIn(saas);
+    const { hold } = answer.passkeys as { hold: string };
+    const forged = await post('passkey/continue', { hold: randomUUID() });
+    assert.equal(forged.status, 400);
+    assert.equal(forged.body.type, 'sign_in_expired');
+    const malformed = await post('passkey/continue', { hold: 'x'.repeat(36) });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.type, 'invalid_parameter');
+    // Another SaaS's screen knows no hold of this one.
+    const other = await newSaas(true);
+    const elsewhere = await stepsOf(other, await openScreen(other.loginUrl))('passkey/continue', { hold });
+    assert.equal(elsewhere.body.type, 'sign_in_expired');
+    assert.equal((await leaveOffer(post, answer)).status, 200, 'the refusals changed nothing');
+    // The hold's id opens no credentials where a code is traded.
+    const second = await passwordSignIn(saas);
+    await expectError(saas.api.get(`/credentials?code=${(second.answer.passkeys as { hold: string }).hold}`), 404, 'code_not_found');
   });
 });
 

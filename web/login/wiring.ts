@@ -157,6 +157,8 @@ export const loginScreen = (texts: LoginTexts = EN) =>
     signIn: signInService(true),
     passwordSignIn: passwordSignInService(),
     saveCredentials: (saasId, credentials, binding, ...withCode) => credentialService().save(saasId, credentials, binding, ...withCode),
+    holdCredentials: (saasId, credentials, binding, ...withCode) => credentialService().hold(saasId, credentials, binding, ...withCode),
+    releaseCredentials: (saasId, hold) => credentialService().release(saasId, hold),
     sessions: screenSessions(),
     devices: deviceService(),
     box: secretBox(),

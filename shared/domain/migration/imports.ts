@@ -4,7 +4,8 @@
  * parts (a store item holds 400 KB at most); the scheduled worker, or the admin command in its own process,
  * works through them in order.
  *
- * - Every row is one commit: imported whole or not at all.
+ * - Every row is imported whole or not at all. Tenants, users and memberships go many rows to a transaction
+ *   (committer.commitEach, docs/decisions.md 16), after one read for the rows there already.
  * - A bad row is reported with its line number and reason, and the rest go on.
  * - Ids are derived from the row's `external_id` (externalId below), so a second run of the same file meets
  *   what the first made and leaves it as it is: counted `unchanged`.
@@ -29,11 +30,11 @@ import {
   type UserRow,
 } from '../../schemas/migration.js';
 import type { Attribute } from '../../schemas/definitions.js';
-import { RULE, type Committer } from '../atomic.js';
+import { RULE, type AtomicWrite, type CommitOutcome, type Committer } from '../atomic.js';
 import { checkAttributeValues } from '../attributes.js';
 import type { AttributeKind, DefinitionRepository } from '../configuration/definitions.js';
 import type { TenantRepository, TenantRecord } from '../tenants/tenants.js';
-import type { NewMembership } from '../tenants/tenant-users.js';
+import { membershipRefusal, type MembershipRepository, type NewMembership } from '../tenants/tenant-users.js';
 import { openFromExport, sealKeyOf } from '../../crypto/export-seal.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { PASSKEY_RULE, passkeyId, type PasskeyRepository } from '../sign-in/passkeys.js';
@@ -117,10 +118,11 @@ export interface ImportDeps {
   imports: ImportRepository;
   users: UserRepository;
   tenants: TenantRepository;
+  memberships: Pick<MembershipRepository, 'present'>;
   definitions: DefinitionRepository;
   committer: Committer;
-  /** Tenant users' memberships (tenant-users.ts addMember): throws its DomainErrors. */
-  addMember(saasId: string, membership: NewMembership): Promise<unknown>;
+  /** A membership's writes as tenant users make them (tenant-users.ts prepareMembership): throws its DomainErrors. */
+  prepareMember(saasId: string, membership: NewMembership): Promise<AtomicWrite[]>;
   /** Whether the SaaS's pricing catalogue has the plan. */
   planExists(saasId: string, planId: string): Promise<boolean>;
   /** Turns password sign-in on (unless the SaaS set it), so imported users can sign in the first time. */
@@ -137,7 +139,7 @@ export interface ImportDeps {
 }
 
 export interface RunOptions {
-  /** Rows committed side by side. */
+  /** Rows of the kinds not batched (attributes, roles, envs) committed side by side, and rows prepared side by side. */
   concurrency?: number;
   /** Stop after the part that ends past this time (ms since the epoch): the next run goes on from there. */
   deadline?: number;
@@ -171,6 +173,8 @@ const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
   pricing_menu: 'menu',
   pricing_plan: 'plan',
 };
+/** The kinds of row written many to a commit (committer.commitEach), after one read for those there already. */
+const BATCHED: ReadonlySet<RowType> = new Set(['tenant', 'user', 'membership']);
 
 const checkers = Object.fromEntries(Object.entries(ROW_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]));
 
@@ -258,6 +262,28 @@ const sealKeyContext = (saasId: string, jobId: string) => ({ saasId, importJob: 
 export const importNotFound = (jobId: string) => notFound('import_not_found', `no import job with id ${jobId}`);
 
 type Outcome = 'imported' | 'unchanged';
+
+/** A row checked and ready to commit: what tells whether it is there already, its writes, and what its commit's outcome makes of it. */
+interface PreparedRow {
+  /** Built only for a row that is not there already: a user's counts toward the directory's write rate. */
+  writes(): Promise<AtomicWrite[]>;
+  there: { tenant: string } | { user: string } | { membership: { tenantId: string; userId: string } };
+  settle(outcome: CommitOutcome): Promise<Outcome>;
+}
+
+/** `work` for each item, `width` at a time, each taking the next as soon as its last is done; results in order. */
+async function eachAtMost<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
+}
 
 /** What a part's rows read once: the definitions their values are checked against. */
 interface PartContext {
@@ -364,7 +390,8 @@ export class ImportService {
       if (text.trim() === '') return;
       const row = parseRow(text);
       if (typeof row === 'string') errors.push({ line, reason: row });
-      else byType.set(row.type, [...(byType.get(row.type) ?? []), { line, row }]);
+      else if (byType.has(row.type)) byType.get(row.type)?.push({ line, row });
+      else byType.set(row.type, [{ line, row }]);
     });
     const definitions = new Map<AttributeKind, Promise<Attribute[]>>();
     const context: PartContext = {
@@ -375,21 +402,38 @@ export class ImportService {
       mailSetPassword: job.mail_set_password === true,
       sealKey: job.sealKey,
     };
+    /** What `work` makes of the row, or its DomainError reported against its line (undefined then). */
+    const reported = async <T>(line: number, work: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        errors.push({ line, reason: error.message.slice(0, REASON_CHARS) });
+        return undefined;
+      }
+    };
+    const count = (outcome: Outcome | undefined) => outcome && counts[outcome]++;
     // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
-    const writeAll = async (rows: readonly { line: number; row: ImportRow }[], width: number) => {
-      let next = 0;
-      const writer = async () => {
-        while (next < rows.length) {
-          const { line, row } = rows[next++] as { line: number; row: ImportRow };
-          try {
-            counts[await this.write(saasId, row, context)]++;
-          } catch (error) {
-            if (!(error instanceof DomainError)) throw error;
-            errors.push({ line, reason: error.message.slice(0, REASON_CHARS) });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(width, rows.length) }, writer));
+    const writeAll = (rows: readonly { line: number; row: ImportRow }[], width: number) =>
+      eachAtMost(rows, width, async ({ line, row }) => count(await reported(line, () => this.write(saasId, row, context))));
+    // Many rows to a commit: every row prepared (its errors reported), one read for the rows there already
+    // (unchanged), the rest committed each whole, many to a transaction, and each settled by its own outcome.
+    const writeBatched = async (rows: readonly { line: number; row: ImportRow }[]) => {
+      const prepared = await eachAtMost(rows, concurrency, async ({ line, row }) => {
+        const ready = await reported(line, () => this.prepare(saasId, row, context));
+        return ready && { line, ready };
+      });
+      const ready = prepared.filter((entry) => entry !== undefined);
+      const there = await this.thereAlready(
+        saasId,
+        ready.map((entry) => entry.ready),
+      );
+      const todo = ready.filter((_, i) => !there[i]);
+      counts.unchanged += ready.length - todo.length;
+      const writes = await eachAtMost(todo, concurrency, (entry) => entry.ready.writes());
+      const outcomes = await this.deps.committer.commitEach(writes);
+      const settled = todo.map((entry, i) => ({ ...entry, outcome: outcomes[i] as CommitOutcome }));
+      await eachAtMost(settled, concurrency, async ({ line, ready, outcome }) => count(await reported(line, () => ready.settle(outcome))));
     };
     for (const type of ROW_ORDER) {
       const rows = byType.get(type) ?? [];
@@ -401,7 +445,7 @@ export class ImportService {
       // Rows side by side would race for a sign-in name two of them give: the earlier line must win, so a
       // name's later rows wait until every first one is written.
       const [firsts, repeats] = type === 'user' ? firstOfEachName(rows) : [rows, []];
-      await writeAll(firsts, concurrency);
+      await (BATCHED.has(type) ? writeBatched(firsts) : writeAll(firsts, concurrency));
       await writeAll(repeats, 1);
     }
     errors.sort((a, b) => a.line - b.line);
@@ -425,11 +469,11 @@ export class ImportService {
         return (await this.deps.definitions.createEnv(saasId, env)) === 'created' ? 'imported' : 'unchanged';
       }
       case 'tenant':
-        return this.writeTenant(saasId, row, context);
       case 'user':
-        return this.writeUser(saasId, row, context);
-      case 'membership':
-        return this.writeMembership(saasId, row);
+      case 'membership': {
+        const ready = await this.prepare(saasId, row, context);
+        return ready.settle(await this.deps.committer.commit(...(await ready.writes())));
+      }
       case 'setting':
         return applySettingRow(this.deps.settings, saasId, row, context.sealKey);
       case 'tax_rate':
@@ -465,7 +509,34 @@ export class ImportService {
     }
   }
 
-  private async writeTenant(saasId: string, row: TenantRow, context: PartContext): Promise<Outcome> {
+  /** A row of a kind in BATCHED, ready to commit; a DomainError names what is wrong with it. */
+  private prepare(saasId: string, row: ImportRow, context: PartContext): Promise<PreparedRow> {
+    if (row.type === 'tenant') return this.prepareTenant(saasId, row, context);
+    if (row.type === 'user') return this.prepareUser(saasId, row, context);
+    if (row.type === 'membership') return this.prepareMembership(saasId, row);
+    throw new Error(`${row.type} rows are not written many to a commit`);
+  }
+
+  /**
+   * For each row, whether what it makes is there already, read many to a request: true only where its commit
+   * would be refused and the row counted unchanged. A row read as missing is committed, and its outcome settles it.
+   */
+  private async thereAlready(saasId: string, rows: readonly PreparedRow[]): Promise<boolean[]> {
+    const tenants = rows.flatMap((r) => ('tenant' in r.there ? [r.there.tenant] : []));
+    const users = rows.flatMap((r) => ('user' in r.there ? [r.there.user] : []));
+    const pairs = rows.flatMap((r) => ('membership' in r.there ? [r.there.membership] : []));
+    const [liveTenants, liveUsers, members] = await Promise.all([
+      tenants.length ? this.deps.tenants.liveIds(saasId, tenants) : new Set<string>(),
+      users.length ? this.deps.users.getMany(saasId, users) : new Map<string, UserRecord>(),
+      pairs.length ? this.deps.memberships.present(saasId, pairs) : [],
+    ]);
+    let pair = 0;
+    return rows.map((r) =>
+      'tenant' in r.there ? liveTenants.has(r.there.tenant) : 'user' in r.there ? liveUsers.has(r.there.user) : members[pair++] === true,
+    );
+  }
+
+  private async prepareTenant(saasId: string, row: TenantRow, context: PartContext): Promise<PreparedRow> {
     const attributes = row.attributes ?? {};
     checkAttributeValues(attributes, await context.attributes('tenant'), 'tenant attribute');
     if (row.plan_id !== undefined && !(await this.deps.planExists(saasId, row.plan_id)))
@@ -481,11 +552,14 @@ export class ImportService {
       rev: 0,
       created_at: now,
     };
-    const outcome = await this.deps.committer.commit(this.deps.tenants.createWrite(saasId, tenant));
-    return outcome.committed ? 'imported' : 'unchanged';
+    return {
+      writes: async () => [this.deps.tenants.createWrite(saasId, tenant)],
+      there: { tenant: tenant.id },
+      settle: async (outcome) => (outcome.committed ? 'imported' : 'unchanged'),
+    };
   }
 
-  private async writeUser(saasId: string, row: UserRow, context: PartContext): Promise<Outcome> {
+  private async prepareUser(saasId: string, row: UserRow, context: PartContext): Promise<PreparedRow> {
     const login = loginFromRequest(row);
     const attributes = row.attributes ?? {};
     checkAttributeValues(attributes, await context.attributes('saas_user'), 'SaaS user attribute');
@@ -514,16 +588,21 @@ export class ImportService {
     const passkeys = (row.passkeys ?? []).map((passkey) =>
       this.deps.passkeys.importWrite(saasId, id, { ...passkey, id: passkeyId(passkey.credential_id), last_used_at: 0 }),
     );
-    const outcome = await this.deps.committer.commit(await this.deps.users.createWrite(saasId, user, login), ...passkeys);
-    if (outcome.committed) {
-      if (context.mailSetPassword && !row.password_hash && user.email) await this.mailSetPassword(saasId, user);
-      return 'imported';
-    }
-    // The name's owner item is written first, so a re-run is refused by the name too: the user's own id tells.
-    if (outcome.refusedBy === RULE.newItem || (await this.deps.users.get(saasId, id))) return 'unchanged';
-    if (outcome.refusedBy === RULE.loginFree) throw loginTaken(login);
-    if (outcome.refusedBy === PASSKEY_RULE.credentialFree) throw invalid('passkey_taken', "passkeys: a credential_id is another user's passkey");
-    throw new Error(`importing a user was refused by ${outcome.refusedBy}`);
+    return {
+      writes: async () => [await this.deps.users.createWrite(saasId, user, login), ...passkeys],
+      there: { user: id },
+      settle: async (outcome) => {
+        if (outcome.committed) {
+          if (context.mailSetPassword && !row.password_hash && user.email) await this.mailSetPassword(saasId, user);
+          return 'imported';
+        }
+        // The name's owner item is written first, so a re-run is refused by the name too: the user's own id tells.
+        if (outcome.refusedBy === RULE.newItem || (await this.deps.users.get(saasId, id))) return 'unchanged';
+        if (outcome.refusedBy === RULE.loginFree) throw loginTaken(login);
+        if (outcome.refusedBy === PASSKEY_RULE.credentialFree) throw invalid('passkey_taken', "passkeys: a credential_id is another user's passkey");
+        throw new Error(`importing a user was refused by ${outcome.refusedBy}`);
+      },
+    };
   }
 
   /**
@@ -565,23 +644,22 @@ export class ImportService {
     }
   }
 
-  private async writeMembership(saasId: string, row: MembershipRow): Promise<Outcome> {
-    const membership: NewMembership = {
-      tenantId: externalId(saasId, 'tenant', row.tenant),
-      userId: externalId(saasId, 'user', row.user),
-      envs: row.envs ?? [],
-      attributes: row.attributes ?? {},
+  private async prepareMembership(saasId: string, row: MembershipRow): Promise<PreparedRow> {
+    const ids = { tenantId: externalId(saasId, 'tenant', row.tenant), userId: externalId(saasId, 'user', row.user) };
+    const membership: NewMembership = { ...ids, envs: row.envs ?? [], attributes: row.attributes ?? {} };
+    const writes = await this.deps.prepareMember(saasId, membership);
+    return {
+      writes: async () => writes,
+      there: { membership: ids },
+      settle: async (outcome) => {
+        if (outcome.committed) return 'imported';
+        const error = membershipRefusal(outcome.refusedBy, ids);
+        if (error.code === 'user_already_member') return 'unchanged';
+        if (error.code === 'tenant_not_found') throw notFound('tenant_not_found', `tenant: no tenant row ${row.tenant}`);
+        if (error.code === 'user_not_found') throw notFound('user_not_found', `user: no user row ${row.user}`);
+        throw error;
+      },
     };
-    try {
-      await this.deps.addMember(saasId, membership);
-      return 'imported';
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'user_already_member') return 'unchanged';
-      if (error instanceof DomainError && error.code === 'tenant_not_found')
-        throw notFound('tenant_not_found', `tenant: no tenant row ${row.tenant}`);
-      if (error instanceof DomainError && error.code === 'user_not_found') throw notFound('user_not_found', `user: no user row ${row.user}`);
-      throw error;
-    }
   }
 }
 

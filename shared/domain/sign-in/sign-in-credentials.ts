@@ -38,6 +38,11 @@ export const TEMP_CODE_SECONDS = 10;
 
 /** An OpenID Connect authorization code lives a minute (RFC 6749 asks for at most ten), and is used once. */
 export const AUTHORIZATION_CODE_SECONDS = 60;
+/**
+ * How long the hosted screen may hold a sign-in's code back while the person is on a page between the sign-in
+ * and the redirect (the passkey offer): the code's own 10 seconds start only when they leave it (`release`).
+ */
+export const HELD_CODE_SECONDS = 15 * 60;
 
 /**
  * What an OpenID Connect authorization request binds its code to (web/login/oidc/authorization-server.ts):
@@ -118,6 +123,8 @@ export interface CredentialDeps {
 }
 
 const sealContext = (saasId: string) => `temporary code credentials\n${saasId}`;
+/** Another context than a code's: a hold's id opens nothing as a code, and a code nothing as a hold. */
+const heldContext = (saasId: string) => `held temporary code\n${saasId}`;
 
 export class CredentialService {
   constructor(private readonly deps: CredentialDeps) {}
@@ -245,7 +252,48 @@ export class CredentialService {
    * binding, the code is an OpenID Connect authorization code: redeemable only by `redeemAuthorizationCode`.
    * `with`: writes that happen with the code or not at all (the hosted screen's session it opens).
    */
-  async save(saasId: string, input: CredentialsToSave, binding?: AuthorizationBinding, ...withCode: AtomicWrite[]): Promise<{ code: string }> {
+  save(saasId: string, input: CredentialsToSave, binding?: AuthorizationBinding, ...withCode: AtomicWrite[]): Promise<{ code: string }> {
+    return this.checkAndSave(saasId, input, binding, withCode, false);
+  }
+
+  /**
+   * As `save`, but the code is not yet saved: what is saved (with `withCode`) is a hold, for HELD_CODE_SECONDS,
+   * that `release` turns into the code, once. The hosted screen's page between a sign-in and the redirect.
+   */
+  hold(
+    saasId: string,
+    input: CredentialsToSave,
+    binding?: AuthorizationBinding,
+    ...withCode: AtomicWrite[]
+  ): Promise<{ code: string; hold: string }> {
+    return this.checkAndSave(saasId, input, binding, withCode, true) as Promise<{ code: string; hold: string }>;
+  }
+
+  /**
+   * Saves the code a hold was made for, its lifetime counted from now. The hold is taken out in doing so: false
+   * when unknown, released before, or expired (a replay issues no second code).
+   */
+  async release(saasId: string, hold: string): Promise<boolean> {
+    const saved = await this.deps.tempCodes.take(saasId, codeHash(hold.toLowerCase()), nowSeconds());
+    const opened = saved && openWithCode(hold.toLowerCase(), heldContext(saasId), saved.sealed);
+    if (!opened) return false;
+    const { code, content } = JSON.parse(opened) as { code: string; content: string };
+    const bound = (JSON.parse(content) as SavedContent).authorization !== undefined;
+    await this.deps.tempCodes.save(saasId, codeHash(code), {
+      sealed: sealWithCode(code, sealContext(saasId), content),
+      user_id: saved.user_id,
+      expiresAt: nowSeconds() + (bound ? AUTHORIZATION_CODE_SECONDS : TEMP_CODE_SECONDS),
+    });
+    return true;
+  }
+
+  private async checkAndSave(
+    saasId: string,
+    input: CredentialsToSave,
+    binding: AuthorizationBinding | undefined,
+    withCode: AtomicWrite[],
+    held: boolean,
+  ): Promise<{ code: string; hold?: string }> {
     const challenge = pkceChallenge(input);
     const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token);
     await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub });
@@ -259,7 +307,7 @@ export class CredentialService {
       access_token: input.access_token,
       ...(refreshToken ? { refresh_token: refreshToken } : {}),
     };
-    return this.saveCode(saasId, idClaims.sub, credentials, binding ? { binding } : challenge ? { challenge } : {}, withCode);
+    return this.saveCode(saasId, idClaims.sub, credentials, binding ? { binding } : challenge ? { challenge } : {}, withCode, held);
   }
 
   /**
@@ -301,26 +349,28 @@ export class CredentialService {
     credentials: Credentials,
     { binding, challenge }: { binding?: AuthorizationBinding; challenge?: string },
     withCode: AtomicWrite[],
-  ): Promise<{ code: string }> {
+    held = false,
+  ): Promise<{ code: string; hold?: string }> {
     const code = randomUUID();
+    const content = JSON.stringify(
+      binding ? { ...credentials, authorization: binding } : challenge ? { ...credentials, code_challenge: challenge } : credentials,
+    );
+    // Held: saved under the hold's id instead, the code inside, until `release` saves it as below.
+    const hold = held ? randomUUID() : undefined;
+    const key = hold ?? code;
     const saved: SavedCredentials = {
-      sealed: sealWithCode(
-        code,
-        sealContext(saasId),
-        JSON.stringify(
-          binding ? { ...credentials, authorization: binding } : challenge ? { ...credentials, code_challenge: challenge } : credentials,
-        ),
-      ),
+      sealed: hold ? sealWithCode(hold, heldContext(saasId), JSON.stringify({ code, content })) : sealWithCode(code, sealContext(saasId), content),
       user_id: userId,
-      expiresAt: nowSeconds() + (binding ? AUTHORIZATION_CODE_SECONDS : TEMP_CODE_SECONDS),
+      expiresAt: nowSeconds() + (hold ? HELD_CODE_SECONDS : binding ? AUTHORIZATION_CODE_SECONDS : TEMP_CODE_SECONDS),
     };
+    const answer = hold ? { code, hold } : { code };
     if (withCode.length === 0) {
-      await this.deps.tempCodes.save(saasId, codeHash(code), saved);
-      return { code };
+      await this.deps.tempCodes.save(saasId, codeHash(key), saved);
+      return answer;
     }
-    const outcome = await this.deps.committer.commit(this.deps.tempCodes.saveWrite(saasId, codeHash(code), saved), ...withCode);
+    const outcome = await this.deps.committer.commit(this.deps.tempCodes.saveWrite(saasId, codeHash(key), saved), ...withCode);
     if (!outcome.committed) throw new WriteRefused(outcome.refusedBy);
-    return { code };
+    return answer;
   }
 
   /** Takes the code's saved credentials out, once; undefined when unknown, used or expired. */

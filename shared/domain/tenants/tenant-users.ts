@@ -80,6 +80,11 @@ export interface MembershipRepository {
   addWrite(saasId: string, membership: MembershipRecord, options: { userWrittenAlongside: boolean; tenantWrittenAlongside?: boolean }): AtomicWrite;
   get(saasId: string, tenantId: string, userId: string): Promise<Member | undefined>;
   /**
+   * For each pair, whether it is a membership of a live tenant and a live user already: what addWrite would be
+   * refused for by `not_member`. Strongly consistent, 100 items to a read.
+   */
+  present(saasId: string, pairs: readonly { tenantId: string; userId: string }[]): Promise<boolean[]>;
+  /**
    * Every membership of the SaaS in the directory's order (user id, then tenant id), each with its user as
    * the lists answer it; those whose user is gone are left out. Eventually consistent: Get Users' read path.
    */

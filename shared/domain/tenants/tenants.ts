@@ -74,6 +74,8 @@ export interface TenantRepository {
   createWrite(saasId: string, tenant: TenantRecord): AtomicWrite;
   /** undefined when missing or being deleted. */
   get(saasId: string, tenantId: string): Promise<TenantRecord | undefined>;
+  /** The ids among these of tenants that exist and are not being deleted (strongly consistent, 100 to a read). */
+  liveIds(saasId: string, tenantIds: readonly string[]): Promise<Set<string>>;
   list(saasId: string): Promise<TenantRecord[]>;
   patch(saasId: string, tenantId: string, patch: TenantPatch): Promise<boolean>;
   /** Applies the change only if the tenant is still at `expectedRev`. */

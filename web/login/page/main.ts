@@ -8,7 +8,7 @@
 import { passwordForms, SrpClient, verifierResponses } from '../srp.js';
 import type { PageData } from '../page-data.js';
 import { fill } from '../texts/en.js';
-import { enrolPasskey, offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
+import { enrolPasskey, leaveOffer, offerPasskeys, setUpPasskeys, type PasskeyOffer } from './passkeys.js';
 import { passwordFieldChecks } from './password-fields.js';
 
 interface StepAnswer {
@@ -130,9 +130,7 @@ async function follow(answer: StepAnswer): Promise<void> {
     // Signing in does not wait on the device: a device that could not be kept is simply not remembered.
     if (answer.new_device) await keepDevice(answer.new_device).catch(() => undefined);
     if (await offerPasskeys(answer.passkeys, answer.redirect, person).catch(() => false)) return;
-    say(data.messages.redirecting);
-    window.location.assign(answer.redirect);
-    return;
+    return leaveOffer(answer.passkeys, answer.redirect);
   }
   pending = { challenge_name: answer.challenge_name ?? '', session: answer.session ?? '', username: answer.username ?? '' };
   say('');

@@ -18,6 +18,8 @@ interface PasskeyView {
 export interface PasskeyOffer {
   ticket: string;
   count: number;
+  /** The sign-in's code, held back until the page leaves (leaveOffer). */
+  hold: string;
 }
 
 /** What the main script lends this module: its steps, its messages and its forms. */
@@ -110,13 +112,23 @@ export async function offerPasskeys(offer: PasskeyOffer | undefined, redirect: s
   page.say('');
   page.show('passkeys-form');
   const continueButton = element<HTMLButtonElement>('passkeys-continue') as HTMLButtonElement;
-  continueButton.onclick = () => {
-    // "Not now" to the offer is remembered for this person on this browser.
-    if (offer.count === 0 && person) window.localStorage.setItem(declinedSlot(person), '1');
-    page?.say(page.data.messages.redirecting);
-    window.location.assign(redirect);
-  };
+  continueButton.onclick = () =>
+    page?.busy([continueButton], async () => {
+      // "Not now" to the offer is remembered for this person on this browser.
+      if (offer.count === 0 && person) window.localStorage.setItem(declinedSlot(person), '1');
+      await leaveOffer(offer, redirect);
+    });
   return true;
+}
+
+/**
+ * Leaves for the SaaS. The server held the sign-in's code back while this page could offer passkeys: it is saved
+ * now, so its few seconds start when the person leaves, however long they stayed.
+ */
+export async function leaveOffer(offer: PasskeyOffer | undefined, redirect: string): Promise<void> {
+  if (offer && page) await page.post('passkey/continue', { hold: offer.hold });
+  page?.say(page.data.messages.redirecting);
+  window.location.assign(redirect);
 }
 
 /**

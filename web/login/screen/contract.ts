@@ -60,6 +60,17 @@ export interface LoginScreenDeps {
     binding?: AuthorizationBinding,
     ...withCode: AtomicWrite[]
   ): Promise<{ code: string }>;
+  /**
+   * As saveCredentials, the code held back until `releaseCredentials` (once): a page between the sign-in and
+   * the redirect (the passkey offer) would otherwise spend the code's few seconds.
+   */
+  holdCredentials(
+    saasId: string,
+    credentials: CredentialsToSave,
+    binding?: AuthorizationBinding,
+    ...withCode: AtomicWrite[]
+  ): Promise<{ code: string; hold: string }>;
+  releaseCredentials(saasId: string, hold: string): Promise<boolean>;
   /** The screen's sessions (screen-session.ts); without them, every visit signs in afresh. */
   sessions?: ScreenSessionPort;
   devices: {

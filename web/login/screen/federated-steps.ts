@@ -87,7 +87,8 @@ export async function federatedSignIn(
   const { sign_up_page } = (await deps.look(saasId)).pages;
   const mayCreate = consented || (!sign_up_page.is_terms_of_service && !sign_up_page.is_privacy_policy);
   const outcome = await deps.federation.signIn(saasId, account, { mayCreate });
-  if (outcome.kind === 'signed_in') return (await finishWith(parts, saasId, outcome.credentials, context, providerWay(account.tenantId))).redirect;
+  if (outcome.kind === 'signed_in')
+    return (await finishWith(parts, saasId, outcome.credentials, context, providerWay(account.tenantId), false)).redirect;
   if (outcome.kind === 'consent_needed') {
     const ticket: ConsentTicket = { account, email: outcome.email, context, exp: nowSeconds() + LINK_TICKET_SECONDS };
     const sealed = await sealJson(deps.box, ticket, consentTicket(saasId));

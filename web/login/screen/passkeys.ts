@@ -8,6 +8,7 @@
  *   POST ./api/passkey/register-options {ticket}                         → {challenge_id, options}
  *   POST ./api/passkey/register         {ticket, challenge_id, response} → {passkey}
  *   POST ./api/passkey/remove           {ticket, passkey_id}             → {}
+ *   POST ./api/passkey/continue         {hold}                           → {} once the sign-in's code is saved
  *   POST ./api/passkey/enrol-options    {enrolment}                      → {challenge_id, options}
  *   POST ./api/passkey/enrol            {enrolment, challenge_id, response} → {passkey}
  *
@@ -71,6 +72,7 @@ export const PASSKEY_BODIES = {
     ),
   }),
   ticket: Type.Object({ ticket: Ticket }),
+  continue: Type.Object({ hold: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }),
   register: Type.Object({ ticket: Ticket, challenge_id: ChallengeId, response: CredentialJson }),
   remove: Type.Object({ ticket: Ticket, passkey_id: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) }),
   enrolment: Type.Object({ enrolment: Ticket }),
@@ -88,6 +90,8 @@ export interface PasskeyStepsDeps {
   secure: boolean;
   /** Ends a sign-in as every way of signing in ends (LoginScreen.finish). */
   finish(saasId: string, credentials: Credentials, context: ScreenContext & { invitation?: { id: string } }): Promise<object>;
+  /** Saves the code a finished sign-in held back while the page offered passkeys; false when used or expired. */
+  release(saasId: string, hold: string): Promise<boolean>;
 }
 
 export class PasskeySteps {
@@ -147,6 +151,13 @@ export class PasskeySteps {
       case 'remove': {
         const { ticket, passkey_id } = validate(PASSKEY_BODIES.remove, body, 'body');
         await passkeys.removeForHolder(saasId, await this.accessToken(saasId, ticket), passkey_id);
+        return {};
+      }
+      case 'continue': {
+        const { hold } = validate(PASSKEY_BODIES.continue, body, 'body');
+        if (!(await this.deps.release(saasId, hold))) {
+          throw invalid('sign_in_expired', 'hold: used, unknown, or too old; sign in again');
+        }
         return {};
       }
       case 'enrol-options': {

@@ -144,6 +144,7 @@ export class LoginScreen {
         box: deps.box,
         secure: deps.secureCookies,
         finish: (saasId, credentials, context) => finishWith(parts, saasId, credentials, context, PASSKEY),
+        release: (saasId, hold) => deps.releaseCredentials(saasId, hold),
       }),
     };
     this.parts = parts;
