@@ -69,6 +69,14 @@ function callbackOf(res: Response): URL {
   return url;
 }
 
+/** A session that no longer answers for want of a second factor: the page says so; prompt=none, login_required. */
+async function asksForSecondFactor(browser: Browser) {
+  const asked = await browser.get(`${screen}?state=s`);
+  assert.equal(asked.status, 200);
+  assert.match(await asked.text(), /now uses a second factor/);
+  assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+}
+
 /** The client's tokens for the code an authorization was answered with, traded as openid-client does. */
 const grantOf = (attempt: Awaited<ReturnType<Browser['authorize']>>) =>
   oidc.authorizationCodeGrant(client, callbackOf(attempt.answer), {
@@ -219,10 +227,7 @@ describe('what asks again', () => {
   it('a second factor turned on since the sign-in: step-up (the page), and login_required for prompt=none', async () => {
     const { user, browser } = await signedIn();
     assert.equal((await admin.patch(`/users/${user.id}/mfa/preference`, { enabled: true, method: 'email' })).status, 200);
-    const asked = await browser.get(`${screen}?state=s`);
-    assert.equal(asked.status, 200);
-    assert.match(await asked.text(), /now uses a second factor/);
-    assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+    await asksForSecondFactor(browser);
   });
 
   it('acr_values asking for a second factor: a password session asks again (prompt=none: login_required), a session with one answers', async () => {
@@ -257,10 +262,7 @@ describe('what asks again', () => {
     callbackOf(await browser.get(`${screen}?state=s`));
     assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: true, required: true } })).status, 200);
     try {
-      const asked = await browser.get(`${screen}?state=s`);
-      assert.equal(asked.status, 200);
-      assert.match(await asked.text(), /now uses a second factor/);
-      assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+      await asksForSecondFactor(browser);
     } finally {
       assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
     }
@@ -280,10 +282,7 @@ describe('what asks again', () => {
       assert.equal((await admin.patch(`/tenants/${turning}`, { ...TENANT, passkeys_required: true })).status, 200);
       await join(strict, joining.user.email);
       for (const { browser } of [member, joining]) {
-        const asked = await browser.get(`${screen}?state=s`);
-        assert.equal(asked.status, 200);
-        assert.match(await asked.text(), /now uses a second factor/);
-        assert.equal(callbackOf((await browser.authorize({ prompt: 'none' })).answer).searchParams.get('error'), 'login_required');
+        await asksForSecondFactor(browser);
       }
     } finally {
       assert.equal((await admin.put('/sign-in-settings', { passkeys: { enable: false } })).status, 200);
