@@ -68,11 +68,7 @@ export const signInService = (screen = false) => {
     mailLimits: config().mailLimits,
     poolName,
     deviceRemembering: async (saasId) => (await settings(saasId)).device_configuration.device_remembering,
-    settings: {
-      challengeSeconds: signInSessionSeconds,
-      offeredDeviceSeconds: tokenLifetimeSeconds,
-      region,
-    },
+    settings: { challengeSeconds: signInSessionSeconds, offeredDeviceSeconds: tokenLifetimeSeconds, region },
     activity: activityLog(),
     passkeyGate: async (saasId, user) => {
       const { passkeys } = await settings(saasId);
