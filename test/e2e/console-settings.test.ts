@@ -201,6 +201,10 @@ const signedIn = () => signInConsole(browser, h, saas);
     );
     // The title follows the settings form into the preview, and is saved with the legal links.
     await page.fill('#page-settings-title', 'Acme Cloud');
+    // The preview renders on the page's next update, not within fill(): wait for it, then say what it shows.
+    await page
+      .waitForFunction(() => document.querySelector('#login-preview .lp-title')?.textContent === 'Acme Cloud', undefined, { timeout: 10_000 })
+      .catch(() => undefined);
     assert.equal(await page.textContent('#login-preview .lp-title'), 'Acme Cloud');
     await page.fill('#page-settings-terms_of_service_url', 'not a url');
     await page.click('#page-settings button[type=submit]');
