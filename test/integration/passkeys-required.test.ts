@@ -17,7 +17,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { openScreen, screenStep, signInOnScreen, type ScreenVisit } from '../support/screen-client.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
-import { enrolOnScreen, passkeySignInOnScreen } from '../support/passkey-screen.js';
+import { enrolOnScreen, passkeySignInOnScreen, saasWithScreen } from '../support/passkey-screen.js';
 
 /** Nine characters, no composition: refused under length first alone (15), accepted with passkeys required (8). */
 const SHORT_PASSPHRASE = 'ume ni uguisu'.slice(0, 9);
@@ -51,10 +51,7 @@ const passkeySignIn = (authenticator: SoftAuthenticator) => passkeySignInOnScree
 
 beforeAll(async () => {
   h = await startHarness();
-  const saas = await h.newSaas();
-  api = saas.client;
-  loginUrl = `${h.api.baseUrl}/login/${saas.saasId}/`;
-  assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+  ({ api, loginUrl } = await saasWithScreen(h));
 });
 afterAll(async () => {
   await h?.close();

@@ -12,7 +12,7 @@ import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
-import { enrolOnScreen, passkeySignInOnScreen } from '../support/passkey-screen.js';
+import { enrolOnScreen, passkeySignInOnScreen, saasWithScreen } from '../support/passkey-screen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 
 const PASSWORD = 'Correct-horse-9';
@@ -45,10 +45,7 @@ const tenantRequires = async (tenantId: string) => (await api.get<{ passkeys_req
 
 beforeAll(async () => {
   h = await startHarness();
-  const saas = await h.newSaas();
-  api = saas.client;
-  loginUrl = `${h.api.baseUrl}/login/${saas.saasId}/`;
-  assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+  ({ api, loginUrl } = await saasWithScreen(h));
   strict = await newTenant(api);
   relaxed = await newTenant(api);
 });
