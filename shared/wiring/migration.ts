@@ -8,6 +8,8 @@ import { poolName } from './accounts.js';
 import { configurationReader, loginThemeService } from './configuration.js';
 import { invitationService } from './invitations.js';
 import type { SettingPorts } from '../domain/migration/setting-rows.js';
+import type { EnterprisePorts } from '../domain/migration/enterprise-rows.js';
+import { tenantOidcService } from './enterprise.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { DirectoryMigration } from '../store/directory-migration.js';
 import { dynamo, secretBox, tableName } from './clients.js';
@@ -18,10 +20,12 @@ import {
   accountRepository,
   committer,
   definitionRepository,
+  domainRepository,
   importRepository,
   invitationRepository,
   membershipRepository,
   passkeyRepository,
+  scimRepository,
   settingsRepository,
   tenantRepository,
   userRepository,
@@ -42,9 +46,25 @@ const settingPorts = (): SettingPorts => {
   return { configuration: configurationReader(settings), theme: loginThemeService(), settings };
 };
 
+/** Tenants' own identity providers, domains and SCIM set-up; passkeys read uncached, as the job's setting rows set them. */
+const enterprisePorts = (settings: SettingPorts): EnterprisePorts => {
+  const users = userRepository();
+  return {
+    tenants: tenantRepository(),
+    oidc: tenantOidcService(),
+    domains: domainRepository(),
+    scim: scimRepository(),
+    memberships: membershipRepository(users),
+    users,
+    roleExists: async (saasId, roleName) => (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName),
+    passkeysEnabled: async (saasId) => (await settings.configuration.signInSettings(saasId)).passkeys.enable,
+    committer: committer(),
+  };
+};
+
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
-  const [tenantUsers, flows] = [tenantUserService(), userFlowService()];
+  const [tenantUsers, flows, settings] = [tenantUserService(), userFlowService(), settingPorts()];
   return new ImportService({
     imports: importRepository(),
     users: userRepository(),
@@ -58,15 +78,17 @@ export const importService = () => {
     mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
     box: secretBox(),
     passkeys: passkeyRepository(),
-    settings: settingPorts(),
+    settings,
     catalogue: catalogueService(),
     invitations: invitationService(),
+    enterprise: enterprisePorts(settings),
   });
 };
 
 /** The export (issue 39): the import file that rebuilds the SaaS elsewhere. */
-export const exportService = () =>
-  new ExportService({
+export const exportService = () => {
+  const settings = settingPorts();
+  return new ExportService({
     users: userRepository(),
     tenants: tenantRepository(),
     memberships: membershipRepository(),
@@ -74,10 +96,12 @@ export const exportService = () =>
     poolName,
     passkeys: passkeyRepository(),
     box: secretBox(),
-    settings: settingPorts(),
+    settings,
     catalogue: catalogueService(),
     invitations: invitationRepository(),
+    enterprise: enterprisePorts(settings),
   });
+};
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {

@@ -42,6 +42,8 @@ import type { CatalogueService } from '../pricing/catalogue.js';
 import type { CatalogueKind } from '../pricing/catalogue-records.js';
 import type { InvitationService } from '../tenants/invitations.js';
 import { applySettingRow, type SettingPorts } from './setting-rows.js';
+import { applyEnterpriseRow, type EnterprisePorts } from './enterprise-rows.js';
+import { ENTERPRISE_ROW_TYPES } from '../../schemas/migration-enterprise.js';
 import {
   emailAddress,
   loginFromRequest,
@@ -136,6 +138,8 @@ export interface ImportDeps {
   settings: SettingPorts;
   catalogue: Pick<CatalogueService, 'importItem'>;
   invitations: Pick<InvitationService, 'importOpen'>;
+  /** Tenants' own identity providers, domains and SCIM set-up (enterprise-rows.ts). */
+  enterprise: EnterprisePorts;
 }
 
 export interface RunOptions {
@@ -159,13 +163,24 @@ const DEFAULT_CONCURRENCY = 16;
 
 const CATALOGUE_ROWS: readonly CatalogueRowType[] = ['tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan'];
 /** The order rows of one part are written in: what a row names is written before it. */
-const ROW_ORDER: readonly RowType[] = ['attribute', 'role', 'env', 'setting', ...CATALOGUE_ROWS, 'tenant', 'user', 'membership', 'invitation'];
+const ROW_ORDER: readonly RowType[] = [
+  'attribute',
+  'role',
+  'env',
+  'setting',
+  ...CATALOGUE_ROWS,
+  'tenant',
+  'user',
+  'membership',
+  'invitation',
+  ...ENTERPRISE_ROW_TYPES,
+];
 /**
  * Rows written one at a time: attributes change what later rows are checked against, a setting row reads and
  * writes the import's marks, and the catalogue is one document that a change reads whole (side by side, its
- * writes would only retry each other).
+ * writes would only retry each other). A SCIM member row reads the user's other memberships to tell whether to disable them.
  */
-const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...CATALOGUE_ROWS]);
+const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...CATALOGUE_ROWS, 'scim_member']);
 const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
   tax_rate: 'taxRate',
   metering_unit: 'meter',
@@ -487,6 +502,16 @@ export class ImportService {
       }
       case 'invitation':
         return this.writeInvitation(saasId, row);
+      case 'tenant_saml':
+      case 'tenant_oidc':
+      case 'tenant_domain':
+      case 'scim_tokens':
+      case 'scim_group':
+      case 'scim_member':
+        return applyEnterpriseRow(this.deps.enterprise, saasId, row, context.sealKey, {
+          tenant: (external) => externalId(saasId, 'tenant', external),
+          user: (external) => externalId(saasId, 'user', external),
+        });
     }
   }
 
@@ -541,12 +566,17 @@ export class ImportService {
     checkAttributeValues(attributes, await context.attributes('tenant'), 'tenant attribute');
     if (row.plan_id !== undefined && !(await this.deps.planExists(saasId, row.plan_id)))
       throw invalid('plan_not_found', `plan_id: no plan ${row.plan_id} in the pricing catalogue`);
+    if (row.passkeys_required && !(await this.deps.enterprise.passkeysEnabled(saasId)))
+      throw invalid('passkeys_not_enabled', 'passkeys_required: turn on passkeys in the sign-in settings (passkeys.enable) first');
     const now = nowSeconds();
     const tenant: TenantRecord = {
       id: externalId(saasId, 'tenant', row.external_id),
       name: row.name,
       attributes,
       back_office_staff_email: row.back_office_staff_email ?? '',
+      ...(row.passkeys_required ? { passkeys_required: true } : {}),
+      ...(row.billing_info ? { billing_info: row.billing_info } : {}),
+      ...(row.payment_customer ? { payment_customer: row.payment_customer } : {}),
       plan_histories: row.plan_id ? [{ plan_id: row.plan_id, plan_applied_at: now }] : [],
       ...(row.plan_id ? { plan_id: row.plan_id } : {}),
       rev: 0,
