@@ -24,6 +24,7 @@ import type {
   TenantOidcRow,
 } from '../../schemas/migration-enterprise.js';
 import type { ScimRepository } from '../scim/scim-tokens.js';
+import { parseIdpMetadata } from '../tenants/saml-metadata.js';
 import type { TenantOidcService } from '../tenants/tenant-oidc.js';
 import type { MembershipRepository } from '../tenants/tenant-users.js';
 import type { TenantRecord, TenantRepository } from '../tenants/tenants.js';
@@ -133,6 +134,8 @@ export async function applyEnterpriseRow(
     case 'tenant_saml':
       if (tenant.saml) return 'unchanged';
       if (!row.saml.metadata_url && !row.saml.metadata_xml) throw invalid('invalid_parameter', 'saml: give metadata_url or metadata_xml');
+      // As the API checks it: metadata this service cannot use would only fail each sign-in later.
+      if (row.saml.metadata_xml) parseIdpMetadata(row.saml.metadata_xml, 'saml.metadata_xml');
       return (await ports.tenants.patch(saasId, tenantId, { saml: row.saml })) ? 'imported' : gone(row.tenant);
     case 'tenant_oidc':
       return applyOidc(ports, saasId, tenant, row, sealKey);
