@@ -1,6 +1,8 @@
 import type { ApiLogRecord, ApiLogRepository } from '../domain/apilog/api-log.js';
 import type { OrderedSource, Positioned } from '../domain/paging.js';
+import type { StoredEvent } from '../domain/integration/kept-events.js';
 import { batchPut } from './batch.js';
+import { eventItem } from './event-repository.js';
 import { BatchGetCommand, PutCommand, type DynamoClient } from './dynamo-client.js';
 import { apiLogKeys, ENTITY, TTL_ATTRIBUTE } from './keys.js';
 import { queryPages } from './query.js';
@@ -37,12 +39,8 @@ export class DynamoApiLogRepository implements ApiLogRepository {
     await this.db.send(new PutCommand({ TableName: this.table, Item: this.itemOf(record) }));
   }
 
-  async putMany(records: readonly ApiLogRecord[]): Promise<void> {
-    await batchPut(
-      this.db,
-      this.table,
-      records.map((record) => this.itemOf(record)),
-    );
+  async putMany(records: readonly ApiLogRecord[], events: readonly StoredEvent[] = []): Promise<void> {
+    await batchPut(this.db, this.table, [...records.map((record) => this.itemOf(record)), ...events.map(eventItem)]);
   }
 
   /**

@@ -15,6 +15,16 @@ function eventOf(item: Record<string, unknown>): StoredEvent {
   return Object.fromEntries(EVENT_MEMBERS.filter((m) => item[m] !== undefined).map((m) => [m, item[m]])) as unknown as StoredEvent;
 }
 
+/** An event's item: its own key and the due index's, kept until its expiry. */
+export const eventItem = (event: StoredEvent): Record<string, unknown> => ({
+  ...eventKeys.event(event.saasId, event.id),
+  ...eventKeys.due(event.saasId, event.id, Math.floor(event.at / 1000)),
+  entity: ENTITY.apiEvent,
+  v: 1,
+  ...event,
+  [TTL_ATTRIBUTE]: event.expiresAt,
+});
+
 /** A SaaS's events, EventBridge settings and webhooks (keys.ts, eventKeys). */
 export class DynamoEventRepository implements EventRepository, WebhookRepository {
   constructor(
@@ -53,15 +63,7 @@ export class DynamoEventRepository implements EventRepository, WebhookRepository
   }
 
   putEvents(events: readonly StoredEvent[]): Promise<void> {
-    const items = events.map((event) => ({
-      ...eventKeys.event(event.saasId, event.id),
-      ...eventKeys.due(event.saasId, event.id, Math.floor(event.at / 1000)),
-      entity: ENTITY.apiEvent,
-      v: 1,
-      ...event,
-      [TTL_ATTRIBUTE]: event.expiresAt,
-    }));
-    return batchPut(this.db, this.table, items);
+    return batchPut(this.db, this.table, events.map(eventItem));
   }
 
   async due(saasId: string, now: number, limit: number): Promise<StoredEvent[]> {

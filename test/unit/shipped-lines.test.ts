@@ -221,7 +221,7 @@ describe('the writer', () => {
         const writer = new ShippedLineWriter({
           logs: { putMany: async (records) => void puts.push([...records]) },
           counts: { add: async (saas, day, counts) => void adds.push({ saasId: saas, day, counts }) },
-          events: { record: async () => 0 },
+          events: { sequenced: async () => [] },
           active: { signedIn: async (saas, user, at) => void actives.push(`${saas}\n${user}\n${utcDay(at)}`) },
           lastSignIns: { copyLastSignIn: async (saas, user, at) => void copies.push(`${saas}\n${user}\n${at}`) },
           pages: { viewed: async () => undefined },
@@ -275,7 +275,7 @@ describe('the writer', () => {
         },
       },
       counts: { add: async () => void added++ },
-      events: { record: async () => 0 },
+      events: { sequenced: async () => [] },
       active: { signedIn: async () => void added++ },
       lastSignIns: { copyLastSignIn: async () => void added++ },
       pages: { viewed: async () => void added++ },

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { notFound, invalid } from '../../errors.js';
 import type { SignedCall } from '../../schemas/apilog.js';
+import type { StoredEvent } from '../integration/kept-events.js';
 import { MAX_PAGE_SIZE, readPage, type Cursors, type OrderedSource } from '../paging.js';
 import { CREDENTIAL_NAME, PERSONAL_NAME, REDACTED } from '../redaction.js';
 
@@ -34,8 +35,11 @@ export interface ApiLogRecord {
 export interface ApiLogRepository {
   /** One store write. */
   put(record: ApiLogRecord): Promise<void>;
-  /** Batch writes, 25 records a request; writing a record again (same id) leaves one item. */
-  putMany(records: readonly ApiLogRecord[]): Promise<void>;
+  /**
+   * Batch writes, 25 items a request; writing a record again (same id) leaves one item. The writer's batch of
+   * events (numbered already) rides in the same requests: one BatchWriteItem for both, not one each.
+   */
+  putMany(records: readonly ApiLogRecord[], events?: readonly StoredEvent[]): Promise<void>;
   /** The SaaS's records with `from <= at < to` (Unix ms), newest first. */
   between(saasId: string, from: number, to: number): OrderedSource<ApiLogRecord>;
   get(saasId: string, id: string, at: number): Promise<ApiLogRecord | undefined>;

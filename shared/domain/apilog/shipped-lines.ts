@@ -12,6 +12,7 @@
 import { SHIPPED_KINDS, SHIPPED_MEMBER } from '../../schemas/apilog.js';
 import { COUNTED_KINDS, utcDay, type CountedKind, type SignInCountsRepository } from '../users/sign-in-counts.js';
 import { readApiEvent, type ApiEvent } from '../integration/api-events.js';
+import type { StoredEvent } from '../integration/kept-events.js';
 import { millisOfApiLogId, type ApiLogRecord, type ApiLogRepository } from './api-log.js';
 
 export type ShippedLine =
@@ -114,18 +115,20 @@ async function fewAtOnce<T>(items: readonly T[], write: (item: T) => Promise<unk
 }
 
 /**
- * Writes a batch of lines: the records first (BatchWriteItem, 25 at a time, what the store hands back unprocessed
- * sent again), each record once however often the batch holds it; then one ADD per SaaS and day with the batch's
+ * Writes a batch of lines: the events numbered (one counter write per subject), then the records and the events
+ * together (BatchWriteItem, 25 items at a time, not one request for each kind; what the store hands back
+ * unprocessed sent again), each once however often the batch holds it; then one ADD per SaaS and day with the batch's
  * counts; then each signed-in user's latest time in the batch to their directory entry, one write a user. A failure throws, so the batch is delivered again (on AWS Lambda retries it, then sets it aside in the
- * dead letters): its records are written again harmlessly, and its counts that were added already count twice.
+ * dead letters): its records and events are written again harmlessly (an event under a new number: a gap in its subject's), and its counts that were added already count twice.
  */
 export class ShippedLineWriter {
   constructor(
     private readonly deps: {
+      /** The records and the numbered events, together (one BatchWriteItem for up to 25 of both). */
       logs: Pick<ApiLogRepository, 'putMany'>;
       counts: Pick<SignInCountsRepository, 'add'>;
-      /** Numbers and keeps the events for delivery (integration/event-delivery.ts). */
-      events: { record(events: readonly ApiEvent[]): Promise<unknown> };
+      /** Numbers the events for delivery (integration/event-delivery.ts); `logs` keeps them. */
+      events: { sequenced(events: readonly ApiEvent[]): Promise<StoredEvent[]> };
       /** Marks who signed in, per day and month (shared/domain/analysis/active-users.ts). */
       active: { signedIn(saasId: string, userId: string, at: number): Promise<unknown> };
       /** The user directory's copy of a sign-in's time, which the sign-in itself never writes (shared/store/user-repository.ts). */
@@ -171,12 +174,12 @@ export class ShippedLineWriter {
       const user = `${line.saasId}\n${line.userId}`;
       if ((latest.get(user)?.at ?? -1) < line.at) latest.set(user, signedIn);
     }
-    if (records.size > 0) await this.deps.logs.putMany([...records.values()]);
+    const numbered = events.size > 0 ? await this.deps.events.sequenced([...events.values()]) : [];
+    if (records.size > 0 || numbered.length > 0) await this.deps.logs.putMany([...records.values()], numbered);
     const adds = [...days.values()];
     await fewAtOnce(adds, ({ saasId, day, counts }) => this.deps.counts.add(saasId, day, counts));
     await fewAtOnce([...activeDays.values()], ({ saasId, userId, at }) => this.deps.active.signedIn(saasId, userId, at));
     await fewAtOnce([...views.values()], (v) => this.deps.pages.viewed(v.saasId, v.userId, v.views));
-    if (events.size > 0) await this.deps.events.record([...events.values()]);
     await fewAtOnce([...latest.values()], ({ saasId, userId, at }) => this.deps.lastSignIns.copyLastSignIn(saasId, userId, at));
     return { records: records.size, countWrites: adds.length, events: events.size };
   }

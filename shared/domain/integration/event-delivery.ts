@@ -63,11 +63,15 @@ const EVENTBRIDGE = 'eventbridge';
 const CLAIM_SECONDS = 60;
 const DUE_AT_ONCE = 50;
 
-/** The writer's side: numbers a batch's events per subject (one counter write per subject) and keeps them. */
+/** The writer's side: numbers a batch's events per subject (one counter write per subject), for the writer to keep. */
 export class EventRecorder {
-  constructor(private readonly deps: { events: Pick<EventRepository, 'reserveSequence' | 'putEvents'> }) {}
+  constructor(private readonly deps: { events: Pick<EventRepository, 'reserveSequence'> }) {}
 
-  async record(batch: readonly ApiEvent[]): Promise<number> {
+  /**
+   * The batch numbered, one sequence reservation per subject, not yet written: the API log writer puts them in
+   * the same BatchWriteItem as its records (shared/domain/apilog/shipped-lines.ts).
+   */
+  async sequenced(batch: readonly ApiEvent[]): Promise<StoredEvent[]> {
     const byEntity = new Map<string, ApiEvent[]>();
     // In the order the calls came, ties by id (a UUIDv7: time, then random): the sequence follows that order.
     const ordered = [...batch].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
@@ -83,8 +87,7 @@ export class EventRecorder {
         stored.push({ ...event, sequence: last - events.length + 1 + i, expiresAt: Math.floor(event.at / 1000) + EVENT_KEPT_SECONDS }),
       );
     }
-    await this.deps.events.putEvents(stored);
-    return stored.length;
+    return stored;
   }
 }
 
