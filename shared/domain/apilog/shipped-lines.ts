@@ -117,9 +117,11 @@ async function fewAtOnce<T>(items: readonly T[], write: (item: T) => Promise<unk
 /**
  * Writes a batch of lines: the events numbered (one counter write per subject), then the records and the events
  * together (BatchWriteItem, 25 items at a time, not one request for each kind; what the store hands back
- * unprocessed sent again), each once however often the batch holds it; then one ADD per SaaS and day with the batch's
- * counts; then each signed-in user's latest time in the batch to their directory entry, one write a user. A failure throws, so the batch is delivered again (on AWS Lambda retries it, then sets it aside in the
- * dead letters): its records and events are written again harmlessly (an event under a new number: a gap in its subject's), and its counts that were added already count twice.
+ * unprocessed sent again), each once however often the batch holds it; then one ADD per SaaS and day with the
+ * batch's counts; then each signed-in user's latest time in the batch to their directory entry, one write a user.
+ * A failure throws, so the batch is delivered again (on AWS Lambda retries it, then sets it aside in the dead
+ * letters): its records and events are written again harmlessly (an event under a new number, leaving a gap in its
+ * subject's), and its counts that were added already count twice.
  */
 export class ShippedLineWriter {
   constructor(
