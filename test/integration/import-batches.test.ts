@@ -69,6 +69,28 @@ describe('commitEach: many commits, many to a transaction', () => {
     for (const i of [0, 32, 33, 39]) for (const k of [0, 1, 2]) assert.ok(await exists(`a${i}.${k}`), `a${i}.${k}`);
   });
 
+  it('puts the commits that share a check in one transaction, however far apart they come, so it is sent once for them', async () => {
+    const db = client();
+    const sizes = transactions(db);
+    const committer = new DynamoCommitter(db);
+    const anchors = Array.from({ length: 60 }, (_, a) => `g-anchor${a}`);
+    for (const anchor of anchors) await committer.commit(...entry(anchor, 1));
+    // Row i checks anchor i % 60, as an import's memberships come in file order, each checking its tenant.
+    const entries = Array.from({ length: 120 }, (_, i) => [
+      ...entry(`g${i}`, 2),
+      atomicWrite(check(tableName(), key(`${anchors[i % 60]}.0`), EXISTS, `anchor:${i % 60}`)),
+    ]);
+    const outcomes = await committer.commitEach(entries);
+    assert.deepEqual(
+      outcomes,
+      entries.map(() => ({ committed: true })),
+    );
+    // In file order a row meets its sharer 60 rows on, mostly in another transaction, and the check goes twice;
+    // beside it, each pair is 4 puts and one check: 20 pairs a transaction. (The anchors went in as plain puts.)
+    assert.deepEqual(sizes, [100, 100, 100]);
+    for (const i of [0, 59, 60, 119]) for (const k of [0, 1]) assert.ok(await exists(`g${i}.${k}`), `g${i}.${k}`);
+  });
+
   it('a refused commit is named by its rule, as alone; the others in its transaction go again together', async () => {
     const db = client();
     const sizes = transactions(db);
