@@ -14,7 +14,7 @@ import { config } from '../../shared/config.js';
 import { nowMillis, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { DynamoClient, GetCommand, TransactionCanceledException, type StoreCommand } from '../../shared/store/dynamo-client.js';
 import { check, DynamoCommitter, EXISTS, putNew } from '../../shared/store/transact.js';
-import { dynamo, importService, tableName } from '../../shared/wiring.js';
+import { dynamo, importService, membershipRepository, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { watchWrites, withWriteLog } from '../support/write-log.js';
 
@@ -245,5 +245,28 @@ describe('an import written many rows to a transaction', () => {
       { imported: 0, unchanged: 1 + 1 + 2 + 59 + 39 + 1, failed: EXPECTED_ERRORS.length },
     );
     assert.deepEqual(rowWrites(writes), []);
+  });
+
+  it("reads a membership's tenant and user only where the membership is there, and answers as before", async () => {
+    const read: string[] = [];
+    dynamo().intercept((command, next) => {
+      const requests = (command.input as { RequestItems?: Record<string, { Keys?: { sk: string }[] }> }).RequestItems;
+      if (command.operation === 'BatchGetItem') for (const { Keys } of Object.values(requests ?? {})) read.push(...(Keys ?? []).map((k) => k.sk));
+      return next();
+    });
+    const pair = (user: string, tenant: string) => ({ userId: externalId(saasId, 'user', user), tenantId: externalId(saasId, 'tenant', tenant) });
+    const absent = await membershipRepository().present(saasId, [pair('u-1', 't-0'), pair('u-20', 't-0'), pair('u-50', 't-1')]);
+    assert.deepEqual(absent, [false, false, false]);
+    assert.ok(
+      read.every((sk) => sk.startsWith('MEMBER#')),
+      `no member found, none of their tenants or users read: ${read.join(', ')}`,
+    );
+    read.length = 0;
+    // u-0 is a member of t-0, u-3 of t-1; u-1 is not of t-0.
+    assert.deepEqual(await membershipRepository().present(saasId, [pair('u-0', 't-0'), pair('u-1', 't-0'), pair('u-3', 't-1')]), [true, false, true]);
+    assert.deepEqual(
+      read.filter((sk) => !sk.startsWith('MEMBER#')).sort(),
+      ['PROFILE', 'PROFILE', 'TENANT#' + pair('u-0', 't-0').tenantId, 'TENANT#' + pair('u-3', 't-1').tenantId].sort(),
+    );
   });
 });
