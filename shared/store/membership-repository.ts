@@ -143,14 +143,14 @@ export class DynamoMembershipRepository implements MembershipRepository {
   }
 
   async present(saasId: string, pairs: readonly { tenantId: string; userId: string }[]): Promise<boolean[]> {
-    /** The live ones of `wanted`, as `pk\nsk`, read many to a request (each key once). */
+    const id = (key: ItemKey) => `${key.pk}\n${key.sk}`;
+    /** The ids of the live ones of `wanted`, read many to a request (each key once). */
     const live = async (wanted: readonly ItemKey[]) =>
       new Set(
-        (await batchGet(this.db, this.table, [...new Map(wanted.map((key) => [`${key.pk}\n${key.sk}`, key])).values()]))
+        (await batchGet(this.db, this.table, [...new Map(wanted.map((key) => [id(key), key])).values()]))
           .filter((item) => !item.deleting)
-          .map((item) => `${item.pk as string}\n${item.sk as string}`),
+          .map((item) => id({ pk: item.pk as string, sk: item.sk as string })),
       );
-    const id = (key: ItemKey) => `${key.pk}\n${key.sk}`;
     // The memberships first: only those found need their tenant and user read (an import's first run finds none,
     // and reads one key a membership where it read all three).
     const members = await live(pairs.map(({ tenantId, userId }) => keys.membership(saasId, tenantId, userId)));
