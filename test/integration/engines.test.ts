@@ -6,7 +6,8 @@
  */
 import { describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
-import { freePort, readyTimeoutMs, startDynamoLocal, startSesLocal, startTogether } from '../../local/engines.js';
+import { readFileSync } from 'node:fs';
+import { DYNAMO_JVM_OPTIONS, freePort, readyTimeoutMs, startDynamoLocal, startSesLocal, startTogether } from '../../local/engines.js';
 
 const answers = (url: string) =>
   fetch(url, { signal: AbortSignal.timeout(2000) }).then(
@@ -36,6 +37,26 @@ describe('engines started together', () => {
     // Its JVM is gone: nothing takes the port, even after the time a start would need.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     assert.equal(await answers(`http://127.0.0.1:${port}`), false);
+  });
+
+  it("starts DynamoDB Local's JVM with the serial collector, after the user's own JDK_JAVA_OPTIONS, which stay as they were", async () => {
+    const own = process.env.JDK_JAVA_OPTIONS;
+    process.env.JDK_JAVA_OPTIONS = '-Dimportcut.test=1';
+    const engine = await startDynamoLocal({ port: await freePort(), sharedDb: false });
+    try {
+      assert.equal(process.env.JDK_JAVA_OPTIONS, '-Dimportcut.test=1');
+      const environment = readFileSync(`/proc/${engine.pid}/environ`, 'utf8').split('\0');
+      assert.ok(
+        environment.includes(`JDK_JAVA_OPTIONS=-Dimportcut.test=1 ${DYNAMO_JVM_OPTIONS.join(' ')}`),
+        environment.filter((v) => v.startsWith('JDK')).join(),
+      );
+      assert.deepEqual(DYNAMO_JVM_OPTIONS, ['-XX:+UseSerialGC']);
+      assert.equal(await answers(engine.url), true);
+    } finally {
+      if (own === undefined) delete process.env.JDK_JAVA_OPTIONS;
+      else process.env.JDK_JAVA_OPTIONS = own;
+      await engine.stop();
+    }
   });
 
   it('returns every engine when all start', async () => {

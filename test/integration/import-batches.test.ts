@@ -14,7 +14,7 @@ import { config } from '../../shared/config.js';
 import { nowMillis, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { DynamoClient, GetCommand, TransactionCanceledException, type StoreCommand } from '../../shared/store/dynamo-client.js';
 import { check, DynamoCommitter, EXISTS, putNew } from '../../shared/store/transact.js';
-import { dynamo, importService, tableName } from '../../shared/wiring.js';
+import { dynamo, importService, membershipRepository, tableName } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { watchWrites, withWriteLog } from '../support/write-log.js';
 
@@ -67,6 +67,28 @@ describe('commitEach: many commits, many to a transaction', () => {
     // 40 × 3 puts and the check once a transaction: 99 + 1, then the other 21 + 1.
     assert.deepEqual(sizes, [100, 22]);
     for (const i of [0, 32, 33, 39]) for (const k of [0, 1, 2]) assert.ok(await exists(`a${i}.${k}`), `a${i}.${k}`);
+  });
+
+  it('puts the commits that share a check in one transaction, however far apart they come, so it is sent once for them', async () => {
+    const db = client();
+    const sizes = transactions(db);
+    const committer = new DynamoCommitter(db);
+    const anchors = Array.from({ length: 60 }, (_, a) => `g-anchor${a}`);
+    for (const anchor of anchors) await committer.commit(...entry(anchor, 1));
+    // Row i checks anchor i % 60, as an import's memberships come in file order, each checking its tenant.
+    const entries = Array.from({ length: 120 }, (_, i) => [
+      ...entry(`g${i}`, 2),
+      atomicWrite(check(tableName(), key(`${anchors[i % 60]}.0`), EXISTS, `anchor:${i % 60}`)),
+    ]);
+    const outcomes = await committer.commitEach(entries);
+    assert.deepEqual(
+      outcomes,
+      entries.map(() => ({ committed: true })),
+    );
+    // In file order a row meets its sharer 60 rows on, mostly in another transaction, and the check goes twice;
+    // beside it, each pair is 4 puts and one check: 20 pairs a transaction. (The anchors went in as plain puts.)
+    assert.deepEqual(sizes, [100, 100, 100]);
+    for (const i of [0, 59, 60, 119]) for (const k of [0, 1]) assert.ok(await exists(`g${i}.${k}`), `g${i}.${k}`);
   });
 
   it('a refused commit is named by its rule, as alone; the others in its transaction go again together', async () => {
@@ -223,5 +245,28 @@ describe('an import written many rows to a transaction', () => {
       { imported: 0, unchanged: 1 + 1 + 2 + 59 + 39 + 1, failed: EXPECTED_ERRORS.length },
     );
     assert.deepEqual(rowWrites(writes), []);
+  });
+
+  it("reads a membership's tenant and user only where the membership is there, and answers as before", async () => {
+    const read: string[] = [];
+    dynamo().intercept((command, next) => {
+      const requests = (command.input as { RequestItems?: Record<string, { Keys?: { sk: string }[] }> }).RequestItems;
+      if (command.operation === 'BatchGetItem') for (const { Keys } of Object.values(requests ?? {})) read.push(...(Keys ?? []).map((k) => k.sk));
+      return next();
+    });
+    const pair = (user: string, tenant: string) => ({ userId: externalId(saasId, 'user', user), tenantId: externalId(saasId, 'tenant', tenant) });
+    const absent = await membershipRepository().present(saasId, [pair('u-1', 't-0'), pair('u-20', 't-0'), pair('u-50', 't-1')]);
+    assert.deepEqual(absent, [false, false, false]);
+    assert.ok(
+      read.every((sk) => sk.startsWith('MEMBER#')),
+      `no member found, none of their tenants or users read: ${read.join(', ')}`,
+    );
+    read.length = 0;
+    // u-0 is a member of t-0, u-3 of t-1; u-1 is not of t-0.
+    assert.deepEqual(await membershipRepository().present(saasId, [pair('u-0', 't-0'), pair('u-1', 't-0'), pair('u-3', 't-1')]), [true, false, true]);
+    assert.deepEqual(
+      read.filter((sk) => !sk.startsWith('MEMBER#')).sort(),
+      ['PROFILE', 'PROFILE', 'TENANT#' + pair('u-0', 't-0').tenantId, 'TENANT#' + pair('u-3', 't-1').tenantId].sort(),
+    );
   });
 });
