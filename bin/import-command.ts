@@ -30,13 +30,14 @@ function progressBar(): (done: number, total: number) => void {
 }
 
 /** `npm run admin -- export --saas ID [--out FILE]`: the rows as they are read, so no size limit holds. */
-export async function exportFile(saasId: string, out?: string, sealKeyText?: string): Promise<void> {
+export async function exportFile(saasId: string, out?: string, sealKeyText?: string, apiKeys = false): Promise<void> {
   const sealKey = sealKeyText === undefined ? undefined : sealKeyOf(sealKeyText);
   if (sealKeyText !== undefined && !sealKey) throw new Error('--seal-key-file: the file must hold base64 of 32 bytes (openssl rand -base64 32)');
+  if (apiKeys && !sealKey) throw new Error("--api-keys: needs --seal-key-file, so the keys' secrets go out sealed");
   const sink = out ? createWriteStream(out) : process.stdout;
   let rows = 0;
   const byType = new Map<string, number>();
-  for await (const row of exportService().rows(saasId, { sealKey })) {
+  for await (const row of exportService().rows(saasId, { sealKey, apiKeys })) {
     if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
     rows++;
     byType.set(row.type, (byType.get(row.type) ?? 0) + 1);
@@ -49,7 +50,8 @@ export async function exportFile(saasId: string, out?: string, sealKeyText?: str
 
 export async function importFile(saasId: string, path: string, options: ImportOptions = {}): Promise<ImportJob> {
   const imports = importService();
-  const job = await imports.start(saasId, readFileSync(path, 'utf8'), options);
+  // The operator's own job: it may bring the SaaS's API keys (integration-rows.ts), which a job of the API may not.
+  const job = await imports.start(saasId, readFileSync(path, 'utf8'), { ...options, operator: true });
   const progress = progressBar();
   progress(0, job.lines);
   await imports.run(saasId, job.job_id, { onProgress: progress });

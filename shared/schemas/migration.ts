@@ -8,6 +8,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Attribute, Env, Role } from './definitions.js';
 import { AttributeValues, Email, Uuid } from './common.js';
 import { MfaMethod } from './users.js';
+import { INTEGRATION_ROW_SCHEMAS } from './migration-integration.js';
 import { MeteringUnitProps, PricingUnitForSave, SavePricingMenuParam, SavePricingPlanParam, TaxRateProps } from './pricing.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255, description: "the old system's id: the row's identity across re-runs" });
@@ -233,6 +234,7 @@ export const ROW_SCHEMAS = {
   pricing_menu: PricingMenuRow,
   pricing_plan: PricingPlanRow,
   invitation: InvitationRow,
+  ...INTEGRATION_ROW_SCHEMAS,
 };
 export type CatalogueRowType = 'tax_rate' | 'metering_unit' | 'pricing_unit' | 'pricing_menu' | 'pricing_plan';
 export type RowType = keyof typeof ROW_SCHEMAS;
@@ -274,7 +276,7 @@ export const migrationSchemas = {
       jsonl: Type.String({
         minLength: 1,
         description:
-          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership or invitation (docs/migration.md)',
+          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, payment_provider, webhook, api_key, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership or invitation (docs/migration.md); api_key rows only through npm run admin -- import',
       }),
       mail_set_password: Type.Optional(
         Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
@@ -282,7 +284,8 @@ export const migrationSchemas = {
       seal_key: Type.Optional(
         Type.String({
           maxLength: 64,
-          description: "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds and external provider secret",
+          description:
+            "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds, external provider secret, webhook signing secrets and payment provider key",
         }),
       ),
     }),
@@ -295,7 +298,7 @@ export const migrationSchemas = {
     response: Type.Object({
       jsonl: Type.String({
         description:
-          'the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships and open invitations; rows of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation (docs/migration.md). Without a seal key: no TOTP seeds and no provider secret',
+          'the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships and open invitations; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets or payment key; API keys (api_key rows) only through npm run admin -- export --api-keys',
       }),
       rows: Type.Integer(),
     }),

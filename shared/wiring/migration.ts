@@ -8,16 +8,19 @@ import { poolName } from './accounts.js';
 import { configurationReader, loginThemeService } from './configuration.js';
 import { invitationService } from './invitations.js';
 import type { SettingPorts } from '../domain/migration/setting-rows.js';
+import type { IntegrationPorts } from '../domain/migration/integration-rows.js';
+import { parsePermissions } from '../domain/accounts/accounts.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { DirectoryMigration } from '../store/directory-migration.js';
 import { dynamo, secretBox, tableName } from './clients.js';
-import { eventDeliverer } from './integration.js';
+import { checkWebhookUrl, eventDeliverer, webhookSecrets } from './integration.js';
 import { courier } from './mail.js';
-import { catalogueService } from './pricing.js';
+import { catalogueService, paymentProviderService } from './pricing.js';
 import {
   accountRepository,
   committer,
   definitionRepository,
+  eventRepository,
   importRepository,
   invitationRepository,
   membershipRepository,
@@ -42,6 +45,20 @@ const settingPorts = (): SettingPorts => {
   return { configuration: configurationReader(settings), theme: loginThemeService(), settings };
 };
 
+/** Webhooks, API keys and the payment provider, as the export reads them and the import writes them (integration-rows.ts). */
+const integrationPorts = (): IntegrationPorts => {
+  const payment = paymentProviderService();
+  return {
+    webhooks: eventRepository(),
+    webhookSecrets: webhookSecrets(),
+    checkUrl: checkWebhookUrl,
+    apiKeys: accountRepository(),
+    checkPermissions: parsePermissions,
+    box: secretBox(),
+    payment: { secretKey: (saasId) => payment.exportedKey(saasId), configure: (saasId, input) => payment.configure(saasId, input) },
+  };
+};
+
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
   const [tenantUsers, flows] = [tenantUserService(), userFlowService()];
@@ -61,6 +78,7 @@ export const importService = () => {
     settings: settingPorts(),
     catalogue: catalogueService(),
     invitations: invitationService(),
+    integration: integrationPorts(),
   });
 };
 
@@ -77,6 +95,7 @@ export const exportService = () =>
     settings: settingPorts(),
     catalogue: catalogueService(),
     invitations: invitationRepository(),
+    integration: integrationPorts(),
   });
 
 /** Each run of the scheduled worker, over every SaaS. */

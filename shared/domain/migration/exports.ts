@@ -27,6 +27,7 @@ import type { Catalogue } from '../pricing/catalogue-records.js';
 import type { InvitationRepository } from '../tenants/invitations.js';
 import { nowSeconds } from '../../clock.js';
 import { settingRows, type SettingPorts } from './setting-rows.js';
+import { integrationRows, type IntegrationPorts } from './integration-rows.js';
 
 export interface ExportDeps {
   users: Pick<UserRepository, 'list' | 'getMany'>;
@@ -40,11 +41,14 @@ export interface ExportDeps {
   settings: SettingPorts;
   catalogue: { records(saasId: string): Promise<Catalogue> };
   invitations: Pick<InvitationRepository, 'list'>;
+  integration: IntegrationPorts;
 }
 
 export interface ExportOptions {
   /** The operator's seal key (export-seal.ts sealKeyOf): TOTP seeds and the provider's secret go out sealed under it, else not at all. */
   sealKey?: Buffer | undefined;
+  /** The SaaS's API keys too, their secrets sealed (the operator's choice; integration-rows.ts): only with a sealKey. */
+  apiKeys?: boolean;
 }
 
 /** Profiles read per batch: a full profile carries its verifier, which the lists leave out. */
@@ -124,6 +128,7 @@ export class ExportService {
     for (const role of await definitions.listRoles(saasId)) yield { type: 'role', ...role };
     for (const env of await definitions.listEnvs(saasId)) yield { type: 'env', ...env };
     yield* settingRows(this.deps.settings, saasId, options.sealKey);
+    yield* integrationRows(this.deps.integration, saasId, options.sealKey, options.apiKeys);
     const catalogue = await this.deps.catalogue.records(saasId);
     yield* catalogueRows(catalogue);
     const plans = new Set(catalogue.plans.map((plan) => plan.id));

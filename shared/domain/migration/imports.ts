@@ -42,6 +42,7 @@ import type { CatalogueService } from '../pricing/catalogue.js';
 import type { CatalogueKind } from '../pricing/catalogue-records.js';
 import type { InvitationService } from '../tenants/invitations.js';
 import { applySettingRow, type SettingPorts } from './setting-rows.js';
+import { applyIntegrationRow, type IntegrationPorts } from './integration-rows.js';
 import {
   emailAddress,
   loginFromRequest,
@@ -78,6 +79,8 @@ export interface ImportJobRecord extends ImportCounts {
   mail_set_password?: boolean;
   /** The operator's seal key (export-seal.ts), sealed by the service's box until the job is done, then dropped. */
   sealed_key?: string;
+  /** Started by the operator (npm run admin -- import), not through the API: only such a job takes API keys. */
+  operator?: boolean;
 }
 
 /** What the one starting a job chooses. */
@@ -85,6 +88,8 @@ export interface ImportOptions {
   mail_set_password?: boolean;
   /** The export's seal key, base64: opens the file's sealed TOTP seeds. */
   seal_key?: string | undefined;
+  /** The admin command's own: never set from a request (integration-rows.ts, API keys). */
+  operator?: boolean;
 }
 
 export interface ImportPart {
@@ -136,6 +141,8 @@ export interface ImportDeps {
   settings: SettingPorts;
   catalogue: Pick<CatalogueService, 'importItem'>;
   invitations: Pick<InvitationService, 'importOpen'>;
+  /** Webhooks, API keys and the payment provider (integration-rows.ts). */
+  integration: IntegrationPorts;
 }
 
 export interface RunOptions {
@@ -159,13 +166,25 @@ const DEFAULT_CONCURRENCY = 16;
 
 const CATALOGUE_ROWS: readonly CatalogueRowType[] = ['tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan'];
 /** The order rows of one part are written in: what a row names is written before it. */
-const ROW_ORDER: readonly RowType[] = ['attribute', 'role', 'env', 'setting', ...CATALOGUE_ROWS, 'tenant', 'user', 'membership', 'invitation'];
+const INTEGRATION_ROWS: readonly RowType[] = ['payment_provider', 'webhook', 'api_key'];
+const ROW_ORDER: readonly RowType[] = [
+  'attribute',
+  'role',
+  'env',
+  'setting',
+  ...INTEGRATION_ROWS,
+  ...CATALOGUE_ROWS,
+  'tenant',
+  'user',
+  'membership',
+  'invitation',
+];
 /**
  * Rows written one at a time: attributes change what later rows are checked against, a setting row reads and
- * writes the import's marks, and the catalogue is one document that a change reads whole (side by side, its
- * writes would only retry each other).
+ * writes the import's marks, the catalogue is one document that a change reads whole (side by side, its
+ * writes would only retry each other), and webhooks are counted against their limit before each is written.
  */
-const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...CATALOGUE_ROWS]);
+const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...INTEGRATION_ROWS, ...CATALOGUE_ROWS]);
 const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
   tax_rate: 'taxRate',
   metering_unit: 'meter',
@@ -292,6 +311,8 @@ interface PartContext {
   mailSetPassword: boolean;
   /** The operator's seal key, when the job was given one. */
   sealKey: Buffer | undefined;
+  /** Started by the admin command (ImportJobRecord.operator). */
+  operator: boolean;
 }
 
 export class ImportService {
@@ -316,6 +337,7 @@ export class ImportService {
       unchanged: 0,
       failed: 0,
       ...(options.mail_set_password ? { mail_set_password: true } : {}),
+      ...(options.operator ? { operator: true } : {}),
       ...(key ? { sealed_key: await this.deps.box.seal(key.toString('base64'), sealKeyContext(saasId, id)) } : {}),
     };
     await this.deps.imports.create(saasId, job, parts);
@@ -401,6 +423,7 @@ export class ImportService {
       },
       mailSetPassword: job.mail_set_password === true,
       sealKey: job.sealKey,
+      operator: job.operator === true,
     };
     /** What `work` makes of the row, or its DomainError reported against its line (undefined then). */
     const reported = async <T>(line: number, work: () => Promise<T>): Promise<T | undefined> => {
@@ -487,6 +510,10 @@ export class ImportService {
       }
       case 'invitation':
         return this.writeInvitation(saasId, row);
+      case 'payment_provider':
+      case 'webhook':
+      case 'api_key':
+        return applyIntegrationRow(this.deps.integration, saasId, row, context);
     }
   }
 
