@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { sealKeyOf } from '../shared/crypto/export-seal.js';
 import type { ImportOptions } from '../shared/domain/migration/imports.js';
+import { rowTally } from '../shared/domain/migration/exports.js';
 import type { ImportJob } from '../shared/schemas/migration.js';
 import { exportService, importService } from '../shared/wiring.js';
 
@@ -35,17 +36,14 @@ export async function exportFile(saasId: string, out?: string, sealKeyText?: str
   if (sealKeyText !== undefined && !sealKey) throw new Error('--seal-key-file: the file must hold base64 of 32 bytes (openssl rand -base64 32)');
   if (apiKeys && !sealKey) throw new Error("--api-keys: needs --seal-key-file, so the keys' secrets go out sealed");
   const sink = out ? createWriteStream(out) : process.stdout;
-  let rows = 0;
-  const byType = new Map<string, number>();
+  const tally = rowTally();
   for await (const row of exportService().rows(saasId, { sealKey, apiKeys })) {
     if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
-    rows++;
-    byType.set(row.type, (byType.get(row.type) ?? 0) + 1);
+    tally.add(row.type);
   }
   if (out) await new Promise((resolve) => (sink as ReturnType<typeof createWriteStream>).end(resolve));
   // By type, in the file's order: what went, and what (settings, the catalogue, invitations) did not.
-  const types = [...byType].map(([type, count]) => `${count} ${type}`).join(', ');
-  process.stderr.write(`${rows} rows exported${types ? ` (${types})` : ''}\n`);
+  process.stderr.write(`${tally.text()}\n`);
 }
 
 export async function importFile(saasId: string, path: string, options: ImportOptions = {}): Promise<ImportJob> {

@@ -166,6 +166,7 @@ export const SETTING_NAMES = [
   'customize-pages',
   'notification-messages',
   'auth-info',
+  'basic-info',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -257,6 +258,10 @@ export const ImportJob = Type.Object(
     /** Rows that were already there from an earlier run: left as they are. */
     unchanged: Type.Integer(),
     failed: Type.Integer(),
+    by_type: Type.Record(Type.String(), Type.Object({ imported: Type.Integer(), unchanged: Type.Integer(), failed: Type.Integer() }), {
+      description:
+        'the same counts by type of row (user, tenant, membership, setting, webhook, …), over the parts done; a line that is no row of any type counts only in failed',
+    }),
     /** The failed rows, by line number (the first 1,000). */
     errors: Type.Optional(Type.Array(Type.Object({ line: Type.Integer(), reason: Type.String() }))),
   },
@@ -301,6 +306,7 @@ export const migrationSchemas = {
           'the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships and open invitations; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets or payment key; API keys (api_key rows) only through npm run admin -- export --api-keys',
       }),
       rows: Type.Integer(),
+      by_type: Type.Record(Type.String(), Type.Integer(), { description: 'the rows by type, in the order of the file' }),
     }),
   },
 };

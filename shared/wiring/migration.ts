@@ -38,7 +38,8 @@ const DIRECTORY_BUDGET_MS = 50_000;
 
 /**
  * The settings an import sets and an export reads, uncached: a job's setting row is read back by the next run.
- * Without SES or the domains: the sender's address and the screen's own domain do not move (docs/migration.md).
+ * Without SES or the domains: the sender's address and the screen's own domain move as names, and the target
+ * makes their identity and certificate when the SaaS sets them there (docs/migration.md).
  */
 const settingPorts = (): SettingPorts => {
   const settings = settingsRepository();

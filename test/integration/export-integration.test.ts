@@ -18,7 +18,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { issueApiKey } from '../../shared/domain/accounts/accounts.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
-import { exportService, importService, secretBox } from '../../shared/wiring.js';
+import { configurationService, exportService, importService, secretBox } from '../../shared/wiring.js';
 import { onApi } from '../support/other-api.js';
 
 const STRIPE_KEY = `sk_test_${'a1B2c3D4'.repeat(4)}`;
@@ -116,8 +116,13 @@ describe('webhooks, API keys and the payment provider', () => {
     assert.ok(sealed.length >= 4 && sealed.every((value) => value?.startsWith('v1.')), JSON.stringify(sealed));
     for (const secret of [webhook.secret, webhook.secret.slice(6), backend.secret, STRIPE_KEY]) assert.ok(!jsonl.includes(secret));
     // The API's export has no seal key: the webhooks and the provider without their secrets, and no API key.
-    const api = await source.get<{ jsonl: string }>('/migration/export');
+    const api = await source.get<{ jsonl: string; rows: number; by_type: Record<string, number> }>('/migration/export');
     assert.equal(api.status, 200, api.text);
+    // The rows by type, as the admin command reports them on stderr (one tally, exports.ts rowTally).
+    const counted: Record<string, number> = {};
+    for (const row of rowsOf(api.body.jsonl)) counted[row.type] = (counted[row.type] ?? 0) + 1;
+    assert.deepEqual(api.body.by_type, counted);
+    assert.deepEqual([api.body.by_type.webhook, api.body.by_type.payment_provider, api.body.by_type.api_key], [2, 1, undefined]);
     const apiRows = rowsOf(api.body.jsonl).filter((row) => ['webhook', 'api_key', 'payment_provider'].includes(row.type));
     assert.deepEqual(apiRows.map((row) => row.type).sort(), ['payment_provider', 'webhook', 'webhook']);
     assert.ok(
@@ -132,6 +137,20 @@ describe('webhooks, API keys and the payment provider', () => {
     const { saasId, client } = await h.newSaas();
     const job = await importInto(saasId, jsonl, { seal_key: sealKey.toString('base64'), operator: true });
     assert.equal(job.failed, 0, JSON.stringify(job.errors));
+    // The job's counts by type of row: every row of the file, each as imported.
+    const none = { unchanged: 0, failed: 0 };
+    assert.deepEqual(
+      [job.by_type.payment_provider, job.by_type.webhook, job.by_type.api_key],
+      [
+        { imported: 1, ...none },
+        { imported: 2, ...none },
+        { imported: 2, ...none },
+      ],
+    );
+    assert.equal(
+      Object.values(job.by_type).reduce((sum, counts) => sum + counts.imported, 0),
+      rowsOf(jsonl).length,
+    );
     const integration = onApi(client, 'integration');
     const hooks = (await integration.get<{ webhooks: { id: string; url: string; event_types: string[]; disabled: boolean }[] }>('/webhooks')).body
       .webhooks;
@@ -166,6 +185,8 @@ describe('webhooks, API keys and the payment provider', () => {
     const again = await importInto(saasId, jsonl, { seal_key: sealKey.toString('base64'), operator: true });
     assert.equal(again.imported, 0, JSON.stringify(again));
     assert.equal(again.failed, 0, JSON.stringify(again.errors));
+    assert.ok(Object.values(again.by_type).every((counts) => counts.imported === 0 && counts.failed === 0 && counts.unchanged > 0));
+    assert.deepEqual(Object.keys(again.by_type).sort(), Object.keys(job.by_type).sort());
     assert.equal((await integration.get<{ webhooks: unknown[] }>('/webhooks')).body.webhooks.length, 2);
   });
 
@@ -179,6 +200,8 @@ describe('webhooks, API keys and the payment provider', () => {
       JSON.stringify(job.errors),
     );
     assert.ok(job.errors?.every((e) => /API keys are imported by the operator only/.test(e.reason)));
+    assert.deepEqual(job.by_type.api_key, { imported: 0, unchanged: 0, failed: 2 });
+    assert.equal(job.by_type.webhook?.imported, 2);
     const moved = new SignedClient(h.api.baseUrl, { saasId, apiKey: backend.apiKey, secret: backend.secret });
     assert.equal((await moved.get('/tenants')).status, 401);
   });
@@ -216,5 +239,44 @@ describe('webhooks, API keys and the payment provider', () => {
     );
     assert.ok(!rows.some((row) => row.type === 'webhook' || row.type === 'payment_provider'), file);
     assert.ok(!file.includes(backend.apiKey) && !file.includes(webhook.id));
+  });
+});
+
+describe('basic settings', () => {
+  const BASIC = {
+    domain_name: 'auth.moving.example.test',
+    from_email_address: 'hello@moving.example.test',
+    reply_email_address: 'help@moving.example.test',
+  };
+  interface BasicInfo {
+    domain_name: string;
+    from_email_address: string;
+    reply_email_address: string;
+    is_dns_validated: boolean;
+    dkim_dns_records: unknown[];
+  }
+
+  it('go out as a plain setting; refused while another SaaS holds the domain; then set, the identity to be made again there', async () => {
+    assert.equal((await source.put('/basic-info', BASIC)).status, 200);
+    const file = await exported(sourceId, sealKey, false);
+    const row = rowsOf(file).find((r) => r.type === 'setting' && (r as { name?: string }).name === 'basic-info') as { value?: object } | undefined;
+    assert.deepEqual(row?.value, BASIC);
+    const { saasId, client } = await h.newSaas();
+    const refused = await importInto(saasId, file, { seal_key: sealKey.toString('base64') });
+    assert.match(refused.errors?.[0]?.reason ?? '', /domain_name: another SaaS of this service uses this domain/, JSON.stringify(refused.errors));
+    assert.equal(refused.failed, 1);
+    assert.equal((await client.get<BasicInfo>('/basic-info')).body.domain_name, '');
+    // The old SaaS lets the domain go (its cut-over): the same file sets it.
+    assert.equal((await source.put('/basic-info', { ...BASIC, domain_name: 'auth.elsewhere.example.test' })).status, 200);
+    const job = await importInto(saasId, file, { seal_key: sealKey.toString('base64') });
+    assert.equal(job.failed, 0, JSON.stringify(job.errors));
+    const info = (await client.get<BasicInfo>('/basic-info')).body;
+    assert.deepEqual([info.domain_name, info.from_email_address, info.reply_email_address], Object.values(BASIC));
+    assert.deepEqual([info.is_dns_validated, info.dkim_dns_records], [false, []], 'no identity made here yet');
+    // SES would refuse a sender with no identity: the service's own until the SaaS sets it there.
+    assert.match((await configurationService().senderAddresses(saasId)).from, /^no-reply@/);
+    assert.equal((await client.put('/basic-info', BASIC)).status, 200);
+    assert.equal((await client.get<BasicInfo>('/basic-info')).body.dkim_dns_records.length, 3);
+    assert.equal((await configurationService().senderAddresses(saasId)).from, BASIC.from_email_address);
   });
 });

@@ -66,6 +66,22 @@ export interface ImportCounts {
   failed: number;
 }
 
+/** The counts of each type of row (a line that is no row of any type counts only in the job's `failed`). */
+export type CountsByType = Partial<Record<RowType, ImportCounts>>;
+
+/** The part's rows counted by type: each by its outcome, or failed when its line was refused. */
+function countsByType(rows: ReadonlyMap<RowType, readonly { line: number }[]>, outcomes: ReadonlyMap<number, Outcome>, errors: readonly RowError[]) {
+  const refused = new Set(errors.map((error) => error.line));
+  const byType: CountsByType = {};
+  for (const [type, lines] of rows) {
+    for (const { line } of lines) {
+      const outcome = outcomes.get(line) ?? (refused.has(line) ? 'failed' : undefined);
+      if (outcome) (byType[type] ??= { imported: 0, unchanged: 0, failed: 0 })[outcome]++;
+    }
+  }
+  return byType;
+}
+
 export interface ImportJobRecord extends ImportCounts {
   id: string;
   state: ImportState;
@@ -79,6 +95,8 @@ export interface ImportJobRecord extends ImportCounts {
   mail_set_password?: boolean;
   /** The operator's seal key (export-seal.ts), sealed by the service's box until the job is done, then dropped. */
   sealed_key?: string;
+  /** The counts by type of row, over the parts done. */
+  by_type?: CountsByType;
   /** Started by the operator (npm run admin -- import), not through the API: only such a job takes API keys. */
   operator?: boolean;
 }
@@ -114,8 +132,8 @@ export interface ImportRepository {
   errors(saasId: string, jobId: string, limit: number): Promise<RowError[]>;
   /** Holds the job for this worker until `until` (Unix seconds) unless another holds it; marks it running. */
   claim(saasId: string, jobId: string, holder: string, now: number, until: number): Promise<boolean>;
-  /** Marks the part done with its errors and adds its counts to the job, in one commit; a part done already changes nothing. */
-  finishPart(saasId: string, jobId: string, index: number, counts: ImportCounts, errors: readonly RowError[]): Promise<void>;
+  /** Marks the part done with its errors and adds its counts (and by type) to the job, in one commit; a part done already changes nothing. */
+  finishPart(saasId: string, jobId: string, index: number, counts: ImportCounts, errors: readonly RowError[], byType?: CountsByType): Promise<void>;
   finish(saasId: string, jobId: string, at: number): Promise<void>;
 }
 
@@ -382,8 +400,8 @@ export class ImportService {
     let linesDone = pending.length > 0 ? (pending[0] as ImportPart).first_line - 1 : job.lines;
     let done = 0;
     for (const part of pending) {
-      const { counts, errors } = await this.runPart(saasId, { ...job, sealKey }, part, options.concurrency ?? DEFAULT_CONCURRENCY);
-      await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors);
+      const { counts, errors, byType } = await this.runPart(saasId, { ...job, sealKey }, part, options.concurrency ?? DEFAULT_CONCURRENCY);
+      await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors, byType);
       done++;
       linesDone += part.text.split('\n').length;
       options.onProgress?.(linesDone, job.lines);
@@ -403,8 +421,9 @@ export class ImportService {
     job: ImportJobRecord & { sealKey: Buffer | undefined },
     part: ImportPart,
     concurrency: number,
-  ): Promise<{ counts: ImportCounts; errors: RowError[] }> {
+  ): Promise<{ counts: ImportCounts; errors: RowError[]; byType: CountsByType }> {
     const counts: ImportCounts = { imported: 0, unchanged: 0, failed: 0 };
+    const outcomes = new Map<number, Outcome>();
     const errors: RowError[] = (part.too_long ?? []).map((line) => ({ line, reason: `longer than ${MAX_LINE_BYTES} bytes` }));
     const byType = new Map<RowType, { line: number; row: ImportRow }[]>();
     part.text.split('\n').forEach((text, i) => {
@@ -435,10 +454,14 @@ export class ImportService {
         return undefined;
       }
     };
-    const count = (outcome: Outcome | undefined) => outcome && counts[outcome]++;
+    const count = (line: number, outcome: Outcome | undefined) => {
+      if (!outcome) return;
+      counts[outcome]++;
+      outcomes.set(line, outcome);
+    };
     // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
     const writeAll = (rows: readonly { line: number; row: ImportRow }[], width: number) =>
-      eachAtMost(rows, width, async ({ line, row }) => count(await reported(line, () => this.write(saasId, row, context))));
+      eachAtMost(rows, width, async ({ line, row }) => count(line, await reported(line, () => this.write(saasId, row, context))));
     // Many rows to a commit: every row prepared (its errors reported), one read for the rows there already
     // (unchanged), the rest committed each whole, many to a transaction, and each settled by its own outcome.
     const writeBatched = async (rows: readonly { line: number; row: ImportRow }[]) => {
@@ -452,11 +475,11 @@ export class ImportService {
         ready.map((entry) => entry.ready),
       );
       const todo = ready.filter((_, i) => !there[i]);
-      counts.unchanged += ready.length - todo.length;
+      ready.forEach((entry, i) => there[i] && count(entry.line, 'unchanged'));
       const writes = await eachAtMost(todo, concurrency, (entry) => entry.ready.writes());
       const outcomes = await this.deps.committer.commitEach(writes);
       const settled = todo.map((entry, i) => ({ ...entry, outcome: outcomes[i] as CommitOutcome }));
-      await eachAtMost(settled, concurrency, async ({ line, ready, outcome }) => count(await reported(line, () => ready.settle(outcome))));
+      await eachAtMost(settled, concurrency, async ({ line, ready, outcome }) => count(line, await reported(line, () => ready.settle(outcome))));
     };
     for (const type of ROW_ORDER) {
       const rows = byType.get(type) ?? [];
@@ -473,7 +496,7 @@ export class ImportService {
     }
     errors.sort((a, b) => a.line - b.line);
     counts.failed = errors.length;
-    return { counts, errors };
+    return { counts, errors, byType: countsByType(byType, outcomes, errors) };
   }
 
   /** One row, in one commit; a DomainError names what is wrong with it. */
@@ -701,6 +724,7 @@ export function toImportJob(job: ImportJobRecord, errors?: RowError[]): ImportJo
     imported: job.imported,
     unchanged: job.unchanged,
     failed: job.failed,
+    by_type: job.by_type ?? {},
     ...(errors ? { errors } : {}),
   };
 }
