@@ -4,7 +4,7 @@
  * CPU time by the work done to get a cost per operation that the clients' work does not colour.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASE_PATH } from '../shared/routes.js';
@@ -151,6 +151,45 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time (user + system, every thread) that the process `root` and everything it spawned have used, in ms,
+ * from /proc: its own, its descendants' still running, and what its reaped children used (cutime, cstime).
+ * Undefined where there is no /proc or the process is gone.
+ */
+export function processTreeCpuMs(root: number): number | undefined {
+  const stats = new Map<number, string[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const name of entries) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      stats.set(Number(name), stat.slice(stat.lastIndexOf(')') + 2).split(' '));
+    } catch {
+      // Gone between the listing and the read: its time is in its parent's cutime once reaped.
+    }
+  }
+  if (!stats.has(root)) return undefined;
+  const children = new Map<number, number[]>();
+  for (const [pid, fields] of stats) {
+    const parent = Number(fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  let ticks = 0;
+  const pending = [root];
+  while (pending.length > 0) {
+    const pid = pending.pop() as number;
+    const fields = stats.get(pid) as string[];
+    // utime, stime, cutime, cstime (fields 14 to 17 of proc(5), counted from the state, the third).
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** USER_HZ: 100 on every Linux that node supports. */

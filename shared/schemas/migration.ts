@@ -9,6 +9,8 @@ import { Attribute, Env, Role } from './definitions.js';
 import { AttributeValues, Email, Uuid } from './common.js';
 import { MfaMethod } from './users.js';
 import { INTEGRATION_ROW_SCHEMAS } from './migration-integration.js';
+import { ENTERPRISE_ROW_SCHEMAS } from './migration-enterprise.js';
+import { BillingInfo, PaymentCustomer } from './tenants.js';
 import { MeteringUnitProps, PricingUnitForSave, SavePricingMenuParam, SavePricingPlanParam, TaxRateProps } from './pricing.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255, description: "the old system's id: the row's identity across re-runs" });
@@ -126,6 +128,11 @@ export const TenantRow = Type.Object(
     attributes: Type.Optional(AttributeValues),
     back_office_staff_email: Type.Optional(Email),
     plan_id: Type.Optional(Type.String({ maxLength: 128 })),
+    /** Its members sign in only with a passkey: refused while the SaaS has passkeys off. */
+    passkeys_required: Type.Optional(Type.Boolean()),
+    billing_info: Type.Optional(BillingInfo),
+    /** Its customer at the payment provider: meaningful with the same provider account (its key moved too). */
+    payment_customer: Type.Optional(PaymentCustomer),
   },
   { additionalProperties: false },
 );
@@ -236,6 +243,7 @@ export const ROW_SCHEMAS = {
   pricing_plan: PricingPlanRow,
   invitation: InvitationRow,
   ...INTEGRATION_ROW_SCHEMAS,
+  ...ENTERPRISE_ROW_SCHEMAS,
 };
 export type CatalogueRowType = 'tax_rate' | 'metering_unit' | 'pricing_unit' | 'pricing_menu' | 'pricing_plan';
 export type RowType = keyof typeof ROW_SCHEMAS;
@@ -281,7 +289,7 @@ export const migrationSchemas = {
       jsonl: Type.String({
         minLength: 1,
         description:
-          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, payment_provider, webhook, api_key, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership or invitation (docs/migration.md); api_key rows only through npm run admin -- import',
+          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, payment_provider, webhook, api_key, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group or scim_member (docs/migration.md); api_key rows only through npm run admin -- import',
       }),
       mail_set_password: Type.Optional(
         Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
@@ -290,7 +298,7 @@ export const migrationSchemas = {
         Type.String({
           maxLength: 64,
           description:
-            "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds, external provider secret, webhook signing secrets and payment provider key",
+            "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds, external provider secret, webhook signing secrets, payment provider key, tenants' OpenID Connect client secrets and SCIM token hashes",
         }),
       ),
     }),
@@ -303,7 +311,7 @@ export const migrationSchemas = {
     response: Type.Object({
       jsonl: Type.String({
         description:
-          'the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships and open invitations; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets or payment key; API keys (api_key rows) only through npm run admin -- export --api-keys',
+          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets, payment key, tenant client secret or SCIM token hash; API keys (api_key rows) only through npm run admin -- export --api-keys",
       }),
       rows: Type.Integer(),
       by_type: Type.Record(Type.String(), Type.Integer(), { description: 'the rows by type, in the order of the file' }),

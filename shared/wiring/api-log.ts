@@ -18,7 +18,7 @@ import type { ActivityEvent } from '../domain/users/activity.js';
 import { DailySignIns } from '../domain/users/daily-sign-ins.js';
 import { isCountedKind } from '../domain/users/sign-in-counts.js';
 import { cursors } from './keys.js';
-import { ActiveUserMarker } from '../domain/analysis/active-users.js';
+import { ActiveUserMarker, KnownMarks } from '../domain/analysis/active-users.js';
 import { PageViews } from '../domain/analysis/page-views.js';
 import {
   analysisRepository,
@@ -79,6 +79,9 @@ export const countSignIn = (saasId: string, event: ActivityEvent, userId: string
   if (isCountedKind(event.kind)) void lineSink(signInLine(saasId, event.kind, event.at, event.kind === 'sign_in_succeeded' ? userId : undefined));
 };
 
+/** The active users' marks this process has written or found (a warm writer function's, or `npm start`'s), across batches. */
+const knownActiveMarks = new KnownMarks();
+
 /**
  * The API log writer (shared/domain/apilog/shipped-lines.ts): log lines in, records and sign-in counts written, the
  * other lines left alone. The local sink (local/line-sink.ts) calls it as the writer function does.
@@ -88,7 +91,7 @@ export async function writeShippedLines(messages: readonly string[]): Promise<{ 
     logs: apiLogRepository(),
     counts: signInCountsRepository(),
     events: new EventRecorder({ events: eventRepository() }),
-    active: new ActiveUserMarker(analysisRepository(), apiLogRetentionSeconds()),
+    active: new ActiveUserMarker(analysisRepository(), apiLogRetentionSeconds(), knownActiveMarks),
     lastSignIns: userRepository(),
     pages: new PageViews(analysisRepository()),
   });

@@ -10,6 +10,8 @@ import { invitationService } from './invitations.js';
 import type { SettingPorts } from '../domain/migration/setting-rows.js';
 import type { IntegrationPorts } from '../domain/migration/integration-rows.js';
 import { parsePermissions } from '../domain/accounts/accounts.js';
+import type { EnterprisePorts } from '../domain/migration/enterprise-rows.js';
+import { tenantOidcService } from './enterprise.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { DirectoryMigration } from '../store/directory-migration.js';
 import { dynamo, secretBox, tableName } from './clients.js';
@@ -21,10 +23,12 @@ import {
   committer,
   definitionRepository,
   eventRepository,
+  domainRepository,
   importRepository,
   invitationRepository,
   membershipRepository,
   passkeyRepository,
+  scimRepository,
   settingsRepository,
   tenantRepository,
   userRepository,
@@ -60,9 +64,25 @@ const integrationPorts = (): IntegrationPorts => {
   };
 };
 
+/** Tenants' own identity providers, domains and SCIM set-up; passkeys read uncached, as the job's setting rows set them. */
+const enterprisePorts = (settings: SettingPorts): EnterprisePorts => {
+  const users = userRepository();
+  return {
+    tenants: tenantRepository(),
+    oidc: tenantOidcService(),
+    domains: domainRepository(),
+    scim: scimRepository(),
+    memberships: membershipRepository(users),
+    users,
+    roleExists: async (saasId, roleName) => (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName),
+    passkeysEnabled: async (saasId) => (await settings.configuration.signInSettings(saasId)).passkeys.enable,
+    committer: committer(),
+  };
+};
+
 /** Import jobs (our extension, issue 39): the API starts them, the scheduled worker and `npm run admin -- import` run them. */
 export const importService = () => {
-  const [tenantUsers, flows] = [tenantUserService(), userFlowService()];
+  const [tenantUsers, flows, settings] = [tenantUserService(), userFlowService(), settingPorts()];
   return new ImportService({
     imports: importRepository(),
     users: userRepository(),
@@ -76,16 +96,18 @@ export const importService = () => {
     mailSetPassword: (saasId, user) => flows.mailSetPasswordLink(saasId, user),
     box: secretBox(),
     passkeys: passkeyRepository(),
-    settings: settingPorts(),
+    settings,
     catalogue: catalogueService(),
     invitations: invitationService(),
     integration: integrationPorts(),
+    enterprise: enterprisePorts(settings),
   });
 };
 
 /** The export (issue 39): the import file that rebuilds the SaaS elsewhere. */
-export const exportService = () =>
-  new ExportService({
+export const exportService = () => {
+  const settings = settingPorts();
+  return new ExportService({
     users: userRepository(),
     tenants: tenantRepository(),
     memberships: membershipRepository(),
@@ -93,11 +115,13 @@ export const exportService = () =>
     poolName,
     passkeys: passkeyRepository(),
     box: secretBox(),
-    settings: settingPorts(),
+    settings,
     catalogue: catalogueService(),
     invitations: invitationRepository(),
     integration: integrationPorts(),
+    enterprise: enterprisePorts(settings),
   });
+};
 
 /** Each run of the scheduled worker, over every SaaS. */
 export const scheduledWork = () => {

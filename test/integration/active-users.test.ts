@@ -12,8 +12,10 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { COUNTED_TENANT } from '../../shared/domain/analysis/analysis.js';
+import { ActiveUserMarker } from '../../shared/domain/analysis/active-users.js';
 import { signInLine } from '../../shared/domain/apilog/shipped-lines.js';
 import { writeShippedLines } from '../../shared/wiring.js';
+import { analysisRepository, apiLogRetentionSeconds } from '../../shared/wiring/repositories.js';
 import { onApi } from '../support/other-api.js';
 
 const PASSWORD = 'Passw0rd!active';
@@ -99,6 +101,19 @@ describe('active users counted from the sign-ins', () => {
       signInLine(saasId, 'sign_in_succeeded', Math.floor(lastOfMonth / 1000), one.id),
       signInLine(saasId, 'sign_in_succeeded', Math.floor(firstOfNext / 1000) + 60, one.id),
     ]);
+    assert.deepEqual(await activeUsers(analysis, `type=daily&date_from=${day(lastOfMonth)}&date_to=${day(firstOfNext)}`), [
+      counted(day(lastOfMonth), 2),
+      counted(day(firstOfNext), 1),
+    ]);
+  });
+
+  it('counts nobody twice when another process, which knows no marks, is handed the same sign-ins', async () => {
+    // The batch delivered again to another writer instance: only the store's condition stands between it and a
+    // second count (the process's own memory of marks is empty there).
+    const one = users[0] as { id: string };
+    const fresh = new ActiveUserMarker(analysisRepository(), apiLogRetentionSeconds());
+    await fresh.signedIn(saasId, one.id, Math.floor(lastOfMonth / 1000));
+    await fresh.signedIn(saasId, one.id, Math.floor(firstOfNext / 1000) + 60);
     assert.deepEqual(await activeUsers(analysis, `type=daily&date_from=${day(lastOfMonth)}&date_to=${day(firstOfNext)}`), [
       counted(day(lastOfMonth), 2),
       counted(day(firstOfNext), 1),

@@ -33,18 +33,45 @@ export function periodsOf(at: number): { period: ActivePeriod; date: string; end
   ];
 }
 
+/**
+ * The marks one process knows are in the store (it made them, or its write found them there): a user's next
+ * sign-in in the same period then asks the store nothing, where each took two conditional writes that could only
+ * fail. Knowing is safe: a mark is never removed before its period is over (it expires a day after). Bounded: past
+ * `limit` marks it forgets them all and learns again from the store.
+ */
+export class KnownMarks {
+  private readonly known = new Set<string>();
+
+  constructor(private readonly limit = 100_000) {}
+
+  has(key: string): boolean {
+    return this.known.has(key);
+  }
+
+  add(key: string): void {
+    if (this.known.size >= this.limit) this.known.clear();
+    this.known.add(key);
+  }
+}
+
 export class ActiveUserMarker {
   constructor(
     private readonly marks: Pick<ActiveUserMarks, 'mark'>,
     /** How long a count is kept past its period: the API log's retention, as the sign-in counts. */
     private readonly retentionSeconds: number,
+    /** Kept across batches by the writer's process (shared/wiring/api-log.ts); a marker of its own by default. */
+    private readonly known = new KnownMarks(),
   ) {}
 
   /** The user's sign-in at `at` (Unix seconds): active that day and that month. */
   async signedIn(saasId: string, userId: string, at: number): Promise<void> {
     for (const { period, date, endsAt } of periodsOf(at)) {
+      const key = `${saasId}\n${period}\n${date}\n${userId}`;
+      if (this.known.has(key)) continue;
       // A mark outlives its period by a day, so a batch delivered again late still finds it.
       await this.marks.mark(saasId, period, date, userId, endsAt + DAY, endsAt + this.retentionSeconds);
+      // Made now with its count, or there already: either way there until its period ends.
+      this.known.add(key);
     }
   }
 }

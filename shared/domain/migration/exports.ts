@@ -11,7 +11,8 @@
  * without the seed, and the import refuses that row rather than turn the second factor off.
  *
  * The SaaS's saved settings (setting-rows.ts), its pricing catalogue under the ids it has here (so tenants'
- * plan ids name the same plans there) and its invitations still open go with them.
+ * plan ids name the same plans there) and its invitations still open go with them, then each tenant's own
+ * identity providers, domains and SCIM set-up (enterprise-rows.ts).
  */
 import type { ImportedPasswordHash } from '../../crypto/imported-hash.js';
 import { invalid } from '../../errors.js';
@@ -28,6 +29,7 @@ import type { InvitationRepository } from '../tenants/invitations.js';
 import { nowSeconds } from '../../clock.js';
 import { settingRows, type SettingPorts } from './setting-rows.js';
 import { integrationRows, type IntegrationPorts } from './integration-rows.js';
+import { enterpriseRows, type EnterprisePorts } from './enterprise-rows.js';
 
 export interface ExportDeps {
   users: Pick<UserRepository, 'list' | 'getMany'>;
@@ -42,6 +44,7 @@ export interface ExportDeps {
   catalogue: { records(saasId: string): Promise<Catalogue> };
   invitations: Pick<InvitationRepository, 'list'>;
   integration: IntegrationPorts;
+  enterprise: EnterprisePorts;
 }
 
 export interface ExportOptions {
@@ -158,6 +161,9 @@ export class ExportService {
         name: tenant.name,
         attributes: tenant.attributes,
         ...(tenant.back_office_staff_email ? { back_office_staff_email: tenant.back_office_staff_email } : {}),
+        ...(tenant.passkeys_required ? { passkeys_required: true } : {}),
+        ...(tenant.billing_info ? { billing_info: tenant.billing_info } : {}),
+        ...(tenant.payment_customer ? { payment_customer: tenant.payment_customer } : {}),
         // A plan id from before the catalogue (or of a plan removed with it) names nothing the new stack could check.
         ...(tenant.plan_id && plans.has(tenant.plan_id) ? { plan_id: tenant.plan_id } : {}),
       };
@@ -199,6 +205,7 @@ export class ExportService {
         };
       }
     }
+    yield* enterpriseRows(this.deps.enterprise, saasId, tenants, options.sealKey);
   }
 
   /** The user's MFA state (the app's seed sealed under `sealKey`, when given) and passkeys, as the row carries them. */

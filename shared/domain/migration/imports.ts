@@ -43,6 +43,8 @@ import type { CatalogueKind } from '../pricing/catalogue-records.js';
 import type { InvitationService } from '../tenants/invitations.js';
 import { applySettingRow, type SettingPorts } from './setting-rows.js';
 import { applyIntegrationRow, type IntegrationPorts } from './integration-rows.js';
+import { applyEnterpriseRow, type EnterprisePorts } from './enterprise-rows.js';
+import { ENTERPRISE_ROW_TYPES } from '../../schemas/migration-enterprise.js';
 import {
   emailAddress,
   loginFromRequest,
@@ -161,6 +163,8 @@ export interface ImportDeps {
   invitations: Pick<InvitationService, 'importOpen'>;
   /** Webhooks, API keys and the payment provider (integration-rows.ts). */
   integration: IntegrationPorts;
+  /** Tenants' own identity providers, domains and SCIM set-up (enterprise-rows.ts). */
+  enterprise: EnterprisePorts;
 }
 
 export interface RunOptions {
@@ -196,13 +200,15 @@ const ROW_ORDER: readonly RowType[] = [
   'user',
   'membership',
   'invitation',
+  ...ENTERPRISE_ROW_TYPES,
 ];
 /**
  * Rows written one at a time: attributes change what later rows are checked against, a setting row reads and
  * writes the import's marks, the catalogue is one document that a change reads whole (side by side, its
  * writes would only retry each other), and webhooks are counted against their limit before each is written.
+ * A SCIM member row reads the user's other memberships to tell whether to disable them.
  */
-const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...INTEGRATION_ROWS, ...CATALOGUE_ROWS]);
+const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...INTEGRATION_ROWS, ...CATALOGUE_ROWS, 'scim_member']);
 const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
   tax_rate: 'taxRate',
   metering_unit: 'meter',
@@ -537,6 +543,16 @@ export class ImportService {
       case 'webhook':
       case 'api_key':
         return applyIntegrationRow(this.deps.integration, saasId, row, context);
+      case 'tenant_saml':
+      case 'tenant_oidc':
+      case 'tenant_domain':
+      case 'scim_tokens':
+      case 'scim_group':
+      case 'scim_member':
+        return applyEnterpriseRow(this.deps.enterprise, saasId, row, context.sealKey, {
+          tenant: (external) => externalId(saasId, 'tenant', external),
+          user: (external) => externalId(saasId, 'user', external),
+        });
     }
   }
 
@@ -591,12 +607,17 @@ export class ImportService {
     checkAttributeValues(attributes, await context.attributes('tenant'), 'tenant attribute');
     if (row.plan_id !== undefined && !(await this.deps.planExists(saasId, row.plan_id)))
       throw invalid('plan_not_found', `plan_id: no plan ${row.plan_id} in the pricing catalogue`);
+    if (row.passkeys_required && !(await this.deps.enterprise.passkeysEnabled(saasId)))
+      throw invalid('passkeys_not_enabled', 'passkeys_required: turn on passkeys in the sign-in settings (passkeys.enable) first');
     const now = nowSeconds();
     const tenant: TenantRecord = {
       id: externalId(saasId, 'tenant', row.external_id),
       name: row.name,
       attributes,
       back_office_staff_email: row.back_office_staff_email ?? '',
+      ...(row.passkeys_required ? { passkeys_required: true } : {}),
+      ...(row.billing_info ? { billing_info: row.billing_info } : {}),
+      ...(row.payment_customer ? { payment_customer: row.payment_customer } : {}),
       plan_histories: row.plan_id ? [{ plan_id: row.plan_id, plan_applied_at: now }] : [],
       ...(row.plan_id ? { plan_id: row.plan_id } : {}),
       rev: 0,

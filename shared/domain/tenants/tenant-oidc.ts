@@ -54,6 +54,15 @@ export class TenantOidcService {
     };
   }
 
+  /**
+   * The settings an export carried (shared/domain/migration/enterprise-rows.ts), with the secret opened from it:
+   * kept as they were saved there, the issuer included, without reading the discovery document again.
+   */
+  async restore(saasId: string, tenantId: string, settings: Omit<TenantOidc, 'sealed_secret'>, secret: string | undefined): Promise<boolean> {
+    const sealed = secret === undefined ? undefined : await this.deps.box.seal(secret, secretContext(saasId, tenantId));
+    return this.deps.tenants.patch(saasId, tenantId, { oidc: { ...settings, ...(sealed ? { sealed_secret: sealed } : {}) } });
+  }
+
   /** null turns the tenant's OpenID Connect sign-in off; the discovery document is read now, so a broken one is a 400 here. */
   async set(saasId: string, tenantId: string, props: OidcProviderProps | null): Promise<void> {
     const tenant = await this.deps.tenants.get(saasId, tenantId);

@@ -18,7 +18,7 @@ export const PROOF_LABEL = '_identity-verification';
 const PROOF_PREFIX = 'identity-verification=';
 /** A verified domain's proof is read again when a sign-in routes through it this long after the last reading. */
 export const RECHECK_SECONDS = 24 * 60 * 60;
-const MAX_CLAIMS_PER_TENANT = 20;
+export const MAX_CLAIMS_PER_TENANT = 20;
 
 export interface DomainClaim {
   domain: string;
