@@ -187,8 +187,8 @@ const LEASE_SECONDS = 120;
 const DEFAULT_CONCURRENCY = 16;
 
 const CATALOGUE_ROWS: readonly CatalogueRowType[] = ['tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan'];
-/** The order rows of one part are written in: what a row names is written before it. */
 const INTEGRATION_ROWS: readonly RowType[] = ['payment_provider', 'webhook', 'api_key'];
+/** The order rows of one part are written in: what a row names is written before it. */
 const ROW_ORDER: readonly RowType[] = [
   'attribute',
   'role',
@@ -429,7 +429,7 @@ export class ImportService {
     concurrency: number,
   ): Promise<{ counts: ImportCounts; errors: RowError[]; byType: CountsByType }> {
     const counts: ImportCounts = { imported: 0, unchanged: 0, failed: 0 };
-    const outcomes = new Map<number, Outcome>();
+    const outcomeOf = new Map<number, Outcome>();
     const errors: RowError[] = (part.too_long ?? []).map((line) => ({ line, reason: `longer than ${MAX_LINE_BYTES} bytes` }));
     const byType = new Map<RowType, { line: number; row: ImportRow }[]>();
     part.text.split('\n').forEach((text, i) => {
@@ -463,7 +463,7 @@ export class ImportService {
     const count = (line: number, outcome: Outcome | undefined) => {
       if (!outcome) return;
       counts[outcome]++;
-      outcomes.set(line, outcome);
+      outcomeOf.set(line, outcome);
     };
     // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
     const writeAll = (rows: readonly { line: number; row: ImportRow }[], width: number) =>
@@ -502,7 +502,7 @@ export class ImportService {
     }
     errors.sort((a, b) => a.line - b.line);
     counts.failed = errors.length;
-    return { counts, errors, byType: countsByType(byType, outcomes, errors) };
+    return { counts, errors, byType: countsByType(byType, outcomeOf, errors) };
   }
 
   /** One row, in one commit; a DomainError names what is wrong with it. */
