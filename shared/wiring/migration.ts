@@ -60,7 +60,11 @@ const integrationPorts = (): IntegrationPorts => {
     apiKeys: accountRepository(),
     checkPermissions: parsePermissions,
     box: secretBox(),
-    payment: { secretKey: (saasId) => payment.exportedKey(saasId), configure: (saasId, input) => payment.configure(saasId, input) },
+    payment: {
+      configured: async (saasId) => (await payment.settings(saasId)).provider !== '',
+      secretKey: (saasId) => payment.exportedKey(saasId),
+      configure: (saasId, input) => payment.configure(saasId, input),
+    },
   };
 };
 

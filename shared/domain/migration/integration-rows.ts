@@ -49,6 +49,8 @@ export interface IntegrationPorts {
   /** Seals and opens API keys' secrets as the accounts do. */
   box: SecretBox;
   payment: {
+    /** Whether a key is set, read without opening it. */
+    configured(saasId: string): Promise<boolean>;
     /** The provider's key in the clear, or undefined when none is set. */
     secretKey(saasId: string): Promise<string | undefined>;
     configure(saasId: string, input: { provider: 'stripe'; secret_key: string }): Promise<void>;
@@ -77,10 +79,11 @@ export async function* integrationRows(
 ): AsyncGenerator<IntegrationRow> {
   const seal = (secret: string, boundTo: string) => (sealKey ? sealForExport(sealKey, secret, boundTo) : undefined);
   const withSecret = <T extends object>(row: T, field: string, sealed: string | undefined) => (sealed ? { ...row, [field]: sealed } : row);
-  const paymentKey = await ports.payment.secretKey(saasId);
-  if (paymentKey !== undefined) {
+  if (await ports.payment.configured(saasId)) {
     const row: PaymentProviderRow = { type: 'payment_provider', provider: 'stripe' };
-    yield withSecret(row, 'secret_key', seal(paymentKey, binding.payment));
+    // Opened only to be sealed again: without a key the secret stays where it is.
+    const paymentKey = sealKey ? await ports.payment.secretKey(saasId) : undefined;
+    yield withSecret(row, 'secret_key', paymentKey === undefined ? undefined : seal(paymentKey, binding.payment));
   }
   const endpoints = [...(await ports.webhooks.webhooks(saasId))].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   for (const endpoint of endpoints) {
