@@ -341,7 +341,7 @@ export class ConfigurationService {
    * identity or the domain's certificate: the import's worker may not make them (only the configuration function
    * reaches SES and ACM). The SaaS PUTs the same body on the target to make the identity and answer its DKIM
    * records; the domain's certificate is requested at its next Get Basic Information. Until the identity is
-   * verified, mail goes from the service's own address (senderAddresses).
+   * made there, mail goes from the service's own address (senderAddresses).
    */
   async importBasicInfo(saasId: string, change: BasicChange): Promise<void> {
     this.refuseServiceDomain(change.domain_name.toLowerCase());
