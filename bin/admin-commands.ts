@@ -33,6 +33,7 @@ export interface AdminOptions {
   out?: string | undefined;
   'mail-set-password'?: boolean | undefined;
   'seal-key-file'?: string | undefined;
+  'api-keys'?: boolean | undefined;
   'data-dir'?: string | undefined;
 }
 
@@ -167,7 +168,7 @@ async function run(command: string, values: AdminOptions, file: string | undefin
         );
         break;
       case 'export':
-        await exportFile(required('saas'), values.out, sealKeyText(values));
+        await exportFile(required('saas'), values.out, sealKeyText(values), values['api-keys'] === true);
         break;
       default:
         throw new Error(`no such command: ${command}`);

@@ -27,6 +27,7 @@ const { values, positionals } = parseArgs({
     out: { type: 'string' },
     'mail-set-password': { type: 'boolean', default: false },
     'seal-key-file': { type: 'string' },
+    'api-keys': { type: 'boolean', default: false },
     'data-dir': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -54,9 +55,11 @@ const USAGE = `npm run admin -- <command>: SaaS accounts and API keys, on the lo
                                      of 32 bytes) opens the TOTP seeds an export sealed with it
   import list --saas ID              the SaaS's import jobs, newest first
   import show --saas ID --job JOB    one job's state, counts and failed rows (line and reason)
-  export --saas ID [--out FILE] [--seal-key-file KEY]
+  export --saas ID [--out FILE] [--seal-key-file KEY] [--api-keys]
                                      the SaaS as an import file (JSON Lines, passwords as SRP verifiers),
-                                     on stdout or into FILE; with KEY, TOTP seeds sealed under it
+                                     on stdout or into FILE; with KEY, TOTP seeds and the webhooks' and
+                                     payment provider's secrets sealed under it; --api-keys (with KEY)
+                                     adds the API keys and their secrets, which only \`import FILE\` takes
 
 Where: local by default (the DynamoDB Local of a running \`npm start\`, or one started for the command on
 \`.data/\`); \`--endpoint URL [--table NAME]\` for another DynamoDB endpoint; \`--aws --table NAME

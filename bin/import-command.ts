@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { sealKeyOf } from '../shared/crypto/export-seal.js';
 import type { ImportOptions } from '../shared/domain/migration/imports.js';
+import { rowTally } from '../shared/domain/migration/exports.js';
 import type { ImportJob } from '../shared/schemas/migration.js';
 import { exportService, importService } from '../shared/wiring.js';
 
@@ -30,26 +31,25 @@ function progressBar(): (done: number, total: number) => void {
 }
 
 /** `npm run admin -- export --saas ID [--out FILE]`: the rows as they are read, so no size limit holds. */
-export async function exportFile(saasId: string, out?: string, sealKeyText?: string): Promise<void> {
+export async function exportFile(saasId: string, out?: string, sealKeyText?: string, apiKeys = false): Promise<void> {
   const sealKey = sealKeyText === undefined ? undefined : sealKeyOf(sealKeyText);
   if (sealKeyText !== undefined && !sealKey) throw new Error('--seal-key-file: the file must hold base64 of 32 bytes (openssl rand -base64 32)');
+  if (apiKeys && !sealKey) throw new Error("--api-keys: needs --seal-key-file, so the keys' secrets go out sealed");
   const sink = out ? createWriteStream(out) : process.stdout;
-  let rows = 0;
-  const byType = new Map<string, number>();
-  for await (const row of exportService().rows(saasId, { sealKey })) {
+  const tally = rowTally();
+  for await (const row of exportService().rows(saasId, { sealKey, apiKeys })) {
     if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
-    rows++;
-    byType.set(row.type, (byType.get(row.type) ?? 0) + 1);
+    tally.add(row.type);
   }
   if (out) await new Promise((resolve) => (sink as ReturnType<typeof createWriteStream>).end(resolve));
   // By type, in the file's order: what went, and what (settings, the catalogue, invitations) did not.
-  const types = [...byType].map(([type, count]) => `${count} ${type}`).join(', ');
-  process.stderr.write(`${rows} rows exported${types ? ` (${types})` : ''}\n`);
+  process.stderr.write(`${tally.text()}\n`);
 }
 
 export async function importFile(saasId: string, path: string, options: ImportOptions = {}): Promise<ImportJob> {
   const imports = importService();
-  const job = await imports.start(saasId, readFileSync(path, 'utf8'), options);
+  // The operator's own job: it may bring the SaaS's API keys (integration-rows.ts), which a job of the API may not.
+  const job = await imports.start(saasId, readFileSync(path, 'utf8'), { ...options, operator: true });
   const progress = progressBar();
   progress(0, job.lines);
   await imports.run(saasId, job.job_id, { onProgress: progress });

@@ -8,6 +8,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Attribute, Env, Role } from './definitions.js';
 import { AttributeValues, Email, Uuid } from './common.js';
 import { MfaMethod } from './users.js';
+import { INTEGRATION_ROW_SCHEMAS } from './migration-integration.js';
 import { ENTERPRISE_ROW_SCHEMAS } from './migration-enterprise.js';
 import { BillingInfo, PaymentCustomer } from './tenants.js';
 import { MeteringUnitProps, PricingUnitForSave, SavePricingMenuParam, SavePricingPlanParam, TaxRateProps } from './pricing.js';
@@ -172,6 +173,7 @@ export const SETTING_NAMES = [
   'customize-pages',
   'notification-messages',
   'auth-info',
+  'basic-info',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -240,6 +242,7 @@ export const ROW_SCHEMAS = {
   pricing_menu: PricingMenuRow,
   pricing_plan: PricingPlanRow,
   invitation: InvitationRow,
+  ...INTEGRATION_ROW_SCHEMAS,
   ...ENTERPRISE_ROW_SCHEMAS,
 };
 export type CatalogueRowType = 'tax_rate' | 'metering_unit' | 'pricing_unit' | 'pricing_menu' | 'pricing_plan';
@@ -263,6 +266,10 @@ export const ImportJob = Type.Object(
     /** Rows that were already there from an earlier run: left as they are. */
     unchanged: Type.Integer(),
     failed: Type.Integer(),
+    by_type: Type.Record(Type.String(), Type.Object({ imported: Type.Integer(), unchanged: Type.Integer(), failed: Type.Integer() }), {
+      description:
+        'the same counts by type of row (user, tenant, membership, setting, webhook, …), over the parts done; a line that is no row of any type counts only in failed',
+    }),
     /** The failed rows, by line number (the first 1,000). */
     errors: Type.Optional(Type.Array(Type.Object({ line: Type.Integer(), reason: Type.String() }))),
   },
@@ -282,7 +289,7 @@ export const migrationSchemas = {
       jsonl: Type.String({
         minLength: 1,
         description:
-          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group or scim_member (docs/migration.md)',
+          'the file: JSON Lines, one row a line, each of type attribute, role, env, setting, payment_provider, webhook, api_key, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group or scim_member (docs/migration.md); api_key rows only through npm run admin -- import',
       }),
       mail_set_password: Type.Optional(
         Type.Boolean({ description: 'mail each new user with an e-mail address and no password_hash a link to set a password (default false)' }),
@@ -291,7 +298,7 @@ export const migrationSchemas = {
         Type.String({
           maxLength: 64,
           description:
-            "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds, external provider secret, tenants' OpenID Connect client secrets and SCIM token hashes",
+            "the export's seal key (base64 of 32 bytes): opens the file's sealed TOTP seeds, external provider secret, webhook signing secrets, payment provider key, tenants' OpenID Connect client secrets and SCIM token hashes",
         }),
       ),
     }),
@@ -304,9 +311,10 @@ export const migrationSchemas = {
     response: Type.Object({
       jsonl: Type.String({
         description:
-          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). Without a seal key: no TOTP seeds, no provider secret, no tenant client secret, no SCIM token hash",
+          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets, payment key, tenant client secret or SCIM token hash; API keys (api_key rows) only through npm run admin -- export --api-keys",
       }),
       rows: Type.Integer(),
+      by_type: Type.Record(Type.String(), Type.Integer(), { description: 'the rows by type, in the order of the file' }),
     }),
   },
 };

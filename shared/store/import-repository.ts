@@ -4,7 +4,7 @@
  * read from the parts and the job item stays small.
  */
 import { atomicWrite } from '../domain/atomic.js';
-import type { ImportCounts, ImportJobRecord, ImportPart, ImportRepository, RowError } from '../domain/migration/imports.js';
+import type { CountsByType, ImportCounts, ImportJobRecord, ImportPart, ImportRepository, RowError } from '../domain/migration/imports.js';
 import { batchPut } from './batch.js';
 import { unlessConditionFails } from './conditional.js';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
@@ -17,9 +17,20 @@ import { byCreation, createdMs } from '../domain/creation-order.js';
 
 const PART_OPEN: Condition = { expression: 'attribute_not_exists(#done)', names: { '#done': 'done' } };
 
+/** A count of one type of row and one outcome: an attribute of its own, so each part's commit can ADD to it. */
+const COUNT = /^count:([a-z_]+):(imported|unchanged|failed)$/;
+const countName = (type: string, outcome: keyof ImportCounts) => `count:${type}:${outcome}`;
+
 const toJob = (item: Record<string, unknown>): ImportJobRecord => {
   const { lease_holder: _holder, lease_until: _until, ...job } = withoutKeys<ImportJobRecord & { lease_holder?: string; lease_until?: number }>(item);
-  return job;
+  const byType: Record<string, ImportCounts> = {};
+  for (const [name, value] of Object.entries(job)) {
+    const match = COUNT.exec(name);
+    if (!match) continue;
+    delete (job as Record<string, unknown>)[name];
+    (byType[match[1] as string] ??= { imported: 0, unchanged: 0, failed: 0 })[match[2] as keyof ImportCounts] = Number(value);
+  }
+  return { ...job, by_type: byType as CountsByType };
 };
 
 /** Oldest first: jobs made within one second keep their order. */
@@ -90,9 +101,20 @@ export class DynamoImportRepository implements ImportRepository {
     return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, keys.importJob(saasId, jobId), change, free))));
   }
 
-  async finishPart(saasId: string, jobId: string, index: number, counts: ImportCounts, errors: readonly RowError[]): Promise<void> {
+  async finishPart(
+    saasId: string,
+    jobId: string,
+    index: number,
+    counts: ImportCounts,
+    errors: readonly RowError[],
+    byType: CountsByType = {},
+  ): Promise<void> {
     const part = new Update().set('done', true).set('errors', errors).remove('text');
     const job = new Update().add('imported', counts.imported).add('unchanged', counts.unchanged).add('failed', counts.failed);
+    for (const [type, typeCounts] of Object.entries(byType)) {
+      for (const outcome of ['imported', 'unchanged', 'failed'] as const)
+        if (typeCounts[outcome] > 0) job.add(countName(type, outcome), typeCounts[outcome]);
+    }
     // Refused only when the part is done already: its counts are in the job, and stay counted once.
     await new DynamoCommitter(this.db).commit(
       atomicWrite(

@@ -34,7 +34,7 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Webhook URLs: public addresses only on AWS; locally, plain http to this machine too (publicFetcher). */
 const webhookFetcher = () => publicFetcher(WEBHOOK_TIMEOUT_MS, 0);
 /** Webhook secrets sealed under their SaaS and endpoint, like every stored secret (decision 4). */
-const webhookSecrets = (): WebhookSecrets => ({
+export const webhookSecrets = (): WebhookSecrets => ({
   seal: (saasId, id, secret) => secretBox().seal(secret, { saasId, purpose: 'webhook', webhookId: id }),
   open: (saasId, id, sealed) => secretBox().open(sealed, { saasId, purpose: 'webhook', webhookId: id }),
 });
@@ -57,15 +57,17 @@ export const eventDeliverer = () => {
 /** The Integration API (/v1/integration). */
 export const integrationService = () => new IntegrationService({ events: eventRepository(), tell: tellEvent, newId: newApiLogId, now: nowMillis });
 
+/** Refuses (a 400) a webhook URL the service may not post to: as creating one does, and an import's webhook rows. */
+export const checkWebhookUrl = async (url: string, field: string) => void (await webhookFetcher().check(url, field));
+
 /** Signed webhooks (/v1/integration/webhooks, our extension). */
 export const webhookService = () => {
   const events = eventRepository();
-  const fetcher = webhookFetcher();
   return new WebhookService({
     webhooks: events,
     events,
     secrets: webhookSecrets(),
-    checkUrl: async (url, field) => void (await fetcher.check(url, field)),
+    checkUrl: checkWebhookUrl,
     now: nowSeconds,
   });
 };

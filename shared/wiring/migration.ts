@@ -8,18 +8,21 @@ import { poolName } from './accounts.js';
 import { configurationReader, loginThemeService } from './configuration.js';
 import { invitationService } from './invitations.js';
 import type { SettingPorts } from '../domain/migration/setting-rows.js';
+import type { IntegrationPorts } from '../domain/migration/integration-rows.js';
+import { parsePermissions } from '../domain/accounts/accounts.js';
 import type { EnterprisePorts } from '../domain/migration/enterprise-rows.js';
 import { tenantOidcService } from './enterprise.js';
 import { ScheduledWork } from '../domain/scheduled-work.js';
 import { DirectoryMigration } from '../store/directory-migration.js';
 import { dynamo, secretBox, tableName } from './clients.js';
-import { eventDeliverer } from './integration.js';
+import { checkWebhookUrl, eventDeliverer, webhookSecrets } from './integration.js';
 import { courier } from './mail.js';
-import { catalogueService } from './pricing.js';
+import { catalogueService, paymentProviderService } from './pricing.js';
 import {
   accountRepository,
   committer,
   definitionRepository,
+  eventRepository,
   domainRepository,
   importRepository,
   invitationRepository,
@@ -39,11 +42,30 @@ const DIRECTORY_BUDGET_MS = 50_000;
 
 /**
  * The settings an import sets and an export reads, uncached: a job's setting row is read back by the next run.
- * Without SES or the domains: the sender's address and the screen's own domain do not move (docs/migration.md).
+ * Without SES or the domains: the sender's address and the screen's own domain move as names, and the target
+ * makes their identity and certificate when the SaaS sets them there (docs/migration.md).
  */
 const settingPorts = (): SettingPorts => {
   const settings = settingsRepository();
   return { configuration: configurationReader(settings), theme: loginThemeService(), settings };
+};
+
+/** Webhooks, API keys and the payment provider, as the export reads them and the import writes them (integration-rows.ts). */
+const integrationPorts = (): IntegrationPorts => {
+  const payment = paymentProviderService();
+  return {
+    webhooks: eventRepository(),
+    webhookSecrets: webhookSecrets(),
+    checkUrl: checkWebhookUrl,
+    apiKeys: accountRepository(),
+    checkPermissions: parsePermissions,
+    box: secretBox(),
+    payment: {
+      configured: async (saasId) => (await payment.settings(saasId)).provider !== '',
+      secretKey: (saasId) => payment.exportedKey(saasId),
+      configure: (saasId, input) => payment.configure(saasId, input),
+    },
+  };
 };
 
 /** Tenants' own identity providers, domains and SCIM set-up; passkeys read uncached, as the job's setting rows set them. */
@@ -81,6 +103,7 @@ export const importService = () => {
     settings,
     catalogue: catalogueService(),
     invitations: invitationService(),
+    integration: integrationPorts(),
     enterprise: enterprisePorts(settings),
   });
 };
@@ -99,6 +122,7 @@ export const exportService = () => {
     settings,
     catalogue: catalogueService(),
     invitations: invitationRepository(),
+    integration: integrationPorts(),
     enterprise: enterprisePorts(settings),
   });
 };

@@ -1,9 +1,10 @@
 /**
  * The console's migration page in headless Chromium against the local stack (issue 39, docs/migration.md): a
  * JSON Lines file uploaded from the keyboard starts an import job, the scheduled worker runs it, the list shows
- * its state and counts and the job's page its refused rows by line and reason; a file over the API's limit is
- * not sent and the page points at the command; a key holding `*` without `migration:write` is told how to get
- * one. English and Japanese, axe-core on each. Screenshots go to .test-results/console/.
+ * its state and counts and the job's page its counts by type of row and its refused rows by line and reason; a
+ * file over the API's limit is not sent and the page points at the command; a key holding `*` without
+ * `migration:write` is told how to get one. English and Japanese, axe-core on each. Screenshots go to
+ * .test-results/console/.
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
@@ -75,6 +76,14 @@ const FILE = [
       cells,
       job.errors?.map((e) => [String(e.line), e.reason]),
     );
+    // The counts by type of row, as the API answers them: the line that is no row counts only in the total.
+    const byType = await page.$$eval('#import-by-type tbody tr', (rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    assert.deepEqual(byType.sort(), [
+      ['membership', '0', '0', '1'],
+      ['user', '2', '0', '0'],
+    ]);
     await axeClean(page, 'migration-job', true);
     await context.close();
   });

@@ -504,7 +504,7 @@ describe('settings, the pricing catalogue and open invitations', () => {
     const file = [
       { type: 'setting', name: 'sign-in-settings', value: { password_length_first: { enable: true } } },
       { type: 'setting', name: 'login-theme', value: { primary_color: 'red' } },
-      { type: 'setting', name: 'basic-info', value: {} },
+      { type: 'setting', name: 'scim-tokens', value: {} },
       { type: 'setting', name: 'sign-in-settings', value: { mfa_configuration: { mfa_configuration: 'off' } } },
       { type: 'pricing_menu', id: randomUUID(), item: { name: 'm', display_name: 'M', description: '', unit_ids: [randomUUID()] } },
       { type: 'tenant', external_id: 't1', name: 'T1', plan_id: randomUUID() },

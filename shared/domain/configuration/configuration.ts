@@ -40,6 +40,9 @@ export interface EmailIdentityPort {
   productionAccess(): Promise<boolean>;
 }
 
+type BasicChange = { domain_name: string; from_email_address: string; reply_email_address?: string };
+const mailDomainOf = (change: BasicChange) => (change.from_email_address.split('@')[1] as string).toLowerCase();
+
 interface BasicDocument {
   domain_name: string;
   from_email_address: string;
@@ -327,8 +330,25 @@ export class ConfigurationService {
     return next;
   }
 
-  async updateBasicInfo(saasId: string, change: { domain_name: string; from_email_address: string; reply_email_address?: string }): Promise<void> {
-    const domain = change.domain_name.toLowerCase();
+  async updateBasicInfo(saasId: string, change: BasicChange): Promise<void> {
+    this.refuseServiceDomain(change.domain_name.toLowerCase());
+    const identity = await this.identities.ensure(mailDomainOf(change));
+    await this.saveBasic(saasId, change, identity, async (domain) => ({ certificate_id: await this.domains.requestCertificate(domain) }));
+  }
+
+  /**
+   * An export's basic settings (migration/setting-rows.ts), saved as PUT saves them but without the sender's
+   * identity or the domain's certificate: the import's worker may not make them (only the configuration function
+   * reaches SES and ACM). The SaaS PUTs the same body on the target to make the identity and answer its DKIM
+   * records; the domain's certificate is requested at its next Get Basic Information. Until the identity is
+   * made there, mail goes from the service's own address (senderAddresses).
+   */
+  async importBasicInfo(saasId: string, change: BasicChange): Promise<void> {
+    this.refuseServiceDomain(change.domain_name.toLowerCase());
+    await this.saveBasic(saasId, change, { dkimTokens: [], verified: false }, async () => ({}));
+  }
+
+  private refuseServiceDomain(domain: string): void {
     if (domain && this.serviceDomain(domain)) {
       throw invalid(
         'domain_reserved',
@@ -336,8 +356,16 @@ export class ConfigurationService {
         { field: 'domain_name' },
       );
     }
-    const mailDomain = (change.from_email_address.split('@')[1] as string).toLowerCase();
-    const identity = await this.identities.ensure(mailDomain);
+  }
+
+  private async saveBasic(
+    saasId: string,
+    change: BasicChange,
+    identity: { dkimTokens: string[]; verified: boolean },
+    certify: (domain: string) => Promise<Pick<BasicDocument, 'certificate_id'>>,
+  ): Promise<void> {
+    const domain = change.domain_name.toLowerCase();
+    const mailDomain = mailDomainOf(change);
     const current = await this.basicDocument(saasId);
     const same = current !== undefined && current.domain_name === domain;
     // Asked before the certificate, so no certificate is requested for a domain another SaaS holds; the
@@ -350,7 +378,7 @@ export class ConfigurationService {
     const domainState = same
       ? pick(current, ['certificate_id', 'certificate_record', 'domain_target', 'domain_live'])
       : domain
-        ? { certificate_id: await this.domains.requestCertificate(domain) }
+        ? await certify(domain)
         : {};
     const held = await this.settings.putHoldingDomain<BasicDocument>(
       saasId,
@@ -373,7 +401,9 @@ export class ConfigurationService {
   /** Where mail of this SaaS comes from. */
   async senderAddresses(saasId: string): Promise<{ from: string; replyTo?: string }> {
     const doc = await this.basicDocument(saasId);
-    if (!doc?.from_email_address) return { from: `no-reply@${this.defaultDomainName}` };
+    // No identity made for it yet (an import's, until the SaaS PUTs it there): SES would refuse that sender.
+    const unmade = doc !== undefined && !doc.is_dns_validated && doc.dkim_tokens.length === 0;
+    if (!doc?.from_email_address || unmade) return { from: `no-reply@${this.defaultDomainName}` };
     return { from: doc.from_email_address, ...(doc.reply_email_address ? { replyTo: doc.reply_email_address } : {}) };
   }
 

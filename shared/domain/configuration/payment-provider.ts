@@ -118,6 +118,12 @@ export class PaymentProviderService {
     }
   }
 
+  /** The key in the clear, for the export to seal under the operator's key (migration/integration-rows.ts); undefined when none is set. */
+  async exportedKey(saasId: string): Promise<string | undefined> {
+    const stored = await this.deps.settings.get<StoredProvider>(saasId, DOCUMENT);
+    return stored?.sealed_key ? this.deps.box.open(stored.sealed_key, sealingContext(saasId)) : undefined;
+  }
+
   private async secretKey(saasId: string): Promise<string> {
     const stored = await this.deps.settings.get<StoredProvider>(saasId, DOCUMENT);
     if (!stored?.sealed_key) throw paymentProviderNotConfigured();

@@ -28,6 +28,7 @@ import type { Catalogue } from '../pricing/catalogue-records.js';
 import type { InvitationRepository } from '../tenants/invitations.js';
 import { nowSeconds } from '../../clock.js';
 import { settingRows, type SettingPorts } from './setting-rows.js';
+import { integrationRows, type IntegrationPorts } from './integration-rows.js';
 import { enterpriseRows, type EnterprisePorts } from './enterprise-rows.js';
 
 export interface ExportDeps {
@@ -42,12 +43,15 @@ export interface ExportDeps {
   settings: SettingPorts;
   catalogue: { records(saasId: string): Promise<Catalogue> };
   invitations: Pick<InvitationRepository, 'list'>;
+  integration: IntegrationPorts;
   enterprise: EnterprisePorts;
 }
 
 export interface ExportOptions {
   /** The operator's seal key (export-seal.ts sealKeyOf): TOTP seeds and the provider's secret go out sealed under it, else not at all. */
   sealKey?: Buffer | undefined;
+  /** The SaaS's API keys too, their secrets sealed (the operator's choice; integration-rows.ts): only with a sealKey. */
+  apiKeys?: boolean;
 }
 
 /** Profiles read per batch: a full profile carries its verifier, which the lists leave out. */
@@ -115,6 +119,24 @@ function* catalogueRows(catalogue: Catalogue): Generator<ImportRow> {
   }
 }
 
+/** Rows counted by type, in the order first met: the export's report, in the API's answer and the admin command's alike. */
+export function rowTally() {
+  const counts = new Map<string, number>();
+  let rows = 0;
+  return {
+    add(type: string) {
+      rows++;
+      counts.set(type, (counts.get(type) ?? 0) + 1);
+    },
+    get rows() {
+      return rows;
+    },
+    byType: (): Record<string, number> => Object.fromEntries(counts),
+    /** `84 rows exported (3 attribute, 1 role, …)`. */
+    text: () => `${rows} rows exported${counts.size ? ` (${[...counts].map(([type, count]) => `${count} ${type}`).join(', ')})` : ''}`,
+  };
+}
+
 export class ExportService {
   constructor(private readonly deps: ExportDeps) {}
 
@@ -127,6 +149,7 @@ export class ExportService {
     for (const role of await definitions.listRoles(saasId)) yield { type: 'role', ...role };
     for (const env of await definitions.listEnvs(saasId)) yield { type: 'env', ...env };
     yield* settingRows(this.deps.settings, saasId, options.sealKey);
+    yield* integrationRows(this.deps.integration, saasId, options.sealKey, options.apiKeys);
     const catalogue = await this.deps.catalogue.records(saasId);
     yield* catalogueRows(catalogue);
     const plans = new Set(catalogue.plans.map((plan) => plan.id));
@@ -202,10 +225,12 @@ export class ExportService {
   }
 
   /** The API's answer: the whole file, refused when larger than one answer may be (the admin command has no limit). */
-  async answer(saasId: string): Promise<{ jsonl: string; rows: number }> {
+  async answer(saasId: string): Promise<{ jsonl: string; rows: number; by_type: Record<string, number> }> {
     const lines: string[] = [];
+    const tally = rowTally();
     let bytes = 0;
     for await (const row of this.rows(saasId)) {
+      tally.add(row.type);
       const line = JSON.stringify(row);
       bytes += Buffer.byteLength(line) + 1;
       if (bytes > MAX_EXPORT_BYTES) {
@@ -213,6 +238,6 @@ export class ExportService {
       }
       lines.push(line);
     }
-    return { jsonl: lines.map((line) => `${line}\n`).join(''), rows: lines.length };
+    return { jsonl: lines.map((line) => `${line}\n`).join(''), rows: lines.length, by_type: tally.byType() };
   }
 }

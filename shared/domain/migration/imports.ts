@@ -42,6 +42,7 @@ import type { CatalogueService } from '../pricing/catalogue.js';
 import type { CatalogueKind } from '../pricing/catalogue-records.js';
 import type { InvitationService } from '../tenants/invitations.js';
 import { applySettingRow, type SettingPorts } from './setting-rows.js';
+import { applyIntegrationRow, type IntegrationPorts } from './integration-rows.js';
 import { applyEnterpriseRow, type EnterprisePorts } from './enterprise-rows.js';
 import { ENTERPRISE_ROW_TYPES } from '../../schemas/migration-enterprise.js';
 import {
@@ -67,6 +68,22 @@ export interface ImportCounts {
   failed: number;
 }
 
+/** The counts of each type of row (a line that is no row of any type counts only in the job's `failed`). */
+export type CountsByType = Partial<Record<RowType, ImportCounts>>;
+
+/** The part's rows counted by type: each by its outcome, or failed when its line was refused. */
+function countsByType(rows: ReadonlyMap<RowType, readonly { line: number }[]>, outcomes: ReadonlyMap<number, Outcome>, errors: readonly RowError[]) {
+  const refused = new Set(errors.map((error) => error.line));
+  const byType: CountsByType = {};
+  for (const [type, lines] of rows) {
+    for (const { line } of lines) {
+      const outcome = outcomes.get(line) ?? (refused.has(line) ? 'failed' : undefined);
+      if (outcome) (byType[type] ??= { imported: 0, unchanged: 0, failed: 0 })[outcome]++;
+    }
+  }
+  return byType;
+}
+
 export interface ImportJobRecord extends ImportCounts {
   id: string;
   state: ImportState;
@@ -80,6 +97,10 @@ export interface ImportJobRecord extends ImportCounts {
   mail_set_password?: boolean;
   /** The operator's seal key (export-seal.ts), sealed by the service's box until the job is done, then dropped. */
   sealed_key?: string;
+  /** The counts by type of row, over the parts done. */
+  by_type?: CountsByType;
+  /** Started by the operator (npm run admin -- import), not through the API: only such a job takes API keys. */
+  operator?: boolean;
 }
 
 /** What the one starting a job chooses. */
@@ -87,6 +108,8 @@ export interface ImportOptions {
   mail_set_password?: boolean;
   /** The export's seal key, base64: opens the file's sealed TOTP seeds. */
   seal_key?: string | undefined;
+  /** The admin command's own: never set from a request (integration-rows.ts, API keys). */
+  operator?: boolean;
 }
 
 export interface ImportPart {
@@ -111,8 +134,8 @@ export interface ImportRepository {
   errors(saasId: string, jobId: string, limit: number): Promise<RowError[]>;
   /** Holds the job for this worker until `until` (Unix seconds) unless another holds it; marks it running. */
   claim(saasId: string, jobId: string, holder: string, now: number, until: number): Promise<boolean>;
-  /** Marks the part done with its errors and adds its counts to the job, in one commit; a part done already changes nothing. */
-  finishPart(saasId: string, jobId: string, index: number, counts: ImportCounts, errors: readonly RowError[]): Promise<void>;
+  /** Marks the part done with its errors and adds its counts (and by type) to the job, in one commit; a part done already changes nothing. */
+  finishPart(saasId: string, jobId: string, index: number, counts: ImportCounts, errors: readonly RowError[], byType?: CountsByType): Promise<void>;
   finish(saasId: string, jobId: string, at: number): Promise<void>;
 }
 
@@ -138,6 +161,8 @@ export interface ImportDeps {
   settings: SettingPorts;
   catalogue: Pick<CatalogueService, 'importItem'>;
   invitations: Pick<InvitationService, 'importOpen'>;
+  /** Webhooks, API keys and the payment provider (integration-rows.ts). */
+  integration: IntegrationPorts;
   /** Tenants' own identity providers, domains and SCIM set-up (enterprise-rows.ts). */
   enterprise: EnterprisePorts;
 }
@@ -162,12 +187,14 @@ const LEASE_SECONDS = 120;
 const DEFAULT_CONCURRENCY = 16;
 
 const CATALOGUE_ROWS: readonly CatalogueRowType[] = ['tax_rate', 'metering_unit', 'pricing_unit', 'pricing_menu', 'pricing_plan'];
+const INTEGRATION_ROWS: readonly RowType[] = ['payment_provider', 'webhook', 'api_key'];
 /** The order rows of one part are written in: what a row names is written before it. */
 const ROW_ORDER: readonly RowType[] = [
   'attribute',
   'role',
   'env',
   'setting',
+  ...INTEGRATION_ROWS,
   ...CATALOGUE_ROWS,
   'tenant',
   'user',
@@ -177,10 +204,11 @@ const ROW_ORDER: readonly RowType[] = [
 ];
 /**
  * Rows written one at a time: attributes change what later rows are checked against, a setting row reads and
- * writes the import's marks, and the catalogue is one document that a change reads whole (side by side, its
- * writes would only retry each other). A SCIM member row reads the user's other memberships to tell whether to disable them.
+ * writes the import's marks, the catalogue is one document that a change reads whole (side by side, its
+ * writes would only retry each other), and webhooks are counted against their limit before each is written.
+ * A SCIM member row reads the user's other memberships to tell whether to disable them.
  */
-const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...CATALOGUE_ROWS, 'scim_member']);
+const ONE_AT_A_TIME: ReadonlySet<RowType> = new Set(['attribute', 'setting', ...INTEGRATION_ROWS, ...CATALOGUE_ROWS, 'scim_member']);
 const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
   tax_rate: 'taxRate',
   metering_unit: 'meter',
@@ -307,6 +335,8 @@ interface PartContext {
   mailSetPassword: boolean;
   /** The operator's seal key, when the job was given one. */
   sealKey: Buffer | undefined;
+  /** Started by the admin command (ImportJobRecord.operator). */
+  operator: boolean;
 }
 
 export class ImportService {
@@ -331,6 +361,7 @@ export class ImportService {
       unchanged: 0,
       failed: 0,
       ...(options.mail_set_password ? { mail_set_password: true } : {}),
+      ...(options.operator ? { operator: true } : {}),
       ...(key ? { sealed_key: await this.deps.box.seal(key.toString('base64'), sealKeyContext(saasId, id)) } : {}),
     };
     await this.deps.imports.create(saasId, job, parts);
@@ -375,8 +406,8 @@ export class ImportService {
     let linesDone = pending.length > 0 ? (pending[0] as ImportPart).first_line - 1 : job.lines;
     let done = 0;
     for (const part of pending) {
-      const { counts, errors } = await this.runPart(saasId, { ...job, sealKey }, part, options.concurrency ?? DEFAULT_CONCURRENCY);
-      await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors);
+      const { counts, errors, byType } = await this.runPart(saasId, { ...job, sealKey }, part, options.concurrency ?? DEFAULT_CONCURRENCY);
+      await this.deps.imports.finishPart(saasId, jobId, part.index, counts, errors, byType);
       done++;
       linesDone += part.text.split('\n').length;
       options.onProgress?.(linesDone, job.lines);
@@ -396,8 +427,9 @@ export class ImportService {
     job: ImportJobRecord & { sealKey: Buffer | undefined },
     part: ImportPart,
     concurrency: number,
-  ): Promise<{ counts: ImportCounts; errors: RowError[] }> {
+  ): Promise<{ counts: ImportCounts; errors: RowError[]; byType: CountsByType }> {
     const counts: ImportCounts = { imported: 0, unchanged: 0, failed: 0 };
+    const outcomeOf = new Map<number, Outcome>();
     const errors: RowError[] = (part.too_long ?? []).map((line) => ({ line, reason: `longer than ${MAX_LINE_BYTES} bytes` }));
     const byType = new Map<RowType, { line: number; row: ImportRow }[]>();
     part.text.split('\n').forEach((text, i) => {
@@ -416,6 +448,7 @@ export class ImportService {
       },
       mailSetPassword: job.mail_set_password === true,
       sealKey: job.sealKey,
+      operator: job.operator === true,
     };
     /** What `work` makes of the row, or its DomainError reported against its line (undefined then). */
     const reported = async <T>(line: number, work: () => Promise<T>): Promise<T | undefined> => {
@@ -427,10 +460,14 @@ export class ImportService {
         return undefined;
       }
     };
-    const count = (outcome: Outcome | undefined) => outcome && counts[outcome]++;
+    const count = (line: number, outcome: Outcome | undefined) => {
+      if (!outcome) return;
+      counts[outcome]++;
+      outcomeOf.set(line, outcome);
+    };
     // `width` writers, each taking the next row as soon as its last one is written (no batch waits for its slowest).
     const writeAll = (rows: readonly { line: number; row: ImportRow }[], width: number) =>
-      eachAtMost(rows, width, async ({ line, row }) => count(await reported(line, () => this.write(saasId, row, context))));
+      eachAtMost(rows, width, async ({ line, row }) => count(line, await reported(line, () => this.write(saasId, row, context))));
     // Many rows to a commit: every row prepared (its errors reported), one read for the rows there already
     // (unchanged), the rest committed each whole, many to a transaction, and each settled by its own outcome.
     const writeBatched = async (rows: readonly { line: number; row: ImportRow }[]) => {
@@ -444,11 +481,11 @@ export class ImportService {
         ready.map((entry) => entry.ready),
       );
       const todo = ready.filter((_, i) => !there[i]);
-      counts.unchanged += ready.length - todo.length;
+      ready.forEach((entry, i) => there[i] && count(entry.line, 'unchanged'));
       const writes = await eachAtMost(todo, concurrency, (entry) => entry.ready.writes());
       const outcomes = await this.deps.committer.commitEach(writes);
       const settled = todo.map((entry, i) => ({ ...entry, outcome: outcomes[i] as CommitOutcome }));
-      await eachAtMost(settled, concurrency, async ({ line, ready, outcome }) => count(await reported(line, () => ready.settle(outcome))));
+      await eachAtMost(settled, concurrency, async ({ line, ready, outcome }) => count(line, await reported(line, () => ready.settle(outcome))));
     };
     for (const type of ROW_ORDER) {
       const rows = byType.get(type) ?? [];
@@ -465,7 +502,7 @@ export class ImportService {
     }
     errors.sort((a, b) => a.line - b.line);
     counts.failed = errors.length;
-    return { counts, errors };
+    return { counts, errors, byType: countsByType(byType, outcomeOf, errors) };
   }
 
   /** One row, in one commit; a DomainError names what is wrong with it. */
@@ -502,6 +539,10 @@ export class ImportService {
       }
       case 'invitation':
         return this.writeInvitation(saasId, row);
+      case 'payment_provider':
+      case 'webhook':
+      case 'api_key':
+        return applyIntegrationRow(this.deps.integration, saasId, row, context);
       case 'tenant_saml':
       case 'tenant_oidc':
       case 'tenant_domain':
@@ -704,6 +745,7 @@ export function toImportJob(job: ImportJobRecord, errors?: RowError[]): ImportJo
     imported: job.imported,
     unchanged: job.unchanged,
     failed: job.failed,
+    by_type: job.by_type ?? {},
     ...(errors ? { errors } : {}),
   };
 }

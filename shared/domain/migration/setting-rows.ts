@@ -5,6 +5,9 @@
  * setting left at its defaults does not override the target's own. The import checks the value against that
  * call's body schema and applies it as the call does: the members it names are set, the others stay.
  *
+ * The basic settings (the SaaS's own domain and sender) go as names only: the import saves them without the SES
+ * identity or certificate, which the target makes when the SaaS PUTs them there (configuration.ts importBasicInfo).
+ *
  * The one secret among them, the external provider's client secret, travels sealed under the operator's seal
  * key (export-seal.ts), bound to the row's name; without a key the row goes out without it, and the import
  * refuses that row rather than set a provider with no secret.
@@ -43,6 +46,7 @@ export interface SettingPorts {
     | 'updateTemplates'
     | 'authInfo'
     | 'updateAuthInfo'
+    | 'importBasicInfo'
   >;
   theme: Pick<LoginThemeService, 'theme' | 'update'>;
   /** The stored documents: which settings the SaaS saved, and the import's marks. */
@@ -78,6 +82,7 @@ const BODIES: Record<SettingName, TSchema> = {
   'customize-pages': configurationSchemas.updateCustomizePages.body,
   'notification-messages': configurationSchemas.updateNotificationMessages.body,
   'auth-info': configurationSchemas.updateAuthInfo.body,
+  'basic-info': configurationSchemas.updateBasicInfo.body,
 };
 
 /** What the provider's sealed secret is bound to: it opens on this row only. */
@@ -130,6 +135,12 @@ export async function* settingRows(ports: SettingPorts, saasId: string, sealKey:
   }
   const { callback_url } = await configuration.authInfo(saasId);
   if (callback_url) yield { type: 'setting', name: 'auth-info', value: { callback_url } };
+  // As stored: the answer of Get Basic Information would ask SES and ACM, which the export's caller may not reach.
+  const basic = await ports.settings.get<{ domain_name?: string; from_email_address?: string; reply_email_address?: string }>(saasId, 'basic-info');
+  if (basic?.from_email_address) {
+    const { domain_name = '', from_email_address, reply_email_address = '' } = basic;
+    yield { type: 'setting', name: 'basic-info', value: { domain_name, from_email_address, reply_email_address } };
+  }
 }
 
 /** The row's value as the call takes it, or why not. */
@@ -188,6 +199,9 @@ export async function applySettingRow(
       break;
     case 'auth-info':
       await configuration.updateAuthInfo(saasId, body as { callback_url: string });
+      break;
+    case 'basic-info':
+      await configuration.importBasicInfo(saasId, body as { domain_name: string; from_email_address: string; reply_email_address?: string });
       break;
   }
   await ports.settings.put(saasId, SETTING_MARKS, { ...marks, [row.name]: digest });

@@ -56,6 +56,8 @@ export const EN_IN_OUT = {
     jobHeading: 'Import job {job}',
     back: 'All import jobs',
     summary: '{lines} lines: {imported} imported, {unchanged} unchanged, {failed} refused.',
+    byTypeHeading: 'By type of row',
+    rowType: 'Type',
     errorsHeading: 'Refused rows',
     errorsNote: 'The first 1,000 refused rows. Fix them and import the file again: rows already there stay unchanged.',
     line: 'Line',

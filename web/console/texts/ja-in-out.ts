@@ -58,6 +58,8 @@ export const JA_IN_OUT: Pick<ConsoleTexts, 'events' | 'migration'> = {
     jobHeading: 'インポートジョブ {job}',
     back: 'インポートジョブの一覧',
     summary: '{lines} 行: 取り込み {imported}、変更なし {unchanged}、拒否 {failed}。',
+    byTypeHeading: '行の種類ごと',
+    rowType: '種類',
     errorsHeading: '拒否された行',
     errorsNote: '拒否された行の最初の 1,000 件です。直してから同じファイルをもう一度取り込んでください。取り込み済みの行は変わりません。',
     line: '行',

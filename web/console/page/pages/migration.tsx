@@ -19,6 +19,7 @@ interface ImportJob {
   imported: number;
   unchanged: number;
   failed: number;
+  by_type?: Record<string, { imported: number; unchanged: number; failed: number }>;
   errors?: { line: number; reason: string }[];
 }
 
@@ -193,6 +194,20 @@ function Job({ id }: { id: string }) {
               <p>
                 {m.started}: {when(job.created_at)} · {m.finished}: {when(job.finished_at)}
               </p>
+            </section>
+            <section class="card" aria-labelledby="by-type-heading">
+              <h2 id="by-type-heading">{m.byTypeHeading}</h2>
+              <Table
+                id="import-by-type"
+                caption={m.byTypeHeading}
+                rows={Object.entries(job.by_type ?? {})}
+                columns={[
+                  { label: m.rowType, render: ([type]) => <code>{type}</code> },
+                  { label: m.imported, render: ([, counts]) => String(counts.imported) },
+                  { label: m.unchanged, render: ([, counts]) => String(counts.unchanged) },
+                  { label: m.failed, render: ([, counts]) => String(counts.failed) },
+                ]}
+              />
             </section>
             <section class="card" aria-labelledby="errors-heading">
               <h2 id="errors-heading">{m.errorsHeading}</h2>
