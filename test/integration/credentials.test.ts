@@ -217,6 +217,12 @@ describe('temporary codes (Save, then Get with tempCodeAuth)', () => {
     await expectError(save({ access_token: other.credentials.access_token }), 401, 'invalid_token', 'access_token');
     await expectError(save({ refresh_token: other.credentials.refresh_token }), 401, 'invalid_token', 'refresh_token');
     await expectError(save({ refresh_token: 'made-up' }), 401, 'invalid_token', 'refresh_token');
+    // The same user's refresh token of another sign-in, revoked since: its grant is read with the profile.
+    const again = await srpSignIn(api, user.email, PASSWORD);
+    const revoked = again.body.credentials?.refresh_token as string;
+    assert.equal((await api.post('/token/revoke', { refresh_token: revoked })).status, 200);
+    await expectError(save({ refresh_token: revoked }), 401, 'invalid_token', 'refresh_token');
+    assert.equal((await save({})).status, 201, 'the live grant alongside it is saved');
     const forged = await mintTokens({ saasId: randomUUID(), userId: user.id, email: user.email });
     await expectError(save({ id_token: forged.idToken, access_token: forged.accessToken }), 401, 'invalid_token', 'id_token');
   });

@@ -1,6 +1,6 @@
 /**
  * How many store requests the hot paths make, counted by a wrapper around the store client (no timing):
- * a full SRP sign-in without MFA makes at most 3 (both round trips; default settings or not), a refresh 1, a management read 1, and
+ * a full SRP sign-in without MFA makes at most 3 (both round trips; default settings or not), one on the hosted screen 7, a refresh 1, a management read 1, and
  * every refused proof (wrong password, a name nobody has, a replay, a locked user) exactly what the others
  * make, so counting cannot tell who has an account. A change that adds a request to these paths fails here.
  * The API log's record of each call and the sign-in counts are no request of the call's: they leave it as lines
@@ -20,10 +20,13 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { countStoreRequests, type StoreRequestCounter } from '../support/store-requests.js';
 import { answerChallenge, srpSignIn, startSignIn } from '../../dev-support/sign-in.js';
 import { SrpTestClient } from '../../dev-support/srp-client.js';
+import { SrpClient, verifierResponses } from '../../client/srp.js';
+import { openScreen, screenStep } from '../support/screen-client.js';
 
 const PASSWORD = 'Counted-pass-1';
 let h: Harness;
 let api: SignedClient;
+let countedSaas: string;
 let counter: StoreRequestCounter;
 const requestsOf = (work: () => Promise<unknown>) => counter.requestsOf(work);
 /** The lines told for the API log writer, in order (none is written: no writer runs in this file). */
@@ -31,7 +34,7 @@ let told: ShippedLine[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ client: api } = await h.newSaas());
+  ({ client: api, saasId: countedSaas } = await h.newSaas());
   // Devices are not offered, so a sign-in is the SRP exchange and its credentials.
   assert.equal((await api.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
   await h.flush(); // the settings call's record, before the counting starts
@@ -161,6 +164,43 @@ describe('store requests', () => {
     assert.equal((await signIn()).deviceOffered, false, 'still the kept copy');
     setClockForTests(held + 11_000);
     assert.equal((await signIn()).deviceOffered, true, 'read again once the kept copy is 10 s old');
+  });
+
+  it('a sign-in on the hosted screen makes 7, warm: its two steps, the tokens checked with one read, the code and session in one write', async () => {
+    assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+    const email = await newUser();
+    const screen = `${h.api.baseUrl}/login/${countedSaas}/`;
+    const signIn = async () => {
+      const visit = await openScreen(`${screen}?state=counted`);
+      const srp = new SrpClient();
+      let challenge: Parameters<SrpClient['passwordClaim']>[0] | undefined;
+      const start = await requestsOf(async () => {
+        const res = await screenStep(screen, visit, 'start', { username: email, srp_a: await srp.srpA() });
+        assert.equal(res.status, 200);
+        ({ challenge } = (await res.json()) as { challenge: typeof challenge });
+      });
+      const claim = await srp.passwordClaim(challenge as NonNullable<typeof challenge>, PASSWORD);
+      const answer = await requestsOf(async () => {
+        const res = await screenStep(screen, visit, 'answer', {
+          challenge_name: 'PASSWORD_VERIFIER',
+          session: claim.session,
+          responses: verifierResponses(claim),
+          state: 'counted',
+        });
+        assert.equal(res.status, 200);
+        assert.match(String(((await res.json()) as { redirect?: string }).redirect), /^https:\/\/app\.example\.test\/callback\?code=/);
+      });
+      return { start, answer };
+    };
+    await signIn(); // warms the keys, the SRP secret and the settings
+    assert.deepEqual(await signIn(), {
+      // The SaaS's account item (the screen answers 404 for none), then the name's owner item with the verifier.
+      start: ['GetItem', 'GetItem'],
+      // The account item, the profile and the write that settles the sign-in (as the API's); then the ID, access
+      // and refresh tokens the sign-in issued, checked before they are saved, with one read of the profile and the
+      // grant (they made three before); and the code with the screen session it opens, in one write.
+      answer: ['GetItem', 'GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
+    });
   });
 
   it('a refresh makes 1, a management read 1', async () => {

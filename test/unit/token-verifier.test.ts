@@ -1,7 +1,7 @@
 /**
  * The token check's answers: a refused token is `invalid_token`, but a store that fails while the check
  * reads the user's session version is the service's failure, never a refusal (a client would sign its
- * user out on an outage). `verifyIdTokenReading` takes the session version from the caller's read. A token
+ * user out on an outage). With the `session` option it takes the session version from the caller's read. A token
  * whose grant (`origin_jti`) the profile lists as revoked is refused; the logout's `id_token_hint` check takes
  * only tokens this deployment signed for the SaaS they name; claims follow an OpenID Connect client's scopes.
  */
@@ -54,19 +54,22 @@ describe('the token check', () => {
     assert.equal(await failing.verifyAccessToken(SAAS, accessToken).catch((e: unknown) => e), outage);
   });
 
-  it("verifyIdTokenReading checks the session version the caller's read answers, and reads nothing for a bad signature", async () => {
-    const { idToken } = await issued();
+  it("with the caller's read (the session option) checks the session version it answers, and reads nothing for a bad signature", async () => {
+    const { idToken, accessToken } = await issued();
     const unused = verifier({ session: () => Promise.reject(new Error('the check must not read on its own')) });
     const reads: string[] = [];
-    const read = (version: number | undefined) => async (userId: string) => {
-      reads.push(userId);
-      return { session: version === undefined ? undefined : { version }, value: `profile of ${userId}` };
-    };
-    assert.deepEqual((await unused.verifyIdTokenReading(SAAS, idToken, read(2))).value, `profile of ${USER}`);
-    assert.equal(codeOf(await unused.verifyIdTokenReading(SAAS, idToken, read(1)).catch((e: unknown) => e)), 'invalid_token');
+    const read = (version: number | undefined) => ({
+      session: async (userId: string) => {
+        reads.push(userId);
+        return version === undefined ? undefined : { version };
+      },
+    });
+    assert.equal((await unused.verifyIdToken(SAAS, idToken, read(2))).sub, USER);
+    assert.equal(codeOf(await unused.verifyIdToken(SAAS, idToken, read(1)).catch((e: unknown) => e)), 'invalid_token');
+    assert.equal(codeOf(await unused.verifyAccessToken(SAAS, accessToken, read(undefined)).catch((e: unknown) => e)), 'invalid_token');
     const forged = `${idToken.slice(0, idToken.lastIndexOf('.'))}.${'A'.repeat(342)}`;
-    assert.equal(codeOf(await unused.verifyIdTokenReading(SAAS, forged, read(2)).catch((e: unknown) => e)), 'invalid_token');
-    assert.deepEqual(reads, [USER, USER]);
+    assert.equal(codeOf(await unused.verifyIdToken(SAAS, forged, read(2)).catch((e: unknown) => e)), 'invalid_token');
+    assert.deepEqual(reads, [USER, USER, USER]);
   });
 
   it('refuses a token whose grant the profile lists as revoked, and only that grant', async () => {

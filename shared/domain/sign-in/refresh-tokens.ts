@@ -28,7 +28,7 @@ export interface RefreshGrant {
   /** Rotating grants only: the scope granted, kept by every refresh. */
   scope?: string;
   /** How the person signed in (the ID tokens' `amr`), kept by every refresh; absent from tokens sealed before. */
-  amr?: AuthMethod[];
+  amr?: readonly AuthMethod[];
 }
 
 /** What a new token says; `expiresAt` is given when it continues a grant (rotation keeps the grant's end). */
@@ -42,7 +42,7 @@ const context = (saasId: string, version: 'rt1' | 'rt2') => (version === 'rt1' ?
 /** A new grant id: 128 random bits. */
 export const newGrantId = () => randomBytes(16).toString('base64url');
 
-type SealedV2 = [string, number, number, number, string, number | null, string | null, AuthMethod[]?];
+type SealedV2 = [string, number, number, number, string, number | null, string | null, (readonly AuthMethod[])?];
 
 export class RefreshTokens {
   constructor(

@@ -46,7 +46,7 @@ export interface ScreenSessionRecord {
   session_version: number;
   /** When the person proved who they are (the tokens' auth_time, OpenID Connect's max_age). */
   auth_time: number;
-  methods: SessionMethod[];
+  methods: readonly SessionMethod[];
   /** A second factor was given (or the way in counts as two: a passkey, an identity provider). */
   second_factor: boolean;
   /** Made through this tenant's own identity provider (SAML or OpenID Connect): used for that tenant only. */
@@ -115,7 +115,7 @@ export interface SessionOpening {
   userId: string;
   sessionVersion: number;
   authTime: number;
-  methods: SessionMethod[];
+  methods: readonly SessionMethod[];
   secondFactor: boolean;
   tenantId?: string;
   userAgent: string;
@@ -158,7 +158,8 @@ export const viewOf = (s: ScreenSessionRecord): ScreenSessionView => ({
   created_at: s.created_at,
   last_used_at: s.last_used_at,
   expires_at: s.expires_at,
-  methods: s.methods,
+  // The answer's own copy: a record's methods may be AMR's shared table (tokens.ts), never to be changed.
+  methods: [...s.methods],
   ...(s.tenant_id !== undefined ? { tenant_id: s.tenant_id } : {}),
 });
 

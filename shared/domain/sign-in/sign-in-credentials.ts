@@ -27,10 +27,10 @@ import { invalid, notFound, unauthenticated } from '../../errors.js';
 import type { Credentials, CredentialsExchange, CredentialsQuery, CredentialsToSave, SignedInUser } from '../../schemas/sign-in.js';
 import type { UserInfo } from '../../schemas/tenant-users.js';
 import type { AtomicWrite, Committer } from '../atomic.js';
-import type { AuthorizationCodeRepository, GrantRepository } from './grants.js';
+import type { AuthorizationCodeRepository, GrantRecord, GrantRepository } from './grants.js';
 import { newGrantId, type RefreshGrant, type RefreshTokens } from './refresh-tokens.js';
 import { credentialsOf, tokenSubject } from './sign-in-state.js';
-import { invalidToken, type AuthMethod, type TokenService, type TokenVerifier, type UserSession } from '../tokens/tokens.js';
+import { invalidToken, sessionOf, type AuthMethod, type TokenService, type TokenVerifier, type UserSession } from '../tokens/tokens.js';
 import type { UserRecord, UserRepository } from '../users/users.js';
 
 /** The spec (docs/decisions.md): a temporary code carries saved credentials for 10 seconds; at second 11 it is refused. */
@@ -115,12 +115,15 @@ export interface CredentialDeps {
   tokens: Pick<TokenService, 'issue'>;
   /** How long ID and access tokens live: a revoked grant stays listed on the profile that long. */
   tokenLifetimeSeconds: number;
-  verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken' | 'verifyIdTokenReading'>;
+  verifier: Pick<TokenVerifier, 'verifyAccessToken' | 'verifyIdToken'>;
   /** The user with their tenants, and their current session version; both undefined when the user is gone. */
   userInfo(saasId: string, userId: string): Promise<{ info?: UserInfo; session?: UserSession }>;
   /** Where a refused user is sent to sign in again (docs/decisions.md, decision 1). */
   signInPageUrl(saasId: string): Promise<string>;
 }
+
+/** A user's profile read with one grant's record (`GrantRepository.userAndGrant`), or the profile alone. */
+type GrantRead = { user?: UserRecord; grant?: GrantRecord };
 
 const sealContext = (saasId: string) => `temporary code credentials\n${saasId}`;
 /** Another context than a code's: a hold's id opens nothing as a code, and a code nothing as a hold. */
@@ -139,11 +142,12 @@ export class CredentialService {
 
   /**
    * The user a refresh token belongs to and its grant, while the token is live (for a rotating grant: the
-   * latest of its chain); else a 401 naming `field`. One store request: the profile and the grant's record.
+   * latest of its chain); else a 401 naming `field`. One store request: the profile and the grant's record, or
+   * none when `read` is that read already (of the grant's user: `userAndGrant`).
    */
-  private async liveRefreshToken(saasId: string, token: string, field: string): Promise<{ user: UserRecord; grant: RefreshGrant }> {
+  private async liveRefreshToken(saasId: string, token: string, field: string, read?: GrantRead): Promise<{ user: UserRecord; grant: RefreshGrant }> {
     const grant = await this.deps.refreshTokens.open(saasId, token);
-    const found = grant && (await this.deps.grants.userAndGrant(saasId, grant.userId, grant.grantId));
+    const found = grant && (read?.user?.id === grant.userId ? read : await this.deps.grants.userAndGrant(saasId, grant.userId, grant.grantId));
     const user = found?.user;
     const record = found?.grant;
     const current = grant?.generation === undefined ? !record?.revoked : record?.revoked === false && record.generation === grant.generation;
@@ -159,11 +163,6 @@ export class CredentialService {
   private revokeGrant(saasId: string, userId: string, grantId: string, expiresAt: number): Promise<void> {
     const now = nowSeconds();
     return this.deps.grants.revoke(saasId, userId, grantId, expiresAt, now + this.deps.tokenLifetimeSeconds + 60, now);
-  }
-
-  /** The grant a refresh token of this SaaS belongs to, if it is one this deployment issued and still live. */
-  async grantOf(saasId: string, refreshToken: string): Promise<string | undefined> {
-    return (await this.deps.refreshTokens.open(saasId, refreshToken))?.grantId;
   }
 
   /**
@@ -295,11 +294,25 @@ export class CredentialService {
     held: boolean,
   ): Promise<{ code: string; hold?: string }> {
     const challenge = pkceChallenge(input);
-    const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token);
-    await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub });
     const refreshToken = input.refresh_token || undefined;
+    const grant = refreshToken && (await this.deps.refreshTokens.open(saasId, refreshToken));
+    // The three tokens are checked against one read of the ID token's user (strongly consistent): their profile,
+    // with the refresh token's grant record beside it when the grant is theirs (the hosted screen saves every
+    // sign-in's tokens here: each read spared is one of every sign-in there). Refused in the same order as ever.
+    let read: GrantRead = {};
+    const session = async () => read.user && sessionOf(read.user);
+    const idClaims = await this.deps.verifier.verifyIdToken(saasId, input.id_token, {
+      session: async (userId) => {
+        read =
+          grant && grant.userId === userId
+            ? await this.deps.grants.userAndGrant(saasId, userId, grant.grantId)
+            : { user: await this.deps.users.get(saasId, userId) };
+        return session();
+      },
+    });
+    await this.deps.verifier.verifyAccessToken(saasId, input.access_token, { userId: idClaims.sub, session });
     if (refreshToken) {
-      const { user } = await this.liveRefreshToken(saasId, refreshToken, 'refresh_token');
+      const { user } = await this.liveRefreshToken(saasId, refreshToken, 'refresh_token', read);
       if (user.id !== idClaims.sub) throw await this.tokenRefused(saasId, 'refresh_token: belongs to another user than id_token');
     }
     const credentials: Credentials = {
@@ -319,7 +332,7 @@ export class CredentialService {
   async saveForSession(
     saasId: string,
     user: UserRecord,
-    session: { authTime: number; sessionVersion: number; methods: AuthMethod[] },
+    session: { authTime: number; sessionVersion: number; methods: readonly AuthMethod[] },
     target: { binding?: AuthorizationBinding; challenge?: string },
     withCode: AtomicWrite[],
     /** The new grant's id: the caller records it on the session in `withCode`. */
@@ -451,15 +464,15 @@ export class CredentialService {
   /** GET /userinfo: the user an ID token names, with their tenants, envs and roles. */
   async userInfo(saasId: string, idToken: string): Promise<SignedInUser> {
     // The user's reads stand in for the token check's own: the profile they read holds the session version.
-    const { value: info } = await this.deps.verifier.verifyIdTokenReading(
-      saasId,
-      idToken,
-      async (userId) => {
+    let info: UserInfo | undefined;
+    await this.deps.verifier.verifyIdToken(saasId, idToken, {
+      field: 'token',
+      session: async (userId) => {
         const found = await this.deps.userInfo(saasId, userId);
-        return { session: found.session, value: found.info };
+        info = found.info;
+        return found.session;
       },
-      { field: 'token' },
-    );
+    });
     // A user who is gone has no session version: the token check refused them, so `info` is there.
     const user = info as UserInfo;
     return { ...user, attributes: user.user_attribute };

@@ -46,7 +46,7 @@ import {
 import type { ActivityChange, ActivityLog, SignInMethod } from '../users/activity.js';
 import type { SrpSignIn } from './srp-sign-in.js';
 import { enrolmentRequired, passkeyRequired, sealEnrolment, type PasskeyGate } from './passkey-enrolment.js';
-import type { AuthMethod, TokenService } from '../tokens/tokens.js';
+import { AMR, type AuthMethod, type TokenService } from '../tokens/tokens.js';
 import { loginFromUsername, loginOf, totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
 
 export interface SignInSettingsOfService {
@@ -109,20 +109,9 @@ interface Progress {
   via?: { method: SignInMethod; provider?: string };
   /** The event a code answer's charge recorded as a failure: the sign-in it completes takes it back. */
   provisional?: string;
-  /** How the person proved who they are (the ID token's `amr`), when more than `via` says: a code, a device. */
-  amr?: AuthMethod[];
+  /** How the person proved who they are (the ID token's `amr`, from AMR in shared/domain/tokens/tokens.ts): a password's when not said. */
+  amr?: readonly AuthMethod[];
 }
-
-/**
- * The `amr` of a way in (RFC 8176; docs/federation.md, "acr and amr"): a passkey with user verification is two
- * factors by itself, as the screen's session counts it (web/login/screen/screen-session.ts, PASSKEY).
- */
-const amrOf = (progress: Progress): AuthMethod[] => {
-  if (progress.amr) return progress.amr;
-  if (progress.via?.method === 'federated') return ['fed'];
-  if (progress.via?.method === 'passkey') return ['hwk', 'mfa'];
-  return ['pwd'];
-};
 
 const progressOf = (challenge: OpenChallenge): Progress => ({ authTime: challenge.authTime, mayOfferDevice: challenge.mayOfferDevice });
 
@@ -438,7 +427,7 @@ export class SignInService {
     }
     const progress: Progress = {
       ...progressOf(challenge),
-      amr: ['pwd', 'otp', 'mfa'],
+      amr: AMR.code,
       ...(provisional ? { provisional: provisional.add.id } : {}),
     };
     return this.complete(saasId, user, progress, undefined, this.deps.store.closeChallengeWrite(saasId, user.id, token.hash));
@@ -503,7 +492,7 @@ export class SignInService {
       SRP_TERMS,
       async ({ user, spent }) => {
         await this.passwordGate(saasId, user);
-        return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false, amr: ['pwd', 'swk', 'mfa'] }, spent);
+        return this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false, amr: AMR.device }, spent);
       },
     );
   }
@@ -544,11 +533,22 @@ export class SignInService {
    * no password and no MFA of ours (the provider has its own), no device offered; the same settling write,
    * so a user removed meanwhile is refused.
    */
-  async federated(saasId: string, userId: string, via: { method: SignInMethod; provider?: string }, ...writes: AtomicWrite[]): Promise<Credentials> {
+  async federated(
+    saasId: string,
+    userId: string,
+    via: { method: 'federated' | 'passkey'; provider?: string },
+    ...writes: AtomicWrite[]
+  ): Promise<Credentials> {
     const user = await this.deps.users.get(saasId, userId);
     if (!user) throw unauthenticated('not_authorized', 'the user was removed during the sign-in; sign in again');
     // A passkey's sign-in (passkeys.ts) passes its counter update: it commits with the sign-in or not at all.
-    const { credentials } = await this.complete(saasId, user, { authTime: nowSeconds(), mayOfferDevice: false, via }, undefined, ...writes);
+    const { credentials } = await this.complete(
+      saasId,
+      user,
+      { authTime: nowSeconds(), mayOfferDevice: false, via, amr: AMR[via.method] },
+      undefined,
+      ...writes,
+    );
     return credentials as Credentials;
   }
 
@@ -599,7 +599,7 @@ export class SignInService {
     this.deps.activity.settled(saasId, user.id, activity);
     // The sign-in's ID and access tokens belong to its refresh token's grant: Revoke Token ends them too.
     const grantId = newGrantId();
-    const amr = amrOf(progress);
+    const amr = progress.amr ?? AMR.password;
     const [tokens, refreshToken] = await Promise.all([
       this.deps.tokens.issue({ ...tokenSubject(saasId, user, progress.authTime, sessionVersion, amr), grantId }),
       this.deps.refreshTokens.issue(saasId, { userId: user.id, sessionVersion, authTime: progress.authTime, amr, grantId }),

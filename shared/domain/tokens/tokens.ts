@@ -28,6 +28,21 @@ export type TokenUse = 'id' | 'access';
 export type AuthMethod = 'pwd' | 'otp' | 'mfa' | 'swk' | 'hwk' | 'fed';
 
 /**
+ * The `amr` of each way in (RFC 8176; docs/federation.md, "acr and amr"), the one table the sign-in's tokens
+ * (shared/domain/sign-in/sign-in.ts) and the hosted screen's sessions (web/login/screen/screen-session.ts) take
+ * theirs from: a password (SRP or not); with a code (TOTP or e-mail); with a remembered device's own SRP standing
+ * in for the second factor; a passkey with user verification, two factors by itself; an identity provider.
+ * Shared as they are, never copied: readonly, so no holder can change another's.
+ */
+export const AMR = {
+  password: ['pwd'],
+  code: ['pwd', 'otp', 'mfa'],
+  device: ['pwd', 'swk', 'mfa'],
+  passkey: ['hwk', 'mfa'],
+  federated: ['fed'],
+} as const satisfies Readonly<Record<string, readonly AuthMethod[]>>;
+
+/**
  * The `acr` of a sign-in with a second factor (OpenID Provider Authentication Policy Extension's multi-factor
  * policy): what `acr_values` asks for (web/login/oidc/authorization-server.ts) and what the ID token says when given.
  */
@@ -178,6 +193,12 @@ export interface VerifyOptions {
   field?: string;
   /** The user the operation concerns: a token of anyone else is refused. */
   userId?: string;
+  /**
+   * The user's current session as the caller reads it (strongly consistent; undefined for a user who is gone),
+   * in place of the check's own read, once the signature holds: a request that reads the profile anyway (GET
+   * /userinfo, a save of credentials) spares a store request.
+   */
+  session?: (userId: string) => Promise<UserSession | undefined>;
 }
 
 /** The 401 for a missing or bad user token: it names the sign-in page to send the user to (docs/decisions.md, decision 1). */
@@ -226,40 +247,19 @@ export class TokenVerifier {
   }
 
   verifyAccessToken(saasId: string, token: string, options: VerifyOptions = {}): Promise<AccessTokenClaims> {
-    return this.verify(saasId, token, 'access', options.field ?? 'access_token', options.userId) as Promise<AccessTokenClaims>;
+    return this.verify(saasId, token, 'access', options) as Promise<AccessTokenClaims>;
   }
 
   verifyIdToken(saasId: string, token: string, options: VerifyOptions = {}): Promise<IdTokenClaims> {
-    return this.verify(saasId, token, 'id', options.field ?? 'id_token', options.userId) as Promise<IdTokenClaims>;
-  }
-
-  /**
-   * Verifies an ID token with the reads its request needs instead of the token check's own: once the signature
-   * holds, `read` is given the token's user and answers what the request wants with the user's current
-   * session (undefined for a user who is gone), which the token must agree with. One store round fewer.
-   */
-  async verifyIdTokenReading<T>(
-    saasId: string,
-    token: string,
-    read: (userId: string) => Promise<{ session: UserSession | undefined; value: T }>,
-    options: VerifyOptions = {},
-  ): Promise<{ claims: IdTokenClaims; value: T }> {
-    let value: T | undefined;
-    const claims = (await this.verify(saasId, token, 'id', options.field ?? 'id_token', options.userId, async (userId) => {
-      const found = await read(userId);
-      value = found.value;
-      return found.session;
-    })) as IdTokenClaims;
-    return { claims, value: value as T };
+    return this.verify(saasId, token, 'id', options) as Promise<IdTokenClaims>;
   }
 
   private async verify(
     saasId: string,
     token: string,
     use: TokenUse,
-    field: string,
-    userId: string | undefined,
-    sessionOf: (userId: string) => Promise<UserSession | undefined> = (sub) => this.sessions.session(saasId, sub),
+    // The field's name by default: `access_token`, `id_token`.
+    { field = `${use}_token`, userId, session: sessionOf = (sub) => this.sessions.session(saasId, sub) }: VerifyOptions,
   ): Promise<CommonClaims> {
     const refused = async (error: unknown) => invalidToken(`${field}: ${reasonOf(error)}`, await this.signInPageUrl(saasId));
     let payload: JwtPayload;

@@ -125,7 +125,10 @@ export interface LoginScreenDeps {
 
 /** The sessions' service, and the code a live session answers an authorization with (CredentialService.saveForSession). */
 export type ScreenSessionPort = Pick<ScreenSessionService, 'open' | 'readWithSaas' | 'resume' | 'touch' | 'signOut' | 'list' | 'end' | 'endOthers'> &
-  Pick<CredentialService, 'saveForSession' | 'grantOf'>;
+  Pick<CredentialService, 'saveForSession'> & {
+    /** The grant a refresh token of this SaaS belongs to, if it is one this deployment issued and still live. */
+    grantOf(saasId: string, refreshToken: string): Promise<string | undefined>;
+  };
 
 export const MAX_BODY_BYTES = 16 * 1024;
 export const CSRF_COOKIE = 'login_csrf';

@@ -13,6 +13,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { decodeJwt } from 'jose';
+import { AMR } from '../../../shared/domain/tokens/tokens.js';
 import { nowSeconds } from '../../../shared/clock.js';
 import type { SessionMethod, SessionReference } from '../../../shared/domain/sign-in/screen-sessions.js';
 import type { AtomicWrite } from '../../../shared/domain/atomic.js';
@@ -50,22 +51,22 @@ const sessionContext = (saasId: string) => ({ purpose: 'login screen session', s
 
 /** How a sign-in proved who the person is, as its session records it. */
 export interface SignInWay {
-  methods: SessionMethod[];
+  methods: readonly SessionMethod[];
   /** A second factor was given, or the way in counts as two (a passkey, a remembered device, a provider). */
   secondFactor: boolean;
   /** A tenant's own identity provider vouched (SAML): the session answers for that tenant only. */
   tenantId?: string;
 }
 
-export const PASSWORD: SignInWay = { methods: ['pwd'], secondFactor: false };
-export const PASSWORD_AND_CODE: SignInWay = { methods: ['pwd', 'otp', 'mfa'], secondFactor: true };
+export const PASSWORD: SignInWay = { methods: AMR.password, secondFactor: false };
+export const PASSWORD_AND_CODE: SignInWay = { methods: AMR.code, secondFactor: true };
 /** A remembered device's own SRP stands in for the second factor (the sign-in asked for none). */
-export const PASSWORD_AND_DEVICE: SignInWay = { methods: ['pwd', 'swk', 'mfa'], secondFactor: true };
+export const PASSWORD_AND_DEVICE: SignInWay = { methods: AMR.device, secondFactor: true };
 /** A passkey with user verification is two factors already (docs/login-screen.md, "Passkeys"). */
-export const PASSKEY: SignInWay = { methods: ['hwk', 'mfa'], secondFactor: true };
+export const PASSKEY: SignInWay = { methods: AMR.passkey, secondFactor: true };
 /** An identity provider's sign-in: no MFA of ours (the provider has its own), as a fresh one would ask none. */
 export const providerWay = (tenantId?: string): SignInWay => ({
-  methods: ['fed'],
+  methods: AMR.federated,
   secondFactor: true,
   ...(tenantId !== undefined ? { tenantId } : {}),
 });
