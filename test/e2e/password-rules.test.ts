@@ -12,6 +12,7 @@ import type { SignedClient } from '../../client/signed-fetch.js';
 import { EN, fill, type LoginTexts } from '../../web/login/texts/en.js';
 import { JA } from '../../web/login/texts/ja.js';
 import { seriousViolations } from '../support/axe.js';
+import { saasWithScreen } from '../support/passkey-screen.js';
 import { chromiumMissing, launchChromium, openPage } from '../support/chromium.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 
@@ -32,10 +33,7 @@ let loginUrl: string;
 (skip ? describe.skip : describe)('the length-first rules and the breach note on the hosted screen, in Chromium', () => {
   beforeAll(async () => {
     [h, browser] = await Promise.all([startHarness(), launchChromium()]);
-    let saasId: string;
-    ({ saasId, client: admin } = await h.newSaas());
-    loginUrl = `${h.api.baseUrl}/login/${saasId}/`;
-    assert.equal((await admin.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+    ({ api: admin, loginUrl } = await saasWithScreen(h));
     const set = await admin.put('/sign-in-settings', {
       self_regist: { enable: true },
       sign_up: { password: 'chosen' },

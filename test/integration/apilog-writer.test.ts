@@ -23,6 +23,7 @@ import { answerChallenge, srpSignIn } from '../../dev-support/sign-in.js';
 import { deliveredMail } from '../support/mail.js';
 import { expectError } from '../support/expect.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
+import { saasWithScreen } from '../support/passkey-screen.js';
 
 const PASSWORD = 'Writer-pass-1';
 let h: Harness;
@@ -31,8 +32,7 @@ let saasId: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: api } = await h.newSaas());
-  assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+  ({ saasId, api } = await saasWithScreen(h));
 });
 afterAll(() => h.close());
 

@@ -15,6 +15,7 @@ import { expectError } from '../support/expect.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { openScreen, signInOnScreen, type ScreenVisit } from '../support/screen-client.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
+import { saasWithScreen } from '../support/passkey-screen.js';
 
 let h: Harness;
 const PASSWORD = 'Correct-horse-9';
@@ -29,12 +30,10 @@ interface Saas {
 }
 
 async function newSaas(passkeys: boolean): Promise<Saas> {
-  const { saasId, client } = await h.newSaas();
-  assert.equal((await client.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
-  if (passkeys) assert.equal((await client.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
-  const loginUrl = `${h.api.baseUrl}/login/${saasId}/`;
+  const { saasId, api, loginUrl } = await saasWithScreen(h);
+  if (passkeys) assert.equal((await api.put('/sign-in-settings', { passkeys: { enable: true } })).status, 200);
   const origin = new URL(loginUrl).origin;
-  return { id: saasId, api: client, loginUrl, origin, rpId: new URL(loginUrl).hostname };
+  return { id: saasId, api, loginUrl, origin, rpId: new URL(loginUrl).hostname };
 }
 
 /** A screen visit's steps, posted as the page posts them. */

@@ -18,6 +18,7 @@ import { passwordForms } from '../../web/login/srp.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
+import { saasWithScreen } from '../support/passkey-screen.js';
 import { assertStoredPassword } from '../support/passwords.js';
 
 /** Ideographic spaces (NFKC: ASCII spaces), a leading one too, and Japanese: no letter case, digit or symbol. */
@@ -40,8 +41,7 @@ async function createUser(
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: admin } = await h.newSaas());
-  assert.equal((await admin.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+  ({ saasId, api: admin } = await saasWithScreen(h));
 });
 afterAll(async () => {
   await h?.close();

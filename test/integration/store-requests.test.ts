@@ -22,11 +22,13 @@ import { answerChallenge, srpSignIn, startSignIn } from '../../dev-support/sign-
 import { SrpTestClient } from '../../dev-support/srp-client.js';
 import { SrpClient, verifierResponses } from '../../client/srp.js';
 import { openScreen, screenStep } from '../support/screen-client.js';
+import { saasWithScreen } from '../support/passkey-screen.js';
 
 const PASSWORD = 'Counted-pass-1';
 let h: Harness;
 let api: SignedClient;
-let countedSaas: string;
+/** The SaaS's screen (its callback set: saasWithScreen). */
+let loginUrl: string;
 let counter: StoreRequestCounter;
 const requestsOf = (work: () => Promise<unknown>) => counter.requestsOf(work);
 /** The lines told for the API log writer, in order (none is written: no writer runs in this file). */
@@ -34,7 +36,7 @@ let told: ShippedLine[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ client: api, saasId: countedSaas } = await h.newSaas());
+  ({ api, loginUrl } = await saasWithScreen(h));
   // Devices are not offered, so a sign-in is the SRP exchange and its credentials.
   assert.equal((await api.put('/sign-in-settings', { device_configuration: { device_remembering: 'no' } })).status, 200);
   await h.flush(); // the settings call's record, before the counting starts
@@ -167,21 +169,19 @@ describe('store requests', () => {
   });
 
   it('a sign-in on the hosted screen makes 7, warm: its two steps, the tokens checked with one read, the code and session in one write', async () => {
-    assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
     const email = await newUser();
-    const screen = `${h.api.baseUrl}/login/${countedSaas}/`;
     const signIn = async () => {
-      const visit = await openScreen(`${screen}?state=counted`);
+      const visit = await openScreen(`${loginUrl}?state=counted`);
       const srp = new SrpClient();
       let challenge: Parameters<SrpClient['passwordClaim']>[0] | undefined;
       const start = await requestsOf(async () => {
-        const res = await screenStep(screen, visit, 'start', { username: email, srp_a: await srp.srpA() });
+        const res = await screenStep(loginUrl, visit, 'start', { username: email, srp_a: await srp.srpA() });
         assert.equal(res.status, 200);
         ({ challenge } = (await res.json()) as { challenge: typeof challenge });
       });
       const claim = await srp.passwordClaim(challenge as NonNullable<typeof challenge>, PASSWORD);
       const answer = await requestsOf(async () => {
-        const res = await screenStep(screen, visit, 'answer', {
+        const res = await screenStep(loginUrl, visit, 'answer', {
           challenge_name: 'PASSWORD_VERIFIER',
           session: claim.session,
           responses: verifierResponses(claim),

@@ -16,6 +16,7 @@ import { GetCommand, UpdateCommand } from '../../shared/store/dynamo-client.js';
 import { activityAttribute, keys } from '../../shared/store/keys.js';
 import { dynamo, tableName } from '../../shared/wiring.js';
 import { expectError } from '../support/expect.js';
+import { saasWithScreen } from '../support/passkey-screen.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { openScreen, signInOnScreen } from '../support/screen-client.js';
 import { deliveredMail } from '../support/mail.js';
@@ -31,8 +32,7 @@ let counter: StoreRequestCounter;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ saasId, client: api } = await h.newSaas());
-  assert.equal((await api.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
+  ({ saasId, api } = await saasWithScreen(h));
   counter = countStoreRequests();
 });
 afterEach(() => resetClockForTests());

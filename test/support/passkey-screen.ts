@@ -8,11 +8,11 @@ import type { Harness } from '../../dev-support/harness.js';
 import { openScreen, screenStep, type ScreenVisit } from './screen-client.js';
 import type { SoftAuthenticator } from './soft-authenticator.js';
 
-/** A new SaaS whose screen has a callback to send a finished sign-in to: its client and its screen's address. */
-export async function saasWithScreen(h: Harness): Promise<{ api: SignedClient; loginUrl: string }> {
+/** A new SaaS whose screen has a callback to send a finished sign-in to: its id, its client and its screen's address. */
+export async function saasWithScreen(h: Harness): Promise<{ saasId: string; api: SignedClient; loginUrl: string }> {
   const saas = await h.newSaas();
   assert.equal((await saas.client.put('/auth-info', { callback_url: 'https://app.example.test/callback' })).status, 200);
-  return { api: saas.client, loginUrl: `${h.api.baseUrl}/login/${saas.saasId}/` };
+  return { saasId: saas.saasId, api: saas.client, loginUrl: `${h.api.baseUrl}/login/${saas.saasId}/` };
 }
 
 /** One step of the screen, its status and JSON body. */
