@@ -3,6 +3,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import layersRule from './eslint/layers-rule.js';
 
+/** An import for its side effects alone (`import './x.js'`), which the bundles would drop. */
+const NO_BARE_IMPORT = {
+  selector: 'ImportDeclaration[specifiers.length=0][importKind!="type"]',
+  message: 'the bundles drop a module imported for its side effects alone (package.json sideEffects: false): import what it exports',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', '.test-results/', 'examples/**/public/*.js', 'web/*/public/'] },
   js.configs.recommended,
@@ -39,7 +45,14 @@ export default tseslint.config(
           selector: "ImportDeclaration[source.value='@sinclair/typebox/value'] > ImportSpecifier[imported.name='Value']",
           message: 'import the one function needed (Clean, Check...)',
         },
+        NO_BARE_IMPORT,
       ],
     },
+  },
+  {
+    // The bundles drop any module of ours none of whose exports is used (package.json `sideEffects: false`,
+    // docs/decisions.md): an import kept only for what the module does when loaded would vanish from them.
+    files: ['web/**/*.ts', 'web/**/*.tsx', 'lib/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_BARE_IMPORT] },
   },
 );
