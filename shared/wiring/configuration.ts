@@ -15,7 +15,8 @@ import { DefinitionService } from '../domain/configuration/definitions.js';
 import { InfrastructureService } from '../domain/configuration/infrastructure.js';
 import { LoginThemeService } from '../domain/configuration/login-theme.js';
 import { secretBox, sesSettings } from './clients.js';
-import { cachedSettingsRepository, definitionRepository, settingsRepository } from './repositories.js';
+import { cachedSettingsRepository, definitionRepository, settingsRepository, tenantRepository } from './repositories.js';
+import { checkGroupMapping } from '../domain/migration/group-mapping.js';
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
@@ -50,6 +51,8 @@ const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, s
     config().publicBaseUrl,
     config().refreshTokenLifetimeSeconds,
     (domain) => isServiceDomain(screenHosts(), domain),
+    (saasId, value) =>
+      checkGroupMapping({ tenants: tenantRepository(), definitions: definitionRepository() }, saasId, value.cognito_pool?.groups ?? []),
   );
 
 /** A SaaS's own domain: ACM and API Gateway on AWS, the stand-in where SES is (local mode and the tests). */
