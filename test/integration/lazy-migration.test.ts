@@ -187,6 +187,17 @@ describe('lazy migration from a Cognito user pool (cognito-local)', () => {
       'invalid_parameter',
       `${field}.role_names`,
     );
+    // The same through an import's setting row: that row refused with its reason, the setting as it was.
+    const admin = await h.newKey(saasId, ['migration:write']);
+    const row = { type: 'setting', name: 'sign-in-settings', value: mapping([{ ...entry, tenant_id: theirs }]) };
+    const job = await admin.post<{ job_id: string }>('/migration/imports', { jsonl: JSON.stringify(row) });
+    assert.equal(job.status, 201, job.text);
+    await runScheduledWork();
+    const report = await admin.get<{ errors: { line: number; reason: string }[] }>(`/migration/imports/${job.body.job_id}`);
+    assert.deepEqual(
+      report.body.errors.map((e) => [e.line, e.reason.split(':')[0]]),
+      [[1, 'password_sign_in.cognito_pool.groups[0].tenant_id']],
+    );
     const kept = await api.get<{ password_sign_in: { cognito_pool: object } }>('/sign-in-settings');
     assert.deepEqual(kept.body.password_sign_in.cognito_pool, oldPoolSetting);
 
