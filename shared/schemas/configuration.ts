@@ -1,7 +1,7 @@
 import * as Type from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { OperationSchema } from './operation.js';
-import { Count, Email } from './common.js';
+import { Count, Email, EnvId, PathParam } from './common.js';
 import { WEB_URL_FORMAT } from './web-url.js';
 
 export const DnsRecord = Type.Object({ type: Type.Literal('CNAME'), name: Type.String(), value: Type.String() }, { $id: 'DnsRecord' });
@@ -244,6 +244,22 @@ const PasswordBreachRange = Type.Object(
   { additionalProperties: false },
 );
 /**
+ * Where a lazily migrated user belongs here (issue 39, docs/migration.md): a user of the old pool in `group` (the
+ * `cognito:groups` claim of the ID token the old pool returns) becomes a member of the tenant with these roles in
+ * the env. Checked when saved (every tenant, env and role must be this SaaS's).
+ */
+const GroupMapping = Type.Object(
+  {
+    group: Type.String({ minLength: 1, maxLength: 128, description: "a group of the old pool (the ID token's cognito:groups)" }),
+    tenant_id: PathParam,
+    env_id: EnvId,
+    role_names: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 10 }),
+  },
+  { additionalProperties: false },
+);
+export type GroupMapping = Static<typeof GroupMapping>;
+
+/**
  * Our extension (issue 39, docs/migration.md): sign-in with the password itself (Cognito's USER_PASSWORD_AUTH)
  * through the API, and on the hosted screen for users still on an imported hash. Off by default; an import
  * turns it on unless it was set. `cognito_pool` names a live Cognito user pool to migrate users from lazily.
@@ -257,6 +273,12 @@ const PasswordSignIn = Type.Object(
           region: Type.String({ pattern: '^[a-z]{2}(-[a-z]+)+-\\d$', maxLength: 32 }),
           user_pool_id: Type.String({ pattern: '^[\\w-]+_[0-9a-zA-Z]+$', maxLength: 55 }),
           client_id: Type.String({ pattern: '^[\\w+]+$', maxLength: 128 }),
+          groups: Type.Optional(
+            Type.Array(GroupMapping, {
+              maxItems: 50,
+              description: "the old pool's groups as memberships here, given to a user the lazy migration makes (extension)",
+            }),
+          ),
         },
         { additionalProperties: false, description: 'the old user pool of a lazy migration (USER_PASSWORD_AUTH must be allowed for its client)' },
       ),

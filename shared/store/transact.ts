@@ -194,6 +194,23 @@ function sharersTogether(rows: readonly (readonly WritePart[])[], wave: readonly
   return [...groups.values()].flat();
 }
 
+/**
+ * The parts with a check that several writes of one commit share (the same item, the same condition) sent once, as
+ * pack does for commitEach: a new user's memberships of two tenants each check the same env and roles exist, and
+ * DynamoDB refuses a transaction that names an item twice.
+ */
+function sharedChecksOnce(parts: readonly WritePart[]): WritePart[] {
+  const seen = new Set<string>();
+  return parts.filter((p) => {
+    const op = p.op as TransactItem;
+    if (!op.ConditionCheck) return true;
+    const key = `${target(op).item}\n${JSON.stringify(op)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export class DynamoCommitter implements Committer {
   constructor(private readonly db: DynamoClient) {}
 
@@ -204,7 +221,7 @@ export class DynamoCommitter implements Committer {
   }
 
   async commit(...writes: AtomicWrite[]): Promise<CommitOutcome> {
-    const parts = writes.flatMap((w) => w.parts);
+    const parts = sharedChecksOnce(writes.flatMap((w) => w.parts));
     if (parts.length > TRANSACTION_LIMIT) throw new Error(`a transaction of ${parts.length} items is over DynamoDB's ${TRANSACTION_LIMIT}`);
     const [only] = parts;
     // A condition check alone still needs a transaction: only a transaction evaluates one without writing.

@@ -10,12 +10,14 @@ import { sesClient } from '../adapters/mail/clients.js';
 import { LocalEmailIdentities, SesEmailIdentities } from '../adapters/mail/identities.js';
 import { siteDomains } from '../adapters/site-domains.js';
 import { ConfigurationService, type EmailIdentityPort, type SiteDomainPort } from '../domain/configuration/configuration.js';
+import type { PasswordSignIn } from '../schemas/configuration.js';
 import type { SettingsRepository } from '../domain/configuration/settings.js';
 import { DefinitionService } from '../domain/configuration/definitions.js';
 import { InfrastructureService } from '../domain/configuration/infrastructure.js';
 import { LoginThemeService } from '../domain/configuration/login-theme.js';
 import { secretBox, sesSettings } from './clients.js';
-import { cachedSettingsRepository, definitionRepository, settingsRepository } from './repositories.js';
+import { cachedSettingsRepository, definitionRepository, settingsRepository, tenantRepository } from './repositories.js';
+import { checkGroupMapping } from '../domain/migration/group-mapping.js';
 
 export const definitionService = () => new DefinitionService(definitionRepository());
 
@@ -39,7 +41,20 @@ export const screenHosts = () => screenHostPlan(config());
 export const hostedLoginScreen = (saasId: string, origin?: string) =>
   loginScreenUrl(`${origin ?? screenOrigin(screenHosts(), saasId)}${BASE_PATH}`, saasId);
 
-const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, settings: SettingsRepository = settingsRepository()) =>
+/**
+ * What password_sign_in names checked against the SaaS (the lazy migration's group mapping: its tenants, envs and
+ * roles), for the services that save settings: the configuration function's and the import's. The readers of the
+ * other functions save none, and leave the check out of their bundles (the sign-in bundle's bound).
+ */
+export const checkPasswordSignIn = (saasId: string, value: PasswordSignIn) =>
+  checkGroupMapping({ tenants: tenantRepository(), definitions: definitionRepository() }, saasId, value.cognito_pool?.groups ?? []);
+
+const configuration = (
+  identities: EmailIdentityPort,
+  domains: SiteDomainPort,
+  settings: SettingsRepository = settingsRepository(),
+  check?: typeof checkPasswordSignIn,
+) =>
   new ConfigurationService(
     settings,
     secretBox(),
@@ -50,12 +65,13 @@ const configuration = (identities: EmailIdentityPort, domains: SiteDomainPort, s
     config().publicBaseUrl,
     config().refreshTokenLifetimeSeconds,
     (domain) => isServiceDomain(screenHosts(), domain),
+    check,
   );
 
 /** A SaaS's own domain: ACM and API Gateway on AWS, the stand-in where SES is (local mode and the tests). */
 const ownDomains = () => siteDomains({ region: config().region, local: config().sesEndpoint !== undefined, apiId: config().apiId });
 
-export const configurationService = () => configuration(emailIdentities(), ownDomains());
+export const configurationService = () => configuration(emailIdentities(), ownDomains(), settingsRepository(), checkPasswordSignIn);
 
 /** Only the configuration function manages SES identities; the others read configuration without them. */
 const notHere = () => Promise.reject(new Error('e-mail identities are managed by the configuration function'));
@@ -67,8 +83,8 @@ const noSiteDomains: SiteDomainPort = { requestCertificate: notHere, certificate
  * configuration group: with no reference to the SES client, their bundles leave it out (about 75 KB). They
  * keep what they read SETTINGS_CACHE_SECONDS per warm instance (store/recent.ts).
  */
-export const configurationReader = (settings: SettingsRepository = cachedSettingsRepository()) =>
-  configuration(noEmailIdentities, noSiteDomains, settings);
+export const configurationReader = (settings: SettingsRepository = cachedSettingsRepository(), check?: typeof checkPasswordSignIn) =>
+  configuration(noEmailIdentities, noSiteDomains, settings, check);
 
 /** A SaaS's sign-in settings, read through the settings cache. */
 export const signInSettings = (saasId: string) => configurationReader().signInSettings(saasId);

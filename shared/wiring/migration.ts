@@ -5,7 +5,7 @@
 import { ImportService } from '../domain/migration/imports.js';
 import { ExportService } from '../domain/migration/exports.js';
 import { poolName } from './accounts.js';
-import { configurationReader, loginThemeService } from './configuration.js';
+import { checkPasswordSignIn, configurationReader, loginThemeService } from './configuration.js';
 import { invitationService } from './invitations.js';
 import type { SettingPorts } from '../domain/migration/setting-rows.js';
 import type { IntegrationPorts } from '../domain/migration/integration-rows.js';
@@ -47,7 +47,7 @@ const DIRECTORY_BUDGET_MS = 50_000;
  */
 const settingPorts = (): SettingPorts => {
   const settings = settingsRepository();
-  return { configuration: configurationReader(settings), theme: loginThemeService(), settings };
+  return { configuration: configurationReader(settings, checkPasswordSignIn), theme: loginThemeService(), settings };
 };
 
 /** Webhooks, API keys and the payment provider, as the export reads them and the import writes them (integration-rows.ts). */

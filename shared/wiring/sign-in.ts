@@ -143,5 +143,11 @@ export const passwordSignInService = () =>
     settings: async (saasId) => (await signInSettings(saasId)).password_sign_in,
     poolName,
     mailSetPassword: (saasId, username) => userFlowService().requestPasswordReset(saasId, username),
-    lazy: new CognitoLazyMigration({ pool: new CognitoOldPool(config().cognitoEndpoint), users: userRepository(), committer: committer(), poolName }),
+    lazy: new CognitoLazyMigration({
+      pool: new CognitoOldPool(config().cognitoEndpoint),
+      users: userRepository(),
+      committer: committer(),
+      poolName,
+      prepareMember: async (saasId, membership) => (await tenantUserService().prepareMembership(saasId, membership)).writes,
+    }),
   });

@@ -239,6 +239,8 @@ export class ConfigurationService {
     private readonly defaultRefreshTokenSeconds = 30 * 86_400,
     /** A name the deployment serves itself (shared/screen-hosts.ts, isServiceDomain): never a SaaS's own domain. */
     private readonly serviceDomain: (domain: string) => boolean = () => false,
+    /** What password_sign_in names beyond its own shape (the lazy migration's group mapping: the SaaS's tenants, envs, roles). */
+    private readonly checkPasswordSignIn: (saasId: string, value: PasswordSignIn) => Promise<void> = async () => {},
   ) {}
 
   /** What can be used of a stored document (configuration/stored.ts); undefined when it was never saved. */
@@ -630,6 +632,7 @@ export class ConfigurationService {
         field: 'passkeys',
       });
     }
+    if (update.password_sign_in) await this.checkPasswordSignIn(saasId, update.password_sign_in);
     const doc = await this.signInDocument(saasId);
     const refreshTokenValidity = validity ?? doc.refresh_token_validity;
     const screenSession = session ?? doc.screen_session;

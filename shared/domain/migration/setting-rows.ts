@@ -106,7 +106,16 @@ export async function* settingRows(ports: SettingPorts, saasId: string, sealKey:
       password_sign_in,
       ...value
     } = await configuration.signInSettings(saasId);
-    yield { type: 'setting', name: 'sign-in-settings', value: { ...value, ...(password_sign_in.user_password_auth ? { password_sign_in } : {}) } };
+    // The group mapping names this SaaS's tenant ids, which the move changes: set it again there (docs/migration.md).
+    const { cognito_pool: oldPool, ...rest } = password_sign_in;
+    const moving = oldPool
+      ? { ...rest, cognito_pool: { region: oldPool.region, user_pool_id: oldPool.user_pool_id, client_id: oldPool.client_id } }
+      : rest;
+    yield {
+      type: 'setting',
+      name: 'sign-in-settings',
+      value: { ...value, ...(password_sign_in.user_password_auth ? { password_sign_in: moving } : {}) },
+    };
   }
   if (await saved('identity-providers')) {
     const { application_secret: hint, ...props } = (await configuration.identityProviders(saasId)).google;
