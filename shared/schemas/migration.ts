@@ -69,6 +69,19 @@ export const PasswordHash = Type.Union([
   ),
 ]);
 
+/**
+ * A password hash as an export writes it: the hash's JSON (PasswordHash) sealed under the operator's seal key,
+ * bound to the row's external_id (shared/domain/migration/password-seal.ts). The import opens it with the job's seal_key.
+ */
+export const SealedPasswordHash = Type.Object(
+  {
+    algorithm: Type.Literal('sealed'),
+    value: Type.String({ minLength: 1, maxLength: 12_288, description: "the password hash's JSON, sealed under the job's seal_key (an export's)" }),
+  },
+  { additionalProperties: false },
+);
+export type SealedPasswordHash = Static<typeof SealedPasswordHash>;
+
 /** A user's second factor. The authenticator app's seed travels sealed (shared/crypto/export-seal.ts). */
 const UserMfa = Type.Object(
   {
@@ -112,7 +125,7 @@ export const UserRow = Type.Object(
     attributes: Type.Optional(AttributeValues),
     /** Unix seconds or an ISO 8601 time. */
     created_at: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ minLength: 10, maxLength: 40 })])),
-    password_hash: Type.Optional(PasswordHash),
+    password_hash: Type.Optional(Type.Union([PasswordHash, SealedPasswordHash])),
     mfa: Type.Optional(UserMfa),
     passkeys: Type.Optional(Type.Array(ExportedPasskey, { maxItems: MAX_PASSKEYS_A_ROW })),
   },
@@ -311,10 +324,14 @@ export const migrationSchemas = {
     response: Type.Object({
       jsonl: Type.String({
         description:
-          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets, payment key, tenant client secret or SCIM token hash; API keys (api_key rows) only through npm run admin -- export --api-keys",
+          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users, memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). This call takes no seal key, so none of the secrets a seal key would seal: no password (passwords_withheld counts the users who go out without theirs), TOTP seeds, provider secret, webhook secrets, payment key, tenant client secret or SCIM token hash; API keys (api_key rows) only through npm run admin -- export --api-keys",
       }),
       rows: Type.Integer(),
       by_type: Type.Record(Type.String(), Type.Integer(), { description: 'the rows by type, in the order of the file' }),
+      passwords_withheld: Type.Integer({
+        description:
+          'users whose password stayed behind, for want of a seal key: they go out without one, and set one through a mailed link at the import (mail_set_password) or with "Forgot your password?"',
+      }),
     }),
   },
 };
