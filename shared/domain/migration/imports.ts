@@ -343,6 +343,16 @@ interface PartContext {
   operator: boolean;
 }
 
+/** `run` for each job in turn until the deadline (ms since the epoch) is past: the parts they did, summed (an export job's too). */
+export async function runInTurn(jobIds: readonly string[], deadline: number | undefined, run: (jobId: string) => Promise<number>): Promise<number> {
+  let done = 0;
+  for (const jobId of jobIds) {
+    if (deadline !== undefined && Date.now() > deadline) break;
+    done += await run(jobId);
+  }
+  return done;
+}
+
 export class ImportService {
   constructor(private readonly deps: ImportDeps) {}
 
@@ -389,12 +399,7 @@ export class ImportService {
 
   /** Works on the SaaS's unfinished jobs, oldest first, until done or past the deadline; the number of parts done. */
   async runUnfinished(saasId: string, options: RunOptions = {}): Promise<number> {
-    let done = 0;
-    for (const jobId of await this.deps.imports.unfinished(saasId)) {
-      if (options.deadline !== undefined && Date.now() > options.deadline) break;
-      done += await this.run(saasId, jobId, options);
-    }
-    return done;
+    return runInTurn(await this.deps.imports.unfinished(saasId), options.deadline, (jobId) => this.run(saasId, jobId, options));
   }
 
   /** Works through the job's parts left; the number of parts done. 0 when another worker holds it. */
