@@ -37,7 +37,7 @@ export async function exportFile(saasId: string, out?: string, sealKeyText?: str
   if (apiKeys && !sealKey) throw new Error("--api-keys: needs --seal-key-file, so the keys' secrets go out sealed");
   const sink = out ? createWriteStream(out) : process.stdout;
   const tally = rowTally();
-  for await (const row of exportService().rows(saasId, { sealKey, apiKeys })) {
+  for await (const row of exportService().rows(saasId, { sealKey, apiKeys, onPasswordWithheld: () => tally.passwordWithheld() })) {
     if (!sink.write(`${JSON.stringify(row)}\n`)) await once(sink, 'drain');
     tally.add(row.type);
   }

@@ -18,6 +18,7 @@ export * from './wiring/sign-in.js';
 export * from './wiring/federation.js';
 export * from './wiring/invitations.js';
 export * from './wiring/migration.js';
+export * from './wiring/scheduled.js';
 export * from './wiring/scim.js';
 export * from './wiring/integration.js';
 export * from './wiring/enterprise.js';

@@ -9,6 +9,7 @@ import { migrationSchemas as migration } from '../../shared/schemas/migration.js
 import { groupHandler } from '../group-handler.js';
 import {
   dailySignIns,
+  exportJobService as exportJobs,
   exportService as exports,
   importService as imports,
   passkeyService as passkeys,
@@ -59,4 +60,6 @@ export const handler = groupHandler('saas-users', {
   getImports: operation(migration.getImports, async (_, ctx) => ({ imports: await imports().list(ctx.saasId) })),
   getImport: operation(migration.getImport, ({ params }, ctx) => imports().get(ctx.saasId, params.job_id)),
   getExport: operation(migration.getExport, (_, ctx) => exports().answer(ctx.saasId)),
+  startExport: operation(migration.startExport, ({ body }, ctx) => exportJobs().start(ctx.saasId, { seal_key: body.seal_key })),
+  getExportJob: operation(migration.getExportJob, ({ params, query }, ctx) => exportJobs().get(ctx.saasId, params.job_id, query.part)),
 });

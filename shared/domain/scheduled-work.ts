@@ -2,7 +2,7 @@
  * What the scheduled worker does each run, for every SaaS: apply the plan reservations that have come due,
  * deliver the mails that are due again (deferred retries, lapsed claims, anything the stream missed), and count
  * the mail backlog, deliver the events due (integration/event-delivery.ts), and work on the import jobs not done
- * yet (migration/imports.ts), a part at a time until the run's budget is spent, and move a SaaS made before directory entries
+ * yet (migration/imports.ts) and the export jobs (migration/export-jobs.ts), a part at a time until the run's budget is spent, and move a SaaS made before directory entries
  * onto them (shared/store/directory-migration.ts) a step at a time. Every step goes through conditional writes, so runs side by side apply and send once.
  */
 import { log } from '../log.js';
@@ -17,6 +17,8 @@ export interface ScheduledWorkDeps {
   mailBacklog(saasId: string): Promise<number>;
   /** Parts of import files worked through; stops when the run's budget is spent, the next run goes on. */
   runImports(saasId: string): Promise<number>;
+  /** Parts of export files written (migration/export-jobs.ts); stops when the run's budget is spent, the next run goes on. */
+  runExports(saasId: string): Promise<number>;
   /** Events delivered of those due (integration/event-delivery.ts). */
   deliverDueEvents(saasId: string): Promise<number>;
   /** Items written on the SaaS's way onto directory entries (none once it is on them); stops at the run's budget. */
@@ -30,6 +32,7 @@ export interface ScheduledWorkResult {
   /** Mails still not final after this run, over every SaaS. */
   mailBacklog: number;
   importParts: number;
+  exportParts: number;
   eventsDelivered: number;
   directoryItemsMoved: number;
 }
@@ -45,6 +48,7 @@ export class ScheduledWork {
       mailsSent: 0,
       mailBacklog: 0,
       importParts: 0,
+      exportParts: 0,
       eventsDelivered: 0,
       directoryItemsMoved: 0,
     };
@@ -56,6 +60,7 @@ export class ScheduledWork {
     }
     // After every SaaS's mail and reservations: a long import must not hold back another SaaS's retries.
     for (const saasId of saasIds) result.importParts += await this.deps.runImports(saasId);
+    for (const saasId of saasIds) result.exportParts += await this.deps.runExports(saasId);
     for (const saasId of saasIds) result.directoryItemsMoved += await this.deps.moveDirectory(saasId);
     if (result.reservationsApplied > 0)
       log.info('plan reservations applied', { reservationsApplied: result.reservationsApplied, saasCount: saasIds.length });

@@ -69,6 +69,19 @@ export const PasswordHash = Type.Union([
   ),
 ]);
 
+/**
+ * A password hash as an export writes it: the hash's JSON (PasswordHash) sealed under the operator's seal key,
+ * bound to the row's external_id (shared/domain/migration/password-seal.ts). The import opens it with the job's seal_key.
+ */
+export const SealedPasswordHash = Type.Object(
+  {
+    algorithm: Type.Literal('sealed'),
+    value: Type.String({ minLength: 1, maxLength: 12_288, description: "the password hash's JSON, sealed under the job's seal_key (an export's)" }),
+  },
+  { additionalProperties: false },
+);
+export type SealedPasswordHash = Static<typeof SealedPasswordHash>;
+
 /** A user's second factor. The authenticator app's seed travels sealed (shared/crypto/export-seal.ts). */
 const UserMfa = Type.Object(
   {
@@ -112,7 +125,7 @@ export const UserRow = Type.Object(
     attributes: Type.Optional(AttributeValues),
     /** Unix seconds or an ISO 8601 time. */
     created_at: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ minLength: 10, maxLength: 40 })])),
-    password_hash: Type.Optional(PasswordHash),
+    password_hash: Type.Optional(Type.Union([PasswordHash, SealedPasswordHash])),
     mfa: Type.Optional(UserMfa),
     passkeys: Type.Optional(Type.Array(ExportedPasskey, { maxItems: MAX_PASSKEYS_A_ROW })),
   },
@@ -277,6 +290,27 @@ export const ImportJob = Type.Object(
 );
 export type ImportJob = Static<typeof ImportJob>;
 
+/** An export job (POST /migration/exports): its state and counts, and with `?part=N` once done a page of its file. */
+export const ExportJob = Type.Object(
+  {
+    job_id: Type.String(),
+    state: ImportState,
+    created_at: Type.Integer(),
+    finished_at: Type.Optional(Type.Integer()),
+    expires_at: Type.Integer({ description: 'Unix seconds: the job and its file are deleted then (7 days after it is done)' }),
+    seal_key: Type.Boolean({ description: "whether the job was given a seal key: the file's secrets sealed under it, else left behind" }),
+    rows: Type.Integer({ description: 'rows written so far (all of them once done)' }),
+    parts: Type.Integer({ description: 'parts of the file written so far: read them with ?part=0, then each next_part' }),
+    by_type: Type.Record(Type.String(), Type.Integer(), { description: 'the rows written by type, in the order of the file' }),
+    passwords_withheld: Type.Integer({ description: 'users whose password stayed behind, the job having no seal key' }),
+    part: Type.Optional(Type.Integer({ description: 'with ?part: the first part of this page' })),
+    jsonl: Type.Optional(Type.String({ description: 'with ?part: the file from that part on, up to about 4 MB, whole lines (JSON Lines)' })),
+    next_part: Type.Optional(Type.Integer({ description: "with ?part: the next page's first part; absent on the file's last page" })),
+  },
+  { $id: 'ExportJob' },
+);
+export type ExportJob = Static<typeof ExportJob>;
+
 /** The largest export one call answers (a Lambda answer holds 6 MB); a larger one through `npm run admin -- export`. */
 export const MAX_EXPORT_BYTES = 5_000_000;
 
@@ -307,14 +341,39 @@ export const migrationSchemas = {
   },
   getImports: { response: Type.Object({ imports: Type.Array(ImportJob) }) },
   getImport: { params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }), response: ImportJob },
+  startExport: {
+    body: Type.Object({
+      seal_key: Type.Optional(
+        Type.String({
+          maxLength: 64,
+          description:
+            "the seal key (base64 of 32 bytes, e.g. openssl rand -base64 32) the file's secrets are sealed under: users' passwords, TOTP seeds, the external provider's secret, webhook signing secrets, the payment provider's key, tenants' OpenID Connect client secrets and SCIM token hashes. Kept sealed by the service until the job is done, then deleted; without it those stay behind. API keys are exported only by npm run admin -- export --api-keys",
+        }),
+      ),
+    }),
+    response: ExportJob,
+  },
+  getExportJob: {
+    params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }),
+    query: Type.Object({
+      part: Type.Optional(
+        Type.Integer({ minimum: 0, description: "once the job is done: answer the file's page from this part on (jsonl, next_part)" }),
+      ),
+    }),
+    response: ExportJob,
+  },
   getExport: {
     response: Type.Object({
       jsonl: Type.String({
         description:
-          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users (passwords as `srp` verifiers), memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). Without a seal key: no TOTP seeds, provider secret, webhook secrets, payment key, tenant client secret or SCIM token hash; API keys (api_key rows) only through npm run admin -- export --api-keys",
+          "the import file (JSON Lines) that rebuilds the SaaS: definitions, saved settings, the payment provider, webhooks, the pricing catalogue, tenants, users, memberships, open invitations and each tenant's identity providers, domains and SCIM set-up; rows of type attribute, role, env, setting, payment_provider, webhook, tax_rate, metering_unit, pricing_unit, pricing_menu, pricing_plan, tenant, user, membership, invitation, tenant_saml, tenant_oidc, tenant_domain, scim_tokens, scim_group, scim_member (docs/migration.md). This call takes no seal key (POST /migration/exports does), so none of the secrets a seal key would seal: no password (passwords_withheld counts the users who go out without theirs), TOTP seeds, provider secret, webhook secrets, payment key, tenant client secret or SCIM token hash; API keys (api_key rows) only through npm run admin -- export --api-keys",
       }),
       rows: Type.Integer(),
       by_type: Type.Record(Type.String(), Type.Integer(), { description: 'the rows by type, in the order of the file' }),
+      passwords_withheld: Type.Integer({
+        description:
+          'users whose password stayed behind, for want of a seal key: they go out without one, and set one through a mailed link at the import (mail_set_password) or with "Forgot your password?"',
+      }),
     }),
   },
 };

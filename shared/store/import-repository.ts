@@ -8,7 +8,7 @@ import type { CountsByType, ImportCounts, ImportJobRecord, ImportPart, ImportRep
 import { batchPut } from './batch.js';
 import { unlessConditionFails } from './conditional.js';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoClient } from './dynamo-client.js';
-import { ENTITY, keys, withoutKeys } from './keys.js';
+import { ENTITY, keys, withoutKeys, type ItemKey } from './keys.js';
 import { partitionQuery, queryAll, queryPages } from './query.js';
 import { projection } from './user-repository.js';
 import { DynamoCommitter, update, updateRequest, type Condition } from './transact.js';
@@ -32,6 +32,20 @@ const toJob = (item: Record<string, unknown>): ImportJobRecord => {
   }
   return { ...job, by_type: byType as CountsByType };
 };
+
+/**
+ * Holds a job item (an import's, or an export's: store/export-job-repository.ts) for `holder` until `until` unless
+ * another holds it or it is done; marks it running.
+ */
+export function claimJob(db: DynamoClient, table: string, key: ItemKey, holder: string, now: number, until: number): Promise<boolean> {
+  const change = new Update().set('state', 'running').set('lease_holder', holder).set('lease_until', until);
+  const free: Condition = {
+    expression: '#state <> :done AND (attribute_not_exists(#until) OR #until < :now OR #holder = :holder)',
+    names: { '#state': 'state', '#until': 'lease_until', '#holder': 'lease_holder' },
+    values: { ':done': 'done', ':now': now, ':holder': holder },
+  };
+  return unlessConditionFails(() => db.send(new UpdateCommand(updateRequest(table, key, change, free))));
+}
 
 /** Oldest first: jobs made within one second keep their order. */
 const oldestFirst = byCreation<ImportJobRecord>((job) => createdMs(job.created_ms, job.created_at));
@@ -92,13 +106,7 @@ export class DynamoImportRepository implements ImportRepository {
   }
 
   claim(saasId: string, jobId: string, holder: string, now: number, until: number): Promise<boolean> {
-    const change = new Update().set('state', 'running').set('lease_holder', holder).set('lease_until', until);
-    const free: Condition = {
-      expression: '#state <> :done AND (attribute_not_exists(#until) OR #until < :now OR #holder = :holder)',
-      names: { '#state': 'state', '#until': 'lease_until', '#holder': 'lease_holder' },
-      values: { ':done': 'done', ':now': now, ':holder': holder },
-    };
-    return unlessConditionFails(() => this.db.send(new UpdateCommand(updateRequest(this.table, keys.importJob(saasId, jobId), change, free))));
+    return claimJob(this.db, this.table, keys.importJob(saasId, jobId), holder, now, until);
   }
 
   async finishPart(

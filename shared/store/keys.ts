@@ -63,6 +63,8 @@ export const ENTITY = {
   consoleThrottle: 'ConsoleThrottle',
   importJob: 'ImportJob',
   importPart: 'ImportPart',
+  exportJob: 'ExportJob',
+  exportPart: 'ExportPart',
   consoleSessionRevoked: 'ConsoleSessionRevoked',
   apiEvent: 'ApiEvent',
   eventSequence: 'EventSequence',
@@ -389,6 +391,15 @@ export const keys = {
     sk: `PART#${String(index).padStart(6, '0')}`,
   }),
   importParts: (saasId: string, jobId: string) => ({ pk: `SAAS#${saasId}#IMPORT#${jobId}`, skPrefix: 'PART#' }),
+  /** An export job (domain/migration/export-jobs.ts): `SAAS#<id>#EXPORT`, `JOB#<job id>`. */
+  exportJob: (saasId: string, jobId: string): ItemKey => ({ pk: `SAAS#${saasId}#EXPORT`, sk: `JOB#${jobId}` }),
+  exportJobs: (saasId: string) => ({ pk: `SAAS#${saasId}#EXPORT`, skPrefix: 'JOB#' }),
+  /** A part of an export job's file, in file order (the index zero-padded). */
+  exportPart: (saasId: string, jobId: string, index: number): ItemKey => ({
+    pk: `SAAS#${saasId}#EXPORT#${jobId}`,
+    sk: `PART#${String(index).padStart(6, '0')}`,
+  }),
+  exportParts: (saasId: string, jobId: string) => ({ pk: `SAAS#${saasId}#EXPORT#${jobId}`, skPrefix: 'PART#' }),
 
   outboxMail: (saasId: string, mailId: string): ItemKey => ({ pk: `SAAS#${saasId}#OUTBOX`, sk: `MAIL#${mailId}` }),
   /** A mail rate counter (domain/mail/mail.ts mailCounters): `TO#<address>#<window>` or `USER#<user>#<window>`. */

@@ -1,9 +1,10 @@
 /**
- * Import jobs, the export and the scheduled worker's round over every SaaS. What belongs here: work that runs outside a
- * request (the scheduled function, `npm run admin -- import`) and what it composes.
+ * Import jobs, the export and its jobs. What belongs here: moving a SaaS in and out, whether a request starts it or
+ * the scheduled worker (shared/wiring/scheduled.ts) and `npm run admin -- import` run it, and what it composes.
  */
 import { ImportService } from '../domain/migration/imports.js';
 import { ExportService } from '../domain/migration/exports.js';
+import { ExportJobService } from '../domain/migration/export-jobs.js';
 import { poolName } from './accounts.js';
 import { checkPasswordSignIn, configurationReader, loginThemeService } from './configuration.js';
 import { invitationService } from './invitations.js';
@@ -12,11 +13,8 @@ import type { IntegrationPorts } from '../domain/migration/integration-rows.js';
 import { parsePermissions } from '../domain/accounts/accounts.js';
 import type { EnterprisePorts } from '../domain/migration/enterprise-rows.js';
 import { tenantOidcService } from './enterprise.js';
-import { ScheduledWork } from '../domain/scheduled-work.js';
-import { DirectoryMigration } from '../store/directory-migration.js';
-import { dynamo, secretBox, tableName } from './clients.js';
-import { checkWebhookUrl, eventDeliverer, webhookSecrets } from './integration.js';
-import { courier } from './mail.js';
+import { secretBox } from './clients.js';
+import { checkWebhookUrl, webhookSecrets } from './integration.js';
 import { catalogueService, paymentProviderService } from './pricing.js';
 import {
   accountRepository,
@@ -24,6 +22,7 @@ import {
   definitionRepository,
   eventRepository,
   domainRepository,
+  exportJobRepository,
   importRepository,
   invitationRepository,
   membershipRepository,
@@ -33,12 +32,8 @@ import {
   tenantRepository,
   userRepository,
 } from './repositories.js';
-import { tenantService, tenantUserService } from './tenants.js';
+import { tenantUserService } from './tenants.js';
 import { userFlowService } from './users.js';
-
-const IMPORT_BUDGET_MS = 35_000;
-/** Moving directories onto entries gets what imports leave of the run, up to 50 s of its 60. */
-const DIRECTORY_BUDGET_MS = 50_000;
 
 /**
  * The settings an import sets and an export reads, uncached: a job's setting row is read back by the next run.
@@ -127,20 +122,8 @@ export const exportService = () => {
   });
 };
 
-/** Each run of the scheduled worker, over every SaaS. */
-export const scheduledWork = () => {
-  const [tenants, mail, imports, events] = [tenantService(), courier(), importService(), eventDeliverer()];
-  // The scheduled function stops at 60 s (lib/service-stack.ts): imports get what the rest leaves of it.
-  const importDeadline = Date.now() + IMPORT_BUDGET_MS;
-  const directoryDeadline = Date.now() + DIRECTORY_BUDGET_MS;
-  const directories = new DirectoryMigration(dynamo(), tableName());
-  return new ScheduledWork({
-    saasIds: async () => (await accountRepository().listSaas()).map((saas) => saas.id),
-    applyDueReservations: (saasId) => tenants.applyDueReservations(saasId),
-    deliverDueMail: async (saasId) => (await mail.deliverDue(saasId)).sent,
-    mailBacklog: (saasId) => mail.backlog(saasId),
-    runImports: (saasId) => imports.runUnfinished(saasId, { deadline: importDeadline }),
-    deliverDueEvents: (saasId) => events.deliverDue(saasId),
-    moveDirectory: (saasId) => directories.step(saasId, directoryDeadline),
-  });
+/** Export jobs (issue 39): the API starts them and reads their files, the scheduled worker writes them. */
+export const exportJobService = () => {
+  const exports = exportService();
+  return new ExportJobService({ jobs: exportJobRepository(), box: secretBox(), rows: (saasId, options) => exports.rows(saasId, options) });
 };

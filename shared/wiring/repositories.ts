@@ -13,6 +13,7 @@ import { DynamoEventRepository } from '../store/event-repository.js';
 import { DynamoAnalysisRepository } from '../store/analysis-repository.js';
 import { DynamoAuthorizationCodeRepository, DynamoGrantRepository } from '../store/grant-repository.js';
 import { DynamoImportRepository } from '../store/import-repository.js';
+import { DynamoExportJobRepository } from '../store/export-job-repository.js';
 import { DynamoInvitationRepository } from '../store/invitation-repository.js';
 import { DynamoKeyRepository } from '../store/key-repository.js';
 import { DynamoMarketplaceRepository } from '../store/marketplace-repository.js';
@@ -73,6 +74,7 @@ export const meteringRepository = () => new DynamoMeteringRepository(dynamo(), t
 export const userRepository = () => new DynamoUserRepository(dynamo(), tableName());
 export const userFlowRepository = () => new DynamoUserFlowRepository(dynamo(), tableName());
 export const importRepository = () => new DynamoImportRepository(dynamo(), tableName());
+export const exportJobRepository = () => new DynamoExportJobRepository(dynamo(), tableName());
 export const scimRepository = () => new DynamoScimRepository(dynamo(), tableName(), config().apiKeyCacheSeconds);
 
 export const keyRepository = () => new DynamoKeyRepository(dynamo(), tableName());

@@ -316,13 +316,30 @@ describe("a tenant's enterprise set-up: the round trip", () => {
 });
 
 describe("a tenant's enterprise set-up: the seal key", () => {
-  /** The rows that hold a secret: refused by line, with the reason; nothing of them written. */
+  /**
+   * The rows that hold a secret, users' sealed passwords among them, refused by line with the reason, and the rows
+   * naming a user refused so (no user row, or no membership of it there); nothing of them written.
+   */
   async function refusedWith(file: string, body: Record<string, unknown>, reason: RegExp) {
     const { saasId, client } = await freshSaas();
     const job = await importInto(saasId, client, file, body);
     const failed = new Map((job.errors ?? []).map((e) => [e.line, e.reason]));
-    assert.deepEqual([...failed.keys()].sort(), [lineOf(file, 'tenant_oidc'), lineOf(file, 'scim_tokens')].sort(), JSON.stringify(job.errors));
-    for (const why of failed.values()) assert.match(why, reason);
+    const rows = lines(file);
+    const sealedUsers = new Set(
+      rows
+        .filter((row) => row.type === 'user' && (row.password_hash as { algorithm?: string } | undefined)?.algorithm === 'sealed')
+        .map((row) => row.external_id),
+    );
+    const lineWhere = (test: (row: Record<string, unknown>) => boolean) => rows.flatMap((row, i) => (test(row) ? [i + 1] : []));
+    const secretRows = [
+      lineOf(file, 'tenant_oidc'),
+      lineOf(file, 'scim_tokens'),
+      ...lineWhere((row) => row.type === 'user' && sealedUsers.has(row.external_id)),
+    ];
+    const naming = lineWhere((row) => row.type !== 'user' && sealedUsers.has(row.user));
+    assert.deepEqual([...failed.keys()].sort(), [...secretRows, ...naming].sort(), JSON.stringify(job.errors));
+    for (const line of secretRows) assert.match(failed.get(line) ?? '', reason);
+    for (const line of naming) assert.match(failed.get(line) ?? '', /^user: no (user row|membership of user row)/);
     const tenantThere = externalId(saasId, 'tenant', acme);
     assert.deepEqual((await client.get(`/tenants/${tenantThere}/identity-providers/oidc`)).body, {});
     assert.deepEqual((await client.get<{ tokens: unknown[] }>(`/tenants/${tenantThere}/scim/tokens`)).body.tokens, []);

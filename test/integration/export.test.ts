@@ -1,8 +1,10 @@
 /**
- * The export (GET /migration/export, our extension, issue 39) and its round trip through DynamoDB Local: a SaaS
- * with definitions, a tenant, members with roles, users with passwords (one signed in here, one still on an
- * imported hash, one with a sign-in ID) is exported, imported into a fresh SaaS, and every user signs in there
- * with the old password (first through USER_PASSWORD_AUTH, then SRP); memberships and roles arrive; `*` and
+ * The export (our extension, issue 39) and its round trip through DynamoDB Local: a SaaS with definitions, a
+ * tenant, members with roles, users with passwords (one signed in here, one still on an imported hash, one with a
+ * sign-in ID) is exported with a seal key, imported into a fresh SaaS, and every user signs in there with the old
+ * password (first through USER_PASSWORD_AUTH, then SRP); memberships and roles arrive. No file holds a verifier
+ * in the clear: sealed under the key, or (GET /migration/export, no key) left behind, the users then mailed a
+ * link to set one; a sealed password opens only with the key and on its own row. `*` and
  * `migration:write` do not reach the export; another SaaS's export holds nothing of this one. A user's
  * authenticator app goes out sealed under the operator's seal key and signs in there with the same codes; a
  * passkey arrives with its credential id and public key.
@@ -22,7 +24,10 @@ import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js'
 import { passkeyId } from '../../shared/domain/sign-in/passkeys.js';
 import { keys } from '../../shared/store/keys.js';
 import { GetCommand } from '../../shared/store/dynamo-client.js';
-import { committer, configurationReader, dynamo, exportService, passkeyRepository, tableName } from '../../shared/wiring.js';
+import { committer, configurationReader, dynamo, exportService, passkeyRepository, tableName, userRepository } from '../../shared/wiring.js';
+import { openPasswordHash } from '../../shared/domain/migration/password-seal.js';
+import type { SealedPasswordHash } from '../../shared/schemas/migration.js';
+import { deliveredMail } from '../support/mail.js';
 import { onApi } from '../support/other-api.js';
 import { accessTokenOf } from '../support/tokens.js';
 
@@ -39,6 +44,13 @@ const PASSWORDS = { ann: 'Ann-old-pass-1', bob: 'Bob-old-pass-2', imported: 'U*U
 
 const passwordSignIn = (client: SignedClient, USERNAME: string, PASSWORD: string) =>
   client.post<SignInResult>('/sign-in', { sign_in_flow: 'USER_PASSWORD_AUTH', sign_in_parameters: { USERNAME, PASSWORD } });
+
+/** The file as `npm run admin -- export --seal-key-file KEY` writes it. */
+async function exportedWith(sealKey: Buffer): Promise<string> {
+  const rows: string[] = [];
+  for await (const row of exportService().rows(sourceId, { sealKey })) rows.push(`${JSON.stringify(row)}\n`);
+  return rows.join('');
+}
 
 async function created(response: Promise<{ status: number; text: string; body: { id: string } }>): Promise<string> {
   const res = await response;
@@ -91,26 +103,38 @@ async function importFile(file: string, body: Record<string, unknown>, saas?: Ta
 }
 
 describe('export', () => {
+  const sealKey = randomBytes(32);
+  /** As `npm run admin -- export --seal-key-file KEY` writes it. */
   let jsonl: string;
+  /** `GET /migration/export`'s answer: it takes no seal key. */
+  let bare: { jsonl: string; rows: number; passwords_withheld: number };
+  const lineOf = (file: string, userId: string) =>
+    file
+      .trimEnd()
+      .split('\n')
+      .findIndex((l) => l.includes(`"external_id":"${userId}"`) && l.includes('"type":"user"')) + 1;
 
   beforeAll(async () => {
-    const res = await source.get<{ jsonl: string; rows: number }>('/migration/export');
+    jsonl = await exportedWith(sealKey);
+    const res = await source.get<typeof bare>('/migration/export');
     assert.equal(res.status, 200, res.text);
-    jsonl = res.body.jsonl;
-    assert.equal(jsonl.trimEnd().split('\n').length, res.body.rows);
+    bare = res.body;
+    assert.equal(bare.jsonl.trimEnd().split('\n').length, bare.rows);
   });
 
-  it('writes the import format, passwords as SRP verifiers or the imported hash, never a password', () => {
+  it('writes the import format, passwords (SRP verifiers or the imported hash) sealed, never a password or a verifier in the clear', async () => {
     const rows = jsonl
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const users = rows.filter((row) => row.type === 'user');
-    const ann = users.find((row) => row.external_id === ids.ann) as { password_hash: Record<string, string>; attributes: object };
-    assert.equal(ann.password_hash.algorithm, 'srp');
-    assert.equal(ann.password_hash.user_id, ids.ann);
+    const ann = users.find((row) => row.external_id === ids.ann) as { password_hash: SealedPasswordHash; attributes: object };
+    assert.equal(ann.password_hash.algorithm, 'sealed');
+    const annHash = openPasswordHash(ann.password_hash, ids.ann as string, sealKey) as { algorithm: string; user_id: string };
+    assert.deepEqual([annHash.algorithm, annHash.user_id], ['srp', ids.ann]);
     assert.deepEqual(ann.attributes, { nickname: 'Annie' });
-    assert.deepEqual((users.find((row) => row.external_id === ids.imported) as { password_hash: object }).password_hash, BCRYPT);
+    const imported = users.find((row) => row.external_id === ids.imported) as { password_hash: SealedPasswordHash };
+    assert.deepEqual(openPasswordHash(imported.password_hash, ids.imported as string, sealKey), BCRYPT);
     assert.deepEqual(
       rows.find((row) => row.type === 'membership'),
       {
@@ -121,19 +145,65 @@ describe('export', () => {
         attributes: {},
       },
     );
-    for (const password of Object.values(PASSWORDS)) assert.ok(!jsonl.includes(password));
+    // Neither file holds a password, a verifier as stored here, or the imported hash.
+    for (const id of [ids.ann, ids.bob] as string[]) {
+      const verifier = (await userRepository().get(sourceId, id))?.password.verifier;
+      assert.ok(verifier && /^[0-9a-f]{64,}$/.test(verifier), id);
+      for (const file of [jsonl, bare.jsonl]) assert.ok(!file.toLowerCase().includes(verifier.toLowerCase()), id);
+    }
+    for (const file of [jsonl, bare.jsonl]) {
+      for (const secret of [...Object.values(PASSWORDS), BCRYPT.hash, BCRYPT.hash.slice(-31)]) assert.ok(!file.includes(secret), secret);
+    }
     // What a row names comes before it.
     const order = rows.map((row) => row.type);
     assert.ok(order.lastIndexOf('attribute') < order.indexOf('tenant') && order.lastIndexOf('user') < order.indexOf('membership'), order.join());
   });
 
+  it('GET /migration/export takes no seal key: every password stays behind, counted; the users arrive without one and are mailed a link', async () => {
+    const users = bare.jsonl
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; password_hash?: object })
+      .filter((row) => row.type === 'user');
+    assert.deepEqual(
+      users.map((row) => row.password_hash),
+      users.map(() => undefined),
+    );
+    assert.equal(bare.passwords_withheld, 3);
+    const { saasId, target, job } = await importFile(bare.jsonl, { mail_set_password: true });
+    assert.equal(job.failed, 0, JSON.stringify(job.errors));
+    assert.equal((await passwordSignIn(target, 'ann@source.example.test', PASSWORDS.ann)).status, 401);
+    assert.equal((await srpSignIn(target, 'ann@source.example.test', PASSWORDS.ann)).status, 401);
+    const mailed = await deliveredMail(h.sesUrl, saasId, 'ann@source.example.test');
+    assert.ok(
+      mailed.some((mail) => (mail.body.html ?? mail.body.text ?? '').includes(`/login/${saasId}/set-password#`)),
+      JSON.stringify(mailed.map((m) => m.body)),
+    );
+  });
+
+  it('a sealed password opens only with the seal key, and only on its own row: refused by line, nothing of the row written', async () => {
+    const annLine = lineOf(jsonl, ids.ann as string);
+    const bobLine = lineOf(jsonl, ids.bob as string);
+    // Ann's sealed hash on Bob's row: the key is right, the row is not.
+    const lines = jsonl.trimEnd().split('\n');
+    const annRow = JSON.parse(lines[annLine - 1] as string) as { password_hash: object };
+    const moved = lines.map((line, i) => (i === bobLine - 1 ? JSON.stringify({ ...JSON.parse(line), password_hash: annRow.password_hash }) : line));
+    for (const [file, body, refused, reason] of [
+      [jsonl, {}, [annLine, bobLine], /^password_hash: is sealed; start the job with the seal_key of the export$/],
+      [jsonl, { seal_key: randomBytes(32).toString('base64') }, [annLine, bobLine], /^password_hash: does not open with the seal_key/],
+      [moved.join('\n'), { seal_key: sealKey.toString('base64') }, [bobLine], /^password_hash: does not open with the seal_key/],
+    ] as const) {
+      const { saasId, target, job } = await importFile(file, body);
+      for (const line of refused) assert.match(job.errors?.find((e) => e.line === line)?.reason ?? '', reason, JSON.stringify(job.errors));
+      for (const line of refused) {
+        const user = line === annLine ? ids.ann : ids.bob;
+        assert.equal((await target.get(`/users/${externalId(saasId, 'user', user as string)}`)).status, 404, `line ${line}`);
+      }
+    }
+  });
+
   it('round trip: imported into a fresh SaaS, every user signs in there with the old password, then by SRP', async () => {
-    const { saasId: targetId } = await h.newSaas();
-    const target = await h.newKey(targetId, ['*', 'migration:write']);
-    const started = await target.post<ImportJob>('/migration/imports', { jsonl });
-    assert.equal(started.status, 201, started.text);
-    await runScheduledWork();
-    const job = (await target.get<ImportJob>(`/migration/imports/${started.body.job_id}`)).body;
+    const { saasId: targetId, target, job } = await importFile(jsonl, { seal_key: sealKey.toString('base64') });
     assert.equal(job.failed, 0, JSON.stringify(job.errors));
 
     for (const [name, password] of [
@@ -206,13 +276,10 @@ describe('second factors', () => {
       last_used_at: 0,
     };
     assert.ok((await committer().commit(passkeyRepository().addWrite(sourceId, carol.id, passkey))).committed);
-    // As `npm run admin -- export --seal-key-file KEY` writes it.
-    const rows: string[] = [];
-    for await (const row of exportService().rows(sourceId, { sealKey })) rows.push(`${JSON.stringify(row)}\n`);
-    jsonl = rows.join('');
+    jsonl = await exportedWith(sealKey);
   });
 
-  const importInto = (body: Record<string, unknown>) => importFile(jsonl, body);
+  const importInto = (body: Record<string, unknown>, file = jsonl) => importFile(file, body);
 
   it('the seed goes out sealed, never in the clear; the passkey with its credential id and public key', () => {
     const row = jsonl
@@ -278,11 +345,17 @@ describe('second factors', () => {
         .trimEnd()
         .split('\n')
         .findIndex((l) => l.includes(carol.id) && l.includes('"type":"user"')) + 1;
-    for (const [body, reason] of [
-      [{}, /mfa\.totp_secret: is sealed; start the job with the seal_key/],
-      [{ seal_key: randomBytes(32).toString('base64url') }, /mfa\.totp_secret: does not open/],
+    // Her password is sealed too, and refused first: the seed's own refusals are seen on her row without it.
+    const withoutPassword = jsonl
+      .split('\n')
+      .map((l, i) => (i === line - 1 ? JSON.stringify({ ...JSON.parse(l), password_hash: undefined }) : l))
+      .join('\n');
+    for (const [body, file, reason] of [
+      [{}, jsonl, /^password_hash: is sealed; start the job with the seal_key/],
+      [{}, withoutPassword, /mfa\.totp_secret: is sealed; start the job with the seal_key/],
+      [{ seal_key: randomBytes(32).toString('base64url') }, withoutPassword, /mfa\.totp_secret: does not open/],
     ] as const) {
-      const { saasId, target, job } = await importInto(body);
+      const { saasId, target, job } = await importInto(body, file);
       assert.deepEqual(
         job.errors?.filter((e) => e.line === line).map((e) => e.line),
         [line],
@@ -411,9 +484,7 @@ describe('settings, the pricing catalogue and open invitations', () => {
     assert.equal(invited.status, 201, invited.text);
     invitationId = invited.body.id;
 
-    const rows: string[] = [];
-    for await (const row of exportService().rows(sourceId, { sealKey })) rows.push(`${JSON.stringify(row)}\n`);
-    jsonl = rows.join('');
+    jsonl = await exportedWith(sealKey);
   });
 
   const importInto = (file: string, body: Record<string, unknown> = { seal_key: sealKey.toString('base64') }, saas?: Target) =>

@@ -4,7 +4,9 @@
  * rebuilds them. Every row's `external_id` is its id here. A user's password goes out as the import reads it:
  * the SRP salt and verifier with the pool name and user id that went into it (algorithm `srp`), or the imported
  * hash of a user who has not signed in since. The new stack checks it at the user's first sign-in and makes its
- * own verifier, so users keep their passwords.
+ * own verifier, so users keep their passwords. It goes out only sealed under the operator's seal key
+ * (password-seal.ts); without one it stays behind and the user goes out with no password (counted, so the
+ * operator knows how many will set one through a mailed link): a file without a key holds no verifier.
  *
  * A user's MFA state and passkeys go with the user. An authenticator app's seed goes out only sealed under the
  * operator's seal key (shared/crypto/export-seal.ts); without one, a user with the app turned on goes out
@@ -22,6 +24,7 @@ import type { TenantRepository } from '../tenants/tenants.js';
 import type { MembershipRepository } from '../tenants/tenant-users.js';
 import { totpSecretContext, type UserRecord, type UserRepository } from '../users/users.js';
 import { sealForExport } from '../../crypto/export-seal.js';
+import { sealPasswordHash } from './password-seal.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { PasskeyRepository } from '../sign-in/passkeys.js';
 import type { Catalogue } from '../pricing/catalogue-records.js';
@@ -52,6 +55,8 @@ export interface ExportOptions {
   sealKey?: Buffer | undefined;
   /** The SaaS's API keys too, their secrets sealed (the operator's choice; integration-rows.ts): only with a sealKey. */
   apiKeys?: boolean;
+  /** Told of each user whose password stays behind for want of a sealKey. */
+  onPasswordWithheld?(): void;
 }
 
 /** Profiles read per batch: a full profile carries its verifier, which the lists leave out. */
@@ -65,8 +70,10 @@ export function exportedPassword(user: UserRecord, poolName: string): ImportedPa
   return verifier ? { algorithm: 'srp', salt, verifier, pool_name: poolName, user_id: user.id } : undefined;
 }
 
-function userRow(user: UserRecord, poolName: string, extra: Pick<UserRow, 'mfa' | 'passkeys'>): UserRow {
-  const password_hash = exportedPassword(user, poolName);
+function userRow(user: UserRecord, poolName: string, extra: Pick<UserRow, 'mfa' | 'passkeys'>, options: ExportOptions): UserRow {
+  const password = exportedPassword(user, poolName);
+  if (password && !options.sealKey) options.onPasswordWithheld?.();
+  const password_hash = password && options.sealKey ? sealPasswordHash(options.sealKey, password, user.id) : undefined;
   return {
     type: 'user',
     external_id: user.id,
@@ -119,21 +126,35 @@ function* catalogueRows(catalogue: Catalogue): Generator<ImportRow> {
   }
 }
 
-/** Rows counted by type, in the order first met: the export's report, in the API's answer and the admin command's alike. */
+/**
+ * Rows counted by type, in the order first met, and the users whose password stayed behind: the export's report,
+ * in the API's answer and the admin command's alike.
+ */
 export function rowTally() {
   const counts = new Map<string, number>();
   let rows = 0;
+  let withheld = 0;
+  const byType = () => (counts.size ? ` (${[...counts].map(([type, count]) => `${count} ${type}`).join(', ')})` : '');
   return {
     add(type: string) {
       rows++;
       counts.set(type, (counts.get(type) ?? 0) + 1);
     },
+    /** ExportOptions.onPasswordWithheld. */
+    passwordWithheld() {
+      withheld++;
+    },
     get rows() {
       return rows;
     },
+    get passwordsWithheld() {
+      return withheld;
+    },
     byType: (): Record<string, number> => Object.fromEntries(counts),
-    /** `84 rows exported (3 attribute, 1 role, …)`. */
-    text: () => `${rows} rows exported${counts.size ? ` (${[...counts].map(([type, count]) => `${count} ${type}`).join(', ')})` : ''}`,
+    /** `84 rows exported (3 attribute, 1 role, …)`, and how many users go out without their password. */
+    text: () =>
+      `${rows} rows exported${byType()}` +
+      (withheld ? `; ${withheld} users without their password (no seal key): they set one through a mailed link at the import` : ''),
   };
 }
 
@@ -175,7 +196,7 @@ export class ExportService {
       const users = await this.deps.users.getMany(saasId, batch);
       for (const id of batch) {
         const user = users.get(id);
-        if (user) yield userRow(user, poolName, await this.secondFactors(saasId, user, options.sealKey));
+        if (user) yield userRow(user, poolName, await this.secondFactors(saasId, user, options.sealKey), options);
       }
     }
     for (const { membership } of await this.deps.memberships.everyMember(saasId)) {
@@ -225,11 +246,11 @@ export class ExportService {
   }
 
   /** The API's answer: the whole file, refused when larger than one answer may be (the admin command has no limit). */
-  async answer(saasId: string): Promise<{ jsonl: string; rows: number; by_type: Record<string, number> }> {
+  async answer(saasId: string): Promise<{ jsonl: string; rows: number; by_type: Record<string, number>; passwords_withheld: number }> {
     const lines: string[] = [];
     const tally = rowTally();
     let bytes = 0;
-    for await (const row of this.rows(saasId)) {
+    for await (const row of this.rows(saasId, { onPasswordWithheld: () => tally.passwordWithheld() })) {
       tally.add(row.type);
       const line = JSON.stringify(row);
       bytes += Buffer.byteLength(line) + 1;
@@ -238,6 +259,11 @@ export class ExportService {
       }
       lines.push(line);
     }
-    return { jsonl: lines.map((line) => `${line}\n`).join(''), rows: lines.length, by_type: tally.byType() };
+    return {
+      jsonl: lines.map((line) => `${line}\n`).join(''),
+      rows: lines.length,
+      by_type: tally.byType(),
+      passwords_withheld: tally.passwordsWithheld,
+    };
   }
 }

@@ -26,6 +26,7 @@ import {
   type ImportRow,
   type MembershipRow,
   type RowType,
+  type SealedPasswordHash,
   type TenantRow,
   type UserRow,
 } from '../../schemas/migration.js';
@@ -44,6 +45,7 @@ import type { InvitationService } from '../tenants/invitations.js';
 import { applySettingRow, type SettingPorts } from './setting-rows.js';
 import { applyIntegrationRow, type IntegrationPorts } from './integration-rows.js';
 import { applyEnterpriseRow, type EnterprisePorts } from './enterprise-rows.js';
+import { openPasswordHash } from './password-seal.js';
 import { ENTERPRISE_ROW_TYPES } from '../../schemas/migration-enterprise.js';
 import {
   emailAddress,
@@ -278,9 +280,11 @@ export function parseRow(line: string): ImportRow | string {
   const error = checker.Errors(value).First();
   if (!error) return value as ImportRow;
   // A union's error says only that no variant fits: the hash's own check says what is wrong with it.
-  const hash = (value as { password_hash?: ImportedPasswordHash }).password_hash;
+  const hash = (value as { password_hash?: ImportedPasswordHash | SealedPasswordHash }).password_hash;
   if (error.path.startsWith('/password_hash') && hash && typeof hash === 'object')
-    return `password_hash: ${importedHashProblem(hash) ?? error.message}`;
+    return hash.algorithm === 'sealed'
+      ? 'password_hash: a sealed hash is {"algorithm": "sealed", "value": "v1.…"} and nothing else'
+      : `password_hash: ${importedHashProblem(hash) ?? error.message}`;
   if (error.path === '/created_at') return 'created_at: must be Unix seconds or an ISO 8601 time';
   return `${error.path.slice(1).replaceAll('/', '.') || 'row'}: ${error.message}`;
 }
@@ -339,6 +343,16 @@ interface PartContext {
   operator: boolean;
 }
 
+/** `run` for each job in turn until the deadline (ms since the epoch) is past: the parts they did, summed (an export job's too). */
+export async function runInTurn(jobIds: readonly string[], deadline: number | undefined, run: (jobId: string) => Promise<number>): Promise<number> {
+  let done = 0;
+  for (const jobId of jobIds) {
+    if (deadline !== undefined && Date.now() > deadline) break;
+    done += await run(jobId);
+  }
+  return done;
+}
+
 export class ImportService {
   constructor(private readonly deps: ImportDeps) {}
 
@@ -385,12 +399,7 @@ export class ImportService {
 
   /** Works on the SaaS's unfinished jobs, oldest first, until done or past the deadline; the number of parts done. */
   async runUnfinished(saasId: string, options: RunOptions = {}): Promise<number> {
-    let done = 0;
-    for (const jobId of await this.deps.imports.unfinished(saasId)) {
-      if (options.deadline !== undefined && Date.now() > options.deadline) break;
-      done += await this.run(saasId, jobId, options);
-    }
-    return done;
+    return runInTurn(await this.deps.imports.unfinished(saasId), options.deadline, (jobId) => this.run(saasId, jobId, options));
   }
 
   /** Works through the job's parts left; the number of parts done. 0 when another worker holds it. */
@@ -634,7 +643,8 @@ export class ImportService {
     const login = loginFromRequest(row);
     const attributes = row.attributes ?? {};
     checkAttributeValues(attributes, await context.attributes('saas_user'), 'SaaS user attribute');
-    const problem = row.password_hash && importedHashProblem(row.password_hash);
+    const password = row.password_hash && openPasswordHash(row.password_hash, row.external_id, context.sealKey);
+    const problem = password && importedHashProblem(password);
     if (problem) throw invalid('invalid_password_hash', `password_hash: ${problem}`);
     const created = typeof row.created_at === 'string' ? Math.floor(Date.parse(row.created_at) / 1000) : row.created_at;
     if (Number.isNaN(created)) throw invalid('invalid_parameter', 'created_at: must be Unix seconds or an ISO 8601 time', { field: 'created_at' });
@@ -647,7 +657,7 @@ export class ImportService {
       // No SRP verifier until the first sign-in makes one from the typed password (or a reset sets one):
       // to SRP the user is nobody until then (store/user-repository.ts signInCredential).
       password: { salt: '', verifier: '', temporary: false },
-      ...(row.password_hash ? { imported_password: row.password_hash } : {}),
+      ...(password ? { imported_password: password } : {}),
       ...(row.email_verified === false ? { email_verified: false } : {}),
       session_version: 0,
       mfa: await this.mfaOf(saasId, id, row, context),

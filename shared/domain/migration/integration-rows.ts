@@ -121,8 +121,8 @@ export interface IntegrationContext {
   operator: boolean;
 }
 
-/** The row's secret opened with the job's seal key, or why not. */
-function opened(field: string, sealed: string | undefined, boundTo: string, sealKey: Buffer | undefined): string {
+/** The row's secret opened with the job's seal key, or why not (a user's sealed password hash too, password-seal.ts). */
+export function opened(field: string, sealed: string | undefined, boundTo: string, sealKey: Buffer | undefined): string {
   if (sealed === undefined) throw invalid('seal_key_missing', `${field}: is left out; export with a seal key`);
   if (!sealKey) throw invalid('seal_key_missing', `${field}: is sealed; start the job with the seal_key of the export`);
   const secret = openFromExport(sealKey, sealed, boundTo);
