@@ -129,10 +129,7 @@ export const signUpService = () =>
     passwordPolicy,
   });
 
-/**
- * USER_PASSWORD_AUTH and the hosted screen's password step (shared/domain/sign-in/password-sign-in.ts, issue 39):
- * imported users' first sign-in, and the lazy migration from the SaaS's old Cognito pool.
- */
+/** USER_PASSWORD_AUTH and the screen's password step: imported users' first sign-in, the lazy migration (issue 39). */
 export const passwordSignInService = () =>
   new PasswordSignIn({
     users: userRepository(),

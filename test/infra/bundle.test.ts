@@ -35,7 +35,7 @@ process.stdout.write('ANSWER ' + JSON.stringify(answer) + '\\n');`;
  * The sign-in function's bundle in bytes, as last measured on purpose (docs/proof.md, "The sign-in bundle"): issue 43
  * asks that it not grow. A figure, not a timing: esbuild's output is the same for the same sources and lockfile.
  */
-const SIGN_IN_BUNDLE_BYTES = 486_421;
+const SIGN_IN_BUNDLE_BYTES = 468_395;
 
 let h: Harness;
 let dir: string;

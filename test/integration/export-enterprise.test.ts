@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { setTxtRecordsForTests } from '../../shared/adapters/dns-txt.js';
-import { externalId } from '../../shared/domain/migration/imports.js';
+import { externalId } from '../../shared/domain/migration/external-id.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
 import { exportService } from '../../shared/wiring.js';
 import { srpSignIn } from '../../dev-support/sign-in.js';

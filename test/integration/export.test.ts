@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import assert from 'node:assert/strict';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
-import { externalId } from '../../shared/domain/migration/imports.js';
+import { externalId } from '../../shared/domain/migration/external-id.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { atomicWrite, type AtomicWrite } from '../../shared/domain/atomic.js';
-import { externalId } from '../../shared/domain/migration/imports.js';
+import { externalId } from '../../shared/domain/migration/external-id.js';
 import { config } from '../../shared/config.js';
 import { nowMillis, resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { DynamoClient, GetCommand, TransactionCanceledException, type StoreCommand } from '../../shared/store/dynamo-client.js';

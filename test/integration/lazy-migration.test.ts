@@ -23,7 +23,7 @@ import { startHarness, type Harness } from '../../dev-support/harness.js';
 import { srpSignIn, type ErrorBody } from '../../dev-support/sign-in.js';
 import { resetConfigForTests } from '../../shared/config.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
-import { externalId } from '../../shared/domain/migration/imports.js';
+import { externalId } from '../../shared/domain/migration/external-id.js';
 import { defineEnvsAndRoles } from '../support/definitions.js';
 import { expectError } from '../support/expect.js';
 import { openScreen, screenStep } from '../support/screen-client.js';

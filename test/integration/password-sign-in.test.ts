@@ -13,7 +13,7 @@ import { runScheduledWork } from '../../functions/scheduled/handler.js';
 import { resetClockForTests, setClockForTests } from '../../shared/clock.js';
 import { base32Decode, totpCodeAt, totpStep } from '../../shared/crypto/totp.js';
 import { FREE_ATTEMPTS, type LockoutState } from '../../shared/domain/sign-in/sign-in-lockout.js';
-import { externalId } from '../../shared/domain/migration/imports.js';
+import { externalId } from '../../shared/domain/migration/external-id.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
 import type { SignInResult } from '../../shared/schemas/sign-in.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';

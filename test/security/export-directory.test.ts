@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { SignedClient } from '../../client/signed-fetch.js';
 import { runScheduledWork } from '../../functions/scheduled/handler.js';
-import { externalId } from '../../shared/domain/migration/imports.js';
+import { externalId } from '../../shared/domain/migration/external-id.js';
 import type { ImportJob } from '../../shared/schemas/migration.js';
 import { exportService } from '../../shared/wiring.js';
 import { startHarness, type Harness } from '../../dev-support/harness.js';

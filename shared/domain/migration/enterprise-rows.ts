@@ -118,7 +118,7 @@ export async function* enterpriseRows(
 
 /**
  * Applies one row to the tenant (and member) its external ids name here; `ids` maps an external id to the id the
- * import gives it (imports.ts externalId).
+ * import gives it (external-id.ts).
  */
 export async function applyEnterpriseRow(
   ports: EnterprisePorts,

@@ -12,7 +12,7 @@
  * - A part is marked done in the same commit that adds its counts to the job, so a part worked twice (two
  *   workers, or one stopped halfway) is counted once.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { nowMillis, nowSeconds } from '../../clock.js';
@@ -46,6 +46,7 @@ import { applySettingRow, type SettingPorts } from './setting-rows.js';
 import { applyIntegrationRow, type IntegrationPorts } from './integration-rows.js';
 import { applyEnterpriseRow, type EnterprisePorts } from './enterprise-rows.js';
 import { openPasswordHash } from './password-seal.js';
+import { externalId } from './external-id.js';
 import { ENTERPRISE_ROW_TYPES } from '../../schemas/migration-enterprise.js';
 import {
   emailAddress,
@@ -222,19 +223,6 @@ const CATALOGUE_KIND: Record<CatalogueRowType, CatalogueKind> = {
 const BATCHED: ReadonlySet<RowType> = new Set(['tenant', 'user', 'membership']);
 
 const checkers = Object.fromEntries(Object.entries(ROW_SCHEMAS).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]));
-
-/**
- * The id this service gives the row of `external_id`: a UUID (version 8, RFC 9562's form for ids made by
- * one's own rule) from a digest of the SaaS, the kind and the external id. The same row gets the same id on
- * every run, which is what makes a re-run change nothing; two SaaS never share one.
- */
-export function externalId(saasId: string, kind: 'user' | 'tenant', external: string): string {
-  const b = createHash('sha256').update(`${saasId}\n${kind}\n${external}`).digest().subarray(0, 16);
-  b[6] = ((b[6] as number) & 0x0f) | 0x80;
-  b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 /** The file cut into parts at line ends; each line over MAX_LINE_BYTES is kept as an empty line and reported. */
 export function splitIntoParts(jsonl: string): { parts: ImportPart[]; lines: number } {

@@ -14,7 +14,7 @@ import type { LazyMigration } from '../sign-in/password-sign-in.js';
 import type { NewMembership } from '../tenants/tenant-users.js';
 import { emailAddress, loginFromRequest, type UserRecord, type UserRepository } from '../users/users.js';
 import { membershipsOf } from './group-mapping.js';
-import { externalId } from './imports.js';
+import { externalId } from './external-id.js';
 
 export type OldPool = Parameters<LazyMigration['migrate']>[1];
 
