@@ -161,6 +161,12 @@ function waves(rows: readonly (readonly WritePart[])[]): number[][] {
   return all;
 }
 
+/** A condition check's item and condition, the same for two parts that check the same thing; undefined for a write. */
+function checkOf(part: WritePart): string | undefined {
+  const op = part.op as TransactItem;
+  return op.ConditionCheck ? `${target(op).item}\n${JSON.stringify(op)}` : undefined;
+}
+
 /**
  * The wave's rows with those that share a check side by side, so that pack sends it once for them all: each row
  * goes beside the others that check the item it shares with the most of them (issue 39's memberships, many of one
@@ -169,11 +175,7 @@ function waves(rows: readonly (readonly WritePart[])[]): number[][] {
  * item another of them writes, so their order changes no outcome; rows that share nothing keep theirs.
  */
 function sharersTogether(rows: readonly (readonly WritePart[])[], wave: readonly number[]): number[] {
-  const checksOf = (index: number) =>
-    (rows[index] as readonly WritePart[]).flatMap((p) => {
-      const op = p.op as TransactItem;
-      return op.ConditionCheck ? [`${target(op).item}\n${JSON.stringify(op)}`] : [];
-    });
+  const checksOf = (index: number) => (rows[index] as readonly WritePart[]).flatMap((p) => checkOf(p) ?? []);
   const sharers = new Map<string, number>();
   for (const index of wave) for (const item of new Set(checksOf(index))) sharers.set(item, (sharers.get(item) ?? 0) + 1);
   const groupOf = (index: number) => {
@@ -202,9 +204,8 @@ function sharersTogether(rows: readonly (readonly WritePart[])[], wave: readonly
 function sharedChecksOnce(parts: readonly WritePart[]): WritePart[] {
   const seen = new Set<string>();
   return parts.filter((p) => {
-    const op = p.op as TransactItem;
-    if (!op.ConditionCheck) return true;
-    const key = `${target(op).item}\n${JSON.stringify(op)}`;
+    const key = checkOf(p);
+    if (key === undefined) return true;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
