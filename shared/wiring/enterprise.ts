@@ -29,13 +29,17 @@ export const tenantOidcService = () =>
 export const checkTenantOidcProvider = (discoveryUrl: string) =>
   checkOidcProvider(metadataFetcher().fetcher('discovery_url'), discoveryUrl, 'discovery_url');
 
+/** Whether the SaaS defines a role of that name: a domain's join role and an import's SCIM rows name one. */
+export const roleExists = async (saasId: string, roleName: string) =>
+  (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName);
+
 /** Verified domains and home-realm discovery (shared/domain/tenants/verified-domains.ts). */
 export const verifiedDomainService = () =>
   new VerifiedDomainService({
     domains: domainRepository(),
     resolveTxt: txtResolver(),
     tenantExists: async (saasId, tenantId) => (await tenantRepository().get(saasId, tenantId)) !== undefined,
-    roleExists: async (saasId, roleName) => (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName),
+    roleExists,
   });
 
 /** One-time setup links for a tenant's IT admin (shared/domain/tenants/setup-links.ts), opened on the SaaS's hosted screen. */

@@ -12,7 +12,7 @@ import type { SettingPorts } from '../domain/migration/setting-rows.js';
 import type { IntegrationPorts } from '../domain/migration/integration-rows.js';
 import { parsePermissions } from '../domain/accounts/accounts.js';
 import type { EnterprisePorts } from '../domain/migration/enterprise-rows.js';
-import { tenantOidcService } from './enterprise.js';
+import { roleExists, tenantOidcService } from './enterprise.js';
 import { secretBox } from './clients.js';
 import { checkWebhookUrl, webhookSecrets } from './integration.js';
 import { catalogueService, paymentProviderService } from './pricing.js';
@@ -73,7 +73,7 @@ const enterprisePorts = (settings: SettingPorts): EnterprisePorts => {
     scim: scimRepository(),
     memberships: membershipRepository(users),
     users,
-    roleExists: async (saasId, roleName) => (await definitionRepository().listRoles(saasId)).some((role) => role.role_name === roleName),
+    roleExists,
     passkeysEnabled: async (saasId) => (await settings.configuration.signInSettings(saasId)).passkeys.enable,
     committer: committer(),
   };
